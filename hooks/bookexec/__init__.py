@@ -1,0 +1,12 @@
+"""The executed book: run every snippet in a page's own worker, diff each output with its golden.
+
+Modules, each with one concern:
+
+- `blocks`: find the executed fences of a page and check their ids and includes.
+- `worker`: the child process that holds one page's session and captures what a reader sees.
+- `runner`: the parent side: one fresh worker per page, pages in parallel, hard time limits.
+- `normalize`: remove what varies between machines and runs, and nothing else.
+- `golden`: the golden file format, comparison, atomic writes and the drift report.
+- `fence`: the markdown-exec formatter that puts it all behind `base_format`'s `run`.
+- `build`: the state of one MkDocs build, driven by `hooks/executed_book.py`.
+"""

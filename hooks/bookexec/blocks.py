@@ -1,0 +1,139 @@
+"""Find the executed blocks of a page before markdown-exec renders it.
+
+Scanning up front lets every page start running in parallel while MkDocs still renders pages
+one at a time, and lets a missing id or a bad include fail before anything runs.
+
+An executed block looks like this, and its body is exactly one snippet include::
+
+    ```python exec="on" id="scalar-jaxpr"
+    --8<-- "snippets/tracers/scalar_jaxpr.py"
+    ```
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from bookexec.errors import BookError
+
+_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
+_ATTR = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|[^\s"']+)""")
+_INCLUDE = re.compile(r"""^--8<--[ \t]+(["'])(?P<path>[^"']+)\1[ \t]*$""")
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_TRUE = {"on", "yes", "true", "1"}
+EXEC_LANGUAGES = {"python", "py"}
+
+
+@dataclass(frozen=True)
+class Block:
+    """One executed fence: where it is, what it runs, and how the author configured it."""
+
+    page: str  # docs-relative path, e.g. "tracers.md"
+    index: int  # position among the page's executed blocks
+    line: int  # 1-based line of the opening fence in the page source
+    id: str
+    snippet: str  # repository-relative path of the included file
+    code: str
+    options: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def where(self) -> str:
+        return f"docs/{self.page}:{self.line} (block '{self.id}', snippet {self.snippet})"
+
+
+def parse_info(info: str) -> tuple[str, dict[str, str]]:
+    """Split a fence's info string into its language and its key="value" options."""
+    info = info.strip()
+    if info.startswith("{") and info.endswith("}"):
+        info = info[1:-1].strip()
+    language, _, rest = info.partition(" ")
+    language = language.lstrip(".")
+    options = {key: value.strip("\"'") for key, value in _ATTR.findall(rest)}
+    return language, options
+
+
+def is_executed(language: str, options: dict[str, str]) -> bool:
+    return language in EXEC_LANGUAGES and options.get("exec", "").lower() in _TRUE
+
+
+def snippet_dir_for(page: str) -> str:
+    """Snippets are named after their chapter: docs/tracers.md -> snippets/tracers/."""
+    return str(PurePosixPath("snippets") / PurePosixPath(page).with_suffix(""))
+
+
+def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
+    """Return the page's executed blocks in order, or raise a BookError naming page and line."""
+    lines = markdown.splitlines()
+    blocks: list[Block] = []
+    seen: dict[str, int] = {}
+    i = 0
+    while i < len(lines):
+        opened = _FENCE_OPEN.match(lines[i])
+        if not opened:
+            i += 1
+            continue
+        fence, indent = opened["fence"], opened["indent"]
+        start = i + 1  # 1-based line number of the opening fence
+        body: list[str] = []
+        i += 1
+        while i < len(lines):
+            stripped = lines[i].strip()
+            if stripped.startswith(fence[0] * len(fence)) and set(stripped) == {fence[0]}:
+                break
+            body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
+            i += 1
+        i += 1
+        language, options = parse_info(opened["info"])
+        if not is_executed(language, options):
+            continue
+        where = f"docs/{page}:{start}"
+        block_id = options.get("id", "")
+        if not block_id:
+            raise BookError(f'{where}: executed block has no id; add id="..." to the fence')
+        if not _ID.match(block_id):
+            raise BookError(
+                f"{where}: block id '{block_id}' must be lower-case letters, digits, '-' or '_'"
+            )
+        if block_id in seen:
+            raise BookError(
+                f"{where}: duplicate block id '{block_id}' "
+                f"(first used at docs/{page}:{seen[block_id]})"
+            )
+        seen[block_id] = start
+        snippet = _single_include(body, where, block_id)
+        expected_dir = snippet_dir_for(page)
+        if PurePosixPath(snippet).parent != PurePosixPath(expected_dir):
+            raise BookError(
+                f"{where}: block '{block_id}' includes {snippet}; "
+                f"snippets of docs/{page} live in {expected_dir}/"
+            )
+        path = root / snippet
+        if not path.is_file():
+            raise BookError(
+                f"{where}: block '{block_id}' includes {snippet}, which does not exist"
+            )
+        blocks.append(
+            Block(
+                page=page,
+                index=len(blocks),
+                line=start,
+                id=block_id,
+                snippet=snippet,
+                code=path.read_text(encoding="utf-8"),
+                options=options,
+            )
+        )
+    return blocks
+
+
+def _single_include(body: list[str], where: str, block_id: str) -> str:
+    content = [line for line in body if line.strip()]
+    match = _INCLUDE.match(content[0].strip()) if len(content) == 1 else None
+    if not match:
+        raise BookError(
+            f"{where}: block '{block_id}' must contain exactly one snippet include, "
+            f'like --8<-- "snippets/<chapter>/<name>.py"'
+        )
+    return match["path"]

@@ -1,0 +1,164 @@
+"""The state of one MkDocs build: plan pages, hand outputs to markdown-exec, judge goldens."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from concurrent.futures import CancelledError
+from importlib.metadata import version
+from pathlib import Path
+
+from bookexec.blocks import Block, scan_page
+from bookexec.errors import BookError
+from bookexec.golden import Comparison, Provenance, Report, compare, existing_goldens, mode_from_env
+from bookexec.normalize import machine_path_rules, normalize
+from bookexec.runner import Executor, PageRun
+
+log = logging.getLogger("mkdocs.plugins.bookexec")
+
+_command = "build"  # set by on_startup; survives the config reloads of `mkdocs serve`
+_current: Build | None = None
+
+
+class BlockError(Exception):
+    """A block that failed while serving: shown at the block, the server keeps going."""
+
+
+def set_command(command: str) -> None:
+    global _command
+    _command = command
+
+
+def start(root: Path) -> Build:
+    global _current
+    if _current is not None:
+        _current.stop()
+    _current = Build(root, serving=_command == "serve")
+    return _current
+
+
+def stop_current() -> None:
+    if _current is not None:
+        _current.stop()
+
+
+def current() -> Build:
+    if _current is None:
+        raise BookError("an executed block was rendered outside a book build (hooks not loaded?)")
+    return _current
+
+
+class Build:
+    def __init__(self, root: Path, serving: bool) -> None:
+        self.root = root
+        self.serving = serving
+        self.mode = mode_from_env()
+        self.golden_dir = root / "tests" / "golden"
+        self.rules = machine_path_rules(root)
+        self.executor = Executor(root, fail_fast=not serving)
+        self.plans: dict[str, list[Block]] = {}
+        self.comparisons: dict[tuple[str, str], Comparison] = {}
+        self.rendered: set[str] = set()
+        self.page: str | None = None
+        self.position = 0
+        py = sys.version_info
+        self.versions = (version("jax"), version("jaxlib"), f"{py.major}.{py.minor}")
+
+    # -- planning -----------------------------------------------------------------------------
+
+    def plan(self, pages: list[tuple[str, str]]) -> None:
+        """Scan every page first, so a bad fence fails before anything runs; then start them."""
+        for src, markdown in pages:
+            self.plans[src] = scan_page(src, markdown, self.root)
+        for src, blocks in self.plans.items():
+            self.executor.submit(src, blocks)
+        total = sum(map(len, self.plans.values()))
+        pages_with_blocks = sum(1 for b in self.plans.values() if b)
+        log.info(
+            f"bookexec: running {total} blocks on {pages_with_blocks} pages, "
+            f"{self.executor.jobs} at a time (GOLDEN={self.mode})"
+        )
+
+    def enter_page(self, src: str) -> None:
+        self.raise_if_failed()
+        self.page, self.position = src, 0
+        self.rendered.add(src)
+
+    def raise_if_failed(self) -> None:
+        if not self.serving and self.executor.first_failure:
+            raise BookError(self.executor.first_failure)
+
+    # -- rendering ----------------------------------------------------------------------------
+
+    def output_for(self, block_id: str, code: str) -> tuple[str, Comparison]:
+        """The normalised output markdown-exec shows for the next block of the current page."""
+        page = self.page or "?"
+        plan = self.plans.get(page, [])
+        index, self.position = self.position, self.position + 1
+        if index >= len(plan) or plan[index].id != block_id:
+            raise BookError(
+                f"docs/{page}: markdown-exec rendered block '{block_id or '?'}' that the scanner "
+                f'did not find; write executed fences as ```python exec="on" id="..."'
+            )
+        block = plan[index]
+        if code.strip("\n") != block.code.strip("\n"):
+            raise BookError(f"{block.where}: the snippet changed while the book was building")
+        page_run = self._wait(page)
+        run = page_run.blocks[index] if index < len(page_run.blocks) else None
+        if run is None or run.failure:
+            message = run.failure if run else f"{block.where}: not run (an earlier block failed)"
+            if not self.serving:
+                raise BookError(message)
+            log.error(message)
+            raise BlockError(message)
+        body = normalize(run.output, self.rules)
+        jax, jaxlib, python = self.versions
+        prov = Provenance(jax=jax, jaxlib=jaxlib, python=python, backend=page_run.backend)
+        comparison = compare(self.golden_dir, page, block.id, block.snippet, body, prov)
+        self.comparisons[(page, block.id)] = comparison
+        if self.serving and comparison.status != "ok":
+            log.warning(_serve_message(comparison, self.root))
+        return body, comparison
+
+    def _wait(self, page: str) -> PageRun:
+        try:
+            return self.executor.page(page)
+        except CancelledError:
+            self.raise_if_failed()
+            raise BookError(f"docs/{page}: execution was cancelled") from None
+
+    # -- finishing ----------------------------------------------------------------------------
+
+    def finish(self) -> None:
+        self.executor.close()
+        if self.serving:
+            return
+        self.raise_if_failed()
+        rendered = [c for c in self.comparisons.values()]
+        expected = {c.path for c in rendered}
+        stale = sorted(existing_goldens(self.golden_dir) - expected)
+        report = Report(self.root, self.golden_dir, rendered, stale)
+        if self.mode == "update":
+            for change in report.apply_update():
+                log.info(f"bookexec: {change}")
+            log.info(f"bookexec: {report.update_summary()}")
+            return
+        if report.failed:
+            for line in report.check_lines():
+                log.error(line)
+            raise BookError(report.summary())
+        log.info(f"bookexec: {report.summary()}")
+
+    def stop(self) -> None:
+        self.executor.stop()
+
+
+def _serve_message(comparison: Comparison, root: Path) -> str:
+    if comparison.status == "new":
+        return (
+            f"docs/{comparison.page}#{comparison.block_id}: no golden yet; "
+            "run GOLDEN=update mkdocs build to write it"
+        )
+    return f"docs/{comparison.page}#{comparison.block_id} drifted from its golden:\n" + (
+        comparison.diff(root)
+    )

@@ -1,0 +1,60 @@
+"""The markdown-exec formatter for executed Python: markdown-exec renders, the book runs.
+
+It is registered in markdown-exec's public `formatters` dict, and hands `base_format` a `run`
+that returns the block's output from the page's worker instead of running it in-process.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from markdown_exec import ExecutionError, base_format
+from markupsafe import Markup
+
+from bookexec import build
+from bookexec.golden import Comparison
+
+# Fence options the book reads; markdown-exec would otherwise copy them onto the output fence.
+BOOK_OPTIONS = ("raises", "timeout", "limit")
+DEFAULT_SOURCE = "above"
+DEFAULT_RESULT = "text"
+
+
+def format_python(**options: Any) -> Markup:
+    extra = dict(options.pop("extra", {}))
+    for name in BOOK_OPTIONS:
+        extra.pop(name, None)
+    current = build.current()
+    try:
+        output, comparison = current.output_for(options.get("id", ""), options["code"])
+    except build.BlockError as error:
+        output, comparison = None, None
+        failure = str(error)
+
+    def run(code: str, **_: Any) -> str:
+        if output is None:
+            raise ExecutionError(f"```text\n{failure}\n```")
+        return output
+
+    options["source"] = options.get("source") or DEFAULT_SOURCE
+    if not options.get("result"):
+        options["result"] = DEFAULT_RESULT if output else ""
+    rendered = base_format(language="python", run=run, extra=extra, **options)
+    if current.serving and comparison is not None and comparison.status != "ok":
+        rendered = Markup(rendered + drift_warning(comparison, current.root))
+    return rendered
+
+
+def drift_warning(comparison: Comparison, root) -> str:
+    """An admonition at the block, for `mkdocs serve`: the server keeps running."""
+    if comparison.status == "new":
+        title = f"No golden yet for block '{comparison.block_id}'"
+        body = "Run <code>GOLDEN=update mkdocs build</code> to write it."
+    else:
+        title = f"Block '{comparison.block_id}' drifted from its golden"
+        body = f"<pre><code>{html.escape(comparison.diff(root))}</code></pre>"
+    return (
+        f'<div class="admonition warning bookexec-drift" data-block="{comparison.block_id}">'
+        f'<p class="admonition-title">{html.escape(title)}</p>{body}</div>'
+    )

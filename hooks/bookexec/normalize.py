@@ -1,0 +1,95 @@
+"""Normalise a block's output: remove what varies between machines and runs, and nothing else.
+
+Each normaliser is a plain function with its own tests. None of them may touch jaxpr content:
+variable names, types, primitives, parameters and literals pass through unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sysconfig
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+# "<function f at 0x7f1c2b3a4d50>", "<... object at 0x...>": CPython's default reprs.
+_ADDRESS = re.compile(r"(?<=\bat )0x[0-9a-fA-F]+\b")
+# "id=140234..." or "id: 0x..." as some reprs print an object id.
+_OBJECT_ID = re.compile(r"\b(id[=:] ?)(?:0x[0-9a-fA-F]+|\d{9,})\b")
+# markdown-exec's own names for in-process blocks, should one ever reach an output.
+_BLOCK_NAME = re.compile(r"<code block: [^>]*>")
+
+
+def addresses(text: str) -> str:
+    """Replace memory addresses and object ids with stable placeholders."""
+    text = _ADDRESS.sub("0x<address>", text)
+    return _OBJECT_ID.sub(lambda m: f"{m[1]}<id>", text)
+
+
+def block_names(text: str) -> str:
+    """Replace markdown-exec's internal block names, like '<code block: n3>'."""
+    return _BLOCK_NAME.sub("<code block>", text)
+
+
+@dataclass(frozen=True)
+class PathRule:
+    prefix: str
+    placeholder: str
+
+
+def path_rules(
+    root: Path,
+    site_packages: Iterable[str] = (),
+    stdlib: Iterable[str] = (),
+    temp: Iterable[str] = (),
+    homes: Iterable[str] = (),
+) -> list[PathRule]:
+    """Rules for the absolute paths of this machine, most specific first."""
+    rules: list[PathRule] = []
+    for group, placeholder in (
+        (site_packages, "<site-packages>"),
+        (stdlib, "<stdlib>"),
+        ([str(root)], "<root>"),
+        (temp, "<tmp>"),
+        (homes, "<home>"),
+    ):
+        for prefix in group:
+            prefix = str(prefix).rstrip("/")
+            if prefix and prefix != "/":
+                rules.append(PathRule(prefix, placeholder))
+    # Longest prefix first, so a venv inside the checkout becomes <site-packages>, not <root>.
+    return sorted(rules, key=lambda rule: len(rule.prefix), reverse=True)
+
+
+def machine_path_rules(root: Path) -> list[PathRule]:
+    """The rules for the interpreter and checkout running this build."""
+    paths = sysconfig.get_paths()
+    temp = {tempfile.gettempdir(), "/tmp", "/var/tmp"}
+    homes = {os.path.expanduser("~")}
+    realpaths = lambda items: {str(p) for item in items for p in (item, os.path.realpath(item))}  # noqa: E731
+    return path_rules(
+        root=root.resolve(),
+        site_packages=realpaths({paths["purelib"], paths["platlib"]}),
+        stdlib=realpaths({paths["stdlib"], paths["platstdlib"]}),
+        temp=realpaths(temp),
+        homes=realpaths(homes),
+    )
+
+
+def paths(text: str, rules: list[PathRule]) -> str:
+    """Replace absolute machine paths with placeholders; a path must start at a word boundary."""
+    for rule in rules:
+        pattern = re.compile(r"(?<![\w./-])" + re.escape(rule.prefix) + r"(?=[/\s\"':),\]>]|$)")
+        text = pattern.sub(rule.placeholder, text)
+    return text
+
+
+def normalize(text: str, rules: list[PathRule]) -> str:
+    """All normalisers, in order, plus a single trailing newline."""
+    text = paths(text, rules)
+    text = addresses(text)
+    text = block_names(text)
+    text = "\n".join(line.rstrip() for line in text.splitlines())
+    return text + "\n" if text else ""

@@ -1,0 +1,196 @@
+"""The worker: a child process that holds one page's session and runs its blocks in order.
+
+It talks to the build over a `multiprocessing` connection passed as a file descriptor, so the
+snippet owns `sys.stdout` and `sys.stderr`. Everything a reader running the snippet would see,
+`print`, direct writes to either stream, `jax.debug.print` (which writes from XLA's callback
+thread) and warnings, lands in one ordered capture.
+
+Run as ``python -m bookexec.worker FD``. This module must not import MkDocs: it starts once per page.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import io
+import os
+import sys
+import threading
+import time
+import traceback
+import types
+from multiprocessing.connection import Connection
+
+# JAX appends this note when it filters its own frames; the page shows no frames at all.
+_JAX_FILTER_NOTE = "For simplicity, JAX has removed its internal frames"
+
+
+class OutputFlood(BaseException):  # noqa: N818 - a BaseException so `except Exception` can't hide it
+    """Raised inside the snippet when it writes more than the block may show."""
+
+
+class Capture:
+    """One ordered buffer behind both sys.stdout and sys.stderr; safe from any thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._parts: list[str] = []
+        self._size = 0
+        self.limit = 0
+        self.flooded = False
+
+    def reset(self, limit: int) -> None:
+        with self._lock:
+            self._parts, self._size, self.limit, self.flooded = [], 0, limit, False
+
+    def write(self, text: str) -> int:
+        with self._lock:
+            if self.flooded:
+                raise OutputFlood
+            self._size += len(text)
+            if self._size > self.limit:
+                self.flooded = True
+                raise OutputFlood
+            self._parts.append(text)
+        return len(text)
+
+    def text(self) -> str:
+        with self._lock:
+            return "".join(self._parts)
+
+
+class Stream(io.TextIOBase):
+    """A text stream that writes into the shared capture."""
+
+    def __init__(self, capture: Capture, name: str) -> None:
+        self._capture = capture
+        self.name = name
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return self._capture.write(text)
+
+    def isatty(self) -> bool:
+        return False
+
+
+def describe_exception(error: BaseException, snippet: str) -> dict:
+    """What the page shows for an exception, and where in the snippet it was raised."""
+    kind = type(error)
+    line = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        if frame.filename == snippet:
+            line = frame.lineno
+    return {
+        "type": kind.__name__,
+        "qualified": f"{kind.__module__}.{kind.__qualname__}",
+        "shown": shown_text(error),
+        "traceback": "".join(traceback.format_exception(error)),
+        "line": line,
+    }
+
+
+def shown_text(error: BaseException) -> str:
+    """The exception as the last lines of a traceback show it: type, message and notes."""
+    notes = getattr(error, "__notes__", None)
+    if notes is None:
+        return "".join(traceback.format_exception_only(error))
+    error.__notes__ = [note for note in notes if _JAX_FILTER_NOTE not in note]
+    try:
+        return "".join(traceback.format_exception_only(error))
+    finally:
+        error.__notes__ = notes
+
+
+def _flush_jax_effects() -> None:
+    # jax.debug.print runs on XLA's callback thread; wait for it before reading the capture.
+    jax = sys.modules.get("jax")
+    if jax is not None:
+        try:
+            jax.effects_barrier()
+        except Exception:  # noqa: BLE001 - a broken backend shows up in the block's own error
+            pass
+
+
+def backend_name() -> str:
+    """The backend the page ran on, without initialising one the page never used."""
+    if "jax" not in sys.modules:
+        return "none"
+    try:
+        from jax._src import xla_bridge
+
+        if not getattr(xla_bridge, "_backends", None):
+            return "none"
+        import jax
+
+        return jax.default_backend()
+    except Exception:  # noqa: BLE001
+        return "unknown"
+
+
+class Session:
+    def __init__(self, capture: Capture, stack_file: str) -> None:
+        self.capture = capture
+        self.stack_file = stack_file
+        self.module = types.ModuleType("__main__")
+        self.module.__dict__["__builtins__"] = __builtins__
+        sys.modules["__main__"] = self.module
+
+    def run(self, code: str, snippet: str, timeout: float, limit: int) -> dict:
+        self.capture.reset(limit)
+        error = None
+        flooded = False
+        with open(self.stack_file, "w") as stacks:
+            # If the build has to kill us, this dump says which snippet line was running.
+            faulthandler.dump_traceback_later(timeout, file=stacks)
+            start = time.perf_counter()
+            try:
+                exec(compile(code, snippet, "exec"), self.module.__dict__)
+                _flush_jax_effects()
+            except OutputFlood:
+                flooded = True
+            except BaseException as exc:  # noqa: BLE001 - SystemExit too: report, don't die
+                try:
+                    _flush_jax_effects()
+                except OutputFlood:
+                    flooded = True
+                error = describe_exception(exc, snippet)
+            finally:
+                seconds = time.perf_counter() - start
+                faulthandler.cancel_dump_traceback_later()
+        return {
+            "output": self.capture.text(),
+            "error": error,
+            "flooded": flooded or self.capture.flooded,
+            "seconds": seconds,
+        }
+
+
+def main(fd: int) -> None:
+    conn = Connection(fd)
+    capture = Capture()
+    sys.stdin = io.StringIO("")
+    sys.stdout = Stream(capture, "<stdout>")
+    sys.stderr = Stream(capture, "<stderr>")
+    hello = conn.recv()
+    for module in hello.get("preload", []):
+        __import__(module)
+    session = Session(capture, hello["stack_file"])
+    conn.send({"op": "ready", "pid": os.getpid()})
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            return
+        if message["op"] == "run":
+            conn.send(
+                session.run(message["code"], message["snippet"], message["timeout"], message["limit"])
+            )
+        elif message["op"] == "finish":
+            conn.send({"backend": backend_name()})
+            return
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]))
