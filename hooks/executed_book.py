@@ -41,7 +41,7 @@ def on_post_build(config):
 
 
 def on_build_error(error):
-    build.current().stop()
+    build.stop_current()
 
 
 def on_shutdown():

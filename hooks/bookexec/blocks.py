@@ -111,9 +111,7 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
             )
         path = root / snippet
         if not path.is_file():
-            raise BookError(
-                f"{where}: block '{block_id}' includes {snippet}, which does not exist"
-            )
+            raise BookError(f"{where}: block '{block_id}' includes {snippet}, which does not exist")
         blocks.append(
             Block(
                 page=page,

@@ -120,7 +120,9 @@ def compare(
 ) -> Comparison:
     path = golden_path(golden_dir, page, block_id)
     expected = path.read_text(encoding="utf-8") if path.is_file() else None
-    return Comparison(page, block_id, snippet, path, expected, render(page, block_id, snippet, body, prov))
+    return Comparison(
+        page, block_id, snippet, path, expected, render(page, block_id, snippet, body, prov)
+    )
 
 
 def existing_goldens(golden_dir: Path) -> set[Path]:
@@ -171,7 +173,7 @@ class Report:
             if c.status == "new":
                 out.append(f"{head}\n  no golden yet; run GOLDEN=update to write it")
             else:
-                out.append(f"{head}\n{c.diff(self.root)}")
+                out.append(f"{head}\n{c.diff(self.root).rstrip()}")
         for path in self.stale:
             out.append(
                 f"STALE: golden {_rel(path, self.root)} has no block in the book; "

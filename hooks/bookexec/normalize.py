@@ -87,9 +87,9 @@ def paths(text: str, rules: list[PathRule]) -> str:
 
 
 def normalize(text: str, rules: list[PathRule]) -> str:
-    """All normalisers, in order, plus a single trailing newline."""
+    """All normalisers, in order; no trailing spaces, and exactly one final newline."""
     text = paths(text, rules)
     text = addresses(text)
     text = block_names(text)
-    text = "\n".join(line.rstrip() for line in text.splitlines())
+    text = "\n".join(line.rstrip() for line in text.splitlines()).rstrip("\n")
     return text + "\n" if text else ""

@@ -61,7 +61,7 @@ def judge(block: Block, raw: dict) -> BlockRun:
         return run
     if error is None:
         if declared:
-            run.failure = f"{block.where}: declared raises=\"{declared}\" but nothing was raised"
+            run.failure = f'{block.where}: declared raises="{declared}" but nothing was raised'
         return run
     at = f", line {error['line']}" if error.get("line") else ""
     if declared and declared in (error["type"], error["qualified"]):
@@ -122,8 +122,9 @@ class Worker:
                 return self.conn.recv()
         except (EOFError, OSError):
             self.proc.wait(timeout=5)
-            raise WorkerFailed(f"worker died while {doing} (exit code {self.proc.returncode})"
-                               + self._log_tail()) from None
+            raise WorkerFailed(
+                f"worker died while {doing} (exit code {self.proc.returncode})" + self._log_tail()
+            ) from None
         self.kill()
         where = self._stuck_line(block)
         raise WorkerFailed(f"timed out after {timeout - 5.0:g} s while {doing}{where}")

@@ -5,11 +5,12 @@ snippet owns `sys.stdout` and `sys.stderr`. Everything a reader running the snip
 `print`, direct writes to either stream, `jax.debug.print` (which writes from XLA's callback
 thread) and warnings, lands in one ordered capture.
 
-Run as ``python -m bookexec.worker FD``. This module must not import MkDocs: it starts once per page.
+Run as ``python -m bookexec.worker FD``. It must not import MkDocs: it starts once per page.
 """
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import io
 import os
@@ -24,7 +25,9 @@ from multiprocessing.connection import Connection
 _JAX_FILTER_NOTE = "For simplicity, JAX has removed its internal frames"
 
 
-class OutputFlood(BaseException):  # noqa: N818 - a BaseException so `except Exception` can't hide it
+class OutputFlood(
+    BaseException
+):  # a BaseException: `except Exception` in a snippet must not hide it
     """Raised inside the snippet when it writes more than the block may show."""
 
 
@@ -107,26 +110,19 @@ def _flush_jax_effects() -> None:
     # jax.debug.print runs on XLA's callback thread; wait for it before reading the capture.
     jax = sys.modules.get("jax")
     if jax is not None:
-        try:
+        with contextlib.suppress(Exception):
             jax.effects_barrier()
-        except Exception:  # noqa: BLE001 - a broken backend shows up in the block's own error
-            pass
 
 
 def backend_name() -> str:
-    """The backend the page ran on, without initialising one the page never used."""
-    if "jax" not in sys.modules:
+    """The backend JAX runs this page on; asked only after the last block, when it is safe."""
+    jax = sys.modules.get("jax")
+    if jax is None:
         return "none"
     try:
-        from jax._src import xla_bridge
-
-        if not getattr(xla_bridge, "_backends", None):
-            return "none"
-        import jax
-
         return jax.default_backend()
-    except Exception:  # noqa: BLE001
-        return "unknown"
+    except Exception as exc:
+        return f"unavailable ({type(exc).__name__})"
 
 
 class Session:
@@ -150,7 +146,7 @@ class Session:
                 _flush_jax_effects()
             except OutputFlood:
                 flooded = True
-            except BaseException as exc:  # noqa: BLE001 - SystemExit too: report, don't die
+            except BaseException as exc:  # SystemExit too: report it, stay alive
                 try:
                     _flush_jax_effects()
                 except OutputFlood:
@@ -185,7 +181,9 @@ def main(fd: int) -> None:
             return
         if message["op"] == "run":
             conn.send(
-                session.run(message["code"], message["snippet"], message["timeout"], message["limit"])
+                session.run(
+                    message["code"], message["snippet"], message["timeout"], message["limit"]
+                )
             )
         elif message["op"] == "finish":
             conn.send({"backend": backend_name()})

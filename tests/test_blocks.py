@@ -1,0 +1,94 @@
+"""The scanner: which fences run, and the errors that name the page and the line."""
+
+from __future__ import annotations
+
+import pytest
+
+from bookexec.blocks import parse_info, scan_page
+from bookexec.errors import BookError
+
+
+@pytest.fixture
+def root(tmp_path):
+    (tmp_path / "snippets" / "ch").mkdir(parents=True)
+    (tmp_path / "snippets" / "ch" / "a.py").write_text("print('a')\n")
+    (tmp_path / "snippets" / "ch" / "b.py").write_text("print('b')\n")
+    (tmp_path / "snippets" / "other").mkdir()
+    (tmp_path / "snippets" / "other" / "c.py").write_text("print('c')\n")
+    return tmp_path
+
+
+def page(*fences: str) -> str:
+    return "# Title\n\nSome prose.\n\n" + "\n\n".join(fences) + "\n"
+
+
+def fence(info: str, body: str = '--8<-- "snippets/ch/a.py"', ticks: str = "```") -> str:
+    return f"{ticks}{info}\n{body}\n{ticks}"
+
+
+def test_finds_executed_blocks_in_order_with_lines_and_code(root):
+    text = page(
+        fence('python exec="on" id="first"'),
+        fence("python"),  # not executed: no exec option
+        fence('python exec="on" id="second" raises="KeyError"', '--8<-- "snippets/ch/b.py"'),
+    )
+    blocks = scan_page("ch.md", text, root)
+    assert [(b.id, b.line, b.snippet, b.code) for b in blocks] == [
+        ("first", 5, "snippets/ch/a.py", "print('a')\n"),
+        ("second", 13, "snippets/ch/b.py", "print('b')\n"),
+    ]
+    assert blocks[1].options["raises"] == "KeyError"
+
+
+def test_fences_inside_a_longer_fence_are_not_blocks(root):
+    inner = fence('python exec="on" id="shown-not-run"')
+    text = page(fence("markdown", inner, ticks="````"))
+    assert scan_page("ch.md", text, root) == []
+
+
+def test_indented_block_in_a_content_tab(root):
+    text = (
+        '=== "Tab"\n\n    ```python exec="on" id="tabbed"\n    --8<-- "snippets/ch/a.py"\n    ```\n'
+    )
+    (block,) = scan_page("ch.md", text, root)
+    assert (block.id, block.line) == ("tabbed", 3)
+
+
+@pytest.mark.parametrize(
+    ("fences", "message"),
+    [
+        ([fence('python exec="on"')], "docs/ch.md:5: executed block has no id"),
+        (
+            [fence('python exec="on" id="same"'), fence('python exec="1" id="same"')],
+            "docs/ch.md:9: duplicate block id 'same' (first used at docs/ch.md:5)",
+        ),
+        ([fence('python exec="on" id="Bad Id"')], "docs/ch.md:5: block id 'Bad Id' must be"),
+        (
+            [fence('python exec="on" id="inline"', "print('inline code')")],
+            "docs/ch.md:5: block 'inline' must contain exactly one snippet include",
+        ),
+        (
+            [fence('python exec="on" id="gone"', '--8<-- "snippets/ch/gone.py"')],
+            "docs/ch.md:5: block 'gone' includes snippets/ch/gone.py, which does not exist",
+        ),
+        (
+            [fence('python exec="on" id="elsewhere"', '--8<-- "snippets/other/c.py"')],
+            "snippets of docs/ch.md live in snippets/ch/",
+        ),
+    ],
+)
+def test_bad_blocks_name_page_and_line(root, fences, message):
+    with pytest.raises(BookError) as error:
+        scan_page("ch.md", page(*fences), root)
+    assert message in str(error.value)
+
+
+def test_parse_info_reads_quoted_and_bare_options():
+    assert parse_info("python exec=\"on\" id=plain title='A title'") == (
+        "python",
+        {"exec": "on", "id": "plain", "title": "A title"},
+    )
+    assert parse_info('{ .python exec="on" id="braced" }') == (
+        "python",
+        {"exec": "on", "id": "braced"},
+    )

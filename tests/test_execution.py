@@ -1,0 +1,169 @@
+"""The worker and the judge: what a block shows, what it raises, and when it must stop the build."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from bookexec.blocks import Block
+from bookexec.runner import Executor, PageRun
+
+
+def run_page(root: Path, *codes: str, **options: str) -> PageRun:
+    """Run snippets as the blocks of one page, in one real worker, and return what happened."""
+    blocks = []
+    for index, code in enumerate(codes):
+        snippet = f"snippets/page/block{index}.py"
+        (root / snippet).parent.mkdir(parents=True, exist_ok=True)
+        (root / snippet).write_text(code)
+        blocks.append(
+            Block("page.md", index, 10 * index + 1, f"b{index}", snippet, code, dict(options))
+        )
+    executor = Executor(root, jobs=1, fail_fast=False)
+    executor.submit("page.md", blocks)
+    try:
+        return executor.page("page.md")
+    finally:
+        executor.close()
+
+
+def test_capture_keeps_print_streams_debug_print_and_warnings_in_order(tmp_path):
+    code = """\
+import sys
+import warnings
+import jax
+import jax.numpy as jnp
+
+print("one: print")
+sys.stdout.write("two: sys.stdout\\n")
+sys.stderr.write("three: sys.stderr\\n")
+
+@jax.jit
+def f(x):
+    jax.debug.print("four: debug.print x={x}", x=x)
+    return x + 1
+
+f(jnp.float32(41.0)).block_until_ready()
+warnings.warn("five: a warning")
+print("six: print again")
+"""
+    (run,) = run_page(tmp_path, code).blocks
+    assert run.failure is None
+    lines = [line for line in run.output.splitlines() if line.strip()]
+    markers = [line.split(":")[0] for line in lines if not line.startswith("  ")]
+    assert markers[:3] == ["one", "two", "three"]
+    assert lines[3] == "four: debug.print x=41.0"
+    assert "UserWarning: five: a warning" in lines[4]
+    assert lines[-1] == "six: print again"
+
+
+def test_debug_print_from_an_unawaited_call_still_lands_in_its_block(tmp_path):
+    code = """\
+import jax
+
+jax.jit(lambda x: jax.debug.print("seen {}", x))(3)
+"""
+    (run,) = run_page(tmp_path, code).blocks
+    assert run.output == "seen 3\n"
+
+
+def test_blocks_of_a_page_share_one_session(tmp_path):
+    page = run_page(tmp_path, "answer = 6 * 7\n", "print(answer)\n")
+    assert [run.output for run in page.blocks] == ["", "42\n"]
+
+
+def test_each_page_starts_fresh(tmp_path):
+    first = run_page(tmp_path, "import sys\nsys.modules['marker'] = 1\nprint(__name__)\n")
+    second = run_page(tmp_path, "import sys\nprint('marker' in sys.modules)\n")
+    assert first.blocks[0].output == "__main__\n"
+    assert second.blocks[0].output == "False\n"
+
+
+def test_declared_exception_shows_type_and_message_only(tmp_path):
+    code = """\
+import jax
+
+@jax.jit
+def sign(x):
+    if x > 0:
+        return 1.0
+    return -1.0
+
+print("before")
+sign(2.0)
+"""
+    (run,) = run_page(tmp_path, code, raises="TracerBoolConversionError").blocks
+    assert run.failure is None
+    assert run.output.startswith("before\njax.errors.TracerBoolConversionError: ")
+    assert "snippets/page/block0.py" in run.output  # JAX names the traced function's file
+    assert "Traceback" not in run.output
+    assert "removed its internal frames" not in run.output
+    assert str(tmp_path) not in run.output
+
+
+def test_declared_exception_that_is_not_raised_fails(tmp_path):
+    (run,) = run_page(tmp_path, "x = 1\n", raises="ZeroDivisionError").blocks
+    assert run.failure is not None
+    assert 'declared raises="ZeroDivisionError" but nothing was raised' in run.failure
+    assert "block 'b0'" in run.failure
+
+
+def test_a_different_exception_than_declared_fails(tmp_path):
+    code = "x = 1\n\n\nx / 0\n"
+    (run,) = run_page(tmp_path, code, raises="KeyError").blocks
+    assert run.failure is not None
+    assert "raised builtins.ZeroDivisionError" in run.failure
+    assert 'declared raises="KeyError"' in run.failure
+    assert "snippets/page/block0.py, line 4" in run.failure.replace(")", "")
+
+
+def test_undeclared_exception_names_page_block_snippet_and_line(tmp_path):
+    page = run_page(
+        tmp_path, "ok = True\n", "values = {}\n\nvalues['missing']\n", "print('never')\n"
+    )
+    first, second = page.blocks
+    assert first.failure is None
+    assert second.failure is not None
+    head = second.failure.splitlines()[0]
+    assert head.startswith("docs/page.md:11 (block 'b1', snippet snippets/page/block1.py), line 3")
+    assert "KeyError" in head
+    assert len(page.blocks) == 2  # nothing runs after a failure
+
+
+def test_sys_exit_is_reported_not_fatal(tmp_path):
+    (run,) = run_page(tmp_path, "import sys\nsys.exit(3)\n").blocks
+    assert run.failure is not None and "SystemExit" in run.failure
+
+
+def test_hanging_block_is_killed_in_bounded_time_and_names_its_line(tmp_path):
+    code = "import time\n\nwhile True:\n    time.sleep(0.1)\n"
+    start = time.monotonic()
+    (run,) = run_page(tmp_path, code, timeout="2").blocks
+    elapsed = time.monotonic() - start
+    assert run.failure is not None
+    assert "timed out after 2 s" in run.failure
+    assert "it was running snippets/page/block0.py line 4" in run.failure
+    assert elapsed < 30
+
+
+def test_flooding_block_is_stopped(tmp_path):
+    code = "while True:\n    print('x' * 1000)\n"
+    start = time.monotonic()
+    (run,) = run_page(tmp_path, code, limit="5000").blocks
+    assert run.failure is not None and "output flooded past 5000 characters" in run.failure
+    assert time.monotonic() - start < 30
+
+
+def test_flood_cannot_be_swallowed_by_except_exception(tmp_path):
+    code = "while True:\n    try:\n        print('y' * 100)\n    except Exception:\n        pass\n"
+    (run,) = run_page(tmp_path, code, limit="1000", timeout="20").blocks
+    assert run.failure is not None and "flooded" in run.failure
+
+
+@pytest.mark.parametrize("fd", [1, 2])
+def test_worker_protocol_survives_writes_to_real_file_descriptors(tmp_path, fd):
+    code = f"import os\nos.write({fd}, b'below python, to the build log\\n')\nprint('ok')\n"
+    (run,) = run_page(tmp_path, code).blocks
+    assert run.failure is None and run.output == "ok\n"

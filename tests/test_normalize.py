@@ -1,0 +1,95 @@
+"""Each normaliser removes what varies between machines and runs, and never touches a jaxpr."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+from bookexec.normalize import (
+    addresses,
+    block_names,
+    machine_path_rules,
+    normalize,
+    path_rules,
+    paths,
+)
+
+RULES = path_rules(
+    root=Path("/work/book"),
+    site_packages=["/work/book/.venv/lib/python3.13/site-packages"],
+    stdlib=["/usr/lib/python3.13"],
+    temp=["/tmp"],
+    homes=["/home/ada"],
+)
+
+
+def test_site_packages_inside_the_checkout_is_site_packages_not_root():
+    text = 'File "/work/book/.venv/lib/python3.13/site-packages/jax/_src/core.py", line 9'
+    assert paths(text, RULES) == 'File "<site-packages>/jax/_src/core.py", line 9'
+
+
+def test_checkout_tmp_home_and_stdlib_paths():
+    text = (
+        "/work/book/snippets/a.py:3 /tmp/pytest-1/x.txt /home/ada/.cache/jax "
+        "/usr/lib/python3.13/warnings.py"
+    )
+    assert paths(text, RULES) == (
+        "<root>/snippets/a.py:3 <tmp>/pytest-1/x.txt <home>/.cache/jax <stdlib>/warnings.py"
+    )
+
+
+def test_a_prefix_must_end_at_a_path_boundary():
+    assert paths("/work/bookshelf/a.py and /tmpfile", RULES) == "/work/bookshelf/a.py and /tmpfile"
+    assert paths("'/work/book'", RULES) == "'<root>'"
+
+
+def test_relative_paths_are_left_alone():
+    assert paths("snippets/tracers/x.py:4", RULES) == "snippets/tracers/x.py:4"
+
+
+def test_memory_addresses_and_object_ids():
+    text = "<function f at 0x7f3a2b1c4d50> Var(id=140595086828176):float32[3]"
+    assert addresses(text) == "<function f at 0x<address>> Var(id=<id>):float32[3]"
+
+
+def test_hex_values_that_are_content_survive():
+    text = "or with 1065353216 (0x3F800000); mask 0xFFFFFFFF; id=7"
+    assert addresses(text) == text
+
+
+def test_markdown_exec_block_names():
+    text = 'File "<code block: session s; n2>", line 3 and <code block: n1>'
+    assert block_names(text) == 'File "<code block>", line 3 and <code block>'
+
+
+def test_machine_rules_cover_this_interpreter():
+    rules = machine_path_rules(Path.cwd())
+    purelib = sysconfig.get_paths()["purelib"]
+    assert paths(f"{purelib}/jax/__init__.py", rules) == "<site-packages>/jax/__init__.py"
+
+
+def test_normalize_strips_trailing_spaces_and_ends_with_one_newline():
+    assert normalize("a  \nb\n\n", RULES) == "a\nb\n"
+    assert normalize("", RULES) == ""
+
+
+def test_real_jaxprs_pass_through_unchanged():
+    # A jaxpr of every common shape: literals, params, sub-jaxprs, constvars.
+    code = """
+import jax, jax.numpy as jnp
+from jax import lax
+c = jnp.arange(3.0)
+def f(x, W):
+    y = lax.cond(x.sum() > 0, jnp.sin, jnp.cos, x @ W + c)
+    z = lax.scan(lambda s, v: (s + v, s * 2.0), 0.0, y)[1]
+    return jnp.where(z > 1, z, 0x3F800000).astype(jnp.int32)
+print(jax.make_jaxpr(f)(jnp.ones(4), jnp.ones((4, 3))))
+print(jax.make_jaxpr(jax.grad(lambda x: jnp.sum(jnp.sin(x) ** 2)))(jnp.ones(3)))
+"""
+    jaxprs = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert "cond[" in jaxprs and "scan[" in jaxprs
+    assert normalize(jaxprs, machine_path_rules(Path.cwd())) == jaxprs
