@@ -25,9 +25,8 @@ from multiprocessing.connection import Connection
 _JAX_FILTER_NOTE = "For simplicity, JAX has removed its internal frames"
 
 
-class OutputFlood(
-    BaseException
-):  # a BaseException: `except Exception` in a snippet must not hide it
+# A BaseException, so that `except Exception` in a snippet cannot swallow it.
+class OutputFlood(BaseException):
     """Raised inside the snippet when it writes more than the block may show."""
 
 
