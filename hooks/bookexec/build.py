@@ -90,7 +90,7 @@ class Build:
 
     # -- rendering ----------------------------------------------------------------------------
 
-    def output_for(self, block_id: str, code: str) -> tuple[str, Comparison]:
+    def output_for(self, block_id: str, code: str) -> tuple[Block, str, Comparison]:
         """The normalised output markdown-exec shows for the next block of the current page."""
         page = self.page or "?"
         plan = self.plans.get(page, [])
@@ -118,7 +118,7 @@ class Build:
         self.comparisons[(page, block.id)] = comparison
         if self.serving and comparison.status != "ok":
             log.warning(_serve_message(comparison, self.root))
-        return body, comparison
+        return block, body, comparison
 
     def _wait(self, page: str) -> PageRun:
         try:

@@ -17,7 +17,7 @@ from bookexec.golden import Comparison
 
 # Fence options the book reads; markdown-exec would otherwise copy them onto the output fence.
 BOOK_OPTIONS = ("raises", "timeout", "limit")
-DEFAULT_SOURCE = "above"
+DEFAULT_SOURCE = "block"
 DEFAULT_RESULT = "text"
 
 
@@ -27,10 +27,13 @@ def format_python(**options: Any) -> Markup:
         extra.pop(name, None)
     current = build.current()
     try:
-        output, comparison = current.output_for(options.get("id", ""), options["code"])
+        block, output, comparison = current.output_for(options.get("id", ""), options["code"])
     except build.BlockError as error:
         output, comparison = None, None
         failure = str(error)
+    else:
+        # The reader sees which file the code comes from: the same file the tests use.
+        extra.setdefault("title", block.snippet)
 
     def run(code: str, **_: Any) -> str:
         if output is None:
