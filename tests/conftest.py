@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,3 +86,60 @@ def site(tmp_path: Path) -> Site:
     (root / "docs").mkdir(parents=True)
     (root / "mkdocs.yml").write_text(_CONFIG.format(hook=HOOK))
     return Site(root)
+
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium, driven by Playwright (its own browser download cannot work here)."""
+    from playwright.sync_api import sync_playwright
+
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    assert Path(path).exists(), "the browser tests need chromium; ./book test installs it"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def static_server(directory: Path):
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+
+
+@pytest.fixture
+def browser_page(browser):
+    """Open a path of a built site, served from localhost, in a fresh browser page."""
+    with contextlib.ExitStack() as stack:
+
+        def open_page(site_dir: Path, path: str):
+            base = stack.enter_context(static_server(site_dir))
+            page = browser.new_page(viewport={"width": 1200, "height": 1600})
+            stack.callback(page.close)
+            response = page.goto(base + path)
+            assert response is not None and response.ok, path
+            return page
+
+        yield open_page

@@ -45,7 +45,7 @@ def format_python(**options: Any) -> Markup:
         options["result"] = DEFAULT_RESULT if output else ""
     rendered = base_format(language="python", run=run, extra=extra, **options)
     if current.serving and comparison is not None and comparison.status != "ok":
-        rendered = Markup(rendered + drift_warning(comparison, current.root))
+        rendered += Markup(drift_warning(comparison, current.root))  # its parts are escaped
     return rendered
 
 

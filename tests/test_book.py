@@ -1,0 +1,77 @@
+"""The real book: a strict build with no drift, and what a reader sees in a real browser."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import MKDOCS, REPO
+
+pytestmark = pytest.mark.build
+
+
+@pytest.fixture(scope="module")
+def built_book(tmp_path_factory) -> Path:
+    """Build the book exactly as CI does, into a throwaway site directory."""
+    site_dir = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "GOLDEN": "check", "NO_MKDOCS_2_WARNING": "1"}
+    proc = subprocess.run(
+        [str(MKDOCS), "build", "--strict", "--site-dir", str(site_dir)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=1800,
+    )
+    assert proc.returncode == 0, proc.stdout
+    clean = r"golden check: (\d+) blocks checked, 0 drifted, 0 new, 0 stale"
+    summary = re.search(clean, proc.stdout)
+    assert summary, proc.stdout
+    assert int(summary[1]) == len(list((REPO / "tests" / "golden").rglob("*.txt")))
+    return site_dir
+
+
+def test_every_snippet_file_is_shown_by_some_page():
+    shown = set()
+    for page in (REPO / "docs").rglob("*.md"):
+        shown |= set(re.findall(r'--8<-- "(snippets/[^"]+)"', page.read_text()))
+    files = {str(p.relative_to(REPO)) for p in (REPO / "snippets").rglob("*.py")}
+    assert files - shown == set(), "snippet files no page includes"
+
+
+def test_strict_build_has_no_drift(built_book):
+    assert (built_book / "tracers" / "index.html").is_file()
+
+
+def test_reader_sees_source_and_output_of_each_block(built_book, browser_page):
+    page = browser_page(built_book, "tracers/")
+    results = page.locator(".result")
+    assert results.count() == len(re.findall(r'exec="on"', (REPO / "docs/tracers.md").read_text()))
+    dense = page.locator(".result", has_text="dot_general").first
+    assert dense.is_visible()
+    text = dense.inner_text()
+    assert "dimension_numbers=(([1], [0]), ([], []))" in text
+    assert "broadcast_in_dim" in text
+    title = page.locator(".highlight .filename", has_text="snippets/tracers/dense_layer.py")
+    assert title.is_visible()
+
+
+def test_no_machine_paths_reach_the_site(built_book):
+    home = os.path.expanduser("~")
+    for html in built_book.rglob("*.html"):
+        text = html.read_text()
+        assert str(REPO) not in text, html
+        assert "site-packages" not in text, html
+        assert home + "/" not in text, html
+
+
+def test_site_has_no_duplicate_html_ids(built_book):
+    for html in built_book.rglob("*.html"):
+        ids = re.findall(r'\sid="([^"]+)"', html.read_text())
+        dupes = {i for i in ids if ids.count(i) > 1}
+        assert not dupes, (html, sorted(dupes)[:5])

@@ -1,0 +1,84 @@
+"""Under `mkdocs serve`, drift is shown at the block and logged, and the server keeps serving."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+
+import pytest
+
+from conftest import MKDOCS
+
+pytestmark = [pytest.mark.build, pytest.mark.browser]
+
+PAGE = """\
+# Served
+
+```python exec="on" id="kept"
+--8<-- "snippets/served/kept.py"
+```
+
+```python exec="on" id="moved"
+--8<-- "snippets/served/moved.py"
+```
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def served(site, tmp_path):
+    site.page("served.md", PAGE)
+    site.snippet("served/kept.py", "print('unchanged output')\n")
+    site.snippet("served/moved.py", "print('first output')\n")
+    assert site.build("update").returncode == 0
+    site.snippet("served/moved.py", "print('second output')\n")  # the output drifts
+
+    port = free_port()
+    log_path = tmp_path / "serve.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [str(MKDOCS), "serve", "--no-livereload", "-a", f"127.0.0.1:{port}"],
+            cwd=site.root,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "GOLDEN": "check"},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while "Serving on" not in log_path.read_text():
+            assert proc.poll() is None, log_path.read_text()
+            assert time.monotonic() < deadline, log_path.read_text()
+            time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}/", proc, log_path
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_drift_is_shown_at_the_block_and_the_server_keeps_running(served, browser):
+    url, proc, log_path = served
+    page = browser.new_page()
+    try:
+        page.goto(url + "served/")
+        warning = page.locator(".bookexec-drift")
+        assert warning.count() == 1
+        assert warning.is_visible()
+        assert warning.get_attribute("data-block") == "moved"
+        text = warning.inner_text()
+        assert "Block 'moved' drifted from its golden" in text
+        assert "-first output" in text and "+second output" in text
+        # The drifted block still shows what it printed now, under its source.
+        assert page.locator(".result", has_text="second output").is_visible()
+    finally:
+        page.close()
+    assert proc.poll() is None
+    log = log_path.read_text()
+    assert "docs/served.md#moved drifted from its golden" in log
+    assert "golden check" not in log  # serving never runs the build-failing report
