@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from concurrent.futures import CancelledError
 from importlib.metadata import version
 from pathlib import Path
 
+from bookexec import cache
 from bookexec.blocks import Block, scan_page
 from bookexec.errors import BookError
-from bookexec.golden import Comparison, Provenance, Report, compare, existing_goldens, mode_from_env
+from bookexec.golden import (
+    Comparison,
+    Provenance,
+    Report,
+    compare,
+    existing_goldens,
+    golden_path,
+    mode_from_env,
+)
 from bookexec.normalize import machine_path_rules, normalize
 from bookexec.runner import Executor, PageRun
 
@@ -53,9 +63,15 @@ class Build:
         self.root = root
         self.serving = serving
         self.mode = mode_from_env()
+        # BOOK_EXEC=off shows each block's recorded golden instead of running it: for quick
+        # prose edits and for measuring what execution costs. It checks nothing.
+        self.execute = os.environ.get("BOOK_EXEC", "on") != "off"
         self.golden_dir = root / "tests" / "golden"
         self.rules = machine_path_rules(root)
-        self.executor = Executor(root, fail_fast=not serving)
+        page_cache = None
+        if cache.enabled(serving):
+            page_cache = cache.PageCache(root / ".cache" / "bookexec")
+        self.executor = Executor(root, fail_fast=not serving, cache=page_cache)
         self.plans: dict[str, list[Block]] = {}
         self.comparisons: dict[tuple[str, str], Comparison] = {}
         self.rendered: set[str] = set()
@@ -70,13 +86,18 @@ class Build:
         """Scan every page first, so a bad fence fails before anything runs; then start them."""
         for src, markdown in pages:
             self.plans[src] = scan_page(src, markdown, self.root)
+        if not self.execute:
+            log.info("bookexec: BOOK_EXEC=off: pages show recorded goldens; nothing runs")
+            return
         for src, blocks in self.plans.items():
             self.executor.submit(src, blocks)
         total = sum(map(len, self.plans.values()))
         pages_with_blocks = sum(1 for b in self.plans.values() if b)
+        cached = self.executor.cached_pages
+        reused = f", {cached} pages reused from the cache" if cached else ""
         log.info(
-            f"bookexec: running {total} blocks on {pages_with_blocks} pages, "
-            f"{self.executor.jobs} at a time (GOLDEN={self.mode})"
+            f"bookexec: {total} blocks on {pages_with_blocks} pages, "
+            f"{self.executor.jobs} pages at a time{reused} (GOLDEN={self.mode})"
         )
 
     def enter_page(self, src: str) -> None:
@@ -90,7 +111,7 @@ class Build:
 
     # -- rendering ----------------------------------------------------------------------------
 
-    def output_for(self, block_id: str, code: str) -> tuple[Block, str, Comparison]:
+    def output_for(self, block_id: str, code: str) -> tuple[Block, str, Comparison | None]:
         """The normalised output markdown-exec shows for the next block of the current page."""
         page = self.page or "?"
         plan = self.plans.get(page, [])
@@ -103,6 +124,8 @@ class Build:
         block = plan[index]
         if code.strip("\n") != block.code.strip("\n"):
             raise BookError(f"{block.where}: the snippet changed while the book was building")
+        if not self.execute:
+            return block, recorded_body(self.golden_dir, block), None
         page_run = self._wait(page)
         run = page_run.blocks[index] if index < len(page_run.blocks) else None
         if run is None or run.failure:
@@ -131,7 +154,7 @@ class Build:
 
     def finish(self) -> None:
         self.executor.close()
-        if self.serving:
+        if self.serving or not self.execute:
             return
         self.raise_if_failed()
         rendered = [c for c in self.comparisons.values()]
@@ -151,6 +174,13 @@ class Build:
 
     def stop(self) -> None:
         self.executor.stop()
+
+
+def recorded_body(golden_dir: Path, block: Block) -> str:
+    path = golden_path(golden_dir, block.page, block.id)
+    if not path.is_file():
+        return "(execution is off and this block has no golden yet)\n"
+    return path.read_text(encoding="utf-8").partition("\n---\n")[2]
 
 
 def _serve_message(comparison: Comparison, root: Path) -> str:

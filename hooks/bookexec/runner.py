@@ -18,6 +18,7 @@ from multiprocessing import Pipe
 from pathlib import Path
 
 from bookexec.blocks import Block
+from bookexec.cache import PageCache, page_key
 
 DEFAULT_TIMEOUT = float(os.environ.get("BOOK_BLOCK_TIMEOUT", "120"))
 DEFAULT_OUTPUT_LIMIT = int(os.environ.get("BOOK_OUTPUT_LIMIT", "200000"))
@@ -41,9 +42,23 @@ class PageRun:
     blocks: list[BlockRun] = field(default_factory=list)
     backend: str = "none"
 
+    cached: bool = False
+
     @property
     def failure(self) -> str | None:
         return next((run.failure for run in self.blocks if run.failure), None)
+
+    def record(self) -> dict:
+        outputs = [{"output": run.output, "seconds": run.seconds} for run in self.blocks]
+        return {"backend": self.backend, "blocks": outputs}
+
+    @classmethod
+    def from_record(cls, page: str, blocks: list[Block], record: dict) -> PageRun:
+        runs = [
+            BlockRun(block=block, output=saved["output"], seconds=saved["seconds"])
+            for block, saved in zip(blocks, record["blocks"], strict=True)
+        ]
+        return cls(page=page, blocks=runs, backend=record["backend"], cached=True)
 
 
 def block_timeout(block: Block) -> float:
@@ -171,9 +186,17 @@ def _worker_env() -> dict[str, str]:
 class Executor:
     """Runs pages in parallel, each in its own fresh worker; stops everything on first failure."""
 
-    def __init__(self, root: Path, jobs: int | None = None, fail_fast: bool = True) -> None:
+    def __init__(
+        self,
+        root: Path,
+        jobs: int | None = None,
+        fail_fast: bool = True,
+        cache: PageCache | None = None,
+    ) -> None:
         self.root = root
         self.fail_fast = fail_fast
+        self.cache = cache
+        self.cached_pages = 0
         self.jobs = jobs or int(os.environ.get("BOOK_JOBS", "0")) or (os.cpu_count() or 1)
         self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="book-page")
         self._futures: dict[str, Future[PageRun]] = {}
@@ -186,7 +209,15 @@ class Executor:
     def submit(self, page: str, blocks: list[Block]) -> None:
         if not blocks:
             return
-        self._futures[page] = self._pool.submit(self._run_page, page, blocks)
+        key = page_key(blocks) if self.cache else ""
+        record = self.cache.load(page, key) if self.cache else None
+        if record is not None and len(record["blocks"]) == len(blocks):
+            done: Future[PageRun] = Future()
+            done.set_result(PageRun.from_record(page, blocks, record))
+            self._futures[page] = done
+            self.cached_pages += 1
+            return
+        self._futures[page] = self._pool.submit(self._run_page, page, blocks, key)
 
     def page(self, page: str) -> PageRun:
         return self._futures[page].result()
@@ -194,7 +225,7 @@ class Executor:
     def has(self, page: str) -> bool:
         return page in self._futures
 
-    def _run_page(self, page: str, blocks: list[Block]) -> PageRun:
+    def _run_page(self, page: str, blocks: list[Block], key: str) -> PageRun:
         result = PageRun(page=page)
         if self.stopped.is_set():
             return result
@@ -216,6 +247,8 @@ class Executor:
                     break
             else:
                 result.backend = worker.finish()
+                if self.cache:
+                    self.cache.save(page, key, result.record())
         except WorkerFailed as failure:
             self._fail(f"docs/{page}: {failure}")
             result.blocks.append(BlockRun(block=blocks[0], failure=f"docs/{page}: {failure}"))
