@@ -32,8 +32,7 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
-    build.current().enter_page(page.file.src_uri)
-    return markdown
+    return build.current().enter_page(page.file.src_uri, markdown)
 
 
 def on_post_build(config):

@@ -9,7 +9,7 @@ from concurrent.futures import CancelledError
 from importlib.metadata import version
 from pathlib import Path
 
-from bookexec import cache
+from bookexec import cache, measured, prose
 from bookexec.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.golden import (
@@ -21,6 +21,7 @@ from bookexec.golden import (
     golden_path,
     mode_from_env,
 )
+from bookexec.measured import Claim, Fact
 from bookexec.normalize import machine_path_rules, normalize
 from bookexec.runner import Executor, PageRun
 
@@ -100,10 +101,32 @@ class Build:
             f"{self.executor.jobs} pages at a time{reused} (GOLDEN={self.mode})"
         )
 
-    def enter_page(self, src: str) -> None:
+    def enter_page(self, src: str, markdown: str) -> str:
+        """Start rendering a page: put recorded values into its prose."""
         self.raise_if_failed()
         self.page, self.position = src, 0
         self.rendered.add(src)
+        try:
+            return prose.render(markdown, src, self._facts_of)
+        except BookError as error:
+            if not self.serving:
+                raise
+            log.error(str(error))
+            return markdown
+
+    def _facts_of(self, page: str, block_id: str) -> dict[str, Fact] | None:
+        plan = self.plans.get(page, [])
+        index = next((b.index for b in plan if b.id == block_id), None)
+        if index is None:
+            return None
+        if not self.execute:
+            _, facts, _ = recorded(self.golden_dir, plan[index])
+            return {fact.name: fact for fact in facts}
+        page_run = self._wait(page)
+        if index >= len(page_run.blocks) or page_run.blocks[index].failure:
+            self.raise_if_failed()
+            raise BookError(f"{plan[index].where}: its values are missing (the block failed)")
+        return {fact.name: fact for fact in page_run.blocks[index].facts}
 
     def raise_if_failed(self) -> None:
         if not self.serving and self.executor.first_failure:
@@ -125,7 +148,8 @@ class Build:
         if code.strip("\n") != block.code.strip("\n"):
             raise BookError(f"{block.where}: the snippet changed while the book was building")
         if not self.execute:
-            return block, recorded_body(self.golden_dir, block), None
+            output, facts, _ = recorded(self.golden_dir, block)
+            return block, shown(output, facts, "(recorded)"), None
         page_run = self._wait(page)
         run = page_run.blocks[index] if index < len(page_run.blocks) else None
         if run is None or run.failure:
@@ -137,11 +161,13 @@ class Build:
         body = normalize(run.output, self.rules)
         jax, jaxlib, python = self.versions
         prov = Provenance(jax=jax, jaxlib=jaxlib, python=python, backend=page_run.backend)
-        comparison = compare(self.golden_dir, page, block.id, block.snippet, body, prov)
+        comparison = compare(
+            self.golden_dir, page, block.id, block.snippet, body, prov, run.facts, run.claims
+        )
         self.comparisons[(page, block.id)] = comparison
         if self.serving and comparison.status != "ok":
             log.warning(_serve_message(comparison, self.root))
-        return block, body, comparison
+        return block, shown(body, run.facts, page_run.backend), comparison
 
     def _wait(self, page: str) -> PageRun:
         try:
@@ -176,11 +202,26 @@ class Build:
         self.executor.stop()
 
 
-def recorded_body(golden_dir: Path, block: Block) -> str:
+def shown(output: str, facts: list[Fact], backend: str) -> str:
+    """What the page shows: the output with measured values in place of their placeholders."""
+    text = measured.substitute(output, facts)
+    if any(fact.kind == "timing" for fact in facts):
+        text += (
+            f"\n[timings measured during this build on the {backend} backend: "
+            "medians of repeated runs, warm-up excluded, each run waited on]\n"
+        )
+    return text
+
+
+def recorded(golden_dir: Path, block: Block) -> tuple[str, list[Fact], list[Claim]]:
+    """A block's output and facts as its golden recorded them (BOOK_EXEC=off)."""
     path = golden_path(golden_dir, block.page, block.id)
     if not path.is_file():
-        return "(execution is off and this block has no golden yet)\n"
-    return path.read_text(encoding="utf-8").partition("\n---\n")[2]
+        return "(execution is off and this block has no golden yet)\n", [], []
+    body = path.read_text(encoding="utf-8").partition("\n---\n")[2]
+    output, section = measured.split_body(body)
+    facts, claims = measured.parse(section)
+    return output, facts, claims
 
 
 def _serve_message(comparison: Comparison, root: Path) -> str:
@@ -189,6 +230,7 @@ def _serve_message(comparison: Comparison, root: Path) -> str:
             f"docs/{comparison.page}#{comparison.block_id}: no golden yet; "
             "run GOLDEN=update mkdocs build to write it"
         )
+    reasons = "".join(f"  {reason}\n" for reason in comparison.reasons)
     return f"docs/{comparison.page}#{comparison.block_id} drifted from its golden:\n" + (
-        comparison.diff(root)
+        reasons + comparison.diff(root)
     )

@@ -16,7 +16,7 @@ from bookexec import build
 from bookexec.golden import Comparison
 
 # Fence options the book reads; markdown-exec would otherwise copy them onto the output fence.
-BOOK_OPTIONS = ("raises", "timeout", "limit")
+BOOK_OPTIONS = ("raises", "timeout", "limit", "band", "fresh")
 DEFAULT_SOURCE = "block"
 DEFAULT_RESULT = "text"
 
@@ -56,7 +56,9 @@ def drift_warning(comparison: Comparison, root) -> str:
         body = "Run <code>GOLDEN=update mkdocs build</code> to write it."
     else:
         title = f"Block '{comparison.block_id}' drifted from its golden"
-        body = f"<pre><code>{html.escape(comparison.diff(root))}</code></pre>"
+        reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in comparison.reasons)
+        body = f"<ul>{reasons}</ul>" if reasons else ""
+        body += f"<pre><code>{html.escape(comparison.diff(root))}</code></pre>"
     return (
         f'<div class="admonition warning bookexec-drift" data-block="{comparison.block_id}">'
         f'<p class="admonition-title">{html.escape(title)}</p>{body}</div>'

@@ -9,10 +9,12 @@ from __future__ import annotations
 import difflib
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from bookexec import measured
 from bookexec.errors import BookError
+from bookexec.measured import Claim, Fact
 
 MODES = ("check", "update")
 _SEPARATOR = "---\n"
@@ -77,7 +79,7 @@ def write_atomic(path: Path, text: str) -> None:
 
 @dataclass
 class Comparison:
-    """One block's golden, compared with this build's output."""
+    """One block's golden, compared with this build's output and measured values."""
 
     page: str
     block_id: str
@@ -85,12 +87,9 @@ class Comparison:
     path: Path
     expected: str | None  # the golden on disk, None if missing
     actual: str  # what the update mode would write now
-
-    @property
-    def status(self) -> str:
-        if self.expected is None:
-            return "new"
-        return "ok" if self.expected == self.actual else "drifted"
+    status: str = "new"  # "ok", "drifted" or "new"
+    reasons: list[str] = field(default_factory=list)  # band and claim failures, in words
+    broken: list[str] = field(default_factory=list)  # claims that do not hold: never accepted
 
     def diff(self, root: Path) -> str:
         rel = _rel(self.path, root)
@@ -116,13 +115,36 @@ class Comparison:
 
 
 def compare(
-    golden_dir: Path, page: str, block_id: str, snippet: str, body: str, prov: Provenance
+    golden_dir: Path,
+    page: str,
+    block_id: str,
+    snippet: str,
+    output: str,
+    prov: Provenance,
+    facts: list[Fact] = (),
+    claims: list[Claim] = (),
 ) -> Comparison:
+    """Text and counts compare exactly; timings and ratios by band; every claim must hold."""
     path = golden_path(golden_dir, page, block_id)
+    body = output + measured.render(list(facts), list(claims))
+    actual = render(page, block_id, snippet, body, prov)
     expected = path.read_text(encoding="utf-8") if path.is_file() else None
-    return Comparison(
-        page, block_id, snippet, path, expected, render(page, block_id, snippet, body, prov)
-    )
+    result = Comparison(page, block_id, snippet, path, expected, actual)
+    result.broken = measured.broken_claims(list(facts), list(claims))
+    if expected is None:
+        result.reasons = list(result.broken)
+        return result
+    old_text, old_facts, _ = _exact_part(expected)
+    new_text, _, _ = _exact_part(actual)
+    result.reasons = measured.band_failures(old_facts, list(facts)) + result.broken
+    result.status = "ok" if old_text == new_text and not result.reasons else "drifted"
+    return result
+
+
+def _exact_part(golden: str) -> tuple[str, list[Fact], list[Claim]]:
+    output, section = measured.split_body(golden)
+    facts, claims = measured.parse(section)
+    return output + measured.masked(facts, claims), facts, claims
 
 
 def existing_goldens(golden_dir: Path) -> set[Path]:
@@ -170,10 +192,11 @@ class Report:
                 f"{c.status.upper()}: page docs/{c.page}, block '{c.block_id}', "
                 f"snippet {c.snippet}, golden {_rel(c.path, self.root)}"
             )
+            reasons = "".join(f"\n  {reason}" for reason in c.reasons)
             if c.status == "new":
-                out.append(f"{head}\n  no golden yet; run GOLDEN=update to write it")
+                out.append(f"{head}{reasons}\n  no golden yet; run GOLDEN=update to write it")
             else:
-                out.append(f"{head}\n{c.diff(self.root).rstrip()}")
+                out.append(f"{head}{reasons}\n{c.diff(self.root).rstrip()}")
         for path in self.stale:
             out.append(
                 f"STALE: golden {_rel(path, self.root)} has no block in the book; "
@@ -188,7 +211,15 @@ class Report:
         )
 
     def apply_update(self) -> list[str]:
-        """Rewrite drifted and new goldens, delete stale ones; return what changed."""
+        """Rewrite drifted and new goldens, delete stale ones; return what changed.
+
+        A claim that does not hold is never accepted: the prose would be false.
+        """
+        broken = [f"docs/{c.page}#{c.block_id}: {b}" for c in self.comparisons for b in c.broken]
+        if broken:
+            raise BookError(
+                "claims that do not hold, so no golden was written:\n" + "\n".join(broken)
+            )
         changes: list[str] = []
         for c in self.comparisons:
             if c.status == "ok":

@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from multiprocessing import Pipe
 from pathlib import Path
 
+from bookexec import measured
 from bookexec.blocks import Block
 from bookexec.cache import PageCache, page_key
+from bookexec.measured import Claim, Fact
 
 DEFAULT_TIMEOUT = float(os.environ.get("BOOK_BLOCK_TIMEOUT", "120"))
 DEFAULT_OUTPUT_LIMIT = int(os.environ.get("BOOK_OUTPUT_LIMIT", "200000"))
@@ -34,6 +36,8 @@ class BlockRun:
     output: str = ""  # raw text the reader would have seen, before normalisation
     failure: str | None = None  # why the build must stop, naming page, block, snippet and line
     seconds: float = 0.0
+    facts: list[Fact] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
 
 
 @dataclass
@@ -49,16 +53,34 @@ class PageRun:
         return next((run.failure for run in self.blocks if run.failure), None)
 
     def record(self) -> dict:
-        outputs = [{"output": run.output, "seconds": run.seconds} for run in self.blocks]
+        outputs = [
+            {
+                "output": run.output,
+                "seconds": run.seconds,
+                "facts": [vars(fact) for fact in run.facts],
+                "claims": [vars(claim) for claim in run.claims],
+            }
+            for run in self.blocks
+        ]
         return {"backend": self.backend, "blocks": outputs}
 
     @classmethod
     def from_record(cls, page: str, blocks: list[Block], record: dict) -> PageRun:
         runs = [
-            BlockRun(block=block, output=saved["output"], seconds=saved["seconds"])
+            BlockRun(
+                block=block,
+                output=saved["output"],
+                seconds=saved["seconds"],
+                facts=[Fact(**fact) for fact in saved["facts"]],
+                claims=[Claim(**claim) for claim in saved["claims"]],
+            )
             for block, saved in zip(blocks, record["blocks"], strict=True)
         ]
         return cls(page=page, blocks=runs, backend=record["backend"], cached=True)
+
+
+def is_fresh(block: Block) -> bool:
+    return block.options.get("fresh", "").lower() in ("true", "yes", "on", "1")
 
 
 def block_timeout(block: Block) -> float:
@@ -68,6 +90,8 @@ def block_timeout(block: Block) -> float:
 def judge(block: Block, raw: dict) -> BlockRun:
     """Turn a worker's raw result into what the page shows, or a failure that stops the build."""
     run = BlockRun(block=block, output=raw["output"], seconds=raw.get("seconds", 0.0))
+    band = float(block.options.get("band", measured.DEFAULT_BAND))
+    run.facts, run.claims = measured.from_worker(raw.get("facts", []), raw.get("claims", []), band)
     declared = block.options.get("raises")
     error = raw.get("error")
     if raw.get("flooded"):
@@ -92,7 +116,7 @@ def judge(block: Block, raw: dict) -> BlockRun:
 class Worker:
     """A child Python process running `bookexec.worker`, reached over a private pipe."""
 
-    def __init__(self, root: Path, log_dir: str) -> None:
+    def __init__(self, root: Path, log_dir: str, preload: list[str] = PRELOAD) -> None:
         self.root = root
         parent, child = Pipe()
         self.conn = parent
@@ -109,7 +133,7 @@ class Worker:
                 env=_worker_env(),
             )
         child.close()
-        self.conn.send({"preload": PRELOAD, "stack_file": self.stack_file})
+        self.conn.send({"preload": preload, "stack_file": self.stack_file})
 
     def ready(self) -> None:
         self._receive(_STARTUP_TIMEOUT, "starting the worker")
@@ -238,7 +262,8 @@ class Executor:
                 if self.stopped.is_set():
                     break
                 try:
-                    run = judge(block, worker.run(block))
+                    raw = self._run_fresh(block) if is_fresh(block) else worker.run(block)
+                    run = judge(block, raw)
                 except WorkerFailed as failure:
                     run = BlockRun(block=block, failure=f"{block.where}: {failure}")
                 result.blocks.append(run)
@@ -257,6 +282,21 @@ class Executor:
             with self._lock:
                 self._workers.discard(worker)
         return result
+
+    def _run_fresh(self, block: Block) -> dict:
+        """A block that must not see its page's imports runs alone in a new interpreter."""
+        worker = Worker(self.root, self._log_dir, preload=[])
+        with self._lock:
+            self._workers.add(worker)
+        try:
+            worker.ready()
+            raw = worker.run(block)
+            worker.finish()
+            return raw
+        finally:
+            worker.kill()
+            with self._lock:
+                self._workers.discard(worker)
 
     def _fail(self, message: str) -> None:
         with self._lock:

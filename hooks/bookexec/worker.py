@@ -113,6 +113,11 @@ def _flush_jax_effects() -> None:
             jax.effects_barrier()
 
 
+def _take_facts() -> tuple[list[dict], list[dict]]:
+    facts = sys.modules.get("bookexec.facts")
+    return facts.take() if facts is not None else ([], [])
+
+
 def backend_name() -> str:
     """The backend JAX runs this page on; asked only after the last block, when it is safe."""
     jax = sys.modules.get("jax")
@@ -154,8 +159,11 @@ class Session:
             finally:
                 seconds = time.perf_counter() - start
                 faulthandler.cancel_dump_traceback_later()
+        facts, claims = _take_facts()
         return {
             "output": self.capture.text(),
+            "facts": facts,
+            "claims": claims,
             "error": error,
             "flooded": flooded or self.capture.flooded,
             "seconds": seconds,

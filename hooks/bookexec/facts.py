@@ -1,0 +1,126 @@
+"""What a snippet records for the book: counts, timings, ratios and the claims the prose makes.
+
+A snippet imports this to put a number where the build can check it::
+
+    from bookexec.facts import claim, record, timing
+
+    t_loop = timing("loop_compile", compile_unrolled)  # median seconds, warm-up excluded
+    t_scan = timing("scan_compile", compile_scanned)
+    record("speedup", t_loop / t_scan, kind="ratio")
+    claim("speedup", ">=", 20)
+    record("equations", len(jaxpr.eqns))  # a count: compared exactly
+
+Printing a timing or ratio prints a placeholder such as ``⟦speedup⟧``: the golden keeps the
+placeholder and the page shows the value. Counts print as themselves. The prose quotes any
+recorded value with ``{{fact:block-id.name}}``.
+
+This module runs inside the worker; it must stay light, and it imports JAX only if the snippet
+already has.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+KINDS = ("exact", "timing", "ratio")
+OPS = (">=", ">", "<=", "<")
+
+_facts: list[dict] = []
+_claims: list[dict] = []
+
+
+class Measured(float):
+    """A float that prints as its placeholder, so noisy digits never reach a golden."""
+
+    name: str
+
+    def __new__(cls, value: float, name: str) -> Measured:
+        self = super().__new__(cls, value)
+        self.name = name
+        return self
+
+    def __str__(self) -> str:
+        return f"⟦{self.name}⟧"
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+
+def record(name: str, value: Any, kind: str = "exact", band: float | None = None) -> Any:
+    """Record a value under `name`. Exact values compare exactly; timings and ratios by band."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+    if any(fact["name"] == name for fact in _facts):
+        raise ValueError(f"fact {name!r} is already recorded in this block")
+    if not name.replace("_", "").isalnum():
+        raise ValueError(f"fact name {name!r} must be letters, digits and '_'")
+    if kind == "exact":
+        if getattr(value, "shape", None) == () and hasattr(value, "item"):
+            value = value.item()  # a 0-d array, e.g. from jnp.sum
+        if not isinstance(value, (int, str)) or isinstance(value, float):
+            raise TypeError(
+                f"fact {name!r}: an exact fact is an int or a str; for a float use kind='ratio'"
+            )
+        _facts.append({"name": name, "kind": kind, "value": value, "band": None})
+        return value
+    number = float(value)
+    if not math.isfinite(number) or number <= 0:
+        raise ValueError(f"fact {name!r}: a {kind} must be a positive number, not {value!r}")
+    if band is not None and band <= 1:
+        raise ValueError(f"fact {name!r}: a band is a factor above 1, not {band!r}")
+    _facts.append({"name": name, "kind": kind, "value": number, "band": band})
+    return Measured(number, name)
+
+
+def timing(
+    name: str,
+    fn: Callable[[], Any],
+    *,
+    repeat: int = 5,
+    warmup: int = 1,
+    band: float | None = None,
+) -> Measured:
+    """Median seconds of `fn()` over `repeat` runs after `warmup` runs that are not counted.
+
+    The clock stops only after `jax.block_until_ready` on the result, so asynchronous dispatch
+    cannot make a computation look faster than it is.
+    """
+    for _ in range(warmup):
+        _ready(fn())
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        _ready(fn())
+        samples.append(time.perf_counter() - start)
+    return record(name, statistics.median(samples), kind="timing", band=band)
+
+
+def claim(left: str, op: str, right: str | float) -> None:
+    """A claim the prose makes: `left op right`; each side is a fact of this block or a number.
+
+    A claim that stops holding is drift, whatever the band says.
+    """
+    if op not in OPS:
+        raise ValueError(f"claim operator must be one of {OPS}, not {op!r}")
+    _claims.append({"left": left, "op": op, "right": right})
+
+
+def _ready(result: Any) -> None:
+    jax = sys.modules.get("jax")
+    if jax is not None:
+        jax.block_until_ready(result)
+
+
+def take() -> tuple[list[dict], list[dict]]:
+    """Hand the block's facts and claims to the worker, and start the next block empty."""
+    facts, claims = list(_facts), list(_claims)
+    _facts.clear()
+    _claims.clear()
+    return facts, claims

@@ -1,0 +1,174 @@
+"""Measured values in goldens: how they are written, shown, and judged against their golden.
+
+Counts and other exact values must match exactly. Timings and ratios are noisy, so a value
+drifts only when it leaves a band around its golden (a factor of 5 either way by default), or
+when a claim the prose makes from it stops holding. Ordinary noise never fails a build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import operator
+import re
+from dataclasses import dataclass
+
+DEFAULT_BAND = 5.0
+SECTION = "--- facts ---\n"
+_OPS = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt}
+_LINE = re.compile(
+    r"^(?P<name>\w+) = (?P<value>.*?)(?: (?P<kind>timing|ratio) \(band x(?P<band>[\d.]+)\))?$"
+)
+_CLAIM = re.compile(r"^claim: (?P<left>\w+) (?P<op>>=|>|<=|<) (?P<right>\S+)$")
+TOKEN = re.compile(r"⟦(\w+)⟧")
+
+
+@dataclass(frozen=True)
+class Fact:
+    name: str
+    kind: str  # "exact", "timing" or "ratio"
+    value: float | int | str
+    band: float | None = None  # None for exact values
+
+    @property
+    def banded(self) -> bool:
+        return self.kind != "exact"
+
+    def shown(self) -> str:
+        """The value as a reader sees it, on the page and in the prose."""
+        if self.kind == "timing":
+            return seconds(float(self.value))
+        if self.kind == "ratio":
+            return ratio(float(self.value))
+        return str(self.value)
+
+    def line(self) -> str:
+        if not self.banded:
+            return f"{self.name} = {self.value}"
+        unit = " s" if self.kind == "timing" else ""
+        return f"{self.name} = {float(self.value):.4g}{unit} {self.kind} (band x{self.band:g})"
+
+
+@dataclass(frozen=True)
+class Claim:
+    left: str
+    op: str
+    right: str | float
+
+    def line(self) -> str:
+        right = f"{self.right:g}" if isinstance(self.right, (int, float)) else self.right
+        return f"claim: {self.left} {self.op} {right}"
+
+
+def seconds(value: float) -> str:
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if value >= scale:
+            return f"{_three_figures(value / scale)} {unit}"
+    return f"{_three_figures(value / 1e-9)} ns"
+
+
+def ratio(value: float) -> str:
+    return _three_figures(value)
+
+
+def _three_figures(value: float) -> str:
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
+
+
+def from_worker(facts: list[dict], claims: list[dict], default_band: float) -> tuple:
+    """The worker's plain records as Facts and Claims, each banded fact with its band."""
+    made = [
+        Fact(
+            name=f["name"],
+            kind=f["kind"],
+            value=f["value"],
+            band=(f["band"] or default_band) if f["kind"] != "exact" else None,
+        )
+        for f in facts
+    ]
+    return made, [Claim(c["left"], c["op"], c["right"]) for c in claims]
+
+
+def render(facts: list[Fact], claims: list[Claim]) -> str:
+    if not facts and not claims:
+        return ""
+    lines = [fact.line() for fact in facts] + [claim.line() for claim in claims]
+    return SECTION + "".join(line + "\n" for line in lines)
+
+
+def parse(section: str) -> tuple[list[Fact], list[Claim]]:
+    facts, claims = [], []
+    for line in section.splitlines():
+        if found := _CLAIM.match(line):
+            right = found["right"]
+            with contextlib.suppress(ValueError):
+                right = float(right)
+            claims.append(Claim(found["left"], found["op"], right))
+        elif found := _LINE.match(line):
+            kind = found["kind"] or "exact"
+            value: float | str = found["value"]
+            if kind != "exact":
+                value = float(value.removesuffix(" s"))
+            band = float(found["band"]) if found["band"] else None
+            facts.append(Fact(found["name"], kind, value, band))
+    return facts, claims
+
+
+def split_body(body: str) -> tuple[str, str]:
+    """A golden's body is the output, then optionally the facts section."""
+    if SECTION in body:
+        output, _, section = body.partition(SECTION)
+        return output, section
+    return body, ""
+
+
+def masked(facts: list[Fact], claims: list[Claim]) -> str:
+    """The parts that must match exactly: names, kinds, bands, exact values and claims."""
+    lines = [
+        f"{f.name} = {f.value}" if not f.banded else f"{f.name} = ~ {f.kind} (band x{f.band:g})"
+        for f in facts
+    ]
+    return "\n".join(lines + [claim.line() for claim in claims])
+
+
+def band_failures(golden: list[Fact], current: list[Fact]) -> list[str]:
+    """Timings and ratios that left the band around their golden value."""
+    reasons = []
+    now = {fact.name: fact for fact in current}
+    for old in golden:
+        new = now.get(old.name)
+        if not old.banded or new is None or not new.banded:
+            continue
+        band = old.band or DEFAULT_BAND
+        low, high = float(old.value) / band, float(old.value) * band
+        if not low <= float(new.value) <= high:
+            reasons.append(
+                f"{old.kind} {old.name} = {new.shown()} left its band: golden {old.shown()}, "
+                f"allowed {Fact('', old.kind, low).shown()} to {Fact('', old.kind, high).shown()}"
+            )
+    return reasons
+
+
+def broken_claims(facts: list[Fact], claims: list[Claim]) -> list[str]:
+    values = {fact.name: fact for fact in facts}
+    broken = []
+    for claim in claims:
+        left = values.get(claim.left)
+        right = values.get(claim.right) if isinstance(claim.right, str) else claim.right
+        if left is None or right is None:
+            broken.append(f"{claim.line()} names a value this block did not record")
+            continue
+        right_value = float(right.value) if isinstance(right, Fact) else float(right)
+        if not _OPS[claim.op](float(left.value), right_value):
+            detail = f"{claim.left} = {left.shown()}"
+            if isinstance(right, Fact):
+                detail += f", {claim.right} = {right.shown()}"
+            broken.append(f"{claim.line()} no longer holds: {detail}")
+    return broken
+
+
+def substitute(text: str, facts: list[Fact]) -> str:
+    """Put each fact's value where the output printed its placeholder."""
+    values = {fact.name: fact.shown() for fact in facts}
+    return TOKEN.sub(lambda m: values.get(m[1], m[0]), text)
