@@ -1,0 +1,173 @@
+"""Measured values through the real build: bands, claims, prose facts, fresh and isolated counts."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.build
+
+TIMED_PAGE = """\
+# Timed
+
+The step took {{fact:step.seconds}}, which is {{fact:step.speedup}} times the baseline.
+Written as code, the syntax is `{{fact:step.seconds}}`.
+
+```python exec="on" id="step"
+--8<-- "snippets/timed/step.py"
+```
+"""
+
+# The "measurement" is injected through the environment, so the test controls each side.
+TIMED = """\
+import os
+from bookexec.facts import claim, record
+
+seconds = record("seconds", float(os.environ["INJECT_SECONDS"]), kind="timing")
+speedup = record("speedup", 1.0 / seconds, kind="ratio")
+claim("speedup", ">=", 2)
+print(f"step: {seconds}, speedup: {speedup}")
+"""
+
+
+@pytest.fixture
+def timed(site):
+    site.page("timed.md", TIMED_PAGE)
+    site.snippet("timed/step.py", TIMED)
+    written = site.build("update", INJECT_SECONDS="0.1")
+    assert written.returncode == 0, written.output
+    return site
+
+
+def test_golden_keeps_placeholders_and_values_and_the_page_shows_values(timed):
+    golden = timed.goldens()["timed/step.txt"]
+    assert "step: ⟦seconds⟧, speedup: ⟦speedup⟧\n" in golden
+    assert "seconds = 0.1 s timing (band x5)" in golden
+    assert "claim: speedup >= 2" in golden
+    html = (timed.root / "site" / "timed" / "index.html").read_text()
+    assert "The step took 100 ms, which is 10 times the baseline." in html
+    assert "step: 100 ms, speedup: 10" in html
+    assert "on the cpu backend" in html
+    assert "<code>{{fact:step.seconds}}</code>" in html  # code is left alone
+
+
+@pytest.mark.parametrize(
+    ("seconds", "passes", "reason"),
+    [
+        ("0.3", True, None),  # 3x slower: noise inside the band, and the claim still holds
+        ("0.45", True, None),
+        ("0.6", False, "claim: speedup >= 2 no longer holds"),  # inside the band, claim broken
+        ("0.019", False, "timing seconds = 19 ms left its band"),  # claim holds, band left
+    ],
+)
+def test_check_mode_fails_only_on_a_broken_claim_or_a_left_band(timed, seconds, passes, reason):
+    before = timed.goldens()
+    result = timed.build(INJECT_SECONDS=seconds)
+    assert (result.returncode == 0) is passes, result.output
+    if reason:
+        assert reason in result.output
+        assert "DRIFTED: page docs/timed.md, block 'step'" in result.output
+    assert timed.goldens() == before
+
+
+def test_update_accepts_a_new_band_but_never_a_broken_claim(timed):
+    moved = timed.build("update", INJECT_SECONDS="0.01")
+    assert moved.returncode == 0 and "rewrote tests/golden/timed/step.txt" in moved.output
+    assert "seconds = 0.01 s" in timed.goldens()["timed/step.txt"]
+
+    before = timed.goldens()
+    broken = timed.build("update", INJECT_SECONDS="0.9")
+    assert broken.returncode != 0
+    assert "claims that do not hold, so no golden was written" in broken.output
+    assert timed.goldens() == before
+
+
+def test_noise_inside_the_band_leaves_goldens_untouched_in_update_mode(timed):
+    before = timed.goldens()
+    assert timed.build("update", INJECT_SECONDS="0.12").returncode == 0
+    assert timed.goldens() == before
+
+
+@pytest.mark.parametrize(
+    ("reference", "message"),
+    [
+        ("{{fact:nosuch.seconds}}", "docs/timed.md:4: fact 'nosuch.seconds' names block 'nosuch'"),
+        ("{{fact:step.minutes}}", "block 'step' recorded no value 'minutes' (it recorded: "),
+        ("{{fact:step}}", "docs/timed.md:4: fact reference 'step' must look like"),
+        ("{{fact:other.md#x.y}}", "names block 'x', which docs/other.md does not have"),
+    ],
+)
+def test_unknown_facts_fail_naming_page_and_line(timed, reference, message):
+    timed.page("timed.md", TIMED_PAGE.replace("Written as code", f"See {reference}. Written"))
+    result = timed.build(INJECT_SECONDS="0.1")
+    assert result.returncode != 0
+    assert message in result.output
+
+
+def test_a_fact_from_another_page(timed):
+    timed.page("summary.md", "# Summary\n\nThe step took {{fact:timed.md#step.seconds}}.\n")
+    result = timed.build(INJECT_SECONDS="0.1")
+    assert result.returncode == 0, result.output
+    html = (timed.root / "site" / "summary" / "index.html").read_text()
+    assert "The step took 100 ms." in html
+
+
+COUNT_PAGE = """\
+# Counts
+
+```python exec="on" id="session"
+--8<-- "snippets/counts/session.py"
+```
+
+```python exec="on" id="fresh" fresh="true"
+--8<-- "snippets/counts/fresh.py"
+```
+
+The fresh interpreter had {{fact:fresh.json_loaded}} for json.
+"""
+
+SESSION = "import json\nprint('json' in __import__('sys').modules)\n"
+FRESH = """\
+import sys
+from bookexec.facts import record
+
+record("json_loaded", str("json" in sys.modules))
+print("jax" in sys.modules, "json" in sys.modules)
+"""
+
+
+def test_a_fresh_block_sees_only_its_own_imports(site):
+    site.page("counts.md", COUNT_PAGE)
+    site.snippet("counts/session.py", SESSION)
+    site.snippet("counts/fresh.py", FRESH)
+    result = site.build("update")
+    assert result.returncode == 0, result.output
+    goldens = site.goldens()
+    assert goldens["counts/session.txt"].endswith("---\nTrue\n")
+    assert "---\nFalse False\n" in goldens["counts/fresh.txt"]  # no jax preload, no page imports
+    assert "json_loaded = False" in goldens["counts/fresh.txt"]
+
+
+ISOLATED = """\
+import sys
+
+import jax
+
+print(sorted(m for m in sys.modules if m.startswith("jax.experimental.sparse"))[:1])
+"""
+POLLUTER = "import jax.experimental.sparse\n"
+
+
+def test_a_page_gives_the_same_output_alone_or_after_other_pages(site, tmp_path):
+    # "a.md" sorts first and imports a module the later page would otherwise notice.
+    site.page("a.md", '# A\n\n```python exec="on" id="polluter"\n--8<-- "snippets/a/p.py"\n```\n')
+    site.snippet("a/p.py", POLLUTER)
+    site.page("b.md", '# B\n\n```python exec="on" id="probe"\n--8<-- "snippets/b/probe.py"\n```\n')
+    site.snippet("b/probe.py", ISOLATED)
+    assert site.build("update", BOOK_JOBS="1").returncode == 0
+    together = site.goldens()["b/probe.txt"]
+
+    (site.root / "docs" / "a.md").unlink()
+    assert site.build("update", BOOK_JOBS="1").returncode == 0
+    alone = site.goldens()["b/probe.txt"]
+    assert together == alone
+    assert together.endswith("---\n[]\n")

@@ -1,0 +1,157 @@
+"""Measured values: bands and claims judged on injected values, and the recording API itself."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from bookexec import facts as api
+from bookexec import measured
+from bookexec.measured import Claim, Fact
+
+
+def timing(name: str, value: float, band: float = 5.0) -> Fact:
+    return Fact(name, "timing", value, band)
+
+
+@pytest.mark.parametrize(
+    ("now", "drifts"),
+    [(2.0, False), (9.9, False), (10.1, True), (0.41, False), (0.39, True)],
+)
+def test_a_timing_drifts_only_outside_its_band(now, drifts):
+    golden = [timing("compile", 2.0)]
+    reasons = measured.band_failures(golden, [timing("compile", now)])
+    assert bool(reasons) is drifts
+    if drifts:
+        assert "timing compile" in reasons[0] and "left its band" in reasons[0]
+
+
+def test_a_block_can_set_its_own_band():
+    golden = [timing("compile", 2.0, band=1.5)]
+    assert measured.band_failures(golden, [timing("compile", 2.9, band=1.5)]) == []
+    assert measured.band_failures(golden, [timing("compile", 3.1, band=1.5)]) != []
+
+
+@pytest.mark.parametrize(
+    ("speedup", "holds"), [(20.0, True), (19.99, False), (400.0, True), (1.0, False)]
+)
+def test_a_claim_against_a_number(speedup, holds):
+    facts = [Fact("speedup", "ratio", speedup, 5.0)]
+    broken = measured.broken_claims(facts, [Claim("speedup", ">=", 20.0)])
+    assert (broken == []) is holds
+    if not holds:
+        assert "claim: speedup >= 20 no longer holds" in broken[0]
+
+
+@pytest.mark.parametrize(("eager", "holds"), [(0.3, True), (0.19, False)])
+def test_a_claim_between_two_facts(eager, holds):
+    facts = [timing("eager", eager), timing("jitted", 0.1)]
+    assert (measured.broken_claims(facts, [Claim("eager", ">", 0.2)]) == []) is holds
+    assert (measured.broken_claims(facts, [Claim("eager", ">=", "jitted")]) == []) is True
+
+
+def test_a_claim_on_an_unrecorded_value_is_broken():
+    broken = measured.broken_claims([], [Claim("missing", "<", 1.0)])
+    assert "names a value this block did not record" in broken[0]
+
+
+def test_section_round_trips():
+    facts = [Fact("equations", "exact", 3000), timing("loop", 2.3125), Fact("x", "ratio", 112.5, 3)]
+    claims = [Claim("x", ">=", 20.0), Claim("loop", ">", "x")]
+    text = measured.render(facts, claims)
+    parsed_facts, parsed_claims = measured.parse(text.removeprefix(measured.SECTION))
+    assert [(f.name, f.kind, f.band) for f in parsed_facts] == [
+        (f.name, f.kind, f.band) for f in facts
+    ]
+    assert parsed_facts[0].value == "3000"
+    assert parsed_facts[1].value == pytest.approx(2.312, rel=1e-3)
+    assert parsed_claims == claims
+
+
+@pytest.mark.parametrize(
+    ("fact", "shown"),
+    [
+        (timing("t", 2.3456), "2.35 s"),
+        (timing("t", 0.0123), "12.3 ms"),
+        (timing("t", 4.5e-6), "4.5 µs"),
+        (Fact("r", "ratio", 1234.5, 5.0), "1,234"),
+        (Fact("r", "ratio", 3.14159, 5.0), "3.14"),
+        (Fact("n", "exact", 285), "285"),
+    ],
+)
+def test_values_are_shown_with_units_and_three_figures(fact, shown):
+    assert fact.shown() == shown
+
+
+def test_placeholders_are_replaced_for_the_reader():
+    text = "unrolled: ⟦loop⟧, scan: ⟦scan⟧, unknown ⟦other⟧"
+    shown = measured.substitute(text, [timing("loop", 2.0), timing("scan", 0.02)])
+    assert shown == "unrolled: 2 s, scan: 20 ms, unknown ⟦other⟧"
+
+
+# -- the API a snippet uses -------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def empty_records():
+    api.take()
+    yield
+    api.take()
+
+
+def test_timing_excludes_warm_up_and_takes_the_median():
+    calls = []
+
+    def slow_first():
+        calls.append(None)
+        time.sleep(0.5 if len(calls) == 1 else 0.01)
+
+    value = api.timing("t", slow_first, repeat=3, warmup=1)
+    assert len(calls) == 4
+    assert 0.005 < float(value) < 0.2
+    assert str(value) == "⟦t⟧" and f"{value:.3f}" == "⟦t⟧"
+
+
+def test_timing_waits_for_the_result_to_be_ready():
+    import jax  # noqa: F401 - timing() blocks through JAX only when the snippet imported it
+
+    class Pending:
+        def block_until_ready(self):
+            time.sleep(0.2)
+            return self
+
+    value = api.timing("t", Pending, repeat=1, warmup=0)
+    assert float(value) >= 0.2
+
+
+def test_records_are_handed_over_once():
+    api.record("count", 3)
+    api.record("speedup", 4.5, kind="ratio", band=2)
+    api.claim("speedup", ">=", 2)
+    facts, claims = api.take()
+    assert [f["name"] for f in facts] == ["count", "speedup"]
+    assert facts[1]["band"] == 2 and claims == [{"left": "speedup", "op": ">=", "right": 2}]
+    assert api.take() == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda: api.record("x", 1.5), TypeError),
+        (lambda: api.record("x", -1.0, kind="timing"), ValueError),
+        (lambda: api.record("x", 1.0, kind="ratio", band=1.0), ValueError),
+        (lambda: api.record("bad name", 1), ValueError),
+        (lambda: api.record("x", 1, kind="guess"), ValueError),
+        (lambda: api.claim("x", "==", 1), ValueError),
+    ],
+)
+def test_bad_records_are_refused(call, error):
+    with pytest.raises(error):
+        call()
+
+
+def test_a_zero_dimensional_array_is_an_exact_count():
+    import jax.numpy as jnp
+
+    assert api.record("n", jnp.sum(jnp.ones(3, dtype=jnp.int32))) == 3
