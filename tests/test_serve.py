@@ -39,6 +39,11 @@ def served(site, tmp_path):
     site.snippet("served/moved.py", "print('first output')\n")
     assert site.build("update").returncode == 0
     site.snippet("served/moved.py", "print('second output')\n")  # the output drifts
+    site.page(
+        "broken.md",
+        '# Broken\n\n```python exec="on" id="oops"\n--8<-- "snippets/broken/oops.py"\n```\n',
+    )
+    site.snippet("broken/oops.py", "missing_name\n")
 
     port = free_port()
     log_path = tmp_path / "serve.log"
@@ -82,3 +87,17 @@ def test_drift_is_shown_at_the_block_and_the_server_keeps_running(served, browse
     log = log_path.read_text()
     assert "docs/served.md#moved drifted from its golden" in log
     assert "golden check" not in log  # serving never runs the build-failing report
+
+
+def test_a_failing_block_is_shown_at_the_block_and_the_server_keeps_running(served, browser):
+    url, proc, log_path = served
+    page = browser.new_page()
+    try:
+        page.goto(url + "broken/")
+        body = page.locator("body").inner_text()
+        assert "docs/broken.md:3 (block 'oops', snippet snippets/broken/oops.py), line 1" in body
+        assert "NameError" in body
+    finally:
+        page.close()
+    assert proc.poll() is None
+    assert "block 'oops'" in log_path.read_text()

@@ -40,7 +40,8 @@ def format_python(**options: Any) -> Markup:
             raise ExecutionError(f"```text\n{failure}\n```")
         return output
 
-    options["source"] = options.get("source") or DEFAULT_SOURCE
+    # A block that printed nothing shows its source alone, not an empty output box.
+    options["source"] = options.get("source") or (DEFAULT_SOURCE if output else "above")
     if not options.get("result"):
         options["result"] = DEFAULT_RESULT if output else ""
     rendered = base_format(language="python", run=run, extra=extra, **options)
