@@ -59,6 +59,8 @@ def test_reader_sees_source_and_output_of_each_block(built_book, browser_page):
     assert "broadcast_in_dim" in text
     title = page.locator(".highlight .filename", has_text="snippets/tracers/dense_layer.py")
     assert title.is_visible()
+    # The jaxpr lexer marks the primitive, so the theme colours it as a function name.
+    assert dense.locator(".nf", has_text="dot_general").count() == 1
 
 
 def test_no_machine_paths_reach_the_site(built_book):

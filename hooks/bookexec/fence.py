@@ -21,6 +21,11 @@ DEFAULT_SOURCE = "block"
 DEFAULT_RESULT = "text"
 
 
+def result_language(output: str) -> str:
+    """Outputs that print a jaxpr get the jaxpr lexer; anything else is plain text."""
+    return "jaxpr" if "{ lambda " in output else DEFAULT_RESULT
+
+
 def format_python(**options: Any) -> Markup:
     extra = dict(options.pop("extra", {}))
     for name in BOOK_OPTIONS:
@@ -43,7 +48,7 @@ def format_python(**options: Any) -> Markup:
     # A block that printed nothing shows its source alone, not an empty output box.
     options["source"] = options.get("source") or (DEFAULT_SOURCE if output else "above")
     if not options.get("result"):
-        options["result"] = DEFAULT_RESULT if output else ""
+        options["result"] = result_language(output) if output else ""
     rendered = base_format(language="python", run=run, extra=extra, **options)
     if current.serving and comparison is not None and comparison.status != "ok":
         rendered += Markup(drift_warning(comparison, current.root))  # its parts are escaped
