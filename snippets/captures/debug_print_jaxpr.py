@@ -1,0 +1,16 @@
+import jax
+
+from bookexec.facts import record
+
+
+def halve(x):
+    jax.debug.print("x is {x}", x=x)
+    return x / 2
+
+
+closed = jax.make_jaxpr(halve)(1.0)
+print("primitives:", [eqn.primitive.name for eqn in closed.jaxpr.eqns])
+first = closed.jaxpr.eqns[0]
+print("fmt:       ", first.params["fmt"])
+print("inputs:    ", record("debug_inputs", len(first.invars)))
+print("outputs:   ", record("debug_outputs", len(first.outvars)))

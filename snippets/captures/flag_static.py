@@ -1,0 +1,17 @@
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames="use_relu")
+def activate(x, use_relu):
+    if use_relu:  # a static argument is a plain Python value, part of the cache key
+        return jnp.maximum(x, 0.0)
+    return jnp.tanh(x)
+
+
+x = jnp.array([-1.0, 0.5])
+print("use_relu=True: ", activate(x, use_relu=True))
+print("use_relu=False:", activate(x, use_relu=False))
+print(activate.trace(x, use_relu=False).jaxpr)

@@ -1,0 +1,23 @@
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import record
+
+body_runs = 0  # a global counter
+shapes_seen = []  # a list the body appends to
+
+
+@jax.jit
+def total(x):
+    global body_runs
+    body_runs += 1
+    shapes_seen.append(x.shape)
+    print("print inside total, run", body_runs)
+    return jnp.sum(x)
+
+
+results = [total(jnp.full(4, float(k))) for k in range(5)]  # five calls, one shape
+print("results:    ", [r.item() for r in results])
+print("body_runs:  ", record("body_runs", body_runs))
+print("shapes_seen:", shapes_seen)
+record("list_length", len(shapes_seen))

@@ -1,0 +1,33 @@
+import dataclasses
+
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import record
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass
+class Particle:
+    position: jax.Array
+    velocity: jax.Array
+    label: str = dataclasses.field(default="", metadata=dict(static=True))
+
+
+traces = 0
+
+
+@jax.jit
+def drift(p, dt):
+    global traces
+    traces += 1
+    return dataclasses.replace(p, position=p.position + dt * p.velocity)
+
+
+dust = Particle(jnp.zeros(2), jnp.ones(2), label="dust")
+moved = drift(drift(dust, 0.1), 0.1)
+print(type(moved).__name__, moved.label, moved.position)
+print("traces, two calls:", record("traces_same_label", traces))
+drift(Particle(jnp.zeros(2), jnp.ones(2), label="ash"), 0.1)
+print("traces, new label:", record("traces_new_label", traces))
+print(drift.trace(dust, 0.1).jaxpr)
