@@ -72,6 +72,7 @@ def test_one_changed_character_fails_with_a_diff_naming_the_block(book):
     assert "DRIFTED: page docs/drift.md, block 'jaxpr', snippet snippets/drift/jaxpr.py" in out
     assert "golden tests/golden/drift/jaxpr.txt" in out
     assert re.search(r"^-.*cos", out, re.M) and re.search(r"^\+.*sin", out, re.M)
+    assert "jaxpr: primitives +sin -cos" in out
     assert summary_line(out).endswith("2 blocks checked, 1 drifted, 0 new, 0 stale")
 
     restored = book.build("update")

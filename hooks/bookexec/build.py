@@ -230,7 +230,7 @@ def _serve_message(comparison: Comparison, root: Path) -> str:
             f"docs/{comparison.page}#{comparison.block_id}: no golden yet; "
             "run GOLDEN=update mkdocs build to write it"
         )
-    reasons = "".join(f"  {reason}\n" for reason in comparison.reasons)
+    reasons = "".join(f"  {reason}\n" for reason in comparison.notes())
     return f"docs/{comparison.page}#{comparison.block_id} drifted from its golden:\n" + (
         reasons + comparison.diff(root)
     )

@@ -62,7 +62,7 @@ def drift_warning(comparison: Comparison, root) -> str:
         body = "Run <code>GOLDEN=update mkdocs build</code> to write it."
     else:
         title = f"Block '{comparison.block_id}' drifted from its golden"
-        reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in comparison.reasons)
+        reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in comparison.notes())
         body = f"<ul>{reasons}</ul>" if reasons else ""
         body += f"<pre><code>{html.escape(comparison.diff(root))}</code></pre>"
     return (

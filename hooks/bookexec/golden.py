@@ -12,7 +12,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from bookexec import measured
+from bookexec import jaxpr_diff, measured
 from bookexec.errors import BookError
 from bookexec.measured import Claim, Fact
 
@@ -100,6 +100,19 @@ class Comparison:
             tofile=f"docs/{self.page}#{self.block_id} (this build)",
         )
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+    def notes(self) -> list[str]:
+        """Everything to say in words before the diff."""
+        jaxpr = self.jaxpr_note() if self.status == "drifted" else None
+        return [*self.reasons, *([jaxpr] if jaxpr else [])]
+
+    def jaxpr_note(self) -> str | None:
+        """What kind of change a drifted jaxpr is: re-lettering, primitives, types or flow."""
+        if self.expected is None:
+            return None
+        old = measured.split_body(self.expected.partition(_SEPARATOR)[2])[0]
+        new = measured.split_body(self.actual.partition(_SEPARATOR)[2])[0]
+        return jaxpr_diff.classify(old, new)
 
     def version_note(self) -> str | None:
         """Say so when the golden came from another JAX or jaxlib than the one running."""
@@ -192,7 +205,7 @@ class Report:
                 f"{c.status.upper()}: page docs/{c.page}, block '{c.block_id}', "
                 f"snippet {c.snippet}, golden {_rel(c.path, self.root)}"
             )
-            reasons = "".join(f"\n  {reason}" for reason in c.reasons)
+            reasons = "".join(f"\n  {note}" for note in c.notes())
             if c.status == "new":
                 out.append(f"{head}{reasons}\n  no golden yet; run GOLDEN=update to write it")
             else:
