@@ -1,19 +1,21 @@
 """Facts in prose: `{{fact:block-id.name}}` puts a value an executed block recorded into a sentence.
 
 The value is checked through its block's golden, so the sentence cannot go stale. A value on
-another page is `{{fact:chapter.md#block-id.name}}`. Code, fenced or inline, is left alone, so
-a page can show the syntax itself.
+another page is `{{fact:chapter.md#block-id.name}}`; `{{fact:block-id.name|code}}` shows it as
+inline code. Values are HTML-escaped, so `key<fry>` stays text. Code, fenced or inline, is
+left alone, so a page can show the syntax itself.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 
 from bookexec.errors import BookError
 from bookexec.measured import Fact
 
-REFERENCE = re.compile(r"\{\{\s*fact:(?P<ref>[^{}\s]*)\s*\}\}")
+REFERENCE = re.compile(r"\{\{\s*fact:(?P<ref>[^{}\s|]*)(?:\|(?P<style>code))?\s*\}\}")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
@@ -81,6 +83,7 @@ def _replace(text: str, page: str, number: int, lookup: Lookup) -> str:
                 f"{where}: fact '{ref}': block '{block_id}' recorded no value '{name}' "
                 f"(it recorded: {known})"
             )
-        return facts[name].shown()
+        shown = html.escape(facts[name].shown(), quote=False)
+        return f"<code>{shown}</code>" if match["style"] == "code" else shown
 
     return REFERENCE.sub(value, text)

@@ -1,0 +1,35 @@
+import jax
+from jax._src.interpreters import ad, batching, mlir
+
+from bookexec.facts import record
+
+lowering = set(mlir._lowerings)
+cpu_only = set(mlir._platform_specific_lowerings["cpu"]) - lowering
+batch = set(batching.fancy_primitive_batchers)
+jvp = set(ad.primitive_jvps)
+plain_t, fancy_t = set(ad.primitive_transposes), set(ad.fancy_transposes)
+transpose = plain_t | fancy_t
+all_four = (lowering | cpu_only) & batch & jvp & transpose
+
+rows = [
+    ("lowering, any platform", "mlir._lowerings", "lowering", lowering),
+    ("lowering, CPU rule only", "mlir._platform_specific_lowerings", "cpu_only", cpu_only),
+    ("batching", "batching.fancy_primitive_batchers", "batching", batch),
+    ("JVP", "ad.primitive_jvps", "jvp", jvp),
+    ("transpose (plain)", "ad.primitive_transposes", "transposes_plain", plain_t),
+    ("transpose (fancy)", "ad.fancy_transposes", "transposes_fancy", fancy_t),
+    ("transpose, either", "the union of the two", "transpose", transpose),
+    ("all four kinds", "runs on CPU, vmap, JVP, transpose", "all_four", all_four),
+]
+print(f"JAX {jax.__version__}: primitives with a rule, by table")
+for rule, table, fact, prims in rows:
+    print(f"  {rule:24} {table:35} {record(fact, len(prims)):4}")
+print("batching.primitive_batchers is a", type(batching.primitive_batchers).__name__)
+
+by_name = {p.name: p for p in lowering | batch | jvp | transpose}
+print("primitive    lower  batch  jvp  transpose")
+for name in ["sin", "exp", "integer_pow", "mul", "neg", "add", "dot_general"]:
+    p = by_name[name]
+    marks = [p in lowering, p in batch, p in jvp, p in transpose]
+    cells = "  ".join(f"{'yes' if m else '-':5}" for m in marks)
+    print(f"  {name:12} {cells}".rstrip())

@@ -1,0 +1,55 @@
+"""Fact references in prose: replaced outside code, escaped, and refused when unknown."""
+
+from __future__ import annotations
+
+import pytest
+
+from bookexec.errors import BookError
+from bookexec.measured import Fact
+from bookexec.prose import parse_reference, render
+
+FACTS = {
+    ("ch.md", "census"): {
+        "total": Fact("total", "exact", 312),
+        "dtype": Fact("dtype", "exact", "key<fry>"),
+        "compile": Fact("compile", "timing", 0.0123, 5.0),
+    },
+}
+
+
+def lookup(page, block_id):
+    return FACTS.get((page, block_id))
+
+
+def test_values_replace_references_and_are_escaped():
+    text = "There are {{fact:census.total}} of them; keys are {{fact:census.dtype}}.\n"
+    assert render(text, "ch.md", lookup) == "There are 312 of them; keys are key&lt;fry&gt;.\n"
+
+
+def test_code_style_and_timings():
+    text = "{{fact:census.dtype|code}} took {{ fact:census.compile }}\n"
+    assert render(text, "ch.md", lookup) == "<code>key&lt;fry&gt;</code> took 12.3 ms\n"
+
+
+def test_cross_page_reference():
+    assert render("{{fact:ch.md#census.total}}\n", "other.md", lookup) == "312\n"
+    assert parse_reference("a/b.md#blk.name", "x.md") == ("a/b.md", "blk", "name")
+
+
+def test_code_is_left_alone():
+    text = "Write `{{fact:census.total}}` like this:\n\n```md\n{{fact:census.total}}\n```\n"
+    assert render(text, "ch.md", lookup) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a\n{{fact:census.none}}\n", "docs/ch.md:2: fact 'census.none': block 'census' recorded"),
+        ("{{fact:gone.total}}\n", "docs/ch.md:1: fact 'gone.total' names block 'gone'"),
+        ("{{fact:census}}\n", "docs/ch.md:1: fact reference 'census' must look like"),
+    ],
+)
+def test_unknown_references_name_page_and_line(text, message):
+    with pytest.raises(BookError) as error:
+        render(text, "ch.md", lookup)
+    assert message in str(error.value)
