@@ -1,0 +1,30 @@
+import gc
+import sys
+from collections import Counter
+
+import jax
+from jax._src.core import Primitive  # loaded by `import jax` already: adds nothing
+
+from bookexec.facts import claim, record
+
+
+def live_primitives():
+    return [obj for obj in gc.get_objects() if isinstance(obj, Primitive)]
+
+
+print("after import jax:", record("after_jax", len(live_primitives())), "primitives")
+modules = set(sys.modules)
+
+import jax.lax  # noqa: E402
+import jax.nn  # noqa: E402
+import jax.random  # noqa: E402
+import jax.scipy.special  # noqa: E402, F401
+
+prims = live_primitives()
+print("after lax, nn, random, scipy.special:", record("total", len(prims)), "primitives,", end=" ")
+print(record("new_modules", len(set(sys.modules) - modules)), "more modules")
+print("distinct names:", record("names", len({p.name for p in prims})))
+claim("total", "<=", "after_jax")  # the four imports add no primitive
+claim("names", ">=", "total")  # every primitive has its own name
+claim("total", "<", 285)  # fewer than the 0.11.0 article counted
+print(Counter(type(p).__name__ for p in prims))

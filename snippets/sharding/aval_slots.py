@@ -1,0 +1,13 @@
+# ruff: noqa: F821  (on_host comes from the blocks above)
+import jax
+
+from bookexec.facts import record
+
+aval = jax.typeof(on_host)
+print(type(aval).__module__ + "." + type(aval).__qualname__)
+slots = jax.core.ShapedArray.__slots__
+print(slots)
+record("slots", len(slots))
+for name in slots:
+    if name != "__weakref__":
+        print(f"{name:19} {getattr(aval, name)!r}")
