@@ -44,6 +44,20 @@ def test_every_snippet_file_is_shown_by_some_page():
     assert files - shown == set(), "snippet files no page includes"
 
 
+def test_home_page_maps_every_page():
+    home = (REPO / "docs" / "index.md").read_text()
+    pages = {p.name for p in (REPO / "docs").glob("*.md")} - {"index.md"}
+    assert {page for page in pages if f"]({page})" not in home} == set()
+
+
+def test_every_chapter_ends_with_a_task():
+    for page in (REPO / "docs").glob("*.md"):
+        if page.name in ("index.md", "faq.md", "glossary.md"):
+            continue
+        headings = re.findall(r"^## (.+)$", page.read_text(), re.M)
+        assert headings and headings[-1] == "Try it yourself", page.name
+
+
 def test_strict_build_has_no_drift(built_book):
     assert (built_book / "tracers" / "index.html").is_file()
 

@@ -1,4 +1,4 @@
-# ruff: noqa: F821  (mesh and acts come from the blocks above)
+# Mesh and acts come from the blocks above
 import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding

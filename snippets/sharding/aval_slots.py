@@ -1,4 +1,4 @@
-# ruff: noqa: F821  (on_host comes from the blocks above)
+# On_host comes from the blocks above
 import jax
 
 from bookexec.facts import record

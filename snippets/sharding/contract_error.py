@@ -1,4 +1,4 @@
-# ruff: noqa: F821  (acts and weights come from the blocks above)
+# Acts and weights come from the blocks above
 import jax
 
 

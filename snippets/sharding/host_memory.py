@@ -1,4 +1,4 @@
-# ruff: noqa: F821  (mesh and acts come from the blocks above)
+# Mesh and acts come from the blocks above
 import jax
 from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P

@@ -1,4 +1,4 @@
-# ruff: noqa: F821  (mesh, acts and weights come from the blocks above)
+# Mesh, acts and weights come from the blocks above
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P

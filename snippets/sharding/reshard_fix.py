@@ -1,4 +1,4 @@
-# ruff: noqa: F821  (mesh, acts and flipped come from the blocks above)
+# Mesh, acts and flipped come from the blocks above
 import jax
 from jax.sharding import PartitionSpec as P
 

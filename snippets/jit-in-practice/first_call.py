@@ -1,0 +1,27 @@
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import claim, record, timing
+
+
+def leaky_squash(x):
+    for _ in range(12):
+        x = 0.9 * x + 0.1 * x * x
+        x = jnp.where(x > 0, x, 0.5 * x)
+    return x
+
+
+x = jnp.linspace(-3.0, 3.0, 2_000)
+squash_jit = jax.jit(leaky_squash)
+
+
+def first_call():
+    jax.clear_caches()  # forget the compiled program: this call traces and compiles
+    return squash_jit(x)
+
+
+t_first = timing("first", first_call, repeat=3)
+t_steady = timing("steady", lambda: squash_jit(x), repeat=7)
+ratio = record("ratio", t_first / t_steady, kind="ratio")
+claim("ratio", ">=", 20)
+print(f"first call {t_first}, later calls {t_steady}: {ratio} times as long")

@@ -1,0 +1,25 @@
+import statistics
+import time
+
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import claim, record, timing
+
+matmul = jax.jit(jnp.matmul)
+a = jnp.ones((1500, 1500))
+b = jnp.ones((1500, 1500))
+matmul(a, b).block_until_ready()  # compile outside the clock
+
+samples = []
+for _ in range(7):
+    start = time.perf_counter()
+    c = matmul(a, b)  # returns as soon as the work is queued
+    samples.append(time.perf_counter() - start)
+    c.block_until_ready()  # wait, but after the clock stopped
+t_dispatch = record("dispatch", statistics.median(samples), kind="timing")
+
+t_done = timing("finished", lambda: matmul(a, b), repeat=7)  # waits for the result
+ratio = record("ratio", t_done / t_dispatch, kind="ratio")
+claim("ratio", ">=", 20)
+print(f"without waiting {t_dispatch}, waiting {t_done}: {ratio} times longer")

@@ -1,0 +1,26 @@
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import claim, record, timing
+
+
+def normalise_once(x):
+    centred = x - jnp.mean(x)
+    scaled = centred / jnp.std(x)
+    clipped = jnp.clip(scaled, -3.0, 3.0)
+    return jnp.round(clipped * 100) / 100
+
+
+x = jnp.linspace(-3.0, 3.0, 10_000) ** 3
+
+
+def jit_and_call():
+    jax.clear_caches()  # a one-shot function is never in the cache
+    return jax.jit(normalise_once)(x)
+
+
+t_eager = timing("eager", lambda: normalise_once(x), repeat=7)
+t_jit = timing("jit_once", jit_and_call, repeat=3)
+ratio = record("ratio", t_jit / t_eager, kind="ratio")
+claim("ratio", ">=", 3)
+print(f"one eager call {t_eager}, jit + one call {t_jit}: {ratio} times as long")

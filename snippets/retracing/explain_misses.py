@@ -1,0 +1,30 @@
+import jax
+import jax.numpy as jnp
+
+
+def power_scaled(x, n):
+    y = x
+    for _ in range(n - 1):
+        y = y * x
+    return y * n
+
+
+power_jit = jax.jit(power_scaled, static_argnums=1)
+x3 = jnp.ones(3)
+x4 = jnp.ones(4)
+ints = jnp.ones(4, dtype=jnp.int32)
+
+jax.config.update("jax_explain_cache_misses", True)
+print("-- first call")
+power_jit(x3, 3)
+print("-- same types again")
+power_jit(x3, 3)
+print("-- new static value")
+power_jit(x3, 4)
+print("-- new shape")
+power_jit(x4, 3)
+print("-- new dtype")
+power_jit(ints, 3)
+print("-- Python float")
+power_jit(2.0, 3)
+jax.config.update("jax_explain_cache_misses", False)

@@ -1,0 +1,16 @@
+import jax
+import jax.numpy as jnp
+
+
+def power_scaled(x, n):
+    y = x
+    for _ in range(n - 1):  # a Python loop: needs n as a real int
+        y = y * x
+    return y * n
+
+
+x = jnp.ones(3)
+print("n = 3:")
+print(jax.make_jaxpr(power_scaled, static_argnums=1)(x, 3))
+print("n = 1:")
+print(jax.make_jaxpr(power_scaled, static_argnums=1)(x, 1))

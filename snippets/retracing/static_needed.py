@@ -1,0 +1,12 @@
+import jax
+import jax.numpy as jnp
+
+
+def power_scaled(x, n):
+    y = x
+    for _ in range(n - 1):
+        y = y * x
+    return y * n
+
+
+jax.jit(power_scaled)(jnp.ones(3), 3)  # n is traced like x

@@ -1,0 +1,46 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from bookexec.facts import record, timing
+
+rng = np.random.default_rng(0)
+true_w = rng.normal(size=8).astype(np.float32)
+sizes = rng.choice(np.arange(5, 65), size=20, replace=False)  # 20 distinct batch sizes
+batches = []
+for n in sizes:
+    X = rng.normal(size=(n, 8)).astype(np.float32)
+    batches.append((X, X @ true_w))
+
+traced = []
+
+
+def loss(w, X, y, mask):
+    err = (X @ w - y) * mask  # rows with mask 0 contribute nothing
+    return jnp.sum(err * err) / jnp.sum(mask)
+
+
+@jax.jit
+def sgd_step(w, X, y, mask):
+    traced.append(X.shape[0])
+    return w - 0.1 * jax.grad(loss)(w, X, y, mask)
+
+
+def as_is(X, y):
+    return X, y, np.ones(len(y), np.float32)
+
+
+def train(prepare):
+    jax.clear_caches()  # every run starts cold, as a fresh program would
+    traced.clear()
+    w = jnp.zeros(8, jnp.float32)
+    for X, y in batches:
+        w = sgd_step(w, *prepare(X, y))
+    return w
+
+
+print("batch sizes:", sizes.tolist())
+t_varying = timing("varying", lambda: train(as_is), repeat=3, warmup=0)
+record("traces", len(traced))
+w_varying = train(as_is)
+print(f"{len(batches)} steps, {len(traced)} traces, {t_varying} per run")
