@@ -10,4 +10,4 @@ def inspect(x):
     return x * 2
 
 
-jax.jit(inspect)(jnp.ones((2, 3)))
+jax.jit(inspect)(jnp.ones((4, 2)))
