@@ -1,4 +1,8 @@
+import inspect
+import re
+
 import jax
+from jax._src import core as jax_core
 
 from bookexec.facts import record
 
@@ -19,3 +23,9 @@ record("or_constant_hex", hex(constant))
 record("inner_eqns", len(inner.eqns))
 print("or constant:", constant, "=", hex(constant))
 print("appears in the printout:", "1065353216" in str(closed))
+
+# The printer's own rule for "long", read from the pinned JAX's source.
+src = inspect.getsource(jax_core.pp_toplevel_jaxpr)
+(rule,) = [ln.strip() for ln in src.splitlines() if "len(jaxpr.eqns) >" in ln]
+print("printer source:", rule)
+print("inline limit:", record("inline_limit", int(re.search(r"> (\d+)", rule).group(1))))

@@ -3,17 +3,19 @@ import jax.numpy as jnp
 from jax.extend.core import Var
 
 
-def sum_sin_sq(x):
-    return jnp.sum(jnp.sin(x) ** 2)
+def energy(theta):  # a scalar loss: the sum of squared sines
+    return jnp.sum(jnp.sin(theta) ** 2)
 
 
-closed = jax.make_jaxpr(jax.grad(sum_sin_sq))(jnp.ones(3))
-print(closed)
+angles = jnp.linspace(-1.0, 1.0, 4)
+grad_prog = jax.make_jaxpr(jax.grad(energy))(angles)
+print(grad_prog)
 
-# Which equations produce a value that no later equation, and no output, reads?
-jaxpr = closed.jaxpr
-read = {v for e in jaxpr.eqns for v in e.invars if isinstance(v, Var)} | set(jaxpr.outvars)
-for eqn in jaxpr.eqns:
-    for v in eqn.outvars:
-        if v not in read:
-            print("never read:", eqn.primitive.name, "->", type(v).__name__, v.aval)
+# Look for results that no later equation reads and that are not outputs either.
+body = grad_prog.jaxpr
+readers = {v for q in body.eqns for v in q.invars if isinstance(v, Var)}
+readers |= set(body.outvars)
+for q in body.eqns:
+    for out in q.outvars:
+        if out not in readers:
+            print("unread:", q.primitive.name, "->", type(out).__name__, out.aval)

@@ -1,9 +1,16 @@
 import jax
 import jax.numpy as jnp
 
-
-def sum_sin_sq(x):
-    return jnp.sum(jnp.sin(x) ** 2)
+from bookexec.facts import record
 
 
-print(jax.jit(jax.grad(sum_sin_sq)).lower(jnp.ones(3)).as_text())
+def energy(theta):
+    return jnp.sum(jnp.sin(theta) ** 2)
+
+
+angles = jnp.linspace(-1.0, 1.0, 4)
+hlo = jax.jit(jax.grad(energy)).lower(angles).as_text()
+print(hlo)
+ops = [ln.split("= ")[1].split()[0] for ln in hlo.splitlines() if " = stablehlo." in ln]
+print("operations, in order:", ", ".join(op.removeprefix("stablehlo.") for op in ops))
+print("multiplications:", record("multiplies", ops.count("stablehlo.multiply")))

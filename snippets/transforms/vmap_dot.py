@@ -4,22 +4,25 @@ import jax.numpy as jnp
 from bookexec.facts import record
 
 
-def dot(u, v):  # one pair of vectors in, one scalar out
-    return jnp.dot(u, v)
+def agreement(p, q):  # two vectors of the same length in, a scalar out
+    return p @ q
 
 
-def dimension_numbers(closed):
-    (eqn,) = closed.jaxpr.eqns
-    return eqn.params["dimension_numbers"]
+def contraction_of(prog):
+    (only,) = prog.jaxpr.eqns  # each program below is a single dot_general
+    return str(only.params["dimension_numbers"])
 
 
-single = jax.make_jaxpr(dot)(jnp.ones(5), jnp.ones(5))
-batched = jax.make_jaxpr(jax.vmap(dot))(jnp.ones((8, 5)), jnp.ones((8, 5)))
-print(single)
-print(batched)
-print("plain dot:    ", record("plain", str(dimension_numbers(single))))
-print("vmap(dot):    ", record("batched", str(dimension_numbers(batched))))
+p, q = jnp.arange(6.0), jnp.ones(6)
+rows = jnp.ones((10, 6))  # ten vectors, one per row
+cols = jnp.ones((6, 10))  # ten vectors, one per column
 
-# Batch the first operand along its axis 1 instead of axis 0.
-mixed = jax.make_jaxpr(jax.vmap(dot, in_axes=(1, 0)))(jnp.ones((5, 8)), jnp.ones((8, 5)))
-print("in_axes=(1,0):", record("mixed", str(dimension_numbers(mixed))))
+one_pair = jax.make_jaxpr(agreement)(p, q)
+shared = jax.make_jaxpr(jax.vmap(agreement, in_axes=(None, 0)))(p, rows)
+both = jax.make_jaxpr(jax.vmap(agreement, in_axes=(1, 1)))(cols, cols)
+print(one_pair)
+print(shared)
+print(both)
+print("one pair:            ", record("single", contraction_of(one_pair)))
+print("in_axes=(None, 0):   ", record("shared", contraction_of(shared)))
+print("in_axes=(1, 1):      ", record("both", contraction_of(both)))
