@@ -27,4 +27,6 @@ print("distinct names:", record("names", len({p.name for p in prims})))
 claim("total", "<=", "after_jax")  # the four imports add no primitive
 claim("names", ">=", "total")  # every primitive has its own name
 claim("total", "<", 285)  # fewer than the 0.11.0 article counted
-print(Counter(type(p).__name__ for p in prims))
+kinds = Counter(type(p).__name__ for p in prims)
+print(kinds)
+record("n_subclasses", len(kinds) - 1)  # every kind other than plain Primitive

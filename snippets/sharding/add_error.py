@@ -1,10 +1,10 @@
-# Mesh and acts come from the blocks above
+# Grid and hidden come from the blocks above
 import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding
-from jax.sharding import PartitionSpec as P
+from jax.sharding import PartitionSpec as Spec
 
-flipped = jax.device_put(jnp.ones((8, 16)), NamedSharding(mesh, P("y", "x")))
-print("acts:   ", jax.typeof(acts))
-print("flipped:", jax.typeof(flipped))
-jax.make_jaxpr(lambda a, b: a + b)(acts, flipped)
+bias = jax.device_put(jnp.zeros(10), NamedSharding(grid, Spec("data")))
+print("hidden:", jax.typeof(hidden))
+print("bias:  ", jax.typeof(bias))
+jax.make_jaxpr(jnp.add)(hidden, bias)

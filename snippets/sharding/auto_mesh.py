@@ -1,14 +1,14 @@
 import jax
 import jax.numpy as jnp
 from jax.sharding import AxisType, NamedSharding
-from jax.sharding import PartitionSpec as P
+from jax.sharding import PartitionSpec as Spec
 
 from bookexec.facts import record
 
-auto_mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Auto, AxisType.Auto))
-quiet = jax.device_put(jnp.ones((8, 16)), NamedSharding(auto_mesh, P("x", "y")))
-print("type:    ", record("auto_type", str(jax.typeof(quiet))))
-print("sharding:", quiet.sharding.spec)
+hinted = jax.make_mesh((2, 4), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
+quiet = jax.device_put(jnp.ones((6, 12)), NamedSharding(hinted, Spec("data", "model")))
+print("type:     ", record("auto_type", str(jax.typeof(quiet))))
+print("placement:", quiet.sharding.spec)
 
-default_mesh = jax.make_mesh((2, 4), ("x", "y"))
-print("make_mesh without axis_types:", record("default_types", str(default_mesh.axis_types)))
+plain = jax.make_mesh((2, 4), ("data", "model"))
+print("make_mesh without axis_types:", record("default_types", str(plain.axis_types)))

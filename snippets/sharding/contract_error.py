@@ -1,9 +1,9 @@
-# Acts and weights come from the blocks above
+# Feats and kernel come from the blocks above
 import jax
 
 
-def project(a, w):
-    return a @ w
+def dense(x, w):
+    return x @ w
 
 
-jax.make_jaxpr(project)(acts, weights)
+jax.make_jaxpr(dense)(feats, kernel)

@@ -1,16 +1,21 @@
 import jax
 import jax.numpy as jnp
 from jax.sharding import AxisType, NamedSharding
-from jax.sharding import PartitionSpec as P
+from jax.sharding import PartitionSpec as Spec
 
 from bookexec.facts import record
 
-mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Explicit, AxisType.Explicit))
-print(mesh)
+grid = jax.make_mesh((2, 4), ("data", "model"), axis_types=(AxisType.Explicit,) * 2)
+print(grid)
 
-acts = jax.device_put(jnp.ones((8, 16)), NamedSharding(mesh, P("x", "y")))
-weights = jax.device_put(jnp.ones((16, 4)), NamedSharding(mesh, P("y", None)))
-print("acts:   ", record("acts_type", str(jax.typeof(acts))))
-print("weights:", record("weights_type", str(jax.typeof(weights))))
-print("one shard of acts:   ", acts.addressable_shards[0].data.shape)
-print("one shard of weights:", weights.addressable_shards[0].data.shape)
+
+def place(shape, spec):
+    return jax.device_put(jnp.ones(shape), NamedSharding(grid, spec))
+
+
+feats = place((6, 12), Spec("data", "model"))  # 6 examples, 12 features
+kernel = place((12, 10), Spec("model", "data"))  # 12 features in, 10 out
+print("feats: ", record("feats_type", str(jax.typeof(feats))))
+print("kernel:", record("kernel_type", str(jax.typeof(kernel))))
+print("block of feats held by device 0: ", feats.addressable_shards[0].data.shape)
+print("block of kernel held by device 0:", kernel.addressable_shards[0].data.shape)

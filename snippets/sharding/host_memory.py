@@ -1,16 +1,20 @@
-# Mesh and acts come from the blocks above
+# Feats comes from the blocks above
 import jax
-from jax.sharding import NamedSharding
-from jax.sharding import PartitionSpec as P
+
+from bookexec.facts import record
 
 print("memories of device 0:", jax.devices()[0].addressable_memories())
 
-on_host = jax.device_put(acts, jax.memory.Space.Host)
+on_host = jax.device_put(feats, jax.memory.Space.Host)
 print("Space.Host:   ", jax.typeof(on_host), "memory_kind =", on_host.sharding.memory_kind)
 
-pinned = jax.device_put(acts, NamedSharding(mesh, P("x", "y"), memory_kind="pinned_host"))
-unpinned = jax.device_put(acts, NamedSharding(mesh, P("x", "y"), memory_kind="unpinned_host"))
-print("pinned_host:  ", jax.typeof(pinned))
-print("unpinned_host:", jax.typeof(unpinned))
+for kind in ("pinned_host", "unpinned_host"):
+    moved = jax.device_put(feats, feats.sharding.with_memory_kind(kind))
+    print(f"{kind + ':':14}", jax.typeof(moved))
+
+spaces = list(jax.memory.Space)
+print("jax.memory.Space:", spaces)
+record("n_spaces", len(spaces))
+record("spaces", ", ".join(space.name for space in spaces))
 
 print(jax.make_jaxpr(lambda v: v * 2)(on_host))

@@ -1,20 +1,24 @@
-# Mesh, acts and weights come from the blocks above
+# Grid, feats and kernel come from the blocks above
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as P
+from jax.sharding import PartitionSpec as Spec
+
+ROWS_OVER_DATA = Spec("data", None)
 
 
-def project(a, w):
-    return jnp.matmul(a, w, out_sharding=P("x", None))
+def dense(x, w, where=ROWS_OVER_DATA):
+    return jnp.matmul(x, w, out_sharding=where)
 
 
-with jax.set_mesh(mesh):
-    closed = jax.make_jaxpr(project)(acts, weights)
-    out = jax.jit(project)(acts, weights)
+with jax.set_mesh(grid):
+    traced = jax.make_jaxpr(dense)(feats, kernel)
+    hidden = jax.jit(dense)(feats, kernel)
+    other = jax.make_jaxpr(lambda x, w: dense(x, w, Spec(None, "data")))(feats, kernel)
 
-print(closed)
-eqn = closed.jaxpr.eqns[0]
+print(traced)
+eqn = traced.jaxpr.eqns[0]
 print(eqn.primitive, "params:")
 for name, value in eqn.params.items():
     print(f"    {name} = {value!r}")
-print("result:", jax.typeof(out))
+print("jit result:         ", jax.typeof(hidden))
+print("asking (None, data):", other.out_avals[0])
