@@ -7,20 +7,20 @@ traces = 0
 
 
 @jax.jit
-def double(x):
+def shift(x):
     global traces
     traces += 1
-    return x * 2
+    return x - 1
 
 
 calls = [
-    ("first", jnp.ones(4)),  # float32[4]
-    ("same_type", jnp.arange(4.0)),  # float32[4], new values
-    ("new_shape", jnp.ones(8)),  # float32[8]
-    ("new_dtype", jnp.ones(8, dtype=jnp.int32)),  # int32[8]
-    ("old_type", jnp.zeros(4)),  # float32[4] again
+    ("first", jnp.zeros((2, 3))),  # float32[2,3]
+    ("same_type", jnp.ones((2, 3))),  # float32[2,3], other values
+    ("new_shape", jnp.zeros((3, 2))),  # float32[3,2]: six elements again, another shape
+    ("new_dtype", jnp.zeros((3, 2), jnp.float16)),  # float16[3,2]
+    ("old_type", jnp.eye(2, 3)),  # float32[2,3] again
 ]
 for label, arg in calls:
-    double(arg)
+    shift(arg)
     seen = record(f"after_{label}", traces)
-    print(f"{label:<10} {jax.typeof(arg)!s:<10} traces so far: {seen}")
+    print(f"{label:<10} {jax.typeof(arg)!s:<13} traces so far: {seen}")

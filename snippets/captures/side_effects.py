@@ -16,8 +16,9 @@ def total(x):
     return jnp.sum(x)
 
 
-results = [total(jnp.full(4, float(k))) for k in range(5)]  # five calls, one shape
+results = [total(jnp.full(4, k, dtype=jnp.float32)) for k in range(5)]  # five calls, one type
 print("results:    ", [r.item() for r in results])
+print(total.trace(jnp.zeros(4)).jaxpr)  # the recorded program, from the cache
 print("body_runs:  ", record("body_runs", body_runs))
 print("shapes_seen:", shapes_seen)
 record("list_length", len(shapes_seen))

@@ -2,6 +2,7 @@ import jax
 import jax.numpy as jnp
 
 
+# the power function again, jitted with n static
 def power_scaled(x, n):
     y = x
     for _ in range(n - 1):

@@ -2,6 +2,7 @@ import jax
 import jax.numpy as jnp
 
 
+# the same function as in the previous block
 def power_scaled(x, n):
     y = x
     for _ in range(n - 1):  # a Python loop: needs n as a real int

@@ -2,6 +2,7 @@ import jax
 import jax.numpy as jnp
 
 
+# n sets how many multiplications the Python loop records
 def power_scaled(x, n):
     y = x
     for _ in range(n - 1):

@@ -14,11 +14,11 @@ def affine(x):
 
 
 calls = [
-    jnp.ones(4),  # float32[4]
-    jnp.zeros(4),  # same shape and dtype, other values
-    jnp.ones(8),  # a new shape
-    jnp.ones(8, dtype=jnp.int32),  # a new dtype
-    np.ones(4, dtype=np.float32),  # a NumPy array with the first signature
+    jnp.linspace(0.0, 1.0, 5),  # float32[5]
+    jnp.zeros(5),  # same shape and dtype, other values
+    jnp.zeros(7),  # a new shape
+    jnp.arange(7),  # a new dtype: int32[7]
+    np.zeros(5, dtype=np.float32),  # a NumPy array with the first signature
     2.0,  # a Python float: weakly typed float32 scalar
     jnp.float32(2.0),  # a float32 scalar, strongly typed
     5.0,  # another Python float
