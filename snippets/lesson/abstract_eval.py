@@ -1,0 +1,20 @@
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import record
+
+
+def score(w, x):
+    return jnp.tanh(x @ w).sum()
+
+
+# Abstract values only: no buffer of this size is ever allocated.
+w = jax.ShapeDtypeStruct((50_000, 40_000), jnp.float32)
+x = jax.ShapeDtypeStruct((1_000, 50_000), jnp.float32)
+gb = record("w_gigabytes", w.size * w.dtype.itemsize // 10**9)
+print(f"w would need {gb} GB")
+
+print(jax.eval_shape(score, w, x))
+print(jax.eval_shape(jax.grad(score), w, x))
+many_x = jax.ShapeDtypeStruct((8, 1_000, 50_000), jnp.float32)
+print(jax.eval_shape(jax.vmap(jax.grad(score), in_axes=(None, 0)), w, many_x))
