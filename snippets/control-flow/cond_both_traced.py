@@ -1,23 +1,28 @@
+from collections import Counter
+
 import jax
 import jax.numpy as jnp
+
+# lax: JAX's lower-level primitives
 from jax import lax
 
-ran = []
+calls = Counter()  # how many times each branch's Python body has run
 
 
-def double(v):
-    ran.append("double")
-    return v * 2
+def climb(v):
+    calls["climb"] += 1
+    return v + 1.0
 
 
-def halve(v):
-    ran.append("halve")
-    return v / 2
+def descend(v):
+    calls["descend"] += 1
+    return v - 1.0
 
 
-pick = jax.jit(lambda x: lax.cond(x > 0, double, halve, x))
-print("result:", pick(jnp.float32(5.0)))
-print("ran while tracing:", ran)
-ran.clear()
-print("result:", pick(jnp.float32(-5.0)))
-print("ran on the second call:", ran)
+def toward_ten(x):
+    return lax.cond(x >= 10.0, descend, climb, x)
+
+
+step = jax.jit(toward_ten)
+print("from 12:", step(jnp.float32(12.0)), " bodies run:", dict(calls))
+print("from 3: ", step(jnp.float32(3.0)), " bodies run:", dict(calls))

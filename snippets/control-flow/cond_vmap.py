@@ -1,5 +1,7 @@
 import jax
 import jax.numpy as jnp
+
+# lax: JAX's lower-level primitives
 from jax import lax
 
 

@@ -4,15 +4,15 @@ import jax
 import jax.numpy as jnp
 
 
-@partial(jax.jit, static_argnums=1)
-def activate(x, leaky):
-    print(f"tracing activate with leaky={leaky}")
-    if leaky:  # a plain Python bool: no tracer involved
-        return jnp.where(x > 0, x, 0.5 * x)
-    return jnp.maximum(x, 0.0)
+@partial(jax.jit, static_argnums=1)  # position 1, counting from 0: `smooth`
+def bend_or_clip(x, smooth):
+    print(f"tracing bend_or_clip with smooth={smooth}")
+    if smooth:  # a plain Python bool: no tracer involved
+        return jnp.where(x < 1.0, x * x, x)
+    return jnp.maximum(x, 1.0)
 
 
-x = jnp.array([-2.0, 0.5, 3.0])
-print(activate(x, True))
-print(activate(x, False))
-print(activate(x * 2, True))  # same static value and types: no new trace
+x = jnp.array([0.5, -3.0, 4.0])
+print(bend_or_clip(x, True))
+print(bend_or_clip(x, False))
+print(bend_or_clip(x + 1.0, True))  # same static value and types: no new trace

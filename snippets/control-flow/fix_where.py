@@ -2,9 +2,10 @@ import jax
 import jax.numpy as jnp
 
 
-def leaky_where(x):
-    return jnp.where(x > 0, x, 0.5 * x)
+# Both candidates are computed for every element; where keeps one of them.
+def bend_where(x):
+    return jnp.where(x < 1.0, x * x, x)
 
 
-print(jax.jit(leaky_where)(jnp.array([-2.0, 0.5, 3.0])))
-print(jax.make_jaxpr(leaky_where)(jnp.float32(-2.0)))
+print(jax.jit(bend_where)(jnp.array([0.5, -3.0, 4.0])))
+print(jax.make_jaxpr(bend_where)(jnp.float32(0.5)))

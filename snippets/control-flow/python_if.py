@@ -2,12 +2,13 @@ import jax
 import jax.numpy as jnp
 
 
-def leaky(x):
-    if x > 0:  # asks the tracer for a Python bool
-        return x
-    return 0.5 * x
+# A scalar rule written the NumPy way: square values below 1, keep the rest.
+def bend(x):
+    if x < 1.0:  # Python needs a real True or False here
+        return x * x
+    return x
 
 
-print("eager:", leaky(jnp.float32(-2.0)))  # a concrete array: the if just works
-leaky_fast = jax.jit(leaky)
-leaky_fast(jnp.float32(-2.0))
+print("eager:", bend(jnp.float32(0.5)))  # a concrete array can answer the if
+bend_jit = jax.jit(bend)
+bend_jit(jnp.float32(0.5))
