@@ -7,6 +7,11 @@ Modules, each with one concern:
 - `runner`: the parent side: one fresh worker per page, pages in parallel, hard time limits.
 - `normalize`: remove what varies between machines and runs, and nothing else.
 - `golden`: the golden file format, comparison, atomic writes and the drift report.
+- `facts`: what a snippet records (counts, timings, ratios, claims); runs in the worker.
+- `measured`: how recorded values are written in goldens, shown, and judged by band and claim.
+- `prose`: `{{fact:block.name}}` references in a page's text.
+- `jaxpr_diff`: names the kind of change in a drifted jaxpr; `jaxpr_lexer`: jaxpr highlighting.
+- `cache`: the author's page cache for `mkdocs serve`.
 - `fence`: the markdown-exec formatter that puts it all behind `base_format`'s `run`.
 - `build`: the state of one MkDocs build, driven by `hooks/executed_book.py`.
 """
