@@ -207,8 +207,8 @@ def shown(output: str, facts: list[Fact], backend: str) -> str:
     text = measured.substitute(output, facts)
     if any(fact.kind == "timing" for fact in facts):
         text += (
-            f"\n[timings measured during this build on the {backend} backend: "
-            "medians of repeated runs, warm-up excluded, each run waited on]\n"
+            f"\n[timed in this build on the {backend} backend: median of repeated runs,\n"
+            " warm-up excluded, each run waited on with block_until_ready]\n"
         )
     return text
 
