@@ -27,5 +27,6 @@ for params, s in calls:
 print()
 record("calls", len(calls))
 record("traces", len(keys))
+record("treedefs", len({str(treedef) for treedef, _ in keys}))
 for treedef, s_type in keys:
     print(s_type, treedef)
