@@ -58,7 +58,8 @@ def test_a_claim_on_an_unrecorded_value_is_broken():
 
 def test_section_round_trips():
     facts = [Fact("equations", "exact", 3000), timing("loop", 2.3125), Fact("x", "ratio", 112.5, 3)]
-    claims = [Claim("x", ">=", 20.0), Claim("loop", ">", "x")]
+    says = "x is at least 20 times y at N = 300"
+    claims = [Claim("x", ">=", 20.0, says=says), Claim("loop", ">", "x")]
     text = measured.render(facts, claims)
     parsed_facts, parsed_claims = measured.parse(text.removeprefix(measured.SECTION))
     assert [(f.name, f.kind, f.band) for f in parsed_facts] == [
@@ -131,7 +132,8 @@ def test_records_are_handed_over_once():
     api.claim("speedup", ">=", 2)
     facts, claims = api.take()
     assert [f["name"] for f in facts] == ["count", "speedup"]
-    assert facts[1]["band"] == 2 and claims == [{"left": "speedup", "op": ">=", "right": 2}]
+    assert facts[1]["band"] == 2
+    assert claims == [{"left": "speedup", "op": ">=", "right": 2, "says": ""}]
     assert api.take() == ([], [])
 
 

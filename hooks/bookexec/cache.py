@@ -40,7 +40,7 @@ def page_key(blocks: list[Block], environ=os.environ) -> str:
     for name in sorted(environ):
         if name.startswith(_ENV_PREFIXES) and name != "BOOK_CACHE":
             digest.update(f"{name}={environ[name]}".encode())
-    for module in ("worker.py", "runner.py"):
+    for module in ("worker.py", "runner.py", "facts.py"):
         digest.update((Path(__file__).parent / module).read_bytes())
     return digest.hexdigest()[:32]
 

@@ -102,14 +102,17 @@ def timing(
     return record(name, statistics.median(samples), kind="timing", band=band)
 
 
-def claim(left: str, op: str, right: str | float) -> None:
+def claim(left: str, op: str, right: str | float, says: str = "") -> None:
     """A claim the prose makes: `left op right`; each side is a fact of this block or a number.
 
-    A claim that stops holding is drift, whatever the band says.
+    `says` is the claim in the prose's words; the golden records it beside the check. A claim
+    that stops holding is drift, whatever the band says.
     """
     if op not in OPS:
         raise ValueError(f"claim operator must be one of {OPS}, not {op!r}")
-    _claims.append({"left": left, "op": op, "right": right})
+    if "\n" in says:
+        raise ValueError("a claim's words must fit on one line")
+    _claims.append({"left": left, "op": op, "right": right, "says": says})
 
 
 def _ready(result: Any) -> None:

@@ -18,7 +18,9 @@ _OPS = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt
 _LINE = re.compile(
     r"^(?P<name>\w+) = (?P<value>.*?)(?: (?P<kind>timing|ratio) \(band x(?P<band>[\d.]+)\))?$"
 )
-_CLAIM = re.compile(r"^claim: (?P<left>\w+) (?P<op>>=|>|<=|<) (?P<right>\S+)$")
+_CLAIM = re.compile(
+    r"^claim: (?P<left>\w+) (?P<op>>=|>|<=|<) (?P<right>\S+)(?: \| the prose says: (?P<says>.*))?$"
+)
 TOKEN = re.compile(r"⟦(\w+)⟧")
 
 
@@ -53,10 +55,12 @@ class Claim:
     left: str
     op: str
     right: str | float
+    says: str = ""  # the sentence of the prose this claim stands behind, for reviewers
 
     def line(self) -> str:
         right = f"{self.right:g}" if isinstance(self.right, (int, float)) else self.right
-        return f"claim: {self.left} {self.op} {right}"
+        says = f" | the prose says: {self.says}" if self.says else ""
+        return f"claim: {self.left} {self.op} {right}{says}"
 
 
 def seconds(value: float) -> str:
@@ -87,7 +91,7 @@ def from_worker(facts: list[dict], claims: list[dict], default_band: float) -> t
         )
         for f in facts
     ]
-    return made, [Claim(c["left"], c["op"], c["right"]) for c in claims]
+    return made, [Claim(c["left"], c["op"], c["right"], c.get("says", "")) for c in claims]
 
 
 def render(facts: list[Fact], claims: list[Claim]) -> str:
@@ -104,7 +108,7 @@ def parse(section: str) -> tuple[list[Fact], list[Claim]]:
             right = found["right"]
             with contextlib.suppress(ValueError):
                 right = float(right)
-            claims.append(Claim(found["left"], found["op"], right))
+            claims.append(Claim(found["left"], found["op"], right, found["says"] or ""))
         elif found := _LINE.match(line):
             kind = found["kind"] or "exact"
             value: float | str = found["value"]

@@ -28,5 +28,5 @@ w_padded = train(pad_fixed)
 print("same weights as unpadded training:", np.allclose(w_padded, w_varying, atol=1e-5))
 
 speedup = record("speedup", t_varying / t_padded, kind="ratio")
-claim("speedup", ">=", 3)
+claim("speedup", ">=", 3, says="padding is at least 3 times faster than retracing every step")
 print(f"padding made the run {speedup} times faster")
