@@ -21,6 +21,7 @@ from bookexec.golden import (
     golden_path,
     mode_from_env,
 )
+from bookexec.golden import parse as parse_golden
 from bookexec.measured import Claim, Fact
 from bookexec.normalize import machine_path_rules, normalize
 from bookexec.runner import Executor, PageRun
@@ -75,7 +76,6 @@ class Build:
         self.executor = Executor(root, fail_fast=not serving, cache=page_cache)
         self.plans: dict[str, list[Block]] = {}
         self.comparisons: dict[tuple[str, str], Comparison] = {}
-        self.rendered: set[str] = set()
         self.page: str | None = None
         self.position = 0
         py = sys.version_info
@@ -105,7 +105,6 @@ class Build:
         """Start rendering a page: put recorded values into its prose."""
         self.raise_if_failed()
         self.page, self.position = src, 0
-        self.rendered.add(src)
         try:
             return prose.render(markdown, src, self._facts_of)
         except BookError as error:
@@ -183,9 +182,8 @@ class Build:
         if self.serving or not self.execute:
             return
         self.raise_if_failed()
-        rendered = [c for c in self.comparisons.values()]
-        expected = {c.path for c in rendered}
-        stale = sorted(existing_goldens(self.golden_dir) - expected)
+        rendered = list(self.comparisons.values())
+        stale = sorted(existing_goldens(self.golden_dir) - {c.path for c in rendered})
         report = Report(self.root, self.golden_dir, rendered, stale)
         if self.mode == "update":
             for change in report.apply_update():
@@ -218,10 +216,8 @@ def recorded(golden_dir: Path, block: Block) -> tuple[str, list[Fact], list[Clai
     path = golden_path(golden_dir, block.page, block.id)
     if not path.is_file():
         return "(execution is off and this block has no golden yet)\n", [], []
-    body = path.read_text(encoding="utf-8").partition("\n---\n")[2]
-    output, section = measured.split_body(body)
-    facts, claims = measured.parse(section)
-    return output, facts, claims
+    golden = parse_golden(path.read_text(encoding="utf-8"))
+    return golden.output, golden.facts, golden.claims
 
 
 def _serve_message(comparison: Comparison, root: Path) -> str:

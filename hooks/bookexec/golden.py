@@ -54,12 +54,29 @@ def render(page: str, block_id: str, snippet: str, body: str, prov: Provenance) 
     return "".join(f"{key}: {header[key]}\n" for key in _HEADER_KEYS) + _SEPARATOR + body
 
 
-def parse_header(text: str) -> dict[str, str]:
-    header, found, _ = text.partition(_SEPARATOR)
-    if not found:
-        return {}
-    pairs = (line.split(": ", 1) for line in header.splitlines() if ": " in line)
-    return dict(pairs)
+@dataclass(frozen=True)
+class Parsed:
+    """A golden's parts: its header, the block's output, and the recorded values."""
+
+    header: str
+    output: str
+    facts: list[Fact]
+    claims: list[Claim]
+
+    def header_fields(self) -> dict[str, str]:
+        pairs = (line.split(": ", 1) for line in self.header.splitlines() if ": " in line)
+        return dict(pairs)
+
+    def exact(self) -> str:
+        """Everything that must match exactly: all but the measured values themselves."""
+        return self.header + self.output + measured.masked(self.facts, self.claims)
+
+
+def parse(text: str) -> Parsed:
+    header, _, body = text.partition(_SEPARATOR)
+    output, section = measured.split_body(body)
+    facts, claims = measured.parse(section)
+    return Parsed(header, output, facts, claims)
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -110,15 +127,13 @@ class Comparison:
         """What kind of change a drifted jaxpr is: re-lettering, primitives, types or flow."""
         if self.expected is None:
             return None
-        old = measured.split_body(self.expected.partition(_SEPARATOR)[2])[0]
-        new = measured.split_body(self.actual.partition(_SEPARATOR)[2])[0]
-        return jaxpr_diff.classify(old, new)
+        return jaxpr_diff.classify(parse(self.expected).output, parse(self.actual).output)
 
     def version_note(self) -> str | None:
         """Say so when the golden came from another JAX or jaxlib than the one running."""
         if self.expected is None:
             return None
-        old, new = parse_header(self.expected), parse_header(self.actual)
+        old, new = parse(self.expected).header_fields(), parse(self.actual).header_fields()
         changed = [
             f"{key} {old.get(key, '?')} -> {new[key]}"
             for key in ("jax", "jaxlib", "python", "backend")
@@ -147,17 +162,10 @@ def compare(
     if expected is None:
         result.reasons = list(result.broken)
         return result
-    old_text, old_facts, _ = _exact_part(expected)
-    new_text, _, _ = _exact_part(actual)
-    result.reasons = measured.band_failures(old_facts, list(facts)) + result.broken
-    result.status = "ok" if old_text == new_text and not result.reasons else "drifted"
+    old, new = parse(expected), parse(actual)
+    result.reasons = measured.band_failures(old.facts, list(facts)) + result.broken
+    result.status = "ok" if old.exact() == new.exact() and not result.reasons else "drifted"
     return result
-
-
-def _exact_part(golden: str) -> tuple[str, list[Fact], list[Claim]]:
-    output, section = measured.split_body(golden)
-    facts, claims = measured.parse(section)
-    return output + measured.masked(facts, claims), facts, claims
 
 
 def existing_goldens(golden_dir: Path) -> set[Path]:
