@@ -1,53 +1,262 @@
-"""The author's cache re-runs only changed pages; plain builds and BOOK_EXEC=off don't use it."""
+"""The author's block cache: each part of the key makes a block run again, and nothing else does.
+
+A small book is built once per module; each test changes one thing, builds with the cache on,
+reads the build's summary line to see which blocks ran, then undoes the change and checks
+that every block is a cache hit again.
+"""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
+
+from bookexec import cache
+from conftest import HOOK, Site
 
 pytestmark = pytest.mark.build
 
-PAGE = '# {name}\n\n```python exec="on" id="only"\n--8<-- "snippets/{name}/only.py"\n```\n'
+CONFIG = f"""\
+site_name: cache fixture
+hooks:
+  - {HOOK}
+plugins:
+  - markdown-exec:
+      languages: [python]
+markdown_extensions:
+  - pymdownx.superfences
+  - pymdownx.snippets:
+      base_path: !relative $config_dir
+      check_paths: true
+"""
+
+SESSION_PAGE = """\
+# Session
+
+```python exec="on" id="first"
+--8<-- "snippets/session/first.py"
+```
+
+```python exec="on" id="second"{options}
+--8<-- "snippets/session/second.py"
+```
+
+```python exec="on" id="third" fresh="true"
+--8<-- "snippets/session/third.py"
+```
+"""
+
+OTHER_PAGE = '# Other\n\n```python exec="on" id="alone"\n--8<-- "snippets/other/alone.py"\n```\n'
+
+SUMMARY = re.compile(
+    r"bookexec summary: (\d+) blocks executed, (\d+) from cache"
+    r"(?: \((\d+) cached blocks replayed for their session\))?, (\d+) drifted"
+)
 
 
-@pytest.fixture
-def two_pages(site):
-    for name in ("one", "two"):
-        site.page(f"{name}.md", PAGE.format(name=name))
-        site.snippet(f"{name}/only.py", f"print('{name}')\n")
+class CachedBook(Site):
+    def session_page(self, options: str = "") -> None:
+        self.page("session.md", SESSION_PAGE.format(options=options))
+
+    def cached_build(self, **env: str):
+        return self.build(BOOK_CACHE="on", **env)
+
+    def counts(self, **env: str) -> dict[str, int]:
+        """Build with the cache on; how many blocks ran, came from the cache, were replayed."""
+        result = self.cached_build(**env)
+        assert result.returncode == 0, result.output
+        found = SUMMARY.search(result.output)
+        assert found, result.output
+        executed, cached, replayed, _ = (int(g or 0) for g in found.groups())
+        return {"executed": executed, "cached": cached, "replayed": replayed}
+
+    def assert_all_cached(self, **env: str) -> None:
+        assert self.counts(**env) == {"executed": 0, "cached": 4, "replayed": 0}
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory) -> CachedBook:
+    root = tmp_path_factory.mktemp("cached") / "book"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(CONFIG)
+    site = CachedBook(root)
+    site.session_page()
+    site.page("other.md", OTHER_PAGE)
+    site.snippet("session/first.py", "base = 40\nprint('first sets base', base)\n")
+    site.snippet("session/second.py", 'print("second sees", base + 2)\n')
+    site.snippet("session/third.py", "print('third runs alone:', 'base' in globals())\n")
+    site.snippet("other/alone.py", "print('alone')\n")
     assert site.build("update").returncode == 0
+    assert site.counts() == {"executed": 4, "cached": 0, "replayed": 0}
+    site.assert_all_cached()
     return site
 
 
-def test_unchanged_pages_are_reused_and_an_edited_one_reruns(two_pages):
-    first = two_pages.build(BOOK_CACHE="on")
-    assert first.returncode == 0 and "reused" not in first.output
-    again = two_pages.build(BOOK_CACHE="on")
-    assert again.returncode == 0 and "1 pages reused" not in again.output
-    assert "2 pages reused from the cache" in again.output
-
-    two_pages.snippet("two/only.py", "print('two, edited')\n")
-    edited = two_pages.build(BOOK_CACHE="on")
-    assert "1 pages reused from the cache" in edited.output
-    assert edited.returncode != 0 and "+two, edited" in edited.output
+def test_a_warm_build_runs_nothing_and_shows_the_same_page(book):
+    page = (book.root / "site" / "session" / "index.html").read_text()
+    book.assert_all_cached()
+    again = (book.root / "site" / "session" / "index.html").read_text()
+    assert "second sees 42" in again and again == page
 
 
-def test_environment_jax_reads_is_part_of_the_key(two_pages):
-    assert two_pages.build(BOOK_CACHE="on").returncode == 0
-    changed = two_pages.build(BOOK_CACHE="on", JAX_ENABLE_X64="1")
-    assert "reused" not in changed.output
+def test_editing_a_snippet_reruns_it_and_the_rest_of_its_session(book):
+    second = book.root / "snippets" / "session" / "second.py"
+    original = second.read_text()
+    second.write_text(original + "# an edit that changes no output\n")
+    # second runs; first is replayed to rebuild the session; third (fresh) and alone are hits
+    assert book.counts() == {"executed": 1, "cached": 3, "replayed": 1}
+    second.write_text(original)
+    book.assert_all_cached()
 
 
-def test_a_plain_build_never_uses_the_cache(two_pages):
-    assert two_pages.build(BOOK_CACHE="on").returncode == 0
-    plain = two_pages.build()
-    assert plain.returncode == 0 and "reused" not in plain.output
+def test_a_snippet_cannot_include_a_file_the_key_would_miss(book):
+    """The key hashes the snippet's text, so a snippet may not pull in other files."""
+    second = book.root / "snippets" / "session" / "second.py"
+    original = second.read_text()
+    book.snippet("session/helper.py", "helped = True\n")
+    second.write_text('--8<-- "snippets/session/helper.py"\n' + original)
+    try:
+        result = book.cached_build()
+        assert result.returncode != 0
+        assert "snippets/session/second.py:1 includes another file" in result.output
+        assert "docs/session.md:7: block 'second'" in result.output
+    finally:
+        second.write_text(original)
+        (book.root / "snippets" / "session" / "helper.py").unlink()
+    book.assert_all_cached()
 
 
-def test_exec_off_shows_goldens_and_runs_nothing(two_pages):
-    two_pages.snippet("one/only.py", "raise SystemExit('this would fail if it ran')\n")
-    result = two_pages.build(BOOK_EXEC="off")
+def test_every_earlier_block_of_the_session_is_in_the_key(book):
+    first = book.root / "snippets" / "session" / "first.py"
+    original = first.read_text()
+    first.write_text(original + "# an edit in the first block\n")
+    # first and second run; the fresh block is outside the session, so it stays cached
+    assert book.counts() == {"executed": 2, "cached": 2, "replayed": 0}
+    first.write_text(original)
+    book.assert_all_cached()
+
+
+def test_the_block_options_are_in_the_key(book):
+    book.session_page(options=' timeout="60"')
+    assert book.counts() == {"executed": 1, "cached": 3, "replayed": 1}
+    book.session_page()
+    book.assert_all_cached()
+
+
+def test_package_versions_are_in_the_key(book, tmp_path):
+    """A distribution appearing or changing its version on the path makes every block run."""
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    baseline = book.counts(PYTHONPATH=str(extra))  # PYTHONPATH itself is in the key
+    assert baseline["executed"] == 4
+    assert book.counts(PYTHONPATH=str(extra))["executed"] == 0
+    for version in ("1.0", "2.0"):
+        info = extra / "book_fake_dependency.dist-info"
+        info.mkdir(exist_ok=True)
+        (info / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: book-fake-dependency\nVersion: {version}\n"
+        )
+        assert book.counts(PYTHONPATH=str(extra))["executed"] == 4, version
+    book.assert_all_cached()
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("JAX_ENABLE_X64", "1"), ("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")],
+)
+def test_the_environment_jax_reads_is_in_the_key(book, name, value):
+    assert book.counts(**{name: value})["executed"] == 4
+    book.assert_all_cached()
+
+
+def test_unrelated_environment_is_not_in_the_key(book):
+    book.assert_all_cached(BOOK_JOBS="1", SOME_UNRELATED_SETTING="x")
+
+
+def test_python_executor_and_checkout_are_in_the_key():
+    base = dict(environ={}, python="3.13.0", packages=["jax==1"], prefix="/v", root="/r")
+    key = cache.fingerprint(**base, executor=b"worker")
+    changed = {
+        "python": {"python": "3.13.1"},
+        "packages": {"packages": ["jax==2"]},
+        "prefix": {"prefix": "/other-venv"},
+        "root": {"root": "/elsewhere"},
+        "env": {"environ": {"JAX_PLATFORMS": "cpu"}},
+    }
+    for part, change in changed.items():
+        assert cache.fingerprint(**{**base, **change}, executor=b"worker") != key, part
+    assert cache.fingerprint(**base, executor=b"worker, edited") != key
+    assert cache.fingerprint(**{**base, "environ": {"BOOK_JOBS": "4"}}, executor=b"worker") == key
+
+
+def test_a_cached_output_is_still_compared_with_its_golden(book):
+    alone = book.root / "snippets" / "other" / "alone.py"
+    alone.write_text("print('changed')\n")
+    assert book.build("update").returncode == 0  # the golden now says 'changed'
+    alone.write_text("print('alone')\n")  # back to the code whose output is cached
+    result = book.cached_build()
+    assert result.returncode != 0, result.output
+    assert "1 blocks executed" not in result.output and "-changed\n+alone" in result.output
+    alone.write_text("print('changed')\n")
+    assert book.counts()["executed"] == 1
+    alone.write_text("print('alone')\n")
+    assert book.build("update").returncode == 0
+    book.assert_all_cached()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda text: text[: len(text) // 2], id="truncated"),
+        pytest.param(lambda text: "\udcff not json", id="garbage"),
+        pytest.param(lambda text: json.dumps({**json.loads(text), "schema": 0}), id="old-schema"),
+        pytest.param(lambda text: json.dumps({**json.loads(text), "facts": 3}), id="wrong-type"),
+    ],
+)
+def test_a_damaged_entry_warns_and_runs_again(book, damage):
+    entries = sorted((book.root / ".cache" / "bookexec" / "blocks").glob("other.md__alone.*"))
+    assert entries
+    newest = max(entries, key=lambda p: p.stat().st_mtime)
+    newest.write_bytes(damage(newest.read_text()).encode("utf-8", "surrogateescape"))
+    result = book.cached_build()
+    assert result.returncode == 0, result.output  # strict, yet the cache cannot fail it
+    assert "WARNING -  bookexec cache:" in result.output and "other.md__alone" in result.output
+    assert SUMMARY.search(result.output)[1] == "1"
+    book.assert_all_cached()
+
+
+def test_an_unusable_cache_folder_warns_and_the_build_still_passes(tmp_path):
+    site = CachedBook(tmp_path / "book")
+    (site.root / "docs").mkdir(parents=True)
+    (site.root / "mkdocs.yml").write_text(CONFIG)
+    site.page("other.md", OTHER_PAGE)
+    site.snippet("other/alone.py", "print('alone')\n")
+    assert site.build("update").returncode == 0
+    (site.root / ".cache" / "bookexec").mkdir(parents=True)
+    (site.root / ".cache" / "bookexec" / "blocks").write_text("a file where a folder should be")
+    result = site.cached_build()
     assert result.returncode == 0, result.output
-    html = (two_pages.root / "site" / "one" / "index.html").read_text()
-    assert "SystemExit" in html  # the source is shown...
-    result_html = html.split('class="result"', 1)[1]
-    assert "<code>one\n</code>" in result_html  # ...with the output its golden recorded
+    assert "WARNING -  bookexec cache: could not save" in result.output
+
+
+def test_cache_off_update_mode_and_plain_builds_never_read_it(book):
+    book.assert_all_cached()
+    for env in ({"BOOK_CACHE": "off"}, {}):
+        result = book.build(**env)
+        assert result.returncode == 0 and SUMMARY.search(result.output)[1] == "4", env
+    result = book.build("update", BOOK_CACHE="on")
+    assert result.returncode == 0 and SUMMARY.search(result.output)[1] == "4"
+
+
+def test_exec_off_shows_goldens_and_runs_nothing(book):
+    book.snippet("other/alone.py", "raise SystemExit('this would fail if it ran')\n")
+    try:
+        result = book.build(BOOK_EXEC="off")
+        assert result.returncode == 0, result.output
+        assert "0 blocks executed, 4 shown from goldens" in result.output
+        html = (book.root / "site" / "other" / "index.html").read_text()
+        assert "SystemExit" in html  # the source is shown...
+        assert "<code>alone\n</code>" in html.split('class="result"', 1)[1]  # ...with its golden
+    finally:
+        book.snippet("other/alone.py", "print('alone')\n")

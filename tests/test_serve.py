@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import time
@@ -101,3 +102,63 @@ def test_a_failing_block_is_shown_at_the_block_and_the_server_keeps_running(serv
         page.close()
     assert proc.poll() is None
     assert "block 'oops'" in log_path.read_text()
+
+
+def summaries(log_path) -> list[str]:
+    return re.findall(r"bookexec summary: (.*);", log_path.read_text())
+
+
+def wait_for_summary(log_path, count: int, proc) -> str:
+    deadline = time.monotonic() + 120
+    while len(found := summaries(log_path)) < count:
+        assert proc.poll() is None, log_path.read_text()
+        assert time.monotonic() < deadline, log_path.read_text()
+        time.sleep(0.2)
+    return found[count - 1]
+
+
+def test_serve_reruns_only_the_blocks_an_edit_touches(site, tmp_path):
+    site.page(
+        "edited.md",
+        '# Edited\n\nSome prose.\n\n```python exec="on" id="one"\n--8<-- "snippets/edited/one.py"\n'
+        '```\n\n```python exec="on" id="two"\n--8<-- "snippets/edited/two.py"\n```\n',
+    )
+    site.page(
+        "still.md",
+        '# Still\n\n```python exec="on" id="three"\n--8<-- "snippets/still/three.py"\n```\n',
+    )
+    site.snippet("edited/one.py", "value = 1\nprint('one', value)\n")
+    site.snippet("edited/two.py", "print('two', value + 1)\n")
+    site.snippet("still/three.py", "print('three')\n")
+    assert site.build("update").returncode == 0
+    with (site.root / "mkdocs.yml").open("a") as config:
+        config.write("watch:\n  - snippets\n")
+
+    port = free_port()
+    log_path = tmp_path / "serve.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [str(MKDOCS), "serve", "-a", f"127.0.0.1:{port}"],  # live reload: edits rebuild
+            cwd=site.root,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "GOLDEN": "check"},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        first = wait_for_summary(log_path, 1, proc)
+        assert first.startswith("3 blocks executed, 0 from cache, 0 drifted"), first
+        time.sleep(1.5)  # let the watcher settle before the first edit
+
+        site.page(
+            "edited.md", (site.root / "docs" / "edited.md").read_text().replace("Some", "More")
+        )
+        prose = wait_for_summary(log_path, 2, proc)
+        assert prose.startswith("0 blocks executed, 3 from cache, 0 drifted"), prose
+
+        site.snippet("edited/two.py", "print('two', value + 1)  # an edit, same output\n")
+        snippet = wait_for_summary(log_path, 3, proc)
+        expected = "1 blocks executed, 2 from cache (1 cached blocks replayed for their session)"
+        assert snippet.startswith(expected + ", 0 drifted"), snippet
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

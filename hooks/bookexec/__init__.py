@@ -11,7 +11,8 @@ Modules, each with one concern:
 - `measured`: how recorded values are written in goldens, shown, and judged by band and claim.
 - `prose`: `{{fact:block.name}}` references in a page's text.
 - `jaxpr_diff`: names the kind of change in a drifted jaxpr; `jaxpr_lexer`: jaxpr highlighting.
-- `cache`: the author's page cache for `mkdocs serve`.
+- `cache`: the author's block cache, keyed on everything that can change an output.
+- `progress`: pages and blocks done, slow blocks, and the summary line.
 - `fence`: the markdown-exec formatter that puts it all behind `base_format`'s `run`.
 - `build`: the state of one MkDocs build, driven by `hooks/executed_book.py`.
 """

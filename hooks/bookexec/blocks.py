@@ -109,9 +109,9 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
                 f"{where}: block '{block_id}' includes {snippet}; "
                 f"snippets of docs/{page} live in {expected_dir}/"
             )
-        path = root / snippet
-        if not path.is_file():
+        if not (root / snippet).is_file():
             raise BookError(f"{where}: block '{block_id}' includes {snippet}, which does not exist")
+        code = read_snippet(snippet, root, f"{where}: block '{block_id}'")
         blocks.append(
             Block(
                 page=page,
@@ -119,11 +119,27 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
                 line=start,
                 id=block_id,
                 snippet=snippet,
-                code=path.read_text(encoding="utf-8"),
+                code=code,
                 options=options,
             )
         )
     return blocks
+
+
+def read_snippet(snippet: str, root: Path, who: str) -> str:
+    """A snippet's text. It may not include other files: then its text is all the block runs,
+    and the cache key, which hashes that text, cannot miss a dependency."""
+    try:
+        text = (root / snippet).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise BookError(f"{who}: cannot read {snippet}: {error}") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if _INCLUDE.match(line.strip()):
+            raise BookError(
+                f"{who}: {snippet}:{number} includes another file; a snippet must stand alone "
+                "(copy what it needs into it, or into an earlier block of the page)"
+            )
+    return text
 
 
 def _single_include(body: list[str], where: str, block_id: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import time
 from concurrent.futures import CancelledError
 from importlib.metadata import version
 from pathlib import Path
@@ -24,6 +25,7 @@ from bookexec.golden import (
 from bookexec.golden import parse as parse_golden
 from bookexec.measured import Claim, Fact
 from bookexec.normalize import machine_path_rules, normalize
+from bookexec.progress import Progress, summary
 from bookexec.runner import Executor, PageRun
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
@@ -70,12 +72,17 @@ class Build:
         self.execute = os.environ.get("BOOK_EXEC", "on") != "off"
         self.golden_dir = root / "tests" / "golden"
         self.rules = machine_path_rules(root)
-        page_cache = None
-        if cache.enabled(serving):
-            page_cache = cache.PageCache(root / ".cache" / "bookexec")
-        self.executor = Executor(root, fail_fast=not serving, cache=page_cache)
+        self.started = time.perf_counter()
+        block_cache = None
+        if self.execute and cache.enabled(serving, self.mode):
+            block_cache = cache.BlockCache(root / ".cache" / "bookexec" / "blocks")
+        self.progress = Progress(log.info)
+        self.executor = Executor(
+            root, fail_fast=not serving, cache=block_cache, progress=self.progress
+        )
         self.plans: dict[str, list[Block]] = {}
         self.comparisons: dict[tuple[str, str], Comparison] = {}
+        self.rendered: set[tuple[str, str]] = set()
         self.page: str | None = None
         self.position = 0
         py = sys.version_info
@@ -90,16 +97,16 @@ class Build:
         if not self.execute:
             log.info("bookexec: BOOK_EXEC=off: pages show recorded goldens; nothing runs")
             return
-        for src, blocks in self.plans.items():
-            self.executor.submit(src, blocks)
         total = sum(map(len, self.plans.values()))
         pages_with_blocks = sum(1 for b in self.plans.values() if b)
-        cached = self.executor.cached_pages
-        reused = f", {cached} pages reused from the cache" if cached else ""
+        using = "the block cache" if self.executor.cache else "no cache"
         log.info(
             f"bookexec: {total} blocks on {pages_with_blocks} pages, "
-            f"{self.executor.jobs} pages at a time{reused} (GOLDEN={self.mode})"
+            f"{self.executor.jobs} pages at a time, {using} (GOLDEN={self.mode})"
         )
+        self.progress.expect(pages_with_blocks, total)
+        for src, blocks in self.plans.items():
+            self.executor.submit(src, blocks)
 
     def enter_page(self, src: str, markdown: str) -> str:
         """Start rendering a page: put recorded values into its prose."""
@@ -144,6 +151,7 @@ class Build:
                 f'did not find; write executed fences as ```python exec="on" id="..."'
             )
         block = plan[index]
+        self.rendered.add((page, block.id))
         if code.strip("\n") != block.code.strip("\n"):
             raise BookError(f"{block.where}: the snippet changed while the book was building")
         if not self.execute:
@@ -179,9 +187,15 @@ class Build:
 
     def finish(self) -> None:
         self.executor.close()
-        if self.serving or not self.execute:
-            return
         self.raise_if_failed()
+        self.check_all_rendered()
+        if not self.execute:
+            shown = sum(map(len, self.plans.values()))
+            log.info(self.summary_line(shown=shown))
+            return
+        if self.serving:
+            log.info(self.summary_line())
+            return
         rendered = list(self.comparisons.values())
         stale = sorted(existing_goldens(self.golden_dir) - {c.path for c in rendered})
         report = Report(self.root, self.golden_dir, rendered, stale)
@@ -189,12 +203,44 @@ class Build:
             for change in report.apply_update():
                 log.info(f"bookexec: {change}")
             log.info(f"bookexec: {report.update_summary()}")
+            log.info(self.summary_line())
             return
         if report.failed:
             for line in report.check_lines():
                 log.error(line)
+            log.info(self.summary_line())
             raise BookError(report.summary())
         log.info(f"bookexec: {report.summary()}")
+        log.info(self.summary_line())
+
+    def check_all_rendered(self) -> None:
+        """A block the scanner found but markdown-exec never rendered would go unchecked."""
+        missed = [
+            block.where
+            for blocks in self.plans.values()
+            for block in blocks
+            if (block.page, block.id) not in self.rendered
+        ]
+        if not missed:
+            return
+        message = (
+            "executed blocks that no page rendered, so nothing checked them (is the fence "
+            "indented, or inside an element Markdown does not parse?):\n  " + "\n  ".join(missed)
+        )
+        if self.serving:
+            log.error(f"bookexec: {message}")
+            return
+        raise BookError(message)
+
+    def summary_line(self, shown: int = 0) -> str:
+        statuses = [c.status for c in self.comparisons.values()]
+        return summary(
+            self.progress.tally,
+            drifted=statuses.count("drifted"),
+            new=statuses.count("new"),
+            seconds=time.perf_counter() - self.started,
+            shown=shown,
+        )
 
     def stop(self) -> None:
         self.executor.stop()
@@ -205,7 +251,7 @@ def shown(output: str, facts: list[Fact], backend: str) -> str:
     text = measured.substitute(output, facts)
     if any(fact.kind == "timing" for fact in facts):
         text += (
-            f"\n[timed in this build on the {backend} backend: median of repeated runs,\n"
+            f"\n[timed in this build on the {backend} backend: fastest of repeated runs,\n"
             " warm-up excluded, each run waited on with block_until_ready]\n"
         )
     return text

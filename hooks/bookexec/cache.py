@@ -1,65 +1,182 @@
-"""A page-level cache of outputs, for authors: `mkdocs serve` re-runs only the pages that changed.
+"""The author's cache of block outputs: unchanged blocks are not run again.
 
-Pages run in fresh processes, so a page's outputs depend only on its own blocks, the packages
-installed and the environment JAX reads. The key covers exactly those, plus the executor's own
-source. Files a snippet opens at run time are not in the key. CI builds never use the cache.
+A block's key covers everything that can change what it prints:
+- its code, which is the text of its snippet and of every file that snippet includes;
+- its options (`raises`, `timeout`, `band`, ...);
+- for a block in the page's session, the code and options of every earlier block, since the
+  session's state is what they left behind (a `fresh` block runs alone, so only its own);
+- the Python build, every installed distribution and its version, and where they live;
+- the environment JAX, XLA and the book read (`JAX_*`, `XLA_*`, `BOOK_*`, `PYTHON*`, ...);
+- the checkout's path, because raw outputs still hold absolute paths until normalised;
+- the source of the executor itself.
+
+Files a snippet opens while it runs are not in the key. The cache is for authors: CI's build,
+the update mode and `BOOK_CACHE=off` never read it. A cache that cannot be read is only a
+cache miss: the block runs again and a warning says why; it never fails a build.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sys
-from importlib.metadata import PackageNotFoundError, version
+from functools import cache
+from importlib.metadata import distributions
 from pathlib import Path
 
 from bookexec.blocks import Block
 from bookexec.golden import write_atomic
 
-_ENV_PREFIXES = ("JAX_", "XLA_", "TF_CPP_", "BOOK_", "PYTHON")
-_PACKAGES = ("jax", "jaxlib", "numpy", "ml_dtypes")
+SCHEMA = 2
+KEEP = 4  # entries per block
+_ENV_PREFIXES = ("JAX_", "XLA_", "TF_", "TPU_", "LIBTPU", "CUDA_", "NVIDIA_", "BOOK_", "PYTHON")
+# These change how the build runs, never what a block prints.
+_ENV_IGNORED = {
+    "BOOK_CACHE",
+    "BOOK_JOBS",
+    "BOOK_SLOW",
+    "PYTHONUNBUFFERED",
+    "PYTHONDONTWRITEBYTECODE",
+}
+_EXECUTOR_SOURCES = ("worker.py", "runner.py", "facts.py", "measured.py", "cache.py")
+
+# Outside the `mkdocs` logger on purpose: `mkdocs build --strict` fails on its warnings, and a
+# cache problem must never fail a build.
+warn_log = logging.getLogger("bookexec.cache")
+if not warn_log.handlers:
+    _handler = logging.StreamHandler()
+    _handler.setFormatter(logging.Formatter("WARNING -  bookexec cache: %(message)s"))
+    warn_log.addHandler(_handler)
+    warn_log.propagate = False
 
 
-def enabled(serving: bool, environ=os.environ) -> bool:
-    setting = environ.get("BOOK_CACHE", "auto")
-    return serving if setting == "auto" else setting in ("on", "1", "yes")
+def enabled(serving: bool, mode: str, environ=os.environ) -> bool:
+    """`auto` (the default) means only under `mkdocs serve`; the update mode never reads it."""
+    setting = environ.get("BOOK_CACHE", "auto").lower()
+    if setting in ("off", "0", "no", "false") or mode == "update":
+        return False
+    return serving if setting == "auto" else setting in ("on", "1", "yes", "true")
 
 
-def page_key(blocks: list[Block], environ=os.environ) -> str:
+def fingerprint(
+    environ: dict[str, str],
+    python: str,
+    packages: list[str],
+    prefix: str,
+    root: str,
+    executor: bytes,
+) -> str:
+    """Everything outside the page that can change an output, as one digest."""
     digest = hashlib.sha256()
+    relevant = sorted(
+        (name, value)
+        for name, value in environ.items()
+        if name.startswith(_ENV_PREFIXES) and name not in _ENV_IGNORED
+    )
+    for part in (python, prefix, root, json.dumps(sorted(packages)), json.dumps(relevant)):
+        digest.update(part.encode() + b"\0")
+    digest.update(executor)
+    return digest.hexdigest()
+
+
+@cache
+def installed_packages() -> tuple[str, ...]:
+    found = set()
+    for dist in distributions():
+        name = dist.metadata["Name"] if dist.metadata else None
+        found.add(f"{name or '?'}=={dist.version}")
+    return tuple(sorted(found))
+
+
+def environment_key(root: Path, environ=os.environ) -> str:
+    here = Path(__file__).parent
+    executor = b"".join((here / name).read_bytes() for name in _EXECUTOR_SOURCES)
+    return fingerprint(
+        dict(environ),
+        sys.version,
+        list(installed_packages()),
+        sys.prefix,
+        str(root.resolve()),
+        executor,
+    )
+
+
+def _block_part(block: Block) -> bytes:
+    options = sorted(block.options.items())
+    return json.dumps([block.id, block.snippet, block.code, options]).encode()
+
+
+def block_keys(blocks: list[Block], env_key: str, is_fresh) -> list[str]:
+    """One key per block: the environment, and the session up to and including the block."""
+    keys = []
+    session = hashlib.sha256(env_key.encode())
     for block in blocks:
-        options = sorted(block.options.items())
-        digest.update(json.dumps([block.id, block.snippet, block.code, options]).encode())
-    digest.update(sys.version.encode())
-    for package in _PACKAGES:
-        try:
-            digest.update(f"{package}={version(package)}".encode())
-        except PackageNotFoundError:
-            digest.update(f"{package}=missing".encode())
-    for name in sorted(environ):
-        if name.startswith(_ENV_PREFIXES) and name != "BOOK_CACHE":
-            digest.update(f"{name}={environ[name]}".encode())
-    for module in ("worker.py", "runner.py", "facts.py"):
-        digest.update((Path(__file__).parent / module).read_bytes())
-    return digest.hexdigest()[:32]
+        if is_fresh(block):
+            alone = hashlib.sha256(env_key.encode() + b"\0fresh\0" + _block_part(block))
+            keys.append(alone.hexdigest()[:40])
+            continue
+        session.update(_block_part(block) + b"\0")
+        keys.append(session.copy().hexdigest()[:40])
+    return keys
 
 
-class PageCache:
+class BlockCache:
+    """One JSON file per block and key in a git-ignored folder; the newest few are kept."""
+
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self.warnings = 0
 
-    def _path(self, page: str, key: str) -> Path:
-        return self.folder / f"{page.replace('/', '__')}.{key}.json"
+    def _stem(self, block: Block) -> str:
+        return f"{block.page.replace('/', '__')}__{block.id}"
 
-    def load(self, page: str, key: str) -> dict | None:
-        path = self._path(page, key)
+    def _path(self, block: Block, key: str) -> Path:
+        return self.folder / f"{self._stem(block)}.{key}.json"
+
+    def load(self, block: Block, key: str) -> dict | None:
+        path = self._path(block, key)
+        if not path.exists():
+            return None
         try:
-            return json.loads(path.read_text())
-        except (OSError, ValueError):
+            entry = json.loads(path.read_text(encoding="utf-8"))
+            _check_entry(entry, block)
+            path.touch()  # recently used: kept longest
+            return entry
+        except (OSError, ValueError, TypeError, KeyError) as error:
+            self._warn(f"{path.name} is unreadable ({error}); running {block.where} again")
             return None
 
-    def save(self, page: str, key: str, record: dict) -> None:
-        for old in self.folder.glob(f"{page.replace('/', '__')}.*.json"):
+    def save(self, block: Block, key: str, entry: dict) -> None:
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._prune(block)
+            record = {"schema": SCHEMA, "page": block.page, "block": block.id, **entry}
+            write_atomic(self._path(block, key), json.dumps(record, ensure_ascii=False))
+        except OSError as error:
+            self._warn(f"could not save {block.where} to {self.folder}: {error}")
+
+    def _prune(self, block: Block) -> None:
+        """Keep the newest few keys of each block, so undoing an edit is still a hit."""
+        entries = sorted(
+            self.folder.glob(f"{self._stem(block)}.*.json"), key=lambda p: p.stat().st_mtime
+        )
+        for old in entries[: max(0, len(entries) - (KEEP - 1))]:
             old.unlink(missing_ok=True)
-        write_atomic(self._path(page, key), json.dumps(record))
+
+    def _warn(self, message: str) -> None:
+        self.warnings += 1
+        warn_log.warning(message)
+
+
+def _check_entry(entry: dict, block: Block) -> None:
+    if not isinstance(entry, dict) or entry.get("schema") != SCHEMA:
+        raise ValueError("not an entry of this cache's schema")
+    if entry["page"] != block.page or entry["block"] != block.id:
+        raise ValueError("the entry belongs to another block")
+    if not isinstance(entry["output"], str) or not isinstance(entry["backend"], str):
+        raise TypeError("output and backend must be text")
+    float(entry["seconds"])
+    if not isinstance(entry["facts"], list) or not isinstance(entry["claims"], list):
+        raise TypeError("facts and claims must be lists")

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import Pipe
@@ -19,8 +20,9 @@ from pathlib import Path
 
 from bookexec import measured
 from bookexec.blocks import Block
-from bookexec.cache import PageCache, page_key
+from bookexec.cache import BlockCache, block_keys, environment_key
 from bookexec.measured import Claim, Fact
+from bookexec.progress import Progress
 
 DEFAULT_TIMEOUT = float(os.environ.get("BOOK_BLOCK_TIMEOUT", "120"))
 DEFAULT_OUTPUT_LIMIT = int(os.environ.get("BOOK_OUTPUT_LIMIT", "200000"))
@@ -38,6 +40,7 @@ class BlockRun:
     seconds: float = 0.0
     facts: list[Fact] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
+    cached: bool = False  # this output came from the author's cache, not from running
 
 
 @dataclass
@@ -46,37 +49,30 @@ class PageRun:
     blocks: list[BlockRun] = field(default_factory=list)
     backend: str = "none"
 
-    cached: bool = False
-
     @property
     def failure(self) -> str | None:
         return next((run.failure for run in self.blocks if run.failure), None)
 
-    def record(self) -> dict:
-        outputs = [
-            {
-                "output": run.output,
-                "seconds": run.seconds,
-                "facts": [vars(fact) for fact in run.facts],
-                "claims": [vars(claim) for claim in run.claims],
-            }
-            for run in self.blocks
-        ]
-        return {"backend": self.backend, "blocks": outputs}
 
-    @classmethod
-    def from_record(cls, page: str, blocks: list[Block], record: dict) -> PageRun:
-        runs = [
-            BlockRun(
-                block=block,
-                output=saved["output"],
-                seconds=saved["seconds"],
-                facts=[Fact(**fact) for fact in saved["facts"]],
-                claims=[Claim(**claim) for claim in saved["claims"]],
-            )
-            for block, saved in zip(blocks, record["blocks"], strict=True)
-        ]
-        return cls(page=page, blocks=runs, backend=record["backend"], cached=True)
+def cache_entry(run: BlockRun, backend: str) -> dict:
+    return {
+        "output": run.output,
+        "seconds": run.seconds,
+        "backend": backend,
+        "facts": [vars(fact) for fact in run.facts],
+        "claims": [vars(claim) for claim in run.claims],
+    }
+
+
+def from_cache_entry(block: Block, entry: dict) -> BlockRun:
+    return BlockRun(
+        block=block,
+        output=entry["output"],
+        seconds=float(entry["seconds"]),
+        facts=[Fact(**fact) for fact in entry["facts"]],
+        claims=[Claim(**claim) for claim in entry["claims"]],
+        cached=True,
+    )
 
 
 def is_fresh(block: Block) -> bool:
@@ -208,19 +204,26 @@ def _worker_env() -> dict[str, str]:
 
 
 class Executor:
-    """Runs pages in parallel, each in its own fresh worker; stops everything on first failure."""
+    """Runs pages in parallel, each in its own fresh worker; stops everything on first failure.
+
+    With a cache, a page's blocks whose keys are cached are not run. If a later block of the
+    same session must run, the cached blocks before it are replayed first (their output
+    discarded), because the session state they leave behind is not something one can store.
+    """
 
     def __init__(
         self,
         root: Path,
         jobs: int | None = None,
         fail_fast: bool = True,
-        cache: PageCache | None = None,
+        cache: BlockCache | None = None,
+        progress: Progress | None = None,
     ) -> None:
         self.root = root
         self.fail_fast = fail_fast
         self.cache = cache
-        self.cached_pages = 0
+        self.progress = progress or Progress(lambda message: None)
+        self.env_key = environment_key(root) if cache else ""
         self.jobs = jobs or int(os.environ.get("BOOK_JOBS", "0")) or (os.cpu_count() or 1)
         self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="book-page")
         self._futures: dict[str, Future[PageRun]] = {}
@@ -229,19 +232,37 @@ class Executor:
         self._log_dir = tempfile.mkdtemp(prefix="bookexec-")
         self.stopped = threading.Event()
         self.first_failure: str | None = None
+        self._cached_backend: dict[str, str] = {}
 
     def submit(self, page: str, blocks: list[Block]) -> None:
         if not blocks:
             return
-        key = page_key(blocks) if self.cache else ""
-        record = self.cache.load(page, key) if self.cache else None
-        if record is not None and len(record["blocks"]) == len(blocks):
+        keys = block_keys(blocks, self.env_key, is_fresh) if self.cache else [""] * len(blocks)
+        hits = [self._cached(block, key) for block, key in zip(blocks, keys, strict=True)]
+        if all(hits):
             done: Future[PageRun] = Future()
-            done.set_result(PageRun.from_record(page, blocks, record))
+            runs = [hit for hit in hits if hit]
+            done.set_result(
+                PageRun(page=page, blocks=runs, backend=self._cached_backend.get(page, "none"))
+            )
+            for run in runs:
+                self.progress.block_done(run.block.where, run.seconds, cached=True)
+            self.progress.page_done(page, 0, len(runs), 0.0)
             self._futures[page] = done
-            self.cached_pages += 1
             return
-        self._futures[page] = self._pool.submit(self._run_page, page, blocks, key)
+        self._futures[page] = self._pool.submit(self._run_page, page, blocks, keys, hits)
+
+    def _cached(self, block: Block, key: str) -> BlockRun | None:
+        entry = self.cache.load(block, key) if self.cache else None
+        if entry is None:
+            return None
+        try:
+            run = from_cache_entry(block, entry)
+        except (TypeError, ValueError, KeyError) as error:
+            self.cache._warn(f"the entry of {block.where} is unreadable ({error}); running again")
+            return None
+        self._cached_backend[block.page] = entry["backend"]
+        return run
 
     def page(self, page: str) -> PageRun:
         return self._futures[page].result()
@@ -249,41 +270,79 @@ class Executor:
     def has(self, page: str) -> bool:
         return page in self._futures
 
-    def _run_page(self, page: str, blocks: list[Block], key: str) -> PageRun:
+    def _run_page(
+        self, page: str, blocks: list[Block], keys: list[str], hits: list[BlockRun | None]
+    ) -> PageRun:
+        started = time.perf_counter()
         result = PageRun(page=page)
         if self.stopped.is_set():
             return result
-        worker = Worker(self.root, self._log_dir)
-        with self._lock:
-            self._workers.add(worker)
+        session_misses = [
+            i
+            for i, (b, hit) in enumerate(zip(blocks, hits, strict=True))
+            if not (hit or is_fresh(b))
+        ]
+        last_session_miss = session_misses[-1] if session_misses else -1
+        worker = Worker(self.root, self._log_dir) if session_misses else None
+        if worker:
+            with self._lock:
+                self._workers.add(worker)
+        backends: dict[int, str] = {}
         try:
-            worker.ready()
-            for block in blocks:
+            if worker:
+                worker.ready()
+            for i, block in enumerate(blocks):
                 if self.stopped.is_set():
                     break
+                hit = hits[i]
                 try:
-                    raw = self._run_fresh(block) if is_fresh(block) else worker.run(block)
-                    run = judge(block, raw)
+                    if hit and worker and i < last_session_miss and not is_fresh(block):
+                        replay = judge(block, worker.run(block))
+                        run = replay if replay.failure else hit
+                        self.progress.replayed()
+                    elif hit:
+                        run = hit
+                    elif is_fresh(block):
+                        raw, backends[i] = self._run_fresh(block)
+                        run = judge(block, raw)
+                    else:
+                        run = judge(block, worker.run(block))
                 except WorkerFailed as failure:
                     run = BlockRun(block=block, failure=f"{block.where}: {failure}")
                 result.blocks.append(run)
                 if run.failure:
                     self._fail(run.failure)
                     break
+                self.progress.block_done(block.where, run.seconds, cached=run.cached)
             else:
-                result.backend = worker.finish()
-                if self.cache:
-                    self.cache.save(page, key, result.record())
+                if worker:
+                    result.backend = worker.finish()
+                else:
+                    known = [*backends.values(), self._cached_backend.get(page, "none")]
+                    result.backend = known[0]
+                self._save(result, keys)
         except WorkerFailed as failure:
             self._fail(f"docs/{page}: {failure}")
             result.blocks.append(BlockRun(block=blocks[0], failure=f"docs/{page}: {failure}"))
         finally:
-            worker.kill()
-            with self._lock:
-                self._workers.discard(worker)
+            if worker:
+                worker.kill()
+                with self._lock:
+                    self._workers.discard(worker)
+        if not result.failure:
+            ran = sum(1 for run in result.blocks if not run.cached)
+            cached = len(result.blocks) - ran
+            self.progress.page_done(page, ran, cached, time.perf_counter() - started)
         return result
 
-    def _run_fresh(self, block: Block) -> dict:
+    def _save(self, result: PageRun, keys: list[str]) -> None:
+        if not self.cache:
+            return
+        for run, key in zip(result.blocks, keys, strict=True):
+            if not run.cached:
+                self.cache.save(run.block, key, cache_entry(run, result.backend))
+
+    def _run_fresh(self, block: Block) -> tuple[dict, str]:
         """A block that must not see its page's imports runs alone in a new interpreter."""
         worker = Worker(self.root, self._log_dir, preload=[])
         with self._lock:
@@ -291,8 +350,7 @@ class Executor:
         try:
             worker.ready()
             raw = worker.run(block)
-            worker.finish()
-            return raw
+            return raw, worker.finish()
         finally:
             worker.kill()
             with self._lock:

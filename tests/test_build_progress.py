@@ -1,0 +1,78 @@
+"""A build says what it is doing: progress per page, slow blocks by name, one summary line."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.build
+
+PAGE = """\
+# Timed
+
+```python exec="on" id="quick"
+--8<-- "snippets/timed/quick.py"
+```
+
+```python exec="on" id="slow"
+--8<-- "snippets/timed/slow.py"
+```
+"""
+
+
+@pytest.fixture
+def timed(site):
+    site.page("timed.md", PAGE)
+    site.page("plain.md", "# No blocks here\n")
+    site.page(
+        "other.md", '# Other\n\n```python exec="on" id="one"\n--8<-- "snippets/other/one.py"\n```\n'
+    )
+    site.snippet("timed/quick.py", "print('quick')\n")
+    site.snippet("timed/slow.py", "import time\ntime.sleep(1.5)\nprint('slow')\n")
+    site.snippet("other/one.py", "print('one')\n")
+    assert site.build("update").returncode == 0
+    return site
+
+
+def test_progress_counts_pages_and_blocks_and_names_slow_blocks(timed):
+    result = timed.build(BOOK_SLOW="1")
+    assert result.returncode == 0, result.output
+    done = re.findall(
+        r"\[(\d+)/(\d+) pages, (\d+)/(\d+) blocks\] docs/(\S+): (\d+) run", result.output
+    )
+    assert sorted(page for *_, page, _ in done) == ["other.md", "timed.md"]
+    assert {(total_pages, total_blocks) for _, total_pages, _, total_blocks, *_ in done} == {
+        ("2", "3")
+    }
+    assert max(int(pages) for pages, *_ in done) == 2
+    slow = re.findall(r"slow block (docs/\S+) \(block '(\S+)', .*\): ([\d.]+) s", result.output)
+    assert [(where, block) for where, block, _ in slow] == [("docs/timed.md:7", "slow")]
+    assert float(slow[0][2]) >= 1.5
+
+
+def test_one_summary_line_ends_the_build(timed):
+    result = timed.build()
+    lines = [line for line in result.output.splitlines() if "bookexec summary" in line]
+    assert len(lines) == 1
+    found = re.search(r"summary: 3 blocks executed, 0 from cache, 0 drifted; ([\d.]+) s", lines[0])
+    assert found and float(found[1]) > 0
+
+    timed.snippet("other/one.py", "print('one, changed')\n")
+    drifted = timed.build()
+    assert drifted.returncode != 0
+    assert "bookexec summary: 3 blocks executed, 0 from cache, 1 drifted;" in drifted.output
+
+
+def test_a_block_no_page_rendered_fails_the_build(site):
+    """The scanner saw it, markdown-exec never ran it: unchecked output must not pass."""
+    site.page(
+        "hidden.md",
+        # `py` is not among the languages the fixture gives markdown-exec
+        '# Hidden\n\n```py exec="on" id="unseen"\n--8<-- "snippets/hidden/unseen.py"\n```\n',
+    )
+    site.snippet("hidden/unseen.py", "print('nobody checks me')\n")
+    result = site.build("update")
+    assert result.returncode != 0
+    assert "executed blocks that no page rendered" in result.output
+    assert "docs/hidden.md:3 (block 'unseen', snippet snippets/hidden/unseen.py)" in result.output
