@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import sysconfig
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from bookexec.privacy import machine_names
 
 # "<function f at 0x7f1c2b3a4d50>", "<... object at 0x...>": CPython's default reprs.
 _ADDRESS = re.compile(r"(?<=\bat )0x[0-9a-fA-F]+\b")
@@ -45,6 +48,8 @@ def path_rules(
     stdlib: Iterable[str] = (),
     temp: Iterable[str] = (),
     homes: Iterable[str] = (),
+    pythons: Iterable[str] = (),
+    names: dict[str, str] | None = None,
 ) -> list[PathRule]:
     """Rules for the absolute paths of this machine, most specific first."""
     rules: list[PathRule] = []
@@ -54,11 +59,14 @@ def path_rules(
         ([str(root)], "<root>"),
         (temp, "<tmp>"),
         (homes, "<home>"),
+        (pythons, "<python>"),
     ):
         for prefix in group:
             prefix = str(prefix).rstrip("/")
             if prefix and prefix != "/":
                 rules.append(PathRule(prefix, placeholder))
+    # A user or host name, standing alone as a word: the same boundaries as a path's.
+    rules += [PathRule(name, placeholder) for name, placeholder in (names or {}).items()]
     # Longest prefix first, so a venv inside the checkout becomes <site-packages>, not <root>.
     return sorted(rules, key=lambda rule: len(rule.prefix), reverse=True)
 
@@ -75,6 +83,8 @@ def machine_path_rules(root: Path) -> list[PathRule]:
         stdlib=realpaths({paths["stdlib"], paths["platstdlib"]}),
         temp=realpaths(temp),
         homes=realpaths(homes),
+        pythons=realpaths({sys.prefix, sys.exec_prefix, sys.base_prefix}),
+        names=machine_names(),
     )
 
 
