@@ -49,6 +49,7 @@ def path_rules(
     temp: Iterable[str] = (),
     homes: Iterable[str] = (),
     pythons: Iterable[str] = (),
+    import_paths: Iterable[str] = (),
     names: dict[str, str] | None = None,
 ) -> list[PathRule]:
     """Rules for the absolute paths of this machine, most specific first."""
@@ -60,6 +61,7 @@ def path_rules(
         (temp, "<tmp>"),
         (homes, "<home>"),
         (pythons, "<python>"),
+        (import_paths, "<sys.path>"),  # the rest of sys.path, e.g. an editable install
     ):
         for prefix in group:
             prefix = str(prefix).rstrip("/")
@@ -84,8 +86,19 @@ def machine_path_rules(root: Path) -> list[PathRule]:
         temp=realpaths(temp),
         homes=realpaths(homes),
         pythons=realpaths({sys.prefix, sys.exec_prefix, sys.base_prefix}),
+        import_paths=realpaths(_other_import_paths([root, *paths.values(), *temp, *homes])),
         names=machine_names(),
     )
+
+
+def _other_import_paths(known: Iterable[str | Path]) -> set[str]:
+    """Folders on sys.path under none of the other rules, such as an editable install's."""
+    prefixes = [str(p).rstrip("/") + "/" for p in known] + [sys.prefix + "/", sys.base_prefix + "/"]
+    return {
+        p
+        for p in sys.path
+        if os.path.isabs(p) and os.path.isdir(p) and not (p + "/").startswith(tuple(prefixes))
+    }
 
 
 def paths(text: str, rules: list[PathRule]) -> str:

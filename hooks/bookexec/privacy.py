@@ -14,9 +14,13 @@ import os
 import socket
 from collections.abc import Mapping
 
-# Variables a worker keeps: exact names, then prefixes.
+# Variables a worker keeps: exact names, then prefixes. BOOK_SNIPPET_* is the way to hand a
+# snippet a value on purpose (the tests inject fake measurements with it).
 _KEEP = frozenset({"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP"})
-_KEEP_PREFIXES = ("LC_", "PYTHON", "JAX_", "XLA_", "TF_CPP_", "CUDA_", "NVIDIA_", "LD_LIBRARY")
+_KEEP_PREFIXES = (
+    *("LC_", "PYTHON", "JAX_", "XLA_", "TF_CPP_", "CUDA_", "NVIDIA_", "LD_LIBRARY"),
+    "BOOK_SNIPPET_",
+)
 # Account names that are the same on every machine say nothing private, and a short name
 # would be replaced inside ordinary words of an output.
 _PUBLIC_NAMES = frozenset({"root", "runner", "user", "nobody", "localhost"})
