@@ -124,3 +124,29 @@ def test_no_path_user_host_or_variable_of_the_machine_reaches_the_site(marked_bo
     for secret in sorted(machine):
         leaks = [name for name, data in files.items() if secret.encode() in data]
         assert leaks == [], f"{secret!r} is in {leaks}"
+
+
+def test_snippets_get_only_the_variables_that_shape_python_and_jax():
+    from bookexec.privacy import worker_environment
+
+    kept = worker_environment(
+        {"PATH": "/bin", "JAX_ENABLE_X64": "1", "AWS_SECRET": "s", "USER": "alice"}
+        | {"BOOK_SNIPPET_SEED": "3", "LC_ALL": "C.UTF-8", "GOLDEN": "update"}
+    )
+    assert kept == {
+        "PATH": "/bin",
+        "JAX_ENABLE_X64": "1",
+        "BOOK_SNIPPET_SEED": "3",
+        "LC_ALL": "C.UTF-8",
+    }
+
+
+def test_user_and_host_names_are_replaced_as_whole_words_and_public_ones_kept():
+    from bookexec.normalize import path_rules, paths
+    from bookexec.privacy import machine_names
+
+    names = machine_names({"USER": "alice", "LOGNAME": "root"})
+    assert names["alice"] == "<user>" and "root" not in names
+    rules = path_rules(Path("/srv/book"), names={"alice": "<user>", "box-7": "<host>"})
+    text = "user=alice on box-7 (alice's), not malice or box-77"
+    assert paths(text, rules) == "user=<user> on <host> (<user>'s), not malice or box-77"
