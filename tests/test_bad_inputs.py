@@ -250,6 +250,7 @@ def test_a_100_mb_flood_keeps_memory_bounded(base, tmp_path):
     run = measured_build(root, "update")
     assert run.returncode != 0 and "flooded past 200000 characters" in run.output
     # Had any process kept the flood, its peak would be at least 100 MB above the baseline.
+    print(f"\n100 MB flood: peak RSS {run.peak_mib:.0f} MiB, good build {baseline:.0f} MiB")
     assert run.peak_mib < baseline + 48, (run.peak_mib, baseline)
 
 
