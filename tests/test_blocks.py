@@ -62,7 +62,23 @@ def test_indented_block_in_a_content_tab(root):
             [fence('python exec="on" id="same"'), fence('python exec="1" id="same"')],
             "docs/ch.md:9: duplicate block id 'same' (first used at docs/ch.md:5)",
         ),
-        ([fence('python exec="on" id="Bad Id"')], "docs/ch.md:5: block id 'Bad Id' must be"),
+        (
+            [fence('python exec="on" id="Bad Id"')],
+            "docs/ch.md:5: block id 'Bad Id' (snippet snippets/ch/a.py) must be",
+        ),
+        (
+            [fence('python exec="on" id="typo" timout="300"')],
+            "docs/ch.md:5 (block 'typo', snippet snippets/ch/a.py): unknown option 'timout'",
+        ),
+        (
+            [fence('python exec="on" id="slow" timeout="soon"')],
+            "docs/ch.md:5 (block 'slow', snippet snippets/ch/a.py): option timeout=\"soon\" must",
+        ),
+        (
+            [fence('python exec="on" id="big" limit="1.5"')],
+            'option limit="1.5" must be a positive whole number, like limit="500000"',
+        ),
+        ([fence('python exec="on" id="f" fresh="maybe"')], 'option fresh="maybe" must be'),
         (
             [fence('python exec="on" id="inline"', "print('inline code')")],
             "docs/ch.md:5: block 'inline' must contain exactly one snippet include",
@@ -81,6 +97,14 @@ def test_bad_blocks_name_page_and_line(root, fences, message):
     with pytest.raises(BookError) as error:
         scan_page("ch.md", page(*fences), root)
     assert message in str(error.value)
+
+
+def test_unknown_option_lists_the_known_ones(root):
+    with pytest.raises(BookError) as error:
+        scan_page("ch.md", page(fence('python exec="on" id="s" session="x"')), root)
+    message = str(error.value)
+    assert "unknown option 'session'" in message
+    assert "remove it or use one of: band, exec, fresh, hl_lines, html, id, limit" in message
 
 
 def test_parse_info_reads_quoted_and_bare_options():

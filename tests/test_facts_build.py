@@ -22,7 +22,7 @@ TIMED = """\
 import os
 from bookexec.facts import claim, record
 
-seconds = record("seconds", float(os.environ["INJECT_SECONDS"]), kind="timing")
+seconds = record("seconds", float(os.environ["BOOK_SNIPPET_SECONDS"]), kind="timing")
 speedup = record("speedup", 1.0 / seconds, kind="ratio")
 claim("speedup", ">=", 2)
 print(f"step: {seconds}, speedup: {speedup}")
@@ -33,7 +33,7 @@ print(f"step: {seconds}, speedup: {speedup}")
 def timed(site):
     site.page("timed.md", TIMED_PAGE)
     site.snippet("timed/step.py", TIMED)
-    written = site.build("update", INJECT_SECONDS="0.1")
+    written = site.build("update", BOOK_SNIPPET_SECONDS="0.1")
     assert written.returncode == 0, written.output
     return site
 
@@ -44,8 +44,10 @@ def test_golden_keeps_placeholders_and_values_and_the_page_shows_values(timed):
     assert "seconds = 0.1 s timing (band x5)" in golden
     assert "claim: speedup >= 2" in golden
     html = (timed.root / "site" / "timed" / "index.html").read_text()
-    assert "The step took 100 ms, which is 10 times the baseline." in html
-    assert "step: 100 ms, speedup: 10" in html
+    mark = '<span class="bookexec-measured">{}</span>'
+    took, times = mark.format("100 ms"), mark.format("10")
+    assert f"The step took {took}, which is {times} times the baseline." in html
+    assert f"step: {took}, speedup: {times}" in html
     assert "on the cpu backend" in html
     assert "<code>{{fact:step.seconds}}</code>" in html  # code is left alone
 
@@ -61,7 +63,7 @@ def test_golden_keeps_placeholders_and_values_and_the_page_shows_values(timed):
 )
 def test_check_mode_fails_only_on_a_broken_claim_or_a_left_band(timed, seconds, passes, reason):
     before = timed.goldens()
-    result = timed.build(INJECT_SECONDS=seconds)
+    result = timed.build(BOOK_SNIPPET_SECONDS=seconds)
     assert (result.returncode == 0) is passes, result.output
     if reason:
         assert reason in result.output
@@ -70,12 +72,12 @@ def test_check_mode_fails_only_on_a_broken_claim_or_a_left_band(timed, seconds, 
 
 
 def test_update_accepts_a_new_band_but_never_a_broken_claim(timed):
-    moved = timed.build("update", INJECT_SECONDS="0.01")
+    moved = timed.build("update", BOOK_SNIPPET_SECONDS="0.01")
     assert moved.returncode == 0 and "rewrote tests/golden/timed/step.txt" in moved.output
     assert "seconds = 0.01 s" in timed.goldens()["timed/step.txt"]
 
     before = timed.goldens()
-    broken = timed.build("update", INJECT_SECONDS="0.9")
+    broken = timed.build("update", BOOK_SNIPPET_SECONDS="0.9")
     assert broken.returncode != 0
     assert "claims that do not hold, so no golden was written" in broken.output
     assert timed.goldens() == before
@@ -83,7 +85,7 @@ def test_update_accepts_a_new_band_but_never_a_broken_claim(timed):
 
 def test_noise_inside_the_band_leaves_goldens_untouched_in_update_mode(timed):
     before = timed.goldens()
-    assert timed.build("update", INJECT_SECONDS="0.12").returncode == 0
+    assert timed.build("update", BOOK_SNIPPET_SECONDS="0.12").returncode == 0
     assert timed.goldens() == before
 
 
@@ -98,17 +100,17 @@ def test_noise_inside_the_band_leaves_goldens_untouched_in_update_mode(timed):
 )
 def test_unknown_facts_fail_naming_page_and_line(timed, reference, message):
     timed.page("timed.md", TIMED_PAGE.replace("Written as code", f"See {reference}. Written"))
-    result = timed.build(INJECT_SECONDS="0.1")
+    result = timed.build(BOOK_SNIPPET_SECONDS="0.1")
     assert result.returncode != 0
     assert message in result.output
 
 
 def test_a_fact_from_another_page(timed):
     timed.page("summary.md", "# Summary\n\nThe step took {{fact:timed.md#step.seconds}}.\n")
-    result = timed.build(INJECT_SECONDS="0.1")
+    result = timed.build(BOOK_SNIPPET_SECONDS="0.1")
     assert result.returncode == 0, result.output
     html = (timed.root / "site" / "summary" / "index.html").read_text()
-    assert "The step took 100 ms." in html
+    assert 'The step took <span class="bookexec-measured">100 ms</span>.' in html
 
 
 COUNT_PAGE = """\

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from bookexec.errors import BookError
+from bookexec.options import check as options_check
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
 _ATTR = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|[^\s"']+)""")
@@ -89,29 +90,41 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
         if not is_executed(language, options):
             continue
         where = f"docs/{page}:{start}"
+        # Name the snippet in every error, even before the block is known to be well formed.
+        named = _include_of(body)
+        in_snippet = f" (snippet {named})" if named else ""
         block_id = options.get("id", "")
         if not block_id:
-            raise BookError(f'{where}: executed block has no id; add id="..." to the fence')
+            raise BookError(
+                f'{where}: executed block has no id{in_snippet}; add id="..." to the fence, '
+                "lower-case and unique in the page"
+            )
         if not _ID.match(block_id):
             raise BookError(
-                f"{where}: block id '{block_id}' must be lower-case letters, digits, '-' or '_'"
+                f"{where}: block id '{block_id}'{in_snippet} must be lower-case letters, digits, "
+                "'-' or '_'; rename it"
             )
         if block_id in seen:
             raise BookError(
                 f"{where}: duplicate block id '{block_id}' "
-                f"(first used at docs/{page}:{seen[block_id]})"
+                f"(first used at docs/{page}:{seen[block_id]}){in_snippet}; "
+                "give each block of a page its own id"
             )
         seen[block_id] = start
         snippet = _single_include(body, where, block_id)
+        options_check(options, f"{where} (block '{block_id}', snippet {snippet})")
         expected_dir = snippet_dir_for(page)
         if PurePosixPath(snippet).parent != PurePosixPath(expected_dir):
             raise BookError(
                 f"{where}: block '{block_id}' includes {snippet}; "
-                f"snippets of docs/{page} live in {expected_dir}/"
+                f"snippets of docs/{page} live in {expected_dir}/: move the file there"
             )
         if not (root / snippet).is_file():
-            raise BookError(f"{where}: block '{block_id}' includes {snippet}, which does not exist")
-        code = read_snippet(snippet, root, f"{where}: block '{block_id}'")
+            raise BookError(
+                f"{where}: block '{block_id}' includes {snippet}, which does not exist; "
+                "create the file or fix the path in the include"
+            )
+        code = read_snippet(snippet, root, where, block_id)
         blocks.append(
             Block(
                 page=page,
@@ -126,28 +139,37 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
     return blocks
 
 
-def read_snippet(snippet: str, root: Path, who: str) -> str:
+def read_snippet(snippet: str, root: Path, where: str, block_id: str) -> str:
     """A snippet's text. It may not include other files: then its text is all the block runs,
     and the cache key, which hashes that text, cannot miss a dependency."""
     try:
         text = (root / snippet).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise BookError(f"{who}: cannot read {snippet}: {error}") from None
+    except UnicodeDecodeError as error:
+        raise BookError(
+            f"{where}: block '{block_id}' includes {snippet}, which is not valid UTF-8 "
+            f"(byte {error.start}); save the file as UTF-8"
+        ) from None
     for number, line in enumerate(text.splitlines(), start=1):
         if _INCLUDE.match(line.strip()):
             raise BookError(
-                f"{who}: {snippet}:{number} includes another file; a snippet must stand alone "
-                "(copy what it needs into it, or into an earlier block of the page)"
+                f"{where}: block '{block_id}': {snippet}:{number} includes another file; a "
+                "snippet must stand alone: copy what it needs into it, or into an earlier block"
             )
     return text
 
 
-def _single_include(body: list[str], where: str, block_id: str) -> str:
+def _include_of(body: list[str]) -> str | None:
+    """The included snippet's path, if the body is a single include."""
     content = [line for line in body if line.strip()]
     match = _INCLUDE.match(content[0].strip()) if len(content) == 1 else None
-    if not match:
+    return match["path"] if match else None
+
+
+def _single_include(body: list[str], where: str, block_id: str) -> str:
+    path = _include_of(body)
+    if path is None:
         raise BookError(
             f"{where}: block '{block_id}' must contain exactly one snippet include, "
             f'like --8<-- "snippets/<chapter>/<name>.py"'
         )
-    return match["path"]
+    return path

@@ -21,6 +21,7 @@ from bookexec.golden import (
     existing_goldens,
     golden_path,
     mode_from_env,
+    read_golden,
 )
 from bookexec.golden import parse as parse_golden
 from bookexec.measured import Claim, Fact
@@ -248,7 +249,7 @@ class Build:
 
 def shown(output: str, facts: list[Fact], backend: str) -> str:
     """What the page shows: the output with measured values in place of their placeholders."""
-    text = measured.substitute(output, facts)
+    text = measured.substitute(output, facts, marked=True)
     if any(fact.kind == "timing" for fact in facts):
         text += (
             f"\n[timed in this build on the {backend} backend: fastest of repeated runs,\n"
@@ -262,7 +263,8 @@ def recorded(golden_dir: Path, block: Block) -> tuple[str, list[Fact], list[Clai
     path = golden_path(golden_dir, block.page, block.id)
     if not path.is_file():
         return "(execution is off and this block has no golden yet)\n", [], []
-    golden = parse_golden(path.read_text(encoding="utf-8"))
+    text, _ = read_golden(path)
+    golden = parse_golden(text or "")
     return golden.output, golden.facts, golden.claims
 
 

@@ -6,7 +6,8 @@ A block's key covers everything that can change what it prints:
 - for a block in the page's session, the code and options of every earlier block, since the
   session's state is what they left behind (a `fresh` block runs alone, so only its own);
 - the Python build, every installed distribution and its version, and where they live;
-- the environment JAX, XLA and the book read (`JAX_*`, `XLA_*`, `BOOK_*`, `PYTHON*`, ...);
+- the environment a snippet can see (`privacy.worker_environment`: `JAX_*`, `XLA_*`,
+  `PYTHON*`, `PATH`, `HOME`, locale, `BOOK_SNIPPET_*`, ...) and the book's `BOOK_*` settings;
 - the checkout's path, because raw outputs still hold absolute paths until normalised;
 - the source of the executor itself.
 
@@ -28,10 +29,10 @@ from pathlib import Path
 
 from bookexec.blocks import Block
 from bookexec.golden import write_atomic
+from bookexec.privacy import worker_environment
 
 SCHEMA = 2
 KEEP = 4  # entries per block
-_ENV_PREFIXES = ("JAX_", "XLA_", "TF_", "TPU_", "LIBTPU", "CUDA_", "NVIDIA_", "BOOK_", "PYTHON")
 # These change how the build runs, never what a block prints.
 _ENV_IGNORED = {
     "BOOK_CACHE",
@@ -40,7 +41,7 @@ _ENV_IGNORED = {
     "PYTHONUNBUFFERED",
     "PYTHONDONTWRITEBYTECODE",
 }
-_EXECUTOR_SOURCES = ("worker.py", "runner.py", "facts.py", "measured.py", "cache.py")
+_EXECUTOR_SOURCES = ("worker.py", "runner.py", "facts.py", "measured.py", "cache.py", "privacy.py")
 
 # Outside the `mkdocs` logger on purpose: `mkdocs build --strict` fails on its warnings, and a
 # cache problem must never fail a build.
@@ -70,11 +71,9 @@ def fingerprint(
 ) -> str:
     """Everything outside the page that can change an output, as one digest."""
     digest = hashlib.sha256()
-    relevant = sorted(
-        (name, value)
-        for name, value in environ.items()
-        if name.startswith(_ENV_PREFIXES) and name not in _ENV_IGNORED
-    )
+    # What a snippet can see of the environment, and the book's own settings (time limits...)
+    seen = {**worker_environment(environ), **{k: v for k, v in environ.items() if k[:5] == "BOOK_"}}
+    relevant = sorted((name, value) for name, value in seen.items() if name not in _ENV_IGNORED)
     for part in (python, prefix, root, json.dumps(sorted(packages)), json.dumps(relevant)):
         digest.update(part.encode() + b"\0")
     digest.update(executor)

@@ -12,7 +12,7 @@ from typing import Any
 from markdown_exec import ExecutionError, base_format
 from markupsafe import Markup
 
-from bookexec import build
+from bookexec import build, measured
 from bookexec.golden import Comparison
 
 # Fence options the book reads; markdown-exec would otherwise copy them onto the output fence.
@@ -50,6 +50,7 @@ def format_python(**options: Any) -> Markup:
     if not options.get("result"):
         options["result"] = result_language(output) if output else ""
     rendered = base_format(language="python", run=run, extra=extra, **options)
+    rendered = Markup(measured.unmark(rendered))  # timings and ratios, marked as such
     if current.serving and comparison is not None and comparison.status != "ok":
         rendered += Markup(drift_warning(comparison, current.root))  # its parts are escaped
     return rendered

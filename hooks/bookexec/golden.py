@@ -79,6 +79,33 @@ def parse(text: str) -> Parsed:
     return Parsed(header, output, facts, claims)
 
 
+def read_golden(path: Path) -> tuple[str | None, str | None]:
+    """A golden's text, or None if there is none; and what is wrong with it, in words.
+
+    A damaged golden (not UTF-8, truncated, its header gone) is drift like any other: the
+    report shows it with a readable diff, and the update mode rewrites it.
+    """
+    if not path.is_file():
+        return None, None
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        text = data.decode("utf-8", errors="replace")
+        return text, (
+            f"the golden is not valid UTF-8 (byte {error.start}); shown with U+FFFD in the "
+            "diff; GOLDEN=update rewrites it"
+        )
+    header, separator, _ = text.partition(_SEPARATOR)
+    keys = [line.split(": ", 1)[0] for line in header.splitlines()]
+    if not separator or keys != list(_HEADER_KEYS):
+        return text, (
+            "the golden is damaged or truncated (its header is not the one the update mode "
+            "writes); GOLDEN=update rewrites it"
+        )
+    return text, None
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write to a temporary file beside the target, then rename over it."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -134,6 +161,8 @@ class Comparison:
         if self.expected is None:
             return None
         old, new = parse(self.expected).header_fields(), parse(self.actual).header_fields()
+        if not all(key in old for key in ("jax", "jaxlib")):
+            return None  # a damaged header says nothing about versions
         changed = [
             f"{key} {old.get(key, '?')} -> {new[key]}"
             for key in ("jax", "jaxlib", "python", "backend")
@@ -156,16 +185,27 @@ def compare(
     path = golden_path(golden_dir, page, block_id)
     body = output + measured.render(list(facts), list(claims))
     actual = render(page, block_id, snippet, body, prov)
-    expected = path.read_text(encoding="utf-8") if path.is_file() else None
+    expected, damage = read_golden(path)
     result = Comparison(page, block_id, snippet, path, expected, actual)
     result.broken = measured.broken_claims(list(facts), list(claims))
     if expected is None:
         result.reasons = list(result.broken)
         return result
     old, new = parse(expected), parse(actual)
-    result.reasons = measured.band_failures(old.facts, list(facts)) + result.broken
+    damaged = [damage] if damage else []
+    result.reasons = damaged + measured.band_failures(old.facts, list(facts)) + result.broken
     result.status = "ok" if old.exact() == new.exact() and not result.reasons else "drifted"
     return result
+
+
+def remove_leftovers(golden_dir: Path) -> list[Path]:
+    """Delete the temporary files of a write_atomic that was killed before its rename."""
+    if not golden_dir.is_dir():
+        return []
+    leftovers = sorted(golden_dir.rglob(".*.txt.*.tmp"))
+    for path in leftovers:
+        path.unlink(missing_ok=True)
+    return leftovers
 
 
 def existing_goldens(golden_dir: Path) -> set[Path]:
@@ -241,7 +281,10 @@ class Report:
             raise BookError(
                 "claims that do not hold, so no golden was written:\n" + "\n".join(broken)
             )
-        changes: list[str] = []
+        changes = [
+            f"removed {_rel(path, self.root)}, left by an interrupted update"
+            for path in remove_leftovers(self.golden_dir)
+        ]
         for c in self.comparisons:
             if c.status == "ok":
                 continue

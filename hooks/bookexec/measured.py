@@ -8,6 +8,7 @@ when a claim the prose makes from it stops holding. Ordinary noise never fails a
 from __future__ import annotations
 
 import contextlib
+import html
 import operator
 import re
 from dataclasses import dataclass
@@ -112,9 +113,12 @@ def parse(section: str) -> tuple[list[Fact], list[Claim]]:
         elif found := _LINE.match(line):
             kind = found["kind"] or "exact"
             value: float | str = found["value"]
-            if kind != "exact":
-                value = float(value.removesuffix(" s"))
-            band = float(found["band"]) if found["band"] else None
+            try:
+                if kind != "exact":
+                    value = float(value.removesuffix(" s"))
+                band = float(found["band"]) if found["band"] else None
+            except ValueError:
+                continue  # a damaged line: the fact is missing, which is drift
             facts.append(Fact(found["name"], kind, value, band))
     return facts, claims
 
@@ -172,7 +176,36 @@ def broken_claims(facts: list[Fact], claims: list[Claim]) -> list[str]:
     return broken
 
 
-def substitute(text: str, facts: list[Fact]) -> str:
-    """Put each fact's value where the output printed its placeholder."""
-    values = {fact.name: fact.shown() for fact in facts}
+def substitute(text: str, facts: list[Fact], marked: bool = False) -> str:
+    """Put each fact's value where the output printed its placeholder.
+
+    With `marked`, timings and ratios go in as tokens that `unmark` turns into marked HTML
+    once markdown-exec and Pygments have rendered the output around them.
+    """
+    values = {
+        fact.name: _token(fact.shown()) if marked and fact.banded else fact.shown()
+        for fact in facts
+    }
     return TOKEN.sub(lambda m: values.get(m[1], m[0]), text)
+
+
+# Every value that differs from build to build is in one element of this class, so a reader's
+# tools and the determinism test can tell it from everything else on the page.
+MARK_CLASS = "bookexec-measured"
+# Letters and hex digits only: no lexer splits it and no escaping changes it.
+_MARK_TOKEN = re.compile(r"bookexecvalue([0-9a-f]+)x")
+
+
+def html_mark(escaped: str) -> str:
+    return f'<span class="{MARK_CLASS}">{escaped}</span>'
+
+
+def _token(value: str) -> str:
+    return f"bookexecvalue{value.encode().hex()}x"
+
+
+def unmark(rendered: str) -> str:
+    """Turn the tokens of `substitute(..., marked=True)` into marked, escaped values."""
+    return _MARK_TOKEN.sub(
+        lambda m: html_mark(html.escape(bytes.fromhex(m[1]).decode(), quote=False)), rendered
+    )

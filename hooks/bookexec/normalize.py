@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import sysconfig
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from bookexec.privacy import machine_names
 
 # "<function f at 0x7f1c2b3a4d50>", "<... object at 0x...>": CPython's default reprs.
 _ADDRESS = re.compile(r"(?<=\bat )0x[0-9a-fA-F]+\b")
@@ -45,6 +48,9 @@ def path_rules(
     stdlib: Iterable[str] = (),
     temp: Iterable[str] = (),
     homes: Iterable[str] = (),
+    pythons: Iterable[str] = (),
+    import_paths: Iterable[str] = (),
+    names: dict[str, str] | None = None,
 ) -> list[PathRule]:
     """Rules for the absolute paths of this machine, most specific first."""
     rules: list[PathRule] = []
@@ -54,11 +60,15 @@ def path_rules(
         ([str(root)], "<root>"),
         (temp, "<tmp>"),
         (homes, "<home>"),
+        (pythons, "<python>"),
+        (import_paths, "<sys.path>"),  # the rest of sys.path, e.g. an editable install
     ):
         for prefix in group:
             prefix = str(prefix).rstrip("/")
             if prefix and prefix != "/":
                 rules.append(PathRule(prefix, placeholder))
+    # A user or host name, standing alone as a word: the same boundaries as a path's.
+    rules += [PathRule(name, placeholder) for name, placeholder in (names or {}).items()]
     # Longest prefix first, so a venv inside the checkout becomes <site-packages>, not <root>.
     return sorted(rules, key=lambda rule: len(rule.prefix), reverse=True)
 
@@ -75,7 +85,20 @@ def machine_path_rules(root: Path) -> list[PathRule]:
         stdlib=realpaths({paths["stdlib"], paths["platstdlib"]}),
         temp=realpaths(temp),
         homes=realpaths(homes),
+        pythons=realpaths({sys.prefix, sys.exec_prefix, sys.base_prefix}),
+        import_paths=realpaths(_other_import_paths([root, *paths.values(), *temp, *homes])),
+        names=machine_names(),
     )
+
+
+def _other_import_paths(known: Iterable[str | Path]) -> set[str]:
+    """Folders on sys.path under none of the other rules, such as an editable install's."""
+    prefixes = [str(p).rstrip("/") + "/" for p in known] + [sys.prefix + "/", sys.base_prefix + "/"]
+    return {
+        p
+        for p in sys.path
+        if os.path.isabs(p) and os.path.isdir(p) and not (p + "/").startswith(tuple(prefixes))
+    }
 
 
 def paths(text: str, rules: list[PathRule]) -> str:

@@ -12,6 +12,7 @@ import html
 import re
 from collections.abc import Callable
 
+from bookexec import measured
 from bookexec.errors import BookError
 from bookexec.measured import Fact
 
@@ -83,7 +84,10 @@ def _replace(text: str, page: str, number: int, lookup: Lookup) -> str:
                 f"{where}: fact '{ref}': block '{block_id}' recorded no value '{name}' "
                 f"(it recorded: {known})"
             )
-        shown = html.escape(facts[name].shown(), quote=False)
+        fact = facts[name]
+        shown = html.escape(fact.shown(), quote=False)
+        if fact.banded:
+            shown = measured.html_mark(shown)
         return f"<code>{shown}</code>" if match["style"] == "code" else shown
 
     return REFERENCE.sub(value, text)

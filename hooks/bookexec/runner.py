@@ -8,6 +8,7 @@ its time limit is killed from outside, which works even inside a long XLA compil
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from multiprocessing import Pipe
 from pathlib import Path
 
-from bookexec import measured
+from bookexec import measured, privacy
 from bookexec.blocks import Block
 from bookexec.cache import BlockCache, block_keys, environment_key
 from bookexec.measured import Claim, Fact
@@ -92,19 +93,31 @@ def judge(block: Block, raw: dict) -> BlockRun:
     error = raw.get("error")
     if raw.get("flooded"):
         limit = block.options.get("limit", DEFAULT_OUTPUT_LIMIT)
-        run.failure = f"{block.where}: output flooded past {limit} characters; stopped"
+        at = f", line {raw['flood_line']}" if raw.get("flood_line") else ""
+        run.failure = (
+            f"{block.where}{at}: output flooded past {limit} characters; stopped. "
+            f'Print less, or raise limit="..." on the fence if the page should show it all'
+        )
         return run
     if error is None:
         if declared:
-            run.failure = f'{block.where}: declared raises="{declared}" but nothing was raised'
+            run.failure = (
+                f'{block.where}: declared raises="{declared}" but nothing was raised; '
+                "make the snippet raise it, or remove raises= from the fence"
+            )
         return run
     at = f", line {error['line']}" if error.get("line") else ""
     if declared and declared in (error["type"], error["qualified"]):
         run.output = run.output + error["shown"]
         return run
     expected = f' (declared raises="{declared}")' if declared else ""
+    fix = (
+        f'fix the snippet, or declare raises="{error["type"]}" on the fence '
+        "if the page means to show this error"
+    )
     run.failure = (
-        f"{block.where}{at}: raised {error['qualified']}{expected}\n{error['traceback']}".rstrip()
+        f"{block.where}{at}: raised {error['qualified']}{expected}; {fix}\n"
+        f"{error['traceback']}".rstrip()
     )
     return run
 
@@ -145,7 +158,7 @@ class Worker:
                 "limit": int(block.options.get("limit", DEFAULT_OUTPUT_LIMIT)),
             }
         )
-        return self._receive(timeout + 5.0, f"running {block.where}", block=block)
+        return self._receive(timeout + 5.0, "running the block", block=block)
 
     def finish(self) -> str:
         self.conn.send({"op": "finish"})
@@ -157,28 +170,47 @@ class Worker:
                 return self.conn.recv()
         except (EOFError, OSError):
             self.proc.wait(timeout=5)
+            fix = (
+                "; the snippet must not end its own process (os._exit, os.kill, a crash in "
+                "native code): raise an exception instead"
+                if block is not None
+                else ""
+            )
             raise WorkerFailed(
-                f"worker died while {doing} (exit code {self.proc.returncode})" + self._log_tail()
+                f"worker died while {doing} (exit code {self.proc.returncode}){fix}"
+                + self._log_tail()
             ) from None
         self.kill()
-        where = self._stuck_line(block)
-        raise WorkerFailed(f"timed out after {timeout - 5.0:g} s while {doing}{where}")
+        if block is None:
+            raise WorkerFailed(f"timed out after {timeout:g} s while {doing}")
+        raise WorkerFailed(
+            f"timed out after {timeout - 5.0:g} s while {doing}{self._stuck_line(block)}; "
+            f'make it faster, or raise timeout="..." on the fence '
+            f"(default {DEFAULT_TIMEOUT:g} s, or BOOK_BLOCK_TIMEOUT)"
+        )
 
     def _stuck_line(self, block: Block | None) -> str:
         if block is None or not os.path.exists(self.stack_file):
             return ""
         with open(self.stack_file) as stacks:
             dump = stacks.read()
-        lines = [ln for ln in dump.splitlines() if f'File "{block.snippet}", line' in ln]
-        if not lines:
-            return ""
-        line = lines[0].split(", line ")[1].split()[0]
-        return f"; it was running {block.snippet} line {line}"
+        # faulthandler prints each thread's frames innermost first, threads apart by headers.
+        for thread in re.split(r"\n(?=\S)", dump):
+            frames = [ln.strip() for ln in thread.splitlines() if ln.strip().startswith("File ")]
+            ours = [ln for ln in frames if ln.startswith(f'File "{block.snippet}", line ')]
+            if not ours:
+                continue
+            line = ours[0].split(", line ")[1].split()[0]
+            inner = f" (inside {frames[0].rsplit(' in ', 1)[-1]})" if frames[0] != ours[0] else ""
+            return f"; it was running {block.snippet} line {line}{inner}"
+        return ""
 
     def _log_tail(self) -> str:
         try:
-            with open(self.log_file, errors="replace") as log:
-                tail = log.read()[-2000:]
+            with open(self.log_file, "rb") as log:
+                # Only the end: a snippet may have flooded the real file descriptors.
+                log.seek(max(0, os.fstat(log.fileno()).st_size - 2000))
+                tail = log.read().decode("utf-8", errors="replace")
         except OSError:
             return ""
         return f"\nworker log:\n{tail}" if tail.strip() else ""
@@ -195,7 +227,7 @@ class WorkerFailed(Exception):
 
 
 def _worker_env() -> dict[str, str]:
-    env = dict(os.environ)
+    env = privacy.worker_environment(os.environ)
     # The worker imports bookexec by path whether or not the project is installed.
     package_parent = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))

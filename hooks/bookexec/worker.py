@@ -10,10 +10,12 @@ Run as ``python -m bookexec.worker FD``. It must not import MkDocs: it starts on
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import faulthandler
 import io
 import os
+import re
 import sys
 import threading
 import time
@@ -60,37 +62,99 @@ class Capture:
             return "".join(self._parts)
 
 
+# A lone surrogate ("\udcff") cannot be encoded; the page shows U+FFFD in its place.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 class Stream(io.TextIOBase):
-    """A text stream that writes into the shared capture."""
+    """A text stream that writes into the shared capture, UTF-8 like a terminal's.
+
+    Its `buffer` takes bytes, as `sys.stdout.buffer` does. Bytes that are not valid UTF-8 are
+    shown as U+FFFD, the replacement character, as a terminal would show them; a character
+    split across two writes is still decoded whole.
+    """
+
+    encoding = "utf-8"
+    errors = "replace"
 
     def __init__(self, capture: Capture, name: str) -> None:
         self._capture = capture
         self.name = name
+        self.buffer = BinaryStream(self)
 
     def writable(self) -> bool:
         return True
 
     def write(self, text: str) -> int:
-        return self._capture.write(text)
+        self._capture.write(_SURROGATE.sub("\ufffd", text))
+        return len(text)
 
     def isatty(self) -> bool:
         return False
 
 
+class BinaryStream(io.RawIOBase):
+    """`sys.stdout.buffer`: bytes, decoded as UTF-8 into the text stream."""
+
+    def __init__(self, text: Stream) -> None:
+        self._text = text
+        self.reset()
+
+    def reset(self) -> None:
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        data = bytes(data)
+        self._text.write(self._decoder.decode(data))
+        return len(data)
+
+    def finish(self) -> None:
+        """At the end of a block: bytes of an unfinished character become U+FFFD."""
+        tail = self._decoder.decode(b"", final=True)
+        self.reset()
+        if tail:
+            self._text.write(tail)
+
+
 def describe_exception(error: BaseException, snippet: str) -> dict:
     """What the page shows for an exception, and where in the snippet it was raised."""
     kind = type(error)
-    line = None
-    for frame in traceback.extract_tb(error.__traceback__):
-        if frame.filename == snippet:
-            line = frame.lineno
+    line = snippet_line(error, snippet)
     return {
         "type": kind.__name__,
         "qualified": f"{kind.__module__}.{kind.__qualname__}",
         "shown": shown_text(error),
-        "traceback": "".join(traceback.format_exception(error)),
+        "traceback": "".join(
+            traceback.format_exception(kind, error, _from_snippet(error, snippet))
+        ),
         "line": line,
     }
+
+
+def _from_snippet(error: BaseException, snippet: str) -> types.TracebackType | None:
+    """The traceback from the snippet's first frame on: the worker's own frames say nothing."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != snippet:
+        tb = tb.tb_next
+    return tb or error.__traceback__
+
+
+def snippet_line(error: BaseException, snippet: str) -> int | None:
+    """The last line of the snippet the traceback passes through."""
+    line = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        if frame.filename == snippet:
+            line = frame.lineno
+    return line
+
+
+def _finish_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, Stream):
+            stream.buffer.finish()
 
 
 def shown_text(error: BaseException) -> str:
@@ -140,7 +204,7 @@ class Session:
     def run(self, code: str, snippet: str, timeout: float, limit: int) -> dict:
         self.capture.reset(limit)
         error = None
-        flooded = False
+        flooded, flood_line = False, None
         with open(self.stack_file, "w") as stacks:
             # If the build has to kill us, this dump says which snippet line was running.
             faulthandler.dump_traceback_later(timeout, file=stacks)
@@ -148,11 +212,13 @@ class Session:
             try:
                 exec(compile(code, snippet, "exec"), self.module.__dict__)
                 _flush_jax_effects()
-            except OutputFlood:
-                flooded = True
+                _finish_streams()
+            except OutputFlood as exc:
+                flooded, flood_line = True, snippet_line(exc, snippet)
             except BaseException as exc:  # SystemExit too: report it, stay alive
                 try:
                     _flush_jax_effects()
+                    _finish_streams()
                 except OutputFlood:
                     flooded = True
                 error = describe_exception(exc, snippet)
@@ -166,6 +232,7 @@ class Session:
             "claims": claims,
             "error": error,
             "flooded": flooded or self.capture.flooded,
+            "flood_line": flood_line,
             "seconds": seconds,
         }
 

@@ -1,0 +1,351 @@
+"""Every bad input the book knows, fed to a real strict build of a small fixture site.
+
+Each case asserts the outcome the project promises: a non-zero build, stopped in bounded
+time, whose message names the page, the block, the snippet (and its line where there is one)
+and the fix, with no raw traceback of MkDocs or the book, and nothing lost: the goldens are as
+they were and no temporary file is left. Damaged goldens are drift, which the update mode
+repairs.
+
+Every case adds a row (message, seconds, peak memory, what was kept) to a markdown table,
+written to $BOOK_BAD_INPUTS_TABLE, or to bad-inputs.md in pytest's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from measure import Measured, leftovers, measured_build, raw_traceback
+
+pytestmark = pytest.mark.build
+
+GOOD_PAGE = '# Good\n\n```python exec="on" id="good"\n--8<-- "snippets/good/good.py"\n```\n'
+GOOD = "import jax\nprint(jax.make_jaxpr(lambda x: x * 2.0)(1.0))\n"
+BROKEN_PAGE = '# Broken\n\nText.\n\n```python {info}\n--8<-- "{include}"\n```\n'
+SNIPPET = "snippets/broken/bad.py"
+FLOOD_BYTES = 100_000_000
+
+_ROWS: list[dict] = []
+
+
+@dataclass
+class Case:
+    name: str
+    code: str | bytes = "print('fine')\n"
+    info: str = 'exec="on" id="bad"'
+    include: str = SNIPPET
+    extra_fence: str = ""  # a second fence on the same page, after the first
+    says: list[str] = field(default_factory=list)
+    bound: float = 60.0  # seconds the build may take to stop, load included
+
+
+WHERE = ["docs/broken.md:5", "block 'bad'", SNIPPET]
+HANG = "import time\n\nwhile True:\n    time.sleep(0.5)\n"
+COMPILE_HANG = """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def body(c, _):
+    return jnp.sin(c) * 1.0001 + jnp.cos(c), None
+
+
+# Tracing and lowering take seconds; XLA then compiles 20000 unrolled steps for far longer.
+jax.jit(lambda x: lax.scan(body, x, None, length=20000, unroll=20000)[0])(jnp.ones(8))
+"""
+FLOOD = f"""\
+import sys
+
+for _ in range({FLOOD_BYTES // 1000}):
+    sys.stdout.write("x" * 999 + "\\n")
+"""
+
+CASES = [
+    Case(
+        "a snippet raises an unexpected exception",
+        code="x = 1\n\nraise RuntimeError('no')\n",
+        says=[*WHERE, "line 3", "raised builtins.RuntimeError", 'declare raises="RuntimeError"'],
+    ),
+    Case(
+        "a block declares an exception but raises none",
+        info='exec="on" id="bad" raises="KeyError"',
+        says=[*WHERE, 'declared raises="KeyError" but nothing was raised', "remove raises="],
+    ),
+    Case(
+        "a block declares one exception and raises another",
+        info='exec="on" id="bad" raises="KeyError"',
+        code="x = 1\n1 / 0\n",
+        says=[*WHERE, "line 2", "raised builtins.ZeroDivisionError", 'declared raises="KeyError"'],
+    ),
+    Case(
+        "a snippet hangs in Python code",
+        info='exec="on" id="bad" timeout="3"',
+        code=HANG,
+        says=[*WHERE, "timed out after 3 s", f"{SNIPPET} line 4", 'raise timeout="..."'],
+    ),
+    Case(
+        "a snippet hangs inside a long XLA compile",
+        info='exec="on" id="bad" timeout="10"',
+        code=COMPILE_HANG,
+        says=[
+            *WHERE,
+            "timed out after 10 s",
+            f"{SNIPPET} line 11 (inside backend_compile_and_load)",  # XLA's compile
+            'raise timeout="..."',
+        ],
+    ),
+    Case(
+        "a snippet prints a flood of 100 MB",
+        code=FLOOD,
+        says=[*WHERE, "line 4", "flooded past 200000 characters", 'raise limit="..."'],
+    ),
+    Case(
+        "a snippet ends its own process",
+        code="import os\n\nos._exit(3)\n",
+        says=[*WHERE, "worker died", "exit code 3", "raise an exception instead"],
+    ),
+    Case(
+        "an included snippet file is missing",
+        include="snippets/broken/ghost.py",
+        says=["docs/broken.md:5", "'bad'", "snippets/broken/ghost.py", "create the file"],
+    ),
+    Case(
+        "a snippet file is not valid UTF-8",
+        code=b"print('caf\xe9')\n",
+        says=[*WHERE, "not valid UTF-8", "save the file as UTF-8"],
+    ),
+    Case(
+        "an executed block has no id",
+        info='exec="on"',
+        says=["docs/broken.md:5", "has no id", SNIPPET, 'add id="..."'],
+    ),
+    Case(
+        "an executed block's id duplicates another",
+        extra_fence='\n```python exec="on" id="bad"\n--8<-- "snippets/broken/bad.py"\n```\n',
+        says=["docs/broken.md:9", "duplicate block id 'bad'", "docs/broken.md:5", SNIPPET],
+    ),
+    Case(
+        "an unknown option on an executed fence",
+        info='exec="on" id="bad" timout="300"',
+        says=[*WHERE, "unknown option 'timout'", "use one of: band, exec, fresh"],
+    ),
+    Case(
+        "a bad value for a known option",
+        info='exec="on" id="bad" timeout="soon"',
+        says=[*WHERE, 'timeout="soon" must be a positive number', 'like timeout="300"'],
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory, request) -> Path:
+    """A fixture site with one good page and its golden, copied for each case."""
+    from conftest import _CONFIG, HOOK
+
+    root = tmp_path_factory.mktemp("base") / "book"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(_CONFIG.format(hook=HOOK))
+    (root / "docs" / "good.md").write_text(GOOD_PAGE)
+    (root / "snippets" / "good").mkdir(parents=True)
+    (root / "snippets" / "good" / "good.py").write_text(GOOD)
+    built = measured_build(root, "update")
+    assert built.returncode == 0, built.output
+    root.joinpath(".baseline-peak-mib").write_text(f"{built.peak_mib:.1f}")
+    yield root
+    _write_table(tmp_path_factory)
+
+
+def _copy(base: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "book"
+    shutil.copytree(base, root, ignore=shutil.ignore_patterns("site"))
+    return root
+
+
+def goldens(root: Path) -> dict[str, bytes]:
+    folder = root / "tests" / "golden"
+    files = sorted(p for p in folder.rglob("*") if p.is_file())  # temporary files too
+    return {str(p.relative_to(folder)): p.read_bytes() for p in files}
+
+
+def message_of(output: str, marker: str) -> str:
+    """The error line a reader sees: the first line of the output that carries the marker."""
+    line = next(line for line in output.splitlines() if marker in line)
+    return re.sub(r"^(ERROR|WARNING)\s+-\s+", "", line.strip())
+
+
+def add_row(case: str, message: str, run: Measured, kept: str) -> None:
+    _ROWS.append(
+        {
+            "case": case,
+            "message": message,
+            "seconds": run.seconds,
+            "mib": run.peak_mib,
+            "kept": kept,
+        }
+    )
+
+
+def _write_table(tmp_path_factory) -> None:
+    path = Path(
+        os.environ.get("BOOK_BAD_INPUTS_TABLE") or tmp_path_factory.getbasetemp() / "bad-inputs.md"
+    )
+    lines = [
+        "| bad input | message (quoted) | seconds to stop | peak RSS (MiB) | nothing lost |",
+        "| --- | --- | ---: | ---: | --- |",
+    ]
+    for row in _ROWS:
+        message = row["message"].replace("|", "\\|")
+        lines.append(
+            f"| {row['case']} | `{message}` | {row['seconds']:.1f} | {row['mib']:.0f} "
+            f"| {row['kept']} |"
+        )
+    path.write_text("\n".join(lines) + "\n")
+    print(f"\nbad-input table written to {path}")
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_bad_block_stops_the_build_with_a_clear_message_and_loses_nothing(base, tmp_path, case):
+    root = _copy(base, tmp_path)
+    info = case.info
+    (root / "docs" / "broken.md").write_text(
+        BROKEN_PAGE.format(info=info, include=case.include) + case.extra_fence
+    )
+    snippet = root / SNIPPET
+    snippet.parent.mkdir(parents=True)
+    if isinstance(case.code, bytes):
+        snippet.write_bytes(case.code)
+    else:
+        snippet.write_text(case.code)
+    before = goldens(root)
+
+    # The update mode: the one that writes, so the one that could lose something.
+    run = measured_build(root, "update", timeout=case.bound + 60)
+
+    assert run.returncode != 0, run.output
+    assert run.seconds < case.bound, run.output
+    message = message_of(run.output, case.says[1])
+    for part in case.says:
+        assert part in run.output, (part, run.output)
+    assert not raw_traceback(run.output), run.output
+    assert goldens(root) == before
+    assert leftovers(root / "tests" / "golden") == []
+    add_row(case.name, message, run, "goldens unchanged, no temp files, none written")
+
+
+def test_a_100_mb_flood_keeps_memory_bounded(base, tmp_path):
+    """The flood case again, judged on memory: the cap keeps the build near its baseline."""
+    root = _copy(base, tmp_path)
+    (root / "docs" / "broken.md").write_text(
+        BROKEN_PAGE.format(info='exec="on" id="bad"', include=SNIPPET)
+    )
+    (root / "snippets" / "broken").mkdir(parents=True)
+    (root / SNIPPET).write_text(FLOOD)
+    baseline = float((base / ".baseline-peak-mib").read_text())
+    run = measured_build(root, "update")
+    assert run.returncode != 0 and "flooded past 200000 characters" in run.output
+    # Had any process kept the flood, its peak would be at least 100 MB above the baseline.
+    print(f"\n100 MB flood: peak RSS {run.peak_mib:.0f} MiB, good build {baseline:.0f} MiB")
+    assert run.peak_mib < baseline + 48, (run.peak_mib, baseline)
+
+
+def test_bytes_that_are_not_utf8_are_shown_as_replacement_characters(base, tmp_path):
+    """A defined behaviour, not an error: what a terminal shows, the same on every build."""
+    root = _copy(base, tmp_path)
+    code = """\
+    import sys
+
+    sys.stdout.buffer.write(b"raw: \\xff\\xfe end\\n")
+    word = "café".encode()
+    sys.stdout.buffer.write(word[:4])  # the é split across two writes
+    sys.stdout.buffer.write(word[4:] + b"\\n")
+    print("surrogate: \\udcff")
+    sys.stdout.buffer.write(b"cut: \\xc3")  # a character never finished
+    """
+    (root / "docs" / "bytes.md").write_text(
+        '# Bytes\n\n```python exec="on" id="bytes"\n--8<-- "snippets/bytes/bytes.py"\n```\n'
+    )
+    (root / "snippets" / "bytes").mkdir(parents=True)
+    (root / "snippets" / "bytes" / "bytes.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    first = measured_build(root, "update")
+    assert first.returncode == 0, first.output
+    golden = (root / "tests" / "golden" / "bytes" / "bytes.txt").read_bytes()
+    body = golden.decode("utf-8").split("---\n", 1)[1]  # the golden itself is valid UTF-8
+    expected = b"raw: \xff\xfe end\ncaf\xc3\xa9\n".decode("utf-8", errors="replace")
+    expected += "surrogate: \ufffd\n" + b"cut: \xc3".decode("utf-8", errors="replace") + "\n"
+    assert body == expected
+    html = (root / "site" / "bytes" / "index.html").read_text(encoding="utf-8")
+    assert "raw: \ufffd\ufffd end" in html and "café" in html
+    again = measured_build(root, "check")
+    assert again.returncode == 0, again.output
+    add_row(
+        "a snippet writes bytes that are not valid UTF-8",
+        "(no error) the page and golden show U+FFFD for each bad byte: `raw: \ufffd\ufffd end`",
+        first,
+        "golden valid UTF-8; a second build matches it",
+    )
+
+
+def _damage_good_golden(root: Path, how: str) -> bytes:
+    path = root / "tests" / "golden" / "good" / "good.txt"
+    original = path.read_bytes()
+    if how == "not valid UTF-8":
+        path.write_bytes(original.replace(b"lambda", b"lam\xff\xfeda", 1))
+    elif how == "truncated":
+        path.write_bytes(original[: len(original) // 3])
+    elif how == "corrupt (random bytes)":
+        path.write_bytes(bytes(range(256)) * 3)
+    elif how == "empty":
+        path.write_bytes(b"")
+    elif how == "written under another JAX version":
+        text = original.decode()
+        running = re.search(r"^jax: (.*)$", text, re.M)[1]
+        path.write_text(text.replace(f"jax: {running}\n", "jax: 0.11.0\n", 1))
+    return original
+
+
+DAMAGE = {
+    "not valid UTF-8": ["not valid UTF-8 (byte", "GOLDEN=update rewrites it"],
+    "truncated": ["damaged or truncated", "GOLDEN=update rewrites it"],
+    "corrupt (random bytes)": ["not valid UTF-8 (byte", "GOLDEN=update rewrites it"],
+    "empty": ["damaged or truncated", "GOLDEN=update rewrites it"],
+    "written under another JAX version": ["goldens were written under another version: jax 0.11.0"],
+}
+
+
+@pytest.mark.parametrize("how", list(DAMAGE))
+def test_a_damaged_golden_is_readable_drift_and_update_repairs_it(base, tmp_path, how):
+    root = _copy(base, tmp_path)
+    original = _damage_good_golden(root, how)
+    damaged = goldens(root)
+
+    run = measured_build(root, "check")
+    assert run.returncode != 0
+    assert run.seconds < 60
+    assert not raw_traceback(run.output), run.output
+    head = "DRIFTED: page docs/good.md, block 'good', snippet snippets/good/good.py"
+    assert head in run.output
+    for part in DAMAGE[how]:
+        assert part in run.output, (part, run.output)
+    if how.startswith("written under"):
+        # The version comes first, before any per-block report.
+        assert run.output.index("written under another version") < run.output.index(head)
+    else:
+        assert "written under another version" not in run.output  # a damaged header says nothing
+    assert goldens(root) == damaged  # check mode never writes
+
+    repaired = measured_build(root, "update")
+    assert repaired.returncode == 0, repaired.output
+    assert (root / "tests" / "golden" / "good" / "good.txt").read_bytes() == original
+    assert measured_build(root, "check").returncode == 0
+    add_row(
+        f"a golden is {how}",
+        f"{message_of(run.output, head)} / {message_of(run.output, DAMAGE[how][0])}",
+        run,
+        "check wrote nothing; GOLDEN=update restored the golden byte for byte",
+    )

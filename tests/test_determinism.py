@@ -1,0 +1,136 @@
+"""Two cold builds agree byte for byte, except in the places named here; a page alone agrees too.
+
+The fixture site runs the executed blocks of a few real chapters (their own snippets, in their
+order, with their options), and quotes each of their timings and ratios in prose, so every
+kind of output the book makes is covered at a fraction of a whole build's cost.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bookexec.blocks import scan_page
+from bookexec.golden import parse
+from conftest import REPO
+
+pytestmark = pytest.mark.build
+
+# Chapters with jaxprs, counts, declared errors, timings and ratios between them.
+CHAPTERS = ("tracers", "retracing", "jit-in-practice")
+
+# The only places two builds may differ, and why:
+ALLOWED_CLASSES = (
+    "bookexec-measured",  # a timing or ratio measured in this build (prose and outputs)
+    "bookexec-build-date",  # the date the site was built
+)
+ALLOWED_FILES = ("sitemap.xml", "sitemap.xml.gz")  # MkDocs dates each page by the build
+
+
+def fixture_book(site) -> None:
+    """Each chapter's executed fences, top level and in order, and a sentence per timing."""
+    for chapter in CHAPTERS:
+        page = f"{chapter}.md"
+        blocks = scan_page(page, (REPO / "docs" / page).read_text(), REPO)
+        parts = [f"# {chapter}\n"]
+        for block in blocks:
+            options = " ".join(f'{k}="{v}"' for k, v in block.options.items())
+            parts.append(f'```python {options}\n--8<-- "{block.snippet}"\n```\n')
+            golden = REPO / "tests" / "golden" / chapter / f"{block.id}.txt"
+            for fact in parse(golden.read_text()).facts:
+                if fact.banded:
+                    parts.append(f"It took {{{{fact:{block.id}.{fact.name}}}}} here.\n")
+        site.page(page, "\n".join(parts))
+        shutil.copytree(REPO / "snippets" / chapter, site.root / "snippets" / chapter)
+
+
+def mask(html: str) -> str:
+    """Blank the content of every element of an allowed class (they hold no nested tags)."""
+    for name in ALLOWED_CLASSES:
+        html = re.sub(rf'(<(\w+)[^>]*class="[^"]*\b{name}\b[^"]*"[^>]*>).*?(</\2>)', r"\1…\3", html)
+    return html
+
+
+def site_files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def goldens(root: Path) -> dict[str, bytes]:
+    folder = root / "tests" / "golden"
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*.txt"))}
+
+
+@pytest.fixture(scope="module")
+def two_builds(tmp_path_factory):
+    from conftest import _CONFIG, HOOK, Site
+
+    root = tmp_path_factory.mktemp("determinism") / "book"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(_CONFIG.format(hook=HOOK))
+    site = Site(root)
+    fixture_book(site)
+    builds = []
+    for _ in range(2):
+        result = site.build("update", BOOK_CACHE="off", BOOK_JOBS="1")
+        assert result.returncode == 0, result.output
+        builds.append((result.output, goldens(root), site_files(root / "site")))
+    return site, builds
+
+
+# In a golden, the one thing a second build may change: the recorded value of a timing or
+# ratio, and only when it left its band (noise under load; the update mode then rewrites it).
+BANDED_VALUE = re.compile(rb"^(\w+ = )[\d.e+-]+( s)? (timing|ratio) (\(band x[\d.]+\))$", re.M)
+
+
+def mask_golden(data: bytes) -> bytes:
+    return BANDED_VALUE.sub(rb"\1~\2 \3 \4", data)
+
+
+def test_two_cold_builds_write_byte_identical_goldens(two_builds):
+    _, ((_, first, _), (second_log, second, _)) = two_builds
+    assert len(first) > 15
+    assert sorted(second) == sorted(first)
+    assert "0 new, 0 stale deleted" in second_log
+    differ = sorted(name for name in first if first[name] != second[name])
+    for name in differ:
+        assert mask_golden(first[name]) == mask_golden(second[name]), name
+        assert f"rewrote tests/golden/{name}" in second_log
+    # Every golden without timings is byte-identical; so is any whose values kept their band.
+    timed = {name for name in first if BANDED_VALUE.search(first[name])}
+    assert set(differ) <= timed
+    print(f"\ngoldens: {len(first)}, with timings: {len(timed)}, rewritten by build 2: {differ}")
+
+
+def test_two_cold_builds_make_the_same_html_but_for_the_named_places(two_builds):
+    _, ((_, _, first), (_, _, second)) = two_builds
+    assert sorted(first) == sorted(second)
+    html = [name for name in first if name.endswith(".html")]
+    marked = sum(first[name].count(b'class="bookexec-measured"') for name in html)
+    assert marked >= 4, "the fixture should show timings both in outputs and in prose"
+    differ = []
+    for name in sorted(first):
+        if first[name] == second[name]:
+            continue
+        if name.endswith(".html"):
+            assert mask(first[name].decode()) == mask(second[name].decode()), name
+        differ.append(name)
+    assert set(differ) - {n for n in differ if n.endswith(".html")} <= set(ALLOWED_FILES)
+
+
+def test_a_page_built_alone_gives_the_same_goldens(two_builds, tmp_path):
+    site, ((_, whole, _), _) = two_builds
+    alone = tmp_path / "book"
+    shutil.copytree(site.root, alone, ignore=shutil.ignore_patterns("site"))
+    for chapter in CHAPTERS[1:]:
+        (alone / "docs" / f"{chapter}.md").unlink()
+        shutil.rmtree(alone / "tests" / "golden" / chapter)
+    from conftest import Site
+
+    result = Site(alone).build("update", BOOK_CACHE="off", BOOK_JOBS="1")
+    assert result.returncode == 0, result.output
+    assert "0 rewritten, 0 new, 0 stale deleted" in result.output
+    page = CHAPTERS[0]
+    assert goldens(alone) == {k: v for k, v in whole.items() if k.startswith(f"{page}/")}

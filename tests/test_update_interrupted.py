@@ -1,0 +1,165 @@
+"""The update mode killed halfway: each golden is the old text or the new, and a rerun finishes.
+
+A fixture site with many blocks has its goldens written once ("v1"); then every snippet changes
+("v2") and an update build is killed with SIGKILL at several moments: while the pages still
+run, after the first golden was rewritten, a third of the way and two thirds of the way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from measure import leftovers, measured_build
+
+from conftest import MKDOCS
+
+pytestmark = pytest.mark.build
+
+PAGES = 3
+BLOCKS = 60  # per page
+LINES = 400  # per golden: big enough that writing them all takes a moment
+
+
+def write_book(site, version: str) -> None:
+    for p in range(PAGES):
+        fences = [
+            f'```python exec="on" id="b{b:02d}"\n--8<-- "snippets/p{p}/b{b:02d}.py"\n```\n'
+            for b in range(BLOCKS)
+        ]
+        site.page(f"p{p}.md", f"# Page {p}\n\n" + "\n".join(fences))
+        for b in range(BLOCKS):
+            code = f"for i in range({LINES}):\n    print('{version} page {p} block {b}', i)\n"
+            site.snippet(f"p{p}/b{b:02d}.py", code)
+
+
+def golden_texts(site) -> dict[str, bytes]:
+    base = site.root / "tests" / "golden"
+    return {str(p.relative_to(base)): p.read_bytes() for p in sorted(base.rglob("*.txt"))}
+
+
+def mtimes(paths: list[Path]) -> list[int]:
+    return [p.stat().st_mtime_ns for p in paths]
+
+
+def update_killed_after(site, rewritten: int, seconds: float | None = None) -> int:
+    """Start an update build; SIGKILL it once `rewritten` goldens have changed (or after
+    `seconds`). Returns how many goldens had changed when it died."""
+    paths = sorted((site.root / "tests" / "golden").rglob("*.txt"))
+    before = mtimes(paths)
+    env = {**os.environ, "GOLDEN": "update", "NO_MKDOCS_2_WARNING": "1", "BOOK_JOBS": "1"}
+    proc = subprocess.Popen(
+        [str(MKDOCS), "build", "--strict"],
+        cwd=site.root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    start = time.monotonic()
+    try:
+        while proc.poll() is None and time.monotonic() - start < 600:
+            if seconds is not None and time.monotonic() - start >= seconds:
+                break
+            changed = sum(a != b for a, b in zip(before, mtimes(paths), strict=True))
+            if seconds is None and changed >= rewritten:
+                break
+            time.sleep(0.0005)
+        assert proc.poll() is None, "the update finished before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        # The build's page workers, if any are still running (they are in its session).
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    return sum(a != b for a, b in zip(before, mtimes(paths), strict=True))
+
+
+@pytest.fixture(scope="module")
+def versions(tmp_path_factory):
+    """The goldens of v1 and of v2, each written by a complete update."""
+    from conftest import _CONFIG, HOOK, Site
+
+    root = tmp_path_factory.mktemp("interrupted") / "book"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(_CONFIG.format(hook=HOOK))
+    site = Site(root)
+    write_book(site, "v2")
+    assert site.build("update", BOOK_JOBS="1").returncode == 0
+    new = golden_texts(site)
+    write_book(site, "v1")
+    assert site.build("update", BOOK_JOBS="1").returncode == 0
+    old = golden_texts(site)
+    assert len(old) == PAGES * BLOCKS and all(old[name] != new[name] for name in old)
+    return site, old, new
+
+
+def restore(site, texts: dict[str, bytes]) -> None:
+    base = site.root / "tests" / "golden"
+    for name, data in texts.items():
+        (base / name).write_bytes(data)
+    for name in leftovers(base):
+        (base / name).unlink()
+
+
+@pytest.mark.parametrize(
+    ("moment", "rewritten", "seconds"),
+    [
+        ("while the pages run", None, 1.0),
+        ("after the first golden", 1, None),
+        ("a third of the way", PAGES * BLOCKS // 3, None),
+        ("two thirds of the way", 2 * PAGES * BLOCKS // 3, None),
+    ],
+)
+def test_killed_update_leaves_old_or_new_goldens_and_a_rerun_finishes(
+    versions, moment, rewritten, seconds
+):
+    site, old, new = versions
+    restore(site, old)
+    write_book(site, "v2")
+
+    changed = update_killed_after(site, rewritten, seconds)
+
+    now = golden_texts(site)
+    assert sorted(now) == sorted(old), "a golden went missing"
+    mixed = [name for name, data in now.items() if data not in (old[name], new[name])]
+    assert mixed == [], f"half-written goldens: {mixed[:5]}"
+    rewritten_now = sum(now[name] == new[name] for name in now)
+    if seconds is None:
+        assert rewritten <= rewritten_now < len(now), "the kill should land mid-update"
+    else:
+        assert rewritten_now == 0
+    temporary = leftovers(site.root / "tests" / "golden")
+    print(
+        f"\nkilled {moment}: {rewritten_now} of {len(now)} goldens new ({changed} touched), "
+        f"{len(temporary)} temporary files left beside them"
+    )
+
+    rerun = measured_build(site.root, "update", BOOK_JOBS="1")
+    assert rerun.returncode == 0, rerun.output
+    if temporary:
+        assert "left by an interrupted update" in rerun.output
+    assert golden_texts(site) == new
+    assert leftovers(site.root / "tests" / "golden") == []
+    assert measured_build(site.root, "check", BOOK_JOBS="1").returncode == 0
+
+
+def test_rerun_removes_what_a_killed_write_left(versions):
+    """A kill between a temporary file's creation and its rename leaves it beside the golden."""
+    site, _, new = versions
+    restore(site, new)
+    write_book(site, "v2")
+    stray = site.root / "tests" / "golden" / "p0" / ".b00.txt.k1ll3d.tmp"
+    stray.write_bytes(new["p0/b00.txt"][:100])  # half of a golden, as a killed write leaves it
+    rerun = measured_build(site.root, "update", BOOK_JOBS="1")
+    assert rerun.returncode == 0, rerun.output
+    assert "removed tests/golden/p0/.b00.txt.k1ll3d.tmp, left by an interrupted update" in (
+        rerun.output
+    )
+    assert not stray.exists()
+    assert golden_texts(site) == new
