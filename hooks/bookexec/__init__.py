@@ -10,7 +10,8 @@ Modules, each with one concern:
 - `facts`: what a snippet records (counts, timings, ratios, claims); runs in the worker.
 - `measured`: how recorded values are written in goldens, shown, and judged by band and claim.
 - `prose`: `{{fact:block.name}}` references in a page's text.
-- `jaxpr_diff`: names the kind of change in a drifted jaxpr; `jaxpr_lexer`: jaxpr highlighting.
+- `jaxpr_parse`: printed jaxprs back into structure; `jaxpr_diff`: cosmetic or structural drift
+  and the aligned equation diff; `jaxpr_lexer`: jaxpr highlighting.
 - `cache`: the author's page cache for `mkdocs serve`.
 - `fence`: the markdown-exec formatter that puts it all behind `base_format`'s `run`.
 - `build`: the state of one MkDocs build, driven by `hooks/executed_book.py`.
