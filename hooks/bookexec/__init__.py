@@ -10,6 +10,7 @@ Modules, each with one concern:
 - `facts`: what a snippet records (counts, timings, ratios, claims); runs in the worker.
 - `measured`: how recorded values are written in goldens, shown, and judged by band and claim.
 - `prose`: `{{fact:block.name}}` references in a page's text.
+- `review`: the report a failed check leaves, and `./book review` over it.
 - `jaxpr_parse`: printed jaxprs back into structure; `jaxpr_diff`: cosmetic or structural drift
   and the aligned equation diff; `jaxpr_lexer`: jaxpr highlighting.
 - `cache`: the author's page cache for `mkdocs serve`.

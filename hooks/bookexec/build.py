@@ -9,7 +9,7 @@ from concurrent.futures import CancelledError
 from importlib.metadata import version
 from pathlib import Path
 
-from bookexec import cache, measured, prose
+from bookexec import cache, measured, prose, review
 from bookexec.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.golden import (
@@ -189,11 +189,17 @@ class Build:
             for change in report.apply_update():
                 log.info(f"bookexec: {change}")
             log.info(f"bookexec: {report.update_summary()}")
+            review.clear(self.root)
             return
         if report.failed:
             for line in report.check_lines():
                 log.error(line)
+            saved = review.save(report)  # `./book review` works from it: nothing runs twice
+            log.error(
+                f"bookexec: to review each block: ./book review ({saved.relative_to(self.root)})"
+            )
             raise BookError(report.summary())
+        review.clear(self.root)
         log.info(f"bookexec: {report.summary()}")
 
     def stop(self) -> None:
