@@ -10,7 +10,7 @@ import pytest
 from jax import lax
 
 from bookexec.golden import parse as parse_golden
-from bookexec.jaxpr_diff import COSMETIC, STRUCTURAL, compare
+from bookexec.jaxpr_diff import COSMETIC, STRUCTURAL, TEXT, compare
 from bookexec.jaxpr_parse import Jaxpr, JaxprSyntaxError, parse_jaxpr, split_output
 from conftest import REPO
 
@@ -208,4 +208,8 @@ def test_a_change_inside_a_nested_jaxpr_is_shown_there():
 
 def test_text_outside_jaxprs():
     assert compare("first: 1\n", "first: 1\n") is None
-    assert compare("first: 1\n", "first: 2\n").changes == ["the output changed"]
+    drift = compare("first: 1\n", "first: 2\n")
+    assert (drift.kind, drift.changes) == (TEXT, ["the output changed"])
+    around = jaxpr(lambda x: x + 1.0, 1.0)
+    drift = compare("one:\n" + around, "two:\n" + reletter(around))
+    assert (drift.kind, drift.changes) == (TEXT, ["the text around the jaxprs changed"])

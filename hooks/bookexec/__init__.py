@@ -11,6 +11,7 @@ Modules, each with one concern:
 - `measured`: how recorded values are written in goldens, shown, and judged by band and claim.
 - `prose`: `{{fact:block.name}}` references in a page's text.
 - `review`: the report a failed check leaves, and `./book review` over it.
+- `jax_changes`: the book run under an older JAX, and the generated page of what changed.
 - `jaxpr_parse`: printed jaxprs back into structure; `jaxpr_diff`: cosmetic or structural drift
   and the aligned equation diff; `jaxpr_lexer`: jaxpr highlighting.
 - `cache`: the author's page cache for `mkdocs serve`.

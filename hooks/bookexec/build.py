@@ -9,7 +9,7 @@ from concurrent.futures import CancelledError
 from importlib.metadata import version
 from pathlib import Path
 
-from bookexec import cache, measured, prose, review
+from bookexec import cache, jax_changes, measured, prose, review
 from bookexec.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.golden import (
@@ -190,6 +190,8 @@ class Build:
                 log.info(f"bookexec: {change}")
             log.info(f"bookexec: {report.update_summary()}")
             review.clear(self.root)
+            if jax_changes.page_problem(self.root) and jax_changes.write_page(self.root):
+                log.info(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
             return
         if report.failed:
             for line in report.check_lines():
@@ -201,6 +203,9 @@ class Build:
             raise BookError(report.summary())
         review.clear(self.root)
         log.info(f"bookexec: {report.summary()}")
+        problem = jax_changes.page_problem(self.root)  # a generated page must match its goldens
+        if problem:
+            raise BookError(problem)
 
     def stop(self) -> None:
         self.executor.stop()

@@ -131,7 +131,7 @@ class Comparison:
 
     @property
     def kind(self) -> str:
-        """What a reviewer sees first: 'new', 'cosmetic', 'structural' or 'ok'."""
+        """What a reviewer sees first: 'new', 'cosmetic', 'structural', 'text' or 'ok'."""
         drift = self.drift()
         return drift.kind if drift else self.status
 
@@ -150,7 +150,7 @@ class Comparison:
 
 def classify(old: Parsed, new: Parsed, reasons: list[str]) -> jaxpr_diff.Drift:
     """The class of one golden's drift. A changed header alone (a new JAX that prints the same
-    text) is cosmetic; a changed count, a value out of its band or a broken claim is not."""
+    text) is cosmetic; text outside the jaxprs, a count, a band or a claim is 'text' drift."""
     drift = jaxpr_diff.compare(old.output, new.output) or jaxpr_diff.Drift(jaxpr_diff.COSMETIC)
     old_exact = {f.name: f.value for f in old.facts if not f.banded}
     new_exact = {f.name: f.value for f in new.facts if not f.banded}
@@ -171,8 +171,8 @@ def classify(old: Parsed, new: Parsed, reasons: list[str]) -> jaxpr_diff.Drift:
     if not changes:
         return drift
     if drift.kind == jaxpr_diff.STRUCTURAL:
-        changes = [*drift.changes, *changes]
-    return jaxpr_diff.Drift(jaxpr_diff.STRUCTURAL, changes, drift.diff)
+        return jaxpr_diff.Drift(drift.kind, [*drift.changes, *changes], drift.diff)
+    return jaxpr_diff.Drift(jaxpr_diff.TEXT, [*drift.changes, *changes])
 
 
 def compare(
@@ -243,7 +243,9 @@ class Report:
         if kinds:
             out.append(
                 f"drift by class: {kinds.count('cosmetic')} cosmetic (only re-lettering, "
-                f"wrapping, parameter order or the header), {kinds.count('structural')} structural"
+                f"wrapping, parameter order or the header), {kinds.count('structural')} "
+                f"structural (a jaxpr's program changed), {kinds.count('text')} text (other "
+                "output, counts, bands or claims)"
             )
         for c in self.comparisons:
             if c.status == "ok":

@@ -30,6 +30,7 @@ from bookexec.jaxpr_parse import (
 
 COSMETIC = "cosmetic"
 STRUCTURAL = "structural"
+TEXT = "text"  # the jaxprs are the same program (or there are none), other text changed
 _COLLAPSED = "{…}"
 
 
@@ -37,7 +38,7 @@ _COLLAPSED = "{…}"
 class Drift:
     """How two outputs differ: the class, what changed in words, and the aligned diff."""
 
-    kind: str  # COSMETIC or STRUCTURAL
+    kind: str  # COSMETIC, STRUCTURAL or TEXT
     changes: list[str] = field(default_factory=list)
     diff: str = ""  # for structural jaxpr drift: the aligned equation diff
 
@@ -46,7 +47,7 @@ class Drift:
             return "cosmetic: " + "; ".join(
                 self.changes or ["only variable letters, line wrapping or parameter order changed"]
             )
-        return "structural: " + "; ".join(self.changes or ["the output changed"])
+        return f"{self.kind}: " + "; ".join(self.changes or ["the output changed"])
 
 
 def has_jaxpr(text: str) -> bool:
@@ -456,24 +457,25 @@ def compare(old: str, new: str) -> Drift | None:
         return Drift(STRUCTURAL, [f"output changed (a jaxpr could not be read: {error})"])
     old_programs = [s.program for s in old_segments if s.program]
     new_programs = [s.program for s in new_segments if s.program]
-    changes: list[str] = []
-    diffs: list[str] = []
+    text: list[str] = []
     if _text_lines(old_segments) != _text_lines(new_segments):
         where = "the text around the jaxprs" if old_programs or new_programs else "the output"
-        changes.append(f"{where} changed")
+        text.append(f"{where} changed")
     if len(old_programs) != len(new_programs):
-        changes.append(f"{len(old_programs)} jaxprs -> {len(new_programs)}")
-        return Drift(STRUCTURAL, changes)
+        return Drift(STRUCTURAL, [f"{len(old_programs)} jaxprs -> {len(new_programs)}", *text])
+    changes: list[str] = []
+    diffs: list[str] = []
     for index, (a, b) in enumerate(zip(old_programs, new_programs, strict=True), start=1):
         if same_program(a, b):
             continue
         lines, words = diff_jaxprs(a, b)
-        label = f"jaxpr {index} of {len(new_programs)}: " if len(new_programs) > 1 else ""
-        changes += [label + word for word in _unique(words)]
-        diffs.append(f"{label or 'jaxpr'}{':' if not label else ''}\n" + "\n".join(lines))
+        label = f"jaxpr {index} of {len(new_programs)}" if len(new_programs) > 1 else "jaxpr"
+        prefix = f"{label}: " if len(new_programs) > 1 else ""
+        changes += [prefix + word for word in _unique(words)]
+        diffs.append(f"{label}:\n" + "\n".join(lines))
     if changes:
-        return Drift(STRUCTURAL, changes, "\n".join(diffs))
-    return Drift(COSMETIC)
+        return Drift(STRUCTURAL, changes + text, "\n".join(diffs))
+    return Drift(TEXT, text) if text else Drift(COSMETIC)
 
 
 def _unique(words: list[str]) -> list[str]:
