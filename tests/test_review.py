@@ -133,6 +133,8 @@ def test_without_a_terminal_it_only_lists(drifted):
     assert drifted.goldens() == before
 
 
+# pexpect forks a pseudo-terminal and execs at once, so JAX's threads in pytest do not matter.
+@pytest.mark.filterwarnings("ignore:.*fork")
 def test_interactive_review_through_a_terminal(drifted):
     before = drifted.goldens()
     child = pexpect.spawn(

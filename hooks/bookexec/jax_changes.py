@@ -272,7 +272,7 @@ counts). Timings and ratios are compared as their placeholders only, since
 their values are noise; counts are exact and shown side by side. A block that fails under JAX
 {other} is listed with its error.
 
-| chapter | blocks | same | cosmetic | structural | text | failed under {other} |
+| chapter | blocks | same | cosmetic | structural | text | failed |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: |
 """
     return head + "\n".join(rows) + "\n" + "".join(sections)
