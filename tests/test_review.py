@@ -76,7 +76,11 @@ def drifted(site):
 
 
 def report(site) -> list[dict]:
-    path = site.root / REPORT
+    return entries_at(site.root)
+
+
+def entries_at(root) -> list[dict]:
+    path = root / REPORT
     return json.loads(path.read_text())["entries"] if path.exists() else []
 
 
@@ -145,19 +149,19 @@ def test_interactive_review_through_a_terminal(drifted):
         encoding="utf-8",
         timeout=30,
     )
-    child.expect(r"review: 3 blocks")
+    child.expect(r"review: 3 blocks \(1 cosmetic, 1 structural, 1 new\)")
     child.expect(r"\[1/3\] COSMETIC  docs/review.md#product")
     child.expect(r"\[a/s/r/q\] ")
-    child.sendline("s")
+    child.send("s")  # one key, no Enter
     child.expect(r"\[2/3\] STRUCTURAL  docs/review.md#wave")
     child.expect(r"primitive added: stop_gradient")
     child.expect(r"\[a/s/r/q\] ")
-    child.sendline("r")
+    child.send("r")
     child.expect(r"rejected: tests/golden/review/wave.txt keeps its text")
     child.expect(r"\[3/3\] NEW  docs/review.md#late")
     child.expect(r"late: 3")
     child.expect(r"\[a/s/r/q\] ")
-    child.sendline("a")
+    child.send("a")
     child.expect(r"wrote new tests/golden/review/late.txt")
     child.expect(r"1 accepted, 1 rejected, 1 skipped; 1 left")
     child.expect(pexpect.EOF)
@@ -189,3 +193,28 @@ def test_no_report_is_a_clear_error(site):
     result = review(site)
     assert result.returncode != 0
     assert "no report at .cache/bookexec/last-report.json" in result.stderr
+
+
+def test_quit_keeps_this_block_and_the_rest_for_later(tmp_path):
+    from bookexec.review import Entry, interactive
+
+    golden = tmp_path / "tests/golden/p/one.txt"
+    golden.parent.mkdir(parents=True)
+    golden.write_text("old\n")
+    entries = [
+        Entry(
+            "p.md",
+            block,
+            f"snippets/p/{block}.py",
+            f"tests/golden/p/{block}.txt",
+            "cosmetic",
+            expected="old\n",
+            actual="new\n",
+        )
+        for block in ("one", "two")
+    ]
+    said: list[str] = []
+    interactive(tmp_path, {"written": "now"}, entries, ask=lambda _: "q", say=said.append)
+    assert said[-1] == f"review: 0 accepted, 0 rejected, 2 skipped; 2 left in {REPORT}"
+    assert [e["block_id"] for e in entries_at(tmp_path)] == ["one", "two"]
+    assert golden.read_text() == "old\n"

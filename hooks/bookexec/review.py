@@ -17,7 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import termios
 import time
+import tty
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -145,13 +148,40 @@ def _save_remaining(root: Path, data: dict, remaining: list[Entry]) -> None:
         clear(root)
 
 
-def interactive(root: Path, data: dict, entries: list[Entry], ask=input, say=print) -> int:
-    say(f"review: {len(entries)} blocks from the check build of {data['written']}")
+def read_key(prompt: str) -> str:
+    """One key, no Enter needed, as `cargo insta review` reads it; end of input quits."""
+    print(prompt, end="", flush=True)
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        key = sys.stdin.read(1)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    print(key if key.isprintable() else "")
+    if not key or key == "\x04":
+        raise EOFError
+    return key
+
+
+def _kinds(entries: list[Entry]) -> str:
+    counts = Counter(entry.kind for entry in entries)
+    return ", ".join(f"{n} {kind}" for kind, n in counts.items())
+
+
+def interactive(root: Path, data: dict, entries: list[Entry], ask=read_key, say=print) -> int:
+    say(
+        f"review: {len(entries)} blocks ({_kinds(entries)}) "
+        f"from the check build of {data['written']}"
+    )
     remaining: list[Entry] = []
     counts = {"accepted": 0, "rejected": 0, "skipped": 0}
     for number, entry in enumerate(entries, start=1):
         say(show(entry, number, len(entries)))
-        answer = _ask(ask)
+        try:
+            answer = _ask(ask)
+        except KeyboardInterrupt:
+            answer = "q"
         if answer == "a":
             outcome = accept(root, entry)
             say(outcome)
@@ -184,6 +214,8 @@ def _ask(ask) -> str:
             answer = ask("accept, skip, reject or quit? [a/s/r/q] ").strip().lower()
         except EOFError:
             return "q"
+        if not answer:
+            continue
         if answer[:1] in ("a", "s", "r", "q"):
             return answer[:1]
 
