@@ -151,6 +151,7 @@ def test_interactive_review_through_a_terminal(drifted):
     )
     child.expect(r"review: 3 blocks \(1 cosmetic, 1 structural, 1 new\)")
     child.expect(r"\[1/3\] COSMETIC  docs/review.md#product")
+    child.expect(r"cosmetic: the same program")
     child.expect(r"\[a/s/r/q\] ")
     child.send("s")  # one key, no Enter
     child.expect(r"\[2/3\] STRUCTURAL  docs/review.md#wave")

@@ -32,6 +32,10 @@ COSMETIC = "cosmetic"
 STRUCTURAL = "structural"
 TEXT = "text"  # the jaxprs are the same program (or there are none), other text changed
 _COLLAPSED = "{…}"
+_SAME_PROGRAM = (
+    "the same program: only variable letters, line wrapping, parameter order "
+    "or the order of independent equations changed"
+)
 
 
 @dataclass
@@ -44,9 +48,7 @@ class Drift:
 
     def headline(self) -> str:
         if self.kind == COSMETIC:
-            return "cosmetic: " + "; ".join(
-                self.changes or ["only variable letters, line wrapping or parameter order changed"]
-            )
+            return "cosmetic: " + "; ".join(self.changes or [_SAME_PROGRAM])
         return f"{self.kind}: " + "; ".join(self.changes or ["the output changed"])
 
 
