@@ -213,6 +213,7 @@ def test_text_outside_jaxprs():
     around = jaxpr(lambda x: x + 1.0, 1.0)
     drift = compare("one:\n" + around, "two:\n" + reletter(around))
     assert (drift.kind, drift.changes) == (TEXT, ["the text around the jaxprs changed"])
+    assert compare("one:\n" + around, "one:\n\n" + around).kind == TEXT  # even a blank line
 
 
 def test_a_drifted_golden_carries_its_class_and_aligned_diff_to_the_serve_warning(tmp_path):

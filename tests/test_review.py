@@ -190,6 +190,13 @@ def test_a_golden_changed_since_the_report_is_not_overwritten(drifted):
     assert path.read_text().endswith("edited\n")
 
 
+def test_the_next_build_removes_an_old_report(drifted):
+    drifted.snippet("review/late.py", "missing_name\n")  # this build fails before any report
+    failed = drifted.build()
+    assert failed.returncode != 0 and "NameError" in failed.output
+    assert not (drifted.root / REPORT).exists()
+
+
 def test_no_report_is_a_clear_error(site):
     result = review(site)
     assert result.returncode != 0

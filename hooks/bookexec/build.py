@@ -69,6 +69,8 @@ class Build:
         # prose edits and for measuring what execution costs. It checks nothing.
         self.execute = os.environ.get("BOOK_EXEC", "on") != "off"
         self.golden_dir = root / "tests" / "golden"
+        if self.execute and not serving:
+            review.clear(root)  # a review report always belongs to the last build that ran
         self.rules = machine_path_rules(root)
         page_cache = None
         if cache.enabled(serving):
@@ -189,7 +191,6 @@ class Build:
             for change in report.apply_update():
                 log.info(f"bookexec: {change}")
             log.info(f"bookexec: {report.update_summary()}")
-            review.clear(self.root)
             if jax_changes.page_problem(self.root) and jax_changes.write_page(self.root):
                 log.info(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
             return
@@ -201,7 +202,6 @@ class Build:
                 f"bookexec: to review each block: ./book review ({saved.relative_to(self.root)})"
             )
             raise BookError(report.summary())
-        review.clear(self.root)
         log.info(f"bookexec: {report.summary()}")
         problem = jax_changes.page_problem(self.root)  # a generated page must match its goldens
         if problem:

@@ -439,14 +439,12 @@ def same_program(old: Program, new: Program) -> bool:
 
 
 def _text_lines(segments: list[Segment]) -> list[str]:
-    """The output's text outside jaxprs, one entry per line, with a marker where a jaxpr was."""
-    out: list[str] = []
-    for segment in segments:
-        if segment.program is not None:
-            out.append("<jaxpr>")
-        else:
-            out += [line.rstrip() for line in segment.text.splitlines() if line.strip()]
-    return out
+    """The output's text outside jaxprs, exactly, with a marker where each jaxpr was.
+
+    Nothing here is forgiven, blank lines included: a cosmetic drift may be accepted without
+    a second look, so only what is inside a jaxpr may differ.
+    """
+    return [s.text if s.program is None else "<jaxpr>" for s in segments]
 
 
 def compare(old: str, new: str) -> Drift | None:
