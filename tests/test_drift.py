@@ -69,10 +69,14 @@ def test_one_changed_character_fails_with_a_diff_naming_the_block(book):
     drifted = book.build()
     assert drifted.returncode != 0
     out = drifted.output
-    assert "DRIFTED: page docs/drift.md, block 'jaxpr', snippet snippets/drift/jaxpr.py" in out
+    head = (
+        "DRIFTED (structural): page docs/drift.md, block 'jaxpr', snippet snippets/drift/jaxpr.py"
+    )
+    assert head in out
     assert "golden tests/golden/drift/jaxpr.txt" in out
     assert re.search(r"^-.*cos", out, re.M) and re.search(r"^\+.*sin", out, re.M)
-    assert "jaxpr: primitives +sin -cos" in out
+    assert "structural: primitive renamed: cos -> sin" in out, out
+    assert "drift by class: 0 cosmetic" in out
     assert summary_line(out).endswith("2 blocks checked, 1 drifted, 0 new, 0 stale")
 
     restored = book.build("update")
@@ -80,6 +84,22 @@ def test_one_changed_character_fails_with_a_diff_naming_the_block(book):
     assert "rewrote tests/golden/drift/jaxpr.txt" in restored.output
     assert path.read_bytes() == original
     assert book.build().returncode == 0
+
+
+def test_re_lettered_jaxpr_is_cosmetic_drift_and_still_fails(book):
+    path = book.golden("drift.md", "jaxpr")
+    text = path.read_text()
+    body = text.split("\n---\n", 1)[1]
+    relettered = re.sub(r"\b([a-c])\b(?=:| |\)|,|;|\n)", lambda m: chr(ord(m[1]) + 20), body)
+    assert relettered != body
+    path.write_text(text.replace(body, relettered))
+
+    drifted = book.build()
+    assert drifted.returncode != 0
+    out = drifted.output
+    assert "DRIFTED (cosmetic): page docs/drift.md, block 'jaxpr'" in out
+    assert "cosmetic: the same program: only variable letters, line wrapping" in out
+    assert out.index("drift by class: 1 cosmetic") < out.index("DRIFTED (cosmetic)")
 
 
 def test_a_header_edit_is_drift_too(book):
@@ -125,7 +145,8 @@ def test_report_says_first_when_jax_version_differs(book):
     out = book.build().output
     note = f"goldens were written under another version: jax 0.11.0 -> {running}"
     assert note in out
-    assert out.index(note) < out.index("DRIFTED:")
+    assert out.index(note) < out.index("DRIFTED (cosmetic)")
+    assert "cosmetic: the output is the same; only the header changed" in out
 
 
 def test_unknown_mode_is_an_error(book):

@@ -67,7 +67,7 @@ def test_check_mode_fails_only_on_a_broken_claim_or_a_left_band(timed, seconds, 
     assert (result.returncode == 0) is passes, result.output
     if reason:
         assert reason in result.output
-        assert "DRIFTED: page docs/timed.md, block 'step'" in result.output
+        assert "DRIFTED (text): page docs/timed.md, block 'step'" in result.output
     assert timed.goldens() == before
 
 

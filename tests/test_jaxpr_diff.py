@@ -1,4 +1,4 @@
-"""The drift report says in words what kind of change a drifted jaxpr is."""
+"""Jaxprs read as programs: the parser, the canonical form, and the class of a drift."""
 
 from __future__ import annotations
 
@@ -6,8 +6,16 @@ import re
 
 import jax
 import jax.numpy as jnp
+import pytest
+from jax import lax
 
-from bookexec.jaxpr_diff import canonical, classify
+from bookexec.golden import parse as parse_golden
+from bookexec.jaxpr_diff import COSMETIC, STRUCTURAL, TEXT, compare
+from bookexec.jaxpr_parse import Jaxpr, JaxprSyntaxError, parse_jaxpr, split_output
+from conftest import REPO
+
+# A scan jaxpr printed by JAX 0.11.0, quoted from the seed article (data, not code).
+SEED_SCAN = (REPO / "tests" / "data" / "seed-scan-jax-0.11.0.txt").read_text()
 
 
 def jaxpr(f, *args) -> str:
@@ -16,36 +24,210 @@ def jaxpr(f, *args) -> str:
 
 def reletter(text: str) -> str:
     """The same program with every one-letter variable shifted by one letter."""
-    return re.sub(r"\b([a-y])\b(?=:| |\)|,|\n)", lambda m: chr(ord(m[1]) + 1), text)
+    return re.sub(r"\b([a-y])\b(?=:| |\)|,|;|\n)", lambda m: chr(ord(m[1]) + 1), text)
 
 
-def test_re_lettering_alone_is_named_as_such():
+def nested(jaxpr_: Jaxpr):
+    """Every jaxpr inside a parsed one, itself included."""
+    yield jaxpr_
+    for eqn in jaxpr_.eqns:
+        for value in eqn.params.values():
+            for inner in value if isinstance(value, tuple) else (value,):
+                if isinstance(inner, Jaxpr):
+                    yield from nested(inner)
+
+
+def test_the_parser_reads_every_jaxpr_in_the_goldens():
+    found = 0
+    for path in sorted((REPO / "tests" / "golden").rglob("*.txt")):
+        output = parse_golden(path.read_text()).output
+        segments = split_output(output)
+        assert "".join(s.text for s in segments) == output, path
+        programs = [s.program for s in segments if s.program]
+        jaxprs = [j for p in programs for top in [p.main, *p.defs.values()] for j in nested(top)]
+        # Every `{ lambda` in the text is a jaxpr the parser read, nested ones included.
+        assert len(jaxprs) == output.count("{ lambda"), path
+        if programs:
+            # Each jaxpr reprinted on one line reads as the same program.
+            flat = "".join(" ".join(s.text.split()) if s.program else s.text for s in segments)
+            assert flat == output or compare(output, flat).kind == COSMETIC, path
+        found += len(jaxprs)
+    assert found >= 30
+
+
+def test_a_parsed_equation_has_its_parts():
+    parsed = parse_jaxpr(SEED_SCAN)
+    assert [b.text() for b in parsed.invars] == ["a:f32[]", "b:f32[1000]"]
+    (scan,) = parsed.eqns
+    assert scan.primitive == "scan"
+    assert [b.text() for b in scan.outs] == ["c:f32[]", "d:f32[1000]"]
+    assert [o.text for o in scan.ins] == ["a", "b"]
+    assert scan.params["length"] == "1000"
+    body = scan.params["jaxpr"]
+    assert isinstance(body, Jaxpr) and body.eqns[0].primitive == "add"
+    assert [o.text for o in parsed.outs] == ["c", "d"]
+
+
+def test_literals_constants_and_named_sub_jaxprs():
+    closed = jax.make_jaxpr(lambda x: x * jnp.arange(3.0) + 2.0)(jnp.ones(3))
+    parsed = parse_jaxpr(str(closed))
+    assert len(parsed.constvars) == len(closed.jaxpr.constvars)
+    literal = [o for e in parsed.eqns for o in e.ins if o.literal]
+    assert [o.text for o in literal] == ["2.0:f32[]"]
+    golden = (REPO / "tests/golden/randomness/uniform-jaxpr.txt").read_text()
+    (program,) = [s.program for s in split_output(parse_golden(golden).output) if s.program]
+    assert list(program.defs) == ["_uniform"]
+    assert program.resolve(program.main.eqns[0].params["jaxpr"]) is program.defs["_uniform"]
+
+
+def test_a_malformed_jaxpr_is_an_error_naming_the_line():
+    with pytest.raises(JaxprSyntaxError, match=r"line 2: expected ':' and a type after 'b'"):
+        parse_jaxpr("{ lambda ; a:f32[]. let\n    b = sin a\n  in (b,) }")
+
+
+def test_re_lettering_is_cosmetic():
     old = jaxpr(lambda x: jnp.sin(x) * 2.0 + 1.0, 1.0)
     new = reletter(old)
     assert new != old
-    assert canonical(new) == canonical(old)
-    assert classify(old, new) == "jaxpr: only variable names changed; the program is the same"
+    assert compare(old, new).kind == COSMETIC
 
 
-def test_a_changed_primitive_is_named():
-    old = jaxpr(lambda x: jnp.sin(x) * 2.0, 1.0)
-    new = jaxpr(lambda x: jnp.cos(x) * 2.0, 1.0)
-    assert classify(old, new) == "jaxpr: primitives +cos -sin"
+def test_the_same_function_traced_in_two_orders_is_cosmetic():
+    def sines_first(x, y):
+        a = jnp.sin(x)
+        b = jnp.cos(y)
+        return a * b
+
+    def cosines_first(x, y):
+        b = jnp.cos(y)
+        a = jnp.sin(x)
+        return a * b
+
+    old, new = jaxpr(sines_first, 1.0, 2.0), jaxpr(cosines_first, 1.0, 2.0)
+    assert old != new
+    assert compare(old, new).kind == COSMETIC
 
 
-def test_a_changed_type_is_named():
-    old = jaxpr(lambda x: x * 2.0, jnp.ones(3))
-    new = jaxpr(lambda x: x * 2.0, jnp.ones(4))
-    assert classify(old, new) == "jaxpr: types +f32[4] -f32[3]"
+def test_line_wrapping_and_parameter_order_are_cosmetic():
+    ours = jaxpr(lambda c, xs: lax.scan(lambda t, x: (t + x, t), c, xs), 0.0, jnp.ones(5))
+    one_line = " ".join(ours.split()) + "\n"
+    lines = ours.splitlines(keepends=True)
+    length = next(i for i, line in enumerate(lines) if "length=" in line)
+    lines[length], lines[length + 1] = lines[length + 1], lines[length]  # reverse=, then length=
+    swapped = "".join(lines)
+    assert len({ours, one_line, swapped}) == 3
+    assert compare(ours, one_line).kind == COSMETIC
+    assert compare(ours, swapped).kind == COSMETIC
 
 
-def test_changed_data_flow_with_same_primitives_and_types():
-    old = jaxpr(lambda x, y: x - y, 1.0, 2.0)
-    new = jaxpr(lambda x, y: y - x, 1.0, 2.0)
-    assert classify(old, new) == (
-        "jaxpr: same primitives and types; data flow, parameters or other text changed"
-    )
+def test_equations_on_one_line_are_separated_by_semicolons():
+    wrapped = jaxpr(lambda x: jnp.sin(x) * 2.0 + jnp.cos(x), 1.0)
+    head, *eqns, tail = wrapped.splitlines()
+    one_line = f"{head} {'; '.join(e.strip() for e in eqns)} {tail.strip()}\n"
+    assert len(parse_jaxpr(one_line).eqns) == 4
+    assert compare(wrapped, one_line).kind == COSMETIC
 
 
-def test_outputs_without_jaxprs_get_no_note():
-    assert classify("first: 1\n", "first: 2\n") is None
+def test_an_added_stop_gradient_is_structural_and_marks_only_what_changed():
+    old = jaxpr(lambda x: jnp.sin(x) * 2.0 + jnp.cos(x), 1.0)
+    new = jaxpr(lambda x: jnp.sin(lax.stop_gradient(x)) * 2.0 + jnp.cos(x), 1.0)
+    drift = compare(old, new)
+    assert drift.kind == STRUCTURAL
+    assert drift.changes == [
+        "primitive added: stop_gradient",
+        "sin: input 1 reads a different value (data flow)",
+    ]
+    lines = drift.diff.splitlines()
+    assert next(line for line in lines if line.startswith("+")).split() == [
+        "+",
+        "b:f32[]",
+        "=",
+        "stop_gradient",
+        "a",
+    ]
+    # Every later variable is re-lettered, yet mul, cos and add are shown as unchanged.
+    shown = [line for line in lines if line.startswith("      ") and " = " in line]
+    unchanged = [line.split(" = ")[1].split()[0] for line in shown]
+    assert sorted(unchanged) == ["add", "cos", "mul"]
+    # Under sin's new line, one caret: its input.
+    plus_sin = next(i for i, line in enumerate(lines) if line.startswith("+") and "sin" in line)
+    carets = lines[plus_sin + 1]
+    assert carets.strip() == "^" and lines[plus_sin][carets.index("^")] == "b"
+
+
+def test_the_seed_scan_against_ours_is_structural_new_parameters():
+    def running(total, x):
+        return total + x, total
+
+    ours = jaxpr(lambda c, xs: lax.scan(running, c, xs), jnp.float32(0.0), jnp.ones(1000))
+    drift = compare(SEED_SCAN, ours)
+    assert drift.kind == STRUCTURAL
+    assert drift.changes == ["scan gained parameters ft_in, ft_out"]
+    lines = drift.diff.splitlines()
+    new = next(line for line in lines if line.startswith("+"))
+    carets = lines[lines.index(new) + 1]
+    marked = re.findall(r"\^+", carets)
+    starts = [m.start() for m in re.finditer(r"\^+", carets)]
+    assert [new[s : s + len(m)].split("=")[0] for s, m in zip(starts, marked, strict=True)] == [
+        "ft_in",
+        "ft_out",
+    ]
+    # length, reverse, unroll and the body are the same: no caret under them.
+    for name in ("length=", "reverse=", "unroll=", "jaxpr="):
+        assert carets[new.index(name) : new.index(name) + len(name)].strip() == ""
+
+
+def test_a_changed_parameter_value_is_structural():
+    drift = compare(jaxpr(lambda x: x**2, 1.0), jaxpr(lambda x: x**3, 1.0))
+    assert drift.kind == STRUCTURAL
+    assert drift.changes == ["integer_pow: y changed from 2 to 3"]
+
+
+def test_a_changed_shape_is_structural():
+    drift = compare(jaxpr(lambda x: x * 2.0, jnp.ones(3)), jaxpr(lambda x: x * 2.0, jnp.ones(4)))
+    assert drift.kind == STRUCTURAL
+    assert drift.changes == [
+        "input types changed: (f32[3]) -> (f32[4])",
+        "mul: output type f32[3] -> f32[4]",
+    ]
+
+
+def test_changed_data_flow_with_the_same_primitives():
+    drift = compare(jaxpr(lambda x, y: x - y, 1.0, 2.0), jaxpr(lambda x, y: y - x, 1.0, 2.0))
+    assert drift.kind == STRUCTURAL
+    assert "sub: input 1 reads a different value (data flow)" in drift.changes
+
+
+def test_a_change_inside_a_nested_jaxpr_is_shown_there():
+    old = jaxpr(lambda p, x: lax.cond(p, jnp.sin, jnp.cos, x), True, 1.0)
+    new = jaxpr(lambda p, x: lax.cond(p, jnp.sin, jnp.tan, x), True, 1.0)
+    drift = compare(old, new)
+    assert drift.changes == ["cond.branches[0]: primitive renamed: cos -> tan"]
+    assert "in cond's branches[0]:" in drift.diff
+
+
+def test_text_outside_jaxprs():
+    assert compare("first: 1\n", "first: 1\n") is None
+    drift = compare("first: 1\n", "first: 2\n")
+    assert (drift.kind, drift.changes) == (TEXT, ["the output changed"])
+    around = jaxpr(lambda x: x + 1.0, 1.0)
+    drift = compare("one:\n" + around, "two:\n" + reletter(around))
+    assert (drift.kind, drift.changes) == (TEXT, ["the text around the jaxprs changed"])
+    assert compare("one:\n" + around, "one:\n\n" + around).kind == TEXT  # even a blank line
+
+
+def test_a_drifted_golden_carries_its_class_and_aligned_diff_to_the_serve_warning(tmp_path):
+    from bookexec.fence import drift_warning
+    from bookexec.golden import Provenance, write_atomic
+    from bookexec.golden import compare as compare_golden
+
+    prov = Provenance("0.12.0.1", "0.12.0.1", "3.13", "cpu")
+    old = jaxpr(lambda x: jnp.sin(x) * 2.0 + jnp.cos(x), 1.0)
+    new = jaxpr(lambda x: jnp.sin(lax.stop_gradient(x)) * 2.0 + jnp.cos(x), 1.0)
+    first = compare_golden(tmp_path, "p.md", "b", "snippets/p/b.py", old, prov)
+    write_atomic(first.path, first.actual)
+    drifted = compare_golden(tmp_path, "p.md", "b", "snippets/p/b.py", new, prov)
+    assert (drifted.status, drifted.kind) == ("drifted", STRUCTURAL)
+    assert drifted.notes()[0].startswith("structural: primitive added: stop_gradient")
+    warning = drift_warning(drifted, tmp_path)
+    assert compare(old, new).diff.replace(">", "&gt;") in warning.replace("&#x27;", "'")

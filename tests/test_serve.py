@@ -80,6 +80,7 @@ def test_drift_is_shown_at_the_block_and_the_server_keeps_running(served, browse
         text = warning.inner_text()
         assert "Block 'moved' drifted from its golden" in text
         assert "-first output" in text and "+second output" in text
+        assert "text: the output changed" in text  # the drift's class, first
         # The drifted block still shows what it printed now, under its source.
         assert page.locator(".result", has_text="second output").is_visible()
     finally:

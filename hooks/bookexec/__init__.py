@@ -10,7 +10,10 @@ Modules, each with one concern:
 - `facts`: what a snippet records (counts, timings, ratios, claims); runs in the worker.
 - `measured`: how recorded values are written in goldens, shown, and judged by band and claim.
 - `prose`: `{{fact:block.name}}` references in a page's text.
-- `jaxpr_diff`: names the kind of change in a drifted jaxpr; `jaxpr_lexer`: jaxpr highlighting.
+- `review`: the report a failed check leaves, and `./book review` over it.
+- `jax_changes`: the book run under an older JAX, and the generated page of what changed.
+- `jaxpr_parse`: printed jaxprs back into structure; `jaxpr_diff`: cosmetic or structural drift
+  and the aligned equation diff; `jaxpr_lexer`: jaxpr highlighting.
 - `cache`: the author's block cache, keyed on everything that can change an output.
 - `progress`: pages and blocks done, slow blocks, and the summary line.
 - `fence`: the markdown-exec formatter that puts it all behind `base_format`'s `run`.

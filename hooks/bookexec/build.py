@@ -10,7 +10,7 @@ from concurrent.futures import CancelledError
 from importlib.metadata import version
 from pathlib import Path
 
-from bookexec import cache, measured, prose
+from bookexec import cache, jax_changes, measured, prose, review
 from bookexec.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.golden import (
@@ -72,6 +72,8 @@ class Build:
         # prose edits and for measuring what execution costs. It checks nothing.
         self.execute = os.environ.get("BOOK_EXEC", "on") != "off"
         self.golden_dir = root / "tests" / "golden"
+        if self.execute and not serving:
+            review.clear(root)  # a review report always belongs to the last build that ran
         self.rules = machine_path_rules(root)
         self.started = time.perf_counter()
         block_cache = None
@@ -204,14 +206,23 @@ class Build:
             for change in report.apply_update():
                 log.info(f"bookexec: {change}")
             log.info(f"bookexec: {report.update_summary()}")
+            if jax_changes.page_problem(self.root) and jax_changes.write_page(self.root):
+                log.info(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
             log.info(self.summary_line())
             return
         if report.failed:
             for line in report.check_lines():
                 log.error(line)
+            saved = review.save(report)  # `./book review` works from it: nothing runs twice
+            log.error(
+                f"bookexec: to review each block: ./book review ({saved.relative_to(self.root)})"
+            )
             log.info(self.summary_line())
             raise BookError(report.summary())
         log.info(f"bookexec: {report.summary()}")
+        problem = jax_changes.page_problem(self.root)  # a generated page must match its goldens
+        if problem:
+            raise BookError(problem)
         log.info(self.summary_line())
 
     def check_all_rendered(self) -> None:

@@ -65,6 +65,9 @@ def drift_warning(comparison: Comparison, root) -> str:
         title = f"Block '{comparison.block_id}' drifted from its golden"
         reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in comparison.notes())
         body = f"<ul>{reasons}</ul>" if reasons else ""
+        drift = comparison.drift()
+        if drift and drift.diff:  # the aligned equation diff of a structural jaxpr drift
+            body += f"<pre><code>{html.escape(drift.diff)}</code></pre>"
         body += f"<pre><code>{html.escape(comparison.diff(root))}</code></pre>"
     return (
         f'<div class="admonition warning bookexec-drift" data-block="{comparison.block_id}">'

@@ -146,15 +146,21 @@ class Comparison:
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
     def notes(self) -> list[str]:
-        """Everything to say in words before the diff."""
-        jaxpr = self.jaxpr_note() if self.status == "drifted" else None
-        return [*self.reasons, *([jaxpr] if jaxpr else [])]
+        """Everything to say in words before the diff: the drift's class first."""
+        drift = self.drift()
+        return [*([drift.headline()] if drift else []), *self.reasons]
 
-    def jaxpr_note(self) -> str | None:
-        """What kind of change a drifted jaxpr is: re-lettering, primitives, types or flow."""
-        if self.expected is None:
+    def drift(self) -> jaxpr_diff.Drift | None:
+        """Cosmetic or structural, read with the jaxprs as programs; None unless drifted."""
+        if self.status != "drifted" or self.expected is None:
             return None
-        return jaxpr_diff.classify(parse(self.expected).output, parse(self.actual).output)
+        return classify(parse(self.expected), parse(self.actual), self.reasons)
+
+    @property
+    def kind(self) -> str:
+        """What a reviewer sees first: 'new', 'cosmetic', 'structural', 'text' or 'ok'."""
+        drift = self.drift()
+        return drift.kind if drift else self.status
 
     def version_note(self) -> str | None:
         """Say so when the golden came from another JAX or jaxlib than the one running."""
@@ -169,6 +175,33 @@ class Comparison:
             if old.get(key) != new.get(key)
         ]
         return ", ".join(changed) or None
+
+
+def classify(old: Parsed, new: Parsed, reasons: list[str]) -> jaxpr_diff.Drift:
+    """The class of one golden's drift. A changed header alone (a new JAX that prints the same
+    text) is cosmetic; text outside the jaxprs, a count, a band or a claim is 'text' drift."""
+    drift = jaxpr_diff.compare(old.output, new.output) or jaxpr_diff.Drift(jaxpr_diff.COSMETIC)
+    old_exact = {f.name: f.value for f in old.facts if not f.banded}
+    new_exact = {f.name: f.value for f in new.facts if not f.banded}
+    changes = [
+        f"{name} = {old_exact.get(name, '(none)')} -> {new_exact.get(name, '(none)')}"
+        for name in sorted(old_exact.keys() | new_exact.keys())
+        if old_exact.get(name) != new_exact.get(name)
+    ]
+    old_values = measured.masked(old.facts, old.claims)
+    if not changes and old_values != measured.masked(new.facts, new.claims):
+        changes.append("the recorded values' names, bands or claims changed")
+    if reasons:
+        changes.append("measured values left their band or claims broke")
+    if not changes and old.output == new.output:
+        return jaxpr_diff.Drift(
+            jaxpr_diff.COSMETIC, ["the output is the same; only the header changed"]
+        )
+    if not changes:
+        return drift
+    if drift.kind == jaxpr_diff.STRUCTURAL:
+        return jaxpr_diff.Drift(drift.kind, [*drift.changes, *changes], drift.diff)
+    return jaxpr_diff.Drift(jaxpr_diff.TEXT, [*drift.changes, *changes])
 
 
 def compare(
@@ -246,18 +279,29 @@ class Report:
         out: list[str] = []
         for note in self.version_notes():
             out.append(f"goldens were written under another version: {note}")
+        kinds = [c.kind for c in self.comparisons if c.status == "drifted"]
+        if kinds:
+            out.append(
+                f"drift by class: {kinds.count('cosmetic')} cosmetic (only re-lettering, "
+                f"wrapping, parameter order or the header), {kinds.count('structural')} "
+                f"structural (a jaxpr's program changed), {kinds.count('text')} text (other "
+                "output, counts, bands or claims)"
+            )
         for c in self.comparisons:
             if c.status == "ok":
                 continue
+            kind = f" ({c.kind})" if c.status == "drifted" else ""
             head = (
-                f"{c.status.upper()}: page docs/{c.page}, block '{c.block_id}', "
+                f"{c.status.upper()}{kind}: page docs/{c.page}, block '{c.block_id}', "
                 f"snippet {c.snippet}, golden {_rel(c.path, self.root)}"
             )
             reasons = "".join(f"\n  {note}" for note in c.notes())
             if c.status == "new":
                 out.append(f"{head}{reasons}\n  no golden yet; run GOLDEN=update to write it")
             else:
-                out.append(f"{head}{reasons}\n{c.diff(self.root).rstrip()}")
+                drift = c.drift()
+                aligned = f"\n{drift.diff}" if drift and drift.diff else ""
+                out.append(f"{head}{reasons}{aligned}\n{c.diff(self.root).rstrip()}")
         for path in self.stale:
             out.append(
                 f"STALE: golden {_rel(path, self.root)} has no block in the book; "

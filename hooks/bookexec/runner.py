@@ -125,7 +125,9 @@ def judge(block: Block, raw: dict) -> BlockRun:
 class Worker:
     """A child Python process running `bookexec.worker`, reached over a private pipe."""
 
-    def __init__(self, root: Path, log_dir: str, preload: list[str] = PRELOAD) -> None:
+    def __init__(
+        self, root: Path, log_dir: str, preload: list[str] = PRELOAD, python: str = sys.executable
+    ) -> None:
         self.root = root
         parent, child = Pipe()
         self.conn = parent
@@ -133,7 +135,7 @@ class Worker:
         self.log_file = os.path.join(log_dir, f"worker-{id(self)}.log")
         with open(self.log_file, "wb") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "bookexec.worker", str(child.fileno())],
+                [python, "-m", "bookexec.worker", str(child.fileno())],
                 pass_fds=[child.fileno()],
                 stdin=subprocess.DEVNULL,
                 stdout=log,

@@ -1,0 +1,271 @@
+"""Review drifted goldens one by one, in the spirit of `cargo insta review`.
+
+A check build that fails leaves its report behind (`.cache/bookexec/last-report.json`): for
+each drifted, new or stale golden, its class, the aligned jaxpr diff, the text diff, and the
+exact text the update mode would write. The review works from that file, so nothing runs
+twice. Accepting a block writes that one golden with the golden module's atomic writer; a
+rejected block keeps its golden (fix the snippet instead) and leaves the report; a skipped one
+stays for the next review.
+
+    ./book review                    walk the blocks: [a]ccept, [s]kip, [r]eject or [q]uit
+    ./book review --accept-cosmetic  accept every cosmetic drift, list the rest
+    ./book review --list             list what the report holds
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import termios
+import time
+import tty
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from bookexec.golden import Report, write_atomic
+
+REPORT = Path(".cache") / "bookexec" / "last-report.json"
+_FORMAT = 1
+
+
+@dataclass
+class Entry:
+    """One golden the last check build could not accept, with everything a reviewer needs."""
+
+    page: str
+    block_id: str
+    snippet: str
+    golden: str  # path relative to the book's root
+    kind: str  # "cosmetic", "structural", "new" or "stale"
+    notes: list[str] = field(default_factory=list)
+    aligned: str = ""  # the aligned jaxpr diff, for structural drift
+    diff: str = ""  # the unified diff of the golden file
+    expected: str | None = None  # the golden on disk when the build ran
+    actual: str | None = None  # what the update mode would write; None for a stale golden
+    broken: list[str] = field(default_factory=list)  # claims that do not hold: never accepted
+
+    @property
+    def where(self) -> str:
+        return f"docs/{self.page}#{self.block_id}" if self.page else self.golden
+
+
+def save(report: Report) -> Path:
+    """Write the failed check's report for `./book review` (atomically, like a golden)."""
+    entries = []
+    for c in report.comparisons:
+        if c.status == "ok":
+            continue
+        drift = c.drift()
+        entries.append(
+            Entry(
+                page=c.page,
+                block_id=c.block_id,
+                snippet=c.snippet,
+                golden=_rel(c.path, report.root),
+                kind=c.kind,
+                notes=c.notes(),
+                aligned=drift.diff if drift else "",
+                diff=c.diff(report.root),
+                expected=c.expected,
+                actual=c.actual,
+                broken=list(c.broken),
+            )
+        )
+    for path in report.stale:
+        rel = _rel(path, report.root)
+        text = path.read_text(encoding="utf-8")
+        entries.append(Entry("", "", "", rel, "stale", ["no block in the book"], expected=text))
+    path = report.root / REPORT
+    write_atomic(path, _dump(entries, report.summary()))
+    return path
+
+
+def clear(root: Path) -> None:
+    """A clean check leaves no report: there is nothing to review."""
+    (root / REPORT).unlink(missing_ok=True)
+
+
+def _dump(entries: list[Entry], summary: str) -> str:
+    data = {
+        "format": _FORMAT,
+        "written": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "summary": summary,
+        "entries": [asdict(entry) for entry in entries],
+    }
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def load(root: Path) -> tuple[dict, list[Entry]]:
+    path = root / REPORT
+    if not path.is_file():
+        raise SystemExit(
+            f"review: no report at {REPORT}; run the check build first (./book build): "
+            "a build that fails on drift leaves one"
+        )
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("format") != _FORMAT:
+        raise SystemExit(f"review: {REPORT} is from another version of the tool; build again")
+    return data, [Entry(**entry) for entry in data["entries"]]
+
+
+def accept(root: Path, entry: Entry) -> str:
+    """Write (or, for a stale golden, delete) this one golden; say what was done or why not."""
+    path = root / entry.golden
+    on_disk = path.read_text(encoding="utf-8") if path.is_file() else None
+    if on_disk != entry.expected:
+        return f"not accepted: {entry.golden} changed since the build; run the build again"
+    if entry.broken:
+        return "not accepted: a claim does not hold, so the prose would be false: " + "; ".join(
+            entry.broken
+        )
+    if entry.actual is None:
+        path.unlink()
+        return f"deleted stale {entry.golden}"
+    write_atomic(path, entry.actual)
+    return f"{'wrote new' if entry.expected is None else 'rewrote'} {entry.golden}"
+
+
+def show(entry: Entry, number: int, total: int) -> str:
+    head = f"[{number}/{total}] {entry.kind.upper()}  {entry.where}"
+    if entry.snippet:
+        head += f"  (snippet {entry.snippet}, golden {entry.golden})"
+    parts = [head, *(f"  {note}" for note in entry.notes)]
+    if entry.aligned:
+        parts.append(entry.aligned)
+    if entry.diff:
+        parts.append(entry.diff.rstrip())
+    elif entry.kind == "new":
+        parts.append("(no golden yet) it would be:\n" + (entry.actual or ""))
+    return "\n".join(parts)
+
+
+def _save_remaining(root: Path, data: dict, remaining: list[Entry]) -> None:
+    if remaining:
+        write_atomic(root / REPORT, _dump(remaining, data.get("summary", "")))
+    else:
+        clear(root)
+
+
+def read_key(prompt: str) -> str:
+    """One key, no Enter needed, as `cargo insta review` reads it; end of input quits."""
+    print(prompt, end="", flush=True)
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        key = sys.stdin.read(1)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    print(key if key.isprintable() else "")
+    if not key or key == "\x04":
+        raise EOFError
+    return key
+
+
+def _kinds(entries: list[Entry]) -> str:
+    counts = Counter(entry.kind for entry in entries)
+    return ", ".join(f"{n} {kind}" for kind, n in counts.items())
+
+
+def interactive(root: Path, data: dict, entries: list[Entry], ask=read_key, say=print) -> int:
+    say(
+        f"review: {len(entries)} blocks ({_kinds(entries)}) "
+        f"from the check build of {data['written']}"
+    )
+    remaining: list[Entry] = []
+    counts = {"accepted": 0, "rejected": 0, "skipped": 0}
+    for number, entry in enumerate(entries, start=1):
+        say(show(entry, number, len(entries)))
+        try:
+            answer = _ask(ask)
+        except KeyboardInterrupt:
+            answer = "q"
+        if answer == "a":
+            outcome = accept(root, entry)
+            say(outcome)
+            if outcome.startswith("not accepted"):
+                remaining.append(entry)
+                counts["skipped"] += 1
+            else:
+                counts["accepted"] += 1
+        elif answer == "r":
+            say(f"rejected: {entry.golden} keeps its text; change the snippet to match it")
+            counts["rejected"] += 1
+        else:
+            remaining.append(entry)
+            counts["skipped"] += 1
+            if answer == "q":
+                remaining += entries[number:]
+                counts["skipped"] += len(entries) - number
+                break
+    _save_remaining(root, data, remaining)
+    say(
+        f"review: {counts['accepted']} accepted, {counts['rejected']} rejected, "
+        f"{counts['skipped']} skipped; {len(remaining)} left in {REPORT}"
+    )
+    return 0
+
+
+def _ask(ask) -> str:
+    while True:
+        try:
+            answer = ask("accept, skip, reject or quit? [a/s/r/q] ").strip().lower()
+        except EOFError:
+            return "q"
+        if not answer:
+            continue
+        if answer[:1] in ("a", "s", "r", "q"):
+            return answer[:1]
+
+
+def accept_cosmetic(root: Path, data: dict, entries: list[Entry], say=print) -> int:
+    remaining = []
+    for entry in entries:
+        if entry.kind == "cosmetic":
+            outcome = accept(root, entry)
+            say(f"{entry.where}: {outcome}")
+            if not outcome.startswith("not accepted"):
+                continue
+        remaining.append(entry)
+    _save_remaining(root, data, remaining)
+    accepted = len(entries) - len(remaining)
+    say(f"review: {accepted} cosmetic accepted; {len(remaining)} left for review:")
+    for entry in remaining:
+        say(f"  {entry.kind}: {entry.where}" + (f"  ({entry.notes[0]})" if entry.notes else ""))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="./book review", description=__doc__.split("\n")[0])
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--accept-cosmetic", action="store_true", help="accept cosmetic drift")
+    group.add_argument("--list", action="store_true", help="only list the report")
+    args = parser.parse_args(argv)
+    root = Path.cwd()
+    data, entries = load(root)
+    if not entries:
+        clear(root)
+        print("review: nothing to review")
+        return 0
+    if args.accept_cosmetic:
+        return accept_cosmetic(root, data, entries)
+    if args.list or not sys.stdin.isatty():
+        if not args.list:
+            print("review: not a terminal; listing only (use --accept-cosmetic to accept)")
+        for entry in entries:
+            print(f"{entry.kind}: {entry.where}" + (f"  ({entry.notes[0]})" if entry.notes else ""))
+        return 0
+    return interactive(root, data, entries)
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
