@@ -159,3 +159,34 @@ def test_notebook_runs_and_matches_the_goldens(site, chapter, tmp_path):
             ]
         checked += 1
     assert checked == len(re.findall(r'exec="on"', (REPO / f"docs/{chapter}.md").read_text()))
+
+
+def test_tabs_and_admonitions_become_jupyter_markdown(tmp_path):
+    from bookexec.blocks import scan_page
+    from bookexec.notebooks import chapter_notebook
+
+    (tmp_path / "snippets" / "ch").mkdir(parents=True)
+    (tmp_path / "snippets" / "ch" / "a.py").write_text("print(1)\n")
+    page = (
+        "# Ch\n\n"
+        '=== "Developer"\n\n'
+        "    Before the code.\n\n"
+        '    ```python exec="on" id="a"\n'
+        '    --8<-- "snippets/ch/a.py"\n'
+        "    ```\n\n"
+        "    After the code, see [the other](other.md#part).\n\n"
+        '!!! note "Aside"\n'
+        "    Quoted.\n"
+    )
+    blocks = scan_page("ch.md", page, tmp_path)
+    nb = chapter_notebook("ch.md", page, blocks, tmp_path / "tests" / "golden", ("j", "l", "p"))
+    sources = [(c.cell_type, c.source) for c in nb.cells[2:]]
+    assert sources == [
+        ("markdown", "# Ch\n\n### Developer\n\nBefore the code."),
+        ("code", "print(1)"),
+        (
+            "markdown",
+            "After the code, see [the other](other.ipynb#part).\n\n> **Aside**\n>\n> Quoted.",
+        ),
+    ]
+    assert nb.cells[3].metadata["bookexec"]["golden"] == "tests/golden/ch/a.txt"

@@ -13,5 +13,7 @@ Modules, each with one concern:
 - `jaxpr_diff`: names the kind of change in a drifted jaxpr; `jaxpr_lexer`: jaxpr highlighting.
 - `cache`: the author's page cache for `mkdocs serve`.
 - `fence`: the markdown-exec formatter that puts it all behind `base_format`'s `run`.
+- `notebooks`: each chapter as a `.ipynb`, generated from its prose and snippets at build time.
+- `labs`: lab notebooks' code cells as blocks, and the executed copy mkdocs-jupyter renders.
 - `build`: the state of one MkDocs build, driven by `hooks/executed_book.py`.
 """

@@ -32,6 +32,7 @@ from bookexec.golden import golden_path, write_atomic
 from bookexec.runner import is_fresh
 
 _HERE = Path(__file__).resolve().parent
+_MARK = "\x00bookexec-cell:"
 _CLOSE = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
 _TAB = re.compile(r'^(?P<indent>\s*)===\+?\s+"(?P<title>[^"]*)"\s*$')
 _ADMONITION = re.compile(
@@ -164,41 +165,52 @@ def chapter_notebook(
     )
     cells.append(_markdown(intro, "about"))
     cells.append(_code(setup_source(jax), "setup", {"bookexec": {"setup": True}}))
+    # Each executed fence becomes a marker line, so that the prose can be converted as a
+    # whole (a fence may sit inside a tab) and then cut into cells at the markers.
     lines = markdown.splitlines()
-    start = 0
-    for block in blocks:
+    by_id = {block.id: block for block in blocks}
+    for block in reversed(blocks):
         opening = block.line - 1
-        closing = _closing_fence(lines, opening)
-        prose = "\n".join(lines[start:opening])
-        _add_prose(cells, prose, f"prose-{block.id}")
-        start = closing + 1
-        code = block.code.rstrip("\n")
-        tags = []
-        if block.options.get("raises"):
-            tags.append("raises-exception")
-        if is_fresh(block):
-            note = (
-                "*This cell runs in a new Python interpreter, as the book runs it: what it "
-                "counts depends on what is imported, and the cells above imported JAX.*"
-            )
-            cells.append(_markdown(note, f"fresh-{block.id}"))
-            code = "%%script {sys.executable}\n" + code
-        meta = {
-            "bookexec": {
-                "block": block.id,
-                "snippet": block.snippet,
-                "golden": golden_path(golden_dir, page, block.id)
-                .relative_to(golden_dir.parent.parent)
-                .as_posix(),
-                **({"raises": block.options["raises"]} if block.options.get("raises") else {}),
-                **({"fresh": True} if is_fresh(block) else {}),
-            }
-        }
-        if tags:
-            meta["tags"] = tags
-        cells.append(_code(code, block.id, meta))
-    _add_prose(cells, "\n".join(lines[start:]), "prose-end")
+        indent = lines[opening][: len(lines[opening]) - len(lines[opening].lstrip())]
+        lines[opening : _closing_fence(lines, opening) + 1] = [f"{indent}{_MARK}{block.id}"]
+    prose: list[str] = []
+    for line in jupyter_markdown("\n".join(lines)).splitlines():
+        marker = line.lstrip(" >")  # a fence inside an admonition ends up quoted
+        if not marker.startswith(_MARK):
+            prose.append(line)
+            continue
+        block = by_id[marker.removeprefix(_MARK).strip()]
+        _add_prose(cells, "\n".join(prose), f"prose-{block.id}")
+        prose = []
+        _add_block(cells, block, page, golden_dir)
+    _add_prose(cells, "\n".join(prose), "prose-end")
     return nb
+
+
+def _add_block(cells: list, block: Block, page: str, golden_dir: Path) -> None:
+    code = block.code.rstrip("\n")
+    tags = []
+    if block.options.get("raises"):
+        tags.append("raises-exception")
+    if is_fresh(block):
+        note = (
+            "*This cell runs in a new Python interpreter, as the book runs it: what it "
+            "counts depends on what is imported, and the cells above imported JAX.*"
+        )
+        cells.append(_markdown(note, f"fresh-{block.id}"))
+        code = "%%script {sys.executable}\n" + code
+    golden = golden_path(golden_dir, page, block.id)
+    meta = {
+        "block": block.id,
+        "snippet": block.snippet,
+        "golden": golden.relative_to(golden_dir.parent.parent).as_posix(),
+    }
+    if block.options.get("raises"):
+        meta["raises"] = block.options["raises"]
+    if is_fresh(block):
+        meta["fresh"] = True
+    metadata = {"bookexec": meta, **({"tags": tags} if tags else {})}
+    cells.append(_code(code, block.id, metadata))
 
 
 def write(path: Path, nb: nbformat.NotebookNode) -> None:
@@ -258,6 +270,8 @@ def _indented_body(lines: list[str], i: int, indent: int) -> tuple[list[str], in
     while i < len(lines) and (not lines[i].strip() or _indent(lines[i]) >= indent):
         body.append(lines[i][indent:] if lines[i].strip() else "")
         i += 1
+    while body and not body[0]:
+        body.pop(0)
     while body and not body[-1]:
         body.pop()
         i -= 1
