@@ -58,7 +58,8 @@ def on_page_markdown(markdown, page, config, files):
         nb = notebooks.chapter_notebook(src, markdown, blocks, current.golden_dir, current.versions)
         notebooks.write(notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src), nb)
         markdown = notebooks.add_link(markdown, src)
-    return markdown
+    lab_pages = {f.src_uri for f in files.documentation_pages() if labs.is_lab(f.src_uri)}
+    return labs.add_lab_link(markdown, src, lab_pages)
 
 
 def on_post_build(config):

@@ -174,3 +174,15 @@ def test_lab_cell_that_raises_undeclared_names_lab_and_cell(lab_site):
     assert result.returncode != 0
     assert "docs/labs/demo.ipynb:3 (block 'solution'" in result.output
     assert "NameError" in result.output
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_reader_opens_the_solution_on_request(lab_site, browser_page):
+    assert lab_site.build(mode="update").returncode == 0
+    page = browser_page(lab_site.root / "site", "labs/demo/")
+    assert page.get_by_text("x is 7").first.is_visible()
+    solution = page.get_by_text("x squared is 49").first
+    assert not solution.is_visible(), "the worked solution starts collapsed"
+    page.locator("details.book-lab-solution summary").first.click()
+    assert solution.is_visible()

@@ -125,3 +125,20 @@ def render(build, src: str, source: Path, out_dir: Path) -> Path:
     target = out_dir / PurePosixPath(src).name
     write(target, executed(source, src, outputs))
     return target
+
+
+def lab_for(page: str) -> str:
+    """docs/tracers.md -> labs/tracers.ipynb, the lab of its "Try it yourself" task."""
+    return f"{LAB_DIR}/{PurePosixPath(page).stem}.ipynb"
+
+
+def add_lab_link(markdown: str, page: str, lab_pages: set[str]) -> str:
+    """End the chapter's task with a link to its lab, when there is one."""
+    lab = lab_for(page)
+    if lab not in lab_pages:
+        return markdown
+    return (
+        markdown.rstrip("\n")
+        + f"\n\nThis task is also a [lab]({lab}): a notebook with a starting cell and a worked"
+        " solution.\n"
+    )

@@ -136,10 +136,9 @@ def _literal(modules: dict[str, str]) -> str:
     """The sources as a readable dict literal: one triple-quoted string per module."""
     parts = []
     for name, source in modules.items():
-        if "'''" in source or "\\" in source:
-            parts.append(f"    {name!r}: {source!r},\n")
-        else:
-            parts.append(f"    {name!r}: r'''{source}''',\n")
+        # Doubled backslashes and broken-up triple quotes: the literal is the source, exactly.
+        escaped = source.replace("\\", "\\\\").replace("'''", r"\'\'\'")
+        parts.append(f"    {name!r}: '''\\\n{escaped}''',\n")
     return "{\n" + "".join(parts) + "}"
 
 
