@@ -191,3 +191,16 @@ def test_tabs_and_admonitions_become_jupyter_markdown(tmp_path):
         ),
     ]
     assert nb.cells[3].metadata["bookexec"]["golden"] == "tests/golden/ch/a.txt"
+
+
+def test_comparison_is_exact_outside_placeholders_and_streams():
+    golden = "speedup ⟦speedup⟧ times\nTRACING CACHE MISS\ncount 3\n"
+    patterns = line_patterns(golden, None)
+    assert interleaves(patterns, ["speedup 4.2 times", "count 3"], ["TRACING CACHE MISS"])
+    assert not interleaves(patterns, ["speedup 4.2 times", "count 4"], ["TRACING CACHE MISS"])
+    assert not interleaves(patterns, ["speedup 4.2 times"], ["TRACING CACHE MISS"])  # lost line
+    assert not interleaves(patterns, ["count 3", "speedup 4.2 times"], ["TRACING CACHE MISS"])
+    error = "before\njax.errors.TracerBoolConversionError: traced bool\n"
+    raised = line_patterns(error, "TracerBoolConversionError")
+    assert interleaves(raised, ["before"], ["TracerBoolConversionError: traced bool"])
+    assert not interleaves(raised, ["before"], ["TypeError: traced bool"])
