@@ -9,8 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import markdown_exec
+from mkdocs.plugins import event_priority
 
-from bookexec import build
+from bookexec import build, labs, notebooks
 from bookexec.fence import format_python
 
 
@@ -26,13 +27,39 @@ def on_config(config):
 
 
 def on_files(files, config):
-    pages = [(f.src_uri, f.content_string) for f in files.documentation_pages()]
-    build.current().plan(pages)
+    pages, lab_blocks = [], {}
+    for f in files.documentation_pages():
+        if labs.is_lab(f.src_uri):
+            lab_blocks[f.src_uri] = labs.scan_lab(f.src_uri, Path(config.docs_dir) / f.src_uri)
+        else:
+            pages.append((f.src_uri, f.content_string))
+    build.current().plan(pages, lab_blocks)
     return files
 
 
+@event_priority(50)  # before mkdocs-jupyter reads the notebook it is about to render
+def on_pre_page(page, config, files):
+    src = page.file.src_uri
+    if labs.is_lab(src):
+        out_dir = build.current().root / ".cache" / "bookexec" / "labs"
+        executed = labs.render(build.current(), src, Path(config.docs_dir) / src, out_dir)
+        page.file.abs_src_path = str(executed)
+    return page
+
+
 def on_page_markdown(markdown, page, config, files):
-    return build.current().enter_page(page.file.src_uri, markdown)
+    src = page.file.src_uri
+    if labs.is_lab(src):
+        return markdown
+    current = build.current()
+    markdown = current.enter_page(src, markdown)
+    blocks = current.plans.get(src)
+    if blocks:  # a chapter with code: offer it as a notebook, generated from these sources
+        nb = notebooks.chapter_notebook(src, markdown, blocks, current.golden_dir, current.versions)
+        notebooks.write(notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src), nb)
+        markdown = notebooks.add_link(markdown, src)
+    lab_pages = {f.src_uri for f in files.documentation_pages() if labs.is_lab(f.src_uri)}
+    return labs.add_lab_link(markdown, src, lab_pages)
 
 
 def on_post_build(config):

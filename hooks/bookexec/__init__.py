@@ -17,5 +17,7 @@ Modules, each with one concern:
 - `cache`: the author's block cache, keyed on everything that can change an output.
 - `progress`: pages and blocks done, slow blocks, and the summary line.
 - `fence`: the markdown-exec formatter that puts it all behind `base_format`'s `run`.
+- `notebooks`: each chapter as a `.ipynb`, generated from its prose and snippets at build time.
+- `labs`: lab notebooks' code cells as blocks, and the executed copy mkdocs-jupyter renders.
 - `build`: the state of one MkDocs build, driven by `hooks/executed_book.py`.
 """

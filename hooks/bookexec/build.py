@@ -93,10 +93,16 @@ class Build:
 
     # -- planning -----------------------------------------------------------------------------
 
-    def plan(self, pages: list[tuple[str, str]]) -> None:
-        """Scan every page first, so a bad fence fails before anything runs; then start them."""
+    def plan(
+        self, pages: list[tuple[str, str]], labs: dict[str, list[Block]] | None = None
+    ) -> None:
+        """Scan every page first, so a bad fence fails before anything runs; then start them.
+
+        Labs come already scanned (`labs.scan_lab`); their code cells run like a page's blocks.
+        """
         for src, markdown in pages:
             self.plans[src] = scan_page(src, markdown, self.root)
+        self.plans.update(labs or {})
         if not self.execute:
             log.info("bookexec: BOOK_EXEC=off: pages show recorded goldens; nothing runs")
             return
@@ -157,10 +163,15 @@ class Build:
         self.rendered.add((page, block.id))
         if code.strip("\n") != block.code.strip("\n"):
             raise BookError(f"{block.where}: the snippet changed while the book was building")
+        return (block, *self.judged(page, block))
+
+    def judged(self, page: str, block: Block) -> tuple[str, Comparison | None]:
+        """A block's output as the reader sees it, and its comparison with its golden."""
         if not self.execute:
             output, facts, _ = recorded(self.golden_dir, block)
-            return block, shown(output, facts, "(recorded)"), None
+            return shown(output, facts, "(recorded)"), None
         page_run = self._wait(page)
+        index = block.index
         run = page_run.blocks[index] if index < len(page_run.blocks) else None
         if run is None or run.failure:
             message = run.failure if run else f"{block.where}: not run (an earlier block failed)"
@@ -177,7 +188,7 @@ class Build:
         self.comparisons[(page, block.id)] = comparison
         if self.serving and comparison.status != "ok":
             log.warning(_serve_message(comparison, self.root))
-        return block, shown(body, run.facts, page_run.backend), comparison
+        return shown(body, run.facts, page_run.backend), comparison
 
     def _wait(self, page: str) -> PageRun:
         try:

@@ -291,10 +291,11 @@ class Report:
             if c.status == "ok":
                 continue
             kind = f" ({c.kind})" if c.status == "drifted" else ""
-            head = (
-                f"{c.status.upper()}{kind}: page docs/{c.page}, block '{c.block_id}', "
-                f"snippet {c.snippet}, golden {_rel(c.path, self.root)}"
-            )
+            if c.page.endswith(".ipynb"):  # a lab: its cells are the blocks
+                where = f"lab docs/{c.page}, cell '{c.block_id}'"
+            else:
+                where = f"page docs/{c.page}, block '{c.block_id}', snippet {c.snippet}"
+            head = f"{c.status.upper()}{kind}: {where}, golden {_rel(c.path, self.root)}"
             reasons = "".join(f"\n  {note}" for note in c.notes())
             if c.status == "new":
                 out.append(f"{head}{reasons}\n  no golden yet; run GOLDEN=update to write it")

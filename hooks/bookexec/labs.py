@@ -1,0 +1,144 @@
+"""Labs: exercise notebooks under docs/labs/, run by the book's executor and golden-checked.
+
+A lab is stored without outputs. Its code cells are blocks like any page's: they run in order
+in one fresh worker (one session, the same time and output limits), their output goes through
+the same normalisers, and each is compared with `tests/golden/labs/<lab>/<cell-id>.txt`. The
+build then writes a copy of the notebook with those outputs and hands that copy to
+mkdocs-jupyter, which renders it as the lab's page.
+
+A cell's options live in its metadata, as a fence's do in its info string::
+
+    {"id": "solution", "metadata": {"tags": ["solution"], "bookexec": {"raises": "TypeError"}}}
+
+Cells tagged `solution` are collapsed: the page shows them in a closed <details> (see
+`hooks/templates/lab.html.j2`), and Jupyter opens the notebook with their source hidden.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path, PurePosixPath
+
+import nbformat
+
+from bookexec.blocks import _ID, Block
+from bookexec.build import BlockError
+from bookexec.errors import BookError
+from bookexec.golden import write_atomic
+
+LAB_DIR = "labs"
+_OPTIONS = {"raises", "timeout", "limit", "band"}
+
+
+def is_lab(src: str) -> bool:
+    """docs/labs/<name>.ipynb is a lab; mkdocs-jupyter renders it, the book runs it."""
+    path = PurePosixPath(src)
+    return path.suffix == ".ipynb" and path.parent == PurePosixPath(LAB_DIR)
+
+
+def read(path: Path, src: str) -> nbformat.NotebookNode:
+    try:
+        nb = nbformat.read(path, as_version=4)
+        nbformat.validate(nb)
+    except Exception as error:
+        raise BookError(f"docs/{src}: not a valid notebook: {error}") from None
+    return nb
+
+
+def stored_outputs(nb: nbformat.NotebookNode) -> list[str]:
+    """Cells that carry outputs or execution counts: a lab source must have none."""
+    return [
+        cell.get("id", f"#{i}")
+        for i, cell in enumerate(nb.cells)
+        if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None)
+    ]
+
+
+def scan_lab(src: str, path: Path) -> list[Block]:
+    """The lab's code cells as blocks, or a BookError naming the lab and the cell."""
+    nb = read(path, src)
+    if stored := stored_outputs(nb):
+        raise BookError(
+            f"docs/{src}: cells {', '.join(stored)} have stored outputs; lab sources are stored "
+            "without outputs (the build adds them): clear them and save"
+        )
+    blocks: list[Block] = []
+    seen: set[str] = set()
+    for number, cell in enumerate(nb.cells, start=1):
+        if cell.cell_type != "code":
+            continue
+        cell_id = cell.get("id", "")
+        where = f"docs/{src}, cell {number}"
+        if not _ID.match(cell_id or ""):
+            raise BookError(
+                f"{where}: cell id '{cell_id}' must be lower-case letters, digits, '-' or '_'"
+            )
+        if cell_id in seen:
+            raise BookError(f"{where}: duplicate cell id '{cell_id}'")
+        seen.add(cell_id)
+        options = dict(cell.metadata.get("bookexec", {}))
+        if unknown := set(options) - _OPTIONS:
+            raise BookError(f"{where} ('{cell_id}'): unknown options {sorted(unknown)}")
+        blocks.append(
+            Block(
+                page=src,
+                index=len(blocks),
+                line=number,
+                id=cell_id,
+                snippet=f"docs/{src}",
+                code=cell.source,
+                options={key: str(value) for key, value in options.items()},
+            )
+        )
+    return blocks
+
+
+def executed(path: Path, src: str, outputs: dict[str, str]) -> nbformat.NotebookNode:
+    """The lab with each code cell's shown output, as one text stream, and its count."""
+    nb = read(path, src)
+    count = 0
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        count += 1
+        cell.execution_count = count
+        text = outputs.get(cell.id, "")
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)] if text else []
+    return nb
+
+
+def write(path: Path, nb: nbformat.NotebookNode) -> None:
+    write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+
+
+def render(build, src: str, source: Path, out_dir: Path) -> Path:
+    """Run-or-wait for the lab's cells, judge each against its golden, write the executed copy.
+
+    `build` is the current `bookexec.build.Build`; the copy is what mkdocs-jupyter renders.
+    """
+    outputs: dict[str, str] = {}
+    for block in build.plans.get(src, []):
+        try:
+            outputs[block.id], _ = build.judged(src, block)
+        except BlockError as error:  # only while serving: show it in the cell, keep going
+            outputs[block.id] = f"{error}\n"
+    target = out_dir / PurePosixPath(src).name
+    write(target, executed(source, src, outputs))
+    return target
+
+
+def lab_for(page: str) -> str:
+    """docs/tracers.md -> labs/tracers.ipynb, the lab of its "Try it yourself" task."""
+    return f"{LAB_DIR}/{PurePosixPath(page).stem}.ipynb"
+
+
+def add_lab_link(markdown: str, page: str, lab_pages: set[str]) -> str:
+    """End the chapter's task with a link to its lab, when there is one."""
+    lab = lab_for(page)
+    if lab not in lab_pages:
+        return markdown
+    return (
+        markdown.rstrip("\n")
+        + f"\n\nThis task is also a [lab]({lab}): a notebook with a starting cell and a worked"
+        " solution.\n"
+    )

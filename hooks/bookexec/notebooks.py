@@ -1,0 +1,290 @@
+"""Chapter notebooks: each chapter as a `.ipynb`, generated at build time from its own sources.
+
+The markdown cells are the chapter's prose (with its recorded values already in place) and the
+code cells are its snippet files, so a chapter and its notebook cannot disagree. Nobody edits a
+notebook: the build writes it next to the page and the page links to it.
+
+The notebook must run top to bottom in a fresh Jupyter kernel with nothing from the build:
+
+- Measuring snippets import `bookexec.facts`. A first setup cell writes that module, and
+  `bookexec.measured` which formats its values, from their source into a temporary folder.
+  In the notebook a measured value prints as itself (`3.2 ms`), where the book's golden keeps a
+  placeholder (`⟦t_jit⟧`); the values are the reader's own.
+- A block that must raise (`raises=...`) gets the cell tag `raises-exception`: Jupyter and
+  nbclient then show the traceback and go on to the next cell.
+- A `fresh="true"` block runs in the book in a new interpreter with nothing imported, because
+  what it counts depends on what is imported. In the notebook it runs the same way: its cell
+  starts with `%%script {sys.executable}`, which runs the snippet in a new Python process of the
+  kernel's own interpreter and shows what it prints. Running it in the kernel instead would
+  count what the earlier cells imported.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path, PurePosixPath
+
+import nbformat
+
+from bookexec.blocks import Block
+from bookexec.golden import golden_path, write_atomic
+from bookexec.runner import is_fresh
+
+_HERE = Path(__file__).resolve().parent
+_MARK = "\x00bookexec-cell:"
+_CLOSE = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
+_TAB = re.compile(r'^(?P<indent>\s*)===\+?\s+"(?P<title>[^"]*)"\s*$')
+_ADMONITION = re.compile(
+    r'^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s+(?P<kind>\w+)(?:\s+"(?P<title>[^"]*)")?'
+)
+# A link to another chapter points at that chapter's notebook.
+_CHAPTER_LINK = re.compile(r"\]\((?P<page>[\w-]+)\.md(?P<anchor>#[^)\s]*)?\)")
+
+# Appended to facts.py in the notebook: print measured values, and not the golden's placeholders.
+_SHOW_VALUES = """
+
+# Added by the notebook's setup: a measured value prints as itself, formatted as the book shows
+# it, instead of the placeholder the book's golden keeps.
+_record = record
+
+
+def record(name, value, kind="exact", band=None):
+    result = _record(name, value, kind=kind, band=band)
+    if isinstance(result, Measured):
+        result.kind = kind
+    return result
+
+
+def _shown(self):
+    from bookexec.measured import Fact
+
+    return Fact(self.name, self.kind, float(self)).shown()
+
+
+Measured.__str__ = Measured.__repr__ = _shown
+"""
+
+_SETUP = """\
+# Setup, written by the book's build. The snippets record measured values with the book's
+# small `bookexec.facts` module; this cell writes it, and `bookexec.measured` which formats
+# the values, into a temporary folder, so the notebook needs nothing but JAX {jax}.
+import os
+import pathlib
+import sys
+import tempfile
+
+_modules = {modules}
+_folder = pathlib.Path(tempfile.mkdtemp(prefix="tracing-jax-"))
+for _name, _source in _modules.items():
+    (_folder / _name).parent.mkdir(parents=True, exist_ok=True)
+    (_folder / _name).write_text(_source, encoding="utf-8")
+sys.path.insert(0, str(_folder))
+# Cells marked %%script run in a new interpreter; it finds the module the same way.
+_paths = [str(_folder), os.environ.get("PYTHONPATH")]
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, _paths))
+
+import bookexec.facts  # noqa: E402
+
+
+def _new_cell(*_):
+    bookexec.facts.take()  # each cell records its own values, as each block does in the book
+
+
+def _cell_done(*_):
+    jax = sys.modules.get("jax")
+    if jax is not None:
+        jax.effects_barrier()  # jax.debug.print output lands in the cell that caused it
+
+
+get_ipython().events.register("pre_run_cell", _new_cell)
+get_ipython().events.register("post_run_cell", _cell_done)
+# A cell shows what it prints, as a block in the book does, and not its last expression too.
+get_ipython().ast_node_interactivity = "none"
+"""
+
+
+def notebook_name(page: str) -> str:
+    """docs/tracers.md -> tracers.ipynb; the page links to it by this name."""
+    return PurePosixPath(page).with_suffix(".ipynb").name
+
+
+def site_path(site_dir: Path, dest_uri: str, page: str) -> Path:
+    """Next to the page's HTML, so a link by bare name works with and without directory URLs."""
+    return site_dir / PurePosixPath(dest_uri).parent / notebook_name(page)
+
+
+def download_link(page: str) -> str:
+    """Raw HTML: MkDocs would check a markdown link against the docs, where no notebook is."""
+    name = notebook_name(page)
+    return (
+        f'<p class="book-notebook"><a href="{name}" download="{name}">'
+        "Download this chapter as a Jupyter notebook</a></p>\n"
+    )
+
+
+def add_link(markdown: str, page: str) -> str:
+    """Put the download link right under the chapter's title."""
+    lines = markdown.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if line.startswith("# "):
+            return "".join([*lines[: i + 1], "\n", download_link(page), *lines[i + 1 :]])
+    return download_link(page) + "\n" + markdown
+
+
+def setup_source(jax_version: str) -> str:
+    modules = {
+        "bookexec/__init__.py": "",
+        "bookexec/facts.py": (_HERE / "facts.py").read_text(encoding="utf-8") + _SHOW_VALUES,
+        "bookexec/measured.py": (_HERE / "measured.py").read_text(encoding="utf-8"),
+    }
+    return _SETUP.format(jax=jax_version, modules=_literal(modules))
+
+
+def _literal(modules: dict[str, str]) -> str:
+    """The sources as a readable dict literal: one triple-quoted string per module."""
+    parts = []
+    for name, source in modules.items():
+        # Doubled backslashes and broken-up triple quotes: the literal is the source, exactly.
+        escaped = source.replace("\\", "\\\\").replace("'''", r"\'\'\'")
+        parts.append(f"    {name!r}: '''\\\n{escaped}''',\n")
+    return "{\n" + "".join(parts) + "}"
+
+
+def chapter_notebook(
+    page: str, markdown: str, blocks: list[Block], golden_dir: Path, versions: tuple[str, ...]
+) -> nbformat.NotebookNode:
+    """The chapter as a notebook: prose between the executed fences, each snippet as a cell."""
+    jax, jaxlib, python = versions
+    nb = nbformat.v4.new_notebook()
+    nb.metadata.update(
+        {
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+            "language_info": {"name": "python", "version": python},
+            "bookexec": {"chapter": f"docs/{page}", "jax": jax, "jaxlib": jaxlib},
+        }
+    )
+    cells = nb.cells
+    intro = (
+        f"*Generated from `docs/{page}` and its snippet files by the book's build; do not edit.*"
+        f" It runs top to bottom in a fresh kernel with `jax=={jax}` and `jaxlib=={jaxlib}`"
+        " installed. Measured values in the prose are the ones the book's build measured; the"
+        " cells measure your own."
+    )
+    cells.append(_markdown(intro, "about"))
+    cells.append(_code(setup_source(jax), "setup", {"bookexec": {"setup": True}}))
+    # Each executed fence becomes a marker line, so that the prose can be converted as a
+    # whole (a fence may sit inside a tab) and then cut into cells at the markers.
+    lines = markdown.splitlines()
+    by_id = {block.id: block for block in blocks}
+    for block in reversed(blocks):
+        opening = block.line - 1
+        indent = lines[opening][: len(lines[opening]) - len(lines[opening].lstrip())]
+        lines[opening : _closing_fence(lines, opening) + 1] = [f"{indent}{_MARK}{block.id}"]
+    prose: list[str] = []
+    for line in jupyter_markdown("\n".join(lines)).splitlines():
+        marker = line.lstrip(" >")  # a fence inside an admonition ends up quoted
+        if not marker.startswith(_MARK):
+            prose.append(line)
+            continue
+        block = by_id[marker.removeprefix(_MARK).strip()]
+        _add_prose(cells, "\n".join(prose), f"prose-{block.id}")
+        prose = []
+        _add_block(cells, block, page, golden_dir)
+    _add_prose(cells, "\n".join(prose), "prose-end")
+    return nb
+
+
+def _add_block(cells: list, block: Block, page: str, golden_dir: Path) -> None:
+    code = block.code.rstrip("\n")
+    tags = []
+    if block.options.get("raises"):
+        tags.append("raises-exception")
+    if is_fresh(block):
+        note = (
+            "*This cell runs in a new Python interpreter, as the book runs it: what it "
+            "counts depends on what is imported, and the cells above imported JAX.*"
+        )
+        cells.append(_markdown(note, f"fresh-{block.id}"))
+        code = "%%script {sys.executable}\n" + code
+    golden = golden_path(golden_dir, page, block.id)
+    meta = {
+        "block": block.id,
+        "snippet": block.snippet,
+        "golden": golden.relative_to(golden_dir.parent.parent).as_posix(),
+    }
+    if block.options.get("raises"):
+        meta["raises"] = block.options["raises"]
+    if is_fresh(block):
+        meta["fresh"] = True
+    metadata = {"bookexec": meta, **({"tags": tags} if tags else {})}
+    cells.append(_code(code, block.id, metadata))
+
+
+def write(path: Path, nb: nbformat.NotebookNode) -> None:
+    nbformat.validate(nb)
+    write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+
+
+def _closing_fence(lines: list[str], opening: int) -> int:
+    fence = lines[opening].strip()[:3]
+    for i in range(opening + 1, len(lines)):
+        found = _CLOSE.match(lines[i])
+        if found and found[1][0] == fence[0]:
+            return i
+    return len(lines) - 1
+
+
+def _add_prose(cells: list, text: str, cell_id: str) -> None:
+    text = jupyter_markdown(text).strip("\n")
+    if text.strip():
+        cells.append(_markdown(text, cell_id))
+
+
+def _markdown(source: str, cell_id: str) -> nbformat.NotebookNode:
+    return nbformat.v4.new_markdown_cell(source, id=cell_id)
+
+
+def _code(source: str, cell_id: str, metadata: dict) -> nbformat.NotebookNode:
+    return nbformat.v4.new_code_cell(source, id=cell_id, metadata=metadata)
+
+
+def jupyter_markdown(text: str) -> str:
+    """The book's markdown as Jupyter renders it: tabs become headed sections, admonitions
+    become block quotes, and their indented bodies are dedented (else they read as code)."""
+    lines = text.splitlines()
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        tab, note = _TAB.match(line), _ADMONITION.match(line)
+        if not (tab or note):
+            out.append(line)
+            i += 1
+            continue
+        indent = len((tab or note)["indent"])
+        body, i = _indented_body(lines, i + 1, indent + 4)
+        inner = jupyter_markdown("\n".join(body)).splitlines()
+        if tab:
+            out += [f"### {tab['title']}", "", *inner]
+        else:
+            title = note["title"] or note["kind"].capitalize()
+            out += [f"> **{title}**", ">", *[f"> {ln}".rstrip() for ln in inner]]
+    return _CHAPTER_LINK.sub(lambda m: f"]({m['page']}.ipynb{m['anchor'] or ''})", "\n".join(out))
+
+
+def _indented_body(lines: list[str], i: int, indent: int) -> tuple[list[str], int]:
+    body: list[str] = []
+    while i < len(lines) and (not lines[i].strip() or _indent(lines[i]) >= indent):
+        body.append(lines[i][indent:] if lines[i].strip() else "")
+        i += 1
+    while body and not body[0]:
+        body.pop(0)
+    while body and not body[-1]:
+        body.pop()
+        i -= 1
+    return body, i
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))

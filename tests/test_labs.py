@@ -1,0 +1,188 @@
+"""Labs: stored without outputs, run by the book's executor, golden-checked, rendered by
+mkdocs-jupyter with the worked solution collapsed."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import nbformat
+import pytest
+import yaml
+
+from conftest import REPO
+
+LABS = sorted((REPO / "docs" / "labs").glob("*.ipynb"))
+
+LAB_CONFIG = """
+plugins:
+  - markdown-exec:
+      languages: [python]
+  - mkdocs-jupyter:
+      execute: false
+      custom_template: {template}
+"""
+
+
+def notebook(cells: list[dict]) -> str:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    for cell in cells:
+        if cell["type"] == "markdown":
+            nb.cells.append(nbformat.v4.new_markdown_cell(cell["source"], id=cell["id"]))
+        else:
+            nb.cells.append(
+                nbformat.v4.new_code_cell(
+                    cell["source"], id=cell["id"], metadata=cell.get("metadata", {})
+                )
+            )
+    return json.dumps(nb, indent=1)
+
+
+DEMO = [
+    {"type": "markdown", "id": "task", "source": "# Lab: demo\n\nSquare a number."},
+    {"type": "code", "id": "start", "source": "x = 7\nprint('x is', x)"},
+    {
+        "type": "code",
+        "id": "solution",
+        "source": "print('x squared is', x * x)",
+        "metadata": {"tags": ["solution"]},
+    },
+    {
+        "type": "code",
+        "id": "oops",
+        "source": "int('seven')",
+        "metadata": {"bookexec": {"raises": "ValueError"}, "tags": ["raises-exception"]},
+    },
+]
+
+
+@pytest.fixture
+def lab_site(site):
+    """A fixture book with one page and one lab, configured as the real book configures labs."""
+    config = (site.root / "mkdocs.yml").read_text().split("plugins:")[0]
+    template = REPO / "hooks" / "templates" / "lab.html.j2"
+    tail = (
+        "markdown_extensions:"
+        + (site.root / "mkdocs.yml").read_text().split("markdown_extensions:")[1]
+    )
+    (site.root / "mkdocs.yml").write_text(config + LAB_CONFIG.format(template=template) + tail)
+    site.page("index.md", "# Home\n")
+    (site.root / "docs" / "labs").mkdir()
+    (site.root / "docs" / "labs" / "demo.ipynb").write_text(notebook(DEMO))
+    return site
+
+
+# -- the real labs --------------------------------------------------------------------------
+
+
+def test_every_task_has_a_lab_in_the_nav():
+    nav = yaml.safe_load(
+        re.sub(r"!relative \$config_dir", "''", (REPO / "mkdocs.yml").read_text())
+    )["nav"]
+    labs_nav = next(entry["Labs"] for entry in nav if isinstance(entry, dict) and "Labs" in entry)
+    in_nav = {next(iter(item.values())) for item in labs_nav}
+    chapters = {
+        page.stem
+        for page in (REPO / "docs").glob("*.md")
+        if "\n## Try it yourself\n" in page.read_text()
+    }
+    assert chapters and in_nav == {f"labs/{name}.ipynb" for name in chapters}
+    assert {f"labs/{lab.name}" for lab in LABS} == in_nav
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda path: path.stem)
+def test_lab_sources_are_stored_without_outputs(lab):
+    nb = nbformat.read(lab, as_version=4)
+    nbformat.validate(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, (lab.name, cell.id)
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda path: path.stem)
+def test_lab_has_task_start_and_hidden_solution(lab):
+    nb = nbformat.read(lab, as_version=4)
+    chapter = (REPO / "docs" / f"{lab.stem}.md").read_text()
+    task = chapter.split("## Try it yourself", 1)[1].strip()
+    assert task in nb.cells[0].source, "the lab's task is the chapter's task"
+    start = [c for c in nb.cells if c.cell_type == "code" and c.id == "start"]
+    assert start and "solution" not in start[0].metadata.get("tags", [])
+    solutions = [c for c in nb.cells if "solution" in c.metadata.get("tags", [])]
+    code = [c for c in solutions if c.cell_type == "code"]
+    assert code, "a worked solution"
+    for cell in code:
+        assert cell.metadata["jupyter"]["source_hidden"] is True  # collapsed in Jupyter too
+    goldens = REPO / "tests" / "golden" / "labs" / lab.stem
+    ids = {c.id for c in nb.cells if c.cell_type == "code"}
+    assert {p.stem for p in goldens.glob("*.txt")} == ids
+
+
+# -- a fixture lab, built by the real strict build ------------------------------------------
+
+
+@pytest.mark.build
+def test_lab_runs_renders_and_drifts_like_a_page(lab_site):
+    site = lab_site
+    first = site.build(mode="update")
+    assert first.returncode == 0, first.output
+    golden = site.golden("labs/demo.ipynb", "solution")
+    assert golden.read_text().endswith("---\nx squared is 49\n")
+    error = site.golden("labs/demo.ipynb", "oops").read_text()
+    assert "ValueError: invalid literal for int() with base 10: 'seven'" in error
+
+    html = (site.root / "site" / "labs" / "demo" / "index.html").read_text()
+    assert "x is 7" in html and "x squared is 49" in html
+    # The solution sits in a closed <details>; the start cell does not.
+    details = re.search(r'<details class="book-lab-solution">(.*?)</details>', html, re.S)
+    assert details and "x squared is" in details[1] and "x is 7" not in details[1]
+    source = json.loads((site.root / "docs" / "labs" / "demo.ipynb").read_text())
+    assert all(not c.get("outputs") for c in source["cells"]), "the source stays output-free"
+
+    assert site.build().returncode == 0
+    golden.write_text(golden.read_text().replace("49", "48"))  # as if the output drifted
+    drift = site.build()
+    assert drift.returncode != 0
+    out = drift.output
+    assert "DRIFTED: lab docs/labs/demo.ipynb, cell 'solution'" in out
+    assert "-x squared is 48" in out and "+x squared is 49" in out
+    assert "golden check: 3 blocks checked, 1 drifted, 0 new, 0 stale" in out
+
+
+@pytest.mark.build
+def test_lab_with_stored_outputs_fails_the_build(lab_site):
+    path = lab_site.root / "docs" / "labs" / "demo.ipynb"
+    nb = json.loads(path.read_text())
+    nb["cells"][1]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "x is 7\n"}]
+    path.write_text(json.dumps(nb))
+    result = lab_site.build(mode="update")
+    assert result.returncode != 0
+    assert "docs/labs/demo.ipynb: cells start have stored outputs" in result.output
+
+
+@pytest.mark.build
+def test_lab_cell_that_raises_undeclared_names_lab_and_cell(lab_site):
+    path = lab_site.root / "docs" / "labs" / "demo.ipynb"
+    nb = json.loads(path.read_text())
+    nb["cells"][2]["source"] = "print(y)"
+    path.write_text(json.dumps(nb))
+    result = lab_site.build(mode="update")
+    assert result.returncode != 0
+    assert "docs/labs/demo.ipynb:3 (block 'solution'" in result.output
+    assert "NameError" in result.output
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_reader_opens_the_solution_on_request(lab_site, browser_page):
+    assert lab_site.build(mode="update").returncode == 0
+    page = browser_page(lab_site.root / "site", "labs/demo/")
+    assert page.get_by_text("x is 7").first.is_visible()
+    solution = page.get_by_text("x squared is 49").first
+    assert not solution.is_visible(), "the worked solution starts collapsed"
+    page.locator("details.book-lab-solution summary").first.click()
+    assert solution.is_visible()
