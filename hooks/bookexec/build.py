@@ -160,13 +160,13 @@ class Build:
                 f'did not find; write executed fences as ```python exec="on" id="..."'
             )
         block = plan[index]
-        self.rendered.add((page, block.id))
         if code.strip("\n") != block.code.strip("\n"):
             raise BookError(f"{block.where}: the snippet changed while the book was building")
         return (block, *self.judged(page, block))
 
     def judged(self, page: str, block: Block) -> tuple[str, Comparison | None]:
         """A block's output as the reader sees it, and its comparison with its golden."""
+        self.rendered.add((page, block.id))
         if not self.execute:
             output, facts, _ = recorded(self.golden_dir, block)
             return shown(output, facts, "(recorded)"), None
