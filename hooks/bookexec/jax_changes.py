@@ -175,7 +175,8 @@ def _chapters(root: Path) -> list[tuple[str, str]]:
     extra = [
         (f"{folder.name}.md", folder.name)
         for folder in sorted(golden_dir.iterdir() if golden_dir.is_dir() else [])
-        if folder.is_dir() and f"{folder.name}.md" not in names
+        # labs/ holds a folder per lab, not a chapter's goldens: labs are not compared
+        if folder.is_dir() and f"{folder.name}.md" not in names and any(folder.glob("*.txt"))
     ]
     return listed + extra
 
