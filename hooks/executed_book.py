@@ -10,8 +10,12 @@ from pathlib import Path
 
 import markdown_exec
 
-from bookexec import build
+from bookexec import build, census, provenance, vendor
+from bookexec.errors import BookError
 from bookexec.fence import format_python
+
+
+provenance_date = [""]  # one date for every page of a build, set in on_config
 
 
 def on_startup(command: str, dirty: bool) -> None:
@@ -22,17 +26,42 @@ def on_config(config):
     for language in ("python", "py"):
         markdown_exec.formatters[language] = format_python
     build.start(Path(config.config_file_path).resolve().parent)
+    provenance_date[0] = provenance.build_date()
     return config
 
 
 def on_files(files, config):
     pages = [(f.src_uri, f.content_string) for f in files.documentation_pages()]
     build.current().plan(pages)
-    return files
+    return vendor.add_mathjax(files, config)
 
 
 def on_page_markdown(markdown, page, config, files):
-    return build.current().enter_page(page.file.src_uri, markdown)
+    current, src = build.current(), page.file.src_uri
+    markdown = current.enter_page(src, markdown)
+    docs = Path(config.docs_dir)
+    markdown = census.fill(
+        markdown, src, lambda: census.rows(current.plans, docs, lambda p: current.results(p)[0])
+    )
+    return markdown + provenance_note(current, src)
+
+
+def provenance_note(current: build.Build, src: str) -> str:
+    """How this page's outputs were made; nothing for a page with no executed blocks."""
+    blocks = current.plans.get(src)
+    if not blocks:
+        return ""
+    if not current.execute:
+        made = provenance.from_goldens(current.golden_dir, blocks)
+    else:
+        try:
+            _, run = current.results(src)
+        except BookError:  # a cancelled page: the failure is reported at its block
+            return ""
+        if run is None or run.failure:
+            return ""
+        made = provenance.executed(current.versions, run.backend, run.devices)
+    return provenance.note(made, provenance_date[0], src) if made else ""
 
 
 def on_post_build(config):

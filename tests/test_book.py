@@ -52,7 +52,7 @@ def test_home_page_maps_every_page():
 
 def test_every_chapter_ends_with_a_task():
     for page in (REPO / "docs").glob("*.md"):
-        if page.name in ("index.md", "faq.md", "glossary.md"):
+        if page.name in ("index.md", "faq.md", "glossary.md", "how-it-stays-true.md"):
             continue
         headings = re.findall(r"^## (.+)$", page.read_text(), re.M)
         assert headings and headings[-1] == "Try it yourself", page.name

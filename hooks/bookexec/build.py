@@ -168,6 +168,20 @@ class Build:
             log.warning(_serve_message(comparison, self.root))
         return block, shown(body, run.facts, page_run.backend), comparison
 
+    def results(self, page: str) -> tuple[list[tuple[Block, str, list[Fact]]], PageRun | None]:
+        """Each block of a page with what it printed and recorded, and the page's run.
+
+        Under BOOK_EXEC=off the outputs are the goldens' and the run is None.
+        """
+        plan = self.plans.get(page, [])
+        if not plan:
+            return [], None
+        if not self.execute:
+            return [(block, *recorded(self.golden_dir, block)[:2]) for block in plan], None
+        page_run = self._wait(page)
+        runs = page_run.blocks
+        return [(block, run.output, run.facts) for block, run in zip(plan, runs)], page_run
+
     def _wait(self, page: str) -> PageRun:
         try:
             return self.executor.page(page)

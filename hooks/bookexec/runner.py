@@ -45,7 +45,7 @@ class PageRun:
     page: str
     blocks: list[BlockRun] = field(default_factory=list)
     backend: str = "none"
-
+    devices: int = 0  # how many devices the backend had; reported after the last block
     cached: bool = False
 
     @property
@@ -62,7 +62,7 @@ class PageRun:
             }
             for run in self.blocks
         ]
-        return {"backend": self.backend, "blocks": outputs}
+        return {"backend": self.backend, "devices": self.devices, "blocks": outputs}
 
     @classmethod
     def from_record(cls, page: str, blocks: list[Block], record: dict) -> PageRun:
@@ -76,7 +76,8 @@ class PageRun:
             )
             for block, saved in zip(blocks, record["blocks"], strict=True)
         ]
-        return cls(page=page, blocks=runs, backend=record["backend"], cached=True)
+        devices = record.get("devices", 0)
+        return cls(page=page, blocks=runs, backend=record["backend"], devices=devices, cached=True)
 
 
 def is_fresh(block: Block) -> bool:
@@ -151,9 +152,10 @@ class Worker:
         )
         return self._receive(timeout + 5.0, f"running {block.where}", block=block)
 
-    def finish(self) -> str:
+    def finish(self) -> dict:
+        """The worker's last word: {"backend": name, "devices": count}."""
         self.conn.send({"op": "finish"})
-        return self._receive(30.0, "closing the worker")["backend"]
+        return self._receive(30.0, "closing the worker")
 
     def _receive(self, timeout: float, doing: str, block: Block | None = None) -> dict:
         try:
@@ -271,7 +273,8 @@ class Executor:
                     self._fail(run.failure)
                     break
             else:
-                result.backend = worker.finish()
+                last = worker.finish()
+                result.backend, result.devices = last["backend"], last.get("devices", 0)
                 if self.cache:
                     self.cache.save(page, key, result.record())
         except WorkerFailed as failure:
