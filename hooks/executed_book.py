@@ -14,7 +14,6 @@ from bookexec import build, census, provenance, vendor
 from bookexec.errors import BookError
 from bookexec.fence import format_python
 
-
 provenance_date = [""]  # one date for every page of a build, set in on_config
 
 
@@ -61,7 +60,11 @@ def provenance_note(current: build.Build, src: str) -> str:
         if run is None or run.failure:
             return ""
         made = provenance.executed(current.versions, run.backend, run.devices)
-    return provenance.note(made, provenance_date[0], src) if made else ""
+    if made is None:
+        return ""
+    return provenance.note(
+        made, provenance_date[0], src, link=provenance.TRUE_PAGE in current.plans
+    )
 
 
 def on_post_build(config):

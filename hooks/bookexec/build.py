@@ -179,8 +179,9 @@ class Build:
         if not self.execute:
             return [(block, *recorded(self.golden_dir, block)[:2]) for block in plan], None
         page_run = self._wait(page)
-        runs = page_run.blocks
-        return [(block, run.output, run.facts) for block, run in zip(plan, runs)], page_run
+        # A page that failed ran fewer blocks than it has; those it ran are still counted.
+        runs = zip(plan, page_run.blocks, strict=False)
+        return [(block, run.output, run.facts) for block, run in runs], page_run
 
     def _wait(self, page: str) -> PageRun:
         try:

@@ -60,9 +60,14 @@ def from_goldens(golden_dir, blocks) -> Made | None:
     return Made(jax, jaxlib, python, backend, devices=0, recorded=True)
 
 
-def note(made: Made, date: str, page: str) -> str:
-    """The admonition closing the page, in markdown (so MkDocs checks its link)."""
-    more = "" if page == TRUE_PAGE else f" [How this book stays true]({_relative_link(page)})."
+def note(made: Made, date: str, page: str, link: bool = True) -> str:
+    """The admonition closing the page, in markdown (so MkDocs checks its link).
+
+    It links to the page explaining the goldens when the book has one (`link`).
+    """
+    more = ""
+    if link and page != TRUE_PAGE:
+        more = f" [How this book stays true]({_relative_link(page)})."
     when = f'<time class="{DATE_CLASS}" datetime="{date}">{date}</time>'
     if made.recorded:
         body = (
@@ -80,10 +85,7 @@ def note(made: Made, date: str, page: str) -> str:
             f"{made.python}, on the {made.backend} backend with {devices}. Each output was "
             "compared with its recorded golden before the page was published."
         )
-    return (
-        '\n\n!!! info bookexec-provenance "How this page was made"\n\n'
-        f"    {body}{more}\n"
-    )
+    return f'\n\n!!! info bookexec-provenance "How this page was made"\n\n    {body}{more}\n'
 
 
 def _relative_link(page: str) -> str:
