@@ -113,7 +113,8 @@ def test_an_executed_page_names_versions_backend_devices_and_date(counted):
     assert row, html
     numbers = [int(n) for n in re.findall(r">(\d+)</td>", row[1])]
     assert numbers == [3, 1, 1, 1, 1]  # blocks, timings, counts, errors, jaxprs
-    assert "Plain" not in text_of(html, "md-content").split("Census", 1)[1]
+    table = re.search(r"<table.*?</table>", html, re.S)[0]
+    assert "Plain" not in table and table.count("<tr>") == 3  # header, the page, the total
 
 
 def test_with_execution_off_the_page_says_its_outputs_are_recorded(counted):
