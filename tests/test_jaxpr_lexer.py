@@ -142,3 +142,16 @@ def test_every_golden_jaxpr_lexes_with_every_part_recognised(golden):
 
 def test_the_goldens_hold_jaxprs_to_check():
     assert sum("{ lambda " in p.read_text() for p in GOLDEN_OUTPUTS) >= 10
+
+
+def test_a_jaxpr_fence_written_by_hand_is_highlighted_by_the_books_markdown():
+    import markdown
+
+    html = markdown.markdown(
+        "```jaxpr\n{ lambda ; a:f32[]. let b:f32[] = sin a in (b,) }\n```\n",
+        extensions=["pymdownx.superfences", "pymdownx.highlight"],
+        extension_configs={"pymdownx.highlight": {"pygments_lang_class": True}},
+    )
+    assert "language-jaxpr" in html
+    assert '<span class="nf">sin</span>' in html
+    assert '<span class="kt">f32[]</span>' in html

@@ -9,6 +9,7 @@ the test's temporary folder and copied to `.cache/screenshots/` (git-ignored), n
 
 from __future__ import annotations
 
+import re
 import shutil
 from importlib.metadata import version
 from pathlib import Path
@@ -125,8 +126,9 @@ def test_the_watch_sees_a_request_to_another_host(served, new_page, tmp_path):
 def test_search_finds_the_tracer_error(served, new_page):
     page = new_page()
     page.goto(served, wait_until="networkidle")
-    page.locator("label.md-header__button[for='__search']").click()
-    page.locator("input.md-search__input").fill("TracerBoolConversionError")
+    search = page.locator("input.md-search__input")
+    search.click()
+    search.fill("TracerBoolConversionError")
     results = page.locator(".md-search-result__item")
     results.first.wait_for(timeout=20_000)
     text = page.locator(".md-search-result").inner_text()
@@ -208,6 +210,15 @@ def test_mathjax_from_the_site_typesets_the_formula(served, new_page):
     assert watch.problems == []
 
 
+def expected_devices(chapter: str) -> int:
+    """A page's device count: what its snippets ask JAX for, else what this process sees."""
+    for snippet in sorted((REPO / "snippets" / chapter).glob("*.py")):
+        asked = re.search(r'"jax_num_cpu_devices", (\d+)', snippet.read_text())
+        if asked and jax.default_backend() == "cpu":
+            return int(asked[1])
+    return jax.device_count()
+
+
 def test_each_executed_page_says_how_it_was_made(built_book, served, new_page):
     executed = {
         page.stem for page in (REPO / "docs").glob("*.md") if 'exec="on"' in page.read_text()
@@ -223,12 +234,13 @@ def test_each_executed_page_says_how_it_was_made(built_book, served, new_page):
             continue
         assert note.count() == 1, path
         text = note.inner_text()
-        devices = jax.device_count()
+        devices = expected_devices(name)
         for said in (
             f"JAX {version('jax')}",
             f"jaxlib {version('jaxlib')}",
             "Python 3.",
-            f"on the {jax.default_backend()} backend with {devices} device",
+            f"on the {jax.default_backend()} backend with {devices} device"
+            + ("" if devices == 1 else "s"),
         ):
             assert said in text, (path, said, text)
         assert note.locator("time.bookexec-build-date").count() == 1
