@@ -128,7 +128,7 @@ def test_search_finds_the_tracer_error(served, new_page):
     page.goto(served, wait_until="networkidle")
     search = page.locator("input.md-search__input")
     search.click()
-    search.fill("TracerBoolConversionError")
+    search.press_sequentially("TracerBoolConversionError", delay=20)  # typed, as a reader would
     results = page.locator(".md-search-result__item")
     results.first.wait_for(timeout=20_000)
     text = page.locator(".md-search-result").inner_text()
@@ -204,10 +204,13 @@ def test_jaxpr_outputs_are_highlighted_and_readable(served, new_page, scheme):
 def test_mathjax_from_the_site_typesets_the_formula(served, new_page):
     page = new_page()
     watch = Watch(page)
+    said = []  # MathJax warns on the console about options it does not know
+    page.on("console", lambda message: said.append(message.text))
     page.goto(served + "how-it-stays-true/", wait_until="networkidle")
     page.locator("mjx-container").first.wait_for(timeout=20_000)
     assert page.locator(".arithmatex mjx-container").count() >= 3
     assert watch.problems == []
+    assert [text for text in said if "MathJax" in text] == []
 
 
 def expected_devices(chapter: str) -> int:

@@ -2,8 +2,8 @@
 // site (vendor/mathjax/), copied there by the build: no page loads anything from another host.
 window.MathJax = {
   tex: {
-    inline: [["\\(", "\\)"]],
-    display: [["\\[", "\\]"]],
+    inlineMath: [["\\(", "\\)"]],
+    displayMath: [["\\[", "\\]"]],
     processEscapes: true,
     processEnvironments: true,
   },
