@@ -52,7 +52,7 @@ def new_page(browser):
 
     def make(scheme: str = "light"):
         context = browser.new_context(
-            viewport={"width": 1200, "height": 1000}, color_scheme=scheme, service_workers="block"
+            viewport={"width": 1280, "height": 1000}, color_scheme=scheme, service_workers="block"
         )
         contexts.append(context)
         return context.new_page()
@@ -134,6 +134,22 @@ def test_search_finds_the_tracer_error(served, new_page):
     text = page.locator(".md-search-result").inner_text()
     assert "TracerBoolConversionError" in text
     assert "control flow" in text.lower()
+
+
+def test_material_features_a_reader_uses(served, new_page):
+    """Sections in the navigation, a table of contents, copy buttons, tabs, footnotes."""
+    page = new_page()
+    page.goto(served + f"{CHAPTER}/", wait_until="networkidle")
+    assert page.locator(".md-sidebar--primary .md-nav__item--section").count() >= 3
+    headings = page.locator("article h2").count()
+    assert headings >= 3
+    assert page.locator(".md-sidebar--secondary .md-nav__link").count() >= headings
+    assert page.locator(".highlight button[data-md-type=copy]").count() >= 3
+    page.goto(served + "how-it-stays-true/", wait_until="networkidle")
+    assert page.locator(".tabbed-set .tabbed-labels label").count() == 4
+    page.locator(".tabbed-labels label", has_text="update").click()
+    assert page.locator(".tabbed-block", has_text="GOLDEN=update").first.is_visible()
+    assert page.locator(".footnote li").count() >= 2
 
 
 def scheme_of(page) -> tuple[str, str]:
