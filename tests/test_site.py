@@ -270,8 +270,9 @@ def test_screenshots_of_a_chapter_in_both_themes(served, new_page, tmp_path):
     for scheme in ("light", "dark"):
         page = new_page(scheme)
         page.goto(served + f"{CHAPTER}/", wait_until="networkidle")
-        page.locator(".result .language-jaxpr").first.scroll_into_view_if_needed()
-        page.evaluate("window.scrollBy(0, -300)")
+        # The dense layer: source and a jaxpr with params, types and several primitives.
+        dense = page.locator(".result", has_text="dot_general").first
+        dense.evaluate("element => element.scrollIntoView({block: 'center'})")
         shot = tmp_path / f"{CHAPTER}-{scheme}.png"
         page.screenshot(path=str(shot))
         assert shot.stat().st_size > 20_000
