@@ -40,7 +40,11 @@ def on_page_markdown(markdown, page, config, files):
     markdown = current.enter_page(src, markdown)
     docs = Path(config.docs_dir)
     markdown = census.fill(
-        markdown, src, lambda: census.rows(current.plans, docs, lambda p: current.results(p)[0])
+        markdown,
+        src,
+        lambda: census.rows(
+            census.nav_order(config.nav, current.plans), docs, lambda p: current.results(p)[0]
+        ),
     )
     return markdown + provenance_note(current, src)
 

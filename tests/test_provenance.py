@@ -137,3 +137,28 @@ def test_with_execution_off_the_page_says_its_outputs_are_recorded(counted):
 def test_a_page_without_the_marker_is_left_alone():
     text = "# Page\n\nno census here\n"
     assert census.fill(text, "page.md", lambda: pytest.fail("rows made for no marker")) == text
+
+
+def test_the_census_follows_the_navigation():
+    nav = [{"Home": "index.md"}, {"Part": [{"B": "b.md"}, {"A": "a.md"}]}]
+    assert census.nav_order(nav, ["a.md", "b.md", "extra.md"]) == ["b.md", "a.md", "extra.md"]
+
+
+def test_the_books_census_agrees_with_its_goldens_and_pages(built_book):
+    from bookexec.golden import parse as parse_golden
+    from conftest import REPO
+
+    html = (built_book / "how-it-stays-true" / "index.html").read_text()
+    total = re.search(r"<strong>all (\d+) pages</strong>.*?</tr>", html, re.S)
+    assert total, "no census table on how-it-stays-true"
+    blocks, timings, counts, errors, jaxprs = map(
+        int, re.findall(r"<strong>(\d+)</strong>", total[0])
+    )
+    goldens = [parse_golden(p.read_text()) for p in (REPO / "tests" / "golden").rglob("*.txt")]
+    assert blocks == len(goldens)
+    assert jaxprs == sum("{ lambda " in g.output for g in goldens)
+    assert timings == sum(any(f.kind == "timing" for f in g.facts) for g in goldens)
+    pages = [p.read_text() for p in (REPO / "docs").glob("*.md")]
+    assert errors == sum(len(re.findall(r'exec="on"[^\n]*raises="', p)) for p in pages)
+    assert int(total[1]) == sum('exec="on"' in p for p in pages)
+    assert 0 < counts <= blocks

@@ -273,6 +273,7 @@ def test_screenshots_of_a_chapter_in_both_themes(served, new_page, tmp_path):
         # The dense layer: source and a jaxpr with params, types and several primitives.
         dense = page.locator(".result", has_text="dot_general").first
         dense.evaluate("element => element.scrollIntoView({block: 'center'})")
+        page.wait_for_timeout(800)  # the header's title swaps with an animation on scroll
         shot = tmp_path / f"{CHAPTER}-{scheme}.png"
         page.screenshot(path=str(shot))
         assert shot.stat().st_size > 20_000

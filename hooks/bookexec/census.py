@@ -43,6 +43,25 @@ class Row:
         self.jaxprs += "{ lambda " in output
 
 
+def nav_order(nav, pages: Iterable[str]) -> list[str]:
+    """The pages in the order the navigation lists them (MkDocs' `nav` setting), then the rest."""
+    listed: list[str] = []
+
+    def walk(item) -> None:
+        if isinstance(item, str):
+            listed.append(item)
+        elif isinstance(item, dict):
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    walk(nav or [])
+    pages = list(pages)
+    return [p for p in listed if p in pages] + [p for p in pages if p not in listed]
+
+
 def rows(pages: Iterable[str], docs: Path, results: Results) -> list[Row]:
     table = []
     for page in pages:

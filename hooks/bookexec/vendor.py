@@ -38,7 +38,15 @@ def mathjax_files(root: Path) -> list[tuple[str, Path]]:
     return [(f"{SITE_FOLDER}/{path.relative_to(root).as_posix()}", path) for path in wanted]
 
 
+def wants_mathjax(config) -> bool:
+    """Only a site whose extra_javascript loads the vendored MathJax gets its files."""
+    scripts = [str(getattr(script, "path", script)) for script in config.extra_javascript]
+    return any(script.startswith(SITE_FOLDER + "/") for script in scripts)
+
+
 def add_mathjax(files: Files, config) -> Files:
+    if not wants_mathjax(config):
+        return files
     for src_uri, path in mathjax_files(mathjax_root()):
         if files.get_file_from_path(src_uri) is None:
             files.append(File.generated(config, src_uri, abs_src_path=str(path)))
