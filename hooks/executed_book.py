@@ -11,8 +11,11 @@ from pathlib import Path
 import markdown_exec
 from mkdocs.plugins import event_priority
 
-from bookexec import build, labs, notebooks
+from bookexec import build, census, labs, notebooks, provenance, vendor
+from bookexec.errors import BookError
 from bookexec.fence import format_python
+
+provenance_date = [""]  # one date for every page of a build, set in on_config
 
 
 def on_startup(command: str, dirty: bool) -> None:
@@ -23,6 +26,7 @@ def on_config(config):
     for language in ("python", "py"):
         markdown_exec.formatters[language] = format_python
     build.start(Path(config.config_file_path).resolve().parent)
+    provenance_date[0] = provenance.build_date()
     return config
 
 
@@ -34,7 +38,7 @@ def on_files(files, config):
         else:
             pages.append((f.src_uri, f.content_string))
     build.current().plan(pages, lab_blocks)
-    return files
+    return vendor.add_mathjax(files, config)
 
 
 @event_priority(50)  # before mkdocs-jupyter reads the notebook it is about to render
@@ -48,18 +52,48 @@ def on_pre_page(page, config, files):
 
 
 def on_page_markdown(markdown, page, config, files):
-    src = page.file.src_uri
+    current, src = build.current(), page.file.src_uri
     if labs.is_lab(src):
         return markdown
-    current = build.current()
     markdown = current.enter_page(src, markdown)
+    docs = Path(config.docs_dir)
+    markdown = census.fill(
+        markdown,
+        src,
+        lambda: census.rows(
+            census.nav_order(config.nav, current.plans), docs, lambda p: current.results(p)[0]
+        ),
+    )
     blocks = current.plans.get(src)
     if blocks:  # a chapter with code: offer it as a notebook, generated from these sources
         nb = notebooks.chapter_notebook(src, markdown, blocks, current.golden_dir, current.versions)
         notebooks.write(notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src), nb)
         markdown = notebooks.add_link(markdown, src)
     lab_pages = {f.src_uri for f in files.documentation_pages() if labs.is_lab(f.src_uri)}
-    return labs.add_lab_link(markdown, src, lab_pages)
+    markdown = labs.add_lab_link(markdown, src, lab_pages)
+    return markdown + provenance_note(current, src)
+
+
+def provenance_note(current: build.Build, src: str) -> str:
+    """How this page's outputs were made; nothing for a page with no executed blocks."""
+    blocks = current.plans.get(src)
+    if not blocks:
+        return ""
+    if not current.execute:
+        made = provenance.from_goldens(current.golden_dir, blocks)
+    else:
+        try:
+            _, run = current.results(src)
+        except BookError:  # a cancelled page: the failure is reported at its block
+            return ""
+        if run is None or run.failure:
+            return ""
+        made = provenance.executed(current.versions, run.backend, run.devices)
+    if made is None:
+        return ""
+    return provenance.note(
+        made, provenance_date[0], src, link=provenance.TRUE_PAGE in current.plans
+    )
 
 
 def on_post_build(config):

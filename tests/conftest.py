@@ -6,6 +6,7 @@ import contextlib
 import functools
 import http.server
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -143,3 +144,25 @@ def browser_page(browser):
             return page
 
         yield open_page
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory) -> Path:
+    """Build the book exactly as CI does, once per test run, into a throwaway site directory."""
+    site_dir = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "GOLDEN": "check", "NO_MKDOCS_2_WARNING": "1"}
+    proc = subprocess.run(
+        [str(MKDOCS), "build", "--strict", "--site-dir", str(site_dir)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=1800,
+    )
+    assert proc.returncode == 0, proc.stdout
+    clean = r"golden check: (\d+) blocks checked, 0 drifted, 0 new, 0 stale"
+    summary = re.search(clean, proc.stdout)
+    assert summary, proc.stdout
+    assert int(summary[1]) == len(list((REPO / "tests" / "golden").rglob("*.txt")))
+    return site_dir

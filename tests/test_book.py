@@ -4,36 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from conftest import MKDOCS, REPO
+from conftest import REPO
 
 pytestmark = pytest.mark.build
-
-
-@pytest.fixture(scope="module")
-def built_book(tmp_path_factory) -> Path:
-    """Build the book exactly as CI does, into a throwaway site directory."""
-    site_dir = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "GOLDEN": "check", "NO_MKDOCS_2_WARNING": "1"}
-    proc = subprocess.run(
-        [str(MKDOCS), "build", "--strict", "--site-dir", str(site_dir)],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        timeout=1800,
-    )
-    assert proc.returncode == 0, proc.stdout
-    clean = r"golden check: (\d+) blocks checked, 0 drifted, 0 new, 0 stale"
-    summary = re.search(clean, proc.stdout)
-    assert summary, proc.stdout
-    assert int(summary[1]) == len(list((REPO / "tests" / "golden").rglob("*.txt")))
-    return site_dir
 
 
 def test_every_snippet_file_is_shown_by_some_page():
@@ -52,7 +28,13 @@ def test_home_page_maps_every_page():
 
 def test_every_chapter_ends_with_a_task():
     for page in (REPO / "docs").glob("*.md"):
-        if page.name in ("index.md", "faq.md", "glossary.md", "jax-changes.md"):
+        if page.name in (
+            "index.md",
+            "faq.md",
+            "glossary.md",
+            "how-it-stays-true.md",
+            "jax-changes.md",
+        ):
             continue
         headings = re.findall(r"^## (.+)$", page.read_text(), re.M)
         assert headings and headings[-1] == "Try it yourself", page.name

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import jax
 import jax.numpy as jnp
+import pytest
 from pygments.lexers import get_lexer_by_name
-from pygments.token import Keyword, Name
+from pygments.token import Error, Keyword, Name, Number, Operator, Punctuation, Text
+
+from bookexec.golden import parse as parse_golden
 
 
 def tokens(text: str) -> list[tuple]:
@@ -23,13 +28,130 @@ def test_a_real_jaxpr_round_trips_and_its_parts_are_marked():
     assert kinds["{ lambda"] is Keyword and kinds["let"] is Keyword
 
 
-def test_weak_and_sharded_types_are_types():
-    kinds = {value: kind for kind, value in tokens("a:~f32[] b:f32[8@x,16@y] c:f32[2]<host>")}
-    assert kinds["f32[8@x,16@y]"] is Keyword.Type
-    assert kinds["f32[2]<host>"] is Keyword.Type
-    assert kinds["~"] is Keyword.Type
+def marked(text: str) -> list[tuple]:
+    """The non-blank tokens of a text, as (token type, value) pairs."""
+    return [(kind, value) for kind, value in tokens(text) if value.strip()]
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "f32[]",
+        "~f32[]",
+        "f32[4,8]",
+        "f32[8@x,16@y]",
+        "float32<host>[8@x,16@y]",
+        "f32[2]<host>",
+        "key<fry>[]",
+        "bool[4]",
+        "i32[3]",
+        "bf16[2,2]",
+    ],
+)
+def test_each_form_of_type_is_one_type_token(written):
+    assert marked(f"a:{written}") == [
+        (Name.Variable, "a"),
+        (Punctuation, ":"),
+        (Keyword.Type, written),
+    ]
+
+
+def test_underscore_binders_and_typed_literals():
+    found = marked("_:f32[] = mul a 2.0:f32[]")
+    assert found == [
+        (Name.Variable, "_"),
+        (Punctuation, ":"),
+        (Keyword.Type, "f32[]"),
+        (Operator, "="),
+        (Name.Function, "mul"),
+        (Name, "a"),
+        (Number, "2.0"),
+        (Punctuation, ":"),
+        (Keyword.Type, "f32[]"),
+    ]
+
+
+def test_top_level_definitions_and_nested_jaxprs():
+    text = (
+        "let wave = { lambda ; a:f32[]. let b:f32[] = sin a in (b,) } in\n"
+        "{ lambda ; c:f32[]. let\n"
+        "    d:f32[] = pjit[name=wave jaxpr=wave] c\n"
+        "    e:f32[] = cond[\n"
+        "      branches=(\n"
+        "        { lambda ; f:f32[]. let g:f32[] = neg f in (g,) }\n"
+        "        { lambda ; h:f32[]. let i:f32[] = cos h in (i,) }\n"
+        "      )\n"
+        "    ] 0:i32[] d\n"
+        "    j:f32[] = scan[jaxpr={ lambda ; k:f32[]. let  in (k,) } length=3] e\n"
+        "  in (j,) }"
+    )
+    found = marked(text)
+    assert found[:3] == [(Keyword, "let"), (Name.Function, "wave"), (Operator, "=")]
+    functions = [value for kind, value in found if kind is Name.Function]
+    assert functions == ["wave", "sin", "pjit", "cond", "neg", "cos", "scan"]
+    attributes = [value for kind, value in found if kind is Name.Attribute]
+    assert attributes == ["name", "jaxpr", "branches", "jaxpr", "length"]
+    assert [value for kind, value in found if kind is Keyword].count("{ lambda") == 5
+    assert (Number, "0") in found
+    assert not [value for kind, value in found if kind in Text or kind in Error]
 
 
 def test_plain_text_passes_through_unchanged():
     text = "first:  [ 0. 10. 20.]\ntracing scaled with (3,) float32\n"
     assert "".join(value for _, value in tokens(text)) == text
+
+
+# -- every jaxpr the book prints ----------------------------------------------------------------
+
+REPO = Path(__file__).resolve().parent.parent
+GOLDEN_OUTPUTS = sorted((REPO / "tests" / "golden").rglob("*.txt"))
+# Inside a jaxpr, every character must be something the lexer recognised: plain Text means
+# a construct it does not know, and Error a character it could not place.
+UNRECOGNISED = (Text, Error)
+
+
+def jaxpr_spans(text: str) -> list[tuple[int, int]]:
+    """Where each outermost `{ lambda ... }` starts and ends, by matching braces."""
+    spans, start = [], text.find("{ lambda ")
+    while start != -1:
+        depth, end = 0, start
+        for end in range(start, len(text)):
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        spans.append((start, end + 1))
+        start = text.find("{ lambda ", end + 1)
+    return spans
+
+
+@pytest.mark.parametrize(
+    "golden", [p for p in GOLDEN_OUTPUTS if "{ lambda " in p.read_text()], ids=lambda p: p.stem
+)
+def test_every_golden_jaxpr_lexes_with_every_part_recognised(golden):
+    output = parse_golden(golden.read_text()).output
+    spans = jaxpr_spans(output)
+    assert spans, golden
+    unrecognised = []
+    for position, kind, value in get_lexer_by_name("jaxpr").get_tokens_unprocessed(output):
+        assert kind not in Error, f"{golden}: error token {value!r} at {position}"
+        inside = any(start <= position < end for start, end in spans)
+        if inside and value.strip() and any(kind in bad for bad in UNRECOGNISED):
+            unrecognised.append(value)
+    assert unrecognised == [], f"{golden.relative_to(REPO)}: unrecognised {unrecognised[:10]}"
+
+
+def test_the_goldens_hold_jaxprs_to_check():
+    assert sum("{ lambda " in p.read_text() for p in GOLDEN_OUTPUTS) >= 10
+
+
+def test_a_jaxpr_fence_written_by_hand_is_highlighted_by_the_books_markdown():
+    import markdown
+
+    html = markdown.markdown(
+        "```jaxpr\n{ lambda ; a:f32[]. let b:f32[] = sin a in (b,) }\n```\n",
+        extensions=["pymdownx.superfences", "pymdownx.highlight"],
+        extension_configs={"pymdownx.highlight": {"pygments_lang_class": True}},
+    )
+    assert "language-jaxpr" in html
+    assert '<span class="nf">sin</span>' in html
+    assert '<span class="kt">f32[]</span>' in html

@@ -190,6 +190,21 @@ class Build:
             log.warning(_serve_message(comparison, self.root))
         return shown(body, run.facts, page_run.backend), comparison
 
+    def results(self, page: str) -> tuple[list[tuple[Block, str, list[Fact]]], PageRun | None]:
+        """Each block of a page with what it printed and recorded, and the page's run.
+
+        Under BOOK_EXEC=off the outputs are the goldens' and the run is None.
+        """
+        plan = self.plans.get(page, [])
+        if not plan:
+            return [], None
+        if not self.execute:
+            return [(block, *recorded(self.golden_dir, block)[:2]) for block in plan], None
+        page_run = self._wait(page)
+        # A page that failed ran fewer blocks than it has; those it ran are still counted.
+        runs = zip(plan, page_run.blocks, strict=False)
+        return [(block, run.output, run.facts) for block, run in runs], page_run
+
     def _wait(self, page: str) -> PageRun:
         try:
             return self.executor.page(page)

@@ -31,7 +31,7 @@ from bookexec.blocks import Block
 from bookexec.golden import write_atomic
 from bookexec.privacy import worker_environment
 
-SCHEMA = 2
+SCHEMA = 3  # 3: entries record the device count
 KEEP = 4  # entries per block
 # These change how the build runs, never what a block prints.
 _ENV_IGNORED = {

@@ -49,17 +49,19 @@ class PageRun:
     page: str
     blocks: list[BlockRun] = field(default_factory=list)
     backend: str = "none"
+    devices: int = 0  # how many devices the backend had; reported after the last block
 
     @property
     def failure(self) -> str | None:
         return next((run.failure for run in self.blocks if run.failure), None)
 
 
-def cache_entry(run: BlockRun, backend: str) -> dict:
+def cache_entry(run: BlockRun, backend: str, devices: int) -> dict:
     return {
         "output": run.output,
         "seconds": run.seconds,
         "backend": backend,
+        "devices": devices,
         "facts": [vars(fact) for fact in run.facts],
         "claims": [vars(claim) for claim in run.claims],
     }
@@ -74,6 +76,9 @@ def from_cache_entry(block: Block, entry: dict) -> BlockRun:
         claims=[Claim(**claim) for claim in entry["claims"]],
         cached=True,
     )
+
+
+NO_BACKEND = {"backend": "none", "devices": 0}
 
 
 def is_fresh(block: Block) -> bool:
@@ -151,20 +156,28 @@ class Worker:
 
     def run(self, block: Block) -> dict:
         timeout = block_timeout(block)
-        self.conn.send(
+        self._send(
             {
                 "op": "run",
                 "code": block.code,
                 "snippet": block.snippet,
                 "timeout": timeout,
                 "limit": int(block.options.get("limit", DEFAULT_OUTPUT_LIMIT)),
-            }
+            },
+            "sending a block",
         )
         return self._receive(timeout + 5.0, "running the block", block=block)
 
-    def finish(self) -> str:
-        self.conn.send({"op": "finish"})
-        return self._receive(30.0, "closing the worker")["backend"]
+    def finish(self) -> dict:
+        """The worker's last word: {"backend": name, "devices": count}."""
+        self._send({"op": "finish"}, "closing the worker")
+        return self._receive(30.0, "closing the worker")
+
+    def _send(self, message: dict, doing: str) -> None:
+        try:
+            self.conn.send(message)
+        except (OSError, ValueError):  # another thread's stop() killed it and closed the pipe
+            raise WorkerFailed(f"worker was stopped while {doing}") from None
 
     def _receive(self, timeout: float, doing: str, block: Block | None = None) -> dict:
         try:
@@ -266,7 +279,7 @@ class Executor:
         self._log_dir = tempfile.mkdtemp(prefix="bookexec-")
         self.stopped = threading.Event()
         self.first_failure: str | None = None
-        self._cached_backend: dict[str, str] = {}
+        self._cached_last: dict[str, dict] = {}  # the backend and devices a cache entry names
 
     def submit(self, page: str, blocks: list[Block]) -> None:
         if not blocks:
@@ -276,9 +289,7 @@ class Executor:
         if all(hits):
             done: Future[PageRun] = Future()
             runs = [hit for hit in hits if hit]
-            done.set_result(
-                PageRun(page=page, blocks=runs, backend=self._cached_backend.get(page, "none"))
-            )
+            done.set_result(self._page_from_cache(page, runs))
             for run in runs:
                 self.progress.block_done(run.block.where, run.seconds, cached=True)
             self.progress.page_done(page, 0, len(runs), 0.0)
@@ -295,8 +306,15 @@ class Executor:
         except (TypeError, ValueError, KeyError) as error:
             self.cache._warn(f"the entry of {block.where} is unreadable ({error}); running again")
             return None
-        self._cached_backend[block.page] = entry["backend"]
+        self._cached_last[block.page] = {
+            "backend": entry["backend"],
+            "devices": int(entry.get("devices", 0)),
+        }
         return run
+
+    def _page_from_cache(self, page: str, runs: list[BlockRun]) -> PageRun:
+        last = self._cached_last.get(page, NO_BACKEND)
+        return PageRun(page=page, blocks=runs, backend=last["backend"], devices=last["devices"])
 
     def page(self, page: str) -> PageRun:
         return self._futures[page].result()
@@ -321,7 +339,7 @@ class Executor:
         if worker:
             with self._lock:
                 self._workers.add(worker)
-        backends: dict[int, str] = {}
+        lasts: dict[int, dict] = {}
         try:
             if worker:
                 worker.ready()
@@ -337,7 +355,7 @@ class Executor:
                     elif hit:
                         run = hit
                     elif is_fresh(block):
-                        raw, backends[i] = self._run_fresh(block)
+                        raw, lasts[i] = self._run_fresh(block)
                         run = judge(block, raw)
                     else:
                         run = judge(block, worker.run(block))
@@ -350,10 +368,10 @@ class Executor:
                 self.progress.block_done(block.where, run.seconds, cached=run.cached)
             else:
                 if worker:
-                    result.backend = worker.finish()
+                    last = worker.finish()
                 else:
-                    known = [*backends.values(), self._cached_backend.get(page, "none")]
-                    result.backend = known[0]
+                    last = next(iter(lasts.values()), self._cached_last.get(page, NO_BACKEND))
+                result.backend, result.devices = last["backend"], last.get("devices", 0)
                 self._save(result, keys)
         except WorkerFailed as failure:
             self._fail(f"docs/{page}: {failure}")
@@ -374,9 +392,9 @@ class Executor:
             return
         for run, key in zip(result.blocks, keys, strict=True):
             if not run.cached:
-                self.cache.save(run.block, key, cache_entry(run, result.backend))
+                self.cache.save(run.block, key, cache_entry(run, result.backend, result.devices))
 
-    def _run_fresh(self, block: Block) -> tuple[dict, str]:
+    def _run_fresh(self, block: Block) -> tuple[dict, dict]:
         """A block that must not see its page's imports runs alone in a new interpreter."""
         worker = Worker(self.root, self._log_dir, preload=[])
         with self._lock:

@@ -193,6 +193,17 @@ def backend_name() -> str:
         return f"unavailable ({type(exc).__name__})"
 
 
+def device_count() -> int:
+    """How many devices that backend has; 0 when JAX was never imported or cannot say."""
+    jax = sys.modules.get("jax")
+    if jax is None:
+        return 0
+    try:
+        return jax.device_count()
+    except Exception:
+        return 0
+
+
 class Session:
     def __init__(self, capture: Capture, stack_file: str) -> None:
         self.capture = capture
@@ -260,7 +271,7 @@ def main(fd: int) -> None:
                 )
             )
         elif message["op"] == "finish":
-            conn.send({"backend": backend_name()})
+            conn.send({"backend": backend_name(), "devices": device_count()})
             return
 
 

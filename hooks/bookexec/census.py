@@ -1,0 +1,111 @@
+"""The census of executed blocks: a table the build writes into a page, never typed by hand.
+
+A page asks for it with a line holding only `<!-- bookexec:census -->`. Each row is one page
+with executed blocks: how many blocks, and how many of them record a timing, record a count,
+declare an error with `raises=`, and print a jaxpr. The numbers come from this build's runs
+(or, under BOOK_EXEC=off, from the goldens the pages show).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bookexec.blocks import Block
+from bookexec.measured import Fact
+
+MARKER = "<!-- bookexec:census -->"
+_COUNT = re.compile(r"-?\d+")
+_TITLE = re.compile(r"^# (.+)$", re.M)
+
+Results = Callable[[str], Iterable[tuple[Block, str, list[Fact]]]]
+
+
+@dataclass
+class Row:
+    page: str
+    title: str
+    blocks: int = 0
+    timings: int = 0
+    counts: int = 0
+    errors: int = 0
+    jaxprs: int = 0
+
+    def add(self, block: Block, output: str, facts: list[Fact]) -> None:
+        self.blocks += 1
+        self.timings += any(fact.kind == "timing" for fact in facts)
+        self.counts += any(
+            fact.kind == "exact" and _COUNT.fullmatch(str(fact.value)) for fact in facts
+        )
+        self.errors += bool(block.options.get("raises"))
+        self.jaxprs += "{ lambda " in output
+
+
+def nav_order(nav, pages: Iterable[str]) -> list[str]:
+    """The pages in the order the navigation lists them (MkDocs' `nav` setting), then the rest."""
+    listed: list[str] = []
+
+    def walk(item) -> None:
+        if isinstance(item, str):
+            listed.append(item)
+        elif isinstance(item, dict):
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    walk(nav or [])
+    pages = list(pages)
+    return [p for p in listed if p in pages] + [p for p in pages if p not in listed]
+
+
+def rows(pages: Iterable[str], docs: Path, results: Results) -> list[Row]:
+    table = []
+    for page in pages:
+        row = Row(page, title_of(docs / page) or page)
+        for block, output, facts in results(page):
+            row.add(block, output, facts)
+        if row.blocks:
+            table.append(row)
+    return table
+
+
+def title_of(path: Path) -> str | None:
+    found = _TITLE.search(path.read_text(encoding="utf-8")) if path.is_file() else None
+    return found[1].strip() if found else None
+
+
+def table(rows: list[Row], here: str) -> str:
+    """The markdown table, links relative to the page `here` that shows it."""
+    up = "../" * here.count("/")
+    lines = [
+        "| Chapter | blocks | timings | counts | errors (`raises=`) | jaxprs |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        lines.append(
+            f"| [{row.title}]({up}{row.page}) | {row.blocks} | {row.timings} | {row.counts} "
+            f"| {row.errors} | {row.jaxprs} |"
+        )
+    total = Row("", "")
+    for row in rows:
+        for name in ("blocks", "timings", "counts", "errors", "jaxprs"):
+            setattr(total, name, getattr(total, name) + getattr(row, name))
+    lines.append(
+        f"| **all {len(rows)} pages** | **{total.blocks}** | **{total.timings}** "
+        f"| **{total.counts}** | **{total.errors}** | **{total.jaxprs}** |"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def fill(markdown: str, here: str, make_rows: Callable[[], list[Row]]) -> str:
+    """Replace the marker line with the table; pages without it are returned unchanged."""
+    if not any(line.strip() == MARKER for line in markdown.splitlines()):
+        return markdown
+    made = table(make_rows(), here)
+    return "".join(
+        made if line.strip() == MARKER else line for line in markdown.splitlines(keepends=True)
+    )

@@ -1,0 +1,94 @@
+"""How a page's outputs were made, said on the page: versions, backend, devices, build date.
+
+The note is markdown appended to every page with executed blocks. Everything in it is
+deterministic for a given environment except the date, which sits alone in an element of
+class `bookexec-build-date`, so a test comparing two builds can leave exactly that out.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bookexec.golden import golden_path
+from bookexec.golden import parse as parse_golden
+
+DATE_CLASS = "bookexec-build-date"
+TRUE_PAGE = "how-it-stays-true.md"
+
+
+def build_date(environ=os.environ) -> str:
+    """Today in UTC, or the day SOURCE_DATE_EPOCH names (the reproducible-builds convention)."""
+    epoch = environ.get("SOURCE_DATE_EPOCH")
+    moment = datetime.fromtimestamp(int(epoch), UTC) if epoch else datetime.now(UTC)
+    return moment.date().isoformat()
+
+
+@dataclass(frozen=True)
+class Made:
+    """Where a page's outputs came from."""
+
+    jax: str
+    jaxlib: str
+    python: str
+    backend: str
+    devices: int  # 0: not known (the goldens do not record it)
+    recorded: bool  # True under BOOK_EXEC=off: the outputs are the goldens
+
+
+def executed(versions: tuple[str, str, str], backend: str, devices: int) -> Made:
+    jax, jaxlib, python = versions
+    return Made(jax, jaxlib, python, backend, devices, recorded=False)
+
+
+def from_goldens(golden_dir, blocks) -> Made | None:
+    """What the goldens of a page's blocks say produced them; several values are all listed."""
+    seen: dict[str, list[str]] = {"jax": [], "jaxlib": [], "python": [], "backend": []}
+    for block in blocks:
+        path = golden_path(golden_dir, block.page, block.id)
+        if not path.is_file():
+            continue
+        header = parse_golden(path.read_text(encoding="utf-8")).header_fields()
+        for key, values in seen.items():
+            value = header.get(key, "?")
+            if value not in values:
+                values.append(value)
+    if not seen["jax"]:
+        return None
+    jax, jaxlib, python, backend = (" / ".join(seen[key]) for key in seen)
+    return Made(jax, jaxlib, python, backend, devices=0, recorded=True)
+
+
+def note(made: Made, date: str, page: str, link: bool = True) -> str:
+    """The admonition closing the page, in markdown (so MkDocs checks its link).
+
+    It links to the page explaining the goldens when the book has one (`link`).
+    """
+    more = ""
+    if link and page != TRUE_PAGE:
+        more = f" [How this book stays true]({_relative_link(page)})."
+    when = f'<time class="{DATE_CLASS}" datetime="{date}">{date}</time>'
+    if made.recorded:
+        body = (
+            f"Nothing ran when this page was built on {when}: execution was off "
+            "(`BOOK_EXEC=off`), so every output shown is the recorded golden from "
+            "`tests/golden/`. The goldens record JAX "
+            f"{made.jax}, jaxlib {made.jaxlib}, Python {made.python} and the "
+            f"{made.backend} backend; they do not record a device count."
+        )
+    else:
+        devices = f"{made.devices} device" + ("" if made.devices == 1 else "s")
+        body = (
+            f"Every output on this page was produced by running its code when the page was "
+            f"built on {when}, under JAX {made.jax}, jaxlib {made.jaxlib} and Python "
+            f"{made.python}, on the {made.backend} backend with {devices}. Each output was "
+            "compared with its recorded golden before the page was published."
+        )
+    return f'\n\n!!! info bookexec-provenance "How this page was made"\n\n    {body}{more}\n'
+
+
+def _relative_link(page: str) -> str:
+    """A link from docs/<page> to the page explaining the goldens, relative like any other."""
+    depth = page.count("/")
+    return "../" * depth + TRUE_PAGE

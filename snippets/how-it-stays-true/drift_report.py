@@ -1,0 +1,42 @@
+import sys
+import tempfile
+from importlib.metadata import version
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+
+from bookexec.golden import Provenance, Report, compare, write_atomic
+
+
+def layer(x):
+    return jnp.tanh(x) * 2.0
+
+
+def layer_changed(x):  # the same layer, but its body now differs by one primitive
+    return jnp.sin(x) * 2.0
+
+
+py = sys.version_info
+here = Provenance(
+    jax=version("jax"),
+    jaxlib=version("jaxlib"),
+    python=f"{py.major}.{py.minor}",
+    backend=jax.default_backend(),
+)
+x = jnp.ones(3)
+with tempfile.TemporaryDirectory() as folder:
+    root = Path(folder)
+    goldens = root / "tests" / "golden"
+    page, block, snippet = "demo.md", "layer", "snippets/demo/layer.py"
+
+    # What GOLDEN=update does: record the block's output as its golden.
+    first = compare(goldens, page, block, snippet, f"{jax.make_jaxpr(layer)(x)}\n", here)
+    write_atomic(first.path, first.actual)
+
+    # What the check mode does on the next build, when the output has changed.
+    later = compare(goldens, page, block, snippet, f"{jax.make_jaxpr(layer_changed)(x)}\n", here)
+    report = Report(root, goldens, [later], stale=[])
+    for line in report.check_lines():
+        print(line)
+    print(report.summary())

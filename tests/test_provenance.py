@@ -1,0 +1,165 @@
+"""Each executed page says how its outputs were made, and the census counts what the build ran.
+
+A small fixture book, built twice by real MkDocs: once executing (which also writes its
+goldens), once with BOOK_EXEC=off, where the page must say its outputs are recorded goldens.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from html.parser import HTMLParser
+from importlib.metadata import version
+
+import jax
+import pytest
+
+from bookexec import census
+
+pytestmark = pytest.mark.build
+
+PAGE = """\
+# Counted
+
+```python exec="on" id="jaxpr"
+--8<-- "snippets/counted/jaxpr.py"
+```
+
+```python exec="on" id="raises" raises="ZeroDivisionError"
+--8<-- "snippets/counted/raises.py"
+```
+
+```python exec="on" id="count"
+--8<-- "snippets/counted/count.py"
+```
+
+## Census
+
+<!-- bookexec:census -->
+"""
+
+JAXPR = "import jax\nprint(jax.make_jaxpr(lambda x: x * 2.0)(1.0))\n"
+COUNT = (
+    "from bookexec.facts import record, timing\n"
+    "n = record('equations', 3)\n"
+    "t = timing('noop', lambda: None)\n"
+    "print('equations', n)\n"
+)
+
+
+class Text(HTMLParser):
+    """The text of the elements with a given class, and of everything inside them."""
+
+    def __init__(self, cls: str) -> None:
+        super().__init__()
+        self.cls, self.depth, self.parts = cls, 0, []
+
+    def handle_starttag(self, tag, attrs):
+        if self.depth or self.cls in (dict(attrs).get("class") or "").split():
+            self.depth += 1
+
+    def handle_endtag(self, tag):
+        self.depth = max(0, self.depth - 1)
+
+    def handle_data(self, data):
+        if self.depth:
+            self.parts.append(data)
+
+
+def text_of(html: str, cls: str) -> str:
+    parser = Text(cls)
+    parser.feed(html)
+    return " ".join(" ".join(parser.parts).split())
+
+
+@pytest.fixture(scope="module")
+def counted(tmp_path_factory):
+    from conftest import _CONFIG, HOOK, Site
+
+    root = tmp_path_factory.mktemp("counted") / "book"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(_CONFIG.format(hook=HOOK) + "  - tables\n")
+    site = Site(root)
+    site.page("counted.md", PAGE)
+    site.page("plain.md", "# Plain\n\nNo code here.\n")
+    site.snippet("counted/jaxpr.py", JAXPR)
+    site.snippet("counted/raises.py", "1 / 0\n")
+    site.snippet("counted/count.py", COUNT)
+    return site
+
+
+def test_an_executed_page_names_versions_backend_devices_and_date(counted):
+    result = counted.build("update", SOURCE_DATE_EPOCH="1700000000")
+    assert result.returncode == 0, result.output
+    html = (counted.root / "site" / "counted" / "index.html").read_text()
+    note = text_of(html, "bookexec-provenance")
+    py = sys.version_info
+    assert f"JAX {version('jax')}, jaxlib {version('jaxlib')} and Python {py.major}.{py.minor}" in (
+        note
+    )
+    devices = jax.device_count()
+    plural = "" if devices == 1 else "s"
+    assert f"on the {jax.default_backend()} backend with {devices} device{plural}" in note
+    # The date sits alone in its own element, so a determinism check can leave it out.
+    assert re.search(
+        r'<time class="bookexec-build-date" datetime="2023-11-14">2023-11-14</time>', html
+    )
+    assert html.count("bookexec-build-date") == 1
+    plain = (counted.root / "site" / "plain" / "index.html").read_text()
+    assert "bookexec-provenance" not in plain
+
+    # The census: one row for the page with blocks, none for the plain page.
+    row = re.search(r"<td>.*?Counted.*?</td>((?:\s*<td[^>]*>\d+</td>){5})", html, re.S)
+    assert row, html
+    numbers = [int(n) for n in re.findall(r">(\d+)</td>", row[1])]
+    assert numbers == [3, 1, 1, 1, 1]  # blocks, timings, counts, errors, jaxprs
+    table = re.search(r"<table.*?</table>", html, re.S)[0]
+    assert "Plain" not in table and table.count("<tr>") == 3  # header, the page, the total
+
+
+def test_with_execution_off_the_page_says_its_outputs_are_recorded(counted):
+    assert counted.build("update").returncode == 0
+    result = counted.build("check", BOOK_EXEC="off")
+    assert result.returncode == 0, result.output
+    html = (counted.root / "site" / "counted" / "index.html").read_text()
+    note = text_of(html, "bookexec-provenance")
+    assert "execution was off" in note and "recorded golden" in note
+    golden = (counted.root / "tests" / "golden" / "counted" / "jaxpr.txt").read_text()
+    recorded_jax = re.search(r"^jax: (.+)$", golden, re.M)[1]
+    assert f"The goldens record JAX {recorded_jax}" in note
+    assert "do not record a device count" in note
+    assert "bookexec-build-date" in html
+    # The census is the same under BOOK_EXEC=off: it counts the goldens the page shows.
+    numbers = [int(n) for n in re.findall(r'right;">(\d+)</td>', html)][:5]
+    assert numbers == [3, 1, 1, 1, 1]
+
+
+def test_a_page_without_the_marker_is_left_alone():
+    text = "# Page\n\nno census here\n"
+    assert census.fill(text, "page.md", lambda: pytest.fail("rows made for no marker")) == text
+
+
+def test_the_census_follows_the_navigation():
+    nav = [{"Home": "index.md"}, {"Part": [{"B": "b.md"}, {"A": "a.md"}]}]
+    assert census.nav_order(nav, ["a.md", "b.md", "extra.md"]) == ["b.md", "a.md", "extra.md"]
+
+
+def test_the_books_census_agrees_with_its_goldens_and_pages(built_book):
+    from bookexec.golden import parse as parse_golden
+    from conftest import REPO
+
+    html = (built_book / "how-it-stays-true" / "index.html").read_text()
+    total = re.search(r"<strong>all (\d+) pages</strong>.*?</tr>", html, re.S)
+    assert total, "no census table on how-it-stays-true"
+    blocks, timings, counts, errors, jaxprs = map(
+        int, re.findall(r"<strong>(\d+)</strong>", total[0])
+    )
+    goldens = [parse_golden(p.read_text()) for p in (REPO / "tests" / "golden").rglob("*.txt")]
+    assert blocks == len(goldens)
+    assert jaxprs == sum("{ lambda " in g.output for g in goldens)
+    assert timings == sum(any(f.kind == "timing" for f in g.facts) for g in goldens)
+    pages = [p.read_text() for p in (REPO / "docs").glob("*.md")]
+    fences = [line for p in pages for line in p.splitlines() if 'exec="on"' in line]
+    assert errors == sum('raises="' in line for line in fences)
+    assert int(total[1]) == sum('exec="on"' in p for p in pages)
+    assert 0 < counts <= blocks

@@ -1,0 +1,282 @@
+"""The built book in a real browser (Debian's chromium), served from localhost with no network.
+
+It opens every page and fails on any console error, failed request or request to another
+host; it searches, switches the theme, checks the jaxpr colours and the MathJax the site
+ships, and saves a screenshot of one chapter in each theme. The screenshots are written to
+the test's temporary folder and copied to `.cache/screenshots/` (git-ignored), named
+`<chapter>-light.png` and `<chapter>-dark.png`.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from importlib.metadata import version
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import jax
+import pytest
+
+from conftest import REPO, static_server
+
+pytestmark = [pytest.mark.build, pytest.mark.browser]
+
+SCREENSHOTS = REPO / ".cache" / "screenshots"
+CHAPTER = "tracers"
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+# The parts of a jaxpr the lexer marks, as Pygments CSS classes.
+JAXPR_CLASSES = {"k": "keyword", "kt": "type", "nf": "primitive", "nv": "binder"}
+JAXPR_CLASSES |= {"na": "parameter", "m": "number"}
+
+
+def page_paths(site: Path) -> list[str]:
+    """Every page of the site as a URL path: 'tracers/', '' for the home page, '404.html'."""
+    paths = []
+    for html in sorted(site.rglob("*.html")):
+        rel = html.relative_to(site).as_posix()
+        paths.append(rel.removesuffix("index.html") if rel.endswith("index.html") else rel)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def served(built_book):
+    with static_server(built_book) as base:
+        yield base
+
+
+@pytest.fixture
+def new_page(browser):
+    """A fresh page in its own context (its own storage, so the theme starts from default)."""
+    contexts = []
+
+    def make(scheme: str = "light"):
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 1000}, color_scheme=scheme, service_workers="block"
+        )
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+class Watch:
+    """Everything that went wrong while a page loaded."""
+
+    def __init__(self, page) -> None:
+        self.problems: list[str] = []
+        self.requests: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        page.on("request", self._request)
+        page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} {r.failure}"))
+        page.on("response", self._response)
+
+    def _console(self, message) -> None:
+        if message.type == "error":
+            self.problems.append(f"console error: {message.text}")
+
+    def _request(self, request) -> None:
+        self.requests.append(request.url)
+        url = urlsplit(request.url)
+        if url.scheme in ("data", "blob", "about"):
+            return
+        if url.hostname not in LOCAL_HOSTS:
+            self.problems.append(f"request to another host: {request.url}")
+
+    def _response(self, response) -> None:
+        if response.status >= 400:
+            self.problems.append(f"HTTP {response.status}: {response.url}")
+
+
+def test_every_page_loads_cleanly_from_localhost_alone(built_book, served, new_page):
+    paths = page_paths(built_book)
+    assert "" in paths and f"{CHAPTER}/" in paths and len(paths) >= 15
+    page = new_page()
+    watch = Watch(page)
+    for path in paths:
+        response = page.goto(served + path, wait_until="networkidle")
+        expected = 404 if path == "404.html" else 200  # the static server's status for it
+        assert response is not None and response.status in (200, expected), path
+        assert page.locator("h1").count() >= 1, path
+    assert watch.problems == []
+    # The pages really loaded their scripts, styles and the search index from the site.
+    assert any(url.endswith("tex-mml-chtml.js") for url in watch.requests)
+    assert any("search" in url for url in watch.requests)
+
+
+def test_the_watch_sees_a_request_to_another_host(served, new_page, tmp_path):
+    """The check above can fail: a page that asks another host for a script is reported."""
+    (tmp_path / "index.html").write_text(
+        '<html><body><script src="http://fonts.example.invalid/x.js"></script></body></html>'
+    )
+    page = new_page()
+    watch = Watch(page)
+    page.route(
+        "http://fonts.example.invalid/**", lambda route: route.abort()
+    )  # never leaves the machine
+    with static_server(tmp_path) as base:
+        page.goto(base)
+    assert any("another host" in p for p in watch.problems)
+    assert any("failed" in p for p in watch.problems)
+
+
+def test_search_finds_the_tracer_error(served, new_page):
+    page = new_page()
+    page.goto(served, wait_until="networkidle")
+    search = page.locator("input.md-search__input")
+    search.click()
+    search.press_sequentially("TracerBoolConversionError", delay=20)  # typed, as a reader would
+    results = page.locator(".md-search-result__item")
+    results.first.wait_for(timeout=20_000)
+    text = page.locator(".md-search-result").inner_text()
+    assert "TracerBoolConversionError" in text
+    assert "control flow" in text.lower()
+
+
+def test_material_features_a_reader_uses(served, new_page):
+    """Sections in the navigation, a table of contents, copy buttons, tabs, footnotes."""
+    page = new_page()
+    page.goto(served + f"{CHAPTER}/", wait_until="networkidle")
+    assert page.locator(".md-sidebar--primary .md-nav__item--section").count() >= 3
+    headings = page.locator("article h2").count()
+    assert headings >= 3
+    assert page.locator(".md-sidebar--secondary .md-nav__link").count() >= headings
+    assert page.locator(".highlight button[data-md-type=copy]").count() >= 3
+    page.goto(served + "how-it-stays-true/", wait_until="networkidle")
+    assert page.locator(".tabbed-set .tabbed-labels label").count() == 4
+    page.locator(".tabbed-labels label", has_text="update").click()
+    assert page.locator(".tabbed-block", has_text="GOLDEN=update").first.is_visible()
+    assert page.locator(".footnote li").count() >= 2
+
+
+def scheme_of(page) -> tuple[str, str]:
+    scheme = page.locator("body").get_attribute("data-md-color-scheme")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    return scheme, background
+
+
+def test_the_dark_mode_toggle_changes_the_theme(served, new_page):
+    page = new_page("light")
+    page.goto(served + f"{CHAPTER}/", wait_until="networkidle")
+    light = scheme_of(page)
+    assert light[0] == "default"
+    page.get_by_title("Switch to the dark theme").click()
+    dark = scheme_of(page)
+    assert dark[0] == "slate" and dark[1] != light[1]
+    page.reload(wait_until="networkidle")  # the choice is remembered
+    assert scheme_of(page) == dark
+    page.get_by_title("Switch to the light theme").click()
+    assert scheme_of(page) == light
+
+
+_CONTRAST = """
+([selector, cls]) => {
+  const token = document.querySelector(selector + ' .' + cls);
+  if (!token) return null;
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  let node = token, bg = null;
+  while (node) {
+    const c = rgb(getComputedStyle(node).backgroundColor);
+    if (c.length < 4 || c[3] > 0) { bg = c; break; }
+    node = node.parentElement;
+  }
+  const lum = ([r, g, b]) => {
+    const lin = (v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const fg = rgb(getComputedStyle(token).color);
+  const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+  return {color: getComputedStyle(token).color, contrast: (hi + 0.05) / (lo + 0.05)};
+}
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_jaxpr_outputs_are_highlighted_and_readable(served, new_page, scheme):
+    """Each part of a jaxpr has its own colour, at least 4.5:1 against the code background."""
+    page = new_page(scheme)
+    page.goto(served + f"{CHAPTER}/", wait_until="networkidle")
+    expected = "slate" if scheme == "dark" else "default"
+    assert page.locator("body").get_attribute("data-md-color-scheme") == expected
+    jaxpr = ".result .language-jaxpr"
+    assert page.locator(jaxpr).count() >= 3
+    found = {}
+    for cls, part in JAXPR_CLASSES.items():
+        measured = page.evaluate(_CONTRAST, [jaxpr, cls])
+        assert measured is not None, f"no {part} ({cls}) token in a jaxpr output"
+        assert measured["contrast"] >= 4.5, (scheme, part, measured)
+        found[part] = measured["color"]
+    # Types, primitives, binders and keywords are told apart by colour.
+    parts = ("type", "primitive", "binder", "keyword")
+    assert len({found[part] for part in parts}) == 4, found
+
+
+def test_mathjax_from_the_site_typesets_the_formula(served, new_page):
+    page = new_page()
+    watch = Watch(page)
+    said = []  # MathJax warns on the console about options it does not know
+    page.on("console", lambda message: said.append(message.text))
+    page.goto(served + "how-it-stays-true/", wait_until="networkidle")
+    page.locator("mjx-container").first.wait_for(timeout=20_000)
+    assert page.locator(".arithmatex mjx-container").count() >= 3
+    assert watch.problems == []
+    assert [text for text in said if "MathJax" in text] == []
+
+
+def expected_devices(chapter: str) -> int:
+    """A page's device count: what its snippets ask JAX for, else what this process sees."""
+    for snippet in sorted((REPO / "snippets" / chapter).glob("*.py")):
+        asked = re.search(r'"jax_num_cpu_devices", (\d+)', snippet.read_text())
+        if asked and jax.default_backend() == "cpu":
+            return int(asked[1])
+    return jax.device_count()
+
+
+def test_each_executed_page_says_how_it_was_made(built_book, served, new_page):
+    executed = {
+        page.stem for page in (REPO / "docs").glob("*.md") if 'exec="on"' in page.read_text()
+    }
+    assert CHAPTER in executed
+    page = new_page()
+    for path in page_paths(built_book):
+        page.goto(served + path)
+        note = page.locator(".bookexec-provenance")
+        name = path.strip("/") or "index"
+        if name not in executed:
+            assert note.count() == 0, path
+            continue
+        assert note.count() == 1, path
+        text = note.inner_text()
+        devices = expected_devices(name)
+        for said in (
+            f"JAX {version('jax')}",
+            f"jaxlib {version('jaxlib')}",
+            "Python 3.",
+            f"on the {jax.default_backend()} backend with {devices} device"
+            + ("" if devices == 1 else "s"),
+        ):
+            assert said in text, (path, said, text)
+        assert note.locator("time.bookexec-build-date").count() == 1
+
+
+def test_screenshots_of_a_chapter_in_both_themes(served, new_page, tmp_path):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for scheme in ("light", "dark"):
+        page = new_page(scheme)
+        page.goto(served + f"{CHAPTER}/", wait_until="networkidle")
+        # The dense layer: source and a jaxpr with params, types and several primitives.
+        dense = page.locator(".result", has_text="dot_general").first
+        dense.evaluate("element => element.scrollIntoView({block: 'center'})")
+        page.wait_for_timeout(800)  # the header's title swaps with an animation on scroll
+        shot = tmp_path / f"{CHAPTER}-{scheme}.png"
+        page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 20_000
+        shutil.copy(shot, SCREENSHOTS / shot.name)
+    light = (SCREENSHOTS / f"{CHAPTER}-light.png").read_bytes()
+    assert light != (SCREENSHOTS / f"{CHAPTER}-dark.png").read_bytes()

@@ -1,0 +1,107 @@
+"""The GitHub Actions workflows: valid against the workflow schema, and doing what they promise.
+
+They cannot run here; the schema check (check-jsonschema's bundled copy of the GitHub
+workflow schema, no network) and these structural checks are what can be tested.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO
+
+WORKFLOWS = REPO / ".github" / "workflows"
+
+
+def load(name: str) -> dict:
+    workflow = yaml.safe_load((WORKFLOWS / name).read_text())
+    # YAML 1.1 reads the key `on` as True.
+    workflow["on"] = workflow.pop(True, workflow.get("on"))
+    return workflow
+
+
+def steps(workflow: dict) -> list[dict]:
+    return [step for job in workflow["jobs"].values() for step in job.get("steps", [])]
+
+
+def runs(workflow: dict) -> str:
+    return "\n".join(step.get("run", "") for step in steps(workflow))
+
+
+def uses(workflow: dict) -> list[str]:
+    return [step["uses"].split("@")[0] for step in steps(workflow) if "uses" in step]
+
+
+def test_the_workflows_match_githubs_schema():
+    files = sorted(WORKFLOWS.glob("*.yml"))
+    assert {f.name for f in files} == {"build.yml", "deploy.yml", "drift-watch.yml"}
+    checker = Path(sys.executable).parent / "check-jsonschema"
+    command = str(checker) if checker.exists() else shutil.which("check-jsonschema")
+    assert command, "check-jsonschema is a test dependency: pip install -e '.[test]'"
+    proc = subprocess.run(
+        [command, "--builtin-schema", "vendor.github-workflows", *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_schema_check_rejects_a_broken_workflow(tmp_path):
+    broken = tmp_path / "broken.yml"
+    broken.write_text(  # an event GitHub does not have
+        "name: x\non: pushh\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: x\n"
+    )
+    checker = Path(sys.executable).parent / "check-jsonschema"
+    proc = subprocess.run(
+        [str(checker), "--builtin-schema", "vendor.github-workflows", str(broken)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode != 0
+
+
+def test_pushes_and_pull_requests_run_the_strict_check():
+    workflow = load("build.yml")
+    assert {"push", "pull_request"} <= set(workflow["on"])
+    check = next(s for s in steps(workflow) if "mkdocs build --strict" in s.get("run", ""))
+    assert check.get("env", {}).get("GOLDEN") == "check"
+    assert not check.get("continue-on-error")
+    assert "ruff check" in runs(workflow)
+
+
+def test_main_is_deployed_to_pages_after_the_same_check():
+    workflow = load("deploy.yml")
+    assert workflow["on"]["push"]["branches"] == ["main"]
+    assert workflow["permissions"]["pages"] == "write"
+    assert workflow["permissions"]["id-token"] == "write"
+    build = workflow["jobs"]["build"]
+    check = next(s for s in build["steps"] if "mkdocs build --strict" in s.get("run", ""))
+    assert check["env"]["GOLDEN"] == "check"
+    assert "actions/upload-pages-artifact" in uses(workflow)
+    assert workflow["jobs"]["deploy"]["needs"] == "build"
+    assert "actions/deploy-pages" in uses(workflow)
+
+
+def test_the_weekly_drift_watch_reports_without_failing():
+    workflow = load("drift-watch.yml")
+    assert workflow["on"]["schedule"][0]["cron"].split()[4] != "*"  # one day a week
+    assert "push" not in workflow["on"] and "pull_request" not in workflow["on"]
+    assert "pip install --upgrade jax jaxlib" in runs(workflow)
+    builds = [s for s in steps(workflow) if "mkdocs build --strict" in s.get("run", "")]
+    assert builds and all(s.get("continue-on-error") is True for s in builds)
+    upload = next(s for s in steps(workflow) if s.get("uses", "").startswith("actions/upload-"))
+    assert upload["if"] == "always()" and "drift-report.txt" in upload["with"]["path"]
+
+
+@pytest.mark.parametrize("name", ["build.yml", "deploy.yml", "drift-watch.yml"])
+def test_each_workflow_uses_the_projects_python(name):
+    setup = next(s for s in steps(load(name)) if s.get("uses", "").startswith("actions/setup-"))
+    assert setup["with"]["python-version-file"] == ".python-version"
