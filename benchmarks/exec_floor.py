@@ -23,14 +23,20 @@ started = time.perf_counter()
 
 import jax  # noqa: E402  (timed: the floor pays for one import of JAX)
 
-from bookexec import facts  # noqa: E402
+from bookexec import facts, labs  # noqa: E402
 from bookexec.blocks import Block, scan_page  # noqa: E402
 
 
 def book_blocks(root: Path) -> list[list[Block]]:
+    docs = root / "docs"
     pages = [
-        scan_page(str(path.relative_to(root / "docs")), path.read_text(), root)
-        for path in sorted((root / "docs").rglob("*.md"))
+        scan_page(str(path.relative_to(docs)), path.read_text(), root)
+        for path in sorted(docs.rglob("*.md"))
+    ]
+    pages += [
+        labs.scan_lab(str(path.relative_to(docs)), path)
+        for path in sorted(docs.rglob("*.ipynb"))
+        if labs.is_lab(str(path.relative_to(docs)))
     ]
     pages = [blocks for blocks in pages if blocks]
     configures = [b for b in pages if any("jax_num_cpu_devices" in x.code for x in b)]

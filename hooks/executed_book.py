@@ -46,7 +46,9 @@ def on_pre_page(page, config, files):
     src = page.file.src_uri
     if labs.is_lab(src):
         out_dir = build.current().root / ".cache" / "bookexec" / "labs"
-        executed = labs.render(build.current(), src, Path(config.docs_dir) / src, out_dir)
+        made = page_made(build.current(), src)
+        note = provenance.note_html(made, provenance_date[0], src) if made else ""
+        executed = labs.render(build.current(), src, Path(config.docs_dir) / src, out_dir, note)
         page.file.abs_src_path = str(executed)
     return page
 
@@ -74,21 +76,24 @@ def on_page_markdown(markdown, page, config, files):
     return markdown + provenance_note(current, src)
 
 
-def provenance_note(current: build.Build, src: str) -> str:
-    """How this page's outputs were made; nothing for a page with no executed blocks."""
+def page_made(current: build.Build, src: str) -> provenance.Made | None:
+    """How this page's outputs were made; None for a page with no executed blocks."""
     blocks = current.plans.get(src)
     if not blocks:
-        return ""
+        return None
     if not current.execute:
-        made = provenance.from_goldens(current.golden_dir, blocks)
-    else:
-        try:
-            _, run = current.results(src)
-        except BookError:  # a cancelled page: the failure is reported at its block
-            return ""
-        if run is None or run.failure:
-            return ""
-        made = provenance.executed(current.versions, run.backend, run.devices)
+        return provenance.from_goldens(current.golden_dir, blocks)
+    try:
+        _, run = current.results(src)
+    except BookError:  # a cancelled page: the failure is reported at its block
+        return None
+    if run is None or run.failure:
+        return None
+    return provenance.executed(current.versions, run.backend, run.devices)
+
+
+def provenance_note(current: build.Build, src: str) -> str:
+    made = page_made(current, src)
     if made is None:
         return ""
     return provenance.note(

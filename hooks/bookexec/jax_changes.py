@@ -113,7 +113,7 @@ def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list
                 continue
             run = judge(block, raw)
             results.append((block, raw, run))
-        backend = worker.finish()
+        backend = worker.finish()["backend"]
     finally:
         worker.kill()
     return [(block, raw, run, backend) for block, raw, run in results]

@@ -111,7 +111,7 @@ def write(path: Path, nb: nbformat.NotebookNode) -> None:
     write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
 
-def render(build, src: str, source: Path, out_dir: Path) -> Path:
+def render(build, src: str, source: Path, out_dir: Path, note: str = "") -> Path:
     """Run-or-wait for the lab's cells, judge each against its golden, write the executed copy.
 
     `build` is the current `bookexec.build.Build`; the copy is what mkdocs-jupyter renders.
@@ -123,7 +123,10 @@ def render(build, src: str, source: Path, out_dir: Path) -> Path:
         except BlockError as error:  # only while serving: show it in the cell, keep going
             outputs[block.id] = f"{error}\n"
     target = out_dir / PurePosixPath(src).name
-    write(target, executed(source, src, outputs))
+    nb = executed(source, src, outputs)
+    if note:  # how the outputs were made, closing the page as on every chapter
+        nb.cells.append(nbformat.v4.new_markdown_cell(note))
+    write(target, nb)
     return target
 
 

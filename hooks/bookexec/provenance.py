@@ -7,9 +7,12 @@ class `bookexec-build-date`, so a test comparing two builds can leave exactly th
 
 from __future__ import annotations
 
+import html
 import os
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import PurePosixPath
 
 from bookexec.golden import golden_path
 from bookexec.golden import parse as parse_golden
@@ -68,7 +71,29 @@ def note(made: Made, date: str, page: str, link: bool = True) -> str:
     more = ""
     if link and page != TRUE_PAGE:
         more = f" [How this book stays true]({_relative_link(page)})."
-    when = f'<time class="{DATE_CLASS}" datetime="{date}">{date}</time>'
+    title = '!!! info bookexec-provenance "How this page was made"'
+    return f"\n\n{title}\n\n    {_body(made, date)}{more}\n"
+
+
+def note_html(made: Made, date: str, page: str) -> str:
+    """The same note as HTML, for a lab: mkdocs-jupyter renders notebooks, not admonitions."""
+    text = html.escape(_body(made, date), quote=False)
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    text = text.replace(html.escape(_when(date), quote=False), _when(date))
+    link = "../" * (page.count("/") + 1) + PurePosixPath(TRUE_PAGE).stem + "/"
+    return (
+        '<div class="admonition info bookexec-provenance">'
+        '<p class="admonition-title">How this page was made</p>'
+        f'<p>{text} <a href="{link}">How this book stays true</a>.</p></div>'
+    )
+
+
+def _when(date: str) -> str:
+    return f'<time class="{DATE_CLASS}" datetime="{date}">{date}</time>'
+
+
+def _body(made: Made, date: str) -> str:
+    when = _when(date)
     if made.recorded:
         body = (
             f"Nothing ran when this page was built on {when}: execution was off "
@@ -85,7 +110,7 @@ def note(made: Made, date: str, page: str, link: bool = True) -> str:
             f"{made.python}, on the {made.backend} backend with {devices}. Each output was "
             "compared with its recorded golden before the page was published."
         )
-    return f'\n\n!!! info bookexec-provenance "How this page was made"\n\n    {body}{more}\n'
+    return body
 
 
 def _relative_link(page: str) -> str:
