@@ -67,7 +67,7 @@ def on_page_markdown(markdown, page, config, files):
         ),
     )
     blocks = current.plans.get(src)
-    if blocks:  # a chapter with code: offer it as a notebook, generated from these sources
+    if blocks and page.meta.get("notebook", True):  # offer a chapter with code as a notebook
         nb = notebooks.chapter_notebook(src, markdown, blocks, current.golden_dir, current.versions)
         notebooks.write(notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src), nb)
         markdown = notebooks.add_link(markdown, src)

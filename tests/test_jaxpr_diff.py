@@ -12,7 +12,7 @@ from jax import lax
 from bookexec.golden import parse as parse_golden
 from bookexec.jaxpr_diff import COSMETIC, STRUCTURAL, TEXT, compare
 from bookexec.jaxpr_parse import Jaxpr, JaxprSyntaxError, parse_jaxpr, split_output
-from conftest import REPO
+from conftest import REPO, jaxpr_goldens
 
 # A scan jaxpr printed by JAX 0.11.0, quoted from the seed article (data, not code).
 SEED_SCAN = (REPO / "tests" / "data" / "seed-scan-jax-0.11.0.txt").read_text()
@@ -39,7 +39,7 @@ def nested(jaxpr_: Jaxpr):
 
 def test_the_parser_reads_every_jaxpr_in_the_goldens():
     found = 0
-    for path in sorted((REPO / "tests" / "golden").rglob("*.txt")):
+    for path in jaxpr_goldens():
         output = parse_golden(path.read_text()).output
         segments = split_output(output)
         assert "".join(s.text for s in segments) == output, path

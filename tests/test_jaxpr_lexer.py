@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import jax
 import jax.numpy as jnp
 import pytest
@@ -103,8 +101,9 @@ def test_plain_text_passes_through_unchanged():
 
 # -- every jaxpr the book prints ----------------------------------------------------------------
 
-REPO = Path(__file__).resolve().parent.parent
-GOLDEN_OUTPUTS = sorted((REPO / "tests" / "golden").rglob("*.txt"))
+from conftest import REPO, jaxpr_goldens  # noqa: E402
+
+GOLDEN_OUTPUTS = jaxpr_goldens()
 # Inside a jaxpr, every character must be something the lexer recognised: plain Text means
 # a construct it does not know, and Error a character it could not place.
 UNRECOGNISED = (Text, Error)

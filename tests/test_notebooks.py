@@ -26,7 +26,9 @@ from conftest import MKDOCS, REPO
 pytestmark = pytest.mark.build
 
 CHAPTERS = sorted(
-    page.stem for page in (REPO / "docs").glob("*.md") if 'exec="on"' in page.read_text()
+    page.stem
+    for page in (REPO / "docs").glob("*.md")
+    if 'exec="on"' in page.read_text() and "\nnotebook: false\n" not in page.read_text()
 )
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # IPython compiles each cell under a file name of its own; the book under the snippet's path.

@@ -136,6 +136,7 @@ class Worker:
         self.root = root
         parent, child = Pipe()
         self.conn = parent
+        self._kill_lock = threading.Lock()
         self.stack_file = os.path.join(log_dir, f"stack-{id(self)}.txt")
         self.log_file = os.path.join(log_dir, f"worker-{id(self)}.log")
         with open(self.log_file, "wb") as log:
@@ -231,10 +232,14 @@ class Worker:
         return f"\nworker log:\n{tail}" if tail.strip() else ""
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        self.conn.close()
+        # A failing page's stop() and each page's own cleanup may kill a worker at once; two
+        # closes of one pipe race on its file descriptor, so only the first one closes.
+        with self._kill_lock:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            if not self.conn.closed:
+                self.conn.close()
 
 
 class WorkerFailed(Exception):
