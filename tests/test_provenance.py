@@ -158,8 +158,15 @@ def test_the_books_census_agrees_with_its_goldens_and_pages(built_book):
     assert blocks == len(goldens)
     assert jaxprs == sum("{ lambda " in g.output for g in goldens)
     assert timings == sum(any(f.kind == "timing" for f in g.facts) for g in goldens)
+    from bookexec import labs
+
     pages = [p.read_text() for p in (REPO / "docs").glob("*.md")]
     fences = [line for p in pages for line in p.splitlines() if 'exec="on"' in line]
-    assert errors == sum('raises="' in line for line in fences)
-    assert int(total[1]) == sum('exec="on"' in p for p in pages)
+    lab_cells = [
+        labs.scan_lab(f"labs/{path.name}", path)
+        for path in (REPO / "docs" / "labs").glob("*.ipynb")
+    ]
+    lab_errors = sum("raises" in cell.options for cells in lab_cells for cell in cells)
+    assert errors == sum('raises="' in line for line in fences) + lab_errors
+    assert int(total[1]) == sum('exec="on"' in p for p in pages) + len(lab_cells)
     assert 0 < counts <= blocks

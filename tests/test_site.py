@@ -231,8 +231,11 @@ def test_mathjax_from_the_site_typesets_the_formula(served, new_page):
 
 def expected_devices(chapter: str) -> int:
     """A page's device count: what its snippets ask JAX for, else what this process sees."""
-    for snippet in sorted((REPO / "snippets" / chapter).glob("*.py")):
-        asked = re.search(r'"jax_num_cpu_devices", (\d+)', snippet.read_text())
+    sources = sorted((REPO / "snippets" / chapter).glob("*.py"))
+    if chapter.startswith("labs/"):
+        sources = [REPO / "docs" / f"{chapter}.ipynb"]
+    for snippet in sources:
+        asked = re.search(r'\\?"jax_num_cpu_devices\\?", (\d+)', snippet.read_text())
         if asked and jax.default_backend() == "cpu":
             return int(asked[1])
     return jax.device_count()
@@ -241,7 +244,7 @@ def expected_devices(chapter: str) -> int:
 def test_each_executed_page_says_how_it_was_made(built_book, served, new_page):
     executed = {
         page.stem for page in (REPO / "docs").glob("*.md") if 'exec="on"' in page.read_text()
-    }
+    } | {f"labs/{lab.stem}" for lab in (REPO / "docs" / "labs").glob("*.ipynb")}
     assert CHAPTER in executed
     page = new_page()
     for path in page_paths(built_book):
