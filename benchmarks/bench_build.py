@@ -7,7 +7,7 @@ Builds (each a whole `mkdocs build --strict` process on a copy of the book, cach
 - prose-edit: one word of one chapter's prose changed;
 - snippet-edit: one line added to one snippet; its block and the later blocks of its page
   run again (the earlier ones are replayed only if the session needs them).
-Under `mkdocs serve` (in-process rebuilds, as MkDocs reports them):
+Under `mkdocs serve` (in-process rebuilds, timed by the book's summary line):
 - serve-prose and serve-snippet: the same two edits, with the cache;
 - serve-render: the prose edit with execution off.
 Floors:
@@ -37,7 +37,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).parent / "mkdocs"
-COPY = ["mkdocs.yml", "docs", "snippets", "hooks", "tests/golden"]
+COPY = ["mkdocs.yml", "docs", "snippets", "hooks", "tests/golden", "tests/other-jax"]
 BUILDS = ["cold", "cold-1-job", "warm", "prose-edit", "snippet-edit", "render-floor", "exec-floor"]
 BUILDS += ["serve-prose", "serve-snippet", "serve-render"]
 TARGETS = [  # (build, limit, against): build <= limit x against
@@ -108,7 +108,8 @@ def edit_snippet(root: Path, snippet: str, round_number: int) -> None:
 
 
 def serve_rebuilds(root: Path, page: str, snippet: str, **env: str) -> dict[str, float]:
-    """Seconds `mkdocs serve` reports for its rebuild after a prose edit and a snippet edit."""
+    """Seconds of `mkdocs serve`'s rebuild after a prose edit and after a snippet edit, as the
+    book's summary line reports them (MkDocs does not always log its own build time)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -126,11 +127,7 @@ def serve_rebuilds(root: Path, page: str, snippet: str, **env: str) -> dict[str,
     def built(count: int) -> float:
         deadline = time.monotonic() + 600
         while (
-            len(
-                found := re.findall(
-                    r"Documentation built in ([\d.]+) seconds", log_path.read_text()
-                )
-            )
+            len(found := re.findall(r"bookexec summary: .*; ([\d.]+) s\n", log_path.read_text()))
             < count
         ):
             if proc.poll() is not None or time.monotonic() > deadline:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -431,3 +432,4 @@ class Executor:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+        shutil.rmtree(self._log_dir, ignore_errors=True)  # every page is done with its log
