@@ -9,9 +9,7 @@ a cell that must raise shows the exception type and message the golden shows.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from pathlib import Path
 
 import nbformat
@@ -21,7 +19,7 @@ from nbclient import NotebookClient
 from bookexec.golden import parse as parse_golden
 from bookexec.measured import TOKEN
 from bookexec.normalize import machine_path_rules, normalize
-from conftest import MKDOCS, REPO
+from conftest import REPO
 
 pytestmark = pytest.mark.build
 
@@ -37,21 +35,9 @@ _NOTEBOOK_TIMEOUT = 900
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    """The book's site with its notebooks; BOOK_EXEC=off, since the kernels do the running."""
-    site_dir = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "BOOK_EXEC": "off", "NO_MKDOCS_2_WARNING": "1"}
-    proc = subprocess.run(
-        [str(MKDOCS), "build", "--strict", "--site-dir", str(site_dir)],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stdout
-    return site_dir
+def site(built_book) -> Path:
+    """The book's site as CI builds it, once per run: its notebooks are what readers download."""
+    return built_book
 
 
 def cell_streams(cell, snippet: str) -> tuple[str, str]:
