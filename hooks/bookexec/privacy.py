@@ -1,8 +1,8 @@
 """Nothing private of the build machine reaches the site: its environment stays out of snippets.
 
-A worker gets only the variables that change how Python and JAX run (the same `JAX_*` and
-`XLA_*` the page cache covers), so a snippet cannot print the value of any other variable of
-the machine. Paths, the user name and the host name that a snippet can still find out are
+A worker gets only the variables that change how Python and JAX run (all of which the block
+cache's key covers), so a snippet cannot print the value of any other variable of the
+machine. Paths, the user name and the host name that a snippet can still find out are
 replaced by placeholders in `normalize`.
 """
 
