@@ -164,6 +164,17 @@ def test_lab_with_stored_outputs_fails_the_build(lab_site):
     assert "docs/labs/demo.ipynb: cells start have stored outputs" in result.output
 
 
+def test_lab_cell_with_a_bad_option_value_fails_like_a_fence(lab_site):
+    path = lab_site.root / "docs" / "labs" / "demo.ipynb"
+    nb = json.loads(path.read_text())
+    nb["cells"][2]["metadata"]["bookexec"] = {"timeout": "soon"}
+    path.write_text(json.dumps(nb))
+    result = lab_site.build(mode="update")
+    assert result.returncode != 0
+    assert "('solution'): option timeout=\"soon\" must be a positive number" in result.output
+    assert not (lab_site.root / "tests" / "golden").exists()  # nothing ran, nothing written
+
+
 @pytest.mark.build
 def test_lab_cell_that_raises_undeclared_names_lab_and_cell(lab_site):
     path = lab_site.root / "docs" / "labs" / "demo.ipynb"

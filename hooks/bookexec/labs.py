@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 
 import nbformat
 
+from bookexec import options as fence_options
 from bookexec.blocks import _ID, Block
 from bookexec.build import BlockError
 from bookexec.errors import BookError
@@ -79,6 +80,8 @@ def scan_lab(src: str, path: Path) -> list[Block]:
         options = dict(cell.metadata.get("bookexec", {}))
         if unknown := set(options) - _OPTIONS:
             raise BookError(f"{where} ('{cell_id}'): unknown options {sorted(unknown)}")
+        values = {key: str(value) for key, value in options.items()}
+        fence_options.check(values, f"{where} ('{cell_id}')")  # the same values a fence accepts
         blocks.append(
             Block(
                 page=src,
@@ -87,7 +90,7 @@ def scan_lab(src: str, path: Path) -> list[Block]:
                 id=cell_id,
                 snippet=f"docs/{src}",
                 code=cell.source,
-                options={key: str(value) for key, value in options.items()},
+                options=values,
             )
         )
     return blocks
