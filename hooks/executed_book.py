@@ -11,9 +11,9 @@ from pathlib import Path
 import markdown_exec
 from mkdocs.plugins import event_priority
 
-from bookexec import build, census, labs, notebooks, provenance, vendor
+from bookexec import audit, build, census, labs, notebooks, provenance, vendor
 from bookexec.errors import BookError
-from bookexec.fence import format_python
+from bookexec.fence import format_python, page_summary
 
 provenance_date = [""]  # one date for every page of a build, set in on_config
 
@@ -38,6 +38,7 @@ def on_files(files, config):
         else:
             pages.append((f.src_uri, f.content_string))
     build.current().plan(pages, lab_blocks)
+    build.current().nav_titles = audit.nav_titles(config.nav)
     return vendor.add_mathjax(files, config)
 
 
@@ -57,7 +58,7 @@ def on_page_markdown(markdown, page, config, files):
     current, src = build.current(), page.file.src_uri
     if labs.is_lab(src):
         return markdown
-    markdown = current.enter_page(src, markdown)
+    markdown = current.enter_page(src, markdown, page.meta)
     docs = Path(config.docs_dir)
     markdown = census.fill(
         markdown,
@@ -99,6 +100,15 @@ def provenance_note(current: build.Build, src: str) -> str:
     return provenance.note(
         made, provenance_date[0], src, link=provenance.TRUE_PAGE in current.plans
     )
+
+
+def on_page_content(html, page, config, files):
+    current = build.current()
+    if current.serving and not labs.is_lab(page.file.src_uri):
+        failures, drifted = current.page_problems(page.file.src_uri)
+        if failures or drifted:  # one summary at the top; the details stay at the blocks
+            html = page_summary(failures, drifted) + html
+    return html
 
 
 def on_post_build(config):

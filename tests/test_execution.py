@@ -21,7 +21,7 @@ def run_page(root: Path, *codes: str, **options: str) -> PageRun:
         blocks.append(
             Block("page.md", index, 10 * index + 1, f"b{index}", snippet, code, dict(options))
         )
-    executor = Executor(root, jobs=1, fail_fast=False)
+    executor = Executor(root, jobs=1)
     executor.submit("page.md", blocks)
     try:
         return executor.page("page.md")

@@ -17,7 +17,12 @@ FACTS = {
 }
 
 
-def lookup(page, block_id):
+RECORDED = {("ch.md", "census", "0.11.2"): {"total": Fact("total", "exact", 285)}}
+
+
+def lookup(page, block_id, release=None):
+    if release:
+        return RECORDED.get((page, block_id, release))
     return FACTS.get((page, block_id))
 
 
@@ -35,7 +40,23 @@ def test_code_style_and_timings():
 
 def test_cross_page_reference():
     assert render("{{fact:ch.md#census.total}}\n", "other.md", lookup) == "312\n"
-    assert parse_reference("a/b.md#blk.name", "x.md") == ("a/b.md", "blk", "name")
+    assert parse_reference("a/b.md#blk.name", "x.md") == ("a/b.md", "blk", "name", None)
+
+
+def test_a_value_from_an_older_release_comes_from_its_record():
+    text = "{{fact:census.total}} now, {{fact:ch.md#census.total@0.11.2}} under 0.11.2\n"
+    assert render(text, "ch.md", lookup) == "312 now, 285 under 0.11.2\n"
+    assert parse_reference("blk.name@0.10.2", "x.md") == ("x.md", "blk", "name", "0.10.2")
+    with pytest.raises(BookError, match="in the record of JAX 0.10.2"):
+        render("{{fact:census.total@0.10.2}}\n", "ch.md", lookup)
+
+
+def test_with_on_error_a_bad_reference_is_reported_and_the_page_goes_on():
+    said = []
+    text = "{{fact:gone.total}} and {{fact:census.total}}\n"
+    out = render(text, "ch.md", lookup, on_error=lambda page, message: said.append(message))
+    assert out == "[missing fact: gone.total] and 312\n"
+    assert said and "docs/ch.md:1: fact 'gone.total' names block 'gone'" in said[0]
 
 
 def test_code_is_left_alone():

@@ -10,11 +10,12 @@ from concurrent.futures import CancelledError
 from importlib.metadata import version
 from pathlib import Path
 
-from bookexec import cache, jax_changes, measured, prose, review
+from bookexec import audit, cache, jax_changes, measured, prose, review
 from bookexec.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.golden import (
     Comparison,
+    Failure,
     Provenance,
     Report,
     compare,
@@ -22,6 +23,7 @@ from bookexec.golden import (
     golden_path,
     mode_from_env,
     read_golden,
+    read_versions,
 )
 from bookexec.golden import parse as parse_golden
 from bookexec.measured import Claim, Fact
@@ -31,12 +33,22 @@ from bookexec.runner import Executor, PageRun
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
+
+def serve_log() -> logging.Logger:
+    """Drift and failures under `mkdocs serve`: printed like MkDocs' own warnings, but outside
+    its `mkdocs` logger, so a strict config (the book's own) does not abort the server."""
+    logger = logging.getLogger("bookexec.serve")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+        logger.addHandler(handler)
+        logger.propagate = False
+        logger.setLevel(logging.INFO)
+    return logger
+
+
 _command = "build"  # set by on_startup; survives the config reloads of `mkdocs serve`
 _current: Build | None = None
-
-
-class BlockError(Exception):
-    """A block that failed while serving: shown at the block, the server keeps going."""
 
 
 def set_command(command: str) -> None:
@@ -80,16 +92,18 @@ class Build:
         if self.execute and cache.enabled(serving, self.mode):
             block_cache = cache.BlockCache(root / ".cache" / "bookexec" / "blocks")
         self.progress = Progress(log.info)
-        self.executor = Executor(
-            root, fail_fast=not serving, cache=block_cache, progress=self.progress
-        )
+        self.executor = Executor(root, cache=block_cache, progress=self.progress)
         self.plans: dict[str, list[Block]] = {}
         self.comparisons: dict[tuple[str, str], Comparison] = {}
+        self.failures: dict[tuple[str, str], Failure] = {}  # (page, block id or "") -> failure
+        self.sources: dict[str, tuple[str, dict]] = {}  # page -> its markdown and front matter
+        self.nav_titles: list[str] = []
         self.rendered: set[tuple[str, str]] = set()
         self.page: str | None = None
         self.position = 0
         py = sys.version_info
         self.versions = (version("jax"), version("jaxlib"), f"{py.major}.{py.minor}")
+        self.recorded = read_versions(self.golden_dir)
 
     # -- planning -----------------------------------------------------------------------------
 
@@ -117,39 +131,58 @@ class Build:
         for src, blocks in self.plans.items():
             self.executor.submit(src, blocks)
 
-    def enter_page(self, src: str, markdown: str) -> str:
-        """Start rendering a page: put recorded values into its prose."""
-        self.raise_if_failed()
-        self.page, self.position = src, 0
-        try:
-            return prose.render(markdown, src, self._facts_of)
-        except BookError as error:
-            if not self.serving:
-                raise
-            log.error(str(error))
-            return markdown
+    def enter_page(self, src: str, markdown: str, meta: dict | None = None) -> str:
+        """Start rendering a page: put recorded values into its prose.
 
-    def _facts_of(self, page: str, block_id: str) -> dict[str, Fact] | None:
+        A reference that cannot be filled is a failure of the page, reported with the rest at
+        the end of the build; the page goes on rendering."""
+        self.page, self.position = src, 0
+        self.sources[src] = (markdown, meta or {})
+        return prose.render(markdown, src, self._facts_of, on_error=self._prose_failed)
+
+    def _prose_failed(self, page: str, message: str) -> None:
+        key = (page, f"(prose) {message}")
+        self.failures[key] = Failure(page, "", "", message)
+        if self.serving:
+            serve_log().error(message)
+
+    def _facts_of(
+        self, page: str, block_id: str, release: str | None = None
+    ) -> dict[str, Fact] | None:
+        if block_id == prose.VERSIONS_BLOCK:
+            return self._versions_facts(release)
         plan = self.plans.get(page, [])
         index = next((b.index for b in plan if b.id == block_id), None)
         if index is None:
             return None
+        if release is not None:  # the value as an older JAX printed it, from its record
+            record = golden_path(self.root / jax_changes.RECORDS / release, page, block_id)
+            if not record.is_file():
+                return None
+            return {fact.name: fact for fact in parse_golden(record.read_text()).facts}
         if not self.execute:
             _, facts, _ = recorded(self.golden_dir, plan[index])
             return {fact.name: fact for fact in facts}
         page_run = self._wait(page)
         if index >= len(page_run.blocks) or page_run.blocks[index].failure:
-            self.raise_if_failed()
             raise BookError(f"{plan[index].where}: its values are missing (the block failed)")
         return {fact.name: fact for fact in page_run.blocks[index].facts}
 
-    def raise_if_failed(self) -> None:
-        if not self.serving and self.executor.first_failure:
-            raise BookError(self.executor.first_failure)
+    def _versions_facts(self, release: str | None) -> dict[str, Fact] | None:
+        if release is None:
+            names = dict(zip(("jax", "jaxlib", "python"), self.versions, strict=True))
+        else:
+            prov = read_versions(self.root / jax_changes.RECORDS / release)
+            if prov is None:
+                return None
+            names = {"jax": prov.jax, "jaxlib": prov.jaxlib, "python": prov.python}
+        return {name: Fact(name, "exact", value) for name, value in names.items()}
 
     # -- rendering ----------------------------------------------------------------------------
 
-    def output_for(self, block_id: str, code: str) -> tuple[Block, str, Comparison | None]:
+    def output_for(
+        self, block_id: str, code: str
+    ) -> tuple[Block, str, Comparison | None, Failure | None]:
         """The normalised output markdown-exec shows for the next block of the current page."""
         page = self.page or "?"
         plan = self.plans.get(page, [])
@@ -164,31 +197,37 @@ class Build:
             raise BookError(f"{block.where}: the snippet changed while the book was building")
         return (block, *self.judged(page, block))
 
-    def judged(self, page: str, block: Block) -> tuple[str, Comparison | None]:
-        """A block's output as the reader sees it, and its comparison with its golden."""
+    def judged(self, page: str, block: Block) -> tuple[str, Comparison | None, Failure | None]:
+        """A block's output as the reader sees it, its comparison with its golden, or why it
+        has no output. A failure never stops the build here: the report at the end lists it."""
         self.rendered.add((page, block.id))
         if not self.execute:
             output, facts, _ = recorded(self.golden_dir, block)
-            return shown(output, facts, "(recorded)"), None
+            return shown(output, facts, "(recorded)"), None, None
         page_run = self._wait(page)
         index = block.index
         run = page_run.blocks[index] if index < len(page_run.blocks) else None
         if run is None or run.failure:
-            message = run.failure if run else f"{block.where}: not run (an earlier block failed)"
-            if not self.serving:
-                raise BookError(message)
-            log.error(message)
-            raise BlockError(message)
+            message = run.failure if run else f"{block.where}: not run (the build was stopped)"
+            failure = Failure(page, block.id, block.snippet, message, run.after if run else None)
+            self.failures[(page, block.id)] = failure
+            if self.serving:
+                serve_log().error(message)
+            return "", None, failure
         body = normalize(run.output, self.rules)
-        jax, jaxlib, python = self.versions
-        prov = Provenance(jax=jax, jaxlib=jaxlib, python=python, backend=page_run.backend)
         comparison = compare(
-            self.golden_dir, page, block.id, block.snippet, body, prov, run.facts, run.claims
+            self.golden_dir, page, block.id, block.snippet, body, run.facts, run.claims
         )
         self.comparisons[(page, block.id)] = comparison
         if self.serving and comparison.status != "ok":
-            log.warning(_serve_message(comparison, self.root))
-        return shown(body, run.facts, page_run.backend), comparison
+            serve_log().warning(_serve_message(comparison, self.root))
+        return shown(body, run.facts, page_run.backend), comparison, None
+
+    def page_problems(self, page: str) -> tuple[list[Failure], list[Comparison]]:
+        """What this build found wrong on one page: its failures, and its blocks that differ."""
+        failures = [f for (p, _), f in self.failures.items() if p == page]
+        drifted = [c for (p, _), c in self.comparisons.items() if p == page and c.status != "ok"]
+        return failures, drifted
 
     def results(self, page: str) -> tuple[list[tuple[Block, str, list[Fact]]], PageRun | None]:
         """Each block of a page with what it printed and recorded, and the page's run.
@@ -209,32 +248,89 @@ class Build:
         try:
             return self.executor.page(page)
         except CancelledError:
-            self.raise_if_failed()
             raise BookError(f"docs/{page}: execution was cancelled") from None
 
     # -- finishing ----------------------------------------------------------------------------
 
+    def running(self) -> Provenance:
+        """This build's versions, and the backend its pages ran on."""
+        backends = sorted(
+            {run.backend for run in self._page_runs() if run.backend not in ("none", "unknown")}
+        )
+        return Provenance(*self.versions, backend=",".join(backends) or "none")
+
+    def _page_runs(self) -> list[PageRun]:
+        runs = []
+        for page, blocks in self.plans.items():
+            if blocks:
+                try:
+                    runs.append(self._wait(page))
+                except BookError:
+                    continue
+        return runs
+
+    def audit(self) -> list[str]:
+        """The prose audit over every rendered page and the nav (see `bookexec.audit`)."""
+        outputs: dict[str, list[str]] = {}
+        book_numbers: set[str] = set()
+        for page in self.plans:
+            try:
+                results, _ = self.results(page)
+            except BookError:
+                continue
+            outputs[page] = [output for _, output, _ in results]
+            numbers, _ = audit.produced([], [f for _, _, facts in results for f in facts])
+            book_numbers |= {n for n in numbers if audit._large(n)}
+        versions = {self.versions[0], self.versions[1]}
+        for folder in [self.golden_dir, *sorted((self.root / jax_changes.RECORDS).glob("*"))]:
+            recorded = read_versions(folder)
+            if recorded:
+                versions |= {recorded.jax, recorded.jaxlib}
+        problems = audit.audit_nav(self.nav_titles)
+        for page, (markdown, meta) in sorted(self.sources.items()):
+            results = self.results(page)[0] if page in outputs else []
+            page_numbers, page_names = audit.produced(
+                outputs.get(page, []), [f for _, _, facts in results for f in facts]
+            )
+            allowed, bad = audit.allowances(meta, page)
+            problems += bad + audit.audit_page(
+                page, markdown, page_numbers, book_numbers, page_names, allowed, versions
+            )
+        return problems
+
+    def report(self) -> Report:
+        """One report for the whole build: failures, drift, new and stale goldens, versions."""
+        rendered = list(self.comparisons.values())
+        planned = {
+            golden_path(self.golden_dir, b.page, b.id) for bs in self.plans.values() for b in bs
+        }
+        stale = sorted(existing_goldens(self.golden_dir) - planned)
+        notes = [
+            Failure(note.split(":", 1)[0].removeprefix("docs/"), "", "", note)
+            for note in self.executor.notes
+        ]
+        audited = [Failure("", "", "", problem) for problem in self.audit()]
+        failures = [*self.failures.values(), *notes, *audited]
+        return Report(
+            self.root, self.golden_dir, rendered, stale, failures, self.recorded, self.running()
+        )
+
     def finish(self) -> None:
+        """Judge the whole build at its end: every page has run, so the report is complete."""
         self.executor.close()
-        self.raise_if_failed()
         self.check_all_rendered()
         if not self.execute:
             shown = sum(map(len, self.plans.values()))
             log.info(self.summary_line(shown=shown))
             return
         if self.serving:
+            for problem in self.audit():
+                serve_log().warning(f"prose audit: {problem}")
             log.info(self.summary_line())
             return
-        rendered = list(self.comparisons.values())
-        stale = sorted(existing_goldens(self.golden_dir) - {c.path for c in rendered})
-        report = Report(self.root, self.golden_dir, rendered, stale)
+        report = self.report()
         if self.mode == "update":
-            for change in report.apply_update():
-                log.info(f"bookexec: {change}")
-            log.info(f"bookexec: {report.update_summary()}")
-            if jax_changes.page_problem(self.root) and jax_changes.write_page(self.root):
-                log.info(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
-            log.info(self.summary_line())
+            self._update(report)
             return
         if report.failed:
             for line in report.check_lines():
@@ -245,11 +341,38 @@ class Build:
             )
             log.info(self.summary_line())
             raise BookError(report.summary())
+        note = report.version_note()
+        if note:
+            log.info(f"bookexec: {note}; GOLDEN=update records the new versions")
         log.info(f"bookexec: {report.summary()}")
         problem = jax_changes.page_problem(self.root)  # a generated page must match its goldens
         if problem:
             raise BookError(problem)
         log.info(self.summary_line())
+
+    def _update(self, report: Report) -> None:
+        """Write what can be written; refuse, and list, what would make the prose false."""
+        for change in report.apply_update():
+            log.info(f"bookexec: {change}")
+        refused = report.refused()
+        problems = [failure.line() for failure in report.failures]
+        for c in refused:
+            guarded = prose.sentences_using(self.root / "docs", c.page, c.block_id)
+            lines = [f"REFUSED: docs/{c.page}#{c.block_id} (golden not written):"]
+            lines += [f"  claim does not hold: {b}" for b in c.broken]
+            lines += [f"  it guards {where}: {sentence}" for where, sentence in guarded]
+            problems.append("\n".join(lines))
+        if jax_changes.page_problem(self.root) and jax_changes.write_page(self.root):
+            log.info(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
+        for problem in problems:
+            log.error(problem)
+        log.info(f"bookexec: {report.update_summary()}")
+        log.info(self.summary_line())
+        if problems:
+            raise BookError(
+                f"{report.update_summary()}: fix the failures and the prose the refused claims "
+                "guard, then run the update again"
+            )
 
     def check_all_rendered(self) -> None:
         """A block the scanner found but markdown-exec never rendered would go unchecked."""
@@ -266,7 +389,7 @@ class Build:
             "indented, or inside an element Markdown does not parse?):\n  " + "\n  ".join(missed)
         )
         if self.serving:
-            log.error(f"bookexec: {message}")
+            serve_log().error(f"bookexec: {message}")
             return
         raise BookError(message)
 
@@ -278,6 +401,7 @@ class Build:
             new=statuses.count("new"),
             seconds=time.perf_counter() - self.started,
             shown=shown,
+            failed=len(self.failures) + len(self.executor.notes),
         )
 
     def stop(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from markdown_exec import ExecutionError, base_format
+from markdown_exec import base_format
 from markupsafe import Markup
 
 from bookexec import build, measured
@@ -31,18 +31,11 @@ def format_python(**options: Any) -> Markup:
     for name in BOOK_OPTIONS:
         extra.pop(name, None)
     current = build.current()
-    try:
-        block, output, comparison = current.output_for(options.get("id", ""), options["code"])
-    except build.BlockError as error:
-        output, comparison = None, None
-        failure = str(error)
-    else:
-        # The reader sees which file the code comes from: the same file the tests use.
-        extra.setdefault("title", block.snippet)
+    block, output, comparison, failure = current.output_for(options.get("id", ""), options["code"])
+    # The reader sees which file the code comes from: the same file the tests use.
+    extra.setdefault("title", block.snippet)
 
     def run(code: str, **_: Any) -> str:
-        if output is None:
-            raise ExecutionError(f"```text\n{failure}\n```")
         return output
 
     # A block that printed nothing shows its source alone, not an empty output box.
@@ -51,18 +44,39 @@ def format_python(**options: Any) -> Markup:
         options["result"] = result_language(output) if output else ""
     rendered = base_format(language="python", run=run, extra=extra, **options)
     rendered = Markup(measured.unmark(rendered))  # timings and ratios, marked as such
-    if current.serving and comparison is not None and comparison.status != "ok":
+    if failure is not None:  # the report at the end of the build lists it too
+        rendered += Markup(failure_box(failure.message))
+    elif current.serving and comparison is not None and comparison.status != "ok":
         rendered += Markup(drift_warning(comparison, current.root))  # its parts are escaped
     return rendered
 
 
+def failure_box(message: str) -> str:
+    """An error admonition at a block that raised, timed out or flooded."""
+    return (
+        '<div class="admonition failure bookexec-failure">'
+        '<p class="admonition-title">This block failed</p>'
+        f"<pre><code>{html.escape(message)}</code></pre></div>"
+    )
+
+
 def drift_warning(comparison: Comparison, root) -> str:
-    """An admonition at the block, for `mkdocs serve`: the server keeps running."""
+    """At the block, for `mkdocs serve`: a warning with the diff, or for cosmetic drift (the
+    same program, re-lettered) a one-line note. The server keeps running."""
+    kind = comparison.kind
+    if kind == "cosmetic":
+        why = "; ".join(comparison.drift().changes) or "the same program"
+        return (
+            f'<p class="bookexec-drift-note" data-block="{comparison.block_id}">'
+            f"<small>Block '{html.escape(comparison.block_id)}': cosmetic drift from its golden "
+            f"({html.escape(why)}); <code>./book review --accept-cosmetic</code> accepts it."
+            "</small></p>"
+        )
     if comparison.status == "new":
         title = f"No golden yet for block '{comparison.block_id}'"
         body = "Run <code>GOLDEN=update mkdocs build</code> to write it."
     else:
-        title = f"Block '{comparison.block_id}' drifted from its golden"
+        title = f"Block '{comparison.block_id}' drifted from its golden ({kind})"
         reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in comparison.notes())
         body = f"<ul>{reasons}</ul>" if reasons else ""
         drift = comparison.drift()
@@ -72,4 +86,19 @@ def drift_warning(comparison: Comparison, root) -> str:
     return (
         f'<div class="admonition warning bookexec-drift" data-block="{comparison.block_id}">'
         f'<p class="admonition-title">{html.escape(title)}</p>{body}</div>'
+    )
+
+
+def page_summary(failures: list, drifted: list[Comparison]) -> str:
+    """One note at the top of a served page that has failures or drift."""
+    kinds = [c.kind for c in drifted]
+    counts = [f"{len(failures)} failed"] if failures else []
+    counts += [
+        f"{kinds.count(k)} {k}" for k in ("structural", "text", "new", "cosmetic") if k in kinds
+    ]
+    return (
+        '<div class="admonition warning bookexec-page-drift">'
+        '<p class="admonition-title">This page differs from its goldens</p>'
+        f"<p>{html.escape(', '.join(counts))}: see the notes at the blocks below, or run "
+        "<code>./book build</code> for the full report.</p></div>\n"
     )

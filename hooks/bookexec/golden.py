@@ -1,7 +1,12 @@
-"""Golden files: one plain-text file per block, its header saying where it came from.
+"""Golden files: one plain-text file per block, its header saying which block wrote it.
 
 A golden is written only by the update mode. Check mode compares the whole file, header and
 body, with what the update mode would write now, so one changed character anywhere is drift.
+
+The versions the goldens were written under (JAX, jaxlib, Python, backend) live in one file,
+`tests/golden/VERSIONS`, not in each golden: after an upgrade that leaves a block's output
+alone, its golden stays byte for byte the same, and `git diff tests/golden` shows only the
+blocks whose output changed, plus that one file.
 """
 
 from __future__ import annotations
@@ -18,7 +23,13 @@ from bookexec.measured import Claim, Fact
 
 MODES = ("check", "update")
 _SEPARATOR = "---\n"
-_HEADER_KEYS = ("block", "snippet", "written-by", "jax", "jaxlib", "python", "backend")
+_HEADER_KEYS = ("block", "snippet", "written-by")
+VERSIONS_FILE = "VERSIONS"
+_VERSION_KEYS = ("jax", "jaxlib", "python", "backend")
+_VERSIONS_HEAD = (
+    "# Written by GOLDEN=update mkdocs build (never edit by hand): the versions every golden\n"
+    "# in this folder was last written or checked under.\n"
+)
 
 
 def mode_from_env(environ: dict[str, str] | os._Environ = os.environ) -> str:
@@ -30,10 +41,43 @@ def mode_from_env(environ: dict[str, str] | os._Environ = os.environ) -> str:
 
 @dataclass(frozen=True)
 class Provenance:
+    """What produced a set of outputs: the versions and the backend."""
+
     jax: str
     jaxlib: str
     python: str
     backend: str
+
+    def text(self) -> str:
+        return _VERSIONS_HEAD + "".join(f"{key}: {getattr(self, key)}\n" for key in _VERSION_KEYS)
+
+    def describe(self) -> str:
+        return f"jax {self.jax} (jaxlib {self.jaxlib}, Python {self.python}, {self.backend})"
+
+
+def read_versions(golden_dir: Path) -> Provenance | None:
+    """The versions a golden folder records, or None if it has no readable VERSIONS file."""
+    path = golden_dir / VERSIONS_FILE
+    if not path.is_file():
+        return None
+    fields = dict(
+        line.split(": ", 1)
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if ": " in line and not line.startswith("#")
+    )
+    if not all(key in fields for key in _VERSION_KEYS):
+        return None
+    return Provenance(*(fields[key] for key in _VERSION_KEYS))
+
+
+def write_versions(golden_dir: Path, prov: Provenance) -> bool:
+    """Record the versions; True when the file changed."""
+    path = golden_dir / VERSIONS_FILE
+    text = prov.text()
+    if path.is_file() and path.read_text(encoding="utf-8", errors="replace") == text:
+        return False
+    write_atomic(path, text)
+    return True
 
 
 def golden_path(golden_dir: Path, page: str, block_id: str) -> Path:
@@ -41,15 +85,11 @@ def golden_path(golden_dir: Path, page: str, block_id: str) -> Path:
     return golden_dir / PurePosixPath(page).with_suffix("") / f"{block_id}.txt"
 
 
-def render(page: str, block_id: str, snippet: str, body: str, prov: Provenance) -> str:
+def render(page: str, block_id: str, snippet: str, body: str) -> str:
     header = {
         "block": f"docs/{page}#{block_id}",
         "snippet": snippet,
         "written-by": "GOLDEN=update mkdocs build (never edit by hand)",
-        "jax": prov.jax,
-        "jaxlib": prov.jaxlib,
-        "python": prov.python,
-        "backend": prov.backend,
     }
     return "".join(f"{key}: {header[key]}\n" for key in _HEADER_KEYS) + _SEPARATOR + body
 
@@ -162,20 +202,6 @@ class Comparison:
         drift = self.drift()
         return drift.kind if drift else self.status
 
-    def version_note(self) -> str | None:
-        """Say so when the golden came from another JAX or jaxlib than the one running."""
-        if self.expected is None:
-            return None
-        old, new = parse(self.expected).header_fields(), parse(self.actual).header_fields()
-        if not all(key in old for key in ("jax", "jaxlib")):
-            return None  # a damaged header says nothing about versions
-        changed = [
-            f"{key} {old.get(key, '?')} -> {new[key]}"
-            for key in ("jax", "jaxlib", "python", "backend")
-            if old.get(key) != new.get(key)
-        ]
-        return ", ".join(changed) or None
-
 
 def classify(old: Parsed, new: Parsed, reasons: list[str]) -> jaxpr_diff.Drift:
     """The class of one golden's drift. A changed header alone (a new JAX that prints the same
@@ -210,23 +236,23 @@ def compare(
     block_id: str,
     snippet: str,
     output: str,
-    prov: Provenance,
-    facts: list[Fact] = (),
-    claims: list[Claim] = (),
+    facts: list[Fact] | None = None,
+    claims: list[Claim] | None = None,
 ) -> Comparison:
     """Text and counts compare exactly; timings and ratios by band; every claim must hold."""
     path = golden_path(golden_dir, page, block_id)
-    body = output + measured.render(list(facts), list(claims))
-    actual = render(page, block_id, snippet, body, prov)
+    facts, claims = list(facts or []), list(claims or [])
+    body = output + measured.render(facts, claims)
+    actual = render(page, block_id, snippet, body)
     expected, damage = read_golden(path)
     result = Comparison(page, block_id, snippet, path, expected, actual)
-    result.broken = measured.broken_claims(list(facts), list(claims))
+    result.broken = measured.broken_claims(facts, claims)
     if expected is None:
         result.reasons = list(result.broken)
         return result
     old, new = parse(expected), parse(actual)
     damaged = [damage] if damage else []
-    result.reasons = damaged + measured.band_failures(old.facts, list(facts)) + result.broken
+    result.reasons = damaged + measured.band_failures(old.facts, facts) + result.broken
     result.status = "ok" if old.exact() == new.exact() and not result.reasons else "drifted"
     return result
 
@@ -254,84 +280,135 @@ def _rel(path: Path, root: Path) -> str:
         return str(path)
 
 
+@dataclass(frozen=True)
+class Failure:
+    """A block that raised undeclared, timed out, flooded or could not run: no output to judge."""
+
+    page: str
+    block_id: str
+    snippet: str
+    message: str  # names page, block, snippet and line
+    after: str | None = None  # an earlier block of the same page that failed first
+
+    def line(self) -> str:
+        where = _where(self.page, self.block_id, self.snippet) if self.block_id else self.page
+        cause = (
+            f"\n  (block '{self.after}' failed earlier in this page's session; this may follow "
+            "from it)"
+            if self.after
+            else ""
+        )
+        if not self.block_id:  # a page's prose, or its worker: the message names the place
+            return f"FAILED: {self.message}"
+        return f"FAILED: {where}{cause}\n  " + self.message.replace("\n", "\n  ")
+
+
+def _where(page: str, block_id: str, snippet: str) -> str:
+    if page.endswith(".ipynb"):  # a lab: its cells are the blocks
+        return f"lab docs/{page}, cell '{block_id}'"
+    return f"page docs/{page}, block '{block_id}', snippet {snippet}"
+
+
 @dataclass
 class Report:
-    """Everything the build learned about its goldens, and how to say it."""
+    """Everything the build learned about its goldens, and how to say it, in one place."""
 
     root: Path
     golden_dir: Path
     comparisons: list[Comparison]
     stale: list[Path]
+    failures: list[Failure] = field(default_factory=list)
+    recorded: Provenance | None = None  # the goldens' VERSIONS file
+    running: Provenance | None = None  # this build's versions
 
     def count(self, status: str) -> int:
         return sum(c.status == status for c in self.comparisons)
 
+    def kinds(self) -> list[str]:
+        return [c.kind for c in self.comparisons if c.status == "drifted"]
+
     @property
     def failed(self) -> bool:
-        return bool(self.stale) or any(c.status != "ok" for c in self.comparisons)
+        return bool(self.stale or self.failures) or any(c.status != "ok" for c in self.comparisons)
 
-    def version_notes(self) -> list[str]:
-        notes = {c.version_note() for c in self.comparisons if c.status == "drifted"}
-        return sorted(note for note in notes if note)
+    def version_note(self) -> str | None:
+        """Said once: which versions wrote the goldens, which run now, and what that changed."""
+        if self.running is None or self.recorded == self.running:
+            return None
+        unchanged = self.count("ok")
+        changed = len(self.comparisons) - unchanged + len(self.failures)
+        then = self.recorded.describe() if self.recorded else "unrecorded versions (no VERSIONS)"
+        return (
+            f"goldens written under {then}; running {self.running.describe()}: "
+            f"{unchanged} blocks unchanged, {changed} changed"
+        )
 
     def check_lines(self) -> list[str]:
-        """The check-mode report: version changes first, then each problem with its diff."""
+        """The check's report, most serious first: versions, failures, structural drift, text
+        drift, new and stale goldens, then cosmetic drift one line a block."""
         out: list[str] = []
-        for note in self.version_notes():
-            out.append(f"goldens were written under another version: {note}")
-        kinds = [c.kind for c in self.comparisons if c.status == "drifted"]
-        if kinds:
-            out.append(
-                f"drift by class: {kinds.count('cosmetic')} cosmetic (only re-lettering, "
-                f"wrapping, parameter order or the header), {kinds.count('structural')} "
-                f"structural (a jaxpr's program changed), {kinds.count('text')} text (other "
-                "output, counts, bands or claims)"
-            )
+        note = self.version_note()
+        if note:
+            out.append(note)
+        out += [failure.line() for failure in self.failures]
+        drifted = [c for c in self.comparisons if c.status == "drifted"]
+        for kind in (jaxpr_diff.STRUCTURAL, jaxpr_diff.TEXT):
+            out += [self._full(c) for c in drifted if c.kind == kind]
         for c in self.comparisons:
-            if c.status == "ok":
-                continue
-            kind = f" ({c.kind})" if c.status == "drifted" else ""
-            if c.page.endswith(".ipynb"):  # a lab: its cells are the blocks
-                where = f"lab docs/{c.page}, cell '{c.block_id}'"
-            else:
-                where = f"page docs/{c.page}, block '{c.block_id}', snippet {c.snippet}"
-            head = f"{c.status.upper()}{kind}: {where}, golden {_rel(c.path, self.root)}"
-            reasons = "".join(f"\n  {note}" for note in c.notes())
             if c.status == "new":
-                out.append(f"{head}{reasons}\n  no golden yet; run GOLDEN=update to write it")
-            else:
-                drift = c.drift()
-                aligned = f"\n{drift.diff}" if drift and drift.diff else ""
-                out.append(f"{head}{reasons}{aligned}\n{c.diff(self.root).rstrip()}")
+                reasons = "".join(f"\n  {note}" for note in c.notes())
+                out.append(
+                    f"NEW: {_where(c.page, c.block_id, c.snippet)}, golden "
+                    f"{_rel(c.path, self.root)}{reasons}\n  no golden yet; run GOLDEN=update "
+                    "to write it"
+                )
         for path in self.stale:
             out.append(
                 f"STALE: golden {_rel(path, self.root)} has no block in the book; "
                 "GOLDEN=update deletes it"
             )
+        for c in drifted:
+            if c.kind == jaxpr_diff.COSMETIC:
+                why = "; ".join(c.drift().changes) or "the same program"
+                out.append(f"DRIFTED (cosmetic): {_where(c.page, c.block_id, c.snippet)}: {why}")
+        kinds = self.kinds()
+        if kinds:
+            out.append(
+                f"drift by class: {kinds.count('structural')} structural (a jaxpr's program "
+                f"changed), {kinds.count('text')} text (other output, counts, bands or claims), "
+                f"{kinds.count('cosmetic')} cosmetic (only re-lettering, wrapping, parameter "
+                "order or the header)"
+            )
         return out
+
+    def _full(self, c: Comparison) -> str:
+        head = f"DRIFTED ({c.kind}): {_where(c.page, c.block_id, c.snippet)}, golden "
+        head += _rel(c.path, self.root)
+        reasons = "".join(f"\n  {note}" for note in c.notes())
+        drift = c.drift()
+        aligned = f"\n{drift.diff}" if drift and drift.diff else ""
+        return f"{head}{reasons}{aligned}\n{c.diff(self.root).rstrip()}"
 
     def summary(self) -> str:
         return (
-            f"golden check: {len(self.comparisons)} blocks checked, {self.count('drifted')} "
-            f"drifted, {self.count('new')} new, {len(self.stale)} stale"
+            f"golden check: {len(self.comparisons) + len(self.failures)} blocks checked, "
+            f"{len(self.failures)} failed, {self.count('drifted')} drifted, "
+            f"{self.count('new')} new, {len(self.stale)} stale"
         )
 
-    def apply_update(self) -> list[str]:
-        """Rewrite drifted and new goldens, delete stale ones; return what changed.
+    def refused(self) -> list[Comparison]:
+        """Blocks whose claims do not hold: the update never writes them (the prose would lie)."""
+        return [c for c in self.comparisons if c.broken]
 
-        A claim that does not hold is never accepted: the prose would be false.
-        """
-        broken = [f"docs/{c.page}#{c.block_id}: {b}" for c in self.comparisons for b in c.broken]
-        if broken:
-            raise BookError(
-                "claims that do not hold, so no golden was written:\n" + "\n".join(broken)
-            )
+    def apply_update(self) -> list[str]:
+        """Write every drifted and new golden whose claims hold, delete stale ones, record the
+        versions; return what changed. Refused blocks and failures are left as they are."""
         changes = [
             f"removed {_rel(path, self.root)}, left by an interrupted update"
             for path in remove_leftovers(self.golden_dir)
         ]
         for c in self.comparisons:
-            if c.status == "ok":
+            if c.status == "ok" or c.broken:
                 continue
             write_atomic(c.path, c.actual)
             verb = "wrote new" if c.status == "new" else "rewrote"
@@ -340,12 +417,19 @@ class Report:
             path.unlink()
             changes.append(f"deleted stale {_rel(path, self.root)}")
             _prune_empty(path.parent, self.golden_dir)
+        if self.running and write_versions(self.golden_dir, self.running):
+            changes.append(
+                f"recorded {self.running.describe()} in "
+                f"{_rel(self.golden_dir / VERSIONS_FILE, self.root)}"
+            )
         return changes
 
     def update_summary(self) -> str:
+        written = sum(c.status != "ok" and not c.broken for c in self.comparisons)
         return (
-            f"golden update: {len(self.comparisons)} blocks checked, {self.count('drifted')} "
-            f"rewritten, {self.count('new')} new, {len(self.stale)} stale deleted"
+            f"golden update: {len(self.comparisons) + len(self.failures)} blocks checked, "
+            f"{written} written ({self.count('new')} new), {len(self.stale)} stale deleted, "
+            f"{len(self.refused())} refused (claims), {len(self.failures)} failed"
         )
 
 

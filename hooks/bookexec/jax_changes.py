@@ -15,29 +15,37 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import itertools
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 
 from bookexec import jaxpr_diff
 from bookexec.blocks import Block, scan_page
 from bookexec.errors import BookError
-from bookexec.golden import golden_path, parse, write_atomic
+from bookexec.golden import (
+    Provenance,
+    golden_path,
+    parse,
+    read_versions,
+    write_atomic,
+    write_versions,
+)
 from bookexec.measured import render as render_facts
 from bookexec.normalize import normalize, path_rules
 from bookexec.runner import Worker, WorkerFailed, is_fresh, judge
 
-OTHER = "0.10.2"
+RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first
 PAGE = Path("docs") / "jax-changes.md"
 RECORDS = Path("tests") / "other-jax"
 _WRITER = "./book jax-changes (never edit by hand)"
-_KEYS = ("block", "snippet", "written-by", "jax", "jaxlib", "python", "backend", "result")
+_KEYS = ("block", "snippet", "written-by", "result")
 
 
 # -- running the book under the other JAX ------------------------------------------------------
@@ -66,15 +74,11 @@ def _rules(root: Path, paths: dict) -> list:
     )
 
 
-def _record(block: Block, facts: dict, backend: str, result: str, body: str) -> str:
+def _record(block: Block, result: str, body: str) -> str:
     header = {
         "block": f"docs/{block.page}#{block.id}",
         "snippet": block.snippet,
         "written-by": _WRITER,
-        "jax": facts["jax"],
-        "jaxlib": facts["jaxlib"],
-        "python": facts["python"],
-        "backend": backend,
         "result": result,
     }
     return "".join(f"{k}: {header[k]}\n" for k in _KEYS) + "---\n" + body
@@ -126,6 +130,7 @@ def run_book(root: Path, python: str, say=print) -> Path:
     out_dir = root / RECORDS / facts["jax"]
     log_dir = tempfile.mkdtemp(prefix="bookexec-other-")
     written: set[Path] = set()
+    backends: set[str] = set()
     for page in sorted((root / "docs").rglob("*.md")):
         src = page.relative_to(root / "docs").as_posix()
         blocks = scan_page(src, page.read_text(encoding="utf-8"), root)
@@ -134,18 +139,21 @@ def run_book(root: Path, python: str, say=print) -> Path:
         say(f"jax-changes: {src}: {len(blocks)} blocks under JAX {facts['jax']}")
         for block, raw, run, backend in run_page(root, python, blocks, log_dir):
             if raw is None:
-                text = _record(block, facts, backend, "failed", normalize(run, rules))
+                text = _record(block, "failed", normalize(run, rules))
             elif run.failure:
                 body = normalize(run.output, rules) + _error_text(raw, block)
-                text = _record(block, facts, backend, "failed", normalize(body, rules))
+                text = _record(block, "failed", normalize(body, rules))
             else:
                 body = normalize(run.output, rules) + render_facts(run.facts, run.claims)
-                text = _record(block, facts, backend, "ok", body)
+                text = _record(block, "ok", body)
             path = golden_path(out_dir, block.page, block.id)
             write_atomic(path, text)
             written.add(path)
+            backends.add(backend)
     for old in set(out_dir.rglob("*.txt")) - written:
         old.unlink()
+    prov = Provenance(facts["jax"], facts["jaxlib"], facts["python"], ",".join(sorted(backends)))
+    write_versions(out_dir, prov)
     return out_dir
 
 
@@ -154,12 +162,14 @@ def run_book(root: Path, python: str, say=print) -> Path:
 
 @dataclass
 class Change:
+    """How one block's output changed from one release to the next."""
+
     block_id: str
     kind: str  # "cosmetic", "structural", "text", "fails", "not run"
     changes: list[str]
     aligned: str = ""
     text_diff: str = ""
-    counts: list[tuple[str, str, str]] = ()  # (name, old value, new value)
+    counts: list[tuple[str, str, str]] = field(default_factory=list)  # (name, old, new)
     error: str = ""
 
 
@@ -185,21 +195,32 @@ def _exact(parsed) -> dict[str, str]:
     return {f.name: str(f.value) for f in parsed.facts if not f.banded}
 
 
-def compare_block(block_id: str, old_text: str | None, new_text: str) -> Change | None:
-    """One block under the other JAX (old) and the pinned one (new); None when the same."""
-    new = parse(new_text)
-    if old_text is None:
-        return Change(block_id, "not run", [f"no record under JAX {OTHER}; run ./book jax-changes"])
-    old = parse(old_text)
-    if old.header_fields().get("result") == "failed":
-        return Change(block_id, "fails", [], error=old.output.strip())
-    old_counts, new_counts = _exact(old), _exact(new)
+def _failed(parsed) -> bool:
+    return parsed.header_fields().get("result") == "failed"
+
+
+def compare_block(
+    block_id: str, old_text: str | None, new_text: str | None, old: str, new: str
+) -> Change | None:
+    """One block under release `old` and release `new`; None when its output is the same."""
+    if old_text is None or new_text is None:
+        missing = old if old_text is None else new
+        return Change(
+            block_id, "not run", [f"no record under JAX {missing}; run ./book jax-changes"]
+        )
+    before, after = parse(old_text), parse(new_text)
+    if _failed(before) or _failed(after):
+        if _failed(before) and _failed(after) and before.output == after.output:
+            return None
+        which, error = (new, after) if _failed(after) else (old, before)
+        return Change(block_id, "fails", [f"fails under JAX {which}"], error=error.output.strip())
+    old_counts, new_counts = _exact(before), _exact(after)
     counts = [
         (name, old_counts.get(name, "–"), new_counts.get(name, "–"))
         for name in sorted(old_counts.keys() | new_counts.keys())
         if old_counts.get(name) != new_counts.get(name)
     ]
-    drift = jaxpr_diff.compare(old.output, new.output)
+    drift = jaxpr_diff.compare(before.output, after.output)
     if drift is None and not counts:
         return None
     drift = drift or jaxpr_diff.Drift(jaxpr_diff.COSMETIC)
@@ -209,24 +230,26 @@ def compare_block(block_id: str, old_text: str | None, new_text: str) -> Change 
         words = words or ["only recorded counts changed"]
     text_diff = "".join(
         difflib.unified_diff(
-            old.output.splitlines(keepends=True),
-            new.output.splitlines(keepends=True),
-            fromfile=f"JAX {OTHER}",
-            tofile=f"JAX {_pinned(new)}",
+            before.output.splitlines(keepends=True),
+            after.output.splitlines(keepends=True),
+            fromfile=f"JAX {old}",
+            tofile=f"JAX {new}",
         )
     )
     return Change(block_id, kind, words, aligned, text_diff, counts)
 
 
-def _pinned_version(golden_dir: Path) -> str:
-    """The JAX the goldens were written under (the page is made from them)."""
-    for path in sorted(golden_dir.rglob("*.txt")):
-        return _pinned(parse(path.read_text(encoding="utf-8")))
-    return version("jax")
-
-
-def _pinned(parsed) -> str:
-    return parsed.header_fields().get("jax", "?")
+def releases(root: Path) -> list[tuple[str, Path]]:
+    """(JAX version, folder) of every recorded release, oldest first, then the goldens."""
+    found = []
+    for release in RELEASES:
+        folder = root / RECORDS / release
+        prov = read_versions(folder)
+        found.append((prov.jax if prov else release, folder))
+    golden_dir = root / "tests" / "golden"
+    pinned = read_versions(golden_dir)
+    found.append((pinned.jax if pinned else version("jax"), golden_dir))
+    return found
 
 
 def _fence(language: str, text: str) -> str:
@@ -234,84 +257,110 @@ def _fence(language: str, text: str) -> str:
     return f"{ticks}{language}\n{text.rstrip()}\n{ticks}\n"
 
 
-def render_page(root: Path, other: str = OTHER) -> str:
-    """The page's markdown, made only from the record folder and the goldens."""
-    golden_dir = root / "tests" / "golden"
-    record_dir = root / RECORDS / other
-    pinned = _pinned_version(golden_dir)
+def _read(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+def render_page(root: Path) -> str:
+    """The page's markdown, made only from the record folders and the goldens."""
+    chain = releases(root)
+    golden_dir = chain[-1][1]
+    steps = list(itertools.pairwise(chain))
+    names = [v for v, _ in chain]
     rows, sections = [], []
     for page, title in _chapters(root):
         chapter = Path(page).stem
         goldens = sorted((golden_dir / chapter).glob("*.txt"))
         if not goldens:
             continue
-        found: list[Change] = []
+        found: dict[str, list[tuple[str, str, Change]]] = {}
         for path in goldens:
-            record = record_dir / chapter / path.name
-            old = record.read_text(encoding="utf-8") if record.is_file() else None
-            change = compare_block(path.stem, old, path.read_text(encoding="utf-8"))
-            if change:
-                found.append(change)
-        kinds = [c.kind for c in found]
-        counts = [kinds.count(k) for k in ("cosmetic", "structural", "text")]
-        failed = kinds.count("fails") + kinds.count("not run")
-        cells = [len(goldens), len(goldens) - len(found), *counts, failed]
+            for (old, old_dir), (new, new_dir) in steps:
+                change = compare_block(
+                    path.stem,
+                    _read(old_dir / chapter / path.name),
+                    _read(new_dir / chapter / path.name),
+                    old,
+                    new,
+                )
+                if change:
+                    found.setdefault(path.stem, []).append((old, new, change))
+        per_step = [
+            sum(any(o == old for o, _, _ in found.get(p.stem, [])) for p in goldens)
+            for (old, _), _ in steps
+        ]
+        failed = sum(
+            any(c.kind in ("fails", "not run") for _, _, c in found.get(p.stem, []))
+            for p in goldens
+        )
+        cells = [len(goldens), len(goldens) - len(found), *per_step, failed]
         rows.append(f"| [{title}]({page}) | " + " | ".join(map(str, cells)) + " |")
         if found:
-            sections.append(_section(page, chapter, title, found, other, pinned))
-    head = f"""# What changed from JAX {other} to {pinned}
+            sections.append(_section(page, chapter, title, found))
+    older = " and ".join(names[:-1])
+    step_heads = " | ".join(f"{a} → {b}" for (a, _), (b, _) in steps)
+    head = f"""# What changed across JAX releases
 
-<!-- Generated by ./book jax-changes from tests/other-jax/{other}/ and tests/golden/.
+<!-- Generated by ./book jax-changes from tests/other-jax/ and tests/golden/.
      Do not edit: the strict build regenerates this page and fails if it differs. -->
 
-Every block of the book also ran under JAX {other}, in its own virtual environment, and
-its output was recorded beside the goldens. This page compares the two, block by block. A
-*cosmetic* change only re-letters variables, wraps lines or reorders parameters or independent
-equations; a *structural* one adds, removes or renames a primitive, changes a parameter, a type
-or where a value flows; a *text* change is one outside the jaxprs (messages, printed values,
-counts). Timings and ratios are compared as their placeholders only, since
-their values are noise; counts are exact and shown side by side. A block that fails under JAX
-{other} is listed with its error.
+The book's goldens were written under JAX {names[-1]}. Every block of the book also ran under
+JAX {older}, each in its own virtual environment, and its output was recorded beside the
+goldens. This page follows each block from release to release. A *cosmetic* change only
+re-letters variables, wraps lines or reorders parameters or independent equations; a
+*structural* one adds, removes or renames a primitive, changes a parameter, a type or where a
+value flows; a *text* change is one outside the jaxprs (messages, printed values, counts).
+Timings and ratios are compared as their placeholders only, since their values are noise;
+counts are exact and shown side by side. A block that fails under a release is listed with
+its error.
 
-| chapter | blocks | same | cosmetic | structural | text | failed |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: |
+Each column after *same* counts the blocks whose output changed between two releases.
+
+| chapter | blocks | same | {step_heads} | failed |
+| --- | ---: | ---: | {" | ".join("---:" for _ in steps)} | ---: |
 """
     return head + "\n".join(rows) + "\n" + "".join(sections)
 
 
-def _section(page: str, chapter: str, title: str, found, other: str, pinned: str) -> str:
+def _section(page: str, chapter: str, title: str, found) -> str:
     out = [f"\n## {title} {{#changes-{chapter}}}\n\nIn [{title}]({page}):\n"]
-    for change in found:
-        anchor = f"changes-{chapter}-{change.block_id}"
-        out.append(f"\n### `{change.block_id}`: {change.kind} {{#{anchor}}}\n\n")
-        if change.kind == "fails":
-            out.append(f"Under JAX {other} this block fails:\n\n" + _fence("text", change.error))
-            continue
-        out += [f"- {word}\n" for word in change.changes]
-        if change.counts:
-            out.append(f"\n| value | JAX {other} | JAX {pinned} |\n| --- | ---: | ---: |\n")
-            out += [f"| `{name}` | {a} | {b} |\n" for name, a, b in change.counts]
-        if change.aligned:
-            out.append("\nEquation by equation (`^` marks what changed):\n\n")
-            out.append(_fence("text", change.aligned))
-        if change.text_diff:
-            out.append("\nThe output, line by line:\n\n" + _fence("diff", change.text_diff))
+    for block_id, steps in found.items():
+        out.append(f"\n### `{block_id}` {{#changes-{chapter}-{block_id}}}\n")
+        for old, new, change in steps:
+            out.append(f"\n**JAX {old} → {new}: {change.kind}**\n\n")
+            if change.kind == "fails":
+                out.append(f"- {change.changes[0]}:\n\n" + _fence("text", change.error))
+                continue
+            out += [f"- {word}\n" for word in change.changes]
+            if change.counts:
+                out.append(f"\n| value | JAX {old} | JAX {new} |\n| --- | ---: | ---: |\n")
+                out += [f"| `{name}` | {a} | {b} |\n" for name, a, b in change.counts]
+            if change.aligned:
+                out.append("\nEquation by equation (`^` marks what changed):\n\n")
+                out.append(_fence("text", change.aligned))
+            if change.text_diff:
+                out.append("\nThe output, line by line:\n\n" + _fence("diff", change.text_diff))
     return "".join(out)
 
 
 def page_problem(root: Path) -> str | None:
-    """Why the committed page does not match its record and goldens, or None."""
+    """Why the committed page does not match its records and goldens, or None."""
     page = root / PAGE
-    if not page.is_file() and not (root / RECORDS / OTHER).is_dir():
+    have = [release for release in RELEASES if (root / RECORDS / release).is_dir()]
+    if not page.is_file() and not have:
         return None
     if not page.is_file():
         return f"{PAGE} is missing; run ./book jax-changes --page-only to write it"
-    if not (root / RECORDS / OTHER).is_dir():
-        return f"{PAGE} has no record to compare: tests/other-jax/{OTHER}/ is missing"
+    missing = [release for release in RELEASES if release not in have]
+    if missing:
+        return (
+            f"{PAGE} has no record to compare under JAX {', '.join(missing)}: "
+            f"run ./book jax-changes to make tests/other-jax/{missing[0]}/"
+        )
     if page.read_text(encoding="utf-8") != render_page(root):
         return (
-            f"{PAGE} does not match the goldens and tests/other-jax/{OTHER}/ it is made from "
-            "(a golden or the record changed); run ./book jax-changes --page-only to rewrite it"
+            f"{PAGE} does not match the goldens and the records in tests/other-jax/ it is made "
+            "from (a golden or a record changed); run ./book jax-changes --page-only to rewrite it"
         )
     return None
 
@@ -328,15 +377,18 @@ def write_page(root: Path) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="./book jax-changes", description=__doc__.split("\n")[0])
-    parser.add_argument("--python", help=f"the interpreter with JAX {OTHER} installed")
+    parser.add_argument(
+        "--python", action="append", default=[], help="an interpreter with an older JAX (repeat)"
+    )
     parser.add_argument("--page-only", action="store_true", help="only regenerate the page")
     args = parser.parse_args(argv)
     root = Path.cwd()
     if not args.page_only:
         if not args.python:
             parser.error("--python is required unless --page-only")
-        out_dir = run_book(root, args.python)
-        print(f"jax-changes: recorded {len(list(out_dir.rglob('*.txt')))} blocks in {out_dir}")
+        for python in args.python:
+            out_dir = run_book(root, python)
+            print(f"jax-changes: recorded {len(list(out_dir.rglob('*.txt')))} blocks in {out_dir}")
     changed = write_page(root)
     print(f"jax-changes: {'rewrote' if changed else 'unchanged:'} {PAGE}")
     return 0

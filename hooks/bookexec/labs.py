@@ -23,7 +23,6 @@ import nbformat
 
 from bookexec import options as fence_options
 from bookexec.blocks import _ID, Block
-from bookexec.build import BlockError
 from bookexec.errors import BookError
 from bookexec.golden import write_atomic
 
@@ -121,10 +120,8 @@ def render(build, src: str, source: Path, out_dir: Path, note: str = "") -> Path
     """
     outputs: dict[str, str] = {}
     for block in build.plans.get(src, []):
-        try:
-            outputs[block.id], _ = build.judged(src, block)
-        except BlockError as error:  # only while serving: show it in the cell, keep going
-            outputs[block.id] = f"{error}\n"
+        text, _, failure = build.judged(src, block)
+        outputs[block.id] = f"{failure.message}\n" if failure else text  # shown in the cell
     target = out_dir / PurePosixPath(src).name
     nb = executed(source, src, outputs)
     if note:  # how the outputs were made, closing the page as on every chapter

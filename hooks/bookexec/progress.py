@@ -56,7 +56,9 @@ class Progress:
         self.say(f"bookexec: {done} docs/{page}: {', '.join(parts)}, {seconds:.1f} s")
 
 
-def summary(tally: Tally, drifted: int, new: int, seconds: float, shown: int = 0) -> str:
+def summary(
+    tally: Tally, drifted: int, new: int, seconds: float, shown: int = 0, failed: int = 0
+) -> str:
     """The build's last line: what ran, what came from the cache, what drifted, how long."""
     replayed = f" ({tally.replayed} cached blocks replayed for their session)"
     parts = [
@@ -65,6 +67,8 @@ def summary(tally: Tally, drifted: int, new: int, seconds: float, shown: int = 0
     ]
     if shown:
         parts = [f"0 blocks executed, {shown} shown from goldens (BOOK_EXEC=off)"]
+    if failed:
+        parts.append(f"{failed} failed")
     parts.append(f"{drifted} drifted")
     if new:
         parts.append(f"{new} new")

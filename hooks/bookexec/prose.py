@@ -2,7 +2,11 @@
 
 The value is checked through its block's golden, so the sentence cannot go stale. A value on
 another page is `{{fact:chapter.md#block-id.name}}`; `{{fact:block-id.name|code}}` shows it as
-inline code. Values are HTML-escaped, so `key<fry>` stays text. Code, fenced or inline, is
+inline code. A value as an older JAX printed it comes from that release's record in
+`tests/other-jax/`: `{{fact:chapter.md#block-id.name@0.11.2}}`. The reserved block `versions`
+names the versions themselves: `{{fact:versions.jax}}` is the running JAX,
+`{{fact:versions.jax@0.10.2}}` the one a record was made under. Values are HTML-escaped, so
+`key<fry>` stays text. Code, fenced or inline, is
 left alone, so a page can show the syntax itself.
 """
 
@@ -17,24 +21,33 @@ from bookexec.errors import BookError
 from bookexec.measured import Fact
 
 REFERENCE = re.compile(r"\{\{\s*fact:(?P<ref>[^{}\s|]*)(?:\|(?P<style>code))?\s*\}\}")
+VERSIONS_BLOCK = "versions"
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
-# (page, block id) -> the block's facts by name, or None when the page has no such block
-Lookup = Callable[[str, str], dict[str, Fact] | None]
+# (page, block id, release or None) -> the block's facts by name, or None when there is no block
+Lookup = Callable[[str, str, str | None], dict[str, Fact] | None]
 
 
-def parse_reference(ref: str, page: str) -> tuple[str, str, str]:
-    """'block.name' or 'other.md#block.name' -> (page, block id, name)."""
+def parse_reference(ref: str, page: str) -> tuple[str, str, str, str | None]:
+    """'block.name', 'other.md#block.name', either with '@release' -> (page, block, name,
+    release or None)."""
+    ref, at, release = ref.partition("@")
     target_page, hash_, rest = ref.rpartition("#")
     block_id, dot, name = rest.partition(".")
-    if not (block_id and dot and name) or (hash_ and not target_page):
+    if not (block_id and dot and name) or (hash_ and not target_page) or (at and not release):
         raise ValueError(ref)
-    return (target_page or page), block_id, name
+    return (target_page or page), block_id, name, (release or None)
 
 
-def render(markdown: str, page: str, lookup: Lookup) -> str:
-    """Replace every fact reference outside code with its value, or raise naming page and line."""
+def render(
+    markdown: str, page: str, lookup: Lookup, on_error: Callable[[str, str], None] | None = None
+) -> str:
+    """Replace every fact reference outside code with its value, or raise naming page and line.
+
+    With `on_error`, a bad reference is handed to it (page, message) instead, and shows as
+    `[missing fact: ...]`, so the rest of the page still renders.
+    """
     out = []
     fence: str | None = None
     for number, line in enumerate(markdown.splitlines(keepends=True), start=1):
@@ -46,37 +59,47 @@ def render(markdown: str, page: str, lookup: Lookup) -> str:
         ):
             fence = None
         elif fence is None and "{{" in line:
-            line = _render_line(line, page, number, lookup)
+            line = _render_line(line, page, number, lookup, on_error)
         out.append(line)
     return "".join(out)
 
 
-def _render_line(line: str, page: str, number: int, lookup: Lookup) -> str:
+def _render_line(line: str, page: str, number: int, lookup: Lookup, on_error=None) -> str:
     pieces, last = [], 0
     for span in _CODE_SPAN.finditer(line):
-        pieces.append(_replace(line[last : span.start()], page, number, lookup))
+        pieces.append(_replace(line[last : span.start()], page, number, lookup, on_error))
         pieces.append(span[0])
         last = span.end()
-    pieces.append(_replace(line[last:], page, number, lookup))
+    pieces.append(_replace(line[last:], page, number, lookup, on_error))
     return "".join(pieces)
 
 
-def _replace(text: str, page: str, number: int, lookup: Lookup) -> str:
+def _replace(text: str, page: str, number: int, lookup: Lookup, on_error=None) -> str:
     def value(match: re.Match) -> str:
+        if on_error is None:
+            return _value(match)
+        try:
+            return _value(match)
+        except BookError as error:
+            on_error(page, str(error))
+            return f"[missing fact: {html.escape(match['ref'])}]"
+
+    def _value(match: re.Match) -> str:
         where = f"docs/{page}:{number}"
         ref = match["ref"]
         try:
-            target_page, block_id, name = parse_reference(ref, page)
+            target_page, block_id, name, release = parse_reference(ref, page)
         except ValueError:
             raise BookError(
-                f"{where}: fact reference '{ref}' must look like block-id.name "
-                "or chapter.md#block-id.name"
+                f"{where}: fact reference '{ref}' must look like block-id.name, "
+                "chapter.md#block-id.name, or either with @release"
             ) from None
-        facts = lookup(target_page, block_id)
+        facts = lookup(target_page, block_id, release)
         if facts is None:
+            under = f" in the record of JAX {release}" if release else ""
             raise BookError(
                 f"{where}: fact '{ref}' names block '{block_id}', "
-                f"which docs/{target_page} does not have"
+                f"which docs/{target_page} does not have{under}"
             )
         if name not in facts:
             known = ", ".join(sorted(facts)) or "nothing"
@@ -91,3 +114,20 @@ def _replace(text: str, page: str, number: int, lookup: Lookup) -> str:
         return f"<code>{shown}</code>" if match["style"] == "code" else shown
 
     return REFERENCE.sub(value, text)
+
+
+def sentences_using(docs_dir, page: str, block_id: str) -> list[tuple[str, str]]:
+    """Every line of the book that quotes a value of this block: (page:line, its text)."""
+    found = []
+    for path in sorted(docs_dir.rglob("*.md")):
+        src = path.relative_to(docs_dir).as_posix()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for match in REFERENCE.finditer(line):
+                try:
+                    target, block, _, _ = parse_reference(match["ref"], src)
+                except ValueError:
+                    continue
+                if (target, block) == (page, block_id):
+                    found.append((f"docs/{src}:{number}", line.strip()))
+                    break
+    return found

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
-from bookexec.golden import golden_path
-from bookexec.golden import parse as parse_golden
+from bookexec.golden import golden_path, read_versions
 
 DATE_CLASS = "bookexec-build-date"
 TRUE_PAGE = "how-it-stays-true.md"
@@ -46,21 +45,13 @@ def executed(versions: tuple[str, str, str], backend: str, devices: int) -> Made
 
 
 def from_goldens(golden_dir, blocks) -> Made | None:
-    """What the goldens of a page's blocks say produced them; several values are all listed."""
-    seen: dict[str, list[str]] = {"jax": [], "jaxlib": [], "python": [], "backend": []}
-    for block in blocks:
-        path = golden_path(golden_dir, block.page, block.id)
-        if not path.is_file():
-            continue
-        header = parse_golden(path.read_text(encoding="utf-8")).header_fields()
-        for key, values in seen.items():
-            value = header.get(key, "?")
-            if value not in values:
-                values.append(value)
-    if not seen["jax"]:
+    """What the goldens' VERSIONS file says produced them, if any of the page's blocks has one."""
+    if not any(golden_path(golden_dir, b.page, b.id).is_file() for b in blocks):
         return None
-    jax, jaxlib, python, backend = (" / ".join(seen[key]) for key in seen)
-    return Made(jax, jaxlib, python, backend, devices=0, recorded=True)
+    prov = read_versions(golden_dir)
+    if prov is None:
+        return Made("?", "?", "?", "?", devices=0, recorded=True)
+    return Made(prov.jax, prov.jaxlib, prov.python, prov.backend, devices=0, recorded=True)
 
 
 def note(made: Made, date: str, page: str, link: bool = True) -> str:

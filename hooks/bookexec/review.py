@@ -52,13 +52,17 @@ class Entry:
 
 
 def save(report: Report) -> Path:
-    """Write the failed check's report for `./book review` (atomically, like a golden)."""
-    entries = []
+    """Write the failed check's report for `./book review` (atomically, like a golden), in the
+    report's own order: failures, structural, text, new, stale, then cosmetic drift."""
+    entries = [
+        Entry(f.page, f.block_id, f.snippet, "", "failed", [f.line()]) for f in report.failures
+    ]
+    changed: list[Entry] = []
     for c in report.comparisons:
         if c.status == "ok":
             continue
         drift = c.drift()
-        entries.append(
+        changed.append(
             Entry(
                 page=c.page,
                 block_id=c.block_id,
@@ -76,9 +80,11 @@ def save(report: Report) -> Path:
     for path in report.stale:
         rel = _rel(path, report.root)
         text = path.read_text(encoding="utf-8")
-        entries.append(Entry("", "", "", rel, "stale", ["no block in the book"], expected=text))
+        changed.append(Entry("", "", "", rel, "stale", ["no block in the book"], expected=text))
+    order = ["structural", "text", "new", "stale", "cosmetic"]
+    entries += sorted(changed, key=lambda e: order.index(e.kind) if e.kind in order else 0)
     path = report.root / REPORT
-    write_atomic(path, _dump(entries, report.summary()))
+    write_atomic(path, _dump(entries, report.summary(), report.version_note()))
     return path
 
 
@@ -87,11 +93,12 @@ def clear(root: Path) -> None:
     (root / REPORT).unlink(missing_ok=True)
 
 
-def _dump(entries: list[Entry], summary: str) -> str:
+def _dump(entries: list[Entry], summary: str, versions: str | None = None) -> str:
     data = {
         "format": _FORMAT,
         "written": time.strftime("%Y-%m-%d %H:%M:%S"),
         "summary": summary,
+        "versions": versions,
         "entries": [asdict(entry) for entry in entries],
     }
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
@@ -104,14 +111,22 @@ def load(root: Path) -> tuple[dict, list[Entry]]:
             f"review: no report at {REPORT}; run the check build first (./book build): "
             "a build that fails on drift leaves one"
         )
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if data.get("format") != _FORMAT:
-        raise SystemExit(f"review: {REPORT} is from another version of the tool; build again")
-    return data, [Entry(**entry) for entry in data["entries"]]
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("format") != _FORMAT:
+            raise SystemExit(f"review: {REPORT} is from another version of the tool; build again")
+        return data, [Entry(**entry) for entry in data["entries"]]
+    except (ValueError, TypeError, KeyError) as error:
+        raise SystemExit(
+            f"review: {REPORT} is damaged ({type(error).__name__}: {error}); run the check build "
+            "again (./book build) to write a new one"
+        ) from None
 
 
 def accept(root: Path, entry: Entry) -> str:
     """Write (or, for a stale golden, delete) this one golden; say what was done or why not."""
+    if entry.kind == "failed":
+        return "not accepted: the block failed, so there is no output to accept; fix the snippet"
     path = root / entry.golden
     on_disk = path.read_text(encoding="utf-8") if path.is_file() else None
     if on_disk != entry.expected:
@@ -170,6 +185,8 @@ def _kinds(entries: list[Entry]) -> str:
 
 
 def interactive(root: Path, data: dict, entries: list[Entry], ask=read_key, say=print) -> int:
+    if data.get("versions"):
+        say(data["versions"])
     say(
         f"review: {len(entries)} blocks ({_kinds(entries)}) "
         f"from the check build of {data['written']}"
@@ -221,6 +238,8 @@ def _ask(ask) -> str:
 
 
 def accept_cosmetic(root: Path, data: dict, entries: list[Entry], say=print) -> int:
+    if data.get("versions"):
+        say(data["versions"])
     remaining = []
     for entry in entries:
         if entry.kind == "cosmetic":
@@ -252,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.accept_cosmetic:
         return accept_cosmetic(root, data, entries)
     if args.list or not sys.stdin.isatty():
+        if data.get("versions"):
+            print(data["versions"])
         if not args.list:
             print("review: not a terminal; listing only (use --accept-cosmetic to accept)")
         for entry in entries:

@@ -38,11 +38,12 @@ class BlockRun:
 
     block: Block
     output: str = ""  # raw text the reader would have seen, before normalisation
-    failure: str | None = None  # why the build must stop, naming page, block, snippet and line
+    failure: str | None = None  # why the block failed, naming page, block, snippet and line
     seconds: float = 0.0
     facts: list[Fact] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
     cached: bool = False  # this output came from the author's cache, not from running
+    after: str | None = None  # an earlier block of the page that failed first
 
 
 @dataclass
@@ -232,6 +233,10 @@ class Worker:
             return ""
         return f"\nworker log:\n{tail}" if tail.strip() else ""
 
+    def alive(self) -> bool:
+        """False once the worker died, was killed or timed out: its session is gone."""
+        return self.proc.poll() is None and not self.conn.closed
+
     def kill(self) -> None:
         # A failing page's stop() and each page's own cleanup may kill a worker at once; two
         # closes of one pipe race on its file descriptor, so only the first one closes.
@@ -257,7 +262,7 @@ def _worker_env() -> dict[str, str]:
 
 
 class Executor:
-    """Runs pages in parallel, each in its own fresh worker; stops everything on first failure.
+    """Runs pages in parallel, each in its own fresh worker; a failure never stops the others.
 
     With a cache, a page's blocks whose keys are cached are not run. If a later block of the
     same session must run, the cached blocks before it are replayed first (their output
@@ -268,12 +273,10 @@ class Executor:
         self,
         root: Path,
         jobs: int | None = None,
-        fail_fast: bool = True,
         cache: BlockCache | None = None,
         progress: Progress | None = None,
     ) -> None:
         self.root = root
-        self.fail_fast = fail_fast
         self.cache = cache
         self.progress = progress or Progress(lambda message: None)
         self.env_key = environment_key(root) if cache else ""
@@ -284,7 +287,7 @@ class Executor:
         self._lock = threading.Lock()
         self._log_dir = tempfile.mkdtemp(prefix="bookexec-")
         self.stopped = threading.Event()
-        self.first_failure: str | None = None
+        self.notes: list[str] = []  # trouble outside any block, e.g. a worker's last word
         self._cached_last: dict[str, dict] = {}  # the backend and devices a cache entry names
 
     def submit(self, page: str, blocks: list[Block]) -> None:
@@ -331,6 +334,8 @@ class Executor:
     def _run_page(
         self, page: str, blocks: list[Block], keys: list[str], hits: list[BlockRun | None]
     ) -> PageRun:
+        """Run a page to its end. A failing block is recorded and the next ones still run, in
+        the same session; if the failure took the worker with it, in a new one."""
         started = time.perf_counter()
         result = PageRun(page=page)
         if self.stopped.is_set():
@@ -341,57 +346,82 @@ class Executor:
             if not (hit or is_fresh(b))
         ]
         last_session_miss = session_misses[-1] if session_misses else -1
-        worker = Worker(self.root, self._log_dir) if session_misses else None
-        if worker:
-            with self._lock:
-                self._workers.add(worker)
-        lasts: dict[int, dict] = {}
+        worker: Worker | None = None
+        lasts: list[dict] = []
+        first_failed: str | None = None
+        no_start = ""  # a worker that cannot start is not tried again for every block
         try:
-            if worker:
-                worker.ready()
             for i, block in enumerate(blocks):
                 if self.stopped.is_set():
                     break
                 hit = hits[i]
+                needs_session = not is_fresh(block) and (not hit or i < last_session_miss)
                 try:
-                    if hit and worker and i < last_session_miss and not is_fresh(block):
+                    if needs_session and no_start:
+                        raise WorkerFailed(f"not run: {no_start}")
+                    if needs_session and (worker is None or not worker.alive()):
+                        if worker is not None:
+                            self._forget(worker)
+                        worker = None
+                        try:
+                            worker = self._start_worker()
+                        except WorkerFailed as failure:
+                            no_start = f"the page's worker could not start ({failure})"
+                            raise
+                    if hit and needs_session:
                         replay = judge(block, worker.run(block))
                         run = replay if replay.failure else hit
                         self.progress.replayed()
                     elif hit:
                         run = hit
                     elif is_fresh(block):
-                        raw, lasts[i] = self._run_fresh(block)
+                        raw, last = self._run_fresh(block)
+                        lasts.append(last)
                         run = judge(block, raw)
                     else:
                         run = judge(block, worker.run(block))
                 except WorkerFailed as failure:
                     run = BlockRun(block=block, failure=f"{block.where}: {failure}")
-                result.blocks.append(run)
                 if run.failure:
-                    self._fail(run.failure)
-                    break
+                    run.after = first_failed
+                    first_failed = first_failed or block.id
+                result.blocks.append(run)
                 self.progress.block_done(block.where, run.seconds, cached=run.cached)
-            else:
-                if worker:
-                    last = worker.finish()
-                else:
-                    last = next(iter(lasts.values()), self._cached_last.get(page, NO_BACKEND))
-                result.backend, result.devices = last["backend"], last.get("devices", 0)
+            if worker is not None and worker.alive():
+                lasts.append(worker.finish())
+            last = lasts[-1] if lasts else self._cached_last.get(page, NO_BACKEND)
+            result.backend, result.devices = last["backend"], last.get("devices", 0)
+            if first_failed is None:
                 self._save(result, keys)
-        except WorkerFailed as failure:
-            self._fail(f"docs/{page}: {failure}")
-            result.blocks.append(BlockRun(block=blocks[0], failure=f"docs/{page}: {failure}"))
+        except WorkerFailed as failure:  # the worker's last word, after every block ran
+            self._note(f"docs/{page}: {failure}")
         finally:
             if worker:
-                worker.kill()
-                with self._lock:
-                    self._workers.discard(worker)
-        if not result.failure:
-            ran = sum(1 for run in result.blocks if not run.cached)
-            cached = len(result.blocks) - ran
-            self.progress.page_done(page, ran, cached, time.perf_counter() - started)
+                self._forget(worker)
+        ran = sum(1 for run in result.blocks if not run.cached)
+        cached = len(result.blocks) - ran
+        self.progress.page_done(page, ran, cached, time.perf_counter() - started)
         return result
+
+    def _start_worker(self, preload: list[str] = PRELOAD) -> Worker:
+        worker = Worker(self.root, self._log_dir, preload=preload)
+        with self._lock:
+            self._workers.add(worker)
+        try:
+            worker.ready()
+        except WorkerFailed:
+            self._forget(worker)
+            raise
+        return worker
+
+    def _forget(self, worker: Worker) -> None:
+        worker.kill()
+        with self._lock:
+            self._workers.discard(worker)
+
+    def _note(self, message: str) -> None:
+        with self._lock:
+            self.notes.append(message)
 
     def _save(self, result: PageRun, keys: list[str]) -> None:
         if not self.cache:
@@ -402,24 +432,12 @@ class Executor:
 
     def _run_fresh(self, block: Block) -> tuple[dict, dict]:
         """A block that must not see its page's imports runs alone in a new interpreter."""
-        worker = Worker(self.root, self._log_dir, preload=[])
-        with self._lock:
-            self._workers.add(worker)
+        worker = self._start_worker(preload=[])
         try:
-            worker.ready()
             raw = worker.run(block)
             return raw, worker.finish()
         finally:
-            worker.kill()
-            with self._lock:
-                self._workers.discard(worker)
-
-    def _fail(self, message: str) -> None:
-        with self._lock:
-            if self.first_failure is None:
-                self.first_failure = message
-        if self.fail_fast:
-            self.stop()
+            self._forget(worker)
 
     def stop(self) -> None:
         """Stop every page now: kill the workers and drop what has not started."""

@@ -1,12 +1,10 @@
-import sys
 import tempfile
-from importlib.metadata import version
 from pathlib import Path
 
 import jax
 import jax.numpy as jnp
 
-from bookexec.golden import Provenance, Report, compare, write_atomic
+from bookexec.golden import Report, compare, write_atomic
 
 
 def layer(x):
@@ -17,13 +15,6 @@ def layer_changed(x):  # the same layer, but its body now differs by one primiti
     return jnp.sin(x) * 2.0
 
 
-py = sys.version_info
-here = Provenance(
-    jax=version("jax"),
-    jaxlib=version("jaxlib"),
-    python=f"{py.major}.{py.minor}",
-    backend=jax.default_backend(),
-)
 x = jnp.ones(3)
 with tempfile.TemporaryDirectory() as folder:
     root = Path(folder)
@@ -31,11 +22,11 @@ with tempfile.TemporaryDirectory() as folder:
     page, block, snippet = "demo.md", "layer", "snippets/demo/layer.py"
 
     # What GOLDEN=update does: record the block's output as its golden.
-    first = compare(goldens, page, block, snippet, f"{jax.make_jaxpr(layer)(x)}\n", here)
+    first = compare(goldens, page, block, snippet, f"{jax.make_jaxpr(layer)(x)}\n")
     write_atomic(first.path, first.actual)
 
     # What the check mode does on the next build, when the output has changed.
-    later = compare(goldens, page, block, snippet, f"{jax.make_jaxpr(layer_changed)(x)}\n", here)
+    later = compare(goldens, page, block, snippet, f"{jax.make_jaxpr(layer_changed)(x)}\n")
     report = Report(root, goldens, [later], stale=[])
     for line in report.check_lines():
         print(line)

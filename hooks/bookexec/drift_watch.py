@@ -1,0 +1,169 @@
+"""`./book drift-watch --jax X.Y.Z`: what the next JAX upgrade would change, without touching
+the checkout. The weekly workflow runs this same command, so a test of it tests the workflow.
+
+The book script first makes `.cache/jax-X.Y.Z/` (the book's packages with that JAX installed
+over the pin) and passes its interpreter. This module then:
+
+1. copies the checkout (tracked and untracked files git does not ignore) into a scratch git
+   repository;
+2. runs the check build there under that JAX (`report.txt`, and `last-report.json` when the
+   check fails);
+3. runs the update there (`update.txt`), so `golden.diff` shows what the upgrade would commit;
+4. writes `versions.txt` (both JAX versions and the interpreter's packages) and `summary.txt`.
+
+Every artifact lands in `--out` (default `.cache/drift-watch/<jax>/`). It exits 0 whatever the
+book did: a drift watch reports, it does not fail. It exits non-zero only when it could not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from bookexec.golden import read_versions
+from bookexec.review import REPORT
+
+_SKIP = {".git", ".venv", ".cache", "site", "__pycache__"}
+_SUMMARY = re.compile(
+    r"(golden (?:check|update): .*|bookexec summary: .*|goldens written under .*)"
+)
+
+
+def tracked_files(root: Path) -> list[Path]:
+    """The files a fresh clone would have, plus untracked ones git does not ignore."""
+    try:
+        out = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=root,
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
+        names = [name for name in out.split("\0") if name]
+    except (OSError, subprocess.CalledProcessError):
+        names = [
+            str(p.relative_to(root))
+            for p in root.rglob("*")
+            if p.is_file() and not _SKIP & set(p.relative_to(root).parts)
+        ]
+    return [Path(name) for name in names if (root / name).is_file()]
+
+
+def _git(scratch: Path, *args: str) -> str:
+    ident = ["-c", "user.name=drift-watch", "-c", "user.email=drift-watch@localhost"]
+    return subprocess.run(
+        ["git", *ident, *args], cwd=scratch, capture_output=True, text=True, check=True
+    ).stdout
+
+
+def scratch_copy(root: Path, scratch: Path) -> None:
+    """A throwaway copy of the book, committed, so the update's golden diff is a git diff."""
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    for name in tracked_files(root):
+        target = scratch / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(root / name, target)
+    _git(scratch, "init", "-q")
+    _git(scratch, "add", "-A")
+    _git(scratch, "commit", "-q", "-m", "the book before the upgrade")
+
+
+def _build(mkdocs: Path, scratch: Path, mode: str, log: Path, timeout: float) -> int:
+    env = {**os.environ, "GOLDEN": mode, "BOOK_CACHE": "off", "NO_MKDOCS_2_WARNING": "1"}
+    with open(log, "w", encoding="utf-8") as out:
+        proc = subprocess.run(
+            [str(mkdocs), "build", "--strict", "--site-dir", str(scratch / "site")],
+            cwd=scratch,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            timeout=timeout,
+        )
+    return proc.returncode
+
+
+def _versions(python: str, golden_dir: Path) -> str:
+    probe = (
+        "import sys, importlib.metadata as m; "
+        "print('running: jax', m.version('jax'), 'jaxlib', m.version('jaxlib'), "
+        "'python', sys.version.split()[0])"
+    )
+    running = subprocess.run([python, "-c", probe], capture_output=True, text=True).stdout
+    recorded = read_versions(golden_dir)
+    freeze = subprocess.run(
+        [python, "-m", "pip", "freeze", "--exclude-editable"], capture_output=True, text=True
+    ).stdout
+    goldens = recorded.describe() if recorded else "(no VERSIONS file)"
+    return f"goldens: {goldens}\n{running}\npackages:\n{freeze}"
+
+
+def _summary_lines(*logs: Path) -> list[str]:
+    found = []
+    for log in logs:
+        if log.is_file():
+            for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+                match = _SUMMARY.search(line)
+                if match:
+                    found.append(f"{log.name}: {match[1]}")
+    return found
+
+
+def run(root: Path, python: str, out: Path, keep: bool = False, timeout: float = 3600) -> dict:
+    """Do the whole watch; return what happened, also written to `out/summary.json`."""
+    out.mkdir(parents=True, exist_ok=True)
+    scratch = out / "book"
+    mkdocs = Path(python).parent / "mkdocs"
+    scratch_copy(root, scratch)
+    (out / "versions.txt").write_text(_versions(python, scratch / "tests" / "golden"))
+    check = _build(mkdocs, scratch, "check", out / "report.txt", timeout)
+    saved = scratch / REPORT
+    if saved.is_file():
+        shutil.copy(saved, out / "last-report.json")
+    update = _build(mkdocs, scratch, "update", out / "update.txt", timeout)
+    diff = _git(scratch, "diff", "--", "tests/golden", "docs")
+    (out / "golden.diff").write_text(diff)
+    stat = _git(scratch, "diff", "--stat", "--", "tests/golden", "docs")
+    result = {
+        "check_exit": check,
+        "update_exit": update,
+        "changed_files": [line.split("|")[0].strip() for line in stat.splitlines() if "|" in line],
+        "summary": _summary_lines(out / "report.txt", out / "update.txt"),
+        "scratch": str(scratch) if keep else None,
+    }
+    (out / "summary.json").write_text(json.dumps(result, indent=1) + "\n")
+    if not keep:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="./book drift-watch", description=__doc__.split("\n")[0])
+    parser.add_argument("--jax", required=True, help="the JAX release to watch")
+    parser.add_argument("--python", required=True, help="an interpreter with that JAX")
+    parser.add_argument("--out", help="where the artifacts go (default .cache/drift-watch/JAX)")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch copy (out/book)")
+    args = parser.parse_args(argv)
+    root = Path.cwd()
+    out = Path(args.out) if args.out else root / ".cache" / "drift-watch" / args.jax
+    result = run(root, args.python, out.resolve(), keep=args.keep)
+    print(
+        f"drift-watch: jax {args.jax}: check exited {result['check_exit']}, update exited "
+        f"{result['update_exit']}"
+    )
+    for line in result["summary"]:
+        print(f"  {line}")
+    print(f"  {len(result['changed_files'])} files would change; artifacts in {out}:")
+    for name in ("versions.txt", "report.txt", "last-report.json", "update.txt", "golden.diff"):
+        if (out / name).is_file():
+            print(f"    {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
