@@ -58,7 +58,9 @@ def on_page_markdown(markdown, page, config, files):
     current, src = build.current(), page.file.src_uri
     if labs.is_lab(src):
         return markdown
-    markdown = current.enter_page(src, markdown, page.meta)
+    # Block lines count from the file's top; page.markdown starts after the front matter.
+    offset = max(page.file.content_string.count("\n") - markdown.count("\n"), 0)
+    markdown = current.enter_page(src, markdown, page.meta, offset)
     docs = Path(config.docs_dir)
     markdown = census.fill(
         markdown,
@@ -69,7 +71,8 @@ def on_page_markdown(markdown, page, config, files):
     )
     blocks = current.plans.get(src)
     if blocks and page.meta.get("notebook", True):  # offer a chapter with code as a notebook
-        nb = notebooks.chapter_notebook(src, markdown, blocks, current.golden_dir, current.versions)
+        padded = "\n" * offset + markdown
+        nb = notebooks.chapter_notebook(src, padded, blocks, current.golden_dir, current.versions)
         notebooks.write(notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src), nb)
         markdown = notebooks.add_link(markdown, src)
     lab_pages = {f.src_uri for f in files.documentation_pages() if labs.is_lab(f.src_uri)}

@@ -131,13 +131,13 @@ class Build:
         for src, blocks in self.plans.items():
             self.executor.submit(src, blocks)
 
-    def enter_page(self, src: str, markdown: str, meta: dict | None = None) -> str:
+    def enter_page(self, src: str, markdown: str, meta: dict | None = None, offset: int = 0) -> str:
         """Start rendering a page: put recorded values into its prose.
 
         A reference that cannot be filled is a failure of the page, reported with the rest at
         the end of the build; the page goes on rendering."""
         self.page, self.position = src, 0
-        self.sources[src] = (markdown, meta or {})
+        self.sources[src] = ("\n" * offset + markdown, meta or {})  # lines as in the file
         return prose.render(markdown, src, self._facts_of, on_error=self._prose_failed)
 
     def _prose_failed(self, page: str, message: str) -> None:

@@ -321,6 +321,10 @@ class Report:
     recorded: Provenance | None = None  # the goldens' VERSIONS file
     running: Provenance | None = None  # this build's versions
 
+    def blocks(self) -> int:
+        """Blocks judged: compared with a golden, or failed (prose failures are not blocks)."""
+        return len(self.comparisons) + sum(1 for f in self.failures if f.block_id)
+
     def count(self, status: str) -> int:
         return sum(c.status == status for c in self.comparisons)
 
@@ -391,7 +395,7 @@ class Report:
 
     def summary(self) -> str:
         return (
-            f"golden check: {len(self.comparisons) + len(self.failures)} blocks checked, "
+            f"golden check: {self.blocks()} blocks checked, "
             f"{len(self.failures)} failed, {self.count('drifted')} drifted, "
             f"{self.count('new')} new, {len(self.stale)} stale"
         )
@@ -427,7 +431,7 @@ class Report:
     def update_summary(self) -> str:
         written = sum(c.status != "ok" and not c.broken for c in self.comparisons)
         return (
-            f"golden update: {len(self.comparisons) + len(self.failures)} blocks checked, "
+            f"golden update: {self.blocks()} blocks checked, "
             f"{written} written ({self.count('new')} new), {len(self.stale)} stale deleted, "
             f"{len(self.refused())} refused (claims), {len(self.failures)} failed"
         )

@@ -51,7 +51,7 @@ print(f"{'group':20} {'count':>5}  modules  examples")
 for group, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
     modules = len({m for m, _ in members})
     examples = ", ".join(sorted(name for _, name in members)[:4])
-    count = record(f"n_{group}", len(members))
+    count = record(f"n_{group}" if group != "?" else "n_unattributed", len(members))
     print(f"{group:20} {count:5}  {modules:7}  {examples}")
 print("total:", record("total", len(prims)), " groups:", record("groups", len(groups)))
 print("unattributed:", record("unattributed", len(groups.get("?", []))))
