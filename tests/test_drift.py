@@ -54,11 +54,13 @@ def test_update_writes_goldens_that_then_pass(book):
     goldens = book.goldens()
     assert sorted(goldens) == ["drift/count.txt", "drift/jaxpr.txt"]
     assert "sin" in goldens["drift/jaxpr.txt"]
-    assert "jax: " in goldens["drift/jaxpr.txt"]
+    assert "jax: " not in goldens["drift/jaxpr.txt"]  # versions live in one file
     assert "GOLDEN=update" in goldens["drift/jaxpr.txt"]
+    versions = (book.root / "tests" / "golden" / "VERSIONS").read_text()
+    assert "jax: " in versions and "backend: cpu" in versions
     checked = book.build()
     assert checked.returncode == 0, checked.output
-    assert "2 blocks checked, 0 drifted, 0 new, 0 stale" in checked.output
+    assert "2 blocks checked, 0 failed, 0 drifted, 0 new, 0 stale" in checked.output
 
 
 def test_one_changed_character_fails_with_a_diff_naming_the_block(book):
@@ -76,8 +78,8 @@ def test_one_changed_character_fails_with_a_diff_naming_the_block(book):
     assert "golden tests/golden/drift/jaxpr.txt" in out
     assert re.search(r"^-.*cos", out, re.M) and re.search(r"^\+.*sin", out, re.M)
     assert "structural: primitive renamed: cos -> sin" in out, out
-    assert "drift by class: 0 cosmetic" in out
-    assert summary_line(out).endswith("2 blocks checked, 1 drifted, 0 new, 0 stale")
+    assert "drift by class: 1 structural" in out
+    assert summary_line(out).endswith("2 blocks checked, 0 failed, 1 drifted, 0 new, 0 stale")
 
     restored = book.build("update")
     assert restored.returncode == 0, restored.output
@@ -97,14 +99,16 @@ def test_re_lettered_jaxpr_is_cosmetic_drift_and_still_fails(book):
     drifted = book.build()
     assert drifted.returncode != 0
     out = drifted.output
-    assert "DRIFTED (cosmetic): page docs/drift.md, block 'jaxpr'" in out
-    assert "cosmetic: the same program: only variable letters, line wrapping" in out
-    assert out.index("drift by class: 1 cosmetic") < out.index("DRIFTED (cosmetic)")
+    line = next(ln for ln in out.splitlines() if "DRIFTED (cosmetic)" in ln)
+    assert "DRIFTED (cosmetic): page docs/drift.md, block 'jaxpr'" in line
+    assert "block 'jaxpr', snippet snippets/drift/jaxpr.py: the same program: only variable" in line
+    assert "@@" not in out  # one line a block, no diff
+    assert out.index("DRIFTED (cosmetic)") < out.index("1 cosmetic (only re-lettering")
 
 
 def test_a_header_edit_is_drift_too(book):
     path = book.golden("drift.md", "count")
-    path.write_text(path.read_text().replace("backend: ", "backend: x", 1))
+    path.write_text(path.read_text().replace("snippet: ", "snippet: x", 1))
     assert book.build().returncode != 0
 
 
@@ -116,7 +120,7 @@ def test_missing_golden_fails_in_check_and_is_written_in_update(book):
     missing = book.build()
     assert missing.returncode != 0
     assert "NEW: page docs/drift.md, block 'count'" in missing.output
-    assert summary_line(missing.output).endswith("0 drifted, 1 new, 0 stale")
+    assert summary_line(missing.output).endswith("0 failed, 0 drifted, 1 new, 0 stale")
 
     assert book.build("update").returncode == 0
     assert path.read_bytes() == original
@@ -127,7 +131,7 @@ def test_golden_without_a_block_is_stale(book):
     stale = book.build()
     assert stale.returncode != 0
     assert "STALE: golden tests/golden/drift/count.txt" in stale.output
-    assert summary_line(stale.output).endswith("0 drifted, 0 new, 1 stale")
+    assert summary_line(stale.output).endswith("0 failed, 0 drifted, 0 new, 1 stale")
 
     cleaned = book.build("update")
     assert cleaned.returncode == 0, cleaned.output
@@ -137,16 +141,21 @@ def test_golden_without_a_block_is_stale(book):
 
 
 def test_report_says_first_when_jax_version_differs(book):
+    from bookexec.golden import Provenance, read_versions, write_versions
+
+    golden_dir = book.root / "tests" / "golden"
+    running = read_versions(golden_dir)
+    write_versions(golden_dir, Provenance("0.11.0", "0.11.0", running.python, running.backend))
     path = book.golden("drift.md", "jaxpr")
-    text = path.read_text()
-    running = re.search(r"^jax: (.*)$", text, re.M)[1]
-    path.write_text(text.replace(f"jax: {running}\n", "jax: 0.11.0\n", 1))
+    path.write_text(path.read_text().replace("sin", "cos", 1))
 
     out = book.build().output
-    note = f"goldens were written under another version: jax 0.11.0 -> {running}"
+    note = f"goldens written under jax 0.11.0 (jaxlib 0.11.0, Python {running.python}, cpu); "
+    note += f"running jax {running.jax}"
     assert note in out
-    assert out.index(note) < out.index("DRIFTED (cosmetic)")
-    assert "cosmetic: the output is the same; only the header changed" in out
+    assert "1 blocks unchanged, 1 changed" in out
+    assert out.index(note) < out.index("DRIFTED (structural)")
+    assert out.count("goldens written under") == 1
 
 
 def test_unknown_mode_is_an_error(book):

@@ -123,13 +123,15 @@ def test_undeclared_exception_names_page_block_snippet_and_line(tmp_path):
     page = run_page(
         tmp_path, "ok = True\n", "values = {}\n\nvalues['missing']\n", "print('never')\n"
     )
-    first, second = page.blocks
+    first, second, third = page.blocks
     assert first.failure is None
     assert second.failure is not None
     head = second.failure.splitlines()[0]
     assert head.startswith("docs/page.md:11 (block 'b1', snippet snippets/page/block1.py), line 3")
     assert "KeyError" in head
-    assert len(page.blocks) == 2  # nothing runs after a failure
+    # the page runs to its end, in the same session, and the later block knows what failed first
+    assert third.failure is None and third.output == "never\n" and third.after is None
+    assert second.after is None
 
 
 def test_sys_exit_is_reported_not_fatal(tmp_path):

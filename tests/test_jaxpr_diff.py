@@ -218,15 +218,14 @@ def test_text_outside_jaxprs():
 
 def test_a_drifted_golden_carries_its_class_and_aligned_diff_to_the_serve_warning(tmp_path):
     from bookexec.fence import drift_warning
-    from bookexec.golden import Provenance, write_atomic
+    from bookexec.golden import write_atomic
     from bookexec.golden import compare as compare_golden
 
-    prov = Provenance("0.12.0.1", "0.12.0.1", "3.13", "cpu")
     old = jaxpr(lambda x: jnp.sin(x) * 2.0 + jnp.cos(x), 1.0)
     new = jaxpr(lambda x: jnp.sin(lax.stop_gradient(x)) * 2.0 + jnp.cos(x), 1.0)
-    first = compare_golden(tmp_path, "p.md", "b", "snippets/p/b.py", old, prov)
+    first = compare_golden(tmp_path, "p.md", "b", "snippets/p/b.py", old)
     write_atomic(first.path, first.actual)
-    drifted = compare_golden(tmp_path, "p.md", "b", "snippets/p/b.py", new, prov)
+    drifted = compare_golden(tmp_path, "p.md", "b", "snippets/p/b.py", new)
     assert (drifted.status, drifted.kind) == ("drifted", STRUCTURAL)
     assert drifted.notes()[0].startswith("structural: primitive added: stop_gradient")
     warning = drift_warning(drifted, tmp_path)

@@ -97,12 +97,12 @@ def review(site, *args: str) -> subprocess.CompletedProcess:
 
 def test_a_failed_check_leaves_a_report_with_each_class(drifted):
     entries = report(drifted)
-    assert [(e["block_id"], e["kind"]) for e in entries] == [
-        ("product", "cosmetic"),
+    assert [(e["block_id"], e["kind"]) for e in entries] == [  # the report's order
         ("wave", "structural"),
         ("late", "new"),
+        ("product", "cosmetic"),
     ]
-    wave = entries[1]
+    wave = entries[0]
     assert "stop_gradient" in wave["aligned"] and wave["diff"].startswith("--- ")
     assert wave["expected"] == drifted.golden("review.md", "wave").read_text()
 
@@ -149,21 +149,21 @@ def test_interactive_review_through_a_terminal(drifted):
         encoding="utf-8",
         timeout=30,
     )
-    child.expect(r"review: 3 blocks \(1 cosmetic, 1 structural, 1 new\)")
-    child.expect(r"\[1/3\] COSMETIC  docs/review.md#product")
-    child.expect(r"cosmetic: the same program")
-    child.expect(r"\[a/s/r/q\] ")
-    child.send("s")  # one key, no Enter
-    child.expect(r"\[2/3\] STRUCTURAL  docs/review.md#wave")
+    child.expect(r"review: 3 blocks \(1 structural, 1 new, 1 cosmetic\)")
+    child.expect(r"\[1/3\] STRUCTURAL  docs/review.md#wave")
     child.expect(r"primitive added: stop_gradient")
     child.expect(r"\[a/s/r/q\] ")
-    child.send("r")
+    child.send("r")  # one key, no Enter
     child.expect(r"rejected: tests/golden/review/wave.txt keeps its text")
-    child.expect(r"\[3/3\] NEW  docs/review.md#late")
+    child.expect(r"\[2/3\] NEW  docs/review.md#late")
     child.expect(r"late: 3")
     child.expect(r"\[a/s/r/q\] ")
     child.send("a")
     child.expect(r"wrote new tests/golden/review/late.txt")
+    child.expect(r"\[3/3\] COSMETIC  docs/review.md#product")
+    child.expect(r"cosmetic: the same program")
+    child.expect(r"\[a/s/r/q\] ")
+    child.send("s")
     child.expect(r"1 accepted, 1 rejected, 1 skipped; 1 left")
     child.expect(pexpect.EOF)
     child.close()
@@ -190,11 +190,23 @@ def test_a_golden_changed_since_the_report_is_not_overwritten(drifted):
     assert path.read_text().endswith("edited\n")
 
 
-def test_the_next_build_removes_an_old_report(drifted):
-    drifted.snippet("review/late.py", "missing_name\n")  # this build fails before any report
+def test_the_next_build_replaces_an_old_report(drifted):
+    drifted.snippet("review/late.py", "missing_name\n")  # a failure is in the report too
     failed = drifted.build()
     assert failed.returncode != 0 and "NameError" in failed.output
-    assert not (drifted.root / REPORT).exists()
+    entries = report(drifted)
+    assert entries[0]["kind"] == "failed" and entries[0]["block_id"] == "late"
+    assert "NameError" in entries[0]["notes"][0]
+    result = review(drifted, "--accept-cosmetic")
+    assert "failed: docs/review.md#late" in result.stdout  # shown, never accepted
+
+
+def test_a_damaged_report_is_a_clear_error(drifted):
+    (drifted.root / REPORT).write_text('{"format": 1, "entries": [{"page": 3}]')
+    result = review(drifted, "--list")
+    assert result.returncode != 0
+    assert "last-report.json is damaged" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_no_report_is_a_clear_error(site):

@@ -163,3 +163,60 @@ def test_serve_reruns_only_the_blocks_an_edit_touches(site, tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(tmp_path):
+    """The real mkdocs.yml (strict: true), the real book, one drifted snippet: the server comes
+    up, shows the drift at the block and a summary at the page's top, and keeps serving when an
+    edit fixes it."""
+    import urllib.request
+
+    from bookexec.drift_watch import scratch_copy
+    from conftest import REPO
+
+    book = tmp_path / "book"
+    scratch_copy(REPO, book)
+    assert "strict: true" in (book / "mkdocs.yml").read_text()
+    snippet = book / "snippets" / "tracers" / "dense_layer.py"
+    original = snippet.read_text()
+    snippet.write_text(original + "print('a line the golden does not have')\n")
+
+    port = free_port()
+    log_path = tmp_path / "serve.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [str(MKDOCS), "serve", "-a", f"127.0.0.1:{port}"],
+            cwd=book,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "GOLDEN": "check"},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_summary(log_path, 1, proc)
+        deadline = time.monotonic() + 60
+        while "Serving on" not in log_path.read_text():
+            assert proc.poll() is None, log_path.read_text()[-5000:]
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        log = log_path.read_text()
+        assert "Aborted" not in log and "in strict mode" not in log
+        assert "docs/tracers.md#dense-layer drifted from its golden" in log
+
+        def page() -> str:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/tracers/", timeout=30) as r:
+                return r.read().decode()
+
+        html = page()
+        assert 'class="admonition warning bookexec-drift" data-block="dense-layer"' in html
+        assert "a line the golden does not have" in html
+        assert "bookexec-page-drift" in html  # one summary at the page's top
+
+        time.sleep(1.5)  # let the watcher settle before the edit
+        snippet.write_text(original)  # the fix
+        wait_for_summary(log_path, 2, proc)
+        html = page()
+        assert "bookexec-drift" not in html and "bookexec-page-drift" not in html
+        assert proc.poll() is None
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

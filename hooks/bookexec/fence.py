@@ -65,7 +65,7 @@ def drift_warning(comparison: Comparison, root) -> str:
     same program, re-lettered) a one-line note. The server keeps running."""
     kind = comparison.kind
     if kind == "cosmetic":
-        why = "; ".join(comparison.drift().changes) or "the same program"
+        why = comparison.drift().headline().removeprefix("cosmetic: ")
         return (
             f'<p class="bookexec-drift-note" data-block="{comparison.block_id}">'
             f"<small>Block '{html.escape(comparison.block_id)}': cosmetic drift from its golden "

@@ -373,7 +373,7 @@ class Report:
             )
         for c in drifted:
             if c.kind == jaxpr_diff.COSMETIC:
-                why = "; ".join(c.drift().changes) or "the same program"
+                why = c.drift().headline().removeprefix("cosmetic: ")
                 out.append(f"DRIFTED (cosmetic): {_where(c.page, c.block_id, c.snippet)}: {why}")
         kinds = self.kinds()
         if kinds:
