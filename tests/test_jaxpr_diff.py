@@ -218,8 +218,8 @@ def test_text_outside_jaxprs():
 
 def test_a_drifted_golden_carries_its_class_and_aligned_diff_to_the_serve_warning(tmp_path):
     from bookexec.fence import drift_warning
-    from bookexec.golden import write_atomic
     from bookexec.golden import compare as compare_golden
+    from bookexec.golden import write_atomic
 
     old = jaxpr(lambda x: jnp.sin(x) * 2.0 + jnp.cos(x), 1.0)
     new = jaxpr(lambda x: jnp.sin(lax.stop_gradient(x)) * 2.0 + jnp.cos(x), 1.0)
