@@ -34,7 +34,7 @@ def format_python(**options: Any) -> Markup:
     try:
         block, output, comparison = current.output_for(options.get("id", ""), options["code"])
     except build.BlockError as error:
-        output, comparison = None, None
+        block, output, comparison = None, None, None
         failure = str(error)
     else:
         # The reader sees which file the code comes from: the same file the tests use.
@@ -51,6 +51,10 @@ def format_python(**options: Any) -> Markup:
         options["result"] = result_language(output) if output else ""
     rendered = base_format(language="python", run=run, extra=extra, **options)
     rendered = Markup(measured.unmark(rendered))  # timings and ratios, marked as such
+    if block is not None:
+        # An anchor per block, so the glossary and the FAQ can link to the example itself.
+        rendered = Markup(f'<div class="bookexec-block" id="block-{block.id}">') + rendered
+        rendered += Markup("</div>")
     if current.serving and comparison is not None and comparison.status != "ok":
         rendered += Markup(drift_warning(comparison, current.root))  # its parts are escaped
     return rendered
