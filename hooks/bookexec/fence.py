@@ -7,6 +7,7 @@ that returns the block's output from the page's worker instead of running it in-
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from markdown_exec import ExecutionError, base_format
@@ -34,7 +35,7 @@ def format_python(**options: Any) -> Markup:
     try:
         block, output, comparison = current.output_for(options.get("id", ""), options["code"])
     except build.BlockError as error:
-        block, output, comparison = None, None, None
+        output, comparison = None, None
         failure = str(error)
     else:
         # The reader sees which file the code comes from: the same file the tests use.
@@ -51,10 +52,6 @@ def format_python(**options: Any) -> Markup:
         options["result"] = result_language(output) if output else ""
     rendered = base_format(language="python", run=run, extra=extra, **options)
     rendered = Markup(measured.unmark(rendered))  # timings and ratios, marked as such
-    if block is not None:
-        # An anchor per block, so the glossary and the FAQ can link to the example itself.
-        rendered = Markup(f'<div class="bookexec-block" id="block-{block.id}">') + rendered
-        rendered += Markup("</div>")
     if current.serving and comparison is not None and comparison.status != "ok":
         rendered += Markup(drift_warning(comparison, current.root))  # its parts are escaped
     return rendered
@@ -77,3 +74,23 @@ def drift_warning(comparison: Comparison, root) -> str:
         f'<div class="admonition warning bookexec-drift" data-block="{comparison.block_id}">'
         f'<p class="admonition-title">{html.escape(title)}</p>{body}</div>'
     )
+
+
+_FENCE_ID = re.compile(r'^(\s*)(?:`{3,}|~{3,})\s*python\b.*\bid="([^"]+)"')
+
+
+def anchor_blocks(markdown: str, block_ids: set[str]) -> str:
+    """Put an empty element with the id `block-<id>` before each executed fence.
+
+    It is raw HTML in the page's markdown, not in the fence's output, so MkDocs sees the id
+    when it validates links: the glossary and the FAQ link to the example itself.
+    """
+    lines = markdown.splitlines()
+    out: list[str] = []
+    for line in lines:
+        found = _FENCE_ID.match(line)
+        if found and found[2] in block_ids:
+            indent = found[1]
+            out += [f'{indent}<div class="bookexec-anchor" id="block-{found[2]}"></div>', indent]
+        out.append(line)
+    return "\n".join(out) + ("\n" if markdown.endswith("\n") else "")
