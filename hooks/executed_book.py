@@ -13,7 +13,7 @@ from mkdocs.plugins import event_priority
 
 from bookexec import audit, build, census, labs, notebooks, provenance, vendor
 from bookexec.errors import BookError
-from bookexec.fence import format_python, page_summary
+from bookexec.fence import anchor_blocks, format_python, page_summary
 
 provenance_date = [""]  # one date for every page of a build, set in on_config
 
@@ -75,6 +75,8 @@ def on_page_markdown(markdown, page, config, files):
         nb = notebooks.chapter_notebook(src, padded, blocks, current.golden_dir, current.versions)
         notebooks.write(notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src), nb)
         markdown = notebooks.add_link(markdown, src)
+    if blocks:
+        markdown = anchor_blocks(markdown, {block.id for block in blocks})
     lab_pages = {f.src_uri for f in files.documentation_pages() if labs.is_lab(f.src_uri)}
     markdown = labs.add_lab_link(markdown, src, lab_pages)
     return markdown + provenance_note(current, src)

@@ -52,6 +52,8 @@ def test_relative_paths_are_left_alone():
 def test_memory_addresses_and_object_ids():
     text = "<function f at 0x7f3a2b1c4d50> Var(id=140595086828176):float32[3]"
     assert addresses(text) == "<function f at 0x<address>> Var(id=<id>):float32[3]"
+    text = "This VmapTracer with object id 140020229756144 was created on line:"
+    assert addresses(text) == "This VmapTracer with object id <id> was created on line:"
 
 
 def test_hex_values_that_are_content_survive():

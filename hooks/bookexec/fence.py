@@ -7,6 +7,7 @@ that returns the block's output from the page's worker instead of running it in-
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from markdown_exec import base_format
@@ -102,3 +103,23 @@ def page_summary(failures: list, drifted: list[Comparison]) -> str:
         f"<p>{html.escape(', '.join(counts))}: see the notes at the blocks below, or run "
         "<code>./book build</code> for the full report.</p></div>\n"
     )
+
+
+_FENCE_ID = re.compile(r'^(\s*)(?:`{3,}|~{3,})\s*python\b.*\bid="([^"]+)"')
+
+
+def anchor_blocks(markdown: str, block_ids: set[str]) -> str:
+    """Put an empty element with the id `block-<id>` before each executed fence.
+
+    It is raw HTML in the page's markdown, not in the fence's output, so MkDocs sees the id
+    when it validates links: the glossary and the FAQ link to the example itself.
+    """
+    lines = markdown.splitlines()
+    out: list[str] = []
+    for line in lines:
+        found = _FENCE_ID.match(line)
+        if found and found[2] in block_ids:
+            indent = found[1]
+            out += [f'{indent}<div class="bookexec-anchor" id="block-{found[2]}"></div>', indent]
+        out.append(line)
+    return "\n".join(out) + ("\n" if markdown.endswith("\n") else "")

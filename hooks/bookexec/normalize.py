@@ -19,8 +19,9 @@ from bookexec.privacy import machine_names
 
 # "<function f at 0x7f1c2b3a4d50>", "<... object at 0x...>": CPython's default reprs.
 _ADDRESS = re.compile(r"(?<=\bat )0x[0-9a-fA-F]+\b")
-# "id=140234..." or "id: 0x..." as some reprs print an object id.
-_OBJECT_ID = re.compile(r"\b(id[=:] ?)(?:0x[0-9a-fA-F]+|\d{9,})\b")
+# "id=140234..." or "id: 0x..." as some reprs print an object id, and "object id 140234..."
+# as JAX's errors name a tracer.
+_OBJECT_ID = re.compile(r"\b(id[=:] ?|object id )(?:0x[0-9a-fA-F]+|\d{9,})\b")
 # markdown-exec's own names for in-process blocks, should one ever reach an output.
 _BLOCK_NAME = re.compile(r"<code block: [^>]*>")
 

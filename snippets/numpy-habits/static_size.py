@@ -1,0 +1,14 @@
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def fixed_sizes(x):
+    (where_positive,) = jnp.nonzero(x > 0, size=4, fill_value=-1)
+    distinct_signs = jnp.unique(jnp.sign(x), size=3, fill_value=0.0)
+    positives_or_zero = jnp.where(x > 0, x, 0.0)  # three arguments: same shape as x
+    return where_positive, distinct_signs, positives_or_zero
+
+
+for name, value in zip(("nonzero", "unique", "where"), fixed_sizes(x), strict=True):
+    print(f"{name:8} {value.dtype}{list(value.shape)} {value}")

@@ -1,0 +1,19 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from bookexec.facts import record
+
+tenths = np.array([0.1, 0.2, 0.3])  # float64, as NumPy makes them
+
+
+def report(label):
+    back = np.asarray(jnp.asarray(tenths))
+    print(f"{label}: dtype {back.dtype}, equal to NumPy: {(back == tenths).tolist()}")
+    print(jax.make_jaxpr(lambda v: v * 2)(tenths))
+    return str(back.dtype)
+
+
+record("default_dtype", report("default"))
+jax.config.update("jax_enable_x64", True)  # at start-up, before any array is made
+record("x64_dtype", report("x64    "))
