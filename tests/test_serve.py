@@ -109,8 +109,8 @@ def summaries(log_path) -> list[str]:
     return re.findall(r"bookexec summary: (.*);", log_path.read_text())
 
 
-def wait_for_summary(log_path, count: int, proc) -> str:
-    deadline = time.monotonic() + 120
+def wait_for_summary(log_path, count: int, proc, seconds: float = 120) -> str:
+    deadline = time.monotonic() + seconds
     while len(found := summaries(log_path)) < count:
         assert proc.poll() is None, log_path.read_text()
         assert time.monotonic() < deadline, log_path.read_text()
@@ -192,7 +192,7 @@ def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(tmp
             stderr=subprocess.STDOUT,
         )
     try:
-        wait_for_summary(log_path, 1, proc)
+        wait_for_summary(log_path, 1, proc, seconds=900)  # the whole book, cold
         deadline = time.monotonic() + 60
         while "Serving on" not in log_path.read_text():
             assert proc.poll() is None, log_path.read_text()[-5000:]
@@ -213,7 +213,7 @@ def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(tmp
 
         time.sleep(1.5)  # let the watcher settle before the edit
         snippet.write_text(original)  # the fix
-        wait_for_summary(log_path, 2, proc)
+        wait_for_summary(log_path, 2, proc, seconds=600)
         html = page()
         assert "bookexec-drift" not in html and "bookexec-page-drift" not in html
         assert proc.poll() is None
