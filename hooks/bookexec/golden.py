@@ -340,7 +340,7 @@ class Report:
         if self.running is None or self.recorded == self.running:
             return None
         unchanged = self.count("ok")
-        changed = len(self.comparisons) - unchanged + len(self.failures)
+        changed = self.blocks() - unchanged
         then = self.recorded.describe() if self.recorded else "unrecorded versions (no VERSIONS)"
         return (
             f"goldens written under {then}; running {self.running.describe()}: "
