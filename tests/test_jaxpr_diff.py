@@ -80,8 +80,9 @@ def test_literals_constants_and_named_sub_jaxprs():
     assert program.resolve(program.main.eqns[0].params["jaxpr"]) is program.defs["_uniform"]
 
 
-def test_a_malformed_jaxpr_is_an_error_naming_the_line():
-    with pytest.raises(JaxprSyntaxError, match=r"line 2: expected ':' and a type after 'b'"):
+def test_a_malformed_jaxpr_is_an_error_naming_the_line_and_column():
+    expected = r"line 2, column 7: expected ':' and a type after 'b'"
+    with pytest.raises(JaxprSyntaxError, match=expected):
         parse_jaxpr("{ lambda ; a:f32[]. let\n    b = sin a\n  in (b,) }")
 
 

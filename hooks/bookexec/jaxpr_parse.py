@@ -67,6 +67,8 @@ class Eqn:
     primitive: str
     params: dict[str, Param]  # in printed order
     ins: list[Operand]
+    # Where the primitive and its parameters are in the parsed text: (start, end).
+    op_span: tuple[int, int] = field(default=(0, 0), compare=False)
 
 
 @dataclass
@@ -87,8 +89,11 @@ class Span:
 
 
 # binder: a variable where it is defined; var: where it is read; def: the name of a jaxpr
-# printed as `let NAME = { ... } in`; ref: a parameter naming one; key: a parameter's name.
-SPAN_KINDS = ("keyword", "binder", "var", "type", "literal", "primitive", "key", "def", "ref")
+# printed as `let NAME = { ... } in`; ref: a parameter naming one; key: a parameter's name;
+# value: a parameter's value when it is plain printed text (no jaxpr inside).
+SPAN_KINDS = (
+    *("keyword", "binder", "var", "type", "literal", "primitive", "key", "value", "def", "ref"),
+)
 VARIABLE_KINDS = ("binder", "var")
 
 
@@ -148,8 +153,11 @@ class _Reader:
 
     def error(self, what: str) -> JaxprSyntaxError:
         line = self.text.count("\n", 0, self.pos) + 1
+        column = self.pos - (self.text.rfind("\n", 0, self.pos) + 1) + 1
         snippet = self.text[self.pos : self.pos + 30].split("\n")[0]
-        return JaxprSyntaxError(f"jaxpr, line {line}: expected {what}, found {snippet!r}")
+        return JaxprSyntaxError(
+            f"jaxpr, line {line}, column {column}: expected {what}, found {snippet!r}"
+        )
 
     def skip_space(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos].isspace():
@@ -322,6 +330,7 @@ class _Reader:
         if not parts or parts == [""]:
             raise self.error("a parameter value")
         if len(parts) == 1 and isinstance(parts[0], str):
+            self.mark(start, "value")
             return parts[0]
         return Opaque(tuple(parts))
 
@@ -399,15 +408,17 @@ class _Reader:
             outs = self.binders("=")
             self.expect("=")
         primitive = self.name("primitive", _PRIMITIVE)
+        op_start = self.spans[-1].start
         if self.peek("="):
             raise self.error(f"':' and a type after {primitive!r}")
         params = self.params()
+        op_span = (op_start, self.pos)
         ins = self.operands_until(
             lambda: self.is_binder_next() or self.at_in() or self.peek(";") or self.is_call_next()
         )
         if self.peek(";"):  # equations on one line are separated by semicolons
             self.pos += 1
-        return Eqn(outs, primitive, params, ins)
+        return Eqn(outs, primitive, params, ins, op_span)
 
     def outputs(self) -> list[Operand]:
         self.skip_space()
