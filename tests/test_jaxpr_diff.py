@@ -232,3 +232,20 @@ def test_a_drifted_golden_carries_its_class_and_aligned_diff_to_the_serve_warnin
     assert drifted.notes()[0].startswith("structural: primitive added: stop_gradient")
     warning = drift_warning(drifted, tmp_path)
     assert compare(old, new).diff.replace(">", "&gt;") in warning.replace("&#x27;", "'")
+
+
+def test_an_unreadable_jaxpr_is_text_drift_with_its_position_never_cosmetic():
+    """A form a newer JAX might print: the check says where it stopped and diffs the text."""
+    good = jaxpr(lambda x: jnp.sin(x) * 2.0, 1.0)
+    future = good.replace("sin a", "sin a %% a new form")
+    assert "%%" in future
+    for old, new, which in ((future, good, "the golden"), (good, future, "the new output")):
+        drift = compare(old, new)
+        assert drift is not None and drift.kind == TEXT
+        line = next(i for i, row in enumerate(future.splitlines(), 1) if "%%" in row)
+        column = future.splitlines()[line - 1].index("%%") + 1
+        expected = f"text: unreadable jaxpr in {which}: line {line}, column {column}: expected"
+        assert drift.headline().startswith(expected), drift.headline()
+        assert drift.headline().endswith("; compared as text")
+    # Re-lettering an unreadable jaxpr is not silently cosmetic either.
+    assert compare(future, reletter(future)).kind == TEXT
