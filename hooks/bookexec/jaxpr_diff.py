@@ -64,10 +64,13 @@ def canonical_order(jaxpr: Jaxpr) -> list[Eqn]:
     """The equations in an order that does not depend on the order they were traced in.
 
     Depth first from the outputs, left to right, each equation after those it reads from;
-    then whatever the outputs do not reach (effects, unused values) in printed order.
+    then whatever the outputs do not reach (effects, unused values) in printed order. Text
+    that reads a value before defining it (not a jaxpr JAX prints, but a reader must not
+    hang on it) is cut where the cycle closes.
     """
     producer = {b.name: i for i, e in enumerate(jaxpr.eqns) for b in e.outs if b.name != "_"}
     done: set[int] = set()
+    started: set[int] = set()
     order: list[Eqn] = []
 
     def visit(start: int) -> None:
@@ -80,6 +83,9 @@ def canonical_order(jaxpr: Jaxpr) -> list[Eqn]:
                 done.add(index)
                 order.append(jaxpr.eqns[index])
                 continue
+            if index in started:  # a cycle: already waiting for what it reads
+                continue
+            started.add(index)
             stack.append((index, True))
             reads = [producer.get(o.text) for o in jaxpr.eqns[index].ins if not o.literal]
             stack += [(i, False) for i in reversed(reads) if i is not None and i not in done]
