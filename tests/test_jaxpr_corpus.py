@@ -142,14 +142,16 @@ def check_rename(text: str, seed: str) -> str | None:
     return None
 
 
-def carets_under(diff: str, token: str) -> bool:
-    """Whether some caret line of the aligned diff marks exactly `token` in the line above."""
+def carets_under(diff: str, token: str, prefix: bool = False) -> bool:
+    """Whether some caret line of the aligned diff marks exactly `token` in the line above
+    (or, with `prefix`, a part that starts with it)."""
     lines = diff.splitlines()
     for above, line in itertools.pairwise(lines):
-        if not line.strip() or set(line.strip()) != {"^"}:
+        if "^" not in line or not set(line.strip()) <= {"^", " "}:
             continue
         for run in re.finditer(r"\^+", line):
-            if above[run.start() : run.end()] == token:
+            marked = above[run.start() : run.end()]
+            if marked == token or (prefix and marked.startswith(token)):
                 return True
     return False
 
@@ -267,11 +269,17 @@ def check_order(text: str, seed: str) -> str | None:
     first, second = (e.op_span for e in pair)
     a, b = text[first[0] : first[1]], text[second[0] : second[1]]
     mutated = replace(replace(text, *second, a), *first, b)
-    # The aligned diff marks the moved primitives with carets, or shows the two equations
-    # removed and added where the alignment pairs them no other way.
+    # The aligned diff marks a moved primitive with carets (or, when both equations have the
+    # same primitive, the parameter that moved), or else shows the two equations removed and
+    # added where the alignment pairs them no other way.
     prims = [e.primitive for e in pair]
+    params = [f"{k}=" for e in pair for k in e.params]
 
     def moved(diff: str) -> bool:
+        if any(carets_under(diff, p) for p in prims):
+            return True
+        if prims[0] == prims[1] and any(carets_under(diff, p, prefix=True) for p in params):
+            return True
         lines = diff.splitlines()
         return all(
             any(line.startswith(("-", "+")) and f" {p}" in line for line in lines) for p in prims
