@@ -170,3 +170,20 @@ def test_update_leaves_no_temporary_files(book):
     assert book.build("update").returncode == 0
     leftovers = [p.name for p in path.parent.iterdir() if p.name.startswith(".")]
     assert leftovers == []
+
+
+def test_a_golden_jaxpr_the_parser_cannot_read_falls_back_to_a_text_diff(book):
+    """A newer JAX may print a form the parser does not know: the report says where, as text."""
+    path = book.golden("drift.md", "jaxpr")
+    original = path.read_text()
+    assert "sin a" in original
+    path.write_text(original.replace("sin a", "sin a %% a new form", 1))
+    drifted = book.build()
+    assert drifted.returncode != 0
+    out = drifted.output
+    assert "Traceback" not in out
+    assert "DRIFTED (text): page docs/drift.md, block 'jaxpr'" in out, out
+    assert re.search(r"unreadable jaxpr in the golden: line \d+, column \d+: expected", out), out
+    assert "(cosmetic)" not in out
+    assert re.search(r"^-.*sin a %% a new form", out, re.M), out  # the text diff
+    assert re.search(r"^\+.*sin a;", out, re.M), out

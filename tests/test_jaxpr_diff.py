@@ -80,8 +80,9 @@ def test_literals_constants_and_named_sub_jaxprs():
     assert program.resolve(program.main.eqns[0].params["jaxpr"]) is program.defs["_uniform"]
 
 
-def test_a_malformed_jaxpr_is_an_error_naming_the_line():
-    with pytest.raises(JaxprSyntaxError, match=r"line 2: expected ':' and a type after 'b'"):
+def test_a_malformed_jaxpr_is_an_error_naming_the_line_and_column():
+    expected = r"line 2, column 7: expected ':' and a type after 'b'"
+    with pytest.raises(JaxprSyntaxError, match=expected):
         parse_jaxpr("{ lambda ; a:f32[]. let\n    b = sin a\n  in (b,) }")
 
 
@@ -230,3 +231,66 @@ def test_a_drifted_golden_carries_its_class_and_aligned_diff_to_the_serve_warnin
     assert drifted.notes()[0].startswith("structural: primitive added: stop_gradient")
     warning = drift_warning(drifted, tmp_path)
     assert compare(old, new).diff.replace(">", "&gt;") in warning.replace("&#x27;", "'")
+
+
+def test_an_unreadable_jaxpr_is_text_drift_with_its_position_never_cosmetic():
+    """A form a newer JAX might print: the check says where it stopped and diffs the text."""
+    good = jaxpr(lambda x: jnp.sin(x) * 2.0, 1.0)
+    future = good.replace("sin a", "sin a %% a new form")
+    assert "%%" in future
+    for old, new, which in ((future, good, "the golden"), (good, future, "the new output")):
+        drift = compare(old, new)
+        assert drift is not None and drift.kind == TEXT
+        line = next(i for i, row in enumerate(future.splitlines(), 1) if "%%" in row)
+        column = future.splitlines()[line - 1].index("%%") + 1
+        expected = f"text: unreadable jaxpr in {which}: line {line}, column {column}: expected"
+        assert drift.headline().startswith(expected), drift.headline()
+        assert drift.headline().endswith("; compared as text")
+    # Re-lettering an unreadable jaxpr is not silently cosmetic either.
+    assert compare(future, reletter(future)).kind == TEXT
+
+
+def test_jaxprs_inside_printed_values_and_mixed_branch_tuples_are_parsed():
+    from test_jaxpr_corpus import renamed
+
+    from bookexec.jaxpr_parse import Opaque, Ref
+
+    solve = jaxpr(jnp.linalg.solve, jnp.eye(3) * 2.0, jnp.ones(3))
+    assert "_LinearSolveTuple(matvec={ lambda" in solve
+    (program,) = [s.program for s in split_output(solve) if s.program]
+    opaque = [v for j in nested(program.main) for e in j.eqns for v in e.params.values()] + [
+        v
+        for d in program.defs.values()
+        for j in nested(d)
+        for e in j.eqns
+        for v in e.params.values()
+    ]
+    tuples = [v for v in opaque if isinstance(v, Opaque)]
+    assert tuples and all(any(isinstance(p, Jaxpr) for p in v.parts) for v in tuples)
+    # A change inside a jaxpr held in a printed value is structural; renaming is cosmetic.
+    one = solve.rstrip("\n")  # the corpus renaming reads one jaxpr and nothing else
+    assert compare(one, renamed(one, "seed")[0]).kind == COSMETIC
+    inner = solve.index("_LinearSolveTuple(matvec={ lambda")
+    changed = solve[:inner] + solve[inner:].replace("] a b", "] b a", 1)  # matvec's operands
+    drift = compare(solve, changed)
+    assert drift is not None and drift.kind == STRUCTURAL, drift
+    assert "dot_general: input 1 reads a different value" in drift.headline()
+
+    diag = jaxpr(jnp.diag, jnp.ones((3, 3)))
+    assert re.search(r"\}\s+jaxpr\s+\)", diag), "a tuple mixing inline and named jaxprs"
+    (program,) = [s.program for s in split_output(diag) if s.program]
+    branches = [
+        v
+        for top in [program.main, *program.defs.values()]
+        for j in nested(top)
+        for e in j.eqns
+        for k, v in e.params.items()
+        if k == "branches"
+    ]
+    mixed = [b for b in branches if any(isinstance(x, Ref) for x in b)]
+    assert mixed and all(isinstance(x, Jaxpr | Ref) for x in mixed[0])
+    diag = diag.rstrip("\n")  # the corpus renaming reads one jaxpr and nothing else
+    assert compare(diag, renamed(diag, "seed")[0]).kind == COSMETIC
+    # A naive re-lettering merges `y` and `z` into one name: a cycle in the data flow, which
+    # the comparison must call structural, not hang on.
+    assert compare(diag, reletter(diag)).kind == STRUCTURAL

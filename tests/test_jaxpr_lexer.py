@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import jax
 import jax.numpy as jnp
 import pytest
@@ -154,3 +156,47 @@ def test_a_jaxpr_fence_written_by_hand_is_highlighted_by_the_books_markdown():
     assert "language-jaxpr" in html
     assert '<span class="nf">sin</span>' in html
     assert '<span class="kt">f32[]</span>' in html
+
+
+# -- forms the parser learned from the corpus (tests/test_jaxpr_corpus.py) ------------------------
+
+
+def kinds_of(text: str) -> dict[str, set]:
+    found: dict[str, set] = {}
+    for kind, value in marked(text):
+        found.setdefault(value, set()).add(kind)
+    return found
+
+
+def test_a_hyphenated_primitive_is_one_primitive():
+    text = str(jax.make_jaxpr(lambda x, i: x.at[i].add(1.0))(jnp.ones(4), jnp.arange(2)))
+    assert "scatter-add" in text
+    assert kinds_of(text)["scatter-add"] == {Name.Function}
+
+
+def test_complex_literals_and_vma_types():
+    text = str(jax.make_jaxpr(lambda z: z * 1j + (2 - 0.5j))(jnp.ones(3, jnp.complex64)))
+    found = kinds_of(text)
+    assert found["1j"] == {Number} and found["(2-0.5j)"] == {Number}
+    vma = "a:f32[2,2]{V:(x,y)}"
+    assert marked(f"{{ lambda ; {vma}. let  in (a,) }}")[2:5] == [
+        (Name.Variable, "a"),
+        (Punctuation, ":"),
+        (Keyword.Type, "f32[2,2]{V:(x,y)}"),
+    ]
+
+
+def test_a_variable_named_like_a_primitive_or_a_keyword_is_a_variable():
+    """JAX names its 191st variable `ge` and its 222nd `in`; position tells them apart."""
+
+    def chain(x):
+        for i in range(120):
+            x = jnp.sin(x) + float(i)
+        return x >= 0.5
+
+    text = str(jax.make_jaxpr(chain)(jnp.ones(3)))
+    assert re.search(r"\bin:f32\[3\] = sin", text) and re.search(r"\bge:f32\[3\] = ", text)
+    found = list(get_lexer_by_name("jaxpr").get_tokens(text))
+    assert (Name.Variable, "in") in found and (Name, "in") in found  # defined, then read
+    assert (Name.Variable, "ge") in found and (Name.Function, "ge") in found
+    assert [v for k, v in found if k is Keyword and v == "in"] == ["in"]  # the one keyword

@@ -2,7 +2,8 @@
 
 It opens every page and fails on any console error, failed request or request to another
 host; it searches, switches the theme, checks the jaxpr colours and the MathJax the site
-ships, and saves a screenshot of one chapter in each theme. The screenshots are written to
+ships, checks that every chapter and lab page that prints a jaxpr highlights it, and saves a
+screenshot of one chapter in each theme. The screenshots are written to
 the test's temporary folder and copied to `.cache/screenshots/` (git-ignored), named
 `<chapter>-light.png` and `<chapter>-dark.png`.
 """
@@ -18,7 +19,8 @@ from urllib.parse import urlsplit
 import jax
 import pytest
 
-from conftest import REPO, static_server
+from bookexec.golden import parse as parse_golden
+from conftest import REPO, jaxpr_goldens, static_server
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]
 
@@ -283,3 +285,77 @@ def test_screenshots_of_a_chapter_in_both_themes(served, new_page, tmp_path):
         shutil.copy(shot, SCREENSHOTS / shot.name)
     light = (SCREENSHOTS / f"{CHAPTER}-light.png").read_bytes()
     assert light != (SCREENSHOTS / f"{CHAPTER}-dark.png").read_bytes()
+
+
+def pages_printing_jaxprs() -> dict[str, int]:
+    """Each chapter and lab page whose blocks print a jaxpr, by URL path, with how many do.
+
+    Read from the goldens, not from the site: a page whose output lost its highlighting (or
+    its jaxpr) is still expected to show one.
+    """
+    golden_dir = REPO / "tests" / "golden"
+    found: dict[str, int] = {}
+    for path in jaxpr_goldens():
+        if "{ lambda " in parse_golden(path.read_text()).output:
+            page = path.parent.relative_to(golden_dir).as_posix() + "/"
+            found[page] = found.get(page, 0) + 1
+    return found
+
+
+# Every block output on a page (a chapter's `.result`, a lab cell's output area) that shows a
+# jaxpr, and whether the jaxpr lexer coloured it with the book's jaxpr colours (book.css).
+_JAXPR_OUTPUTS = """
+() => {
+  const hex = (value) => {
+    const v = value.trim().replace('#', '');
+    const n = [0, 2, 4].map((i) => parseInt(v.slice(i, i + 2), 16));
+    return `rgb(${n[0]}, ${n[1]}, ${n[2]})`;
+  };
+  const outputs = [...document.querySelectorAll('.result, .jp-OutputArea-output')]
+    .filter((e) => e.textContent.includes('{ lambda '));
+  return outputs.map((e) => {
+    const code = e.matches('.language-jaxpr') ? e : e.querySelector('.language-jaxpr');
+    const text = e.textContent.trim().slice(0, 60);
+    if (!code) return {text, highlighted: false};
+    const style = getComputedStyle(code);
+    const colours = {};
+    for (const [cls, part] of [['nf', 'primitive'], ['kt', 'type'], ['k', 'keyword']]) {
+      const token = code.querySelector('.' + cls);
+      colours[part] = token && getComputedStyle(token).color === hex(
+        style.getPropertyValue('--jaxpr-' + part));
+    }
+    return {text, highlighted: Object.values(colours).every(Boolean), colours};
+  });
+}
+"""
+
+
+def jaxpr_outputs(page) -> list[dict]:
+    return page.evaluate(_JAXPR_OUTPUTS)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_that_prints_a_jaxpr_highlights_it(served, new_page, scheme):
+    """Chapters and labs alike: each output holding a jaxpr has the jaxpr lexer's colours."""
+    expected = pages_printing_jaxprs()
+    assert any(p.startswith("labs/") for p in expected) and len(expected) >= 10, expected
+    page = new_page(scheme)
+    for path, count in expected.items():
+        page.goto(served + path, wait_until="networkidle")
+        outputs = jaxpr_outputs(page)
+        assert len(outputs) >= count, (path, count, outputs)
+        plain = [o for o in outputs if not o["highlighted"]]
+        assert plain == [], (scheme, path, plain)
+
+
+def test_the_highlight_check_sees_a_jaxpr_printed_as_plain_text(new_page, tmp_path):
+    """The check above can fail: a lab output with the jaxpr in a bare <pre> is reported."""
+    (tmp_path / "index.html").write_text(
+        '<div class="jp-OutputArea-output"><pre>{ lambda ; a:f32[]. let  in (a,) }</pre></div>'
+    )
+    page = new_page()
+    with static_server(tmp_path) as base:
+        page.goto(base)
+        assert jaxpr_outputs(page) == [
+            {"text": "{ lambda ; a:f32[]. let  in (a,) }", "highlighted": False}
+        ]

@@ -20,6 +20,7 @@ from bookexec.jaxpr_parse import (
     Eqn,
     Jaxpr,
     JaxprSyntaxError,
+    Opaque,
     Operand,
     Param,
     Program,
@@ -63,10 +64,13 @@ def canonical_order(jaxpr: Jaxpr) -> list[Eqn]:
     """The equations in an order that does not depend on the order they were traced in.
 
     Depth first from the outputs, left to right, each equation after those it reads from;
-    then whatever the outputs do not reach (effects, unused values) in printed order.
+    then whatever the outputs do not reach (effects, unused values) in printed order. Text
+    that reads a value before defining it (not a jaxpr JAX prints, but a reader must not
+    hang on it) is cut where the cycle closes.
     """
     producer = {b.name: i for i, e in enumerate(jaxpr.eqns) for b in e.outs if b.name != "_"}
     done: set[int] = set()
+    started: set[int] = set()
     order: list[Eqn] = []
 
     def visit(start: int) -> None:
@@ -79,6 +83,9 @@ def canonical_order(jaxpr: Jaxpr) -> list[Eqn]:
                 done.add(index)
                 order.append(jaxpr.eqns[index])
                 continue
+            if index in started:  # a cycle: already waiting for what it reads
+                continue
+            started.add(index)
             stack.append((index, True))
             reads = [producer.get(o.text) for o in jaxpr.eqns[index].ins if not o.literal]
             stack += [(i, False) for i in reversed(reads) if i is not None and i not in done]
@@ -114,7 +121,9 @@ def _param_canon(value: Param, defs: dict[str, Jaxpr]) -> str:
     if isinstance(value, Jaxpr):
         return "{" + canonical(value, defs) + "}"
     if isinstance(value, tuple):
-        return "(" + " ".join("{" + canonical(j, defs) + "}" for j in value) + ")"
+        return "(" + " ".join(_param_canon(item, defs) for item in value) + ")"
+    if isinstance(value, Opaque):
+        return "".join(_param_canon(part, defs) for part in value.parts)
     if isinstance(value, Ref):
         return f"<unknown jaxpr {value.name}>"
     return value
@@ -154,7 +163,9 @@ def _param_shown(value: Param) -> str:
     if isinstance(value, Jaxpr):
         return _COLLAPSED
     if isinstance(value, tuple):
-        return "(" + " ".join(_COLLAPSED for _ in value) + ")"
+        return "(" + " ".join(map(_param_shown, value)) + ")"
+    if isinstance(value, Opaque):
+        return "".join(map(_param_shown, value.parts))
     if isinstance(value, Ref):
         return value.name
     return value
@@ -218,6 +229,14 @@ def _align(old: Jaxpr, new: Jaxpr, old_defs, new_defs) -> list[_Pair]:
     return pairs
 
 
+def _alignments(old: Jaxpr, new: Jaxpr, old_defs, new_defs) -> list[list[_Pair]]:
+    found = [_align(old, new, old_defs, new_defs)]
+    if len(old.eqns) == len(new.eqns):
+        pairs = zip(canonical_order(old), canonical_order(new), strict=True)
+        found.append([_Pair(a, b) for a, b in pairs])
+    return found
+
+
 def _align_by_primitive(old: list[Eqn], new: list[Eqn]) -> list[_Pair]:
     pairs: list[_Pair] = []
     matcher = difflib.SequenceMatcher(
@@ -250,14 +269,32 @@ class _JaxprDiff:
         self.mapping: dict[str, str] = {}
 
     def run(self) -> _JaxprDiff:
+        """The diff under the alignment that shows the fewest changed lines.
+
+        Aligning by what equations compute can pair an unchanged equation with a changed
+        neighbour that computes the same thing; when both jaxprs have as many equations, the
+        alignment by position in canonical order is tried too, and the smaller diff kept.
+        """
+        best = None
+        for pairs in _alignments(self.old, self.new, self.old_defs, self.new_defs):
+            attempt = _JaxprDiff(self.old, self.new, self.old_defs, self.new_defs, self.where)
+            attempt._run(pairs)
+            if best is None or attempt._cost() < best._cost():
+                best = attempt
+        self.lines, self.changes, self.mapping = best.lines, best.changes, best.mapping
+        return self
+
+    def _run(self, pairs: list[_Pair]) -> None:
         self._header()
-        for pair in _align(self.old, self.new, self.old_defs, self.new_defs):
+        for pair in pairs:
             if pair.old and pair.new:
                 self._map(pair.old.outs, pair.new.outs)
-        for pair in _align(self.old, self.new, self.old_defs, self.new_defs):
+        for pair in pairs:
             self._pair(pair)
         self._footer()
-        return self
+
+    def _cost(self) -> int:
+        return sum(line[:1] in "+-~" for line in self.lines)
 
     def _say(self, change: str) -> None:
         self.changes.append(f"{self.where}{change}")
@@ -401,11 +438,31 @@ def _resolve(value: Param, defs: dict[str, Jaxpr]) -> Param:
     return defs.get(value.name, value) if isinstance(value, Ref) else value
 
 
+def _jaxprs_in(value: Param, defs) -> tuple[Jaxpr, ...] | None:
+    """The jaxprs a parameter holds, when it is nothing but jaxprs around the same text."""
+    if isinstance(value, Jaxpr):
+        return (value,)
+    if isinstance(value, tuple):
+        items = tuple(_resolve(item, defs) for item in value)
+        return items if all(isinstance(item, Jaxpr) for item in items) else None
+    if isinstance(value, Opaque):
+        return tuple(part for part in value.parts if isinstance(part, Jaxpr))
+    return None
+
+
+def _outside_jaxprs(value: Param) -> tuple[str, ...]:
+    """The text of an opaque value around its jaxprs; nothing for other values."""
+    if isinstance(value, Opaque):
+        return tuple(p if isinstance(p, str) else _COLLAPSED for p in value.parts)
+    return ()
+
+
 def _nested(a: Param, b: Param, old_defs, new_defs, where: str):
     """The diff of jaxpr-valued parameters, or None when they are not both jaxprs."""
-    if isinstance(a, Jaxpr) and isinstance(b, Jaxpr):
-        a, b = (a,), (b,)
-    if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
+    if _outside_jaxprs(a) != _outside_jaxprs(b):
+        return None
+    a, b = _jaxprs_in(a, old_defs), _jaxprs_in(b, new_defs)
+    if a is None or b is None or len(a) != len(b):
         return None
     found = []
     for index, (x, y) in enumerate(zip(a, b, strict=True)):
@@ -429,13 +486,35 @@ def _types(jaxpr: Jaxpr) -> str:
 
 
 def diff_jaxprs(old: Program, new: Program) -> tuple[list[str], list[str]]:
-    """The aligned diff lines and the changes in words, for two printed jaxprs."""
+    """The aligned diff lines and the changes in words, for two printed jaxprs.
+
+    A named jaxpr printed before the program (`let NAME = { ... } in`) that changed is
+    diffed too, under its name: the program may use it inside a printed value.
+    """
+    lines, changes = [], []
+    old_defs, new_defs = list(old.defs.items()), list(new.defs.items())
+    if len(old_defs) != len(new_defs):
+        changes.append(f"{len(old_defs)} named jaxprs -> {len(new_defs)}")
+    for (old_name, a), (new_name, b) in zip(old_defs, new_defs, strict=False):
+        if canonical(a, old.defs) == canonical(b, new.defs):
+            continue
+        result = _JaxprDiff(a, b, old.defs, new.defs, f"{new_name}: ").run()
+        lines += [f"  let {new_name} =", *result.lines, "  in"]
+        changes += result.changes or [f"named jaxpr {old_name} changed"]
     result = _JaxprDiff(old.main, new.main, old.defs, new.defs).run()
-    return result.lines, result.changes
+    return lines + result.lines, changes + result.changes
+
+
+def _program_canon(program: Program) -> list[str]:
+    """The program blind to names: its named jaxprs in printed order, then the main one."""
+    return [
+        *(canonical(j, program.defs) for j in program.defs.values()),
+        canonical(program.main, program.defs),
+    ]
 
 
 def same_program(old: Program, new: Program) -> bool:
-    return canonical(old.main, old.defs) == canonical(new.main, new.defs)
+    return _program_canon(old) == _program_canon(new)
 
 
 def _text_lines(segments: list[Segment]) -> list[str]:
@@ -451,10 +530,14 @@ def compare(old: str, new: str) -> Drift | None:
     """How two block outputs differ, jaxprs read as programs; None when the text is equal."""
     if old == new:
         return None
-    try:
-        old_segments, new_segments = split_output(old), split_output(new)
-    except JaxprSyntaxError as error:
-        return Drift(STRUCTURAL, [f"output changed (a jaxpr could not be read: {error})"])
+    unreadable = [
+        f"unreadable jaxpr in {which}: {problem}; compared as text"
+        for which, text in (("the golden", old), ("the new output", new))
+        if (problem := _unreadable(text))
+    ]
+    if unreadable:  # a form this parser does not know yet: the text diff says what changed
+        return Drift(TEXT, unreadable)
+    old_segments, new_segments = split_output(old), split_output(new)
     old_programs = [s.program for s in old_segments if s.program]
     new_programs = [s.program for s in new_segments if s.program]
     text: list[str] = []
@@ -469,6 +552,7 @@ def compare(old: str, new: str) -> Drift | None:
         if same_program(a, b):
             continue
         lines, words = diff_jaxprs(a, b)
+        words = words or ["the program changed"]  # never a silent cosmetic
         label = f"jaxpr {index} of {len(new_programs)}" if len(new_programs) > 1 else "jaxpr"
         prefix = f"{label}: " if len(new_programs) > 1 else ""
         changes += [prefix + word for word in _unique(words)]
@@ -476,6 +560,21 @@ def compare(old: str, new: str) -> Drift | None:
     if changes:
         return Drift(STRUCTURAL, changes + text, "\n".join(diffs))
     return Drift(TEXT, text) if text else Drift(COSMETIC)
+
+
+def _unreadable(text: str) -> str | None:
+    """Where a jaxpr in the text cannot be read, as `line L, column C: ...`; None if none.
+
+    A newer JAX can print a form this parser has never seen; that must show as a text diff
+    with the place it stopped, never crash the check and never pass as cosmetic.
+    """
+    try:
+        split_output(text)
+    except JaxprSyntaxError as error:
+        return str(error).removeprefix("jaxpr, ")
+    except Exception as error:  # a bug of the reader is reported the same way
+        return f"the reader failed: {error!r}"
+    return None
 
 
 def _unique(words: list[str]) -> list[str]:

@@ -3,14 +3,20 @@
 Registered as the `jaxpr` language through the project's entry points. Text that is not a
 jaxpr passes through as plain text, so whole block outputs can use it.
 
+Each jaxpr in the text is read by the book's parser (`jaxpr_parse`), and coloured from where
+the parser found each part: a variable called `ge` is a variable and the primitive `ge` a
+primitive, a variable called `in` is not the keyword, `scatter-add` is one primitive. What lies
+between those parts (punctuation, parameter values) and text that is not a jaxpr, or a jaxpr
+the parser cannot read, is coloured by the regular expressions below.
+
 What it marks, with the token the theme colours:
 - `{ lambda`, `let`, `in`: Keyword; a top-level `let name = { ... } in` names its jaxpr as
   Name.Function, like a primitive, since equations call it by that name.
 - types: `f32[]`, `~f32[4,8]`, `f32[8@x,16@y]`, `float32<host>[8@x,16@y]`, `key<fry>[]`,
-  `bool[4]`, `f32[2]<host>`: Keyword.Type.
+  `bool[4]`, `f32[2]<host>`, `f32[2,2]{V:(x,y)}`: Keyword.Type.
 - binders `a:` and `_:`: Name.Variable; operands: Name.
 - the primitive after `=`: Name.Function; its parameters `name=`: Name.Attribute.
-- literals `2.0:f32[]`: Number, then the type.
+- literals `2.0:f32[]`, `1j:c64[]`, `(2-0.5j):c64[]`: Number, then the type.
 - inside parameters: None/True/False (Keyword.Constant), quoted strings (String), numbers.
 """
 
@@ -18,7 +24,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from pygments.lexer import RegexLexer, bygroups
+from pygments.lexer import Lexer, RegexLexer, bygroups
 from pygments.token import (
     Keyword,
     Name,
@@ -29,6 +35,8 @@ from pygments.token import (
     Text,
     Whitespace,
 )
+
+from bookexec.jaxpr_parse import split_output
 
 # Short dtype names as jaxprs print them, and the long names some reprs use.
 _DTYPE = (
@@ -42,9 +50,11 @@ _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _NUMBER = r"-?(?:\d+\.\d*|\.\d+|\d+)(?:e[+-]?\d+)?\b|-?(?:inf|nan)\b"
 
 
-class JaxprLexer(RegexLexer):
-    name = "jaxpr"
-    aliases: ClassVar[list[str]] = ["jaxpr"]
+class RegexJaxprLexer(RegexLexer):
+    """Jaxpr colours from regular expressions alone: for text the parser does not read."""
+
+    name = "jaxpr-regex"
+    aliases: ClassVar[list[str]] = []
     filenames: ClassVar[list[str]] = []
 
     tokens: ClassVar[dict] = {
@@ -69,10 +79,60 @@ class JaxprLexer(RegexLexer):
             (r"\b(None|True|False)\b", Keyword.Constant),
             (r"\b(?:" + _DTYPE + r")\b", Keyword.Type),
             (r"'[^'\n]*'|\"[^\"\n]*\"", String),
+            (r"0[xX][0-9a-fA-FX]+\b", Number.Hex),  # an address: 0x7f..., or 0xXXXX normalised
             (_NUMBER, Number),
             (_NAME, Name),
-            (r"[{}\[\](),;.:@<>]", Punctuation),
+            (r"\w+", Name),
+            (r"[{}\[\](),;.:@<>!?#$%&^`'\"\\]", Punctuation),
             (r"[=*+\-/|~]", Operator),
             (r".", Text),
         ]
     }
+
+
+# How each part the parser found is coloured; `value` (a parameter's printed value) is lexed
+# with the regular expressions, which colour its strings, numbers and constants.
+_SPAN_TOKENS = {
+    "keyword": Keyword,
+    "binder": Name.Variable,
+    "var": Name,
+    "type": Keyword.Type,
+    "literal": Number,
+    "primitive": Name.Function,
+    "key": Name.Attribute,
+    "def": Name.Function,
+    "ref": Name,
+}
+
+
+class JaxprLexer(Lexer):
+    name = "jaxpr"
+    aliases: ClassVar[list[str]] = ["jaxpr"]
+    filenames: ClassVar[list[str]] = []
+
+    def get_tokens_unprocessed(self, text):
+        regex = RegexJaxprLexer()
+        try:
+            segments = split_output(text)
+        except Exception:  # a jaxpr the parser cannot read is still shown, coloured by regex
+            yield from regex.get_tokens_unprocessed(text)
+            return
+        offset = 0
+        for segment in segments:
+            pos = 0
+            for span in segment.spans:
+                if span.start > pos:
+                    yield from _shifted(regex, segment.text[pos : span.start], offset + pos)
+                piece = segment.text[span.start : span.end]
+                if span.kind in _SPAN_TOKENS:
+                    yield offset + span.start, _SPAN_TOKENS[span.kind], piece
+                else:
+                    yield from _shifted(regex, piece, offset + span.start)
+                pos = span.end
+            yield from _shifted(regex, segment.text[pos:], offset + pos)
+            offset += len(segment.text)
+
+
+def _shifted(lexer: RegexLexer, text: str, offset: int):
+    for start, kind, value in lexer.get_tokens_unprocessed(text):
+        yield offset + start, kind, value

@@ -6,6 +6,17 @@ them (`cond`'s branches). JAX breaks lines only where it likes, so the parser re
 ignores line breaks. A long shared sub-jaxpr is printed once as `let NAME = { lambda ... } in`
 before the jaxpr that uses it, and a parameter then says `jaxpr=NAME`: `Program.defs` keeps
 those, and `resolve` follows such a name.
+
+A parameter's value is read as text, except where it holds a jaxpr: alone (`jaxpr={ lambda
+... }`), in a tuple mixing inline jaxprs and names of jaxprs printed earlier (`branches=( {
+lambda ... } jaxpr1 )`), or inside any other printed value (`_LinearSolveTuple(matvec={
+lambda ... }, ...)`): each is parsed as a jaxpr wherever it sits.
+
+The reader also records where each part of the text is (`Span`): variables where they are
+defined and where they are read, primitives, types, literals, parameter names and keywords.
+The jaxpr lexer colours a jaxpr from these spans, and a renaming can rewrite exactly the
+variables, so a variable called `ge` or `in` is never taken for the primitive `ge` or the
+keyword `in`.
 """
 
 from __future__ import annotations
@@ -14,10 +25,16 @@ import re
 from dataclasses import dataclass, field
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_NUMBER = re.compile(r"-?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|inf|nan)\b|True\b|False\b")
+# A primitive's name may hold hyphens: `scatter-add`, `scatter-mul`.
+_PRIMITIVE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
+# A literal: `2.0`, `-3`, `inf`, `1j`, `True`; complex and float0 ones print in parentheses,
+# `(2-0.5j):c64[]`, `(b'',):float0[]`, and are read as balanced text up to their type.
+_NUMBER = re.compile(r"-?(?:\d+\.?\d*(?:[eE][+-]?\d+)?j?|inf|nan)\b|True\b|False\b")
 _DTYPE = re.compile(r"~?[a-z][a-z0-9_]*(?:<[^<>\s]*>)?")
 _START = re.compile(r"(?:let ([A-Za-z_][A-Za-z0-9_]*) = )?\{ lambda\b")
-_TUPLE_OF_JAXPRS = re.compile(r"\(\s*\{ lambda\b")
+# A type's annotations after the shape: the varying manual axes of shard_map, `{V:(x,y)}`.
+_TYPE_SUFFIX = re.compile(r"\{[A-Z]+:[^{}\s]*\}")
+_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(?!=)")
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -50,6 +67,8 @@ class Eqn:
     primitive: str
     params: dict[str, Param]  # in printed order
     ins: list[Operand]
+    # Where the primitive and its parameters are in the parsed text: (start, end).
+    op_span: tuple[int, int] = field(default=(0, 0), compare=False)
 
 
 @dataclass
@@ -61,14 +80,40 @@ class Jaxpr:
 
 
 @dataclass(frozen=True)
+class Span:
+    """Where one part of a jaxpr is in the text: `kind` is one of SPAN_KINDS."""
+
+    start: int
+    end: int
+    kind: str
+
+
+# binder: a variable where it is defined; var: where it is read; def: the name of a jaxpr
+# printed as `let NAME = { ... } in`; ref: a parameter naming one; key: a parameter's name;
+# value: a parameter's value when it is plain printed text (no jaxpr inside).
+SPAN_KINDS = (
+    *("keyword", "binder", "var", "type", "literal", "primitive", "key", "value", "def", "ref"),
+)
+VARIABLE_KINDS = ("binder", "var")
+
+
+@dataclass(frozen=True)
 class Ref:
     """A parameter naming a jaxpr printed earlier as `let NAME = { lambda ... } in`."""
 
     name: str
 
 
-# A parameter's value: its printed text, a jaxpr, a tuple of jaxprs, or a named jaxpr.
-Param = str | Jaxpr | tuple[Jaxpr, ...] | Ref
+@dataclass(frozen=True)
+class Opaque:
+    """A printed value holding jaxprs, as text pieces (whitespace folded) and the jaxprs."""
+
+    parts: tuple[str | Jaxpr, ...]
+
+
+# A parameter's value: its printed text, a jaxpr, a tuple of jaxprs and names of jaxprs, a
+# named jaxpr, or another printed value with jaxprs inside.
+Param = str | Jaxpr | tuple[Jaxpr | Ref, ...] | Ref | Opaque
 
 
 @dataclass
@@ -90,6 +135,7 @@ class Segment:
 
     text: str
     program: Program | None = None
+    spans: list[Span] = field(default_factory=list)  # offsets into this segment's text
 
 
 class _Reader:
@@ -97,13 +143,21 @@ class _Reader:
         self.text = text
         self.pos = start
         self.def_names: set[str] = set()
+        self.spans: list[Span] = []
+
+    def mark(self, start: int, kind: str) -> None:
+        """The text from `start` to the reader's position is one part, of this kind."""
+        self.spans.append(Span(start, self.pos, kind))
 
     # -- low level ----------------------------------------------------------------------------
 
     def error(self, what: str) -> JaxprSyntaxError:
         line = self.text.count("\n", 0, self.pos) + 1
+        column = self.pos - (self.text.rfind("\n", 0, self.pos) + 1) + 1
         snippet = self.text[self.pos : self.pos + 30].split("\n")[0]
-        return JaxprSyntaxError(f"jaxpr, line {line}: expected {what}, found {snippet!r}")
+        return JaxprSyntaxError(
+            f"jaxpr, line {line}, column {column}: expected {what}, found {snippet!r}"
+        )
 
     def skip_space(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos].isspace():
@@ -118,25 +172,34 @@ class _Reader:
         match = _NAME.match(self.text, self.pos)
         return bool(match) and match[0] == word
 
-    def expect(self, literal: str) -> None:
+    def expect(self, literal: str, kind: str = "") -> None:
         if not self.peek(literal):
             raise self.error(repr(literal))
         self.pos += len(literal)
+        if kind:
+            self.mark(self.pos - len(literal), kind)
 
-    def name(self) -> str:
+    def name(self, kind: str = "", pattern: re.Pattern = _NAME) -> str:
         self.skip_space()
-        match = _NAME.match(self.text, self.pos)
+        match = pattern.match(self.text, self.pos)
         if not match:
             raise self.error("a name")
         self.pos = match.end()
+        if kind:
+            self.mark(match.start(), kind)
         return match[0]
 
-    def balanced(self, stop: str) -> str:
+    def keyword(self, word: str) -> None:
+        if self.name("keyword") != word:
+            self.spans.pop()
+            raise self.error(repr(word))
+
+    def balanced(self, stop: str, space_stops: bool = True) -> str:
         """Text up to whitespace or a `stop` character outside brackets (a parameter value)."""
         start, depth = self.pos, 0
         while self.pos < len(self.text):
             char = self.text[self.pos]
-            if depth == 0 and (char.isspace() or char in stop):
+            if depth == 0 and ((space_stops and char.isspace()) or char in stop):
                 break
             if char in _OPEN or (char == "<" and self._opens_angle()):
                 depth += 1
@@ -154,7 +217,10 @@ class _Reader:
     # -- grammar ------------------------------------------------------------------------------
 
     def type_(self) -> str:
-        """`f32[3]`, `~f32[]`, `key<fry>[]`, `f32<host>[6@data,12@model]`, `f32[2]<host>`."""
+        """`f32[3]`, `~f32[]`, `key<fry>[]`, `f32<host>[6@data,12@model]`, `f32[2]<host>`,
+
+        and shard_map's varying manual axes after it: `f32[2,2]{V:(x,y)}`.
+        """
         match = _DTYPE.match(self.text, self.pos)
         if not match or not self.text.startswith("[", match.end()):
             raise self.error("a type such as f32[3]")
@@ -162,17 +228,37 @@ class _Reader:
         self.pos = self.text.index("]", self.pos) + 1
         if self.text.startswith("<", self.pos):
             self.pos = self.text.index(">", self.pos) + 1
+        if suffix := _TYPE_SUFFIX.match(self.text, self.pos):
+            self.pos = suffix.end()
+        self.mark(match.start(), "type")
         return self.text[match.start() : self.pos]
 
     def binders(self, stop: str) -> list[Binder]:
         found = []
         while not self.peek(stop):
-            name = self.name()
+            name = self.name("binder")
             if not self.text.startswith(":", self.pos):
                 raise self.error(f"':' and a type after {name!r}")
             self.pos += 1
             found.append(Binder(name, self.type_()))
         return found
+
+    def at_in(self) -> bool:
+        """The keyword `in` before the outputs, not a variable named `in` (JAX has those).
+
+        The outputs are `(a, b)` or one operand closing the jaxpr: `in a }`.
+        """
+        if not self.peek_word("in"):
+            return False
+        after = self.text[self.pos + 2 :].lstrip()
+        if after.startswith("("):
+            return True
+        reader = _Reader(self.text, self.pos + 2)
+        try:
+            reader.operand()
+        except JaxprSyntaxError:
+            return False
+        return reader.peek("}")
 
     def is_binder_next(self) -> bool:
         """An output binder (`c:f32[]`) starts the next equation; a literal never does."""
@@ -184,16 +270,29 @@ class _Reader:
             and not _NUMBER.fullmatch(match[0])
         )
 
+    def is_call_next(self) -> bool:
+        """An equation with no outputs starts with its primitive and parameters: `cond[`."""
+        self.skip_space()
+        match = _PRIMITIVE.match(self.text, self.pos)
+        return bool(match) and self.text.startswith("[", match.end())
+
     def operand(self) -> Operand:
         self.skip_space()
+        start = self.pos
         number = _NUMBER.match(self.text, self.pos)
-        if number:
-            self.pos = number.end()
+        if number or self.text.startswith("(", self.pos):
+            if number:
+                self.pos = number.end()
+            else:
+                self.balanced(":", space_stops=False)
+            self.mark(start, "literal")
             if self.text.startswith(":", self.pos):
                 self.pos += 1
                 self.type_()
-            return Operand(self.text[number.start() : self.pos], literal=True)
-        return Operand(self.name(), literal=False)
+            elif not number:
+                raise self.error("':' and a type after a literal")
+            return Operand(self.text[start : self.pos], literal=True)
+        return Operand(self.name("var"), literal=False)
 
     def operands_until(self, done) -> list[Operand]:
         found = []
@@ -207,7 +306,7 @@ class _Reader:
             return params
         self.pos += 1
         while not self.peek("]"):
-            key = self.name()
+            key = self.name("key")
             self.expect("=")
             params[key] = self.param_value(key)
         self.pos += 1
@@ -217,37 +316,109 @@ class _Reader:
         self.skip_space()
         if self.text.startswith("{ lambda", self.pos):
             return self.jaxpr()
-        if _TUPLE_OF_JAXPRS.match(self.text, self.pos):
-            self.pos += 1
-            jaxprs = []
-            while not self.peek(")"):
-                jaxprs.append(self.jaxpr())
-                if self.peek(","):
-                    self.pos += 1
-            self.pos += 1
-            return tuple(jaxprs)
-        text = self.balanced("]")
-        if not text:
+        if self.text.startswith("(", self.pos) and (items := self.jaxpr_tuple()) is not None:
+            return items
+        start = self.pos
+        if self.text.startswith(self.name_ahead(), self.pos) and key != "name":
+            name = self.name_ahead()
+            end = self.pos + len(name)
+            if name in self.def_names and self.value_ends(end):
+                self.pos = end
+                self.mark(start, "ref")
+                return Ref(name)
+        parts = self.free_value()
+        if not parts or parts == [""]:
             raise self.error("a parameter value")
-        if text in self.def_names and key != "name":
-            return Ref(text)
-        return " ".join(text.split())
+        if len(parts) == 1 and isinstance(parts[0], str):
+            self.mark(start, "value")
+            return parts[0]
+        return Opaque(tuple(parts))
+
+    def name_ahead(self) -> str:
+        match = _NAME.match(self.text, self.pos)
+        return match[0] if match else "\0"
+
+    def value_ends(self, pos: int) -> bool:
+        """Whether a parameter's value ends at `pos`: then comes `]` or the next `key=`."""
+        rest = self.text[pos:]
+        after = rest.lstrip()
+        if after.startswith("]"):
+            return True
+        return bool(rest[:1].isspace() and _KEY.match(after))
+
+    def jaxpr_tuple(self) -> tuple[Jaxpr | Ref, ...] | None:
+        """`( { lambda ... } jaxpr1 )`: inline jaxprs and names of earlier ones, or None."""
+        saved, spans = self.pos, len(self.spans)
+        self.pos += 1
+        items: list[Jaxpr | Ref] = []
+        while not self.peek(")"):
+            if self.peek("{ lambda"):
+                items.append(self.jaxpr())
+            elif (name := self.name_ahead()) in self.def_names:
+                start = self.pos
+                self.pos += len(name)
+                self.mark(start, "ref")
+                items.append(Ref(name))
+            else:
+                break
+            if self.peek(","):
+                self.pos += 1
+        if not items or not self.peek(")"):
+            self.pos = saved
+            del self.spans[spans:]
+            return None
+        self.pos += 1
+        return tuple(items)
+
+    def free_value(self) -> list[str | Jaxpr]:
+        """A printed value up to `]` or the next `key=`, reading any jaxpr inside it.
+
+        Free text such as a format string may hold spaces, `=` and braces, so the value goes
+        on until the next `name=` (or the closing `]`) outside brackets.
+        """
+        parts: list[str | Jaxpr] = []
+        text_start = self.pos
+        depth = 0
+        while self.pos < len(self.text):
+            char = self.text[self.pos]
+            if self.text.startswith("{ lambda", self.pos):
+                parts.append(" ".join(self.text[text_start : self.pos].split()))
+                parts.append(self.jaxpr())
+                text_start = self.pos
+                continue
+            if depth == 0 and char == "]":
+                break
+            if depth == 0 and char.isspace() and self.value_ends(self.pos):
+                break
+            if char in _OPEN:
+                depth += 1
+            elif char in ")]}" and depth > 0:
+                depth -= 1
+            self.pos += 1
+        if depth:
+            raise self.error("a closing bracket")
+        parts.append(" ".join(self.text[text_start : self.pos].split()))
+        if len(parts) > 1:
+            parts = [p for p in parts if p != ""]
+        return parts
 
     def eqn(self) -> Eqn:
         outs = []
         if self.is_binder_next():
             outs = self.binders("=")
             self.expect("=")
-        primitive = self.name()
+        primitive = self.name("primitive", _PRIMITIVE)
+        op_start = self.spans[-1].start
         if self.peek("="):
             raise self.error(f"':' and a type after {primitive!r}")
         params = self.params()
+        op_span = (op_start, self.pos)
         ins = self.operands_until(
-            lambda: self.is_binder_next() or self.peek_word("in") or self.peek(";")
+            lambda: self.is_binder_next() or self.at_in() or self.peek(";") or self.is_call_next()
         )
         if self.peek(";"):  # equations on one line are separated by semicolons
             self.pos += 1
-        return Eqn(outs, primitive, params, ins)
+        return Eqn(outs, primitive, params, ins, op_span)
 
     def outputs(self) -> list[Operand]:
         self.skip_space()
@@ -263,36 +434,39 @@ class _Reader:
         return found
 
     def jaxpr(self) -> Jaxpr:
+        self.skip_space()
+        start = self.pos
         self.expect("{")
         if self.name() != "lambda":
             raise self.error("'lambda'")
+        self.mark(start, "keyword")
         constvars = self.binders(";")
         self.expect(";")
         invars = self.binders(".")
         self.expect(".")
-        if self.name() != "let":
-            raise self.error("'let'")
+        self.keyword("let")
         eqns = []
-        while not self.peek_word("in"):
+        while not self.at_in():
             if self.pos >= len(self.text):
                 raise self.error("'in'")
             eqns.append(self.eqn())
-        self.name()  # in
+        self.keyword("in")
         outs = self.outputs()
-        self.expect("}")
+        self.expect("}", "keyword")
         return Jaxpr(constvars, invars, eqns, outs)
 
     def program(self) -> Program:
         """`[let NAME = { lambda ... } in]* { lambda ... }`"""
         defs: dict[str, Jaxpr] = {}
         while self.peek_word("let"):
-            self.name()
-            name = self.name()
+            self.keyword("let")
+            name = self.name("def")
             self.expect("=")
             self.def_names.add(name)
             defs[name] = self.jaxpr()
-            if self.name() != "in":
+            if not self.peek_word("in"):
                 raise self.error("'in' after a named jaxpr")
+            self.keyword("in")
         return Program(self.jaxpr(), defs)
 
 
@@ -322,11 +496,17 @@ def split_output(text: str) -> list[Segment]:
         program = reader.program()
         if match.start() > pos:
             segments.append(Segment(text[pos : match.start()]))
-        segments.append(Segment(text[match.start() : reader.pos], program))
+        start = match.start()
+        spans = [Span(s.start - start, s.end - start, s.kind) for s in reader.spans]
+        segments.append(Segment(text[start : reader.pos], program, sorted(spans, key=_order)))
         pos = reader.pos
     if pos < len(text):
         segments.append(Segment(text[pos:]))
     return segments
+
+
+def _order(span: Span) -> tuple[int, int]:
+    return span.start, span.end
 
 
 def programs(text: str) -> list[Program]:
