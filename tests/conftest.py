@@ -177,7 +177,7 @@ def built_book(tmp_path_factory) -> Path:
         timeout=1800,
     )
     assert proc.returncode == 0, proc.stdout
-    clean = r"golden check: (\d+) blocks checked, 0 drifted, 0 new, 0 stale"
+    clean = r"golden check: (\d+) blocks checked, 0 failed, 0 drifted, 0 new, 0 stale"
     summary = re.search(clean, proc.stdout)
     assert summary, proc.stdout
     assert int(summary[1]) == len(list((REPO / "tests" / "golden").rglob("*.txt")))

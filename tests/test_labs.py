@@ -150,7 +150,7 @@ def test_lab_runs_renders_and_drifts_like_a_page(lab_site):
     out = drift.output
     assert "DRIFTED (text): lab docs/labs/demo.ipynb, cell 'solution'" in out
     assert "-x squared is 48" in out and "+x squared is 49" in out
-    assert "golden check: 3 blocks checked, 1 drifted, 0 new, 0 stale" in out
+    assert "golden check: 3 blocks checked, 0 failed, 1 drifted, 0 new, 0 stale" in out
 
 
 @pytest.mark.build
