@@ -302,10 +302,10 @@ def _damage_good_golden(root: Path, how: str) -> bytes:
         path.write_bytes(bytes(range(256)) * 3)
     elif how == "empty":
         path.write_bytes(b"")
-    elif how == "written under another JAX version":
-        text = original.decode()
-        running = re.search(r"^jax: (.*)$", text, re.M)[1]
-        path.write_text(text.replace(f"jax: {running}\n", "jax: 0.11.0\n", 1))
+    elif how == "beside a damaged VERSIONS file":
+        versions = root / "tests" / "golden" / "VERSIONS"
+        versions.write_text(versions.read_text().split("jaxlib:")[0])  # cut short
+        path.write_text(path.read_text().replace("lambda", "lambda ", 1))
     return original
 
 
@@ -314,7 +314,7 @@ DAMAGE = {
     "truncated": ["damaged or truncated", "GOLDEN=update rewrites it"],
     "corrupt (random bytes)": ["not valid UTF-8 (byte", "GOLDEN=update rewrites it"],
     "empty": ["damaged or truncated", "GOLDEN=update rewrites it"],
-    "written under another JAX version": ["goldens were written under another version: jax 0.11.0"],
+    "beside a damaged VERSIONS file": ["VERSIONS: tests/golden/VERSIONS is damaged"],
 }
 
 
@@ -335,11 +335,11 @@ def test_a_damaged_golden_is_readable_drift_and_update_repairs_it(base, tmp_path
     assert found, run.output
     for part in DAMAGE[how]:
         assert part in run.output, (part, run.output)
-    if how.startswith("written under"):
-        # The version comes first, before any per-block report.
-        assert run.output.index("written under another version") < found.start()
+    if how.startswith("beside"):
+        # The versions come first, before any per-block report.
+        assert run.output.index("VERSIONS: tests/golden/VERSIONS") < found.start()
     else:
-        assert "written under another version" not in run.output  # a damaged header says nothing
+        assert "goldens written under" not in run.output  # a damaged golden says nothing of it
     assert goldens(root) == damaged  # check mode never writes
 
     repaired = measured_build(root, "update")

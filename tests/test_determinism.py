@@ -93,7 +93,7 @@ def test_two_cold_builds_write_byte_identical_goldens(two_builds):
     _, ((_, first, _), (second_log, second, _)) = two_builds
     assert len(first) > 15
     assert sorted(second) == sorted(first)
-    assert "0 new, 0 stale deleted" in second_log
+    assert "0 written (0 new), 0 stale deleted" in second_log
     differ = sorted(name for name in first if first[name] != second[name])
     for name in differ:
         assert mask_golden(first[name]) == mask_golden(second[name]), name
@@ -135,6 +135,6 @@ def test_a_page_built_alone_gives_the_same_goldens(two_builds, tmp_path):
 
     result = Site(alone).build("update", BOOK_CACHE="off", BOOK_JOBS="1")
     assert result.returncode == 0, result.output
-    assert "0 rewritten, 0 new, 0 stale deleted" in result.output
+    assert "0 written (0 new), 0 stale deleted" in result.output
     page = CHAPTERS[0]
     assert goldens(alone) == {k: v for k, v in whole.items() if k.startswith(f"{page}/")}

@@ -321,6 +321,15 @@ class Report:
     recorded: Provenance | None = None  # the goldens' VERSIONS file
     running: Provenance | None = None  # this build's versions
 
+    def versions_problem(self) -> str | None:
+        """A folder of goldens must say which versions wrote them: a missing or damaged
+        VERSIONS file fails the check like a damaged golden, and the update rewrites it."""
+        if self.recorded is not None or not existing_goldens(self.golden_dir):
+            return None
+        path = _rel(self.golden_dir / VERSIONS_FILE, self.root)
+        state = "damaged" if (self.golden_dir / VERSIONS_FILE).exists() else "missing"
+        return f"VERSIONS: {path} is {state}; GOLDEN=update rewrites it"
+
     def blocks(self) -> int:
         """Blocks judged: compared with a golden, or failed (prose failures are not blocks)."""
         return len(self.comparisons) + sum(1 for f in self.failures if f.block_id)
@@ -333,7 +342,9 @@ class Report:
 
     @property
     def failed(self) -> bool:
-        return bool(self.stale or self.failures) or any(c.status != "ok" for c in self.comparisons)
+        if self.stale or self.failures or self.versions_problem():
+            return True
+        return any(c.status != "ok" for c in self.comparisons)
 
     def version_note(self) -> str | None:
         """Said once: which versions wrote the goldens, which run now, and what that changed."""
@@ -354,6 +365,9 @@ class Report:
         note = self.version_note()
         if note:
             out.append(note)
+        problem = self.versions_problem()
+        if problem:
+            out.append(problem)
         out += [failure.line() for failure in self.failures]
         drifted = [c for c in self.comparisons if c.status == "drifted"]
         for kind in (jaxpr_diff.STRUCTURAL, jaxpr_diff.TEXT):
