@@ -10,7 +10,7 @@ from concurrent.futures import CancelledError
 from importlib.metadata import version
 from pathlib import Path
 
-from bookexec import cache, jax_changes, measured, prose, review
+from bookexec import cache, figures, jax_changes, measured, prose, review
 from bookexec.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.golden import (
@@ -122,7 +122,7 @@ class Build:
         self.raise_if_failed()
         self.page, self.position = src, 0
         try:
-            return prose.render(markdown, src, self._facts_of)
+            return prose.render(markdown, src, self._facts_of, self._figure)
         except BookError as error:
             if not self.serving:
                 raise
@@ -142,6 +142,44 @@ class Build:
             self.raise_if_failed()
             raise BookError(f"{plan[index].where}: its values are missing (the block failed)")
         return {fact.name: fact for fact in page_run.blocks[index].facts}
+
+    def _figure(self, ref: str, where: str) -> str:
+        """The HTML of the figure `ref` names, drawn from the values it plots."""
+        page = where.removeprefix("docs/").rpartition(":")[0]
+        try:
+            target, block_id, name = prose.parse_reference(ref, page)
+        except ValueError:
+            raise BookError(f"{where}: figure '{ref}' must look like block-id.name") from None
+        facts = self._facts_of(target, block_id)
+        if facts is None:
+            raise BookError(
+                f"{where}: figure '{ref}' names block '{block_id}', "
+                f"which docs/{target} does not have"
+            )
+        spec = figures.parse_spec(facts[name]) if name in facts else None
+        if spec is None:
+            raise BookError(
+                f"{where}: block '{block_id}' recorded no figure '{name}' (bookexec.facts.figure)"
+            )
+        plotted = [n for names in spec["series"].values() for n in names]
+        values, source = facts, "this build's measurement"
+        if self.execute and self.mode != "update":
+            block = next(b for b in self.plans[target] if b.id == block_id)
+            golden = {f.name: f for f in recorded(self.golden_dir, block)[1]}
+            if all(n in golden and golden[n].kind == facts[n].kind for n in plotted) and not (
+                measured.band_failures([golden[n] for n in plotted], [facts[n] for n in plotted])
+            ):
+                values = golden
+                source = (
+                    "the values its golden records, which this build measured again "
+                    "within their bands"
+                )
+        elif not self.execute:
+            source = "the values its golden records"
+        caption = f"Drawn at build time by block '{block_id}' from {source}. {spec['alt']}"
+        return figures.figure_html(
+            name, spec, {n: float(values[n].value) for n in plotted}, caption
+        )
 
     def raise_if_failed(self) -> None:
         if not self.serving and self.executor.first_failure:

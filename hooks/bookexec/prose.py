@@ -12,7 +12,7 @@ import html
 import re
 from collections.abc import Callable
 
-from bookexec import measured
+from bookexec import figures, measured
 from bookexec.errors import BookError
 from bookexec.measured import Fact
 
@@ -22,6 +22,8 @@ _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 # (page, block id) -> the block's facts by name, or None when the page has no such block
 Lookup = Callable[[str, str], dict[str, Fact] | None]
+# (reference, "docs/page:line") -> the figure's HTML (see bookexec.figures)
+FigureMaker = Callable[[str, str], str]
 
 
 def parse_reference(ref: str, page: str) -> tuple[str, str, str]:
@@ -33,8 +35,11 @@ def parse_reference(ref: str, page: str) -> tuple[str, str, str]:
     return (target_page or page), block_id, name
 
 
-def render(markdown: str, page: str, lookup: Lookup) -> str:
-    """Replace every fact reference outside code with its value, or raise naming page and line."""
+def render(markdown: str, page: str, lookup: Lookup, figure: FigureMaker | None = None) -> str:
+    """Replace every fact reference outside code with its value, or raise naming page and line.
+
+    A line holding only `{{figure:block-id.name}}` becomes that figure, drawn by `figure`.
+    """
     out = []
     fence: str | None = None
     for number, line in enumerate(markdown.splitlines(keepends=True), start=1):
@@ -45,6 +50,8 @@ def render(markdown: str, page: str, lookup: Lookup) -> str:
             fence is not None and line.strip().startswith(fence) and set(line.strip()) == {fence[0]}
         ):
             fence = None
+        elif fence is None and figure is not None and (found := figures.REFERENCE.match(line)):
+            line = figure(found["ref"], f"docs/{page}:{number}") + "\n"
         elif fence is None and "{{" in line:
             line = _render_line(line, page, number, lookup)
         out.append(line)
