@@ -163,7 +163,12 @@ class Build:
             )
         plotted = [n for names in spec["series"].values() for n in names]
         values, source = facts, "this build's measurement"
-        if self.execute and self.mode != "update":
+        if not self.execute:
+            source = "the values its golden records"
+        else:
+            # The golden keeps its values while a build measures within their bands (the
+            # update mode too rewrites only what left them), so drawing those values gives the
+            # same SVG from build to build; a value out of its band is drawn as measured.
             block = next(b for b in self.plans[target] if b.id == block_id)
             golden = {f.name: f for f in recorded(self.golden_dir, block)[1]}
             if all(n in golden and golden[n].kind == facts[n].kind for n in plotted) and not (
@@ -174,8 +179,6 @@ class Build:
                     "the values its golden records, which this build measured again "
                     "within their bands"
                 )
-        elif not self.execute:
-            source = "the values its golden records"
         caption = f"Drawn at build time by block '{block_id}' from {source}. {spec['alt']}"
         return figures.figure_html(
             name, spec, {n: float(values[n].value) for n in plotted}, caption

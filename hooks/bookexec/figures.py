@@ -71,11 +71,18 @@ def draw_svg(name: str, spec: dict, values: dict[str, float]) -> str:
 
 def figure_html(name: str, spec: dict, values: dict[str, float], caption: str) -> str:
     """The figure as one raw HTML line for the page: inline SVG labelled by its alt text."""
+    # At the precision a golden records them, so a value drawn as measured and the same
+    # value read back from its golden give the same picture.
+    values = {n: float(f"{v:.4g}") for n, v in values.items()}
     svg = draw_svg(name, spec, values)
     svg = svg[svg.index("<svg") :]  # drop the XML declaration and doctype: it is inline
     alt = html.escape(spec["alt"])
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{alt}" ', 1)
     svg = re.sub(r"(<svg[^>]*>)", rf"\1<title>{alt}</title>", svg, count=1)
+    # matplotlib's ids (figure_1, axes_1, clip paths...) are unique within one SVG; inline,
+    # two figures share a page, so each figure's ids get its name as a prefix.
+    svg = re.sub(r'\bid="([^"]+)"', rf'id="{name}-\1"', svg)
+    svg = re.sub(r'(xlink:href="|url\()#', rf"\1#{name}-", svg)
     # One line, so Markdown passes it through as a single raw HTML block.
     svg = " ".join(line.strip() for line in svg.splitlines() if line.strip())
     return (
