@@ -179,7 +179,7 @@ class Build:
                     "the values its golden records, which this build measured again "
                     "within their bands"
                 )
-        caption = f"Drawn at build time by block '{block_id}' from {source}. {spec['alt']}"
+        caption = f"Drawn at build time by block '{block_id}' from {source}."
         return figures.figure_html(
             name, spec, {n: float(values[n].value) for n in plotted}, caption
         )
