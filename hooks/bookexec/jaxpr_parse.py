@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"-?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|inf|nan)\b|True\b|False\b")
 _DTYPE = re.compile(r"~?[a-z][a-z0-9_]*(?:<[^<>\s]*>)?")
+# Inside shard_map a type says which manual axes a value varies over or is unreduced over.
+_AXES_SUFFIX = re.compile(r"\{[A-Z]+:[^{}\s]*\}")
 _START = re.compile(r"(?:let ([A-Za-z_][A-Za-z0-9_]*) = )?\{ lambda\b")
 _TUPLE_OF_JAXPRS = re.compile(r"\(\s*\{ lambda\b")
 _OPEN = {"(": ")", "[": "]", "{": "}"}
@@ -154,7 +156,8 @@ class _Reader:
     # -- grammar ------------------------------------------------------------------------------
 
     def type_(self) -> str:
-        """`f32[3]`, `~f32[]`, `key<fry>[]`, `f32<host>[6@data,12@model]`, `f32[2]<host>`."""
+        """`f32[3]`, `~f32[]`, `key<fry>[]`, `f32<host>[6@data,12@model]`, `f32[2]<host>`,
+        `f32[3,3]{V:(data,model)}`."""
         match = _DTYPE.match(self.text, self.pos)
         if not match or not self.text.startswith("[", match.end()):
             raise self.error("a type such as f32[3]")
@@ -162,6 +165,8 @@ class _Reader:
         self.pos = self.text.index("]", self.pos) + 1
         if self.text.startswith("<", self.pos):
             self.pos = self.text.index(">", self.pos) + 1
+        if suffix := _AXES_SUFFIX.match(self.text, self.pos):
+            self.pos = suffix.end()
         return self.text[match.start() : self.pos]
 
     def binders(self, stop: str) -> list[Binder]:
