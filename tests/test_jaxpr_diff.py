@@ -184,6 +184,21 @@ def test_a_changed_parameter_value_is_structural():
     assert drift.changes == ["integer_pow: y changed from 2 to 3"]
 
 
+def test_manual_axes_in_a_type_are_part_of_it():
+    # Inside shard_map a type says which mesh axes a value varies over: {V:...}.
+    text = (
+        "{ lambda ; a:f32[3,3]{V:(data,model)}. let\n"
+        "    b:f32[3]{V:data} = psum_invariant[axes=('model',)] a\n"
+        "  in (b,) }"
+    )
+    parsed = parse_jaxpr(text)
+    assert [b.text() for b in parsed.invars] == ["a:f32[3,3]{V:(data,model)}"]
+    assert [b.text() for b in parsed.eqns[0].outs] == ["b:f32[3]{V:data}"]
+    drift = compare(text, text.replace("{V:data} =", "{V:(data,model)} ="))
+    assert drift.kind == STRUCTURAL
+    assert "psum_invariant: output type f32[3]{V:data} -> f32[3]{V:(data,model)}" in drift.changes
+
+
 def test_a_changed_shape_is_structural():
     drift = compare(jaxpr(lambda x: x * 2.0, jnp.ones(3)), jaxpr(lambda x: x * 2.0, jnp.ones(4)))
     assert drift.kind == STRUCTURAL

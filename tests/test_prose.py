@@ -76,3 +76,16 @@ def test_unknown_references_name_page_and_line(text, message):
     with pytest.raises(BookError) as error:
         render(text, "ch.md", lookup)
     assert message in str(error.value)
+
+
+def test_a_figure_line_becomes_the_figure_and_code_is_left_alone():
+    calls = []
+
+    def figure(ref, where):
+        calls.append((ref, where))
+        return "<figure>drawn</figure>"
+
+    text = "Before\n{{figure:census.plot}}\n\n```md\n{{figure:census.plot}}\n```\n"
+    out = render(text, "ch.md", lookup, figure)
+    assert out == "Before\n<figure>drawn</figure>\n\n```md\n{{figure:census.plot}}\n```\n"
+    assert calls == [("census.plot", "docs/ch.md:2")]

@@ -10,7 +10,7 @@ from concurrent.futures import CancelledError
 from importlib.metadata import version
 from pathlib import Path
 
-from bookexec import audit, cache, jax_changes, measured, prose, review
+from bookexec import audit, cache, figures, jax_changes, measured, prose, review
 from bookexec.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.golden import (
@@ -138,7 +138,9 @@ class Build:
         the end of the build; the page goes on rendering."""
         self.page, self.position = src, 0
         self.sources[src] = ("\n" * offset + markdown, meta or {})  # lines as in the file
-        return prose.render(markdown, src, self._facts_of, on_error=self._prose_failed)
+        return prose.render(
+            markdown, src, self._facts_of, self._figure, on_error=self._prose_failed
+        )
 
     def _prose_failed(self, page: str, message: str) -> None:
         key = (page, f"(prose) {message}")
@@ -177,6 +179,47 @@ class Build:
                 return None
             names = {"jax": prov.jax, "jaxlib": prov.jaxlib, "python": prov.python}
         return {name: Fact(name, "exact", value) for name, value in names.items()}
+
+    def _figure(self, ref: str, where: str) -> str:
+        """The HTML of the figure `ref` names, drawn from the values it plots."""
+        page = where.removeprefix("docs/").rpartition(":")[0]
+        try:
+            target, block_id, name, _ = prose.parse_reference(ref, page)
+        except ValueError:
+            raise BookError(f"{where}: figure '{ref}' must look like block-id.name") from None
+        facts = self._facts_of(target, block_id)
+        if facts is None:
+            raise BookError(
+                f"{where}: figure '{ref}' names block '{block_id}', "
+                f"which docs/{target} does not have"
+            )
+        spec = figures.parse_spec(facts[name]) if name in facts else None
+        if spec is None:
+            raise BookError(
+                f"{where}: block '{block_id}' recorded no figure '{name}' (bookexec.facts.figure)"
+            )
+        plotted = [n for names in spec["series"].values() for n in names]
+        values, source = facts, "this build's measurement"
+        if not self.execute:
+            source = "the values its golden records"
+        else:
+            # The golden keeps its values while a build measures within their bands (the
+            # update mode too rewrites only what left them), so drawing those values gives the
+            # same SVG from build to build; a value out of its band is drawn as measured.
+            block = next(b for b in self.plans[target] if b.id == block_id)
+            golden = {f.name: f for f in recorded(self.golden_dir, block)[1]}
+            if all(n in golden and golden[n].kind == facts[n].kind for n in plotted) and not (
+                measured.band_failures([golden[n] for n in plotted], [facts[n] for n in plotted])
+            ):
+                values = golden
+                source = (
+                    "the values its golden records, which this build measured again "
+                    "within their bands"
+                )
+        caption = f"Drawn at build time by block '{block_id}' from {source}."
+        return figures.figure_html(
+            name, spec, {n: float(values[n].value) for n in plotted}, caption
+        )
 
     # -- rendering ----------------------------------------------------------------------------
 

@@ -128,3 +128,48 @@ def take() -> tuple[list[dict], list[dict]]:
     _facts.clear()
     _claims.clear()
     return facts, claims
+
+
+def figure(
+    name: str,
+    x: list[int],
+    series: dict[str, list[str]],
+    *,
+    xlabel: str,
+    ylabel: str,
+    alt: str,
+) -> str:
+    """Describe a line chart of values this block recorded; the build draws it as SVG.
+
+    `x` holds the points on the horizontal axis (exact numbers), and `series` maps each
+    line's label to the names of the facts, recorded earlier in this block, that give its
+    height at each point. The description is recorded as an exact fact, so the golden checks
+    it exactly, while the data behind it keeps the bands of its own facts. The prose shows the
+    figure with ``{{figure:block-id.name}}`` on a line of its own. `alt` says what it shows.
+    """
+    import json
+
+    known = {fact["name"]: fact for fact in _facts}
+    if not series:
+        raise ValueError(f"figure {name!r} has no series")
+    for label, names in series.items():
+        if len(names) != len(x):
+            raise ValueError(
+                f"figure {name!r}: series {label!r} has {len(names)} points for {len(x)} x values"
+            )
+        missing = [n for n in names if n not in known]
+        if missing:
+            raise ValueError(f"figure {name!r}: series {label!r} names unrecorded facts {missing}")
+        if any(
+            known[n]["kind"] == "exact" and not isinstance(known[n]["value"], int) for n in names
+        ):
+            raise ValueError(
+                f"figure {name!r}: series {label!r} plots a value that is not a number"
+            )
+    if not all(isinstance(v, int) for v in x):
+        raise TypeError(f"figure {name!r}: x values must be ints, so the golden holds them exactly")
+    if not alt.strip() or "\n" in alt:
+        raise ValueError(f"figure {name!r}: alt text is one line that says what the figure shows")
+    spec = {"kind": "line", "x": x, "series": series, "xlabel": xlabel, "ylabel": ylabel}
+    spec["alt"] = alt
+    return record(name, "figure " + json.dumps(spec, sort_keys=True, ensure_ascii=False))

@@ -16,7 +16,7 @@ import html
 import re
 from collections.abc import Callable
 
-from bookexec import measured
+from bookexec import figures, measured
 from bookexec.errors import BookError
 from bookexec.measured import Fact
 
@@ -27,6 +27,8 @@ _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 # (page, block id, release or None) -> the block's facts by name, or None when there is no block
 Lookup = Callable[[str, str, str | None], dict[str, Fact] | None]
+# (reference, "docs/page:line") -> the figure's HTML (see bookexec.figures)
+FigureMaker = Callable[[str, str], str]
 
 
 def parse_reference(ref: str, page: str) -> tuple[str, str, str, str | None]:
@@ -41,10 +43,15 @@ def parse_reference(ref: str, page: str) -> tuple[str, str, str, str | None]:
 
 
 def render(
-    markdown: str, page: str, lookup: Lookup, on_error: Callable[[str, str], None] | None = None
+    markdown: str,
+    page: str,
+    lookup: Lookup,
+    figure: FigureMaker | None = None,
+    on_error: Callable[[str, str], None] | None = None,
 ) -> str:
     """Replace every fact reference outside code with its value, or raise naming page and line.
 
+    A line holding only `{{figure:block-id.name}}` becomes that figure, drawn by `figure`.
     With `on_error`, a bad reference is handed to it (page, message) instead, and shows as
     `[missing fact: ...]`, so the rest of the page still renders.
     """
@@ -58,6 +65,14 @@ def render(
             fence is not None and line.strip().startswith(fence) and set(line.strip()) == {fence[0]}
         ):
             fence = None
+        elif fence is None and figure is not None and (found := figures.REFERENCE.match(line)):
+            try:
+                line = figure(found["ref"], f"docs/{page}:{number}") + "\n"
+            except BookError as error:
+                if on_error is None:
+                    raise
+                on_error(page, str(error))
+                line = f"[missing figure: {html.escape(found['ref'])}]\n"
         elif fence is None and "{{" in line:
             line = _render_line(line, page, number, lookup, on_error)
         out.append(line)

@@ -9,6 +9,3 @@ hinted = jax.make_mesh((2, 4), ("data", "model"), axis_types=(AxisType.Auto,) * 
 quiet = jax.device_put(jnp.ones((6, 12)), NamedSharding(hinted, Spec("data", "model")))
 print("type:     ", record("auto_type", str(jax.typeof(quiet))))
 print("placement:", quiet.sharding.spec)
-
-plain = jax.make_mesh((2, 4), ("data", "model"))
-print("make_mesh without axis_types:", record("default_types", str(plain.axis_types)))

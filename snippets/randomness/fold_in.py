@@ -1,0 +1,13 @@
+import jax
+
+from bookexec.facts import record
+
+run_key = jax.random.key(7)
+for step in range(3):
+    step_key = jax.random.fold_in(run_key, step)  # a new key from a key and an integer
+    print(f"step {step}: key data {jax.random.key_data(step_key)}")
+
+again = jax.random.fold_in(run_key, 2)
+print("folding in 2 again:", jax.random.key_data(again))
+print(jax.make_jaxpr(jax.random.fold_in)(run_key, 2))
+record("same_again", str(bool((jax.random.key_data(again) == jax.random.key_data(step_key)).all())))

@@ -1,0 +1,32 @@
+import re
+
+import jax
+
+from bookexec.facts import record
+
+
+def draw(k):
+    return jax.random.uniform(k, (4,))
+
+
+primitive_sets = []
+for impl in ("threefry2x32", "rbg", "unsafe_rbg"):
+    key = jax.random.key(0, impl=impl)
+    closed = jax.make_jaxpr(draw)(key)
+    body = closed.jaxpr.eqns[0].params["jaxpr"].jaxpr
+    hlo = jax.jit(draw).lower(key).as_text()
+    print(f"{impl}:")
+    print("  key type:", jax.typeof(key), "  key_data:", jax.typeof(jax.random.key_data(key)))
+    print(
+        "  jaxpr input:",
+        closed.in_avals[0],
+        "  primitives:",
+        sorted({e.primitive.name for e in body.eqns}),
+    )
+    primitive_sets.append(sorted({e.primitive.name for e in body.eqns}))
+    functions = re.findall(r"func\.func \w+ @(\w+)", hlo)
+    print("  lowered functions:", functions, "  rng_bit_generator:", "rng_bit_generator" in hlo)
+    record(f"{impl}_type", str(jax.typeof(key)))
+    record(f"{impl}_words", jax.random.key_data(key).size)
+    record(f"{impl}_rbg", str("rng_bit_generator" in hlo))
+record("same_primitives", str(all(p == primitive_sets[0] for p in primitive_sets)))

@@ -1,0 +1,17 @@
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import record
+
+key = jax.random.key(0)
+at_once = jax.random.normal(key, (4,))  # four numbers from one key
+halves = jnp.concatenate([jax.random.normal(k, (2,)) for k in jax.random.split(key)])
+one_by_one = jnp.stack([jax.random.normal(k) for k in jax.random.split(key, 4)])
+print("normal(key, (4,))          ", at_once)
+print("two halves from split(key) ", halves)
+print("four scalars, split(key, 4)", one_by_one)
+print("normal(key, (2,))          ", jax.random.normal(key, (2,)))
+
+record("halves_equal", str(bool(jnp.array_equal(at_once, halves))))
+record("scalars_equal", str(bool(jnp.array_equal(at_once, one_by_one))))
+record("prefix_equal", str(bool(jnp.array_equal(at_once[:2], jax.random.normal(key, (2,))))))

@@ -1,0 +1,14 @@
+# Grid, place, feats and collectives come from the blocks above
+import jax
+import jax.numpy as jnp
+from jax.sharding import PartitionSpec as Spec
+
+from bookexec.facts import record
+
+rows = place((6, 12), Spec("data", None))  # rows split, every row whole
+shared = place((12, 10), Spec(None, None))  # every device holds all of the weights
+with jax.set_mesh(grid):
+    print("rows @ shared:", jax.typeof(rows @ shared), collectives(jnp.matmul, rows, shared))
+    print("feats.sum(axis=1):", collectives(lambda x: x.sum(axis=1), feats))
+    record("local_collectives", sum(collectives(jnp.matmul, rows, shared).values()))
+    record("row_sum_collectives", sum(collectives(lambda x: x.sum(axis=1), feats).values()))

@@ -1,0 +1,23 @@
+# Grid, place and feats come from the blocks above
+import jax
+import jax.numpy as jnp
+from jax.sharding import PartitionSpec as Spec
+
+from bookexec.facts import record
+
+cols = place((6, 12), Spec(None, "model"))  # rows whole, columns split like feats'
+scale = place((12,), Spec("model"))  # one entry per feature, split like feats' columns
+
+cases = {
+    "sin(feats)": lambda: jnp.sin(feats),
+    "feats + cols": lambda: feats + cols,
+    "feats * scale": lambda: feats * scale,
+    "feats.sum(axis=0)": lambda: feats.sum(axis=0),
+    "feats.sum(axis=1)": lambda: feats.sum(axis=1),
+    "feats.sum()": lambda: feats.sum(),
+}
+with jax.set_mesh(grid):
+    for name, make in cases.items():
+        print(f"{name:18} {jax.typeof(make())}")
+    record("mixed_type", str(jax.typeof(feats + cols)))
+    record("row_sum_type", str(jax.typeof(feats.sum(axis=1))))

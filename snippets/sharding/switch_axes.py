@@ -1,0 +1,32 @@
+# Grid, feats, weights and advice come from the blocks above
+import jax
+import jax.numpy as jnp
+from jax.sharding import PartitionSpec as Spec
+from jax.sharding import auto_axes, explicit_axes
+
+
+# Inside an Explicit mesh: hand the model axis to the compiler for one product.
+@auto_axes(axes="model", out_sharding=Spec("data", None))
+def product_left_to_xla(x, w):
+    return x @ w  # model is Auto in here, so the sharded contraction needs no out_sharding
+
+
+with jax.set_mesh(grid):
+    print(jax.make_jaxpr(product_left_to_xla)(feats, weights))
+
+
+# Inside an Auto mesh: make both axes Explicit for one step, to read its types.
+@explicit_axes(axes=("data", "model"), in_sharding=Spec("data", None))
+def typed_step(h):
+    print("inside explicit_axes:", jax.typeof(h))
+    return h * 2
+
+
+@jax.jit
+def auto_program(h):
+    print("outside:             ", jax.typeof(h))
+    return typed_step(jnp.sin(h))
+
+
+with jax.set_mesh(advice):
+    auto_program(jnp.ones((8, 4)))

@@ -1,0 +1,38 @@
+# Grid, place and collectives come from the blocks above
+import jax
+import jax.numpy as jnp
+from jax.sharding import PartitionSpec as Spec
+
+from bookexec.facts import record
+
+batch = place((8, 12), Spec("data", None))  # examples split over data: data parallel
+params = {
+    "hidden": place((12, 16), Spec(None, "model")),  # hidden units split over model
+    "out": place((16, 1), Spec("model", None)),
+}
+
+
+def loss(params, x):
+    h = jnp.tanh(x @ params["hidden"])
+    y = jnp.matmul(h, params["out"], out_sharding=Spec("data", None))  # sums over model
+    return jnp.mean(y**2)
+
+
+@jax.jit
+def train_step(params, x):
+    value, grads = jax.value_and_grad(loss)(params, x)
+    new = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+    return value, grads, new
+
+
+with jax.set_mesh(grid):
+    value, grads, new = train_step(params, batch)
+    for name in params:
+        print(f"{name:6} param {jax.typeof(params[name])!s:22} grad {jax.typeof(grads[name])}")
+    print("loss:", jax.typeof(value))
+    same = all(jax.typeof(new[n]) == jax.typeof(params[n]) for n in params)
+    print("updated params keep their types:", same)
+    talk = collectives(train_step, params, batch)
+    print("collectives in the compiled step:", talk)
+record("same_types", str(same))
+record("step_collectives", sum(talk.values()))
