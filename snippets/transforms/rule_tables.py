@@ -33,3 +33,5 @@ for name in ["sin", "exp", "integer_pow", "mul", "neg", "add", "dot_general"]:
     marks = [p in lowering, p in batch, p in jvp, p in transpose]
     cells = "  ".join(f"{'yes' if m else '-':5}" for m in marks)
     print(f"  {name:12} {cells}".rstrip())
+untransposed = [n for n in ["sin", "exp", "integer_pow"] if by_name[n] not in transpose]
+record("no_transpose", ", ".join(untransposed))
