@@ -23,6 +23,7 @@ from pathlib import Path
 from bookexec import measured, privacy
 from bookexec.blocks import Block
 from bookexec.cache import BlockCache, block_keys, environment_key
+from bookexec.lifeline import Lifeline
 from bookexec.measured import Claim, Fact
 from bookexec.progress import Progress
 
@@ -140,10 +141,12 @@ class Worker:
         self._kill_lock = threading.Lock()
         self.stack_file = os.path.join(log_dir, f"stack-{id(self)}.txt")
         self.log_file = os.path.join(log_dir, f"worker-{id(self)}.log")
+        # Issue 18: the worker exits as soon as this process is gone (bookexec.lifeline).
+        self.lifeline = Lifeline()
         with open(self.log_file, "wb") as log:
             self.proc = subprocess.Popen(
-                [python, "-m", "bookexec.worker", str(child.fileno())],
-                pass_fds=[child.fileno()],
+                [python, "-m", "bookexec.worker", str(child.fileno()), str(self.lifeline.child_fd)],
+                pass_fds=[child.fileno(), self.lifeline.child_fd],
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
@@ -151,6 +154,7 @@ class Worker:
                 env=_worker_env(),
             )
         child.close()
+        self.lifeline.handed_over()
         self.conn.send({"preload": preload, "stack_file": self.stack_file})
 
     def ready(self) -> None:
@@ -241,6 +245,7 @@ class Worker:
                 self.proc.wait()
             if not self.conn.closed:
                 self.conn.close()
+            self.lifeline.cut()
 
 
 class WorkerFailed(Exception):
