@@ -128,7 +128,8 @@ def render(build, src: str, source: Path, out_dir: Path, note: str = "") -> Path
     target = out_dir / PurePosixPath(src).name
     nb = executed(source, src, outputs)
     if note:  # how the outputs were made, closing the page as on every chapter
-        nb.cells.append(nbformat.v4.new_markdown_cell(note))
+        # A fixed id: nbformat's random one would change the copy, and its render key, each build.
+        nb.cells.append(nbformat.v4.new_markdown_cell(note, id="bookexec-provenance"))
     write(target, nb)
     return target
 
