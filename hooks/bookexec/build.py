@@ -13,6 +13,7 @@ from pathlib import Path
 from bookexec import cache, jax_changes, measured, prose, review
 from bookexec.blocks import Block, scan_page
 from bookexec.errors import BookError
+from bookexec.eta import RunTimes
 from bookexec.golden import (
     Comparison,
     Provenance,
@@ -79,7 +80,9 @@ class Build:
         block_cache = None
         if self.execute and cache.enabled(serving, self.mode):
             block_cache = cache.BlockCache(root / ".cache" / "bookexec" / "blocks")
-        self.progress = Progress(log.info)
+        # Issue 18: block lines estimate the time left from each block's last run time.
+        times = RunTimes(root / ".cache" / "bookexec" / "run-times.json" if self.execute else None)
+        self.progress = Progress(log.info, times=times)
         self.executor = Executor(
             root, fail_fast=not serving, cache=block_cache, progress=self.progress
         )
@@ -113,7 +116,7 @@ class Build:
             f"bookexec: {total} blocks on {pages_with_blocks} pages, "
             f"{self.executor.jobs} pages at a time, {using} (GOLDEN={self.mode})"
         )
-        self.progress.expect(pages_with_blocks, total)
+        self.progress.expect(pages_with_blocks, total, self.plans, self.executor.jobs)
         for src, blocks in self.plans.items():
             self.executor.submit(src, blocks)
 

@@ -302,7 +302,7 @@ class Executor:
             runs = [hit for hit in hits if hit]
             done.set_result(self._page_from_cache(page, runs))
             for run in runs:
-                self.progress.block_done(run.block.where, run.seconds, cached=True)
+                self.progress.block_done(run.block.where, run.seconds, cached=True, block=run.block)
             self.progress.page_done(page, 0, len(runs), 0.0)
             self._futures[page] = done
             return
@@ -376,7 +376,7 @@ class Executor:
                 if run.failure:
                     self._fail(run.failure)
                     break
-                self.progress.block_done(block.where, run.seconds, cached=run.cached)
+                self.progress.block_done(block.where, run.seconds, cached=run.cached, block=block)
             else:
                 if worker:
                     last = worker.finish()
