@@ -2,8 +2,8 @@
 
 Figures (each a median of --rounds runs, on a copy of the book):
 - render-floor: `mkdocs build --strict` with execution off (`BOOK_EXEC=off`);
-- first-page: `mkdocs serve` started with an empty `.cache/` (block cache, lab copies, lab
-  renders): seconds until the first page answers 200;
+- first-page: `mkdocs serve` started with an empty block cache (`.cache/bookexec/blocks`):
+  seconds until the first page answers 200;
 - prose-reload: one word added to a chapter's prose, until Chromium (driven by Playwright)
   fires the `load` event of the page live reload brought back;
 - snippet-reload: one line added to a snippet, until the reloaded page shows live outputs
@@ -175,8 +175,8 @@ def reload_after(browser_page, edit, live: bool, timeout: float = 600) -> float:
 
 
 def serve_round(root: Path, browser, args, number: int) -> dict[str, float]:
-    """One round on one copy: first page from an empty cache, then the two edits."""
-    shutil.rmtree(root / ".cache", ignore_errors=True)
+    """One round on one copy: first page from an empty block cache, then the two edits."""
+    shutil.rmtree(root / ".cache" / "bookexec" / "blocks", ignore_errors=True)
     shutil.rmtree(root / "site", ignore_errors=True)
     server = Server(root)
     out: dict[str, float] = {}
@@ -267,6 +267,10 @@ def main() -> None:
         for name, source in books.items():
             roots[name] = Path(folder) / name
             copy_book(source, roots[name])
+            # A timing that leaves its band on a loaded machine must not stop the server
+            # (strict mode turns its warning into an abort): this run measures time only.
+            config = roots[name] / "mkdocs.yml"
+            config.write_text(config.read_text().replace("strict: true", "strict: false"))
         for number in range(args.rounds):
             for name, root in roots.items():
                 seconds = build(root, BOOK_EXEC="off")

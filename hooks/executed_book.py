@@ -13,7 +13,7 @@ from pathlib import Path
 import markdown_exec
 from mkdocs.plugins import event_priority
 
-from bookexec import build, census, labcache, labs, notebooks, provenance, vendor
+from bookexec import background, build, census, labcache, labs, notebooks, provenance, vendor
 from bookexec.errors import BookError
 from bookexec.fence import format_python
 
@@ -88,7 +88,7 @@ def page_made(current: build.Build, src: str) -> provenance.Made | None:
     blocks = current.plans.get(src)
     if not blocks:
         return None
-    if not current.execute:
+    if not current.execute or current.pending(src):
         return provenance.from_goldens(current.golden_dir, blocks)
     try:
         _, run = current.results(src)
@@ -119,5 +119,11 @@ def on_build_error(error):
     build.stop_current()
 
 
+def on_serve(server, config, builder):
+    background.attach(server)  # a page whose blocks finish in the background reloads live
+    return server
+
+
 def on_shutdown():
     build.stop_current()
+    background.shutdown()

@@ -10,7 +10,7 @@ from concurrent.futures import CancelledError
 from importlib.metadata import version
 from pathlib import Path
 
-from bookexec import cache, jax_changes, measured, prose, review
+from bookexec import background, cache, jax_changes, measured, prose, review
 from bookexec.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.eta import RunTimes
@@ -83,9 +83,14 @@ class Build:
         # Issue 18: block lines estimate the time left from each block's last run time.
         times = RunTimes(root / ".cache" / "bookexec" / "run-times.json" if self.execute else None)
         self.progress = Progress(log.info, times=times)
-        self.executor = Executor(
-            root, fail_fast=not serving, cache=block_cache, progress=self.progress
-        )
+        if background.enabled(serving, self.execute, block_cache):
+            # Issue 18: serve pages at once from goldens; blocks run in the background.
+            self.executor = background.executor_for(root, block_cache, self.progress)
+        else:
+            self.executor = Executor(
+                root, fail_fast=not serving, cache=block_cache, progress=self.progress
+            )
+        self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
         self.plans: dict[str, list[Block]] = {}
         self.comparisons: dict[tuple[str, str], Comparison] = {}
         self.rendered: set[tuple[str, str]] = set()
@@ -137,7 +142,7 @@ class Build:
         index = next((b.index for b in plan if b.id == block_id), None)
         if index is None:
             return None
-        if not self.execute:
+        if not self.execute or self.pending(page):
             _, facts, _ = recorded(self.golden_dir, plan[index])
             return {fact.name: fact for fact in facts}
         page_run = self._wait(page)
@@ -170,7 +175,9 @@ class Build:
     def judged(self, page: str, block: Block) -> tuple[str, Comparison | None]:
         """A block's output as the reader sees it, and its comparison with its golden."""
         self.rendered.add((page, block.id))
-        if not self.execute:
+        if not self.execute or self.pending(page):
+            if self.execute:
+                self.pending_blocks.add((page, block.id))
             output, facts, _ = recorded(self.golden_dir, block)
             return shown(output, facts, "(recorded)"), None
         page_run = self._wait(page)
@@ -201,12 +208,18 @@ class Build:
         plan = self.plans.get(page, [])
         if not plan:
             return [], None
-        if not self.execute:
+        if not self.execute or self.pending(page):
             return [(block, *recorded(self.golden_dir, block)[:2]) for block in plan], None
         page_run = self._wait(page)
         # A page that failed ran fewer blocks than it has; those it ran are still counted.
         runs = zip(plan, page_run.blocks, strict=False)
         return [(block, run.output, run.facts) for block, run in runs], page_run
+
+    def pending(self, page: str) -> bool:
+        """Under serve (`bookexec.background`): the page's blocks still run, so it shows its
+        goldens, marked as recorded and being checked."""
+        ready = getattr(self.executor, "ready", None)
+        return ready is not None and not ready(page)
 
     def _wait(self, page: str) -> PageRun:
         try:
@@ -226,6 +239,11 @@ class Build:
             log.info(self.summary_line(shown=shown))
             return
         if self.serving:
+            waiting = getattr(self.executor, "pending", list)()
+            if waiting:
+                log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
+            elif getattr(self.executor, "ready", None):
+                log.info("bookexec: every page shows live outputs")
             log.info(self.summary_line())
             return
         rendered = list(self.comparisons.values())

@@ -53,7 +53,19 @@ def format_python(**options: Any) -> Markup:
     rendered = Markup(measured.unmark(rendered))  # timings and ratios, marked as such
     if current.serving and comparison is not None and comparison.status != "ok":
         rendered += Markup(drift_warning(comparison, current.root))  # its parts are escaped
+    if output is not None and (block.page, block.id) in current.pending_blocks:
+        rendered += Markup(pending_note(block.id))
     return rendered
+
+
+def pending_note(block_id: str) -> str:
+    """Under `mkdocs serve`, while the block runs in the background (`bookexec.background`)."""
+    return (
+        f'<div class="admonition note bookexec-pending" data-block="{html.escape(block_id)}">'
+        '<p class="admonition-title">Recorded output, being checked</p>'
+        "<p>This is the output the golden recorded. The block is running now; the page "
+        "reloads with its live output, or its drift, when it is done.</p></div>"
+    )
 
 
 def drift_warning(comparison: Comparison, root) -> str:
