@@ -16,12 +16,14 @@ they wait for every block, and never show a recorded output as live.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
 import threading
 import time
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
 from bookexec.blocks import Block
@@ -32,6 +34,8 @@ from bookexec.runner import Executor, PageRun, is_fresh
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
 REFRESH = float(os.environ.get("BOOK_SERVE_REFRESH", "2"))  # least seconds between reloads
+WAIT = float(os.environ.get("BOOK_SERVE_WAIT", "3"))  # a build waits for runs this close to done
+STARTUP = 1.0  # seconds a worker takes to start and import JAX, about
 
 
 def enabled(serving: bool, execute: bool, cache: BlockCache | None) -> bool:
@@ -63,7 +67,9 @@ class Background:
         self._last_build = 0.0  # seconds the last build took
         self._last_end = 0.0  # when it ended (time.monotonic)
         self._timer: threading.Timer | None = None
-        self._deferred: list[tuple[str, list[Block], Future[PageRun]]] = []
+        self._deferred: list[tuple] = []  # (page, blocks, future, cache hits)
+        self._builds = 0  # builds so far; only the first defers its runs
+        self.expected_end: dict[str, float] = {}  # page -> when its run should end
 
     # -- the server ---------------------------------------------------------------------------
 
@@ -130,13 +136,14 @@ class Background:
         with self._lock:
             self.waiting = set()
             self._building = True
+            self._builds += 1
             self._wanted = False  # this build shows whatever has finished by now
         return ServeExecutor(self)
 
     def submit(self, page: str, blocks: list[Block]) -> Future[PageRun] | None:
-        """The page's run: the one under way for the same keys, or a new one that starts when
-        the build that asked for it has finished (`release`), so that the first page is not
-        slowed by workers competing with it for the processor."""
+        """The page's run: the one under way for the same keys, or a new one. The first
+        build's runs start when it has finished (`release`), so that the first page is not
+        slowed by workers competing with it for the processor; later builds' (edits) at once."""
         if not blocks:
             return None
         keys = tuple(block_keys(blocks, self.executor.env_key, is_fresh))
@@ -145,17 +152,26 @@ class Background:
             if known is not None and known[0] == keys:
                 return known[1]
         future: Future[PageRun] = Future()
-        if all(self.executor._cached(block, key) for block, key in zip(blocks, keys, strict=True)):
-            self._start(page, blocks, future)  # nothing to run: done at once
+        hits = [self.executor._cached(b, key) for b, key in zip(blocks, keys, strict=True)]
+        if all(hits) or self._builds > 1:
+            # Nothing to run, or a later build (an edit): start now, beside the rendering.
+            self._start(page, blocks, future, hits)
         else:
             with self._lock:
-                self._deferred.append((page, blocks, future))
+                self._deferred.append((page, blocks, future, hits))
         with self._lock:
             self.runs[page] = (keys, future)
         future.add_done_callback(lambda _: self._finished(page))
         return future
 
-    def _start(self, page: str, blocks: list[Block], future: Future[PageRun]) -> None:
+    def _start(self, page: str, blocks: list[Block], future: Future[PageRun], hits) -> None:
+        # When it should end: its blocks' last run times (those the cache does not hold).
+        times = self.executor.progress.times
+        estimate = sum(
+            times.last(f"{b.page}#{b.id}") for b, hit in zip(blocks, hits, strict=True) if not hit
+        )
+        with self._lock:
+            self.expected_end[page] = time.monotonic() + estimate + (STARTUP if estimate else 0)
         self.executor.submit(page, blocks)
         started = self.executor._futures[page]
 
@@ -176,8 +192,8 @@ class Background:
             self._last_build, self._last_end = build_seconds, time.monotonic()
             self._building = False
             wanted = self._wanted
-        for page, blocks, future in deferred:
-            self._start(page, blocks, future)
+        for page, blocks, future, hits in deferred:
+            self._start(page, blocks, future, hits)
         if wanted and ask:
             self._request_rebuild()
 
@@ -186,7 +202,7 @@ class Background:
             self._timer.cancel()
         with self._lock:
             deferred, self._deferred = self._deferred, []
-        for _, _, future in deferred:
+        for _, _, future, _ in deferred:
             future.cancel()
         self.executor.stop()
         self.executor.close()
@@ -209,10 +225,23 @@ class ServeExecutor:
             self._futures[page] = future
 
     def ready(self, page: str) -> bool:
-        """True when the page's run is over; otherwise it is shown from its goldens."""
+        """True when the page's run is over; otherwise it is shown from its goldens.
+
+        When it is the only run under way (an edited snippet, usually) and is expected to end
+        within WAIT seconds, it is waited for, a little past its estimate: one build with live
+        outputs instead of two."""
         future = self._futures.get(page)
         if future is None or future.done():
             return True
+        with self.background._lock:
+            end = self.background.expected_end.get(page)
+        left = (end - time.monotonic()) if end is not None else None
+        alone = sum(not f.done() for f in self._futures.values()) == 1
+        if alone and left is not None and -1.0 < left <= WAIT:
+            with contextlib.suppress(FutureTimeout):
+                future.result(timeout=max(0.0, left) + 1.0)
+            if future.done():
+                return True
         with self.background._lock:
             self.background.waiting.add(page)
         return False
