@@ -6,15 +6,18 @@ the sibling package `bookexec` works whether or not the project is installed.
 
 from __future__ import annotations
 
+import logging
+import os
 from pathlib import Path
 
 import markdown_exec
 from mkdocs.plugins import event_priority
 
-from bookexec import audit, build, census, labs, notebooks, provenance, vendor
+from bookexec import audit, background, build, census, labcache, labs, notebooks, provenance, vendor
 from bookexec.errors import BookError
 from bookexec.fence import anchor_blocks, format_python, page_summary
 
+log = logging.getLogger("mkdocs.plugins.bookexec")
 provenance_date = [""]  # one date for every page of a build, set in on_config
 
 
@@ -25,7 +28,11 @@ def on_startup(command: str, dirty: bool) -> None:
 def on_config(config):
     for language in ("python", "py"):
         markdown_exec.formatters[language] = format_python
-    build.start(Path(config.config_file_path).resolve().parent)
+    root = Path(config.config_file_path).resolve().parent
+    build.start(root)
+    # Labs are converted again only when their executed copy, template or renderer changed.
+    off = os.environ.get("BOOK_CACHE", "auto").lower() in ("off", "0", "no", "false")
+    labcache.install(None if off else root / ".cache" / "bookexec" / "lab-html")
     provenance_date[0] = provenance.build_date()
     return config
 
@@ -87,7 +94,7 @@ def page_made(current: build.Build, src: str) -> provenance.Made | None:
     blocks = current.plans.get(src)
     if not blocks:
         return None
-    if not current.execute:
+    if not current.execute or current.pending(src):
         return provenance.from_goldens(current.golden_dir, blocks)
     try:
         _, run = current.results(src)
@@ -117,6 +124,9 @@ def on_page_content(html, page, config, files):
 
 
 def on_post_build(config):
+    hits, misses = labcache.counts()
+    if hits or misses:
+        log.info(f"bookexec: labs: {hits} rendered from the cache, {misses} converted")
     build.current().finish()
 
 
@@ -124,5 +134,11 @@ def on_build_error(error):
     build.stop_current()
 
 
+def on_serve(server, config, builder):
+    background.attach(server)  # a page whose blocks finish in the background reloads live
+    return server
+
+
 def on_shutdown():
     build.stop_current()
+    background.shutdown()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -76,3 +77,23 @@ def test_a_block_no_page_rendered_fails_the_build(site):
     assert result.returncode != 0
     assert "executed blocks that no page rendered" in result.output
     assert "docs/hidden.md:3 (block 'unseen', snippet snippets/hidden/unseen.py)" in result.output
+
+
+def test_block_lines_count_finished_blocks_and_estimate_the_time_left(timed):
+    """One line per finished block; the estimate comes from the last build's run times."""
+    times = json.loads((timed.root / ".cache" / "bookexec" / "run-times.json").read_text())
+    assert set(times) == {"timed.md#quick", "timed.md#slow", "other.md#one"}
+    assert times["timed.md#slow"] >= 1.5  # the update build recorded it
+
+    result = timed.build(BOOK_JOBS="1")
+    assert result.returncode == 0, result.output
+    lines = re.findall(
+        r"\[(\d+)/3 blocks done, about (\d+) s left\] docs/(\S+): (\d)/(\d) blocks, '(\S+)'",
+        result.output,
+    )
+    assert [int(done) for done, *_ in lines] == [1, 2, 3]  # finished blocks only, in order
+    by_block = {block: (int(left), page, f"{n}/{of}") for _, left, page, n, of, block in lines}
+    assert by_block["quick"][1:] == ("timed.md", "1/2")
+    assert by_block["slow"][1:] == ("timed.md", "2/2")
+    assert by_block["quick"][0] >= 1  # the slow block, 1.5 s last time, is still to run
+    assert int(lines[-1][1]) == 0

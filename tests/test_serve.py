@@ -141,7 +141,14 @@ def test_serve_reruns_only_the_blocks_an_edit_touches(site, tmp_path):
         proc = subprocess.Popen(
             [str(MKDOCS), "serve", "-a", f"127.0.0.1:{port}"],  # live reload: edits rebuild
             cwd=site.root,
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "GOLDEN": "check"},
+            # Each build waits for its blocks, so its summary counts them; the background
+            # runs of serve (bookexec.background) have their own test, test_serve_background.
+            env={
+                **os.environ,
+                "NO_MKDOCS_2_WARNING": "1",
+                "GOLDEN": "check",
+                "BOOK_SERVE_BACKGROUND": "off",
+            },
             stdout=log,
             stderr=subprocess.STDOUT,
         )

@@ -10,9 +10,10 @@ from concurrent.futures import CancelledError
 from importlib.metadata import version
 from pathlib import Path
 
-from bookexec import audit, cache, figures, jax_changes, measured, prose, review
+from bookexec import audit, background, cache, figures, jax_changes, measured, prose, review
 from bookexec.blocks import Block, scan_page
 from bookexec.errors import BookError
+from bookexec.eta import RunTimes
 from bookexec.golden import (
     Comparison,
     Failure,
@@ -91,8 +92,15 @@ class Build:
         block_cache = None
         if self.execute and cache.enabled(serving, self.mode):
             block_cache = cache.BlockCache(root / ".cache" / "bookexec" / "blocks")
-        self.progress = Progress(log.info)
-        self.executor = Executor(root, cache=block_cache, progress=self.progress)
+        # Issue 18: block lines estimate the time left from each block's last run time.
+        times = RunTimes(root / ".cache" / "bookexec" / "run-times.json" if self.execute else None)
+        self.progress = Progress(log.info, times=times)
+        if background.enabled(serving, self.execute, block_cache):
+            # Issue 18: serve pages at once from goldens; blocks run in the background.
+            self.executor = background.executor_for(root, block_cache, self.progress)
+        else:
+            self.executor = Executor(root, cache=block_cache, progress=self.progress)
+        self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
         self.plans: dict[str, list[Block]] = {}
         self.comparisons: dict[tuple[str, str], Comparison] = {}
         self.failures: dict[tuple[str, str], Failure] = {}  # (page, block id or "") -> failure
@@ -127,7 +135,7 @@ class Build:
             f"bookexec: {total} blocks on {pages_with_blocks} pages, "
             f"{self.executor.jobs} pages at a time, {using} (GOLDEN={self.mode})"
         )
-        self.progress.expect(pages_with_blocks, total)
+        self.progress.expect(pages_with_blocks, total, self.plans, self.executor.jobs)
         for src, blocks in self.plans.items():
             self.executor.submit(src, blocks)
 
@@ -162,7 +170,7 @@ class Build:
             if not record.is_file():
                 return None
             return {fact.name: fact for fact in parse_golden(record.read_text()).facts}
-        if not self.execute:
+        if not self.execute or self.pending(page):
             _, facts, _ = recorded(self.golden_dir, plan[index])
             return {fact.name: fact for fact in facts}
         page_run = self._wait(page)
@@ -244,7 +252,9 @@ class Build:
         """A block's output as the reader sees it, its comparison with its golden, or why it
         has no output. A failure never stops the build here: the report at the end lists it."""
         self.rendered.add((page, block.id))
-        if not self.execute:
+        if not self.execute or self.pending(page):
+            if self.execute:
+                self.pending_blocks.add((page, block.id))
             output, facts, _ = recorded(self.golden_dir, block)
             return shown(output, facts, "(recorded)"), None, None
         page_run = self._wait(page)
@@ -280,12 +290,18 @@ class Build:
         plan = self.plans.get(page, [])
         if not plan:
             return [], None
-        if not self.execute:
+        if not self.execute or self.pending(page):
             return [(block, *recorded(self.golden_dir, block)[:2]) for block in plan], None
         page_run = self._wait(page)
         # A page that failed ran fewer blocks than it has; those it ran are still counted.
         runs = zip(plan, page_run.blocks, strict=False)
         return [(block, run.output, run.facts) for block, run in runs], page_run
+
+    def pending(self, page: str) -> bool:
+        """Under serve (`bookexec.background`): the page's blocks still run, so it shows its
+        goldens, marked as recorded and being checked."""
+        ready = getattr(self.executor, "ready", None)
+        return ready is not None and not ready(page)
 
     def _wait(self, page: str) -> PageRun:
         try:
@@ -369,6 +385,11 @@ class Build:
         if self.serving:
             for problem in self.audit():
                 serve_log().warning(f"prose audit: {problem}")
+            waiting = getattr(self.executor, "pending", list)()
+            if waiting:
+                log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
+            elif getattr(self.executor, "ready", None):
+                log.info("bookexec: every page shows live outputs")
             log.info(self.summary_line())
             return
         report = self.report()

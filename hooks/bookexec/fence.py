@@ -49,6 +49,8 @@ def format_python(**options: Any) -> Markup:
         rendered += Markup(failure_box(failure.message))
     elif current.serving and comparison is not None and comparison.status != "ok":
         rendered += Markup(drift_warning(comparison, current.root))  # its parts are escaped
+    if output is not None and (block.page, block.id) in current.pending_blocks:
+        rendered += Markup(pending_note(block.id))
     return rendered
 
 
@@ -58,6 +60,16 @@ def failure_box(message: str) -> str:
         '<div class="admonition failure bookexec-failure">'
         '<p class="admonition-title">This block failed</p>'
         f"<pre><code>{html.escape(message)}</code></pre></div>"
+    )
+
+
+def pending_note(block_id: str) -> str:
+    """Under `mkdocs serve`, while the block runs in the background (`bookexec.background`)."""
+    return (
+        f'<div class="admonition note bookexec-pending" data-block="{html.escape(block_id)}">'
+        '<p class="admonition-title">Recorded output, being checked</p>'
+        "<p>This is the output the golden recorded. The block is running now; the page "
+        "reloads with its live output, or its drift, when it is done.</p></div>"
     )
 
 

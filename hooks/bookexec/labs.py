@@ -24,6 +24,7 @@ import nbformat
 from bookexec import options as fence_options
 from bookexec.blocks import _ID, Block
 from bookexec.errors import BookError
+from bookexec.fence import pending_note
 from bookexec.golden import write_atomic
 
 LAB_DIR = "labs"
@@ -124,8 +125,13 @@ def render(build, src: str, source: Path, out_dir: Path, note: str = "") -> Path
         outputs[block.id] = f"{failure.message}\n" if failure else text  # shown in the cell
     target = out_dir / PurePosixPath(src).name
     nb = executed(source, src, outputs)
+    if any((src, block_id) in build.pending_blocks for block_id in outputs):
+        # Under serve, while its cells run in the background (bookexec.background).
+        note_cell = nbformat.v4.new_markdown_cell(pending_note("cells"), id="bookexec-pending")
+        nb.cells.insert(0, note_cell)
     if note:  # how the outputs were made, closing the page as on every chapter
-        nb.cells.append(nbformat.v4.new_markdown_cell(note))
+        # A fixed id: nbformat's random one would change the copy, and its render key, each build.
+        nb.cells.append(nbformat.v4.new_markdown_cell(note, id="bookexec-provenance"))
     write(target, nb)
     return target
 

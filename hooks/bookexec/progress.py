@@ -7,6 +7,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bookexec.eta import RunTimes, left
+
 DEFAULT_SLOW = float(os.environ.get("BOOK_SLOW", "5"))
 
 
@@ -18,27 +20,60 @@ class Tally:
 
 
 class Progress:
-    """Counts finished pages and blocks from the executor's threads, and says so as they end."""
+    """Counts finished pages and blocks from the executor's threads, and says so as they end.
 
-    def __init__(self, say: Callable[[str], None], slow: float = DEFAULT_SLOW) -> None:
+    Each block that runs gets a line as it finishes, counting only finished blocks, with its
+    page's count and the time left, estimated from each remaining block's last run time
+    (`bookexec.eta`) shared among the pages that run at once.
+    """
+
+    def __init__(
+        self, say: Callable[[str], None], slow: float = DEFAULT_SLOW, times: RunTimes | None = None
+    ) -> None:
         self.say = say
         self.slow = slow
         self.pages = self.blocks = 0
         self.pages_done = self.blocks_done = 0
         self.tally = Tally()
         self._lock = threading.Lock()
+        self.times = times or RunTimes(None)
+        self.jobs = 1
+        self._remaining: dict[str, float] = {}  # block key -> its last run time, until done
+        self._page_sizes: dict[str, int] = {}
+        self._page_done: dict[str, int] = {}
 
-    def expect(self, pages: int, blocks: int) -> None:
+    def expect(self, pages: int, blocks: int, plans: dict | None = None, jobs: int = 1) -> None:
         with self._lock:
             self.pages, self.blocks = pages, blocks
+            self.jobs = max(1, jobs)
+            for page, page_blocks in (plans or {}).items():
+                self._page_sizes[page] = len(page_blocks)
+                for block in page_blocks:
+                    key = f"{block.page}#{block.id}"
+                    self._remaining[key] = self.times.last(key)
 
-    def block_done(self, where: str, seconds: float, cached: bool) -> None:
+    def block_done(self, where: str, seconds: float, cached: bool, block=None) -> None:
         with self._lock:
             self.blocks_done += 1
             if cached:
                 self.tally.cached += 1
             else:
                 self.tally.executed += 1
+            line = None
+            if block is not None:
+                key = f"{block.page}#{block.id}"
+                self._remaining.pop(key, None)
+                self._page_done[block.page] = self._page_done.get(block.page, 0) + 1
+                if not cached:
+                    self.times.record(key, seconds)
+                    line = (
+                        f"bookexec: [{self.blocks_done}/{self.blocks} blocks done, "
+                        f"{left(sum(self._remaining.values()) / self.jobs)}] docs/{block.page}: "
+                        f"{self._page_done[block.page]}/{self._page_sizes.get(block.page, '?')} "
+                        f"blocks, '{block.id}' {seconds:.1f} s"
+                    )
+        if line:
+            self.say(line)
         if not cached and seconds >= self.slow:
             self.say(f"bookexec: slow block {where}: {seconds:.1f} s (BOOK_SLOW={self.slow:g})")
 
@@ -52,6 +87,8 @@ class Progress:
             done = (
                 f"[{self.pages_done}/{self.pages} pages, {self.blocks_done}/{self.blocks} blocks]"
             )
+        if ran:
+            self.times.save()
         parts = [f"{ran} run"] + ([f"{cached} from cache"] if cached else [])
         self.say(f"bookexec: {done} docs/{page}: {', '.join(parts)}, {seconds:.1f} s")
 

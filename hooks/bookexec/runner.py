@@ -23,6 +23,7 @@ from pathlib import Path
 from bookexec import measured, privacy
 from bookexec.blocks import Block
 from bookexec.cache import BlockCache, block_keys, environment_key
+from bookexec.lifeline import Lifeline
 from bookexec.measured import Claim, Fact
 from bookexec.progress import Progress
 
@@ -141,10 +142,12 @@ class Worker:
         self._kill_lock = threading.Lock()
         self.stack_file = os.path.join(log_dir, f"stack-{id(self)}.txt")
         self.log_file = os.path.join(log_dir, f"worker-{id(self)}.log")
+        # Issue 18: the worker exits as soon as this process is gone (bookexec.lifeline).
+        self.lifeline = Lifeline()
         with open(self.log_file, "wb") as log:
             self.proc = subprocess.Popen(
-                [python, "-m", "bookexec.worker", str(child.fileno())],
-                pass_fds=[child.fileno()],
+                [python, "-m", "bookexec.worker", str(child.fileno()), str(self.lifeline.child_fd)],
+                pass_fds=[child.fileno(), self.lifeline.child_fd],
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
@@ -152,6 +155,7 @@ class Worker:
                 env=_worker_env(),
             )
         child.close()
+        self.lifeline.handed_over()
         self.conn.send({"preload": preload, "stack_file": self.stack_file})
 
     def ready(self) -> None:
@@ -246,6 +250,7 @@ class Worker:
                 self.proc.wait()
             if not self.conn.closed:
                 self.conn.close()
+            self.lifeline.cut()
 
 
 class WorkerFailed(Exception):
@@ -300,7 +305,7 @@ class Executor:
             runs = [hit for hit in hits if hit]
             done.set_result(self._page_from_cache(page, runs))
             for run in runs:
-                self.progress.block_done(run.block.where, run.seconds, cached=True)
+                self.progress.block_done(run.block.where, run.seconds, cached=True, block=run.block)
             self.progress.page_done(page, 0, len(runs), 0.0)
             self._futures[page] = done
             return
@@ -386,7 +391,7 @@ class Executor:
                     run.after = first_failed
                     first_failed = first_failed or block.id
                 result.blocks.append(run)
-                self.progress.block_done(block.where, run.seconds, cached=run.cached)
+                self.progress.block_done(block.where, run.seconds, cached=run.cached, block=block)
             if worker is not None and worker.alive():
                 lasts.append(worker.finish())
             last = lasts[-1] if lasts else self._cached_last.get(page, NO_BACKEND)

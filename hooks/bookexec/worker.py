@@ -23,6 +23,8 @@ import traceback
 import types
 from multiprocessing.connection import Connection
 
+from bookexec.lifeline import watch
+
 # JAX appends this note when it filters its own frames; the page shows no frames at all.
 _JAX_FILTER_NOTE = "For simplicity, JAX has removed its internal frames"
 
@@ -248,7 +250,9 @@ class Session:
         }
 
 
-def main(fd: int) -> None:
+def main(fd: int, lifeline: int | None = None) -> None:
+    if lifeline is not None:
+        watch(lifeline)  # leave at once when the build is gone (bookexec.lifeline)
     conn = Connection(fd)
     capture = Capture()
     sys.stdin = io.StringIO("")
@@ -276,4 +280,4 @@ def main(fd: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]))
+    main(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else None)

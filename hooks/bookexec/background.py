@@ -1,0 +1,288 @@
+"""Under `mkdocs serve`: the first page at once, blocks run in the background.
+
+`mkdocs serve` listens only after its first build, and a build that waits for every block
+made the first page take as long as the whole book's execution. Here, while serving (with
+the block cache on), a page whose blocks are not all cached is rendered at once from its
+goldens, each block marked as recorded and being checked (`fence.pending_note`), while one
+executor, kept for the whole `mkdocs serve` process, runs it. When a page's run ends its
+outputs are in the cache (or its failure is kept here), and MkDocs is asked to rebuild: the
+browser reloads and shows the live outputs, with drift shown at the block as always.
+
+Runs are keyed on the page and its blocks' cache keys, so a rebuild (a prose edit, or the one
+asked for here) reuses the run under way instead of starting another, and a snippet edit,
+which changes keys, starts a new one. `mkdocs build`, CI and the update mode never come here:
+they wait for every block, and never show a recorded output as live.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+import threading
+import time
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+
+from bookexec.blocks import Block
+from bookexec.cache import BlockCache, block_keys
+from bookexec.progress import Progress
+from bookexec.runner import Executor, PageRun, is_fresh
+
+log = logging.getLogger("mkdocs.plugins.bookexec")
+
+REFRESH = float(os.environ.get("BOOK_SERVE_REFRESH", "2"))  # least seconds between reloads
+WAIT = float(os.environ.get("BOOK_SERVE_WAIT", "3"))  # a build waits for runs this close to done
+STARTUP = 1.0  # seconds a worker takes to start and import JAX, about
+
+
+def enabled(serving: bool, execute: bool, cache: BlockCache | None) -> bool:
+    """Only under `mkdocs serve` with live reload (which is how pages come back live), with
+    execution and the block cache on, and not turned off with BOOK_SERVE_BACKGROUND=off."""
+    setting = os.environ.get("BOOK_SERVE_BACKGROUND", "on").lower()
+    live_reload = "--no-livereload" not in sys.argv
+    return (
+        serving
+        and execute
+        and live_reload
+        and cache is not None
+        and setting not in ("off", "0", "no", "false")
+    )
+
+
+class Background:
+    """The serve process's one executor, and the runs it has under way or finished."""
+
+    def __init__(self, root: Path, cache: BlockCache, progress: Progress) -> None:
+        self.root = root
+        self.executor = Executor(root, cache=cache, progress=progress)
+        self.runs: dict[str, tuple[tuple[str, ...], Future[PageRun]]] = {}
+        self.waiting: set[str] = set()  # pages the last build showed from goldens
+        self._lock = threading.Lock()
+        self._server = None
+        self._wanted = False  # a finished run waits for a rebuild
+        self._building = False
+        self._last_build = 0.0  # seconds the last build took
+        self._last_end = 0.0  # when it ended (time.monotonic)
+        self._timer: threading.Timer | None = None
+        self._deferred: list[tuple] = []  # (page, blocks, future, cache hits)
+        self._builds = 0  # builds so far; only the first defers its runs
+        self.expected_end: dict[str, float] = {}  # page -> when its run should end
+
+    # -- the server ---------------------------------------------------------------------------
+
+    def attach(self, server) -> None:
+        """`on_serve`: from now on a finished run asks the server for a rebuild."""
+        self._server = server
+        with self._lock:
+            finished = any(self.runs[page][1].done() for page in self.waiting if page in self.runs)
+        if finished:
+            self._request_rebuild()
+
+    def _finished(self, page: str) -> None:
+        with self._lock:
+            shown_recorded = page in self.waiting
+        if shown_recorded:
+            self._request_rebuild()
+
+    def _request_rebuild(self) -> None:
+        """Ask MkDocs to rebuild; asks made meanwhile coalesce into one rebuild.
+
+        Never during a build (its end asks again). While other pages still run, the next
+        rebuild waits until twice the last build's time has passed since it ended, so that
+        rebuilding takes at most a third of the processor while a cold run fills the cache;
+        the last page to finish asks at once.
+        """
+        with self._lock:
+            self._wanted = True
+            if self._server is None or self._building or self._timer is not None:
+                return
+            others = any(not future.done() for _, future in self.runs.values())
+            at = self._last_end + (max(REFRESH, 2 * self._last_build) if others else 0.0)
+            wait = at - time.monotonic()
+            if wait > 0:
+                self._timer = threading.Timer(wait, self._fire)
+                self._timer.daemon = True
+                self._timer.start()
+                return
+        self._fire()
+
+    def _fire(self) -> None:
+        with self._lock:
+            self._timer = None
+            if not self._wanted or self._building or self._server is None:
+                return
+            self._wanted = False
+            server = self._server
+        self._notify(server)
+
+    @staticmethod
+    def _notify(server) -> None:
+        # What MkDocs' own file watcher does when a watched file changes (mkdocs 1.6).
+        cond = getattr(server, "_rebuild_cond", None)
+        if cond is None:
+            return
+        with cond:
+            server._want_rebuild = True
+            cond.notify_all()
+
+    # -- one build's view ---------------------------------------------------------------------
+
+    def for_build(self, progress: Progress) -> ServeExecutor:
+        self.release(self._last_build, ask=False)  # runs a failed build left unstarted
+        self.executor.progress = progress  # this build's lines and summary count the blocks
+        with self._lock:
+            self.waiting = set()
+            self._building = True
+            self._builds += 1
+            self._wanted = False  # this build shows whatever has finished by now
+        return ServeExecutor(self)
+
+    def submit(self, page: str, blocks: list[Block]) -> Future[PageRun] | None:
+        """The page's run: the one under way for the same keys, or a new one. The first
+        build's runs start when it has finished (`release`), so that the first page is not
+        slowed by workers competing with it for the processor; later builds' (edits) at once."""
+        if not blocks:
+            return None
+        keys = tuple(block_keys(blocks, self.executor.env_key, is_fresh))
+        with self._lock:
+            known = self.runs.get(page)
+            if known is not None and known[0] == keys:
+                return known[1]
+        future: Future[PageRun] = Future()
+        hits = [self.executor._cached(b, key) for b, key in zip(blocks, keys, strict=True)]
+        if all(hits) or self._builds > 1:
+            # Nothing to run, or a later build (an edit): start now, beside the rendering.
+            self._start(page, blocks, future, hits)
+        else:
+            with self._lock:
+                self._deferred.append((page, blocks, future, hits))
+        with self._lock:
+            self.runs[page] = (keys, future)
+        future.add_done_callback(lambda _: self._finished(page))
+        return future
+
+    def _start(self, page: str, blocks: list[Block], future: Future[PageRun], hits) -> None:
+        # When it should end: its blocks' last run times (those the cache does not hold).
+        times = self.executor.progress.times
+        estimate = sum(
+            times.last(f"{b.page}#{b.id}") for b, hit in zip(blocks, hits, strict=True) if not hit
+        )
+        with self._lock:
+            self.expected_end[page] = time.monotonic() + estimate + (STARTUP if estimate else 0)
+        self.executor.submit(page, blocks)
+        started = self.executor._futures[page]
+
+        def hand_over(done: Future[PageRun]) -> None:
+            if done.cancelled():
+                future.cancel()
+            elif done.exception() is not None:
+                future.set_exception(done.exception())
+            else:
+                future.set_result(done.result())
+
+        started.add_done_callback(hand_over)
+
+    def release(self, build_seconds: float, ask: bool = True) -> None:
+        """A build ended: start the runs it asked for, and remember how long it took."""
+        with self._lock:
+            deferred, self._deferred = self._deferred, []
+            self._last_build, self._last_end = build_seconds, time.monotonic()
+            self._building = False
+            wanted = self._wanted
+        for page, blocks, future, hits in deferred:
+            self._start(page, blocks, future, hits)
+        if wanted and ask:
+            self._request_rebuild()
+
+    def shutdown(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        with self._lock:
+            deferred, self._deferred = self._deferred, []
+        for _, _, future, _ in deferred:
+            future.cancel()
+        self.executor.stop()
+        self.executor.close()
+
+
+class ServeExecutor:
+    """What `Build` asks of an executor, over the serve process's background runs."""
+
+    def __init__(self, background: Background) -> None:
+        self.background = background
+        self.cache = background.executor.cache
+        self.jobs = background.executor.jobs
+        self.first_failure = None  # serving never stops the build for a failure
+        self.started = time.perf_counter()
+        self._futures: dict[str, Future[PageRun]] = {}
+
+    def submit(self, page: str, blocks: list[Block]) -> None:
+        future = self.background.submit(page, blocks)
+        if future is not None:
+            self._futures[page] = future
+
+    def ready(self, page: str) -> bool:
+        """True when the page's run is over; otherwise it is shown from its goldens.
+
+        When it is the only run under way (an edited snippet, usually) and is expected to end
+        within WAIT seconds, it is waited for, a little past its estimate: one build with live
+        outputs instead of two."""
+        future = self._futures.get(page)
+        if future is None or future.done():
+            return True
+        with self.background._lock:
+            end = self.background.expected_end.get(page)
+        left = (end - time.monotonic()) if end is not None else None
+        alone = sum(not f.done() for f in self._futures.values()) == 1
+        if alone and left is not None and -1.0 < left <= WAIT:
+            with contextlib.suppress(FutureTimeout):
+                future.result(timeout=max(0.0, left) + 1.0)
+            if future.done():
+                return True
+        with self.background._lock:
+            self.background.waiting.add(page)
+        return False
+
+    def page(self, page: str) -> PageRun:
+        return self._futures[page].result()
+
+    def has(self, page: str) -> bool:
+        return page in self._futures
+
+    def pending(self) -> list[str]:
+        return sorted(page for page, future in self._futures.items() if not future.done())
+
+    def close(self) -> None:
+        # The runs outlive this build (the next one picks them up); they start now.
+        self.background.release(time.perf_counter() - self.started)
+
+    def stop(self) -> None:
+        pass
+
+
+_background: Background | None = None
+
+
+def executor_for(root: Path, cache: BlockCache, progress: Progress) -> ServeExecutor:
+    """This build's view of the serve process's background executor (made on first use)."""
+    global _background
+    if _background is None or _background.root != root:
+        if _background is not None:
+            _background.shutdown()
+        _background = Background(root, cache, progress)
+    return _background.for_build(progress)
+
+
+def attach(server) -> None:
+    if _background is not None:
+        _background.attach(server)
+
+
+def shutdown() -> None:
+    global _background
+    if _background is not None:
+        _background.shutdown()
+        _background = None

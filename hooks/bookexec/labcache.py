@@ -1,0 +1,222 @@
+"""Labs are rendered again only when they change.
+
+mkdocs-jupyter converts every notebook with nbconvert on every build, and with a custom
+template (the book's `hooks/templates/lab.html.j2`) its own cache is off. Each conversion
+also builds a new nbconvert exporter, whose fresh Jinja environment compiles the templates
+again. On a rebuild after a prose edit that was almost half the render time, for labs that did
+not change.
+
+`install()` wraps the two functions mkdocs-jupyter calls for a notebook page:
+
+- `nb2html(path, **options)`, the HTML of the notebook, is stored under
+  `.cache/bookexec/lab-html/` keyed on `html_key`: the bytes of the executed copy the book
+  wrote (its outputs and provenance note included), its path (nbconvert resolves images
+  against it), every option mkdocs-jupyter passed (theme, template name, mathjax...), the
+  text of the custom template, and the versions of the packages that render it
+  (mkdocs-jupyter, nbconvert, Jinja2, mistune, Pygments, nbformat);
+- `_get_nb_toc_tokens(path, depth)`, the page's headings, keyed the same way without the
+  template (`toc_key`).
+
+It also gives every nbconvert Jinja environment one shared in-memory bytecode cache, so each
+template is compiled once per process, not once per notebook (Jinja checks each template's
+source before reusing its code). An entry that cannot be read is a miss. If mkdocs-jupyter no
+longer has the functions it wraps, nothing is wrapped and the labs render as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import os
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from bookexec.golden import write_atomic
+
+log = logging.getLogger("mkdocs.plugins.bookexec")
+
+SCHEMA = 1
+RENDERERS = ("mkdocs-jupyter", "nbconvert", "jinja2", "mistune", "pygments", "nbformat")
+_state: dict[str, object] = {"dir": None, "hits": 0, "misses": 0}
+
+
+@functools.cache
+def versions() -> str:
+    parts = []
+    for name in RENDERERS:
+        try:
+            parts.append(f"{name}=={version(name)}")
+        except PackageNotFoundError:
+            parts.append(f"{name}==?")
+    return ";".join(parts)
+
+
+def _digest(*parts: bytes | str) -> str:
+    digest = hashlib.sha256(f"bookexec-lab-render-{SCHEMA}\0".encode())
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def html_key(nb_path: str | os.PathLike, options: dict, renderers: str | None = None) -> str:
+    """What the rendered HTML of one notebook depends on, as one digest."""
+    path = Path(nb_path).resolve()
+    template = options.get("custom_template")
+    template_text = Path(template).read_bytes() if template else b""
+    shown = {k: v for k, v in options.items() if k != "image_dependencies"}
+    return _digest(
+        "html",
+        str(path),
+        path.read_bytes(),
+        json.dumps(shown, sort_keys=True, default=repr),
+        template_text,
+        versions() if renderers is None else renderers,
+    )
+
+
+def toc_key(nb_path: str | os.PathLike, depth: int, renderers: str | None = None) -> str:
+    path = Path(nb_path).resolve()
+    return _digest(
+        "toc",
+        str(path),
+        path.read_bytes(),
+        str(depth),
+        versions() if renderers is None else renderers,
+    )
+
+
+def _load(key: str) -> dict | None:
+    folder = _state["dir"]
+    if folder is None:
+        return None
+    try:
+        entry = json.loads((Path(folder) / f"{key}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return entry if isinstance(entry, dict) and entry.get("schema") == SCHEMA else None
+
+
+def _save(key: str, entry: dict) -> None:
+    folder = _state["dir"]
+    if folder is None:
+        return
+    try:
+        write_atomic(Path(folder) / f"{key}.json", json.dumps({"schema": SCHEMA, **entry}))
+    except OSError as error:  # a cache that cannot be written only costs time
+        log.info(f"bookexec: lab render cache not written ({error})")
+
+
+def _images_unchanged(dependencies: dict) -> bool:
+    for path, expected in dependencies.items():
+        try:
+            actual = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        except OSError:
+            actual = None
+        if actual != expected:
+            return False
+    return True
+
+
+def cached_nb2html(original):
+    def nb2html(nb_path, **options):
+        key = html_key(nb_path, options)
+        entry = _load(key)
+        if entry is not None and _images_unchanged(entry.get("image_dependencies", {})):
+            if options.get("image_dependencies") is not None:
+                options["image_dependencies"].update(entry.get("image_dependencies", {}))
+            _state["hits"] += 1
+            return entry["html"]
+        _state["misses"] += 1
+        images = options.get("image_dependencies")
+        if images is None:
+            images = options["image_dependencies"] = {}
+        html = original(nb_path, **options)
+        _save(key, {"html": html, "image_dependencies": images})
+        return html
+
+    nb2html.bookexec_cached = True
+    return nb2html
+
+
+def cached_toc(original):
+    def toc_tokens(fpath, toc_depth):
+        key = toc_key(fpath, toc_depth)
+        entry = _load(key)
+        if entry is not None:
+            return entry["tokens"], entry["title"]
+        tokens, title = original(fpath, toc_depth)
+        _save(key, {"tokens": tokens, "title": title})
+        return tokens, title
+
+    toc_tokens.bookexec_cached = True
+    return toc_tokens
+
+
+class _MemoryBytecodeCache:
+    """Jinja's bytecode cache protocol, in memory, shared by every nbconvert environment."""
+
+    def __init__(self) -> None:
+        import jinja2
+
+        class Cache(jinja2.BytecodeCache):
+            def __init__(self) -> None:
+                self.store: dict[str, bytes] = {}
+
+            def load_bytecode(self, bucket) -> None:
+                code = self.store.get(bucket.key)
+                if code is not None:
+                    bucket.bytecode_from_string(code)
+
+            def dump_bytecode(self, bucket) -> None:
+                self.store[bucket.key] = bucket.bytecode_to_string()
+
+        self.cache = Cache()
+
+
+def _share_compiled_templates() -> None:
+    from nbconvert.exporters.templateexporter import TemplateExporter
+
+    create = TemplateExporter._create_environment
+    if getattr(create, "bookexec_shared", False):
+        return
+    shared = _MemoryBytecodeCache().cache
+
+    def _create_environment(self):
+        environment = create(self)
+        environment.bytecode_cache = shared
+        return environment
+
+    _create_environment.bookexec_shared = True
+    TemplateExporter._create_environment = _create_environment
+
+
+def install(cache_dir: Path | None) -> bool:
+    """Wrap mkdocs-jupyter's conversion; `cache_dir` None keeps only the shared templates.
+
+    Returns False when mkdocs-jupyter's internals are not the ones this wraps.
+    """
+    try:
+        from mkdocs_jupyter import convert, plugin
+    except ImportError:
+        return False
+    if not callable(getattr(convert, "nb2html", None)) or not callable(
+        getattr(plugin, "_get_nb_toc_tokens", None)
+    ):
+        log.info("bookexec: this mkdocs-jupyter is not the one the lab cache knows; labs render")
+        return False
+    _state["dir"] = cache_dir
+    _state["hits"] = _state["misses"] = 0
+    if not getattr(convert.nb2html, "bookexec_cached", False):
+        convert.nb2html = cached_nb2html(convert.nb2html)
+    if not getattr(plugin._get_nb_toc_tokens, "bookexec_cached", False):
+        plugin._get_nb_toc_tokens = cached_toc(plugin._get_nb_toc_tokens)
+    _share_compiled_templates()
+    return True
+
+
+def counts() -> tuple[int, int]:
+    """Labs rendered from the cache and labs converted, since `install`."""
+    return int(_state["hits"]), int(_state["misses"])
