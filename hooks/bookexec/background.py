@@ -215,7 +215,7 @@ class ServeExecutor:
         self.background = background
         self.cache = background.executor.cache
         self.jobs = background.executor.jobs
-        self.first_failure = None  # serving never stops the build for a failure
+        self.notes: list[str] = []  # trouble outside any block: reported at each block instead
         self.started = time.perf_counter()
         self._futures: dict[str, Future[PageRun]] = {}
 
