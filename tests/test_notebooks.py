@@ -30,7 +30,7 @@ CHAPTERS = sorted(
 )
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # IPython compiles each cell under a file name of its own; the book under the snippet's path.
-_CELL_FILE = re.compile(r"/tmp/ipykernel_\d+/\d+\.py|<ipython-input-[\w-]+>")
+_CELL_FILE = re.compile(r"/tmp/ipykernel_\d+/(\d+)\.py|<ipython-input-[\w-]+>")
 _NOTEBOOK_TIMEOUT = 900
 
 
@@ -40,7 +40,19 @@ def site(built_book) -> Path:
     return built_book
 
 
-def cell_streams(cell, snippet: str) -> tuple[str, str]:
+def cell_files(nb) -> dict[str, str]:
+    """ipykernel names a cell's code file by a hash of the cell's source: hash -> the snippet,
+    so a function defined in an earlier cell is named by that cell's snippet, as in the book."""
+    from ipykernel.compiler import get_tmp_hash_seed, murmur2_x86
+
+    return {
+        str(murmur2_x86(c.source, get_tmp_hash_seed())): c.metadata["bookexec"]["snippet"]
+        for c in nb.cells
+        if "snippet" in c.metadata.get("bookexec", {})
+    }
+
+
+def cell_streams(cell, snippet: str, files: dict[str, str] | None = None) -> tuple[str, str]:
     """What the cell printed to stdout, and to stderr followed by any error's last line."""
     out, err = [], []
     for output in cell.outputs:
@@ -50,7 +62,12 @@ def cell_streams(cell, snippet: str) -> tuple[str, str]:
             err.append(f"{output.ename}: {output.evalue}\n")
         else:
             out.append(f"<{output.output_type} output>\n")
-    return tuple(_CELL_FILE.sub(snippet, _ANSI.sub("", "".join(part))) for part in (out, err))
+    files = files or {}
+
+    def name(match: re.Match) -> str:
+        return files.get(match[1] or "", snippet)
+
+    return tuple(_CELL_FILE.sub(name, _ANSI.sub("", "".join(part))) for part in (out, err))
 
 
 def line_patterns(golden_output: str, raises: str | None) -> list[re.Pattern]:
@@ -131,12 +148,13 @@ def test_notebook_runs_and_matches_the_goldens(site, chapter, tmp_path):
     assert facts_file and not facts_file.startswith(str(REPO)), facts_file
     rules = machine_path_rules(REPO)
     checked = 0
+    files = cell_files(nb)
     for cell in nb.cells:
         meta = cell.metadata.get("bookexec", {})
         if "block" not in meta:
             continue
         golden = parse_golden((REPO / meta["golden"]).read_text(encoding="utf-8"))
-        out, err = (normalize(text, rules) for text in cell_streams(cell, meta["snippet"]))
+        out, err = (normalize(text, rules) for text in cell_streams(cell, meta["snippet"], files))
         patterns = line_patterns(golden.output, meta.get("raises"))
         assert interleaves(patterns, out.splitlines(), err.splitlines()), (
             f"{chapter}.ipynb, cell '{meta['block']}' differs from {meta['golden']}:\n"
