@@ -8,6 +8,7 @@ import http.server
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import textwrap
@@ -52,6 +53,13 @@ def jaxpr_goldens() -> list[Path]:
         if block.options.get("result") == "diff"
     }
     return [p for p in sorted(golden_dir.rglob("*.txt")) if p not in shown_as_diff]
+
+
+def free_port() -> int:
+    """A localhost port nothing listens on now, for a server a test starts."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 @dataclass

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import time
 
 import pytest
 
-from conftest import MKDOCS
+from conftest import MKDOCS, free_port
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]
 
@@ -25,12 +24,6 @@ PAGE = """\
 --8<-- "snippets/served/moved.py"
 ```
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import time
 import urllib.request
 
 import pytest
 
-from conftest import MKDOCS
+from conftest import MKDOCS, free_port
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]
 
@@ -33,12 +32,6 @@ def nap(seconds: float, text: str) -> str:
         "import time\n\nfrom bookexec.facts import record\n\n"
         f"time.sleep({seconds})\nprint({text!r})\nrecord('count', 1)\n"
     )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def result(html: str) -> str:

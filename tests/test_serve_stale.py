@@ -10,14 +10,13 @@ fact it quotes from the other page, and the nav.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import time
 import urllib.request
 
 import pytest
 
-from conftest import MKDOCS, REPO
+from conftest import MKDOCS, REPO, free_port
 
 pytestmark = pytest.mark.build
 
@@ -56,12 +55,6 @@ def book_watch() -> str:
             break
         items.append(line)
     return "watch:\n" + "\n".join(items) + "\n"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def get(url: str) -> str:

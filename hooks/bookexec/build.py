@@ -29,23 +29,16 @@ from bookexec.golden import (
 from bookexec.golden import parse as parse_golden
 from bookexec.measured import Claim, Fact
 from bookexec.normalize import machine_path_rules, normalize
-from bookexec.progress import Progress, summary
+from bookexec.progress import Progress, outside_mkdocs, summary
 from bookexec.runner import Executor, PageRun
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
 
 def serve_log() -> logging.Logger:
-    """Drift and failures under `mkdocs serve`: printed like MkDocs' own warnings, but outside
-    its `mkdocs` logger, so a strict config (the book's own) does not abort the server."""
-    logger = logging.getLogger("bookexec.serve")
-    if not logger.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
-        logger.addHandler(handler)
-        logger.propagate = False
-        logger.setLevel(logging.INFO)
-    return logger
+    """Drift and failures under `mkdocs serve`, outside what a strict config (the book's own)
+    counts, so they never abort the server."""
+    return outside_mkdocs("bookexec.serve", "%(levelname)-7s -  %(message)s")
 
 
 _command = "build"  # set by on_startup; survives the config reloads of `mkdocs serve`

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import os
 import sys
 from functools import cache
@@ -30,6 +29,7 @@ from pathlib import Path
 from bookexec.blocks import Block
 from bookexec.golden import write_atomic
 from bookexec.privacy import worker_environment
+from bookexec.progress import outside_mkdocs
 
 SCHEMA = 3  # 3: entries record the device count
 KEEP = 4  # entries per block
@@ -42,15 +42,6 @@ _ENV_IGNORED = {
     "PYTHONDONTWRITEBYTECODE",
 }
 _EXECUTOR_SOURCES = ("worker.py", "runner.py", "facts.py", "measured.py", "cache.py", "privacy.py")
-
-# Outside the `mkdocs` logger on purpose: `mkdocs build --strict` fails on its warnings, and a
-# cache problem must never fail a build.
-warn_log = logging.getLogger("bookexec.cache")
-if not warn_log.handlers:
-    _handler = logging.StreamHandler()
-    _handler.setFormatter(logging.Formatter("WARNING -  bookexec cache: %(message)s"))
-    warn_log.addHandler(_handler)
-    warn_log.propagate = False
 
 
 def enabled(serving: bool, mode: str, environ=os.environ) -> bool:
@@ -166,7 +157,7 @@ class BlockCache:
 
     def _warn(self, message: str) -> None:
         self.warnings += 1
-        warn_log.warning(message)
+        outside_mkdocs("bookexec.cache", "WARNING -  bookexec cache: %(message)s").warning(message)
 
 
 def _check_entry(entry: dict, block: Block) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Callable
@@ -10,6 +11,19 @@ from dataclasses import dataclass
 from bookexec.eta import RunTimes, left
 
 DEFAULT_SLOW = float(os.environ.get("BOOK_SLOW", "5"))
+
+
+def outside_mkdocs(name: str, form: str) -> logging.Logger:
+    """A logger that prints like MkDocs' own but outside its `mkdocs` logger, whose warnings
+    fail a strict build: for what must never fail one (cache trouble, drift while serving)."""
+    logger = logging.getLogger(name)
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter(form))
+        logger.addHandler(handler)
+        logger.propagate = False
+        logger.setLevel(logging.INFO)
+    return logger
 
 
 @dataclass
