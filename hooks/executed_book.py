@@ -13,9 +13,11 @@ from pathlib import Path
 import markdown_exec
 from mkdocs.plugins import event_priority
 
-from bookexec import audit, background, build, census, labcache, labs, notebooks, provenance, vendor
+from bookexec import build
+from bookexec.book import audit, census, labcache, labs, notebooks, provenance, vendor
 from bookexec.errors import BookError
-from bookexec.fence import anchor_blocks, format_python, page_summary
+from bookexec.execute import background
+from bookexec.render.fence import anchor_blocks, format_python, page_summary
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 provenance_date = [""]  # one date for every page of a build, set in on_config

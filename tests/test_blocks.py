@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bookexec.blocks import parse_info, scan_page
+from bookexec.discover.blocks import parse_info, scan_page
 from bookexec.errors import BookError
 
 

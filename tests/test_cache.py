@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from bookexec import cache
+from bookexec.execute import cache
 from conftest import HOOK, Site
 
 pytestmark = pytest.mark.build

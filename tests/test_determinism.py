@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.blocks import scan_page
-from bookexec.golden import parse
+from bookexec.discover.blocks import scan_page
+from bookexec.goldens.golden import parse
 from conftest import REPO
 
 pytestmark = pytest.mark.build

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.blocks import Block
-from bookexec.runner import Executor, PageRun
+from bookexec.discover.blocks import Block
+from bookexec.execute.runner import Executor, PageRun
 
 
 def run_page(root: Path, *codes: str, **options: str) -> PageRun:

@@ -8,8 +8,7 @@ import shutil
 
 import pytest
 
-from bookexec.golden import VERSIONS_FILE, parse, read_versions
-from bookexec.jax_changes import (
+from bookexec.book.jax_changes import (
     PAGE,
     RECORDS,
     RELEASES,
@@ -18,6 +17,7 @@ from bookexec.jax_changes import (
     render_page,
     write_page,
 )
+from bookexec.goldens.golden import VERSIONS_FILE, parse, read_versions
 from conftest import REPO
 
 GOLDEN = REPO / "tests" / "golden"

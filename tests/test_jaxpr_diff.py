@@ -9,9 +9,9 @@ import jax.numpy as jnp
 import pytest
 from jax import lax
 
-from bookexec.golden import parse as parse_golden
-from bookexec.jaxpr_diff import COSMETIC, STRUCTURAL, TEXT, compare
-from bookexec.jaxpr_parse import Jaxpr, JaxprSyntaxError, parse_jaxpr, split_output
+from bookexec.goldens.golden import parse as parse_golden
+from bookexec.jax.diff import COSMETIC, STRUCTURAL, TEXT, compare
+from bookexec.jax.parse import Jaxpr, JaxprSyntaxError, parse_jaxpr, split_output
 from conftest import REPO, jaxpr_goldens
 
 # A scan jaxpr printed by JAX 0.11.0, quoted from the seed article (data, not code).
@@ -233,9 +233,9 @@ def test_text_outside_jaxprs():
 
 
 def test_a_drifted_golden_carries_its_class_and_aligned_diff_to_the_serve_warning(tmp_path):
-    from bookexec.fence import drift_warning
-    from bookexec.golden import compare as compare_golden
-    from bookexec.golden import write_atomic
+    from bookexec.goldens.golden import compare as compare_golden
+    from bookexec.goldens.golden import write_atomic
+    from bookexec.render.fence import drift_warning
 
     old = jaxpr(lambda x: jnp.sin(x) * 2.0 + jnp.cos(x), 1.0)
     new = jaxpr(lambda x: jnp.sin(lax.stop_gradient(x)) * 2.0 + jnp.cos(x), 1.0)
@@ -268,7 +268,7 @@ def test_an_unreadable_jaxpr_is_text_drift_with_its_position_never_cosmetic():
 def test_jaxprs_inside_printed_values_and_mixed_branch_tuples_are_parsed():
     from test_jaxpr_corpus import renamed
 
-    from bookexec.jaxpr_parse import Opaque, Ref
+    from bookexec.jax.parse import Opaque, Ref
 
     solve = jaxpr(jnp.linalg.solve, jnp.eye(3) * 2.0, jnp.ones(3))
     assert "_LinearSolveTuple(matvec={ lambda" in solve

@@ -9,7 +9,7 @@ from importlib.metadata import version
 import pytest
 from test_labs import DEMO, lab_site, notebook  # noqa: F401  (lab_site is a fixture)
 
-from bookexec import labcache
+from bookexec.book import labcache
 
 OPTIONS = {"theme": "light", "custom_template": None, "mathjax_version": 2, "no_prompt": False}
 

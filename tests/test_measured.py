@@ -7,8 +7,8 @@ import time
 import pytest
 
 from bookexec import facts as api
-from bookexec import measured
-from bookexec.measured import Claim, Fact
+from bookexec.goldens import measured
+from bookexec.goldens.measured import Claim, Fact
 
 
 def timing(name: str, value: float, band: float = 5.0) -> Fact:

@@ -7,7 +7,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from bookexec.normalize import (
+from bookexec.goldens.normalize import (
     addresses,
     block_names,
     machine_path_rules,

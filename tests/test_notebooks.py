@@ -16,9 +16,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from bookexec.golden import parse as parse_golden
-from bookexec.measured import TOKEN
-from bookexec.normalize import machine_path_rules, normalize
+from bookexec.goldens.golden import parse as parse_golden
+from bookexec.goldens.measured import TOKEN
+from bookexec.goldens.normalize import machine_path_rules, normalize
 from conftest import REPO
 
 pytestmark = pytest.mark.build
@@ -169,8 +169,8 @@ def test_notebook_runs_and_matches_the_goldens(site, chapter, tmp_path):
 
 
 def test_tabs_and_admonitions_become_jupyter_markdown(tmp_path):
-    from bookexec.blocks import scan_page
-    from bookexec.notebooks import chapter_notebook
+    from bookexec.book.notebooks import chapter_notebook
+    from bookexec.discover.blocks import scan_page
 
     (tmp_path / "snippets" / "ch").mkdir(parents=True)
     (tmp_path / "snippets" / "ch" / "a.py").write_text("print(1)\n")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bookexec.errors import BookError
-from bookexec.measured import Fact
-from bookexec.prose import parse_reference, render
+from bookexec.goldens.measured import Fact
+from bookexec.render.prose import parse_reference, render
 
 FACTS = {
     ("ch.md", "census"): {

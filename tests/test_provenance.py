@@ -14,7 +14,7 @@ from importlib.metadata import version
 import jax
 import pytest
 
-from bookexec import census
+from bookexec.book import census
 
 pytestmark = pytest.mark.build
 
@@ -145,7 +145,7 @@ def test_the_census_follows_the_navigation():
 
 
 def test_the_books_census_agrees_with_its_goldens_and_pages(built_book):
-    from bookexec.golden import parse as parse_golden
+    from bookexec.goldens.golden import parse as parse_golden
     from conftest import REPO
 
     html = (built_book / "how-it-stays-true" / "index.html").read_text()
@@ -158,7 +158,7 @@ def test_the_books_census_agrees_with_its_goldens_and_pages(built_book):
     assert blocks == len(goldens)
     assert jaxprs == sum("{ lambda " in g.output for g in goldens)
     assert timings == sum(any(f.kind == "timing" for f in g.facts) for g in goldens)
-    from bookexec import labs
+    from bookexec.book import labs
 
     pages = [p.read_text() for p in (REPO / "docs").glob("*.md")]
     fences = [line for p in pages for line in p.splitlines() if 'exec="on"' in line]

@@ -7,7 +7,7 @@ import re
 
 import yaml
 
-from bookexec.blocks import scan_page
+from bookexec.discover.blocks import scan_page
 from conftest import REPO
 
 DOCS = REPO / "docs"

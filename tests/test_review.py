@@ -10,7 +10,7 @@ import sys
 import pexpect
 import pytest
 
-from bookexec.review import REPORT
+from bookexec.goldens.review import REPORT
 
 pytestmark = pytest.mark.build
 
@@ -86,7 +86,7 @@ def entries_at(root) -> list[dict]:
 
 def review(site, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "bookexec.review", *args],
+        [sys.executable, "-m", "bookexec.goldens.review", *args],
         cwd=site.root,
         stdin=subprocess.DEVNULL,
         capture_output=True,
@@ -143,7 +143,7 @@ def test_interactive_review_through_a_terminal(drifted):
     before = drifted.goldens()
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "bookexec.review"],
+        ["-m", "bookexec.goldens.review"],
         cwd=str(drifted.root),
         env={**os.environ, "TERM": "dumb"},
         encoding="utf-8",
@@ -216,7 +216,7 @@ def test_no_report_is_a_clear_error(site):
 
 
 def test_quit_keeps_this_block_and_the_rest_for_later(tmp_path):
-    from bookexec.review import Entry, interactive
+    from bookexec.goldens.review import Entry, interactive
 
     golden = tmp_path / "tests/golden/p/one.txt"
     golden.parent.mkdir(parents=True)

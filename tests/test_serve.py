@@ -135,7 +135,8 @@ def test_serve_reruns_only_the_blocks_an_edit_touches(site, tmp_path):
             [str(MKDOCS), "serve", "-a", f"127.0.0.1:{port}"],  # live reload: edits rebuild
             cwd=site.root,
             # Each build waits for its blocks, so its summary counts them; the background
-            # runs of serve (bookexec.background) have their own test, test_serve_background.
+            # runs of serve (bookexec.execute.background) have their own test,
+            # test_serve_background.
             env={
                 **os.environ,
                 "NO_MKDOCS_2_WARNING": "1",
@@ -171,7 +172,7 @@ def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(tmp
     edit fixes it."""
     import urllib.request
 
-    from bookexec.drift_watch import scratch_copy
+    from bookexec.book.drift_watch import scratch_copy
     from conftest import REPO
 
     book = tmp_path / "book"
@@ -205,7 +206,8 @@ def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(tmp
                 time.sleep(0.5)
 
         # The first page comes from the goldens at once; the blocks run behind it, and the
-        # rebuild after the page's run shows the drift (bookexec.background). Cold: the whole book.
+        # rebuild after the page's run shows the drift (bookexec.execute.background).
+        # Cold: the whole book.
         wait_until(lambda: "Serving on" in log_path.read_text(), 120)
         drifted = "docs/tracers.md#dense-layer drifted from its golden"
         wait_until(lambda: drifted in log_path.read_text(), 900)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.drift_watch import scratch_copy
-from bookexec.golden import VERSIONS_FILE, read_versions
+from bookexec.book.drift_watch import scratch_copy
+from bookexec.goldens.golden import VERSIONS_FILE, read_versions
 from conftest import REPO
 
 pytestmark = pytest.mark.build
@@ -93,7 +93,7 @@ def test_a_failing_block_mid_page_is_reported_with_the_drift_and_every_block_is_
     kinds = [(e["kind"], e["block_id"]) for e in report["entries"]]
     assert kinds == [("failed", "breaks"), ("failed", "uses-it"), ("text", "moves")]
     review = subprocess.run(
-        [sys.executable, "-m", "bookexec.review", "--list"],
+        [sys.executable, "-m", "bookexec.goldens.review", "--list"],
         cwd=site.root,
         capture_output=True,
         text=True,
@@ -125,7 +125,7 @@ def test_unchanged_output_under_other_versions_is_not_drift(site):
     before = site.goldens()
     # As if the goldens had been written under another JAX: rewrite only the versions file,
     # the way an update under that JAX would have (the goldens themselves are untouched).
-    from bookexec.golden import Provenance, write_versions
+    from bookexec.goldens.golden import Provenance, write_versions
 
     write_versions(versions.parent, Provenance("0.0.1", "0.0.1", recorded.python, "cpu"))
     result = site.build()
@@ -240,7 +240,7 @@ def test_drift_watch_leaves_its_artifacts_and_never_touches_the_checkout(site, t
         [
             sys.executable,
             "-m",
-            "bookexec.drift_watch",
+            "bookexec.book.drift_watch",
             "--jax",
             "fixture",
             "--python",
@@ -338,7 +338,7 @@ def test_a_real_jax_upgrade_end_to_end(version, tmp_path):
     )
     assert len(named) == drifted
 
-    review = run(venv, book, "python", "-m", "bookexec.review", "--accept-cosmetic")
+    review = run(venv, book, "python", "-m", "bookexec.goldens.review", "--accept-cosmetic")
     assert review.returncode == 0, review.stdout + review.stderr
     update = run(venv, book, "mkdocs", "build", "--strict", GOLDEN="update")
     assert update.returncode == 0, (update.stdout + update.stderr)[-5000:]

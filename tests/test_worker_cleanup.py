@@ -42,7 +42,7 @@ def children(pid: int) -> list[int]:
         except OSError:
             continue
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == pid and b"bookexec.worker" in cmdline:
+        if ppid == pid and b"bookexec.execute.worker" in cmdline:
             found.append(int(entry.name))
     return found
 

@@ -10,11 +10,15 @@ from concurrent.futures import CancelledError
 from importlib.metadata import version
 from pathlib import Path
 
-from bookexec import audit, background, cache, figures, jax_changes, measured, prose, review
-from bookexec.blocks import Block, scan_page
+from bookexec.book import audit, jax_changes
+from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
-from bookexec.eta import RunTimes
-from bookexec.golden import (
+from bookexec.execute import background, cache
+from bookexec.execute.eta import RunTimes
+from bookexec.execute.progress import Progress, outside_mkdocs, summary
+from bookexec.execute.runner import Executor, PageRun
+from bookexec.goldens import measured, review
+from bookexec.goldens.golden import (
     Comparison,
     Failure,
     Provenance,
@@ -26,11 +30,10 @@ from bookexec.golden import (
     read_golden,
     read_versions,
 )
-from bookexec.golden import parse as parse_golden
-from bookexec.measured import Claim, Fact
-from bookexec.normalize import machine_path_rules, normalize
-from bookexec.progress import Progress, outside_mkdocs, summary
-from bookexec.runner import Executor, PageRun
+from bookexec.goldens.golden import parse as parse_golden
+from bookexec.goldens.measured import Claim, Fact
+from bookexec.goldens.normalize import machine_path_rules, normalize
+from bookexec.render import figures, prose
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
@@ -291,7 +294,7 @@ class Build:
         return [(block, run.output, run.facts) for block, run in runs], page_run
 
     def pending(self, page: str) -> bool:
-        """Under serve (`bookexec.background`): the page's blocks still run, so it shows its
+        """Under serve (`bookexec.execute.background`): the page's blocks still run, so it shows its
         goldens, marked as recorded and being checked."""
         ready = getattr(self.executor, "ready", None)
         return ready is not None and not ready(page)
@@ -322,7 +325,7 @@ class Build:
         return runs
 
     def audit(self) -> list[str]:
-        """The prose audit over every rendered page and the nav (see `bookexec.audit`)."""
+        """The prose audit over every rendered page and the nav (see `bookexec.book.audit`)."""
         outputs: dict[str, list[str]] = {}
         book_numbers: set[str] = set()
         for page in self.plans:

@@ -4,7 +4,7 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 
-from bookexec.golden import Report, compare, write_atomic
+from bookexec.goldens.golden import Report, compare, write_atomic
 
 
 def layer(x):

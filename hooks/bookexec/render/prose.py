@@ -16,9 +16,10 @@ import html
 import re
 from collections.abc import Callable
 
-from bookexec import figures, measured
 from bookexec.errors import BookError
-from bookexec.measured import Fact
+from bookexec.goldens import measured
+from bookexec.goldens.measured import Fact
+from bookexec.render import figures
 
 REFERENCE = re.compile(r"\{\{\s*fact:(?P<ref>[^{}\s|]*)(?:\|(?P<style>code))?\s*\}\}")
 VERSIONS_BLOCK = "versions"
@@ -27,7 +28,7 @@ _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 # (page, block id, release or None) -> the block's facts by name, or None when there is no block
 Lookup = Callable[[str, str, str | None], dict[str, Fact] | None]
-# (reference, "docs/page:line") -> the figure's HTML (see bookexec.figures)
+# (reference, "docs/page:line") -> the figure's HTML (see bookexec.render.figures)
 FigureMaker = Callable[[str, str], str]
 
 

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bookexec.blocks import Block
-from bookexec.measured import Fact
+from bookexec.discover.blocks import Block
+from bookexec.goldens.measured import Fact
 
 MARKER = "<!-- bookexec:census -->"
 _COUNT = re.compile(r"-?\d+")

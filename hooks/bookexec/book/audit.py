@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bookexec.measured import Fact
+from bookexec.goldens.measured import Fact
 
 VERSION = re.compile(r"(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)?(?![\w.]*\d)")
 NUMBER = re.compile(r"(?<![\w.\-/#=:@])(\d+(?:,\d{3})*(?:\.\d+)?)(?![\w.]*\d|\w)")

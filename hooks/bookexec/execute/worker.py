@@ -5,7 +5,7 @@ snippet owns `sys.stdout` and `sys.stderr`. Everything a reader running the snip
 `print`, direct writes to either stream, `jax.debug.print` (which writes from XLA's callback
 thread) and warnings, lands in one ordered capture.
 
-Run as ``python -m bookexec.worker FD``. It must not import MkDocs: it starts once per page.
+Run as ``python -m bookexec.execute.worker FD``. It must not import MkDocs: it starts once per page.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import traceback
 import types
 from multiprocessing.connection import Connection
 
-from bookexec.lifeline import watch
+from bookexec.execute.lifeline import watch
 
 # JAX appends this note when it filters its own frames; the page shows no frames at all.
 _JAX_FILTER_NOTE = "For simplicity, JAX has removed its internal frames"
@@ -252,7 +252,7 @@ class Session:
 
 def main(fd: int, lifeline: int | None = None) -> None:
     if lifeline is not None:
-        watch(lifeline)  # leave at once when the build is gone (bookexec.lifeline)
+        watch(lifeline)  # leave at once when the build is gone (bookexec.execute.lifeline)
     conn = Connection(fd)
     capture = Capture()
     sys.stdin = io.StringIO("")

@@ -36,7 +36,7 @@ from pygments.token import (
     Whitespace,
 )
 
-from bookexec.jaxpr_parse import split_output
+from bookexec.jax.parse import split_output
 
 # Short dtype names as jaxprs print them, and the long names some reprs use.
 _DTYPE = (

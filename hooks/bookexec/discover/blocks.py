@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from bookexec.discover.options import check as options_check
 from bookexec.errors import BookError
-from bookexec.options import check as options_check
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
 _ATTR = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|[^\s"']+)""")

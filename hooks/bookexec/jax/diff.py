@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from bookexec.jaxpr_parse import (
+from bookexec.jax.parse import (
     Binder,
     Eqn,
     Jaxpr,

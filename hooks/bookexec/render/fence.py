@@ -13,8 +13,9 @@ from typing import Any
 from markdown_exec import base_format
 from markupsafe import Markup
 
-from bookexec import build, measured
-from bookexec.golden import Comparison
+from bookexec import build
+from bookexec.goldens import measured
+from bookexec.goldens.golden import Comparison
 
 # Fence options the book reads; markdown-exec would otherwise copy them onto the output fence.
 BOOK_OPTIONS = ("raises", "timeout", "limit", "band", "fresh")
@@ -64,7 +65,7 @@ def failure_box(message: str) -> str:
 
 
 def pending_note(block_id: str) -> str:
-    """Under `mkdocs serve`, while the block runs in the background (`bookexec.background`)."""
+    """Under `mkdocs serve`, while the block runs in the background (execute.background)."""
     return (
         f'<div class="admonition note bookexec-pending" data-block="{html.escape(block_id)}">'
         '<p class="admonition-title">Recorded output, being checked</p>'

@@ -7,7 +7,7 @@ notebook: the build writes it next to the page and the page links to it.
 The notebook must run top to bottom in a fresh Jupyter kernel with nothing from the build:
 
 - Measuring snippets import `bookexec.facts`. A first setup cell writes that module, and
-  `bookexec.measured` which formats its values, from their source into a temporary folder.
+  `bookexec.goldens.measured` which formats its values, from their source into a temporary folder.
   In the notebook a measured value prints as itself (`3.2 ms`), where the book's golden keeps a
   placeholder (`⟦t_jit⟧`); the values are the reader's own.
 - A block that must raise (`raises=...`) gets the cell tag `raises-exception`: Jupyter and
@@ -27,11 +27,11 @@ from pathlib import Path, PurePosixPath
 
 import nbformat
 
-from bookexec.blocks import Block
-from bookexec.golden import golden_path, write_atomic
-from bookexec.runner import is_fresh
+from bookexec.discover.blocks import Block
+from bookexec.execute.runner import is_fresh
+from bookexec.goldens.golden import golden_path, write_atomic
 
-_HERE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]  # hooks/bookexec
 _MARK = "\x00bookexec-cell:"
 _CLOSE = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
 _TAB = re.compile(r'^(?P<indent>\s*)===\+?\s+"(?P<title>[^"]*)"\s*$')
@@ -57,7 +57,7 @@ def record(name, value, kind="exact", band=None):
 
 
 def _shown(self):
-    from bookexec.measured import Fact
+    from bookexec.goldens.measured import Fact
 
     return Fact(self.name, self.kind, float(self)).shown()
 
@@ -67,7 +67,7 @@ Measured.__str__ = Measured.__repr__ = _shown
 
 _SETUP = """\
 # Setup, written by the book's build. The snippets record measured values with the book's
-# small `bookexec.facts` module; this cell writes it, and `bookexec.measured` which formats
+# small `bookexec.facts` module; this cell writes it, and `bookexec.goldens.measured` which formats
 # the values, into a temporary folder, so the notebook needs nothing but JAX {jax}.
 import os
 import pathlib
@@ -135,8 +135,11 @@ def add_link(markdown: str, page: str) -> str:
 def setup_source(jax_version: str) -> str:
     modules = {
         "bookexec/__init__.py": "",
-        "bookexec/facts.py": (_HERE / "facts.py").read_text(encoding="utf-8") + _SHOW_VALUES,
-        "bookexec/measured.py": (_HERE / "measured.py").read_text(encoding="utf-8"),
+        "bookexec/facts.py": (_PACKAGE / "facts.py").read_text(encoding="utf-8") + _SHOW_VALUES,
+        "bookexec/goldens/__init__.py": "",
+        "bookexec/goldens/measured.py": (_PACKAGE / "goldens" / "measured.py").read_text(
+            encoding="utf-8"
+        ),
     }
     return _SETUP.format(jax=jax_version, modules=_literal(modules))
 

@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from multiprocessing import Pipe
 from pathlib import Path
 
-from bookexec import measured, privacy
-from bookexec.blocks import Block
-from bookexec.cache import BlockCache, block_keys, environment_key
-from bookexec.lifeline import Lifeline
-from bookexec.measured import Claim, Fact
-from bookexec.progress import Progress
+from bookexec.discover.blocks import Block
+from bookexec.execute import privacy
+from bookexec.execute.cache import BlockCache, block_keys, environment_key
+from bookexec.execute.lifeline import Lifeline
+from bookexec.execute.progress import Progress
+from bookexec.goldens import measured
+from bookexec.goldens.measured import Claim, Fact
 
 DEFAULT_TIMEOUT = float(os.environ.get("BOOK_BLOCK_TIMEOUT", "120"))
 DEFAULT_OUTPUT_LIMIT = int(os.environ.get("BOOK_OUTPUT_LIMIT", "200000"))
@@ -131,7 +132,7 @@ def judge(block: Block, raw: dict) -> BlockRun:
 
 
 class Worker:
-    """A child Python process running `bookexec.worker`, reached over a private pipe."""
+    """A child Python process running `bookexec.execute.worker`, reached over a private pipe."""
 
     def __init__(
         self, root: Path, log_dir: str, preload: list[str] = PRELOAD, python: str = sys.executable
@@ -142,11 +143,17 @@ class Worker:
         self._kill_lock = threading.Lock()
         self.stack_file = os.path.join(log_dir, f"stack-{id(self)}.txt")
         self.log_file = os.path.join(log_dir, f"worker-{id(self)}.log")
-        # Issue 18: the worker exits as soon as this process is gone (bookexec.lifeline).
+        # Issue 18: the worker exits as soon as this process is gone (bookexec.execute.lifeline).
         self.lifeline = Lifeline()
         with open(self.log_file, "wb") as log:
             self.proc = subprocess.Popen(
-                [python, "-m", "bookexec.worker", str(child.fileno()), str(self.lifeline.child_fd)],
+                [
+                    python,
+                    "-m",
+                    "bookexec.execute.worker",
+                    str(child.fileno()),
+                    str(self.lifeline.child_fd),
+                ],
                 pass_fds=[child.fileno(), self.lifeline.child_fd],
                 stdin=subprocess.DEVNULL,
                 stdout=log,
@@ -260,7 +267,7 @@ class WorkerFailed(Exception):
 def _worker_env() -> dict[str, str]:
     env = privacy.worker_environment(os.environ)
     # The worker imports bookexec by path whether or not the project is installed.
-    package_parent = str(Path(__file__).resolve().parent.parent)
+    package_parent = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
     env.setdefault("PYTHONHASHSEED", "0")
     return env

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bookexec.golden import Report, write_atomic
+from bookexec.goldens.golden import Report, write_atomic
 
 REPORT = Path(".cache") / "bookexec" / "last-report.json"
 _FORMAT = 1

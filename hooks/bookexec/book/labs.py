@@ -21,11 +21,11 @@ from pathlib import Path, PurePosixPath
 
 import nbformat
 
-from bookexec import options as fence_options
-from bookexec.blocks import _ID, Block
+from bookexec.discover import options as fence_options
+from bookexec.discover.blocks import _ID, Block
 from bookexec.errors import BookError
-from bookexec.fence import pending_note
-from bookexec.golden import write_atomic
+from bookexec.goldens.golden import write_atomic
+from bookexec.render.fence import pending_note
 
 LAB_DIR = "labs"
 _OPTIONS = {"raises", "timeout", "limit", "band"}
@@ -126,7 +126,7 @@ def render(build, src: str, source: Path, out_dir: Path, note: str = "") -> Path
     target = out_dir / PurePosixPath(src).name
     nb = executed(source, src, outputs)
     if any((src, block_id) in build.pending_blocks for block_id in outputs):
-        # Under serve, while its cells run in the background (bookexec.background).
+        # Under serve, while its cells run in the background (bookexec.execute.background).
         note_cell = nbformat.v4.new_markdown_cell(pending_note("cells"), id="bookexec-pending")
         nb.cells.insert(0, note_cell)
     if note:  # how the outputs were made, closing the page as on every chapter

@@ -17,9 +17,10 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from bookexec import jaxpr_diff, measured
 from bookexec.errors import BookError
-from bookexec.measured import Claim, Fact
+from bookexec.goldens import measured
+from bookexec.goldens.measured import Claim, Fact
+from bookexec.jax import diff as jaxpr_diff
 
 MODES = ("check", "update")
 _SEPARATOR = "---\n"

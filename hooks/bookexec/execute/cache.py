@@ -26,10 +26,10 @@ from functools import cache
 from importlib.metadata import distributions
 from pathlib import Path
 
-from bookexec.blocks import Block
-from bookexec.golden import write_atomic
-from bookexec.privacy import worker_environment
-from bookexec.progress import outside_mkdocs
+from bookexec.discover.blocks import Block
+from bookexec.execute.privacy import worker_environment
+from bookexec.execute.progress import outside_mkdocs
+from bookexec.goldens.golden import write_atomic
 
 SCHEMA = 3  # 3: entries record the device count
 KEEP = 4  # entries per block
@@ -41,7 +41,14 @@ _ENV_IGNORED = {
     "PYTHONUNBUFFERED",
     "PYTHONDONTWRITEBYTECODE",
 }
-_EXECUTOR_SOURCES = ("worker.py", "runner.py", "facts.py", "measured.py", "cache.py", "privacy.py")
+_EXECUTOR_SOURCES = (
+    "execute/worker.py",
+    "execute/runner.py",
+    "facts.py",
+    "goldens/measured.py",
+    "execute/cache.py",
+    "execute/privacy.py",
+)
 
 
 def enabled(serving: bool, mode: str, environ=os.environ) -> bool:
@@ -81,7 +88,7 @@ def installed_packages() -> tuple[str, ...]:
 
 
 def environment_key(root: Path, environ=os.environ) -> str:
-    here = Path(__file__).parent
+    here = Path(__file__).resolve().parents[1]  # hooks/bookexec
     executor = b"".join((here / name).read_bytes() for name in _EXECUTOR_SOURCES)
     return fingerprint(
         dict(environ),
@@ -157,7 +164,9 @@ class BlockCache:
 
     def _warn(self, message: str) -> None:
         self.warnings += 1
-        outside_mkdocs("bookexec.cache", "WARNING -  bookexec cache: %(message)s").warning(message)
+        outside_mkdocs("bookexec.execute.cache", "WARNING -  bookexec cache: %(message)s").warning(
+            message
+        )
 
 
 def _check_entry(entry: dict, block: Block) -> None:

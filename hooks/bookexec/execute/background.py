@@ -26,10 +26,10 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
-from bookexec.blocks import Block
-from bookexec.cache import BlockCache, block_keys
-from bookexec.progress import Progress
-from bookexec.runner import Executor, PageRun, is_fresh
+from bookexec.discover.blocks import Block
+from bookexec.execute.cache import BlockCache, block_keys
+from bookexec.execute.progress import Progress
+from bookexec.execute.runner import Executor, PageRun, is_fresh
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bookexec.eta import RunTimes, left
+from bookexec.execute.eta import RunTimes, left
 
 DEFAULT_SLOW = float(os.environ.get("BOOK_SLOW", "5"))
 
@@ -38,7 +38,7 @@ class Progress:
 
     Each block that runs gets a line as it finishes, counting only finished blocks, with its
     page's count and the time left, estimated from each remaining block's last run time
-    (`bookexec.eta`) shared among the pages that run at once.
+    (`bookexec.execute.eta`) shared among the pages that run at once.
     """
 
     def __init__(

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 
-from bookexec import jaxpr_diff
-from bookexec.blocks import Block, scan_page
+from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
-from bookexec.golden import (
+from bookexec.execute.runner import Worker, WorkerFailed, is_fresh, judge
+from bookexec.goldens.golden import (
     Provenance,
     golden_path,
     parse,
@@ -37,9 +37,9 @@ from bookexec.golden import (
     write_atomic,
     write_versions,
 )
-from bookexec.measured import render as render_facts
-from bookexec.normalize import normalize, path_rules
-from bookexec.runner import Worker, WorkerFailed, is_fresh, judge
+from bookexec.goldens.measured import render as render_facts
+from bookexec.goldens.normalize import normalize, path_rules
+from bookexec.jax import diff as jaxpr_diff
 
 RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first
 PAGE = Path("docs") / "jax-changes.md"

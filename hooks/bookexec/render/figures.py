@@ -20,7 +20,7 @@ import io
 import json
 import re
 
-from bookexec.measured import Fact
+from bookexec.goldens.measured import Fact
 
 PREFIX = "figure "
 REFERENCE = re.compile(r"^\{\{\s*figure:(?P<ref>[^{}\s]+)\s*\}\}\s*$")
