@@ -43,7 +43,7 @@ def jaxpr_goldens() -> list[Path]:
     """Every golden of the book, but those of blocks shown as a diff: a drift report quotes
     jaxpr lines behind `+` and `-`, which is diff text, not a jaxpr."""
     from bookexec.discover.blocks import scan_page
-    from bookexec.goldens.golden import golden_path
+    from bookexec.goldens.store import golden_path
 
     golden_dir = REPO / "tests" / "golden"
     shown_as_diff = {

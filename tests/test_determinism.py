@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bookexec.discover.blocks import scan_page
-from bookexec.goldens.golden import parse
+from bookexec.goldens.store import parse
 from conftest import REPO
 
 pytestmark = pytest.mark.build

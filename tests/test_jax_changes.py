@@ -17,7 +17,7 @@ from bookexec.book.jax_changes import (
     render_page,
     write_page,
 )
-from bookexec.goldens.golden import VERSIONS_FILE, parse, read_versions
+from bookexec.goldens.store import VERSIONS_FILE, parse, read_versions
 from conftest import REPO
 
 GOLDEN = REPO / "tests" / "golden"

@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import pytest
 from jax import lax
 
-from bookexec.goldens.golden import parse as parse_golden
+from bookexec.goldens.store import parse as parse_golden
 from bookexec.jax.diff import COSMETIC, STRUCTURAL, TEXT, compare
 from bookexec.jax.parse import Jaxpr, JaxprSyntaxError, parse_jaxpr, split_output
 from conftest import REPO, jaxpr_goldens
@@ -233,8 +233,8 @@ def test_text_outside_jaxprs():
 
 
 def test_a_drifted_golden_carries_its_class_and_aligned_diff_to_the_serve_warning(tmp_path):
-    from bookexec.goldens.golden import compare as compare_golden
-    from bookexec.goldens.golden import write_atomic
+    from bookexec.files import write_atomic
+    from bookexec.goldens.compare import compare as compare_golden
     from bookexec.render.fence import drift_warning
 
     old = jaxpr(lambda x: jnp.sin(x) * 2.0 + jnp.cos(x), 1.0)

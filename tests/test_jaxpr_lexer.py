@@ -10,7 +10,7 @@ import pytest
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Error, Keyword, Name, Number, Operator, Punctuation, Text
 
-from bookexec.goldens.golden import parse as parse_golden
+from bookexec.goldens.store import parse as parse_golden
 
 
 def tokens(text: str) -> list[tuple]:

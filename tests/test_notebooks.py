@@ -16,9 +16,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from bookexec.goldens.golden import parse as parse_golden
 from bookexec.goldens.measured import TOKEN
 from bookexec.goldens.normalize import machine_path_rules, normalize
+from bookexec.goldens.store import parse as parse_golden
 from conftest import REPO
 
 pytestmark = pytest.mark.build

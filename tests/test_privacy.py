@@ -127,7 +127,7 @@ def test_no_path_user_host_or_variable_of_the_machine_reaches_the_site(marked_bo
 
 
 def test_snippets_get_only_the_variables_that_shape_python_and_jax():
-    from bookexec.execute.privacy import worker_environment
+    from bookexec.privacy import worker_environment
 
     kept = worker_environment(
         {"PATH": "/bin", "JAX_ENABLE_X64": "1", "AWS_SECRET": "s", "USER": "alice"}
@@ -142,8 +142,8 @@ def test_snippets_get_only_the_variables_that_shape_python_and_jax():
 
 
 def test_user_and_host_names_are_replaced_as_whole_words_and_public_ones_kept():
-    from bookexec.execute.privacy import machine_names
     from bookexec.goldens.normalize import path_rules, paths
+    from bookexec.privacy import machine_names
 
     names = machine_names({"USER": "alice", "LOGNAME": "root"})
     assert names["alice"] == "<user>" and "root" not in names

@@ -145,7 +145,7 @@ def test_the_census_follows_the_navigation():
 
 
 def test_the_books_census_agrees_with_its_goldens_and_pages(built_book):
-    from bookexec.goldens.golden import parse as parse_golden
+    from bookexec.goldens.store import parse as parse_golden
     from conftest import REPO
 
     html = (built_book / "how-it-stays-true" / "index.html").read_text()

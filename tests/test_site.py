@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import jax
 import pytest
 
-from bookexec.goldens.golden import parse as parse_golden
+from bookexec.goldens.store import parse as parse_golden
 from conftest import REPO, jaxpr_goldens, static_server
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bookexec.book.drift_watch import scratch_copy
-from bookexec.goldens.golden import VERSIONS_FILE, read_versions
+from bookexec.goldens.store import VERSIONS_FILE, read_versions
 from conftest import REPO
 
 pytestmark = pytest.mark.build
@@ -125,7 +125,7 @@ def test_unchanged_output_under_other_versions_is_not_drift(site):
     before = site.goldens()
     # As if the goldens had been written under another JAX: rewrite only the versions file,
     # the way an update under that JAX would have (the goldens themselves are untouched).
-    from bookexec.goldens.golden import Provenance, write_versions
+    from bookexec.goldens.store import Provenance, write_versions
 
     write_versions(versions.parent, Provenance("0.0.1", "0.0.1", recorded.python, "cpu"))
     result = site.build()

@@ -18,21 +18,19 @@ from bookexec.execute.eta import RunTimes
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
 from bookexec.execute.runner import Executor, PageRun
 from bookexec.goldens import measured, review
-from bookexec.goldens.golden import (
-    Comparison,
-    Failure,
+from bookexec.goldens.compare import Comparison, compare
+from bookexec.goldens.measured import Claim, Fact
+from bookexec.goldens.normalize import machine_path_rules, normalize
+from bookexec.goldens.report import Failure, Report
+from bookexec.goldens.store import (
     Provenance,
-    Report,
-    compare,
     existing_goldens,
     golden_path,
     mode_from_env,
     read_golden,
     read_versions,
 )
-from bookexec.goldens.golden import parse as parse_golden
-from bookexec.goldens.measured import Claim, Fact
-from bookexec.goldens.normalize import machine_path_rules, normalize
+from bookexec.goldens.store import parse as parse_golden
 from bookexec.render import figures, prose
 
 log = logging.getLogger("mkdocs.plugins.bookexec")

@@ -4,7 +4,9 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 
-from bookexec.goldens.golden import Report, compare, write_atomic
+from bookexec.files import write_atomic
+from bookexec.goldens.compare import compare
+from bookexec.goldens.report import Report
 
 
 def layer(x):

@@ -26,8 +26,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bookexec.goldens.golden import read_versions
 from bookexec.goldens.review import REPORT
+from bookexec.goldens.store import read_versions
 
 _SKIP = {".git", ".venv", ".cache", "site", "__pycache__"}
 _SUMMARY = re.compile(

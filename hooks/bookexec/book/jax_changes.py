@@ -29,16 +29,10 @@ from pathlib import Path
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.execute.runner import Worker, WorkerFailed, is_fresh, judge
-from bookexec.goldens.golden import (
-    Provenance,
-    golden_path,
-    parse,
-    read_versions,
-    write_atomic,
-    write_versions,
-)
+from bookexec.files import write_atomic
 from bookexec.goldens.measured import render as render_facts
 from bookexec.goldens.normalize import normalize, path_rules
+from bookexec.goldens.store import Provenance, golden_path, parse, read_versions, write_versions
 from bookexec.jax import diff as jaxpr_diff
 
 RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first

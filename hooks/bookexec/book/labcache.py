@@ -33,7 +33,7 @@ import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from bookexec.goldens.golden import write_atomic
+from bookexec.files import write_atomic
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 

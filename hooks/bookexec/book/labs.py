@@ -24,7 +24,7 @@ import nbformat
 from bookexec.discover import options as fence_options
 from bookexec.discover.blocks import _ID, Block
 from bookexec.errors import BookError
-from bookexec.goldens.golden import write_atomic
+from bookexec.files import write_atomic
 from bookexec.render.fence import pending_note
 
 LAB_DIR = "labs"

@@ -29,7 +29,8 @@ import nbformat
 
 from bookexec.discover.blocks import Block
 from bookexec.execute.runner import is_fresh
-from bookexec.goldens.golden import golden_path, write_atomic
+from bookexec.files import write_atomic
+from bookexec.goldens.store import golden_path
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # hooks/bookexec
 _MARK = "\x00bookexec-cell:"

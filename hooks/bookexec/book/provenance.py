@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
-from bookexec.goldens.golden import golden_path, read_versions
+from bookexec.goldens.store import golden_path, read_versions
 
 DATE_CLASS = "bookexec-build-date"
 TRUE_PAGE = "how-it-stays-true.md"

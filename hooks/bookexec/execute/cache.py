@@ -27,9 +27,9 @@ from importlib.metadata import distributions
 from pathlib import Path
 
 from bookexec.discover.blocks import Block
-from bookexec.execute.privacy import worker_environment
 from bookexec.execute.progress import outside_mkdocs
-from bookexec.goldens.golden import write_atomic
+from bookexec.files import write_atomic
+from bookexec.privacy import worker_environment
 
 SCHEMA = 3  # 3: entries record the device count
 KEEP = 4  # entries per block
@@ -47,7 +47,7 @@ _EXECUTOR_SOURCES = (
     "facts.py",
     "goldens/measured.py",
     "execute/cache.py",
-    "execute/privacy.py",
+    "privacy.py",
 )
 
 

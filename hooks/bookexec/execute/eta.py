@@ -13,7 +13,7 @@ import statistics
 import threading
 from pathlib import Path
 
-from bookexec.goldens.golden import write_atomic
+from bookexec.files import write_atomic
 
 
 class RunTimes:

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from multiprocessing import Pipe
 from pathlib import Path
 
+from bookexec import privacy
 from bookexec.discover.blocks import Block
-from bookexec.execute import privacy
 from bookexec.execute.cache import BlockCache, block_keys, environment_key
 from bookexec.execute.lifeline import Lifeline
 from bookexec.execute.progress import Progress

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bookexec.execute.privacy import machine_names
+from bookexec.privacy import machine_names
 
 # "<function f at 0x7f1c2b3a4d50>", "<... object at 0x...>": CPython's default reprs.
 _ADDRESS = re.compile(r"(?<=\bat )0x[0-9a-fA-F]+\b")

@@ -24,7 +24,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bookexec.goldens.golden import Report, write_atomic
+from bookexec.files import write_atomic
+from bookexec.goldens.report import Report
 
 REPORT = Path(".cache") / "bookexec" / "last-report.json"
 _FORMAT = 1

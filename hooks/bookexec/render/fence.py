@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from bookexec import build
 from bookexec.goldens import measured
-from bookexec.goldens.golden import Comparison
+from bookexec.goldens.compare import Comparison
 
 # Fence options the book reads; markdown-exec would otherwise copy them onto the output fence.
 BOOK_OPTIONS = ("raises", "timeout", "limit", "band", "fresh")

@@ -1,0 +1,195 @@
+"""What a check or an update says, in one order, and what the update writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bookexec.files import write_atomic
+from bookexec.goldens.compare import Comparison
+from bookexec.goldens.store import (
+    VERSIONS_FILE,
+    Provenance,
+    existing_goldens,
+    relative,
+    remove_leftovers,
+    write_versions,
+)
+from bookexec.jax import diff as jaxpr_diff
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A block that raised undeclared, timed out, flooded or could not run: no output to judge."""
+
+    page: str
+    block_id: str
+    snippet: str
+    message: str  # names page, block, snippet and line
+    after: str | None = None  # an earlier block of the same page that failed first
+
+    def line(self) -> str:
+        where = _where(self.page, self.block_id, self.snippet) if self.block_id else self.page
+        cause = (
+            f"\n  (block '{self.after}' failed earlier in this page's session; this may follow "
+            "from it)"
+            if self.after
+            else ""
+        )
+        if not self.block_id:  # a page's prose, or its worker: the message names the place
+            return f"FAILED: {self.message}"
+        return f"FAILED: {where}{cause}\n  " + self.message.replace("\n", "\n  ")
+
+
+def _where(page: str, block_id: str, snippet: str) -> str:
+    if page.endswith(".ipynb"):  # a lab: its cells are the blocks
+        return f"lab docs/{page}, cell '{block_id}'"
+    return f"page docs/{page}, block '{block_id}', snippet {snippet}"
+
+
+@dataclass
+class Report:
+    """Everything the build learned about its goldens, and how to say it, in one place."""
+
+    root: Path
+    golden_dir: Path
+    comparisons: list[Comparison]
+    stale: list[Path]
+    failures: list[Failure] = field(default_factory=list)
+    recorded: Provenance | None = None  # the goldens' VERSIONS file
+    running: Provenance | None = None  # this build's versions
+
+    def versions_problem(self) -> str | None:
+        """A folder of goldens must say which versions wrote them: a missing or damaged
+        VERSIONS file fails the check like a damaged golden, and the update rewrites it."""
+        if self.recorded is not None or not existing_goldens(self.golden_dir):
+            return None
+        path = relative(self.golden_dir / VERSIONS_FILE, self.root)
+        state = "damaged" if (self.golden_dir / VERSIONS_FILE).exists() else "missing"
+        return f"VERSIONS: {path} is {state}; GOLDEN=update rewrites it"
+
+    def blocks(self) -> int:
+        """Blocks judged: compared with a golden, or failed (prose failures are not blocks)."""
+        return len(self.comparisons) + sum(1 for f in self.failures if f.block_id)
+
+    def count(self, status: str) -> int:
+        return sum(c.status == status for c in self.comparisons)
+
+    def kinds(self) -> list[str]:
+        return [c.kind for c in self.comparisons if c.status == "drifted"]
+
+    @property
+    def failed(self) -> bool:
+        if self.stale or self.failures or self.versions_problem():
+            return True
+        return any(c.status != "ok" for c in self.comparisons)
+
+    def version_note(self) -> str | None:
+        """Said once: which versions wrote the goldens, which run now, and what that changed."""
+        if self.running is None or self.recorded == self.running:
+            return None
+        unchanged = self.count("ok")
+        changed = self.blocks() - unchanged
+        then = self.recorded.describe() if self.recorded else "unrecorded versions (no VERSIONS)"
+        return (
+            f"goldens written under {then}; running {self.running.describe()}: "
+            f"{unchanged} blocks unchanged, {changed} changed"
+        )
+
+    def check_lines(self) -> list[str]:
+        """The check's report, most serious first: versions, failures, structural drift, text
+        drift, new and stale goldens, then cosmetic drift one line a block."""
+        out: list[str] = []
+        note = self.version_note()
+        if note:
+            out.append(note)
+        problem = self.versions_problem()
+        if problem:
+            out.append(problem)
+        out += [failure.line() for failure in self.failures]
+        drifted = [c for c in self.comparisons if c.status == "drifted"]
+        for kind in (jaxpr_diff.STRUCTURAL, jaxpr_diff.TEXT):
+            out += [self._full(c) for c in drifted if c.kind == kind]
+        for c in self.comparisons:
+            if c.status == "new":
+                reasons = "".join(f"\n  {note}" for note in c.notes())
+                out.append(
+                    f"NEW: {_where(c.page, c.block_id, c.snippet)}, golden "
+                    f"{relative(c.path, self.root)}{reasons}\n  no golden yet; run GOLDEN=update "
+                    "to write it"
+                )
+        for path in self.stale:
+            out.append(
+                f"STALE: golden {relative(path, self.root)} has no block in the book; "
+                "GOLDEN=update deletes it"
+            )
+        for c in drifted:
+            if c.kind == jaxpr_diff.COSMETIC:
+                why = c.drift().headline().removeprefix("cosmetic: ")
+                out.append(f"DRIFTED (cosmetic): {_where(c.page, c.block_id, c.snippet)}: {why}")
+        kinds = self.kinds()
+        if kinds:
+            out.append(
+                f"drift by class: {kinds.count('structural')} structural (a jaxpr's program "
+                f"changed), {kinds.count('text')} text (other output, counts, bands or claims), "
+                f"{kinds.count('cosmetic')} cosmetic (only re-lettering, wrapping, parameter "
+                "order or the header)"
+            )
+        return out
+
+    def _full(self, c: Comparison) -> str:
+        head = f"DRIFTED ({c.kind}): {_where(c.page, c.block_id, c.snippet)}, golden "
+        head += relative(c.path, self.root)
+        reasons = "".join(f"\n  {note}" for note in c.notes())
+        drift = c.drift()
+        aligned = f"\n{drift.diff}" if drift and drift.diff else ""
+        return f"{head}{reasons}{aligned}\n{c.diff(self.root).rstrip()}"
+
+    def summary(self) -> str:
+        return (
+            f"golden check: {self.blocks()} blocks checked, "
+            f"{len(self.failures)} failed, {self.count('drifted')} drifted, "
+            f"{self.count('new')} new, {len(self.stale)} stale"
+        )
+
+    def refused(self) -> list[Comparison]:
+        """Blocks whose claims do not hold: the update never writes them (the prose would lie)."""
+        return [c for c in self.comparisons if c.broken]
+
+    def apply_update(self) -> list[str]:
+        """Write every drifted and new golden whose claims hold, delete stale ones, record the
+        versions; return what changed. Refused blocks and failures are left as they are."""
+        changes = [
+            f"removed {relative(path, self.root)}, left by an interrupted update"
+            for path in remove_leftovers(self.golden_dir)
+        ]
+        for c in self.comparisons:
+            if c.status == "ok" or c.broken:
+                continue
+            write_atomic(c.path, c.actual)
+            verb = "wrote new" if c.status == "new" else "rewrote"
+            changes.append(f"{verb} {relative(c.path, self.root)}")
+        for path in self.stale:
+            path.unlink()
+            changes.append(f"deleted stale {relative(path, self.root)}")
+            _prune_empty(path.parent, self.golden_dir)
+        if self.running and write_versions(self.golden_dir, self.running):
+            changes.append(
+                f"recorded {self.running.describe()} in "
+                f"{relative(self.golden_dir / VERSIONS_FILE, self.root)}"
+            )
+        return changes
+
+    def update_summary(self) -> str:
+        written = sum(c.status != "ok" and not c.broken for c in self.comparisons)
+        return (
+            f"golden update: {self.blocks()} blocks checked, "
+            f"{written} written ({self.count('new')} new), {len(self.stale)} stale deleted, "
+            f"{len(self.refused())} refused (claims), {len(self.failures)} failed"
+        )
+
+
+def _prune_empty(folder: Path, golden_dir: Path) -> None:
+    while folder != golden_dir and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent

@@ -1,0 +1,168 @@
+"""Golden files on disk: one plain-text file per block, its header saying which block wrote it.
+
+A golden is written only by the update mode. Check mode compares the whole file, header and
+body, with what the update mode would write now, so one changed character anywhere is drift.
+
+The versions the goldens were written under live in one file, `tests/golden/VERSIONS`, not in
+each golden: after an upgrade that leaves a block's output alone, its golden stays byte for
+byte the same, and `git diff tests/golden` shows only the blocks whose output changed, plus
+that one file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from bookexec.errors import BookError
+from bookexec.files import write_atomic
+from bookexec.goldens import measured
+from bookexec.goldens.measured import Claim, Fact
+
+MODES = ("check", "update")
+_SEPARATOR = "---\n"
+_HEADER_KEYS = ("block", "snippet", "written-by")
+VERSIONS_FILE = "VERSIONS"
+_VERSION_KEYS = ("jax", "jaxlib", "python", "backend")
+_VERSIONS_HEAD = (
+    "# Written by GOLDEN=update mkdocs build (never edit by hand): the versions every golden\n"
+    "# in this folder was last written or checked under.\n"
+)
+
+
+def mode_from_env(environ: dict[str, str] | os._Environ = os.environ) -> str:
+    mode = environ.get("GOLDEN", "check") or "check"
+    if mode not in MODES:
+        raise BookError(f"GOLDEN={mode!r} is not a mode; use GOLDEN=check or GOLDEN=update")
+    return mode
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What produced a set of outputs: the versions and the backend."""
+
+    jax: str
+    jaxlib: str
+    python: str
+    backend: str
+
+    def text(self) -> str:
+        return _VERSIONS_HEAD + "".join(f"{key}: {getattr(self, key)}\n" for key in _VERSION_KEYS)
+
+    def describe(self) -> str:
+        return f"jax {self.jax} (jaxlib {self.jaxlib}, Python {self.python}, {self.backend})"
+
+
+def read_versions(golden_dir: Path) -> Provenance | None:
+    """The versions a golden folder records, or None if it has no readable VERSIONS file."""
+    path = golden_dir / VERSIONS_FILE
+    if not path.is_file():
+        return None
+    fields = dict(
+        line.split(": ", 1)
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if ": " in line and not line.startswith("#")
+    )
+    if not all(key in fields for key in _VERSION_KEYS):
+        return None
+    return Provenance(*(fields[key] for key in _VERSION_KEYS))
+
+
+def write_versions(golden_dir: Path, prov: Provenance) -> bool:
+    """Record the versions; True when the file changed."""
+    path = golden_dir / VERSIONS_FILE
+    text = prov.text()
+    if path.is_file() and path.read_text(encoding="utf-8", errors="replace") == text:
+        return False
+    write_atomic(path, text)
+    return True
+
+
+def golden_path(golden_dir: Path, page: str, block_id: str) -> Path:
+    """docs/tracers.md, block 'scalar-jaxpr' -> tests/golden/tracers/scalar-jaxpr.txt"""
+    return golden_dir / PurePosixPath(page).with_suffix("") / f"{block_id}.txt"
+
+
+def render(page: str, block_id: str, snippet: str, body: str) -> str:
+    header = {
+        "block": f"docs/{page}#{block_id}",
+        "snippet": snippet,
+        "written-by": "GOLDEN=update mkdocs build (never edit by hand)",
+    }
+    return "".join(f"{key}: {header[key]}\n" for key in _HEADER_KEYS) + _SEPARATOR + body
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A golden's parts: its header, the block's output, and the recorded values."""
+
+    header: str
+    output: str
+    facts: list[Fact]
+    claims: list[Claim]
+
+    def header_fields(self) -> dict[str, str]:
+        pairs = (line.split(": ", 1) for line in self.header.splitlines() if ": " in line)
+        return dict(pairs)
+
+    def exact(self) -> str:
+        """Everything that must match exactly: all but the measured values themselves."""
+        return self.header + self.output + measured.masked(self.facts, self.claims)
+
+
+def parse(text: str) -> Parsed:
+    header, _, body = text.partition(_SEPARATOR)
+    output, section = measured.split_body(body)
+    facts, claims = measured.parse(section)
+    return Parsed(header, output, facts, claims)
+
+
+def read_golden(path: Path) -> tuple[str | None, str | None]:
+    """A golden's text, or None if there is none; and what is wrong with it, in words.
+
+    A damaged golden (not UTF-8, truncated, its header gone) is drift like any other: the
+    report shows it with a readable diff, and the update mode rewrites it.
+    """
+    if not path.is_file():
+        return None, None
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        text = data.decode("utf-8", errors="replace")
+        return text, (
+            f"the golden is not valid UTF-8 (byte {error.start}); shown with U+FFFD in the "
+            "diff; GOLDEN=update rewrites it"
+        )
+    header, separator, _ = text.partition(_SEPARATOR)
+    keys = [line.split(": ", 1)[0] for line in header.splitlines()]
+    if not separator or keys != list(_HEADER_KEYS):
+        return text, (
+            "the golden is damaged or truncated (its header is not the one the update mode "
+            "writes); GOLDEN=update rewrites it"
+        )
+    return text, None
+
+
+def remove_leftovers(golden_dir: Path) -> list[Path]:
+    """Delete the temporary files of a write_atomic that was killed before its rename."""
+    if not golden_dir.is_dir():
+        return []
+    leftovers = sorted(golden_dir.rglob(".*.txt.*.tmp"))
+    for path in leftovers:
+        path.unlink(missing_ok=True)
+    return leftovers
+
+
+def existing_goldens(golden_dir: Path) -> set[Path]:
+    if not golden_dir.is_dir():
+        return set()
+    return {path for path in golden_dir.rglob("*.txt") if not path.name.startswith(".")}
+
+
+def relative(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
