@@ -10,7 +10,7 @@ import pytest
 from jax import lax
 
 from bookexec.goldens.store import parse as parse_golden
-from bookexec.jax.diff import COSMETIC, STRUCTURAL, TEXT, compare
+from bookexec.jax.diff import COSMETIC, STRUCTURAL, TEXT, classify, compare
 from bookexec.jax.parse import Jaxpr, JaxprSyntaxError, parse_jaxpr, split_output
 from conftest import REPO, jaxpr_goldens
 
@@ -239,9 +239,9 @@ def test_a_drifted_golden_carries_its_class_and_aligned_diff_to_the_serve_warnin
 
     old = jaxpr(lambda x: jnp.sin(x) * 2.0 + jnp.cos(x), 1.0)
     new = jaxpr(lambda x: jnp.sin(lax.stop_gradient(x)) * 2.0 + jnp.cos(x), 1.0)
-    first = compare_golden(tmp_path, "p.md", "b", "snippets/p/b.py", old)
+    first = compare_golden(tmp_path, "p.md", "b", "snippets/p/b.py", old, classify=classify)
     write_atomic(first.path, first.actual)
-    drifted = compare_golden(tmp_path, "p.md", "b", "snippets/p/b.py", new)
+    drifted = compare_golden(tmp_path, "p.md", "b", "snippets/p/b.py", new, classify=classify)
     assert (drifted.status, drifted.kind) == ("drifted", STRUCTURAL)
     assert drifted.notes()[0].startswith("structural: primitive added: stop_gradient")
     warning = drift_warning(drifted, tmp_path)

@@ -31,6 +31,7 @@ from bookexec.goldens.store import (
     read_versions,
 )
 from bookexec.goldens.store import parse as parse_golden
+from bookexec.jax.diff import classify
 from bookexec.render import figures, prose
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
@@ -263,7 +264,7 @@ class Build:
             return "", None, failure
         body = normalize(run.output, self.rules)
         comparison = compare(
-            self.golden_dir, page, block.id, block.snippet, body, run.facts, run.claims
+            self.golden_dir, page, block.id, block.snippet, body, run.facts, run.claims, classify
         )
         self.comparisons[(page, block.id)] = comparison
         if self.serving and comparison.status != "ok":

@@ -1,15 +1,48 @@
-"""One block's golden compared with this build's output, and the drift's class."""
+"""One block's golden compared with this build's output, and the drift's class.
+
+The class of a changed output comes from a classifier the caller passes (the language runtime
+knows its outputs: the book's reads jaxprs as programs); the default reads plain text.
+"""
 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.store import Parsed, golden_path, parse, read_golden, relative, render
-from bookexec.jax import diff as jaxpr_diff
+
+COSMETIC = "cosmetic"  # nothing a reader would read differently changed
+STRUCTURAL = "structural"  # what the output describes changed (a jaxpr's program)
+TEXT = "text"  # other text, a count, a band or a claim changed
+
+
+@dataclass
+class Drift:
+    """How two outputs differ: the class, what changed in words, and an aligned diff if any."""
+
+    kind: str  # COSMETIC, STRUCTURAL or TEXT
+    changes: list[str] = field(default_factory=list)
+    diff: str = ""  # for structural drift: the classifier's aligned diff
+
+    def headline(self) -> str:
+        """The class and what changed, on one line: what a reviewer reads first."""
+        return f"{self.kind}: " + "; ".join(self.changes or ["the output changed"])
+
+
+Classifier = Callable[[str, str], Drift]  # (golden's output, this build's output) -> class
+
+
+def plain_text(old: str, new: str) -> Drift:
+    """The default classifier: text drift, cosmetic when only the whitespace between words
+    changed."""
+    if old.split() == new.split():
+        return Drift(COSMETIC, ["only whitespace changed"])
+    return Drift(TEXT)
 
 
 @dataclass
@@ -25,8 +58,10 @@ class Comparison:
     status: str = "new"  # "ok", "drifted" or "new"
     reasons: list[str] = field(default_factory=list)  # band and claim failures, in words
     broken: list[str] = field(default_factory=list)  # claims that do not hold: never accepted
+    classify: Classifier = field(default=plain_text, repr=False, compare=False)
 
     def diff(self, root: Path) -> str:
+        """The unified diff from the golden to this build's golden text."""
         rel = relative(self.path, root)
         lines = difflib.unified_diff(
             (self.expected or "").splitlines(keepends=True),
@@ -41,11 +76,16 @@ class Comparison:
         drift = self.drift()
         return [*([drift.headline()] if drift else []), *self.reasons]
 
-    def drift(self) -> jaxpr_diff.Drift | None:
-        """Cosmetic or structural, read with the jaxprs as programs; None unless drifted."""
+    def drift(self) -> Drift | None:
+        """The drift's class, read by the classifier; None unless drifted."""
+        return self._drift
+
+    @cached_property
+    def _drift(self) -> Drift | None:
+        # Parsed and classified once: the report, the review and serve's warning all ask.
         if self.status != "drifted" or self.expected is None:
             return None
-        return classify(parse(self.expected), parse(self.actual), self.reasons)
+        return _classify(parse(self.expected), parse(self.actual), self.reasons, self.classify)
 
     @property
     def kind(self) -> str:
@@ -54,10 +94,11 @@ class Comparison:
         return drift.kind if drift else self.status
 
 
-def classify(old: Parsed, new: Parsed, reasons: list[str]) -> jaxpr_diff.Drift:
-    """The class of one golden's drift. A changed header alone (a new JAX that prints the same
-    text) is cosmetic; text outside the jaxprs, a count, a band or a claim is 'text' drift."""
-    drift = jaxpr_diff.compare(old.output, new.output) or jaxpr_diff.Drift(jaxpr_diff.COSMETIC)
+def _classify(old: Parsed, new: Parsed, reasons: list[str], classify: Classifier) -> Drift:
+    """The class of one golden's drift. A changed header alone (new versions that print the
+    same text) is cosmetic; what the classifier calls text, a count, a band or a claim is
+    'text' drift."""
+    drift = classify(old.output, new.output) if old.output != new.output else Drift(COSMETIC)
     old_exact = {f.name: f.value for f in old.facts if not f.banded}
     new_exact = {f.name: f.value for f in new.facts if not f.banded}
     changes = [
@@ -71,14 +112,12 @@ def classify(old: Parsed, new: Parsed, reasons: list[str]) -> jaxpr_diff.Drift:
     if reasons:
         changes.append("measured values left their band or claims broke")
     if not changes and old.output == new.output:
-        return jaxpr_diff.Drift(
-            jaxpr_diff.COSMETIC, ["the output is the same; only the header changed"]
-        )
+        return Drift(COSMETIC, ["the output is the same; only the header changed"])
     if not changes:
         return drift
-    if drift.kind == jaxpr_diff.STRUCTURAL:
-        return jaxpr_diff.Drift(drift.kind, [*drift.changes, *changes], drift.diff)
-    return jaxpr_diff.Drift(jaxpr_diff.TEXT, [*drift.changes, *changes])
+    if drift.kind == STRUCTURAL:
+        return Drift(drift.kind, [*drift.changes, *changes], drift.diff)
+    return Drift(TEXT, [*drift.changes, *changes])
 
 
 def compare(
@@ -89,14 +128,16 @@ def compare(
     output: str,
     facts: list[Fact] | None = None,
     claims: list[Claim] | None = None,
+    classify: Classifier = plain_text,
 ) -> Comparison:
-    """Text and counts compare exactly; timings and ratios by band; every claim must hold."""
+    """Text and counts compare exactly; timings and ratios by band; every claim must hold.
+    A drifted output's class is `classify`'s (the default reads plain text)."""
     path = golden_path(golden_dir, page, block_id)
     facts, claims = list(facts or []), list(claims or [])
     body = output + measured.render(facts, claims)
     actual = render(page, block_id, snippet, body)
     expected, damage = read_golden(path)
-    result = Comparison(page, block_id, snippet, path, expected, actual)
+    result = Comparison(page, block_id, snippet, path, expected, actual, classify=classify)
     result.broken = measured.broken_claims(facts, claims)
     if expected is None:
         result.reasons = list(result.broken)
