@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 
 import jax
@@ -11,7 +12,7 @@ from jax import lax
 
 from bookexec.goldens.store import parse as parse_golden
 from bookexec.jax.diff import COSMETIC, STRUCTURAL, TEXT, classify, compare
-from bookexec.jax.parse import Jaxpr, JaxprSyntaxError, parse_jaxpr, split_output
+from bookexec.jax.parse import Jaxpr, JaxprSyntaxError, parse_jaxpr, resolve, split_output
 from conftest import REPO, jaxpr_goldens
 
 # A scan jaxpr printed by JAX 0.11.0, quoted from the seed article (data, not code).
@@ -77,7 +78,7 @@ def test_literals_constants_and_named_sub_jaxprs():
     golden = (REPO / "tests/golden/randomness/uniform-jaxpr.txt").read_text()
     (program,) = [s.program for s in split_output(parse_golden(golden).output) if s.program]
     assert list(program.defs) == ["_uniform"]
-    assert program.resolve(program.main.eqns[0].params["jaxpr"]) is program.defs["_uniform"]
+    assert resolve(program.main.eqns[0].params["jaxpr"], program.defs) is program.defs["_uniform"]
 
 
 def test_a_malformed_jaxpr_is_an_error_naming_the_line_and_column():
@@ -309,3 +310,60 @@ def test_jaxprs_inside_printed_values_and_mixed_branch_tuples_are_parsed():
     # A naive re-lettering merges `y` and `z` into one name: a cycle in the data flow, which
     # the comparison must call structural, not hang on.
     assert compare(diag, reletter(diag)).kind == STRUCTURAL
+
+
+def _used_names(paths, imports_only: bool = False) -> set[str]:
+    """Identifiers code uses: names, attributes and imported names (or imported names only)."""
+    names: set[str] = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.alias):
+                names.add(node.name.rpartition(".")[2])
+            elif imports_only:
+                continue
+            elif isinstance(node, ast.Name):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                names.add(node.attr)
+    return names
+
+
+def test_every_public_name_of_the_jaxpr_modules_is_used():
+    """No dead code: each public function or class is used by the engine, registered in
+    pyproject.toml (the lexer), or imported by a test."""
+    hooks = _used_names((REPO / "hooks").rglob("*.py"))
+    tests = _used_names((REPO / "tests").glob("*.py"), imports_only=True)
+    registered = (REPO / "pyproject.toml").read_text()
+    unused = [
+        f"{path.name}: {node.name}"
+        for path in sorted((REPO / "hooks" / "bookexec" / "jax").glob("*.py"))
+        for node in ast.parse(path.read_text()).body
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_")
+        if node.name not in hooks | tests and f":{node.name}" not in registered
+    ]
+    assert not unused, unused
+
+
+def test_a_named_jaxpr_is_resolved_in_one_place():
+    from bookexec.jax import diff, parse
+
+    assert not hasattr(parse.Program, "resolve")
+    assert diff.resolve is parse.resolve
+
+
+def test_is_jaxpr_is_the_one_test_for_a_printed_jaxpr():
+    """`"{ lambda " in text` is written once, in the parser; the census, the fence and the
+    runtime ask `is_jaxpr`."""
+    from bookexec.jax.parse import is_jaxpr
+
+    assert is_jaxpr(jaxpr(jnp.sin, 1.0)) and not is_jaxpr("lambda x: x")
+    tests = [
+        f"{path.relative_to(REPO)}:{node.lineno}"
+        for path in sorted((REPO / "hooks").rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Compare)
+        and isinstance(node.ops[0], ast.In | ast.NotIn)
+        and isinstance(node.left, ast.Constant)
+        and "{ lambda" in str(node.left.value)
+    ]
+    assert len(tests) == 1 and tests[0].startswith("hooks/bookexec/jax/parse.py:"), tests

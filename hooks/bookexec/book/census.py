@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bookexec.discover.blocks import Block
 from bookexec.goldens.measured import Fact
+from bookexec.jax.parse import is_jaxpr
 
 MARKER = "<!-- bookexec:census -->"
 _COUNT = re.compile(r"-?\d+")
@@ -40,7 +41,7 @@ class Row:
             fact.kind == "exact" and _COUNT.fullmatch(str(fact.value)) for fact in facts
         )
         self.errors += bool(block.options.get("raises"))
-        self.jaxprs += "{ lambda " in output
+        self.jaxprs += is_jaxpr(output)
 
 
 def nav_order(nav, pages: Iterable[str]) -> list[str]:

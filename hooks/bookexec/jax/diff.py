@@ -27,6 +27,7 @@ from bookexec.jax.parse import (
     Program,
     Ref,
     Segment,
+    resolve,
     split_output,
 )
 
@@ -35,10 +36,6 @@ _SAME_PROGRAM = (
     "the same program: only variable letters, line wrapping, parameter order "
     "or the order of independent equations changed"
 )
-
-
-def has_jaxpr(text: str) -> bool:
-    return "{ lambda " in text
 
 
 # -- canonical form ---------------------------------------------------------------------------
@@ -100,8 +97,7 @@ class _Scope:
 
 
 def _param_canon(value: Param, defs: dict[str, Jaxpr]) -> str:
-    if isinstance(value, Ref):
-        value = defs.get(value.name, value)
+    value = resolve(value, defs)
     if isinstance(value, Jaxpr):
         return "{" + canonical(value, defs) + "}"
     if isinstance(value, tuple):
@@ -371,7 +367,7 @@ class _JaxprDiff:
                 continue
             old_marks.add(("param", key))
             new_marks.add(("param", key))
-            a, b = _resolve(a, self.old_defs), _resolve(b, self.new_defs)
+            a, b = resolve(a, self.old_defs), resolve(b, self.new_defs)
             if isinstance(a, str) and isinstance(b, str):
                 self._say(f"{prim}: {key} changed from {a} to {b}")
                 continue
@@ -418,16 +414,12 @@ class _JaxprDiff:
                 self._say(f"{new.primitive}: input {i + 1} reads a different value (data flow)")
 
 
-def _resolve(value: Param, defs: dict[str, Jaxpr]) -> Param:
-    return defs.get(value.name, value) if isinstance(value, Ref) else value
-
-
 def _jaxprs_in(value: Param, defs) -> tuple[Jaxpr, ...] | None:
     """The jaxprs a parameter holds, when it is nothing but jaxprs around the same text."""
     if isinstance(value, Jaxpr):
         return (value,)
     if isinstance(value, tuple):
-        items = tuple(_resolve(item, defs) for item in value)
+        items = tuple(resolve(item, defs) for item in value)
         return items if all(isinstance(item, Jaxpr) for item in items) else None
     if isinstance(value, Opaque):
         return tuple(part for part in value.parts if isinstance(part, Jaxpr))

@@ -123,11 +123,6 @@ class Program:
     main: Jaxpr
     defs: dict[str, Jaxpr] = field(default_factory=dict)
 
-    def resolve(self, value: Param) -> Param:
-        if isinstance(value, Ref):
-            return self.defs.get(value.name, value)
-        return value
-
 
 @dataclass
 class Segment:
@@ -509,5 +504,11 @@ def _order(span: Span) -> tuple[int, int]:
     return span.start, span.end
 
 
-def programs(text: str) -> list[Program]:
-    return [s.program for s in split_output(text) if s.program is not None]
+def resolve(value: Param, defs: dict[str, Jaxpr]) -> Param:
+    """A parameter naming a jaxpr printed earlier, replaced by that jaxpr; others unchanged."""
+    return defs.get(value.name, value) if isinstance(value, Ref) else value
+
+
+def is_jaxpr(text: str) -> bool:
+    """Whether an output prints a jaxpr: the one test the book's census, fence and runtime use."""
+    return "{ lambda " in text

@@ -16,6 +16,7 @@ from markupsafe import Markup
 from bookexec import build
 from bookexec.goldens import measured
 from bookexec.goldens.compare import Comparison
+from bookexec.jax.parse import is_jaxpr
 
 # Fence options the book reads; markdown-exec would otherwise copy them onto the output fence.
 BOOK_OPTIONS = ("raises", "timeout", "limit", "band", "fresh")
@@ -25,7 +26,7 @@ DEFAULT_RESULT = "text"
 
 def result_language(output: str) -> str:
     """Outputs that print a jaxpr get the jaxpr lexer; anything else is plain text."""
-    return "jaxpr" if "{ lambda " in output else DEFAULT_RESULT
+    return "jaxpr" if is_jaxpr(output) else DEFAULT_RESULT
 
 
 def format_python(**options: Any) -> Markup:
