@@ -15,6 +15,7 @@ from mkdocs.plugins import event_priority
 
 from bookexec import build
 from bookexec.book import audit, census, labcache, labs, notebooks, provenance, vendor
+from bookexec.discover.options import parse_switch
 from bookexec.errors import BookError
 from bookexec.execute import background
 from bookexec.render.fence import anchor_blocks, format_python, page_summary
@@ -33,7 +34,7 @@ def on_config(config):
     root = Path(config.config_file_path).resolve().parent
     build.start(root)
     # Labs are converted again only when their executed copy, template or renderer changed.
-    off = os.environ.get("BOOK_CACHE", "auto").lower() in ("off", "0", "no", "false")
+    off = parse_switch(os.environ.get("BOOK_CACHE", "auto"), "BOOK_CACHE") is False
     labcache.install(None if off else root / ".cache" / "bookexec" / "lab-html")
     provenance_date[0] = provenance.build_date()
     return config

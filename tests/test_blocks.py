@@ -116,3 +116,107 @@ def test_parse_info_reads_quoted_and_bare_options():
         "python",
         {"exec": "on", "id": "braced"},
     )
+
+
+EXEC_VALUES = [
+    "on",
+    "y",
+    "1",
+    "TRUE",
+    "Yes",
+    "please",
+    "",
+    "no",
+    "off",
+    "0",
+    "false",
+    "FALSE",
+    "Off",
+]
+
+
+def executed_by_markdown_exec(text: str) -> list[str]:
+    """The ids of the fences markdown-exec executes, read by markdown-exec's own validator
+    through superfences, as MkDocs renders a page."""
+    import markdown
+    from markdown_exec import validator
+
+    ran: list[str] = []
+
+    def record(source, language, css_class, options, md, **kwargs):
+        ran.append(options["id"])
+        return ""
+
+    fences = [{"name": "python", "class": "python", "validator": validator, "format": record}]
+    md = markdown.Markdown(
+        extensions=["attr_list", "pymdownx.highlight", "pymdownx.superfences"],  # as the book
+        extension_configs={"pymdownx.superfences": {"custom_fences": fences}},
+    )
+    md.convert(text)
+    return ran
+
+
+@pytest.mark.parametrize("value", EXEC_VALUES)
+def test_the_book_scans_exactly_the_fences_markdown_exec_executes(root, value):
+    """A fence markdown-exec runs but the book did not scan would run unchecked and fail."""
+    # Last: a fence markdown-exec declines, carrying options, is no fence to superfences.
+    text = page(fence('python exec="on" id="a"'), fence(f'python exec="{value}" id="b"'))
+    scanned = [block.id for block in scan_page("ch.md", text, root)]
+    assert sorted(scanned) == sorted(executed_by_markdown_exec(text))
+    assert ("b" in scanned) == (value.lower() not in ("", "no", "off", "0", "false"))
+
+
+def test_markdown_exec_auto_executes_without_exec_and_so_does_the_scan(root, monkeypatch):
+    from markdown_exec._internal import main
+
+    monkeypatch.setenv("MARKDOWN_EXEC_AUTO", "python")
+    monkeypatch.setattr(main, "MARKDOWN_EXEC_AUTO", ["python"])  # read at its import
+    text = page(fence('python id="auto"'), fence('python exec="no" id="no"'))
+    scanned = [block.id for block in scan_page("ch.md", text, root)]
+    assert scanned == executed_by_markdown_exec(text) == ["auto", "no"]
+
+
+def test_is_true_is_markdown_exec_s_rule():
+    from markdown_exec._internal.main import _to_bool
+
+    from bookexec.discover.options import is_true
+
+    for value in [*EXEC_VALUES, "NO", "nope", " ", "false ", "2"]:
+        assert is_true(value) == _to_bool(value), value
+
+
+def test_the_book_s_own_switches_are_strict(monkeypatch):
+    """`fresh`, BOOK_CACHE, BOOK_EXEC and BOOK_SERVE_BACKGROUND: a typo is an error naming it."""
+    from bookexec.discover.options import parse_bool, parse_switch
+    from bookexec.execute import cache
+
+    assert [parse_bool(v, "X") for v in ("true", "Yes", "ON", "1")] == [True] * 4
+    assert [parse_bool(v, "X") for v in ("false", "No", "OFF", "0")] == [False] * 4
+    assert parse_switch("auto", "X") is None
+    with pytest.raises(BookError, match=r'BOOK_CACHE: "of" is not a yes or no; use one of "true"'):
+        cache.enabled(True, "check", {"BOOK_CACHE": "of"})
+    assert cache.enabled(True, "check", {"BOOK_CACHE": "auto"})
+    assert not cache.enabled(False, "check", {"BOOK_CACHE": "auto"})
+    assert cache.enabled(False, "check", {"BOOK_CACHE": "Yes"})
+    assert not cache.enabled(True, "check", {"BOOK_CACHE": "no"})
+
+
+def test_a_fresh_value_is_checked_with_the_same_rule(root):
+    with pytest.raises(BookError, match='option fresh="y" must be fresh="true" or "false"'):
+        scan_page("ch.md", page(fence('python exec="on" id="s" fresh="y"')), root)
+    (block,) = scan_page("ch.md", page(fence('python exec="on" id="s" fresh="Yes"')), root)
+    from bookexec.execute.runner import is_fresh
+
+    assert is_fresh(block)
+
+
+def test_option_names_have_one_home():
+    """The fence strips, the scan accepts and a lab cell takes the names options.py lists."""
+    from bookexec.book import labs
+    from bookexec.discover import options
+    from bookexec.render import fence as render_fence
+
+    assert render_fence.RUN_OPTIONS is options.RUN_OPTIONS
+    assert labs.LAB_OPTIONS is options.LAB_OPTIONS
+    assert set(options.RUN_OPTIONS) == set(options.BOOK) - {"id", "exec"}
+    assert set(options.RUN_OPTIONS) - {"fresh"} == options.LAB_OPTIONS

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bookexec.book import audit, jax_changes
 from bookexec.discover.blocks import Block, scan_page
+from bookexec.discover.options import parse_bool
 from bookexec.errors import BookError
 from bookexec.execute import background, cache
 from bookexec.execute.eta import RunTimes
@@ -78,7 +79,7 @@ class Build:
         self.mode = mode_from_env()
         # BOOK_EXEC=off shows each block's recorded golden instead of running it: for quick
         # prose edits and for measuring what execution costs. It checks nothing.
-        self.execute = os.environ.get("BOOK_EXEC", "on") != "off"
+        self.execute = parse_bool(os.environ.get("BOOK_EXEC", "on"), "BOOK_EXEC")
         self.golden_dir = root / "tests" / "golden"
         if self.execute and not serving:
             review.clear(root)  # a review report always belongs to the last build that ran

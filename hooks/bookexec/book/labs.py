@@ -23,12 +23,12 @@ import nbformat
 
 from bookexec.discover import options as fence_options
 from bookexec.discover.blocks import _ID, Block
+from bookexec.discover.options import LAB_OPTIONS
 from bookexec.errors import BookError
 from bookexec.files import write_atomic
 from bookexec.render.fence import pending_note
 
 LAB_DIR = "labs"
-_OPTIONS = {"raises", "timeout", "limit", "band"}
 
 
 def is_lab(src: str) -> bool:
@@ -78,7 +78,7 @@ def scan_lab(src: str, path: Path) -> list[Block]:
             raise BookError(f"{where}: duplicate cell id '{cell_id}'")
         seen.add(cell_id)
         options = dict(cell.metadata.get("bookexec", {}))
-        if unknown := set(options) - _OPTIONS:
+        if unknown := set(options) - LAB_OPTIONS:
             raise BookError(f"{where} ('{cell_id}'): unknown options {sorted(unknown)}")
         values = {key: str(value) for key, value in options.items()}
         fence_options.check(values, f"{where} ('{cell_id}')")  # the same values a fence accepts

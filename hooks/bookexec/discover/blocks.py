@@ -12,18 +12,19 @@ An executed block looks like this, and its body is exactly one snippet include::
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from bookexec.discover.options import check as options_check
+from bookexec.discover.options import is_true
 from bookexec.errors import BookError
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
 _ATTR = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|[^\s"']+)""")
 _INCLUDE = re.compile(r"""^--8<--[ \t]+(["'])(?P<path>[^"']+)\1[ \t]*$""")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-_TRUE = {"on", "yes", "true", "1"}
 EXEC_LANGUAGES = {"python", "py"}
 
 
@@ -56,7 +57,12 @@ def parse_info(info: str) -> tuple[str, dict[str, str]]:
 
 
 def is_executed(language: str, options: dict[str, str]) -> bool:
-    return language in EXEC_LANGUAGES and options.get("exec", "").lower() in _TRUE
+    """Exactly the fences markdown-exec executes: a language the book runs, with `exec` true by
+    markdown-exec's rule, or named in markdown-exec's MARKDOWN_EXEC_AUTO."""
+    if language not in EXEC_LANGUAGES:
+        return False
+    auto = [name.strip() for name in os.environ.get("MARKDOWN_EXEC_AUTO", "").split(",")]
+    return language in auto or is_true(options.get("exec", "no"))
 
 
 def snippet_dir_for(page: str) -> str:

@@ -1,4 +1,5 @@
-"""The options an executed fence may carry, checked before anything runs.
+"""The options an executed fence or a lab cell may carry, checked before anything runs, and the
+book's one reading of a yes/no value.
 
 A misspelt option (`timout="300"`) would otherwise be ignored in silence, and a bad value
 (`timeout="soon"`) would fail deep inside a worker thread with a raw traceback.
@@ -6,16 +7,89 @@ A misspelt option (`timout="300"`) would otherwise be ignored in silence, and a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from bookexec.errors import BookError
 
-# What the book itself reads (see the README's table).
-BOOK = ("id", "exec", "raises", "timeout", "limit", "band", "fresh")
+# markdown-exec's `_to_bool` (markdown_exec/_internal/main.py): these, in any case, are false,
+# and every other value ("y", "TRUE", "please") is true.
+_MARKDOWN_EXEC_FALSE = frozenset({"", "no", "off", "false", "0"})
+TRUE_WORDS = ("true", "yes", "on", "1")
+FALSE_WORDS = ("false", "no", "off", "0")
+
+
+def is_true(text: str) -> bool:
+    """markdown-exec's reading of a yes/no option such as `exec`: false only for '', no, off,
+    false or 0, in any case. The book scans exactly the fences markdown-exec executes."""
+    return text.lower() not in _MARKDOWN_EXEC_FALSE
+
+
+def parse_bool(text: str, where: str) -> bool:
+    """The book's own switches (`fresh`, `BOOK_CACHE`): true, yes, on, 1 or false, no, off, 0,
+    in any case; anything else is a BookError naming `where`, not a silent guess."""
+    value = text.strip().lower()
+    if value in TRUE_WORDS or value in FALSE_WORDS:
+        return value in TRUE_WORDS
+    words = ", ".join(f'"{word}"' for word in (*TRUE_WORDS, *FALSE_WORDS))
+    raise BookError(f'{where}: "{text}" is not a yes or no; use one of {words}')
+
+
+def parse_switch(text: str, where: str) -> bool | None:
+    """A yes/no setting that may also be "auto" (None), like BOOK_CACHE."""
+    return None if text.strip().lower() == "auto" else parse_bool(text, where)
+
+
+def _positive(text: str) -> bool:
+    return _number(text, float)
+
+
+def _whole(text: str) -> bool:
+    return _number(text, int)
+
+
+def _number(text: str, kind: Callable[[str], float]) -> bool:
+    try:
+        value = kind(text)
+    except ValueError:
+        return False
+    return value > 0 and value != float("inf")
+
+
+def _yes_or_no(text: str) -> bool:
+    return text.strip().lower() in (*TRUE_WORDS, *FALSE_WORDS)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option the book reads: how its value is checked, and where it may be given."""
+
+    name: str
+    valid: Callable[[str], bool] | None = None  # None: any text
+    must_be: str = ""  # what `valid` wants, in words, with an example
+    runs: bool = True  # how the block runs: markdown-exec must not copy it to the output fence
+    in_labs: bool = True  # a lab cell may carry it in its metadata
+
+
+# What the book itself reads (see the README's table): the one list the fence, the scan and
+# the labs use.
+BOOK_OPTIONS = (
+    Option("id", runs=False, in_labs=False),  # markdown-exec reads id and exec too
+    Option("exec", runs=False, in_labs=False),
+    Option("raises"),
+    Option("timeout", _positive, 'a positive number, like timeout="300"'),
+    Option("limit", _whole, 'a positive whole number, like limit="500000"'),
+    Option("band", _positive, 'a positive number, like band="10"'),
+    # A lab runs in one session, like a page: a cell cannot leave it.
+    Option("fresh", _yes_or_no, 'fresh="true" or "false"', in_labs=False),
+)
+BOOK = tuple(option.name for option in BOOK_OPTIONS)
+RUN_OPTIONS = tuple(option.name for option in BOOK_OPTIONS if option.runs)
+LAB_OPTIONS = frozenset(option.name for option in BOOK_OPTIONS if option.in_labs)
 # markdown-exec's and superfences' display options that still work with the book's executor.
 # markdown-exec's `session`, `workdir` and `returncode` do not: each page is its own session.
 DISPLAY = ("source", "result", "title", "tabs", "html", "width", "hl_lines", "linenums")
 KNOWN = frozenset(BOOK + DISPLAY)
-_POSITIVE = ("timeout", "limit", "band")
-_BOOLEAN = {"true", "false", "yes", "no", "on", "off", "1", "0"}
 
 
 def check(options: dict[str, str], where: str) -> None:
@@ -27,24 +101,7 @@ def check(options: dict[str, str], where: str) -> None:
                 f"{where}: unknown option '{name}' on an executed fence; "
                 f"remove it or use one of: {known}"
             )
-    for name in _POSITIVE:
-        if name in options and not _positive_number(options[name], integer=name == "limit"):
-            kind = "a positive whole number" if name == "limit" else "a positive number"
-            raise BookError(
-                f'{where}: option {name}="{options[name]}" must be {kind}, '
-                f'like {name}="{_EXAMPLE[name]}"'
-            )
-    if "fresh" in options and options["fresh"].lower() not in _BOOLEAN:
-        fresh = options["fresh"]
-        raise BookError(f'{where}: option fresh="{fresh}" must be fresh="true" or "false"')
-
-
-_EXAMPLE = {"timeout": "300", "limit": "500000", "band": "10"}
-
-
-def _positive_number(text: str, integer: bool) -> bool:
-    try:
-        value = int(text) if integer else float(text)
-    except ValueError:
-        return False
-    return value > 0 and value != float("inf")
+    for option in BOOK_OPTIONS:
+        value = options.get(option.name)
+        if value is not None and option.valid is not None and not option.valid(value):
+            raise BookError(f'{where}: option {option.name}="{value}" must be {option.must_be}')

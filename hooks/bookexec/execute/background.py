@@ -27,6 +27,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
 from bookexec.discover.blocks import Block
+from bookexec.discover.options import parse_bool
 from bookexec.execute.cache import BlockCache, block_keys
 from bookexec.execute.progress import Progress
 from bookexec.execute.runner import Executor, PageRun, is_fresh
@@ -41,14 +42,14 @@ STARTUP = 1.0  # seconds a worker takes to start and import JAX, about
 def enabled(serving: bool, execute: bool, cache: BlockCache | None) -> bool:
     """Only under `mkdocs serve` with live reload (which is how pages come back live), with
     execution and the block cache on, and not turned off with BOOK_SERVE_BACKGROUND=off."""
-    setting = os.environ.get("BOOK_SERVE_BACKGROUND", "on").lower()
+    setting = os.environ.get("BOOK_SERVE_BACKGROUND", "on")
     live_reload = "--no-livereload" not in sys.argv
     return (
         serving
         and execute
         and live_reload
         and cache is not None
-        and setting not in ("off", "0", "no", "false")
+        and parse_bool(setting, "BOOK_SERVE_BACKGROUND")
     )
 
 

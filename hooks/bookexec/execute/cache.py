@@ -27,6 +27,7 @@ from importlib.metadata import distributions
 from pathlib import Path
 
 from bookexec.discover.blocks import Block
+from bookexec.discover.options import parse_switch
 from bookexec.execute.progress import outside_mkdocs
 from bookexec.files import write_atomic
 from bookexec.privacy import worker_environment
@@ -53,10 +54,10 @@ _EXECUTOR_SOURCES = (
 
 def enabled(serving: bool, mode: str, environ=os.environ) -> bool:
     """`auto` (the default) means only under `mkdocs serve`; the update mode never reads it."""
-    setting = environ.get("BOOK_CACHE", "auto").lower()
-    if setting in ("off", "0", "no", "false") or mode == "update":
+    setting = parse_switch(environ.get("BOOK_CACHE", "auto"), "BOOK_CACHE")
+    if setting is False or mode == "update":
         return False
-    return serving if setting == "auto" else setting in ("on", "1", "yes", "true")
+    return serving if setting is None else setting
 
 
 def fingerprint(

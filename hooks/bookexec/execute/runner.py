@@ -22,6 +22,7 @@ from pathlib import Path
 
 from bookexec import privacy
 from bookexec.discover.blocks import Block
+from bookexec.discover.options import parse_bool
 from bookexec.execute.cache import BlockCache, block_keys, environment_key
 from bookexec.execute.lifeline import Lifeline
 from bookexec.execute.progress import Progress
@@ -86,7 +87,7 @@ NO_BACKEND = {"backend": "none", "devices": 0}
 
 
 def is_fresh(block: Block) -> bool:
-    return block.options.get("fresh", "").lower() in ("true", "yes", "on", "1")
+    return parse_bool(block.options.get("fresh", "false"), block.where)
 
 
 def block_timeout(block: Block) -> float:

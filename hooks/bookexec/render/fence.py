@@ -14,12 +14,11 @@ from markdown_exec import base_format
 from markupsafe import Markup
 
 from bookexec import build
+from bookexec.discover.options import RUN_OPTIONS
 from bookexec.goldens import measured
 from bookexec.goldens.compare import Comparison
 from bookexec.jax.parse import is_jaxpr
 
-# Fence options the book reads; markdown-exec would otherwise copy them onto the output fence.
-BOOK_OPTIONS = ("raises", "timeout", "limit", "band", "fresh")
 DEFAULT_SOURCE = "block"
 DEFAULT_RESULT = "text"
 
@@ -31,7 +30,7 @@ def result_language(output: str) -> str:
 
 def format_python(**options: Any) -> Markup:
     extra = dict(options.pop("extra", {}))
-    for name in BOOK_OPTIONS:
+    for name in RUN_OPTIONS:  # the book's: markdown-exec would copy them onto the output fence
         extra.pop(name, None)
     current = build.current()
     block, output, comparison, failure = current.output_for(options.get("id", ""), options["code"])
