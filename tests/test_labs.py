@@ -197,3 +197,28 @@ def test_reader_opens_the_solution_on_request(lab_site, browser_page):
     assert not solution.is_visible(), "the worked solution starts collapsed"
     page.locator("details.book-lab-solution summary").first.click()
     assert solution.is_visible()
+
+
+def test_a_lab_s_cells_become_blocks_as_a_page_s_fences_do(tmp_path, monkeypatch):
+    """One constructor for a page's and a lab's blocks: index, line, snippet and options."""
+    from bookexec.book import labs
+    from bookexec.discover import blocks
+
+    made = []
+
+    def recording(found, *args):
+        blocks.add_block(found, *args)
+        made.append(found[-1])
+
+    monkeypatch.setattr(labs, "add_block", recording)
+    path = tmp_path / "demo.ipynb"
+    path.write_text(notebook(DEMO))
+    found = labs.scan_lab("labs/demo.ipynb", path)
+    assert found == made
+    assert [(b.index, b.line, b.id) for b in found] == [
+        (0, 2, "start"),
+        (1, 3, "solution"),
+        (2, 4, "oops"),
+    ]
+    assert {b.snippet for b in found} == {"docs/labs/demo.ipynb"}
+    assert found[2].options == {"raises": "ValueError"}

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 import nbformat
 
 from bookexec.discover import options as fence_options
-from bookexec.discover.blocks import _ID, Block
+from bookexec.discover.blocks import _ID, Block, add_block
 from bookexec.discover.options import LAB_OPTIONS
 from bookexec.errors import BookError
 from bookexec.files import write_atomic
@@ -82,17 +82,7 @@ def scan_lab(src: str, path: Path) -> list[Block]:
             raise BookError(f"{where} ('{cell_id}'): unknown options {sorted(unknown)}")
         values = {key: str(value) for key, value in options.items()}
         fence_options.check(values, f"{where} ('{cell_id}')")  # the same values a fence accepts
-        blocks.append(
-            Block(
-                page=src,
-                index=len(blocks),
-                line=number,
-                id=cell_id,
-                snippet=f"docs/{src}",
-                code=cell.source,
-                options=values,
-            )
-        )
+        add_block(blocks, src, number, cell_id, f"docs/{src}", cell.source, values)
     return blocks
 
 

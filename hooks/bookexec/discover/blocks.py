@@ -131,18 +131,21 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
                 "create the file or fix the path in the include"
             )
         code = read_snippet(snippet, root, where, block_id)
-        blocks.append(
-            Block(
-                page=page,
-                index=len(blocks),
-                line=start,
-                id=block_id,
-                snippet=snippet,
-                code=code,
-                options=options,
-            )
-        )
+        add_block(blocks, page, start, block_id, snippet, code, options)
     return blocks
+
+
+def add_block(
+    blocks: list[Block],
+    page: str,
+    line: int,
+    block_id: str,
+    snippet: str,
+    code: str,
+    options: dict[str, str],
+) -> None:
+    """Append a page's (or a lab's) next block: its index is its place among them."""
+    blocks.append(Block(page, len(blocks), line, block_id, snippet, code, options))
 
 
 def read_snippet(snippet: str, root: Path, where: str, block_id: str) -> str:
