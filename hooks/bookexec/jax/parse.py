@@ -196,17 +196,23 @@ class _Reader:
             char = self.text[self.pos]
             if depth == 0 and ((space_stops and char.isspace()) or char in stop):
                 break
-            if char in _OPEN or (char == "<" and self._opens_angle()):
-                depth += 1
-            elif char in ")]}>" and depth > 0:
-                depth -= 1
-            self.pos += 1
+            depth = self.step(depth, angles=True)
         if depth:
             raise self.error("a closing bracket")
         return self.text[start : self.pos]
 
-    def _opens_angle(self) -> bool:
-        following = self.text[self.pos + 1 : self.pos + 2]
+    def step(self, depth: int, angles: bool = False) -> int:
+        """Move past one character; the bracket depth after it. With `angles`, `<` before a
+        name opens too (a type's `<...>`), and `>` closes."""
+        char = self.text[self.pos]
+        self.pos += 1
+        if char in _OPEN or (angles and char == "<" and self._opens_angle(self.pos - 1)):
+            return depth + 1
+        closers = ")]}>" if angles else ")]}"
+        return depth - 1 if char in closers and depth > 0 else depth
+
+    def _opens_angle(self, at: int) -> bool:
+        following = self.text[at + 1 : at + 2]
         return bool(following) and (following.isalpha() or following == "_")
 
     # -- grammar ------------------------------------------------------------------------------
@@ -385,11 +391,7 @@ class _Reader:
                 break
             if depth == 0 and char.isspace() and self.value_ends(self.pos):
                 break
-            if char in _OPEN:
-                depth += 1
-            elif char in ")]}" and depth > 0:
-                depth -= 1
-            self.pos += 1
+            depth = self.step(depth)
         if depth:
             raise self.error("a closing bracket")
         parts.append(" ".join(self.text[text_start : self.pos].split()))
