@@ -42,6 +42,7 @@ class Block:
 
     @property
     def where(self) -> str:
+        """Page, line, block and snippet: how every error names the block."""
         return f"docs/{self.page}:{self.line} (block '{self.id}', snippet {self.snippet})"
 
 

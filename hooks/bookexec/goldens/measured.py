@@ -27,6 +27,8 @@ TOKEN = re.compile(r"⟦(\w+)⟧")
 
 @dataclass(frozen=True)
 class Fact:
+    """A value a snippet recorded: exact (a count, a name) or measured (a timing, a ratio)."""
+
     name: str
     kind: str  # "exact", "timing" or "ratio"
     value: float | int | str
@@ -34,6 +36,7 @@ class Fact:
 
     @property
     def banded(self) -> bool:
+        """Measured values are judged by band; exact ones must match."""
         return self.kind != "exact"
 
     def shown(self) -> str:
@@ -45,6 +48,7 @@ class Fact:
         return str(self.value)
 
     def line(self) -> str:
+        """The fact as a golden records it."""
         if not self.banded:
             return f"{self.name} = {self.value}"
         unit = " s" if self.kind == "timing" else ""
@@ -53,18 +57,22 @@ class Fact:
 
 @dataclass(frozen=True)
 class Claim:
+    """A comparison the prose makes between recorded values; the check requires it."""
+
     left: str
     op: str
     right: str | float
     says: str = ""  # the sentence of the prose this claim stands behind, for reviewers
 
     def line(self) -> str:
+        """The claim as a golden records it, with the sentence it stands behind."""
         right = f"{self.right:g}" if isinstance(self.right, (int, float)) else self.right
         says = f" | the prose says: {self.says}" if self.says else ""
         return f"claim: {self.left} {self.op} {right}{says}"
 
 
 def seconds(value: float) -> str:
+    """A duration in three figures with its unit: s, ms, µs or ns."""
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
         if value >= scale:
             return f"{_three_figures(value / scale)} {unit}"
@@ -72,6 +80,7 @@ def seconds(value: float) -> str:
 
 
 def ratio(value: float) -> str:
+    """A ratio in three figures."""
     return _three_figures(value)
 
 
@@ -96,6 +105,7 @@ def from_worker(facts: list[dict], claims: list[dict], default_band: float) -> t
 
 
 def render(facts: list[Fact], claims: list[Claim]) -> str:
+    """A golden's section of recorded values, empty when there are none."""
     if not facts and not claims:
         return ""
     lines = [fact.line() for fact in facts] + [claim.line() for claim in claims]
@@ -103,6 +113,7 @@ def render(facts: list[Fact], claims: list[Claim]) -> str:
 
 
 def parse(section: str) -> tuple[list[Fact], list[Claim]]:
+    """The facts and claims of a golden's recorded-values section."""
     facts, claims = [], []
     for line in section.splitlines():
         if found := _CLAIM.match(line):
@@ -159,6 +170,7 @@ def band_failures(golden: list[Fact], current: list[Fact]) -> list[str]:
 
 
 def broken_claims(facts: list[Fact], claims: list[Claim]) -> list[str]:
+    """Each claim that does not hold for these values, in words."""
     values = {fact.name: fact for fact in facts}
     broken = []
     for claim in claims:
@@ -197,6 +209,7 @@ _MARK_TOKEN = re.compile(r"bookexecvalue([0-9a-f]+)x")
 
 
 def html_mark(escaped: str) -> str:
+    """An escaped measured value, marked for the page's styling."""
     return f'<span class="{MARK_CLASS}">{escaped}</span>'
 
 

@@ -39,6 +39,8 @@ def block_names(text: str) -> str:
 
 @dataclass(frozen=True)
 class PathRule:
+    """A machine path prefix and the placeholder that replaces it in outputs."""
+
     prefix: str
     placeholder: str
 

@@ -28,6 +28,7 @@ class Failure:
     after: str | None = None  # an earlier block of the same page that failed first
 
     def line(self) -> str:
+        """The failure as the report says it: where, then the message."""
         where = _where(self.page, self.block_id, self.snippet) if self.block_id else self.page
         cause = (
             f"\n  (block '{self.after}' failed earlier in this page's session; this may follow "
@@ -72,13 +73,16 @@ class Report:
         return len(self.comparisons) + sum(1 for f in self.failures if f.block_id)
 
     def count(self, status: str) -> int:
+        """How many comparisons have this status."""
         return sum(c.status == status for c in self.comparisons)
 
     def kinds(self) -> list[str]:
+        """The class of each drifted block."""
         return [c.kind for c in self.comparisons if c.status == "drifted"]
 
     @property
     def failed(self) -> bool:
+        """Whether the check fails: any failure, drift, new or stale golden, or VERSIONS problem."""
         if self.stale or self.failures or self.versions_problem():
             return True
         return any(c.status != "ok" for c in self.comparisons)
@@ -145,6 +149,7 @@ class Report:
         return f"{head}{reasons}{aligned}\n{c.diff(self.root).rstrip()}"
 
     def summary(self) -> str:
+        """The check's last line: blocks checked, failed, drifted, new and stale."""
         return (
             f"golden check: {self.blocks()} blocks checked, "
             f"{len(self.failures)} failed, {self.count('drifted')} drifted, "
@@ -180,6 +185,7 @@ class Report:
         return changes
 
     def update_summary(self) -> str:
+        """The update's last line: what it wrote, deleted and refused."""
         written = sum(c.status != "ok" and not c.broken for c in self.comparisons)
         return (
             f"golden update: {self.blocks()} blocks checked, "

@@ -49,6 +49,7 @@ class Entry:
 
     @property
     def where(self) -> str:
+        """The block as `docs/<page>#<id>`, or the golden's path for a stale one."""
         return f"docs/{self.page}#{self.block_id}" if self.page else self.golden
 
 
@@ -106,6 +107,7 @@ def _dump(entries: list[Entry], summary: str, versions: str | None = None) -> st
 
 
 def load(root: Path) -> tuple[dict, list[Entry]]:
+    """The last failed check's report and its entries; exits with a message if there is none."""
     path = root / REPORT
     if not path.is_file():
         raise SystemExit(
@@ -144,6 +146,7 @@ def accept(root: Path, entry: Entry) -> str:
 
 
 def show(entry: Entry, number: int, total: int) -> str:
+    """One entry as the review shows it: where, notes and diffs."""
     head = f"[{number}/{total}] {entry.kind.upper()}  {entry.where}"
     if entry.snippet:
         head += f"  (snippet {entry.snippet}, golden {entry.golden})"
@@ -186,6 +189,7 @@ def _kinds(entries: list[Entry]) -> str:
 
 
 def interactive(root: Path, data: dict, entries: list[Entry], ask=read_key, say=print) -> int:
+    """Walk the entries one key at a time: accept, skip or quit."""
     if data.get("versions"):
         say(data["versions"])
     say(
@@ -239,6 +243,7 @@ def _ask(ask) -> str:
 
 
 def accept_cosmetic(root: Path, data: dict, entries: list[Entry], say=print) -> int:
+    """Accept every cosmetic drift, keep the rest in the report, and list it."""
     if data.get("versions"):
         say(data["versions"])
     remaining = []
@@ -258,6 +263,7 @@ def accept_cosmetic(root: Path, data: dict, entries: list[Entry], say=print) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`./book review`: interactive, `--accept-cosmetic` or `--list`."""
     parser = argparse.ArgumentParser(prog="./book review", description=__doc__.split("\n")[0])
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--accept-cosmetic", action="store_true", help="accept cosmetic drift")

@@ -32,6 +32,7 @@ _VERSIONS_HEAD = (
 
 
 def mode_from_env(environ: dict[str, str] | os._Environ = os.environ) -> str:
+    """GOLDEN's mode, check (the default) or update; anything else is a BookError."""
     mode = environ.get("GOLDEN", "check") or "check"
     if mode not in MODES:
         raise BookError(f"GOLDEN={mode!r} is not a mode; use GOLDEN=check or GOLDEN=update")
@@ -48,9 +49,11 @@ class Provenance:
     backend: str
 
     def text(self) -> str:
+        """The VERSIONS file's text."""
         return _VERSIONS_HEAD + "".join(f"{key}: {getattr(self, key)}\n" for key in _VERSION_KEYS)
 
     def describe(self) -> str:
+        """The versions in one phrase, for the report."""
         return f"jax {self.jax} (jaxlib {self.jaxlib}, Python {self.python}, {self.backend})"
 
 
@@ -85,6 +88,7 @@ def golden_path(golden_dir: Path, page: str, block_id: str) -> Path:
 
 
 def render(page: str, block_id: str, snippet: str, body: str) -> str:
+    """A golden's text: the header naming block and snippet, then the body."""
     header = {
         "block": f"docs/{page}#{block_id}",
         "snippet": snippet,
@@ -103,6 +107,7 @@ class Parsed:
     claims: list[Claim]
 
     def header_fields(self) -> dict[str, str]:
+        """The header's `key: value` lines."""
         pairs = (line.split(": ", 1) for line in self.header.splitlines() if ": " in line)
         return dict(pairs)
 
@@ -112,6 +117,7 @@ class Parsed:
 
 
 def parse(text: str) -> Parsed:
+    """A golden's text split into header, output and recorded values."""
     header, _, body = text.partition(_SEPARATOR)
     output, section = measured.split_body(body)
     facts, claims = measured.parse(section)
@@ -156,12 +162,14 @@ def remove_leftovers(golden_dir: Path) -> list[Path]:
 
 
 def existing_goldens(golden_dir: Path) -> set[Path]:
+    """Every golden file in the folder (hidden temporary files excluded)."""
     if not golden_dir.is_dir():
         return set()
     return {path for path in golden_dir.rglob("*.txt") if not path.name.startswith(".")}
 
 
 def relative(path: Path, root: Path) -> str:
+    """The path relative to the book's root when it is inside it, else as it is."""
     try:
         return str(path.relative_to(root))
     except ValueError:

@@ -490,6 +490,7 @@ def _program_canon(program: Program) -> list[str]:
 
 
 def same_program(old: Program, new: Program) -> bool:
+    """Whether two printed programs are the same, blind to names, wrapping and order."""
     return _program_canon(old) == _program_canon(new)
 
 

@@ -106,11 +106,14 @@ _SPAN_TOKENS = {
 
 
 class JaxprLexer(Lexer):
+    """Pygments' `jaxpr` lexer: tokens from the parser, the regex lexer where it cannot read."""
+
     name = "jaxpr"
     aliases: ClassVar[list[str]] = ["jaxpr"]
     filenames: ClassVar[list[str]] = []
 
     def get_tokens_unprocessed(self, text):
+        """Tokens with offsets: the parser's spans inside jaxprs, text around them."""
         regex = RegexJaxprLexer()
         try:
             segments = split_output(text)

@@ -50,6 +50,7 @@ class Binder:
     type: str
 
     def text(self) -> str:
+        """The binder as JAX prints it: `name:type`."""
         return f"{self.name}:{self.type}"
 
 
@@ -63,6 +64,8 @@ class Operand:
 
 @dataclass
 class Eqn:
+    """One equation: its outputs, primitive, parameters and inputs."""
+
     outs: list[Binder]
     primitive: str
     params: dict[str, Param]  # in printed order
@@ -73,6 +76,8 @@ class Eqn:
 
 @dataclass
 class Jaxpr:
+    """One jaxpr: constants, inputs, equations and outputs."""
+
     constvars: list[Binder]
     invars: list[Binder]
     eqns: list[Eqn]
@@ -476,6 +481,7 @@ def parse_jaxpr(text: str) -> Jaxpr:
 
 
 def parse_program(text: str) -> Program:
+    """One printed program (named sub-jaxprs, then the jaxpr), and nothing else."""
     reader = _Reader(text)
     program = reader.program()
     reader.skip_space()
