@@ -7,6 +7,7 @@ import jax.numpy as jnp
 from bookexec.files import write_atomic
 from bookexec.goldens.compare import compare
 from bookexec.goldens.report import Report
+from bookexec.jax.diff import classify  # the build's reading of jaxprs as programs
 
 
 def layer(x):
@@ -28,7 +29,8 @@ with tempfile.TemporaryDirectory() as folder:
     write_atomic(first.path, first.actual)
 
     # What the check mode does on the next build, when the output has changed.
-    later = compare(goldens, page, block, snippet, f"{jax.make_jaxpr(layer_changed)(x)}\n")
+    output = f"{jax.make_jaxpr(layer_changed)(x)}\n"
+    later = compare(goldens, page, block, snippet, output, classify=classify)
     report = Report(root, goldens, [later], stale=[])
     for line in report.check_lines():
         print(line)
