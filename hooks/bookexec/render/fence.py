@@ -16,6 +16,7 @@ from markupsafe import Markup
 from bookexec import build
 from bookexec.goldens import measured
 from bookexec.goldens.compare import Comparison
+from bookexec.guard import engine_formatter
 
 # Fence options the book reads; markdown-exec would otherwise copy them onto the output fence.
 BOOK_OPTIONS = ("raises", "timeout", "limit", "band", "fresh")
@@ -28,6 +29,7 @@ def result_language(output: str) -> str:
     return "jaxpr" if "{ lambda " in output else DEFAULT_RESULT
 
 
+@engine_formatter  # the guard (bookexec.guard) lets only this formatter run blocks
 def format_python(**options: Any) -> Markup:
     extra = dict(options.pop("extra", {}))
     for name in BOOK_OPTIONS:
