@@ -32,6 +32,7 @@ import logging
 import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import TypedDict
 
 from bookexec.files import write_atomic
 
@@ -39,7 +40,15 @@ log = logging.getLogger("mkdocs.plugins.bookexec")
 
 SCHEMA = 1
 RENDERERS = ("mkdocs-jupyter", "nbconvert", "jinja2", "mistune", "pygments", "nbformat")
-_state: dict[str, object] = {"dir": None, "hits": 0, "misses": 0}
+
+
+class _State(TypedDict):
+    dir: Path | None
+    hits: int
+    misses: int
+
+
+_state: _State = {"dir": None, "hits": 0, "misses": 0}
 
 
 @functools.cache
@@ -180,7 +189,7 @@ def _share_compiled_templates() -> None:
     from nbconvert.exporters.templateexporter import TemplateExporter
 
     create = TemplateExporter._create_environment
-    if getattr(create, "bookexec_shared", False):
+    if create.__module__ == __name__:  # already the wrapper below
         return
     shared = _MemoryBytecodeCache().cache
 
@@ -189,8 +198,8 @@ def _share_compiled_templates() -> None:
         environment.bytecode_cache = shared
         return environment
 
-    _create_environment.bookexec_shared = True
-    TemplateExporter._create_environment = _create_environment
+    # Replacing nbconvert's method is the point: every exporter then shares the cache.
+    TemplateExporter._create_environment = _create_environment  # type: ignore[method-assign]
 
 
 def install(cache_dir: Path | None) -> bool:

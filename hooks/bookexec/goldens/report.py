@@ -124,8 +124,9 @@ class Report:
                 "GOLDEN=update deletes it"
             )
         for c in drifted:
-            if c.kind == jaxpr_diff.COSMETIC:
-                why = c.drift().headline().removeprefix("cosmetic: ")
+            drift = c.drift()
+            if drift is not None and drift.kind == jaxpr_diff.COSMETIC:
+                why = drift.headline().removeprefix("cosmetic: ")
                 out.append(f"DRIFTED (cosmetic): {_where(c.page, c.block_id, c.snippet)}: {why}")
         kinds = self.kinds()
         if kinds:

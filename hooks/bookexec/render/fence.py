@@ -79,9 +79,9 @@ def pending_note(block_id: str) -> str:
 def drift_warning(comparison: Comparison, root) -> str:
     """At the block, for `mkdocs serve`: a warning with the diff, or for cosmetic drift (the
     same program, re-lettered) a one-line note. The server keeps running."""
-    kind = comparison.kind
-    if kind == "cosmetic":
-        why = comparison.drift().headline().removeprefix("cosmetic: ")
+    kind, drift = comparison.kind, comparison.drift()
+    if kind == "cosmetic" and drift is not None:
+        why = drift.headline().removeprefix("cosmetic: ")
         return (
             f'<p class="bookexec-drift-note" data-block="{comparison.block_id}">'
             f"<small>Block '{html.escape(comparison.block_id)}': cosmetic drift from its golden "
