@@ -146,7 +146,6 @@ def cached_nb2html(original):
         _save(key, {"html": html, "image_dependencies": images})
         return html
 
-    nb2html.bookexec_cached = True
     return nb2html
 
 
@@ -160,7 +159,6 @@ def cached_toc(original):
         _save(key, {"tokens": tokens, "title": title})
         return tokens, title
 
-    toc_tokens.bookexec_cached = True
     return toc_tokens
 
 
@@ -218,9 +216,10 @@ def install(cache_dir: Path | None) -> bool:
         return False
     _state["dir"] = cache_dir
     _state["hits"] = _state["misses"] = 0
-    if not getattr(convert.nb2html, "bookexec_cached", False):
+    # A function defined in this module is already one of the wrappers above.
+    if convert.nb2html.__module__ != __name__:
         convert.nb2html = cached_nb2html(convert.nb2html)
-    if not getattr(plugin._get_nb_toc_tokens, "bookexec_cached", False):
+    if plugin._get_nb_toc_tokens.__module__ != __name__:
         plugin._get_nb_toc_tokens = cached_toc(plugin._get_nb_toc_tokens)
     _share_compiled_templates()
     return True
