@@ -14,7 +14,7 @@ import markdown_exec
 from mkdocs.plugins import event_priority
 
 from bookexec import build
-from bookexec.book import audit, census, labcache, labs, notebooks, provenance, vendor
+from bookexec.book import audit, census, labcache, labs, notebooks, provenance
 from bookexec.discover.options import parse_switch
 from bookexec.errors import BookError
 from bookexec.execute import background
@@ -49,7 +49,7 @@ def on_files(files, config):
             pages.append((f.src_uri, f.content_string))
     build.current().plan(pages, lab_blocks)
     build.current().nav_titles = audit.nav_titles(config.nav)
-    return vendor.add_mathjax(files, config)
+    return files
 
 
 @event_priority(50)  # before mkdocs-jupyter reads the notebook it is about to render

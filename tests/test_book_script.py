@@ -1,7 +1,7 @@
 """The `book` script: what each command installs, what it says, and its missing-Python error.
 
 Each case runs the real script on a copy of it, with a stand-in `.venv` whose `python`,
-`mkdocs`, `ruff` and `chromium` only record how they were called, so nothing is installed.
+`mkdocs`, `ruff`, `mypy` and `chromium` only record how they were called, so nothing is installed.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def checkout(tmp_path):
 def stand_in_venv(root: Path, log: Path) -> None:
     bin_dir = root / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
-    for tool in ("python", "mkdocs", "ruff"):
+    for tool in ("python", "mkdocs", "ruff", "mypy"):
         path = bin_dir / tool
         path.write_text(RECORDER.format(log=log))
         path.chmod(path.stat().st_mode | stat.S_IEXEC)
@@ -89,6 +89,8 @@ def test_test_installs_the_test_tools_and_serve_then_reuses_them(checkout, tmp_p
     assert "python -m pip install --quiet --disable-pip-version-check -e .[test]" in calls
     assert "test tools (pytest, Playwright" in result.stdout
     assert calls[-1] == "python -m pytest -x"  # --yes is the script's, not pytest's
+    # Lint, then the type checker over hooks/ (pyproject's [tool.mypy]), then the suite.
+    assert calls[-4:-1] == ["ruff check .", "ruff format --check .", "mypy "]
     log.unlink()
     assert run(checkout, "serve").returncode == 0  # the test set includes the serve set
     assert log.read_text().splitlines() == ["mkdocs serve"]

@@ -112,6 +112,21 @@ def test_nothing_loads_from_another_host(built_book, pages):
         text = css.read_text(encoding="utf-8", errors="replace")
         remote = re.findall(r"url\(\s*['\"]?(https?:)?//[^)]*\)|@import\s+url\(['\"]?https?:", text)
         assert not remote, (css, remote[:3])
-    mathjax = built_book / "vendor" / "mathjax"
-    assert (mathjax / "tex-mml-chtml.js").is_file()
-    assert len(list((mathjax / "output" / "chtml" / "fonts" / "woff-v2").glob("*.woff"))) > 10
+
+
+def test_the_site_ships_no_mathjax(built_book, pages):
+    """The book has no math: no MathJax file in the site, and no page loads or configures one."""
+    assert [p for p in built_book.rglob("*") if "mathjax" in p.name.lower()] == []
+    loading = [
+        f"{html.relative_to(built_book)}: {src}"
+        for html, page in pages.items()
+        for src in page.loads
+        if "mathjax" in src.lower()
+    ]
+    assert loading == []
+    mentions = [
+        html.relative_to(built_book)
+        for html in pages
+        if re.search(r"mathjax|arithmatex", html.read_text(encoding="utf-8"), re.IGNORECASE)
+    ]
+    assert mentions == []

@@ -1,11 +1,10 @@
 """The built book in a real browser (Debian's chromium), served from localhost with no network.
 
 It opens every page and fails on any console error, failed request or request to another
-host; it searches, switches the theme, checks the jaxpr colours and the MathJax the site
-ships, checks that every chapter and lab page that prints a jaxpr highlights it, and saves a
-screenshot of one chapter in each theme. The screenshots are written to
-the test's temporary folder and copied to `.cache/screenshots/` (git-ignored), named
-`<chapter>-light.png` and `<chapter>-dark.png`.
+host; it searches, switches the theme, checks the jaxpr colours, checks that every chapter and
+lab page that prints a jaxpr highlights it, and saves a screenshot of one chapter in each
+theme. The screenshots are written to the test's temporary folder and copied to
+`.cache/screenshots/` (git-ignored), named `<chapter>-light.png` and `<chapter>-dark.png`.
 """
 
 from __future__ import annotations
@@ -217,18 +216,6 @@ def test_jaxpr_outputs_are_highlighted_and_readable(served, new_page, scheme):
     # Types, primitives, binders and keywords are told apart by colour.
     parts = ("type", "primitive", "binder", "keyword")
     assert len({found[part] for part in parts}) == 4, found
-
-
-def test_mathjax_from_the_site_typesets_the_formula(served, new_page):
-    page = new_page()
-    watch = Watch(page)
-    said = []  # MathJax warns on the console about options it does not know
-    page.on("console", lambda message: said.append(message.text))
-    page.goto(served + "how-it-stays-true/", wait_until="networkidle")
-    page.locator("mjx-container").first.wait_for(timeout=20_000)
-    assert page.locator(".arithmatex mjx-container").count() >= 3
-    assert watch.problems == []
-    assert [text for text in said if "MathJax" in text] == []
 
 
 def expected_devices(chapter: str) -> int:

@@ -20,4 +20,5 @@ Modules, each with one concern:
 - `notebooks`: each chapter as a `.ipynb`, generated from its prose and snippets at build time.
 - `labs`: lab notebooks' code cells as blocks, and the executed copy mkdocs-jupyter renders.
 - `build`: the state of one MkDocs build, driven by `hooks/executed_book.py`.
+- `guard`: a Markdown extension that stops any build not going through this engine.
 """

@@ -91,7 +91,8 @@ class Build:
         # Issue 18: block lines estimate the time left from each block's last run time.
         times = RunTimes(root / ".cache" / "bookexec" / "run-times.json" if self.execute else None)
         self.progress = Progress(log.info, times=times)
-        if background.enabled(serving, self.execute, block_cache):
+        self.executor: Executor | background.ServeExecutor
+        if block_cache is not None and background.enabled(serving, self.execute, block_cache):
             # Issue 18: serve pages at once from goldens; blocks run in the background.
             self.executor = background.executor_for(root, block_cache, self.progress)
         else:
@@ -257,7 +258,7 @@ class Build:
         index = block.index
         run = page_run.blocks[index] if index < len(page_run.blocks) else None
         if run is None or run.failure:
-            message = run.failure if run else f"{block.where}: not run (the build was stopped)"
+            message = (run and run.failure) or f"{block.where}: not run (the build was stopped)"
             failure = Failure(page, block.id, block.snippet, message, run.after if run else None)
             self.failures[(page, block.id)] = failure
             if self.serving:
@@ -381,7 +382,7 @@ class Build:
         if self.serving:
             for problem in self.audit():
                 serve_log().warning(f"prose audit: {problem}")
-            waiting = getattr(self.executor, "pending", list)()
+            waiting: list[str] = getattr(self.executor, "pending", list)()
             if waiting:
                 log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
             elif getattr(self.executor, "ready", None):
@@ -405,9 +406,9 @@ class Build:
         if note:
             log.info(f"bookexec: {note}; GOLDEN=update records the new versions")
         log.info(f"bookexec: {report.summary()}")
-        problem = jax_changes.page_problem(self.root)  # a generated page must match its goldens
-        if problem:
-            raise BookError(problem)
+        stale = jax_changes.page_problem(self.root)  # a generated page must match its goldens
+        if stale:
+            raise BookError(stale)
         log.info(self.summary_line())
 
     def _update(self, report: Report) -> None:

@@ -24,10 +24,17 @@ import math
 import sys
 import time
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 KINDS = ("exact", "timing", "ratio")
 OPS = (">=", ">", "<=", "<")
+# Said when markdown-exec runs a snippet in the builder's own process (see _refuse_in_builder).
+IN_BUILDER = (
+    "bookexec.facts: this block is being run by markdown-exec inside the builder's process, "
+    "where no golden checks what it records. Build the book with `./book build`, or "
+    "`mkdocs build` with its mkdocs.yml and hooks."
+)
 
 _facts: list[dict] = []
 _claims: list[dict] = []
@@ -52,8 +59,24 @@ class Measured(float):
         return str(self)
 
 
+def _refuse_in_builder() -> None:
+    """Stop a builder that runs the snippet in-process through markdown-exec's own formatter.
+
+    The book's worker never imports markdown-exec, and a reader's Jupyter kernel does not run
+    cells through it, so a markdown-exec frame on the stack means another builder (Zensical,
+    MkDocs without the book's hook). SystemExit, because markdown-exec shows an Exception in
+    the page and carries on.
+    """
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).startswith("markdown_exec"):
+            raise SystemExit(IN_BUILDER)
+        frame = frame.f_back
+
+
 def record(name: str, value: Any, kind: str = "exact", band: float | None = None) -> Any:
     """Record a value under `name`. Exact values compare exactly; timings and ratios by band."""
+    _refuse_in_builder()
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
     if any(fact["name"] == name for fact in _facts):
@@ -93,6 +116,7 @@ def timing(
     after `jax.block_until_ready` on the result, so asynchronous dispatch cannot make a
     computation look faster than it is.
     """
+    _refuse_in_builder()
     for _ in range(warmup):
         _ready(fn())
     samples = []
@@ -109,6 +133,7 @@ def claim(left: str, op: str, right: str | float, says: str = "") -> None:
     `says` is the claim in the prose's words; the golden records it beside the check. A claim
     that stops holding is drift, whatever the band says.
     """
+    _refuse_in_builder()
     if op not in OPS:
         raise ValueError(f"claim operator must be one of {OPS}, not {op!r}")
     if "\n" in says:

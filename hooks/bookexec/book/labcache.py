@@ -32,6 +32,7 @@ import logging
 import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import TypedDict
 
 from bookexec.files import write_atomic
 
@@ -39,7 +40,15 @@ log = logging.getLogger("mkdocs.plugins.bookexec")
 
 SCHEMA = 1
 RENDERERS = ("mkdocs-jupyter", "nbconvert", "jinja2", "mistune", "pygments", "nbformat")
-_state: dict[str, object] = {"dir": None, "hits": 0, "misses": 0}
+
+
+class _State(TypedDict):
+    dir: Path | None
+    hits: int
+    misses: int
+
+
+_state: _State = {"dir": None, "hits": 0, "misses": 0}
 
 
 @functools.cache
@@ -137,7 +146,6 @@ def cached_nb2html(original):
         _save(key, {"html": html, "image_dependencies": images})
         return html
 
-    nb2html.bookexec_cached = True
     return nb2html
 
 
@@ -151,7 +159,6 @@ def cached_toc(original):
         _save(key, {"tokens": tokens, "title": title})
         return tokens, title
 
-    toc_tokens.bookexec_cached = True
     return toc_tokens
 
 
@@ -180,7 +187,7 @@ def _share_compiled_templates() -> None:
     from nbconvert.exporters.templateexporter import TemplateExporter
 
     create = TemplateExporter._create_environment
-    if getattr(create, "bookexec_shared", False):
+    if create.__module__ == __name__:  # already the wrapper below
         return
     shared = _MemoryBytecodeCache().cache
 
@@ -189,8 +196,8 @@ def _share_compiled_templates() -> None:
         environment.bytecode_cache = shared
         return environment
 
-    _create_environment.bookexec_shared = True
-    TemplateExporter._create_environment = _create_environment
+    # Replacing nbconvert's method is the point: every exporter then shares the cache.
+    TemplateExporter._create_environment = _create_environment  # type: ignore[method-assign]
 
 
 def install(cache_dir: Path | None) -> bool:
@@ -209,9 +216,10 @@ def install(cache_dir: Path | None) -> bool:
         return False
     _state["dir"] = cache_dir
     _state["hits"] = _state["misses"] = 0
-    if not getattr(convert.nb2html, "bookexec_cached", False):
+    # A function defined in this module is already one of the wrappers above.
+    if convert.nb2html.__module__ != __name__:
         convert.nb2html = cached_nb2html(convert.nb2html)
-    if not getattr(plugin._get_nb_toc_tokens, "bookexec_cached", False):
+    if plugin._get_nb_toc_tokens.__module__ != __name__:
         plugin._get_nb_toc_tokens = cached_toc(plugin._get_nb_toc_tokens)
     _share_compiled_templates()
     return True

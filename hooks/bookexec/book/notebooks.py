@@ -212,7 +212,7 @@ def _add_block(cells: list, block: Block, page: str, golden_dir: Path) -> None:
         cells.append(_markdown(note, f"fresh-{block.id}"))
         code = "%%script {sys.executable}\n" + code
     golden = golden_path(golden_dir, page, block.id)
-    meta = {
+    meta: dict[str, str | bool] = {
         "block": block.id,
         "snippet": block.snippet,
         "golden": golden.relative_to(golden_dir.parent.parent).as_posix(),
@@ -262,17 +262,18 @@ def jupyter_markdown(text: str) -> str:
     while i < len(lines):
         line = lines[i]
         tab, note = _TAB.match(line), _ADMONITION.match(line)
-        if not (tab or note):
+        found = tab or note
+        if found is None:
             out.append(line)
             i += 1
             continue
-        indent = len((tab or note)["indent"])
+        indent = len(found["indent"])
         body, i = _indented_body(lines, i + 1, indent + 4)
         inner = jupyter_markdown("\n".join(body)).splitlines()
         if tab:
             out += [f"### {tab['title']}", "", *inner]
         else:
-            title = note["title"] or note["kind"].capitalize()
+            title = found["title"] or found["kind"].capitalize()
             out += [f"> **{title}**", ">", *[f"> {ln}".rstrip() for ln in inner]]
     return _CHAPTER_LINK.sub(lambda m: f"]({m['page']}.ipynb{m['anchor'] or ''})", "\n".join(out))
 

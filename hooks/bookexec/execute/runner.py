@@ -321,7 +321,7 @@ class Executor:
 
     def _cached(self, block: Block, key: str) -> BlockRun | None:
         entry = self.cache.load(block, key) if self.cache else None
-        if entry is None:
+        if self.cache is None or entry is None:
             return None
         try:
             run = from_cache_entry(block, entry)
@@ -382,6 +382,7 @@ class Executor:
                             no_start = f"the page's worker could not start ({failure})"
                             raise
                     if hit and needs_session:
+                        assert worker is not None  # started just above, or raised
                         replay = judge(block, worker.run(block))
                         run = replay if replay.failure else hit
                         self.progress.replayed()
@@ -392,6 +393,7 @@ class Executor:
                         lasts.append(last)
                         run = judge(block, raw)
                     else:
+                        assert worker is not None  # a block run in the session needs_session
                         run = judge(block, worker.run(block))
                 except WorkerFailed as failure:
                     run = BlockRun(block=block, failure=f"{block.where}: {failure}")

@@ -126,7 +126,7 @@ def parse(section: str) -> tuple[list[Fact], list[Claim]]:
             value: float | str = found["value"]
             try:
                 if kind != "exact":
-                    value = float(value.removesuffix(" s"))
+                    value = float(found["value"].removesuffix(" s"))
                 band = float(found["band"]) if found["band"] else None
             except ValueError:
                 continue  # a damaged line: the fact is missing, which is drift

@@ -127,8 +127,9 @@ class Report:
                 "GOLDEN=update deletes it"
             )
         for c in drifted:
-            if c.kind == COSMETIC:
-                why = c.drift().headline().removeprefix("cosmetic: ")
+            drift = c.drift()
+            if drift is not None and drift.kind == COSMETIC:
+                why = drift.headline().removeprefix("cosmetic: ")
                 out.append(f"DRIFTED (cosmetic): {_where(c.page, c.block_id, c.snippet)}: {why}")
         kinds = self.kinds()
         if kinds:

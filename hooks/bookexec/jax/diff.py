@@ -261,6 +261,7 @@ class _JaxprDiff:
             attempt._run(pairs)
             if best is None or attempt._cost() < best._cost():
                 best = attempt
+        assert best is not None  # _alignments always gives at least one alignment
         self.lines, self.changes, self.mapping = best.lines, best.changes, best.mapping
         return self
 
@@ -318,6 +319,7 @@ class _JaxprDiff:
 
     def _pair(self, pair: _Pair) -> None:
         if pair.old is None:
+            assert pair.new is not None  # a pair holds at least one equation
             text, _ = _line(_eqn_parts(pair.new), set())
             self.lines.append(f"+     {text}")
             self._say(f"primitive added: {pair.new.primitive}")
@@ -328,7 +330,9 @@ class _JaxprDiff:
             self._say(f"primitive removed: {pair.old.primitive}")
             return
         old, new = pair.old, pair.new
-        old_marks, new_marks, nested = set(), set(), []
+        old_marks: set[tuple[object, ...]] = set()
+        new_marks: set[tuple[object, ...]] = set()
+        nested: list[tuple[str, list[str]]] = []
         if old.primitive != new.primitive:
             old_marks.add(("prim",))
             new_marks.add(("prim",))
@@ -420,7 +424,8 @@ def _jaxprs_in(value: Param, defs) -> tuple[Jaxpr, ...] | None:
         return (value,)
     if isinstance(value, tuple):
         items = tuple(resolve(item, defs) for item in value)
-        return items if all(isinstance(item, Jaxpr) for item in items) else None
+        jaxprs = tuple(item for item in items if isinstance(item, Jaxpr))
+        return jaxprs if len(jaxprs) == len(items) else None
     if isinstance(value, Opaque):
         return tuple(part for part in value.parts if isinstance(part, Jaxpr))
     return None
@@ -437,14 +442,14 @@ def _nested(a: Param, b: Param, old_defs, new_defs, where: str):
     """The diff of jaxpr-valued parameters, or None when they are not both jaxprs."""
     if _outside_jaxprs(a) != _outside_jaxprs(b):
         return None
-    a, b = _jaxprs_in(a, old_defs), _jaxprs_in(b, new_defs)
-    if a is None or b is None or len(a) != len(b):
+    olds, news = _jaxprs_in(a, old_defs), _jaxprs_in(b, new_defs)
+    if olds is None or news is None or len(olds) != len(news):
         return None
     found = []
-    for index, (x, y) in enumerate(zip(a, b, strict=True)):
+    for index, (x, y) in enumerate(zip(olds, news, strict=True)):
         if canonical(x, old_defs) == canonical(y, new_defs):
             continue
-        label = f"[{index}]" if len(a) > 1 else ""
+        label = f"[{index}]" if len(olds) > 1 else ""
         inner = _JaxprDiff(x, y, old_defs, new_defs, where.rstrip(": ") + label + ": ").run()
         found.append((label, inner.lines, inner.changes))
     return found

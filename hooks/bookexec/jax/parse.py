@@ -170,7 +170,7 @@ class _Reader:
     def peek_word(self, word: str) -> bool:
         self.skip_space()
         match = _NAME.match(self.text, self.pos)
-        return bool(match) and match[0] == word
+        return match is not None and match[0] == word
 
     def expect(self, literal: str, kind: str = "") -> None:
         if not self.peek(literal):
@@ -271,7 +271,7 @@ class _Reader:
         self.skip_space()
         match = _NAME.match(self.text, self.pos)
         return (
-            bool(match)
+            match is not None
             and self.text.startswith(":", match.end())
             and not _NUMBER.fullmatch(match[0])
         )
@@ -280,7 +280,7 @@ class _Reader:
         """An equation with no outputs starts with its primitive and parameters: `cond[`."""
         self.skip_space()
         match = _PRIMITIVE.match(self.text, self.pos)
-        return bool(match) and self.text.startswith("[", match.end())
+        return match is not None and self.text.startswith("[", match.end())
 
     def operand(self) -> Operand:
         self.skip_space()

@@ -17,6 +17,7 @@ from bookexec import build
 from bookexec.discover.options import RUN_OPTIONS
 from bookexec.goldens import measured
 from bookexec.goldens.compare import Comparison
+from bookexec.guard import engine_formatter
 from bookexec.jax.parse import is_jaxpr
 
 DEFAULT_SOURCE = "block"
@@ -28,6 +29,7 @@ def result_language(output: str) -> str:
     return "jaxpr" if is_jaxpr(output) else DEFAULT_RESULT
 
 
+@engine_formatter  # the guard (bookexec.guard) lets only this formatter run blocks
 def format_python(**options: Any) -> Markup:
     extra = dict(options.pop("extra", {}))
     for name in RUN_OPTIONS:  # the book's: markdown-exec would copy them onto the output fence
@@ -77,9 +79,9 @@ def pending_note(block_id: str) -> str:
 def drift_warning(comparison: Comparison, root) -> str:
     """At the block, for `mkdocs serve`: a warning with the diff, or for cosmetic drift (the
     same program, re-lettered) a one-line note. The server keeps running."""
-    kind = comparison.kind
-    if kind == "cosmetic":
-        why = comparison.drift().headline().removeprefix("cosmetic: ")
+    kind, drift = comparison.kind, comparison.drift()
+    if kind == "cosmetic" and drift is not None:
+        why = drift.headline().removeprefix("cosmetic: ")
         return (
             f'<p class="bookexec-drift-note" data-block="{comparison.block_id}">'
             f"<small>Block '{html.escape(comparison.block_id)}': cosmetic drift from its golden "

@@ -19,8 +19,12 @@ import html
 import io
 import json
 import re
+from typing import TYPE_CHECKING, Any
 
 from bookexec.goldens.measured import Fact
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 PREFIX = "figure "
 REFERENCE = re.compile(r"^\{\{\s*figure:(?P<ref>[^{}\s]+)\s*\}\}\s*$")
@@ -40,7 +44,7 @@ def draw_svg(name: str, spec: dict, values: dict[str, float]) -> str:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
-    style = {
+    style: dict[RcKeyType, Any] = {
         "svg.hashsalt": f"bookexec-{name}",
         "svg.fonttype": "none",
         "svg.image_inline": True,
