@@ -81,7 +81,9 @@ def on_page_markdown(markdown, page, config, files):
     blocks = current.plans.get(src)
     if blocks and page.meta.get("notebook", True):  # offer a chapter with code as a notebook
         padded = "\n" * offset + markdown
-        nb = notebooks.chapter_notebook(src, padded, blocks, current.golden_dir, current.versions)
+        nb = notebooks.chapter_notebook(
+            src, padded, blocks, current.golden_dir, current.versions, current.root
+        )
         notebooks.write(notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src), nb)
         markdown = notebooks.add_link(markdown, src)
     if blocks:
