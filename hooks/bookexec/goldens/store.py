@@ -84,13 +84,18 @@ def golden_path(golden_dir: Path, page: str, block_id: str) -> Path:
     return golden_dir / PurePosixPath(page).with_suffix("") / f"{block_id}.txt"
 
 
-def render(page: str, block_id: str, snippet: str, body: str) -> str:
-    header = {
-        "block": f"docs/{page}#{block_id}",
-        "snippet": snippet,
-        "written-by": "GOLDEN=update mkdocs build (never edit by hand)",
-    }
-    return "".join(f"{key}: {header[key]}\n" for key in _HEADER_KEYS) + _SEPARATOR + body
+def render(
+    page: str,
+    block_id: str,
+    snippet: str,
+    body: str,
+    written_by: str = "GOLDEN=update mkdocs build (never edit by hand)",
+    **fields: str,
+) -> str:
+    """A golden's text: its header (and any further `fields`, in order), then the body."""
+    header = {"block": f"docs/{page}#{block_id}", "snippet": snippet, "written-by": written_by}
+    header.update(fields)
+    return "".join(f"{key}: {value}\n" for key, value in header.items()) + _SEPARATOR + body
 
 
 @dataclass(frozen=True)
