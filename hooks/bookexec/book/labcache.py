@@ -6,7 +6,7 @@ also builds a new nbconvert exporter, whose fresh Jinja environment compiles the
 again. On a rebuild after a prose edit that was almost half the render time, for labs that did
 not change.
 
-`install()` wraps the two functions mkdocs-jupyter calls for a notebook page:
+`LabRenderCache.install()` wraps the two functions mkdocs-jupyter calls for a notebook page:
 
 - `nb2html(path, **options)`, the HTML of the notebook, is stored under
   `.cache/bookexec/lab-html/` keyed on `html_key`: the bytes of the executed copy the book
@@ -39,7 +39,6 @@ log = logging.getLogger("mkdocs.plugins.bookexec")
 
 SCHEMA = 1
 RENDERERS = ("mkdocs-jupyter", "nbconvert", "jinja2", "mistune", "pygments", "nbformat")
-_state: dict[str, object] = {"dir": None, "hits": 0, "misses": 0}
 
 
 @functools.cache
@@ -88,27 +87,6 @@ def toc_key(nb_path: str | os.PathLike, depth: int, renderers: str | None = None
     )
 
 
-def _load(key: str) -> dict | None:
-    folder = _state["dir"]
-    if folder is None:
-        return None
-    try:
-        entry = json.loads((Path(folder) / f"{key}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return entry if isinstance(entry, dict) and entry.get("schema") == SCHEMA else None
-
-
-def _save(key: str, entry: dict) -> None:
-    folder = _state["dir"]
-    if folder is None:
-        return
-    try:
-        write_atomic(Path(folder) / f"{key}.json", json.dumps({"schema": SCHEMA, **entry}))
-    except OSError as error:  # a cache that cannot be written only costs time
-        log.info(f"bookexec: lab render cache not written ({error})")
-
-
 def _images_unchanged(dependencies: dict) -> bool:
     for path, expected in dependencies.items():
         try:
@@ -120,39 +98,97 @@ def _images_unchanged(dependencies: dict) -> bool:
     return True
 
 
-def cached_nb2html(original):
-    def nb2html(nb_path, **options):
-        key = html_key(nb_path, options)
-        entry = _load(key)
-        if entry is not None and _images_unchanged(entry.get("image_dependencies", {})):
-            if options.get("image_dependencies") is not None:
-                options["image_dependencies"].update(entry.get("image_dependencies", {}))
-            _state["hits"] += 1
-            return entry["html"]
-        _state["misses"] += 1
-        images = options.get("image_dependencies")
-        if images is None:
-            images = options["image_dependencies"] = {}
-        html = original(nb_path, **options)
-        _save(key, {"html": html, "image_dependencies": images})
-        return html
+class LabRenderCache:
+    """One build's lab render cache: where its entries live, and its hits and misses."""
 
-    nb2html.bookexec_cached = True
-    return nb2html
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder  # None: nothing stored, only the shared templates
+        self.hits = 0
+        self.misses = 0
+
+    def load(self, key: str) -> dict | None:
+        """The entry under `key`, or None: missing, unreadable or of another schema."""
+        if self.folder is None:
+            return None
+        try:
+            entry = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return entry if isinstance(entry, dict) and entry.get("schema") == SCHEMA else None
+
+    def save(self, key: str, entry: dict) -> None:
+        """Store an entry; a cache that cannot be written only costs time."""
+        if self.folder is None:
+            return
+        try:
+            write_atomic(self.folder / f"{key}.json", json.dumps({"schema": SCHEMA, **entry}))
+        except OSError as error:
+            log.info(f"bookexec: lab render cache not written ({error})")
+
+    def cached_nb2html(self, original):
+        """mkdocs-jupyter's `nb2html`, answered from this cache when the lab is unchanged."""
+
+        def nb2html(nb_path, **options):
+            key = html_key(nb_path, options)
+            entry = self.load(key)
+            if entry is not None and _images_unchanged(entry.get("image_dependencies", {})):
+                if options.get("image_dependencies") is not None:
+                    options["image_dependencies"].update(entry.get("image_dependencies", {}))
+                self.hits += 1
+                return entry["html"]
+            self.misses += 1
+            images = options.get("image_dependencies")
+            if images is None:
+                images = options["image_dependencies"] = {}
+            html = original(nb_path, **options)
+            self.save(key, {"html": html, "image_dependencies": images})
+            return html
+
+        nb2html.bookexec_original = original
+        return nb2html
+
+    def cached_toc(self, original):
+        """mkdocs-jupyter's `_get_nb_toc_tokens`, answered from this cache likewise."""
+
+        def toc_tokens(fpath, toc_depth):
+            key = toc_key(fpath, toc_depth)
+            entry = self.load(key)
+            if entry is not None:
+                return entry["tokens"], entry["title"]
+            tokens, title = original(fpath, toc_depth)
+            self.save(key, {"tokens": tokens, "title": title})
+            return tokens, title
+
+        toc_tokens.bookexec_original = original
+        return toc_tokens
+
+    def install(self) -> bool:
+        """Wrap mkdocs-jupyter's conversion with this cache, in place of an earlier build's.
+
+        Returns False when mkdocs-jupyter's internals are not the ones this wraps.
+        """
+        try:
+            from mkdocs_jupyter import convert, plugin
+        except ImportError:
+            return False
+        if not callable(getattr(convert, "nb2html", None)) or not callable(
+            getattr(plugin, "_get_nb_toc_tokens", None)
+        ):
+            log.info("bookexec: the lab cache does not know this mkdocs-jupyter; labs render")
+            return False
+        convert.nb2html = self.cached_nb2html(_original(convert.nb2html))
+        plugin._get_nb_toc_tokens = self.cached_toc(_original(plugin._get_nb_toc_tokens))
+        _share_compiled_templates()
+        return True
+
+    def counts(self) -> tuple[int, int]:
+        """Labs rendered from the cache and labs converted, since `install`."""
+        return self.hits, self.misses
 
 
-def cached_toc(original):
-    def toc_tokens(fpath, toc_depth):
-        key = toc_key(fpath, toc_depth)
-        entry = _load(key)
-        if entry is not None:
-            return entry["tokens"], entry["title"]
-        tokens, title = original(fpath, toc_depth)
-        _save(key, {"tokens": tokens, "title": title})
-        return tokens, title
-
-    toc_tokens.bookexec_cached = True
-    return toc_tokens
+def _original(function):
+    """The function mkdocs-jupyter had before any build wrapped it."""
+    return getattr(function, "bookexec_original", function)
 
 
 class _MemoryBytecodeCache:
@@ -191,32 +227,3 @@ def _share_compiled_templates() -> None:
 
     _create_environment.bookexec_shared = True
     TemplateExporter._create_environment = _create_environment
-
-
-def install(cache_dir: Path | None) -> bool:
-    """Wrap mkdocs-jupyter's conversion; `cache_dir` None keeps only the shared templates.
-
-    Returns False when mkdocs-jupyter's internals are not the ones this wraps.
-    """
-    try:
-        from mkdocs_jupyter import convert, plugin
-    except ImportError:
-        return False
-    if not callable(getattr(convert, "nb2html", None)) or not callable(
-        getattr(plugin, "_get_nb_toc_tokens", None)
-    ):
-        log.info("bookexec: this mkdocs-jupyter is not the one the lab cache knows; labs render")
-        return False
-    _state["dir"] = cache_dir
-    _state["hits"] = _state["misses"] = 0
-    if not getattr(convert.nb2html, "bookexec_cached", False):
-        convert.nb2html = cached_nb2html(convert.nb2html)
-    if not getattr(plugin._get_nb_toc_tokens, "bookexec_cached", False):
-        plugin._get_nb_toc_tokens = cached_toc(plugin._get_nb_toc_tokens)
-    _share_compiled_templates()
-    return True
-
-
-def counts() -> tuple[int, int]:
-    """Labs rendered from the cache and labs converted, since `install`."""
-    return int(_state["hits"]), int(_state["misses"])
