@@ -16,41 +16,51 @@ _engine = Engine(runtime=PinnedJax(), extensions=book_extensions())
 
 
 def on_startup(command, dirty):
+    """Note the command (build or serve)."""
     _engine.on_startup(command, dirty)
 
 
 def on_config(config):
+    """Start a new build."""
     return _engine.on_config(config)
 
 
 def on_files(files, config):
+    """Plan the pages and start running them."""
     return _engine.on_files(files, config)
 
 
 @event_priority(50)  # before mkdocs-jupyter reads the notebook it is about to render
 def on_pre_page(page, config, files):
+    """Before MkDocs reads a page."""
     return _engine.on_pre_page(page, config, files)
 
 
 def on_page_markdown(markdown, page, config, files):
+    """Fill a page's facts and the book's additions."""
     return _engine.on_page_markdown(markdown, page, config, files)
 
 
 def on_page_content(html, page, config, files):
+    """A served page's summary of its problems."""
     return _engine.on_page_content(html, page, config, files)
 
 
 def on_post_build(config):
+    """Judge the build."""
     _engine.on_post_build(config)
 
 
 def on_build_error(error):
+    """Stop the build's workers."""
     _engine.on_build_error(error)
 
 
 def on_serve(server, config, builder):
+    """Reload pages live as their blocks finish."""
     return _engine.on_serve(server, config, builder)
 
 
 def on_shutdown():
+    """Stop everything."""
     _engine.on_shutdown()

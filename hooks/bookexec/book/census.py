@@ -25,6 +25,8 @@ Results = Callable[[str], Iterable[tuple[Block, str, list[Fact]]]]
 
 @dataclass
 class Row:
+    """One page of the census: its blocks, and how many do each thing."""
+
     page: str
     title: str
     blocks: int = 0
@@ -34,6 +36,7 @@ class Row:
     jaxprs: int = 0
 
     def add(self, block: Block, output: str, facts: list[Fact]) -> None:
+        """Count one block."""
         self.blocks += 1
         self.timings += any(fact.kind == "timing" for fact in facts)
         self.counts += any(
@@ -82,6 +85,7 @@ def read_nav(config_file: Path) -> list:
 
 
 def rows(pages: Iterable[str], docs: Path, results: Results) -> list[Row]:
+    """The census rows of the pages that have executed blocks, in the order given."""
     table = []
     for page in pages:
         row = Row(page, title_of(docs / page) or page)
@@ -93,6 +97,7 @@ def rows(pages: Iterable[str], docs: Path, results: Results) -> list[Row]:
 
 
 def title_of(path: Path) -> str | None:
+    """A page's first level-one heading, or None."""
     found = _TITLE.search(path.read_text(encoding="utf-8")) if path.is_file() else None
     return found[1].strip() if found else None
 

@@ -361,6 +361,7 @@ def write_page(root: Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`./book jax-changes`."""
     parser = argparse.ArgumentParser(prog="./book jax-changes", description=__doc__.split("\n")[0])
     parser.add_argument(
         "--python", action="append", default=[], help="an interpreter with an older JAX (repeat)"

@@ -43,6 +43,7 @@ RENDERERS = ("mkdocs-jupyter", "nbconvert", "jinja2", "mistune", "pygments", "nb
 
 @functools.cache
 def versions() -> str:
+    """The versions of the packages that render a lab, as one string."""
     parts = []
     for name in RENDERERS:
         try:
@@ -77,6 +78,7 @@ def html_key(nb_path: str | os.PathLike, options: dict, renderers: str | None = 
 
 
 def toc_key(nb_path: str | os.PathLike, depth: int, renderers: str | None = None) -> str:
+    """What the headings of one notebook depend on, as one digest."""
     path = Path(nb_path).resolve()
     return _digest(
         "toc",

@@ -134,6 +134,7 @@ def add_link(markdown: str, page: str) -> str:
 
 
 def setup_source(jax_version: str) -> str:
+    """The setup cell: writes the book's small facts module where the cells import it."""
     modules = {
         "bookexec/__init__.py": "",
         "bookexec/facts.py": (_PACKAGE / "facts.py").read_text(encoding="utf-8") + _SHOW_VALUES,
@@ -233,6 +234,7 @@ def _add_block(cells: list, block: Block, page: str, golden_dir: Path, root: Pat
 
 
 def write(path: Path, nb: nbformat.NotebookNode) -> None:
+    """Validate the notebook and write it (atomically)."""
     nbformat.validate(nb)
     write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
