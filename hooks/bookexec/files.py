@@ -23,6 +23,10 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+def _under(name: str, doc: str) -> property:
+    return property(lambda self: self.base / name, doc=doc)
+
+
 @dataclass(frozen=True)
 class CachePaths:
     """Every path under `.cache/bookexec/` (git-ignored), from the book's root: one home."""
@@ -34,27 +38,8 @@ class CachePaths:
         """The folder holding everything below."""
         return self.root / ".cache" / "bookexec"
 
-    @property
-    def blocks(self) -> Path:
-        """The author's block cache (`execute.cache`)."""
-        return self.base / "blocks"
-
-    @property
-    def run_times(self) -> Path:
-        """Each block's last run time, for the time-left estimate (`execute.eta`)."""
-        return self.base / "run-times.json"
-
-    @property
-    def labs(self) -> Path:
-        """The executed copies of the labs that mkdocs-jupyter renders."""
-        return self.base / "labs"
-
-    @property
-    def lab_html(self) -> Path:
-        """Rendered lab HTML, reused while a lab is unchanged (`book.labcache`)."""
-        return self.base / "lab-html"
-
-    @property
-    def report(self) -> Path:
-        """The report a failed check leaves for `./book review`."""
-        return self.base / "last-report.json"
+    blocks = _under("blocks", "The author's block cache (`execute.cache`).")
+    run_times = _under("run-times.json", "Each block's last run time (`execute.eta`).")
+    labs = _under("labs", "The executed copies of the labs that mkdocs-jupyter renders.")
+    lab_html = _under("lab-html", "Rendered lab HTML, reused while a lab is unchanged.")
+    report = _under("last-report.json", "The report a failed check leaves for `./book review`.")
