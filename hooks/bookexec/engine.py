@@ -324,8 +324,9 @@ class Build:
     def _facts_of(
         self, page: str, block_id: str, release: str | None = None
     ) -> dict[str, Fact] | None:
-        block = self.block(page, block_id)
-        if block is None and block_id != prose.VERSIONS_BLOCK:
+        versions = block_id == prose.VERSIONS_BLOCK  # the reserved block: the versions
+        block = None if versions else self.block(page, block_id)
+        if block is None and not versions:
             return None
         if release is not None:  # the value as another release printed it: an extension's
             for extension in self.extensions:
