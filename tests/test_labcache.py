@@ -96,3 +96,14 @@ def test_book_cache_off_converts_every_time(lab_site):  # noqa: F811
     result = lab_site.build(BOOK_CACHE="off")
     assert result.returncode == 0, result.output
     assert lab_counts(result.output) == (0, 1)
+
+
+def test_a_second_lab_cache_wraps_mkdocs_jupyter_once(tmp_path):
+    from mkdocs_jupyter import convert
+
+    from bookexec.book.labcache import LabRenderCache
+
+    original = getattr(convert.nb2html, "bookexec_original", convert.nb2html)
+    first, second = LabRenderCache(tmp_path / "a"), LabRenderCache(tmp_path / "b")
+    assert first.install() and second.install()
+    assert convert.nb2html.bookexec_original is original  # wrapped once, by the last build's

@@ -186,7 +186,9 @@ def test_tabs_and_admonitions_become_jupyter_markdown(tmp_path):
         "    Quoted.\n"
     )
     blocks = scan_page("ch.md", page, tmp_path)
-    nb = chapter_notebook("ch.md", page, blocks, tmp_path / "tests" / "golden", ("j", "l", "p"))
+    nb = chapter_notebook(
+        "ch.md", page, blocks, tmp_path / "tests" / "golden", ("j", "l", "p"), tmp_path
+    )
     sources = [(c.cell_type, c.source) for c in nb.cells[2:]]
     assert sources == [
         ("markdown", "# Ch\n\n### Developer\n\nBefore the code."),
@@ -210,3 +212,16 @@ def test_comparison_is_exact_outside_placeholders_and_streams():
     raised = line_patterns(error, "TracerBoolConversionError")
     assert interleaves(raised, ["before"], ["TracerBoolConversionError: traced bool"])
     assert not interleaves(raised, ["before"], ["TypeError: traced bool"])
+
+
+def test_a_cell_names_its_golden_wherever_the_golden_folder_lies(tmp_path):
+    from bookexec.book.notebooks import chapter_notebook
+    from bookexec.discover.blocks import scan_page
+
+    (tmp_path / "snippets" / "ch").mkdir(parents=True)
+    (tmp_path / "snippets" / "ch" / "a.py").write_text("print(1)\n")
+    page = '# Ch\n\n```python exec="on" id="a"\n--8<-- "snippets/ch/a.py"\n```\n'
+    blocks = scan_page("ch.md", page, tmp_path)
+    golden_dir = tmp_path / "goldens"  # one level below the root, not two
+    nb = chapter_notebook("ch.md", page, blocks, golden_dir, ("j", "l", "p"), tmp_path)
+    assert nb.cells[3].metadata["bookexec"]["golden"] == "goldens/ch/a.txt"

@@ -19,6 +19,6 @@ Modules, each with one concern:
 - `fence`: the markdown-exec formatter that puts it all behind `base_format`'s `run`.
 - `notebooks`: each chapter as a `.ipynb`, generated from its prose and snippets at build time.
 - `labs`: lab notebooks' code cells as blocks, and the executed copy mkdocs-jupyter renders.
-- `build`: the state of one MkDocs build, driven by `hooks/executed_book.py`.
+- `engine`: the Engine and one Build per MkDocs build, driven by `hooks/executed_book.py`.
 - `guard`: a Markdown extension that stops any build not going through this engine.
 """

@@ -26,6 +26,8 @@ Results = Callable[[str], Iterable[tuple[Block, str, list[Fact]]]]
 
 @dataclass
 class Row:
+    """One page of the census: its blocks, and how many do each thing."""
+
     page: str
     title: str
     blocks: int = 0
@@ -35,6 +37,7 @@ class Row:
     jaxprs: int = 0
 
     def add(self, block: Block, output: str, facts: list[Fact]) -> None:
+        """Count one block."""
         self.blocks += 1
         self.timings += any(fact.kind == "timing" for fact in facts)
         self.counts += any(
@@ -44,26 +47,46 @@ class Row:
         self.jaxprs += is_jaxpr(output)
 
 
-def nav_order(nav, pages: Iterable[str]) -> list[str]:
-    """The pages in the order the navigation lists them (MkDocs' `nav` setting), then the rest."""
-    listed: list[str] = []
+def nav_pages(nav) -> list[tuple[str, str | None]]:
+    """(page, title) for each page MkDocs' `nav` lists, in its order; None for an untitled one."""
+    listed: list[tuple[str, str | None]] = []
 
-    def walk(item) -> None:
+    def walk(item, title: str | None = None) -> None:
         if isinstance(item, str):
-            listed.append(item)
+            listed.append((item, title))
         elif isinstance(item, dict):
-            for value in item.values():
-                walk(value)
+            for key, value in item.items():
+                walk(value, key)
         elif isinstance(item, list):
             for value in item:
                 walk(value)
 
     walk(nav or [])
+    return listed
+
+
+def nav_order(nav, pages: Iterable[str]) -> list[str]:
+    """The pages in the order the navigation lists them (MkDocs' `nav` setting), then the rest."""
+    listed = [page for page, _ in nav_pages(nav)]
     pages = list(pages)
     return [p for p in listed if p in pages] + [p for p in pages if p not in listed]
 
 
+def read_nav(config_file: Path) -> list:
+    """The `nav` of a mkdocs.yml, read outside a build with MkDocs' own YAML loader (its !ENV
+    and !relative tags, and INHERIT); [] when there is no such file."""
+    if not config_file.is_file():
+        return []
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.utils.yaml import get_yaml_loader, yaml_load
+
+    loader = get_yaml_loader(config=MkDocsConfig(config_file_path=str(config_file)))
+    with config_file.open(encoding="utf-8") as handle:
+        return yaml_load(handle, loader=loader).get("nav") or []
+
+
 def rows(pages: Iterable[str], docs: Path, results: Results) -> list[Row]:
+    """The census rows of the pages that have executed blocks, in the order given."""
     table = []
     for page in pages:
         row = Row(page, title_of(docs / page) or page)
@@ -75,6 +98,7 @@ def rows(pages: Iterable[str], docs: Path, results: Results) -> list[Row]:
 
 
 def title_of(path: Path) -> str | None:
+    """A page's first level-one heading, or None."""
     found = _TITLE.search(path.read_text(encoding="utf-8")) if path.is_file() else None
     return found[1].strip() if found else None
 

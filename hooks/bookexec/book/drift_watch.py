@@ -143,6 +143,7 @@ def run(root: Path, python: str, out: Path, keep: bool = False, timeout: float =
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`./book drift-watch`."""
     parser = argparse.ArgumentParser(prog="./book drift-watch", description=__doc__.split("\n")[0])
     parser.add_argument("--jax", required=True, help="the JAX release to watch")
     parser.add_argument("--python", required=True, help="an interpreter with that JAX")

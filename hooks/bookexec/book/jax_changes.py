@@ -18,7 +18,6 @@ import difflib
 import itertools
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -26,6 +25,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 
+from bookexec.book import census
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.execute.runner import Worker, WorkerFailed, is_fresh, judge
@@ -33,13 +33,13 @@ from bookexec.files import write_atomic
 from bookexec.goldens.measured import render as render_facts
 from bookexec.goldens.normalize import normalize, path_rules
 from bookexec.goldens.store import Provenance, golden_path, parse, read_versions, write_versions
+from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
 
 RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first
 PAGE = Path("docs") / "jax-changes.md"
 RECORDS = Path("tests") / "other-jax"
 _WRITER = "./book jax-changes (never edit by hand)"
-_KEYS = ("block", "snippet", "written-by", "result")
 
 
 # -- running the book under the other JAX ------------------------------------------------------
@@ -69,13 +69,7 @@ def _rules(root: Path, paths: dict) -> list:
 
 
 def _record(block: Block, result: str, body: str) -> str:
-    header = {
-        "block": f"docs/{block.page}#{block.id}",
-        "snippet": block.snippet,
-        "written-by": _WRITER,
-        "result": result,
-    }
-    return "".join(f"{k}: {header[k]}\n" for k in _KEYS) + "---\n" + body
+    return render_golden(block.page, block.id, block.snippet, body, _WRITER, result=result)
 
 
 def _error_text(raw: dict, block: Block) -> str:
@@ -169,11 +163,8 @@ class Change:
 
 def _chapters(root: Path) -> list[tuple[str, str]]:
     """(page, title) in the order of mkdocs.yml's nav; pages it does not list, by name."""
-    config = root / "mkdocs.yml"
-    listed = []
-    if config.is_file():
-        nav = re.compile(r"^\s*-\s*(?:\"([^\"]+)\"|([^:\"]+)):\s*(\S+\.md)\s*$", re.M)
-        listed = [(m[3], m[1] or m[2].strip()) for m in nav.finditer(config.read_text())]
+    nav = census.nav_pages(census.read_nav(root / "mkdocs.yml"))
+    listed = [(page, title or page) for page, title in nav if page.endswith(".md")]
     names = {page for page, _ in listed}
     golden_dir = root / "tests" / "golden"
     extra = [
@@ -370,6 +361,7 @@ def write_page(root: Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`./book jax-changes`."""
     parser = argparse.ArgumentParser(prog="./book jax-changes", description=__doc__.split("\n")[0])
     parser.add_argument(
         "--python", action="append", default=[], help="an interpreter with an older JAX (repeat)"

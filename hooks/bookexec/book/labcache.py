@@ -6,7 +6,7 @@ also builds a new nbconvert exporter, whose fresh Jinja environment compiles the
 again. On a rebuild after a prose edit that was almost half the render time, for labs that did
 not change.
 
-`install()` wraps the two functions mkdocs-jupyter calls for a notebook page:
+`LabRenderCache.install()` wraps the two functions mkdocs-jupyter calls for a notebook page:
 
 - `nb2html(path, **options)`, the HTML of the notebook, is stored under
   `.cache/bookexec/lab-html/` keyed on `html_key`: the bytes of the executed copy the book
@@ -32,7 +32,6 @@ import logging
 import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TypedDict
 
 from bookexec.files import write_atomic
 
@@ -42,17 +41,9 @@ SCHEMA = 1
 RENDERERS = ("mkdocs-jupyter", "nbconvert", "jinja2", "mistune", "pygments", "nbformat")
 
 
-class _State(TypedDict):
-    dir: Path | None
-    hits: int
-    misses: int
-
-
-_state: _State = {"dir": None, "hits": 0, "misses": 0}
-
-
 @functools.cache
 def versions() -> str:
+    """The versions of the packages that render a lab, as one string."""
     parts = []
     for name in RENDERERS:
         try:
@@ -87,6 +78,7 @@ def html_key(nb_path: str | os.PathLike, options: dict, renderers: str | None = 
 
 
 def toc_key(nb_path: str | os.PathLike, depth: int, renderers: str | None = None) -> str:
+    """What the headings of one notebook depend on, as one digest."""
     path = Path(nb_path).resolve()
     return _digest(
         "toc",
@@ -95,27 +87,6 @@ def toc_key(nb_path: str | os.PathLike, depth: int, renderers: str | None = None
         str(depth),
         versions() if renderers is None else renderers,
     )
-
-
-def _load(key: str) -> dict | None:
-    folder = _state["dir"]
-    if folder is None:
-        return None
-    try:
-        entry = json.loads((Path(folder) / f"{key}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return entry if isinstance(entry, dict) and entry.get("schema") == SCHEMA else None
-
-
-def _save(key: str, entry: dict) -> None:
-    folder = _state["dir"]
-    if folder is None:
-        return
-    try:
-        write_atomic(Path(folder) / f"{key}.json", json.dumps({"schema": SCHEMA, **entry}))
-    except OSError as error:  # a cache that cannot be written only costs time
-        log.info(f"bookexec: lab render cache not written ({error})")
 
 
 def _images_unchanged(dependencies: dict) -> bool:
@@ -129,37 +100,97 @@ def _images_unchanged(dependencies: dict) -> bool:
     return True
 
 
-def cached_nb2html(original):
-    def nb2html(nb_path, **options):
-        key = html_key(nb_path, options)
-        entry = _load(key)
-        if entry is not None and _images_unchanged(entry.get("image_dependencies", {})):
-            if options.get("image_dependencies") is not None:
-                options["image_dependencies"].update(entry.get("image_dependencies", {}))
-            _state["hits"] += 1
-            return entry["html"]
-        _state["misses"] += 1
-        images = options.get("image_dependencies")
-        if images is None:
-            images = options["image_dependencies"] = {}
-        html = original(nb_path, **options)
-        _save(key, {"html": html, "image_dependencies": images})
-        return html
+class LabRenderCache:
+    """One build's lab render cache: where its entries live, and its hits and misses."""
 
-    return nb2html
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder  # None: nothing stored, only the shared templates
+        self.hits = 0
+        self.misses = 0
+
+    def load(self, key: str) -> dict | None:
+        """The entry under `key`, or None: missing, unreadable or of another schema."""
+        if self.folder is None:
+            return None
+        try:
+            entry = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return entry if isinstance(entry, dict) and entry.get("schema") == SCHEMA else None
+
+    def save(self, key: str, entry: dict) -> None:
+        """Store an entry; a cache that cannot be written only costs time."""
+        if self.folder is None:
+            return
+        try:
+            write_atomic(self.folder / f"{key}.json", json.dumps({"schema": SCHEMA, **entry}))
+        except OSError as error:
+            log.info(f"bookexec: lab render cache not written ({error})")
+
+    def cached_nb2html(self, original):
+        """mkdocs-jupyter's `nb2html`, answered from this cache when the lab is unchanged."""
+
+        def nb2html(nb_path, **options):
+            key = html_key(nb_path, options)
+            entry = self.load(key)
+            if entry is not None and _images_unchanged(entry.get("image_dependencies", {})):
+                if options.get("image_dependencies") is not None:
+                    options["image_dependencies"].update(entry.get("image_dependencies", {}))
+                self.hits += 1
+                return entry["html"]
+            self.misses += 1
+            images = options.get("image_dependencies")
+            if images is None:
+                images = options["image_dependencies"] = {}
+            html = original(nb_path, **options)
+            self.save(key, {"html": html, "image_dependencies": images})
+            return html
+
+        nb2html.__dict__["bookexec_original"] = original
+        return nb2html
+
+    def cached_toc(self, original):
+        """mkdocs-jupyter's `_get_nb_toc_tokens`, answered from this cache likewise."""
+
+        def toc_tokens(fpath, toc_depth):
+            key = toc_key(fpath, toc_depth)
+            entry = self.load(key)
+            if entry is not None:
+                return entry["tokens"], entry["title"]
+            tokens, title = original(fpath, toc_depth)
+            self.save(key, {"tokens": tokens, "title": title})
+            return tokens, title
+
+        toc_tokens.__dict__["bookexec_original"] = original
+        return toc_tokens
+
+    def install(self) -> bool:
+        """Wrap mkdocs-jupyter's conversion with this cache, in place of an earlier build's.
+
+        Returns False when mkdocs-jupyter's internals are not the ones this wraps.
+        """
+        try:
+            from mkdocs_jupyter import convert, plugin
+        except ImportError:
+            return False
+        if not callable(getattr(convert, "nb2html", None)) or not callable(
+            getattr(plugin, "_get_nb_toc_tokens", None)
+        ):
+            log.info("bookexec: the lab cache does not know this mkdocs-jupyter; labs render")
+            return False
+        convert.nb2html = self.cached_nb2html(_original(convert.nb2html))
+        plugin._get_nb_toc_tokens = self.cached_toc(_original(plugin._get_nb_toc_tokens))
+        _share_compiled_templates()
+        return True
+
+    def counts(self) -> tuple[int, int]:
+        """Labs rendered from the cache and labs converted, since `install`."""
+        return self.hits, self.misses
 
 
-def cached_toc(original):
-    def toc_tokens(fpath, toc_depth):
-        key = toc_key(fpath, toc_depth)
-        entry = _load(key)
-        if entry is not None:
-            return entry["tokens"], entry["title"]
-        tokens, title = original(fpath, toc_depth)
-        _save(key, {"tokens": tokens, "title": title})
-        return tokens, title
-
-    return toc_tokens
+def _original(function):
+    """The function mkdocs-jupyter had before any build wrapped it."""
+    return getattr(function, "bookexec_original", function)
 
 
 class _MemoryBytecodeCache:
@@ -187,7 +218,7 @@ def _share_compiled_templates() -> None:
     from nbconvert.exporters.templateexporter import TemplateExporter
 
     create = TemplateExporter._create_environment
-    if create.__module__ == __name__:  # already the wrapper below
+    if getattr(create, "bookexec_shared", False):
         return
     shared = _MemoryBytecodeCache().cache
 
@@ -196,35 +227,6 @@ def _share_compiled_templates() -> None:
         environment.bytecode_cache = shared
         return environment
 
+    _create_environment.__dict__["bookexec_shared"] = True
     # Replacing nbconvert's method is the point: every exporter then shares the cache.
     TemplateExporter._create_environment = _create_environment  # type: ignore[method-assign]
-
-
-def install(cache_dir: Path | None) -> bool:
-    """Wrap mkdocs-jupyter's conversion; `cache_dir` None keeps only the shared templates.
-
-    Returns False when mkdocs-jupyter's internals are not the ones this wraps.
-    """
-    try:
-        from mkdocs_jupyter import convert, plugin
-    except ImportError:
-        return False
-    if not callable(getattr(convert, "nb2html", None)) or not callable(
-        getattr(plugin, "_get_nb_toc_tokens", None)
-    ):
-        log.info("bookexec: this mkdocs-jupyter is not the one the lab cache knows; labs render")
-        return False
-    _state["dir"] = cache_dir
-    _state["hits"] = _state["misses"] = 0
-    # A function defined in this module is already one of the wrappers above.
-    if convert.nb2html.__module__ != __name__:
-        convert.nb2html = cached_nb2html(convert.nb2html)
-    if plugin._get_nb_toc_tokens.__module__ != __name__:
-        plugin._get_nb_toc_tokens = cached_toc(plugin._get_nb_toc_tokens)
-    _share_compiled_templates()
-    return True
-
-
-def counts() -> tuple[int, int]:
-    """Labs rendered from the cache and labs converted, since `install`."""
-    return int(_state["hits"]), int(_state["misses"])

@@ -38,6 +38,7 @@ def is_lab(src: str) -> bool:
 
 
 def read(path: Path, src: str) -> nbformat.NotebookNode:
+    """A lab notebook, or an error naming it when it is not a valid one."""
     try:
         nb = nbformat.read(path, as_version=4)
         nbformat.validate(nb)
@@ -101,13 +102,14 @@ def executed(path: Path, src: str, outputs: dict[str, str]) -> nbformat.Notebook
 
 
 def write(path: Path, nb: nbformat.NotebookNode) -> None:
+    """Write the executed copy (atomically)."""
     write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
 
 def render(build, src: str, source: Path, out_dir: Path, note: str = "") -> Path:
     """Run-or-wait for the lab's cells, judge each against its golden, write the executed copy.
 
-    `build` is the current `bookexec.build.Build`; the copy is what mkdocs-jupyter renders.
+    `build` is the current `bookexec.engine.Build`; the copy is what mkdocs-jupyter renders.
     """
     outputs: dict[str, str] = {}
     for block in build.plans.get(src, []):

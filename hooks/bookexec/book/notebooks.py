@@ -30,7 +30,7 @@ import nbformat
 from bookexec.discover.blocks import Block
 from bookexec.execute.runner import is_fresh
 from bookexec.files import write_atomic
-from bookexec.goldens.store import golden_path
+from bookexec.goldens.store import golden_path, relative
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # hooks/bookexec
 _MARK = "\x00bookexec-cell:"
@@ -134,6 +134,7 @@ def add_link(markdown: str, page: str) -> str:
 
 
 def setup_source(jax_version: str) -> str:
+    """The setup cell: writes the book's small facts module where the cells import it."""
     modules = {
         "bookexec/__init__.py": "",
         "bookexec/facts.py": (_PACKAGE / "facts.py").read_text(encoding="utf-8") + _SHOW_VALUES,
@@ -156,9 +157,16 @@ def _literal(modules: dict[str, str]) -> str:
 
 
 def chapter_notebook(
-    page: str, markdown: str, blocks: list[Block], golden_dir: Path, versions: tuple[str, ...]
+    page: str,
+    markdown: str,
+    blocks: list[Block],
+    golden_dir: Path,
+    versions: tuple[str, ...],
+    root: Path,
 ) -> nbformat.NotebookNode:
-    """The chapter as a notebook: prose between the executed fences, each snippet as a cell."""
+    """The chapter as a notebook: prose between the executed fences, each snippet as a cell.
+
+    Each cell names its golden relative to the book's `root`, wherever `golden_dir` lies."""
     jax, jaxlib, python = versions
     nb = nbformat.v4.new_notebook()
     nb.metadata.update(
@@ -194,12 +202,12 @@ def chapter_notebook(
         block = by_id[marker.removeprefix(_MARK).strip()]
         _add_prose(cells, "\n".join(prose), f"prose-{block.id}")
         prose = []
-        _add_block(cells, block, page, golden_dir)
+        _add_block(cells, block, page, golden_dir, root)
     _add_prose(cells, "\n".join(prose), "prose-end")
     return nb
 
 
-def _add_block(cells: list, block: Block, page: str, golden_dir: Path) -> None:
+def _add_block(cells: list, block: Block, page: str, golden_dir: Path, root: Path) -> None:
     code = block.code.rstrip("\n")
     tags = []
     if block.options.get("raises"):
@@ -215,7 +223,7 @@ def _add_block(cells: list, block: Block, page: str, golden_dir: Path) -> None:
     meta: dict[str, str | bool] = {
         "block": block.id,
         "snippet": block.snippet,
-        "golden": golden.relative_to(golden_dir.parent.parent).as_posix(),
+        "golden": PurePosixPath(relative(golden, root)).as_posix(),
     }
     if block.options.get("raises"):
         meta["raises"] = block.options["raises"]
@@ -226,6 +234,7 @@ def _add_block(cells: list, block: Block, page: str, golden_dir: Path) -> None:
 
 
 def write(path: Path, nb: nbformat.NotebookNode) -> None:
+    """Validate the notebook and write it (atomically)."""
     nbformat.validate(nb)
     write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 

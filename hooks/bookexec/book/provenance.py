@@ -40,6 +40,7 @@ class Made:
 
 
 def executed(versions: tuple[str, str, str], backend: str, devices: int) -> Made:
+    """Outputs made by running them in this build."""
     jax, jaxlib, python = versions
     return Made(jax, jaxlib, python, backend, devices, recorded=False)
 

@@ -24,10 +24,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bookexec.files import write_atomic
+from bookexec.files import CachePaths, write_atomic
 from bookexec.goldens.report import Report
 
-REPORT = Path(".cache") / "bookexec" / "last-report.json"
+REPORT = CachePaths(Path()).report  # relative: each use joins it to a root
 _FORMAT = 1
 
 

@@ -32,7 +32,6 @@ _VERSIONS_HEAD = (
 
 
 def mode_from_env(environ: dict[str, str] | os._Environ = os.environ) -> str:
-    """GOLDEN's mode, check (the default) or update; anything else is a BookError."""
     mode = environ.get("GOLDEN", "check") or "check"
     if mode not in MODES:
         raise BookError(f"GOLDEN={mode!r} is not a mode; use GOLDEN=check or GOLDEN=update")
@@ -49,11 +48,9 @@ class Provenance:
     backend: str
 
     def text(self) -> str:
-        """The VERSIONS file's text."""
         return _VERSIONS_HEAD + "".join(f"{key}: {getattr(self, key)}\n" for key in _VERSION_KEYS)
 
     def describe(self) -> str:
-        """The versions in one phrase, for the report."""
         return f"jax {self.jax} (jaxlib {self.jaxlib}, Python {self.python}, {self.backend})"
 
 
@@ -87,14 +84,18 @@ def golden_path(golden_dir: Path, page: str, block_id: str) -> Path:
     return golden_dir / PurePosixPath(page).with_suffix("") / f"{block_id}.txt"
 
 
-def render(page: str, block_id: str, snippet: str, body: str) -> str:
-    """A golden's text: the header naming block and snippet, then the body."""
-    header = {
-        "block": f"docs/{page}#{block_id}",
-        "snippet": snippet,
-        "written-by": "GOLDEN=update mkdocs build (never edit by hand)",
-    }
-    return "".join(f"{key}: {header[key]}\n" for key in _HEADER_KEYS) + _SEPARATOR + body
+def render(
+    page: str,
+    block_id: str,
+    snippet: str,
+    body: str,
+    written_by: str = "GOLDEN=update mkdocs build (never edit by hand)",
+    **fields: str,
+) -> str:
+    """A golden's text: its header (and any further `fields`, in order), then the body."""
+    header = {"block": f"docs/{page}#{block_id}", "snippet": snippet, "written-by": written_by}
+    header.update(fields)
+    return "".join(f"{key}: {value}\n" for key, value in header.items()) + _SEPARATOR + body
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,6 @@ class Parsed:
     claims: list[Claim]
 
     def header_fields(self) -> dict[str, str]:
-        """The header's `key: value` lines."""
         pairs = (line.split(": ", 1) for line in self.header.splitlines() if ": " in line)
         return dict(pairs)
 
@@ -117,7 +117,6 @@ class Parsed:
 
 
 def parse(text: str) -> Parsed:
-    """A golden's text split into header, output and recorded values."""
     header, _, body = text.partition(_SEPARATOR)
     output, section = measured.split_body(body)
     facts, claims = measured.parse(section)
@@ -162,14 +161,12 @@ def remove_leftovers(golden_dir: Path) -> list[Path]:
 
 
 def existing_goldens(golden_dir: Path) -> set[Path]:
-    """Every golden file in the folder (hidden temporary files excluded)."""
     if not golden_dir.is_dir():
         return set()
     return {path for path in golden_dir.rglob("*.txt") if not path.name.startswith(".")}
 
 
 def relative(path: Path, root: Path) -> str:
-    """The path relative to the book's root when it is inside it, else as it is."""
     try:
         return str(path.relative_to(root))
     except ValueError:

@@ -1,0 +1,6 @@
+"""Rendering a page's executed blocks and facts into what the reader sees.
+
+- `fence`: the markdown-exec formatter for executed Python, the notes at a block, anchors.
+- `prose`: `{{fact:...}}` references and `{{figure:...}}` lines in a page's text.
+- `figures`: SVG figures drawn at build time from the values a block recorded.
+"""

@@ -1,7 +1,8 @@
 """The markdown-exec formatter for executed Python: markdown-exec renders, the book runs.
 
-It is registered in markdown-exec's public `formatters` dict, and hands `base_format` a `run`
-that returns the block's output from the page's worker instead of running it in-process.
+The engine registers it in markdown-exec's public `formatters` dict, bound to the current
+build, and it hands `base_format` a `run` that returns the block's output from the page's
+worker instead of running it in-process.
 """
 
 from __future__ import annotations
@@ -13,28 +14,18 @@ from typing import Any
 from markdown_exec import base_format
 from markupsafe import Markup
 
-from bookexec import build
 from bookexec.discover.options import RUN_OPTIONS
 from bookexec.goldens import measured
 from bookexec.goldens.compare import Comparison
-from bookexec.guard import engine_formatter
-from bookexec.jax.parse import is_jaxpr
 
 DEFAULT_SOURCE = "block"
-DEFAULT_RESULT = "text"
 
 
-def result_language(output: str) -> str:
-    """Outputs that print a jaxpr get the jaxpr lexer; anything else is plain text."""
-    return "jaxpr" if is_jaxpr(output) else DEFAULT_RESULT
-
-
-@engine_formatter  # the guard (bookexec.guard) lets only this formatter run blocks
-def format_python(**options: Any) -> Markup:
+def format_python(current: Any, **options: Any) -> Markup:
+    """Render one executed block of the page `current` (the build) is rendering."""
     extra = dict(options.pop("extra", {}))
     for name in RUN_OPTIONS:  # the book's: markdown-exec would copy them onto the output fence
         extra.pop(name, None)
-    current = build.current()
     block, output, comparison, failure = current.output_for(options.get("id", ""), options["code"])
     # The reader sees which file the code comes from: the same file the tests use.
     extra.setdefault("title", block.snippet)
@@ -45,7 +36,7 @@ def format_python(**options: Any) -> Markup:
     # A block that printed nothing shows its source alone, not an empty output box.
     options["source"] = options.get("source") or (DEFAULT_SOURCE if output else "above")
     if not options.get("result"):
-        options["result"] = result_language(output) if output else ""
+        options["result"] = current.runtime.result_language(output) if output else ""
     rendered = base_format(language="python", run=run, extra=extra, **options)
     rendered = Markup(measured.unmark(rendered))  # timings and ratios, marked as such
     if failure is not None:  # the report at the end of the build lists it too

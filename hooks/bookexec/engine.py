@@ -1,16 +1,25 @@
-"""The state of one MkDocs build: plan pages, hand outputs to markdown-exec, judge goldens."""
+"""The engine: one `Build` per MkDocs build, made and driven by an `Engine` the hook owns.
+
+The `Engine` lives for the whole MkDocs process (like a plugin); each `on_config`, the first
+build's and every `mkdocs serve` rebuild's, makes a new `Build` and stops the last one. A
+`Build` plans pages, hands each block's output to markdown-exec by (page, block id), and
+judges the goldens at the end. What is this book's own (audit, census, labs, notebooks...)
+reaches a build through `Extension` objects, so the engine never imports `bookexec.book`.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
-import sys
 import time
+from collections.abc import Iterable
 from concurrent.futures import CancelledError
-from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
-from bookexec.book import audit, jax_changes
+import markdown_exec
+from markupsafe import Markup
+
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.discover.options import parse_bool
 from bookexec.errors import BookError
@@ -18,6 +27,7 @@ from bookexec.execute import background, cache
 from bookexec.execute.eta import RunTimes
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
 from bookexec.execute.runner import Executor, PageRun
+from bookexec.files import CachePaths
 from bookexec.goldens import measured, review
 from bookexec.goldens.compare import Comparison, compare
 from bookexec.goldens.measured import Claim, Fact
@@ -32,8 +42,10 @@ from bookexec.goldens.store import (
     read_versions,
 )
 from bookexec.goldens.store import parse as parse_golden
+from bookexec.guard import engine_formatter
 from bookexec.jax.diff import classify
 from bookexec.render import figures, prose
+from bookexec.render.fence import anchor_blocks, format_python, page_summary
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
@@ -44,38 +56,202 @@ def serve_log() -> logging.Logger:
     return outside_mkdocs("bookexec.serve", "%(levelname)-7s -  %(message)s")
 
 
-_command = "build"  # set by on_startup; survives the config reloads of `mkdocs serve`
-_current: Build | None = None
+class Extension:
+    """A book's own feature: the Build calls each method at a fixed point; all are optional.
+
+    An extension object lives as long as the Engine; what it keeps for one build it keys on,
+    or resets in, `start`.
+    """
+
+    def start(self, build: Build, config: Any) -> None:
+        """A new build began (`on_config`)."""
+
+    def scan(self, build: Build, src: str, path: Path) -> list[Block] | None:
+        """The blocks of a page this extension renders itself (a lab), or None: not its page."""
+        return None
+
+    def files(self, build: Build, files: Any, config: Any) -> Any:
+        """MkDocs' files, planned; return them, with any the extension adds."""
+        return files
+
+    def pre_page(self, build: Build, page: Any, config: Any) -> None:
+        """Before MkDocs reads a page (`on_pre_page`)."""
+
+    def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
+        """A chapter's markdown after its facts are filled in; return it, changed or not."""
+        return markdown
+
+    def facts(self, build: Build, page: str, block_id: str, release: str) -> dict[str, Fact] | None:
+        """A block's facts as another release recorded them (`{{fact:...@release}}`)."""
+        return None
+
+    def problems(self, build: Build) -> list[str]:
+        """Problems found over the whole build, reported with its failures."""
+        return []
+
+    def check(self, build: Build) -> str | None:
+        """After a clean check: a problem that must still fail the build, or None."""
+        return None
+
+    def after_update(self, build: Build) -> None:
+        """After the update mode wrote the goldens."""
+
+    def post_build(self, build: Build) -> None:
+        """The build's pages are all written (`on_post_build`)."""
 
 
-def set_command(command: str) -> None:
-    global _command
-    _command = command
+class Engine:
+    """Made once by the hook file; owns the current Build and the serve process's executor."""
 
+    def __init__(self, runtime: Any, extensions: Iterable[Extension] = ()) -> None:
+        self.runtime = runtime
+        self.extensions = list(extensions)
+        self.command = "build"
+        self.build: Build | None = None
+        self.background: background.Background | None = None
 
-def start(root: Path) -> Build:
-    global _current
-    if _current is not None:
-        _current.stop()
-    _current = Build(root, serving=_command == "serve")
-    return _current
+    def current(self) -> Build:
+        """The build under way; an error outside one (a formatter called without the hook)."""
+        if self.build is None:
+            raise BookError("an executed block was rendered outside a book build (no hook?)")
+        return self.build
 
+    def on_startup(self, command: str, dirty: bool) -> None:
+        """`build` or `serve`: kept across the config reloads of `mkdocs serve`."""
+        self.command = command
 
-def stop_current() -> None:
-    if _current is not None:
-        _current.stop()
+    def on_config(self, config: Any) -> Any:
+        """A new Build for this build or rebuild; markdown-exec's formatter reaches it."""
+        self.stop()
+        root = Path(config.config_file_path).resolve().parent
+        serving = self.command == "serve"
+        build = Build(root, serving, self.runtime, self.extensions, executor=None)
+        build.executor = self._executor(build)
+        self.build = build
+        formatter = self.formatter()
+        for language in ("python", "py"):
+            markdown_exec.formatters[language] = formatter
+        for extension in self.extensions:
+            extension.start(build, config)
+        return config
 
+    def formatter(self):
+        """markdown-exec's formatter for executed Python, bound to this engine's current build."""
 
-def current() -> Build:
-    if _current is None:
-        raise BookError("an executed block was rendered outside a book build (hooks not loaded?)")
-    return _current
+        @engine_formatter  # the guard lets only this formatter run blocks
+        def format_executed(**options: Any) -> Markup:
+            return format_python(self.current(), **options)
+
+        return format_executed
+
+    def _executor(self, build: Build):
+        block_cache = None
+        if build.execute and cache.enabled(build.serving, build.mode):
+            block_cache = cache.BlockCache(build.paths.blocks)
+        if not background.enabled(build.serving, build.execute, block_cache):
+            return Executor(build.root, cache=block_cache, progress=build.progress)
+        # Issue 18: serve pages at once from goldens; blocks run in the background, in one
+        # executor kept across rebuilds.
+        assert block_cache is not None
+        if self.background is None or self.background.root != build.root:
+            if self.background is not None:
+                self.background.shutdown()
+            self.background = background.Background(build.root, block_cache, build.progress)
+        return self.background.for_build(build.progress)
+
+    def on_files(self, files: Any, config: Any) -> Any:
+        """Scan every page (the extensions scan their own), then start running them."""
+        build = self.current()
+        pages, owned = [], {}
+        for f in files.documentation_pages():
+            for extension in self.extensions:
+                blocks = extension.scan(build, f.src_uri, Path(config.docs_dir) / f.src_uri)
+                if blocks is not None:
+                    owned[f.src_uri] = blocks
+                    break
+            else:
+                pages.append((f.src_uri, f.content_string))
+        build.plan(pages, owned)
+        for extension in self.extensions:
+            files = extension.files(build, files, config)
+        return files
+
+    def on_pre_page(self, page: Any, config: Any, files: Any) -> Any:
+        """Hand the page to the extensions before MkDocs reads it (a lab is executed here)."""
+        for extension in self.extensions:
+            extension.pre_page(self.current(), page, config)
+        return page
+
+    def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
+        """Fill the page's facts, let the extensions add theirs, anchor its executed blocks."""
+        build, src = self.current(), page.file.src_uri
+        if src in build.owned:
+            return markdown
+        # Block lines count from the file's top; page.markdown starts after the front matter.
+        offset = max(page.file.content_string.count("\n") - markdown.count("\n"), 0)
+        markdown = build.enter_page(src, markdown, page.meta, offset)
+        for extension in self.extensions:
+            markdown = extension.page_markdown(build, page, markdown, config, files)
+        blocks = build.plans.get(src)
+        if blocks:
+            markdown = anchor_blocks(markdown, {block.id for block in blocks})
+        return markdown
+
+    def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
+        """Under serve: one summary at the top of a page with failures or drift."""
+        build = self.current()
+        if build.serving and page.file.src_uri not in build.owned:
+            failures, drifted = build.page_problems(page.file.src_uri)
+            if failures or drifted:  # the details stay at the blocks
+                html = page_summary(failures, drifted) + html
+        return html
+
+    def on_post_build(self, config: Any) -> None:
+        """Judge the build: every page has rendered."""
+        build = self.current()
+        for extension in self.extensions:
+            extension.post_build(build)
+        build.finish()
+
+    def on_build_error(self, error: Exception) -> None:
+        """Stop the build's workers."""
+        self.stop()
+
+    def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
+        """A page whose blocks finish in the background reloads live."""
+        if self.background is not None:
+            self.background.attach(server)
+        return server
+
+    def on_shutdown(self) -> None:
+        """Stop the build and the serve process's background executor."""
+        self.stop()
+        if self.background is not None:
+            self.background.shutdown()
+            self.background = None
+
+    def stop(self) -> None:
+        """Stop the current build's workers, if a build is under way."""
+        if self.build is not None:
+            self.build.stop()
 
 
 class Build:
-    def __init__(self, root: Path, serving: bool) -> None:
+    """The state of one build: its plan, each block's judged output, failures and drift."""
+
+    def __init__(
+        self,
+        root: Path,
+        serving: bool,
+        runtime: Any,
+        extensions: Iterable[Extension] = (),
+        executor: Any = None,
+    ) -> None:
         self.root = root
         self.serving = serving
+        self.runtime = runtime
+        self.extensions = list(extensions)
+        self.paths = CachePaths(root)
         self.mode = mode_from_env()
         # BOOK_EXEC=off shows each block's recorded golden instead of running it: for quick
         # prose edits and for measuring what execution costs. It checks nothing.
@@ -85,43 +261,37 @@ class Build:
             review.clear(root)  # a review report always belongs to the last build that ran
         self.rules = machine_path_rules(root)
         self.started = time.perf_counter()
-        block_cache = None
-        if self.execute and cache.enabled(serving, self.mode):
-            block_cache = cache.BlockCache(root / ".cache" / "bookexec" / "blocks")
         # Issue 18: block lines estimate the time left from each block's last run time.
-        times = RunTimes(root / ".cache" / "bookexec" / "run-times.json" if self.execute else None)
+        times = RunTimes(self.paths.run_times if self.execute else None)
         self.progress = Progress(log.info, times=times)
-        self.executor: Executor | background.ServeExecutor
-        if block_cache is not None and background.enabled(serving, self.execute, block_cache):
-            # Issue 18: serve pages at once from goldens; blocks run in the background.
-            self.executor = background.executor_for(root, block_cache, self.progress)
-        else:
-            self.executor = Executor(root, cache=block_cache, progress=self.progress)
+        self.executor = executor  # the Engine gives the real one; tests a fake
         self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
         self.plans: dict[str, list[Block]] = {}
+        self.owned: set[str] = set()  # pages an extension renders itself (labs)
+        self.judgements: dict[tuple[str, str], tuple[str, Comparison | None, Failure | None]] = {}
         self.comparisons: dict[tuple[str, str], Comparison] = {}
         self.failures: dict[tuple[str, str], Failure] = {}  # (page, block id or "") -> failure
         self.sources: dict[str, tuple[str, dict]] = {}  # page -> its markdown and front matter
-        self.nav_titles: list[str] = []
+        self.offsets: dict[str, int] = {}  # page -> lines of front matter before its markdown
         self.rendered: set[tuple[str, str]] = set()
         self.page: str | None = None
-        self.position = 0
-        py = sys.version_info
-        self.versions = (version("jax"), version("jaxlib"), f"{py.major}.{py.minor}")
+        self.versions: dict[str, str] = dict(runtime.versions())
         self.recorded = read_versions(self.golden_dir)
 
     # -- planning -----------------------------------------------------------------------------
 
     def plan(
-        self, pages: list[tuple[str, str]], labs: dict[str, list[Block]] | None = None
+        self, pages: list[tuple[str, str]], owned: dict[str, list[Block]] | None = None
     ) -> None:
         """Scan every page first, so a bad fence fails before anything runs; then start them.
 
-        Labs come already scanned (`labs.scan_lab`); their code cells run like a page's blocks.
+        Pages an extension renders itself (labs) come already scanned, in `owned`; their
+        blocks run like a page's.
         """
         for src, markdown in pages:
             self.plans[src] = scan_page(src, markdown, self.root)
-        self.plans.update(labs or {})
+        self.plans.update(owned or {})
+        self.owned |= set(owned or {})
         if not self.execute:
             log.info("bookexec: BOOK_EXEC=off: pages show recorded goldens; nothing runs")
             return
@@ -141,7 +311,8 @@ class Build:
 
         A reference that cannot be filled is a failure of the page, reported with the rest at
         the end of the build; the page goes on rendering."""
-        self.page, self.position = src, 0
+        self.page = src
+        self.offsets[src] = offset
         self.sources[src] = ("\n" * offset + markdown, meta or {})  # lines as in the file
         return prose.render(
             markdown, src, self._facts_of, self._figure, on_error=self._prose_failed
@@ -156,34 +327,34 @@ class Build:
     def _facts_of(
         self, page: str, block_id: str, release: str | None = None
     ) -> dict[str, Fact] | None:
-        if block_id == prose.VERSIONS_BLOCK:
-            return self._versions_facts(release)
-        plan = self.plans.get(page, [])
-        index = next((b.index for b in plan if b.id == block_id), None)
-        if index is None:
+        versions = block_id == prose.VERSIONS_BLOCK  # the reserved block: the versions
+        block = None if versions else self.block(page, block_id)
+        if block is None and not versions:
             return None
-        if release is not None:  # the value as an older JAX printed it, from its record
-            record = golden_path(self.root / jax_changes.RECORDS / release, page, block_id)
-            if not record.is_file():
-                return None
-            return {fact.name: fact for fact in parse_golden(record.read_text()).facts}
+        if release is not None:  # the value as another release printed it: an extension's
+            for extension in self.extensions:
+                found = extension.facts(self, page, block_id, release)
+                if found is not None:
+                    return found
+            return None
+        if block is None:  # the versions this build runs
+            return {name: Fact(name, "exact", value) for name, value in self.versions.items()}
         if not self.execute or self.pending(page):
-            _, facts, _ = recorded(self.golden_dir, plan[index])
+            _, facts, _ = recorded(self.golden_dir, block)
             return {fact.name: fact for fact in facts}
-        page_run = self._wait(page)
-        if index >= len(page_run.blocks) or page_run.blocks[index].failure:
-            raise BookError(f"{plan[index].where}: its values are missing (the block failed)")
-        return {fact.name: fact for fact in page_run.blocks[index].facts}
+        run = self.run_of(self._wait(page), block)
+        if run is None or run.failure:
+            raise BookError(f"{block.where}: its values are missing (the block failed)")
+        return {fact.name: fact for fact in run.facts}
 
-    def _versions_facts(self, release: str | None) -> dict[str, Fact] | None:
-        if release is None:
-            names = dict(zip(("jax", "jaxlib", "python"), self.versions, strict=True))
-        else:
-            prov = read_versions(self.root / jax_changes.RECORDS / release)
-            if prov is None:
-                return None
-            names = {"jax": prov.jax, "jaxlib": prov.jaxlib, "python": prov.python}
-        return {name: Fact(name, "exact", value) for name, value in names.items()}
+    def block(self, page: str, block_id: str) -> Block | None:
+        """The page's block with this id (ids are unique in a page: the scanner checks)."""
+        return next((b for b in self.plans.get(page, []) if b.id == block_id), None)
+
+    @staticmethod
+    def run_of(page_run: PageRun, block: Block) -> Any:
+        """The block's run in its page's run, by id; None if the page stopped before it."""
+        return next((run for run in page_run.blocks if run.block.id == block.id), None)
 
     def _figure(self, ref: str, where: str) -> str:
         """The HTML of the figure `ref` names, drawn from the values it plots."""
@@ -229,49 +400,84 @@ class Build:
     # -- rendering ----------------------------------------------------------------------------
 
     def output_for(
-        self, block_id: str, code: str
+        self, block_id: str, code: str, page: str | None = None
     ) -> tuple[Block, str, Comparison | None, Failure | None]:
-        """The normalised output markdown-exec shows for the next block of the current page."""
-        page = self.page or "?"
-        plan = self.plans.get(page, [])
-        index, self.position = self.position, self.position + 1
-        if index >= len(plan) or plan[index].id != block_id:
+        """The normalised output markdown-exec shows for block `block_id` of the page being
+        rendered (or of `page`): looked up by (page, id), so a block rendered twice, or out
+        of order, still gets its own."""
+        page = page or self.page or "?"
+        block = self.block(page, block_id) if block_id else None
+        if block is None:
             raise BookError(
                 f"docs/{page}: markdown-exec rendered block '{block_id or '?'}' that the scanner "
                 f'did not find; write executed fences as ```python exec="on" id="..."'
             )
-        block = plan[index]
         if code.strip("\n") != block.code.strip("\n"):
             raise BookError(f"{block.where}: the snippet changed while the book was building")
         return (block, *self.judged(page, block))
 
     def judged(self, page: str, block: Block) -> tuple[str, Comparison | None, Failure | None]:
         """A block's output as the reader sees it, its comparison with its golden, or why it
-        has no output. A failure never stops the build here: the report at the end lists it."""
-        self.rendered.add((page, block.id))
+        has no output. A failure never stops the build here: the report at the end lists it.
+        A block is judged once per build; rendering it again shows the same."""
+        key = (page, block.id)
+        self.rendered.add(key)
+        if key not in self.judgements:
+            self.judgements[key] = self._judge(page, block)
+        return self.judgements[key]
+
+    def _judge(self, page: str, block: Block) -> tuple[str, Comparison | None, Failure | None]:
         if not self.execute or self.pending(page):
             if self.execute:
                 self.pending_blocks.add((page, block.id))
             output, facts, _ = recorded(self.golden_dir, block)
             return shown(output, facts, "(recorded)"), None, None
         page_run = self._wait(page)
-        index = block.index
-        run = page_run.blocks[index] if index < len(page_run.blocks) else None
-        if run is None or run.failure:
-            message = (run and run.failure) or f"{block.where}: not run (the build was stopped)"
-            failure = Failure(page, block.id, block.snippet, message, run.after if run else None)
-            self.failures[(page, block.id)] = failure
+        run = self.run_of(page_run, block)
+        page_failures = [r.failure for r in page_run.blocks if not r.block.id and r.failure]
+        for message in page_failures:  # the page's worker, not one block: the page's failure
+            self._page_failed(page, message)
+        if run is None and page_failures:  # shown at the block, counted once, as the page's
+            message = f"{block.where}: not run; the page failed: {page_failures[0]}"
+            return "", None, Failure(page, block.id, block.snippet, message)
+        if run is None:
+            failure = Failure(
+                page, block.id, block.snippet, f"{block.where}: not run (the build was stopped)"
+            )
+        elif run.failure:
+            failure = Failure(page, block.id, block.snippet, run.failure, run.after)
+        else:
+            body = normalize(run.output, self.rules)
+            comparison = compare(
+                self.golden_dir,
+                page,
+                block.id,
+                block.snippet,
+                body,
+                run.facts,
+                run.claims,
+                classify,
+            )
+            self.comparisons[(page, block.id)] = comparison
+            if self.serving and comparison.status != "ok":
+                serve_log().warning(_serve_message(comparison, self.root))
+            return shown(body, run.facts, page_run.backend), comparison, None
+        self.failures[(page, block.id)] = failure
+        if self.serving:
+            serve_log().error(failure.message)
+        return "", None, failure
+
+    def say(self, message: str) -> None:
+        """A line in the build's log."""
+        log.info(message)
+
+    def _page_failed(self, page: str, message: str) -> None:
+        """A failure of the whole page (its worker, not one block): reported once, as the
+        page's, with no block named."""
+        if (page, "") not in self.failures:
+            self.failures[(page, "")] = Failure(page, "", "", message)
             if self.serving:
                 serve_log().error(message)
-            return "", None, failure
-        body = normalize(run.output, self.rules)
-        comparison = compare(
-            self.golden_dir, page, block.id, block.snippet, body, run.facts, run.claims, classify
-        )
-        self.comparisons[(page, block.id)] = comparison
-        if self.serving and comparison.status != "ok":
-            serve_log().warning(_serve_message(comparison, self.root))
-        return shown(body, run.facts, page_run.backend), comparison, None
 
     def page_problems(self, page: str) -> tuple[list[Failure], list[Comparison]]:
         """What this build found wrong on one page: its failures, and its blocks that differ."""
@@ -291,8 +497,8 @@ class Build:
             return [(block, *recorded(self.golden_dir, block)[:2]) for block in plan], None
         page_run = self._wait(page)
         # A page that failed ran fewer blocks than it has; those it ran are still counted.
-        runs = zip(plan, page_run.blocks, strict=False)
-        return [(block, run.output, run.facts) for block, run in runs], page_run
+        runs = ((block, self.run_of(page_run, block)) for block in plan)
+        return [(block, run.output, run.facts) for block, run in runs if run], page_run
 
     def pending(self, page: str) -> bool:
         """Under serve (`bookexec.execute.background`): the page's blocks still run, so it shows its
@@ -313,7 +519,7 @@ class Build:
         backends = sorted(
             {run.backend for run in self._page_runs() if run.backend not in ("none", "unknown")}
         )
-        return Provenance(*self.versions, backend=",".join(backends) or "none")
+        return Provenance(**self.versions, backend=",".join(backends) or "none")
 
     def _page_runs(self) -> list[PageRun]:
         runs = []
@@ -325,34 +531,9 @@ class Build:
                     continue
         return runs
 
-    def audit(self) -> list[str]:
-        """The prose audit over every rendered page and the nav (see `bookexec.book.audit`)."""
-        outputs: dict[str, list[str]] = {}
-        book_numbers: set[str] = set()
-        for page in self.plans:
-            try:
-                results, _ = self.results(page)
-            except BookError:
-                continue
-            outputs[page] = [output for _, output, _ in results]
-            numbers, _ = audit.produced([], [f for _, _, facts in results for f in facts])
-            book_numbers |= {n for n in numbers if audit._large(n)}
-        versions = {self.versions[0], self.versions[1]}
-        for folder in [self.golden_dir, *sorted((self.root / jax_changes.RECORDS).glob("*"))]:
-            recorded = read_versions(folder)
-            if recorded:
-                versions |= {recorded.jax, recorded.jaxlib}
-        problems = audit.audit_nav(self.nav_titles)
-        for page, (markdown, meta) in sorted(self.sources.items()):
-            results = self.results(page)[0] if page in outputs else []
-            page_numbers, page_names = audit.produced(
-                outputs.get(page, []), [f for _, _, facts in results for f in facts]
-            )
-            allowed, bad = audit.allowances(meta, page)
-            problems += bad + audit.audit_page(
-                page, markdown, page_numbers, book_numbers, page_names, allowed, versions
-            )
-        return problems
+    def problems(self) -> list[str]:
+        """What the extensions find wrong over the whole build (the book's prose audit)."""
+        return [problem for ext in self.extensions for problem in ext.problems(self)]
 
     def report(self) -> Report:
         """One report for the whole build: failures, drift, new and stale goldens, versions."""
@@ -365,7 +546,7 @@ class Build:
             Failure(note.split(":", 1)[0].removeprefix("docs/"), "", "", note)
             for note in self.executor.notes
         ]
-        audited = [Failure("", "", "", problem) for problem in self.audit()]
+        audited = [Failure("", "", "", problem) for problem in self.problems()]
         failures = [*self.failures.values(), *notes, *audited]
         return Report(
             self.root, self.golden_dir, rendered, stale, failures, self.recorded, self.running()
@@ -380,7 +561,7 @@ class Build:
             log.info(self.summary_line(shown=shown))
             return
         if self.serving:
-            for problem in self.audit():
+            for problem in self.problems():
                 serve_log().warning(f"prose audit: {problem}")
             waiting: list[str] = getattr(self.executor, "pending", list)()
             if waiting:
@@ -406,9 +587,10 @@ class Build:
         if note:
             log.info(f"bookexec: {note}; GOLDEN=update records the new versions")
         log.info(f"bookexec: {report.summary()}")
-        stale = jax_changes.page_problem(self.root)  # a generated page must match its goldens
-        if stale:
-            raise BookError(stale)
+        for extension in self.extensions:  # e.g. a generated page must match its goldens
+            stale = extension.check(self)
+            if stale:
+                raise BookError(stale)
         log.info(self.summary_line())
 
     def _update(self, report: Report) -> None:
@@ -423,8 +605,8 @@ class Build:
             lines += [f"  claim does not hold: {b}" for b in c.broken]
             lines += [f"  it guards {where}: {sentence}" for where, sentence in guarded]
             problems.append("\n".join(lines))
-        if jax_changes.page_problem(self.root) and jax_changes.write_page(self.root):
-            log.info(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
+        for extension in self.extensions:
+            extension.after_update(self)
         for problem in problems:
             log.error(problem)
         log.info(f"bookexec: {report.update_summary()}")
@@ -455,6 +637,7 @@ class Build:
         raise BookError(message)
 
     def summary_line(self, shown: int = 0) -> str:
+        """The closing `bookexec summary:` line."""
         statuses = [c.status for c in self.comparisons.values()]
         return summary(
             self.progress.tally,
@@ -466,6 +649,7 @@ class Build:
         )
 
     def stop(self) -> None:
+        """Stop this build's workers."""
         self.executor.stop()
 
 

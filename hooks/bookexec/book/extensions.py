@@ -1,0 +1,235 @@
+"""This book's features, each an `Extension` the engine calls at fixed points of a build.
+
+The hook file lists them; the engine knows none of them by name.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+from bookexec.book import audit, census, jax_changes, labcache, labs, notebooks, provenance
+from bookexec.engine import Build, Extension
+from bookexec.errors import BookError
+from bookexec.goldens.measured import Fact
+from bookexec.goldens.store import golden_path, parse, read_versions
+from bookexec.render import prose
+
+
+class PinnedJax:
+    """The versions the goldens record and the output fence's language, for this book's JAX.
+
+    A stand-in for the JAX runtime (`bookexec.jax.runtime.JaxRuntime`), of which the engine
+    uses only these two methods.
+    """
+
+    name = "jax"
+
+    def versions(self) -> dict[str, str]:
+        """jax, jaxlib and the Python (major.minor) running this build."""
+        py = sys.version_info
+        python = f"{py.major}.{py.minor}"
+        return {"jax": version("jax"), "jaxlib": version("jaxlib"), "python": python}
+
+    def result_language(self, output: str) -> str:
+        """Outputs that print a jaxpr get the jaxpr lexer; anything else is plain text."""
+        return "jaxpr" if "{ lambda " in output else "text"
+
+
+def _triple(versions: dict[str, str]) -> tuple[str, str, str]:
+    return versions["jax"], versions["jaxlib"], versions["python"]
+
+
+class Provenance(Extension):
+    """The note closing each page with executed blocks: how its outputs were made."""
+
+    def __init__(self) -> None:
+        self.date = ""  # one date for every page of a build
+
+    def start(self, build: Build, config: Any) -> None:
+        """Fix this build's date."""
+        self.date = provenance.build_date()
+
+    def made(self, build: Build, src: str) -> provenance.Made | None:
+        """How this page's outputs were made; None for a page with no executed blocks."""
+        blocks = build.plans.get(src)
+        if not blocks:
+            return None
+        if not build.execute or build.pending(src):
+            return provenance.from_goldens(build.golden_dir, blocks)
+        try:
+            _, run = build.results(src)
+        except BookError:  # a cancelled page: the failure is reported at its block
+            return None
+        if run is None or run.failure:
+            return None
+        return provenance.executed(_triple(build.versions), run.backend, run.devices)
+
+    def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
+        """Append the note."""
+        src = page.file.src_uri
+        made = self.made(build, src)
+        if made is None:
+            return markdown
+        link = provenance.TRUE_PAGE in build.plans
+        return markdown + provenance.note(made, self.date, src, link=link)
+
+
+class Labs(Extension):
+    """Lab notebooks: their code cells run as blocks; each chapter links to its lab."""
+
+    def __init__(self, notes: Provenance) -> None:
+        self.notes = notes
+        self.pages: set[str] = set()
+
+    def start(self, build: Build, config: Any) -> None:
+        """Forget the last build's labs."""
+        self.pages = set()
+
+    def scan(self, build: Build, src: str, path: Path) -> list | None:
+        """A lab's code cells, as blocks; None for a page that is not a lab."""
+        if not labs.is_lab(src):
+            return None
+        self.pages.add(src)
+        return labs.scan_lab(src, path)
+
+    def pre_page(self, build: Build, page: Any, config: Any) -> None:
+        """Write the lab's executed copy, which mkdocs-jupyter then renders."""
+        src = page.file.src_uri
+        if not labs.is_lab(src):
+            return
+        made = self.notes.made(build, src)
+        note = provenance.note_html(made, self.notes.date, src) if made else ""
+        source = Path(config.docs_dir) / src
+        page.file.abs_src_path = str(labs.render(build, src, source, build.paths.labs, note))
+
+    def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
+        """End the chapter's task with a link to its lab."""
+        return labs.add_lab_link(markdown, page.file.src_uri, self.pages)
+
+
+class Census(Extension):
+    """The census table, filled in where a page asks for it."""
+
+    def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
+        """Replace the census marker with the table, from this build's results."""
+        docs = Path(config.docs_dir)
+
+        def rows() -> list[census.Row]:
+            order = census.nav_order(config.nav, build.plans)
+            return census.rows(order, docs, lambda p: build.results(p)[0])
+
+        return census.fill(markdown, page.file.src_uri, rows)
+
+
+class Notebooks(Extension):
+    """Each chapter with code, offered as a notebook beside its page."""
+
+    def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
+        """Write the chapter's notebook and link to it (front matter `notebook: false`: none)."""
+        src = page.file.src_uri
+        blocks = build.plans.get(src)
+        if not blocks or not page.meta.get("notebook", True):
+            return markdown
+        padded = "\n" * build.offsets.get(src, 0) + markdown
+        nb = notebooks.chapter_notebook(
+            src, padded, blocks, build.golden_dir, _triple(build.versions), build.root
+        )
+        notebooks.write(notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src), nb)
+        return notebooks.add_link(markdown, src)
+
+
+class Audit(Extension):
+    """The prose audit over every rendered page and the nav (see `bookexec.book.audit`)."""
+
+    def __init__(self) -> None:
+        self.nav_titles: list[str] = []
+
+    def files(self, build: Build, files: Any, config: Any) -> Any:
+        """Note the nav's titles, which the audit reads too."""
+        self.nav_titles = audit.nav_titles(config.nav)
+        return files
+
+    def problems(self, build: Build) -> list[str]:
+        """Every audit finding, naming page and line."""
+        outputs: dict[str, list[str]] = {}
+        book_numbers: set[str] = set()
+        for page in build.plans:
+            try:
+                results, _ = build.results(page)
+            except BookError:
+                continue
+            outputs[page] = [output for _, output, _ in results]
+            numbers, _ = audit.produced([], [f for _, _, facts in results for f in facts])
+            book_numbers |= {n for n in numbers if audit._large(n)}
+        versions = {build.versions["jax"], build.versions["jaxlib"]}
+        for folder in [build.golden_dir, *sorted((build.root / jax_changes.RECORDS).glob("*"))]:
+            recorded = read_versions(folder)
+            if recorded:
+                versions |= {recorded.jax, recorded.jaxlib}
+        problems = audit.audit_nav(self.nav_titles)
+        for page, (markdown, meta) in sorted(build.sources.items()):
+            results = build.results(page)[0] if page in outputs else []
+            page_numbers, page_names = audit.produced(
+                outputs.get(page, []), [f for _, _, facts in results for f in facts]
+            )
+            allowed, bad = audit.allowances(meta, page)
+            problems += bad + audit.audit_page(
+                page, markdown, page_numbers, book_numbers, page_names, allowed, versions
+            )
+        return problems
+
+
+class OtherJax(Extension):
+    """The book as older JAX releases ran it: their values in prose, and the generated page."""
+
+    def facts(self, build: Build, page: str, block_id: str, release: str) -> dict[str, Fact] | None:
+        """A value as an older JAX printed it, from that release's record."""
+        folder = build.root / jax_changes.RECORDS / release
+        if block_id == prose.VERSIONS_BLOCK:
+            prov = read_versions(folder)
+            if prov is None:
+                return None
+            names = {"jax": prov.jax, "jaxlib": prov.jaxlib, "python": prov.python}
+            return {name: Fact(name, "exact", value) for name, value in names.items()}
+        record = golden_path(folder, page, block_id)
+        if not record.is_file():
+            return None
+        return {fact.name: fact for fact in parse(record.read_text()).facts}
+
+    def check(self, build: Build) -> str | None:
+        """The generated page must match the goldens it is made from."""
+        return jax_changes.page_problem(build.root)
+
+    def after_update(self, build: Build) -> None:
+        """Rewrite the generated page from the new goldens when it no longer matches."""
+        if jax_changes.page_problem(build.root) and jax_changes.write_page(build.root):
+            build.say(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
+
+
+class LabRenders(Extension):
+    """Labs are converted again only when their executed copy, template or renderer changed."""
+
+    def __init__(self) -> None:
+        self.cache = labcache.LabRenderCache(None)
+
+    def start(self, build: Build, config: Any) -> None:
+        """A fresh cache for this build (BOOK_CACHE=off: nothing stored)."""
+        off = os.environ.get("BOOK_CACHE", "auto").lower() in ("off", "0", "no", "false")
+        self.cache = labcache.LabRenderCache(None if off else build.paths.lab_html)
+        self.cache.install()
+
+    def post_build(self, build: Build) -> None:
+        """Say how many labs came from the cache."""
+        hits, misses = self.cache.counts()
+        if hits or misses:
+            build.say(f"bookexec: labs: {hits} rendered from the cache, {misses} converted")
+
+
+def book_extensions() -> list[Extension]:
+    """This book's extensions, in the order their page markdown is applied."""
+    notes = Provenance()
+    return [Census(), Notebooks(), Labs(notes), notes, Audit(), OtherJax(), LabRenders()]

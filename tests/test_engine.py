@@ -1,0 +1,313 @@
+"""The build object with a fake executor: canned worker results, no worker, no MkDocs build."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from types import SimpleNamespace
+
+import markdown_exec
+import pytest
+from markdown import Markdown
+
+from bookexec import engine
+from bookexec.discover.blocks import Block, scan_page
+from bookexec.engine import Build, Engine, Extension
+from bookexec.errors import BookError
+from bookexec.execute.runner import BlockRun, PageRun
+from bookexec.files import CachePaths
+from bookexec.goldens import review
+from bookexec.goldens.store import golden_path, parse, read_golden
+from bookexec.goldens.store import render as render_golden
+
+REPO = Path(__file__).resolve().parent.parent
+PACKAGE = REPO / "hooks" / "bookexec"
+PAGE = "ch.md"
+IDS = ("first", "second", "third")
+
+
+class FakeRuntime:
+    name = "fake"
+
+    def versions(self) -> dict[str, str]:
+        return {"jax": "1.0", "jaxlib": "1.0", "python": "3.13"}
+
+    def result_language(self, output: str) -> str:
+        return "text"
+
+
+class FakeExecutor:
+    """Hands back canned page runs; records what the build asked of it."""
+
+    def __init__(self, outputs: dict[str, str | None], page_failure: str | None = None) -> None:
+        self.outputs = outputs  # block id -> output, or None: that block failed
+        self.page_failure = page_failure
+        self.cache = None
+        self.jobs = 1
+        self.notes: list[str] = []
+        self.submitted: dict[str, list[Block]] = {}
+        self.stopped = False
+
+    def submit(self, page: str, blocks: list[Block]) -> None:
+        self.submitted[page] = blocks
+
+    def page(self, page: str) -> PageRun:
+        runs = []
+        for block in self.submitted[page]:
+            if block.id not in self.outputs:
+                continue  # the page stopped before it
+            output = self.outputs[block.id]
+            failure = None if output is not None else f"{block.where}: raised ValueError"
+            runs.append(BlockRun(block=block, output=output or "", failure=failure))
+        if self.page_failure:
+            nobody = Block(page, -1, 0, "", "", "")
+            runs.append(BlockRun(block=nobody, failure=self.page_failure))
+        return PageRun(page, runs, backend="cpu", devices=1)
+
+    def close(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+def make_book(root: Path) -> str:
+    """A page with three executed blocks, each printing its own id."""
+    folder = root / "snippets" / "ch"
+    folder.mkdir(parents=True)
+    fences = []
+    for block_id in IDS:
+        (folder / f"{block_id}.py").write_text(f"print({block_id!r})\n")
+        fences.append(
+            f'```python exec="on" id="{block_id}"\n--8<-- "snippets/ch/{block_id}.py"\n```\n'
+        )
+    (root / "tests" / "golden").mkdir(parents=True)
+    return "# Ch\n\n" + "\n".join(fences)
+
+
+def make_build(root: Path, executor: FakeExecutor, extensions=()) -> Build:
+    markdown = make_book(root)
+    build = Build(root, False, FakeRuntime(), extensions, executor=executor)
+    build.plan([(PAGE, markdown)])
+    build.enter_page(PAGE, markdown)
+    return build
+
+
+def code(build: Build, block_id: str) -> str:
+    return build.block(PAGE, block_id).code
+
+
+def test_outputs_are_looked_up_by_page_and_id_in_any_order_and_twice(tmp_path):
+    build = make_build(tmp_path, FakeExecutor({i: f"out of {i}\n" for i in IDS}))
+    for block_id in [*reversed(IDS), "second"]:  # out of order, and one block twice
+        block, output, _, failure = build.output_for(block_id, code(build, block_id))
+        assert (block.id, output, failure) == (block_id, f"out of {block_id}\n", None)
+    assert build.rendered == {(PAGE, i) for i in IDS}
+    build.check_all_rendered()  # nothing missed
+
+
+def test_a_block_is_known_by_its_page_and_id_alone(tmp_path):
+    """Every executed fence has an id (the scanner refuses one without), so (page, id) is a
+    stable key; a fence markdown-exec renders with no id, or an unknown one, names its page."""
+    build = make_build(tmp_path, FakeExecutor({i: "x\n" for i in IDS}))
+    with pytest.raises(BookError, match=r"docs/ch\.md: markdown-exec rendered block '\?'"):
+        build.output_for("", "print(1)\n")
+    with pytest.raises(BookError, match=r"docs/ch\.md: .*block 'nope'"):
+        build.output_for("nope", "print(1)\n")
+    with pytest.raises(BookError, match=r"docs/p\.md:3: executed block has no id"):
+        scan_page("p.md", '# P\n\n```python exec="on"\nprint(1)\n```\n', tmp_path)
+    other = make_build(tmp_path / "again", FakeExecutor({i: "x\n" for i in IDS}))
+    assert [b.id for b in other.plans[PAGE]] == [b.id for b in build.plans[PAGE]]
+
+
+def test_a_failure_is_reported_at_its_block(tmp_path):
+    build = make_build(tmp_path, FakeExecutor({"first": "a\n", "second": None, "third": "c\n"}))
+    _, output, _, failure = build.output_for("second", code(build, "second"))
+    assert output == "" and failure.block_id == "second"
+    assert "block 'second'" in failure.message
+    _, output, _, failure = build.output_for("third", code(build, "third"))
+    assert (output, failure) == ("c\n", None)
+    build.output_for("first", code(build, "first"))
+    failures = build.report().failures
+    assert [(f.page, f.block_id) for f in failures] == [(PAGE, "second")]
+
+
+def test_a_page_level_failure_is_the_pages_not_a_blocks(tmp_path):
+    executor = FakeExecutor({"first": "a\n"}, page_failure="docs/ch.md: the worker died")
+    build = make_build(tmp_path, executor)
+    assert build.output_for("first", code(build, "first"))[3] is None
+    _, _, _, failure = build.output_for("second", code(build, "second"))
+    assert "not run; the page failed: docs/ch.md: the worker died" in failure.message
+    build.output_for("third", code(build, "third"))
+    reported = [(f.page, f.block_id, f.message) for f in build.report().failures]
+    assert reported == [(PAGE, "", "docs/ch.md: the worker died")]
+
+
+def test_drift_gives_the_reports_lines_and_fails_the_check(tmp_path, monkeypatch):
+    monkeypatch.setenv("GOLDEN", "check")
+    build = make_build(tmp_path, FakeExecutor({i: f"now {i}\n" for i in IDS}))
+    for block_id in IDS:
+        path = golden_path(build.golden_dir, PAGE, block_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        body = f"now {block_id}\n" if block_id != "second" else "before\n"
+        path.write_text(render_golden(PAGE, block_id, f"snippets/ch/{block_id}.py", body))
+    for block_id in IDS:
+        build.output_for(block_id, code(build, block_id))
+    report = build.report()
+    assert [c.block_id for c in report.comparisons if c.status == "drifted"] == ["second"]
+    lines = "\n".join(report.check_lines())
+    assert "DRIFTED (text): page docs/ch.md, block 'second'" in lines
+    assert "-before\n+now second" in lines and "block 'first'" not in lines
+    with pytest.raises(BookError, match="1 drifted"):
+        build.finish()
+    assert (tmp_path / review.REPORT).is_file()  # `./book review` reads it
+
+
+def test_the_update_writes_the_goldens_through_the_report(tmp_path, monkeypatch):
+    monkeypatch.setenv("GOLDEN", "update")
+    ran = []
+
+    class After(Extension):
+        def after_update(self, build):
+            ran.append(build)
+
+    build = make_build(tmp_path, FakeExecutor({i: f"out {i}\n" for i in IDS}), [After()])
+    for block_id in IDS:
+        build.output_for(block_id, code(build, block_id))
+    build.finish()
+    for block_id in IDS:
+        text, problem = read_golden(golden_path(build.golden_dir, PAGE, block_id))
+        assert problem is None and parse(text).output == f"out {block_id}\n"
+    assert ran == [build]
+
+
+def test_two_builds_in_one_process_get_two_builds(tmp_path, monkeypatch):
+    """`mkdocs serve` reloads the config for each rebuild: each gets its own Build, the last
+    one stops, and markdown-exec's formatter reaches the new one."""
+    made: list[FakeExecutor] = []
+
+    def executor(self, build):
+        made.append(FakeExecutor({i: f"build {len(made)} {i}\n" for i in IDS}))
+        return made[-1]
+
+    monkeypatch.setattr(Engine, "_executor", executor)
+    markdown = make_book(tmp_path)
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
+    config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"))
+    eng = Engine(FakeRuntime())
+    eng.on_startup("serve", dirty=False)
+    first = eng.on_config(config) and eng.build
+    second = eng.on_config(config) and eng.build
+    assert first is not second and made[0].stopped and not made[1].stopped
+    assert second.serving
+    second.plan([(PAGE, markdown)])
+    second.enter_page(PAGE, markdown)
+    block = second.block(PAGE, "first")
+    html = markdown_exec.formatters["python"](
+        code=block.code, id="first", md=Markdown(), html=False, result="",
+        extra={}, returncode=0, session="", update_toc=True, tabs=("", ""), source="",
+    )  # fmt: skip
+    assert "build 1 first" in html and "build 0" not in html  # the second build's output
+
+
+def _module_state(path: Path) -> list[str]:
+    """`global` statements, and module-level mutable containers that the module mutates."""
+    tree = ast.parse(path.read_text())
+    found = [f"line {n.lineno}: global" for n in ast.walk(tree) if isinstance(n, ast.Global)]
+    containers = {}
+    for node in tree.body:
+        value = getattr(node, "value", None)
+        targets = getattr(node, "targets", None) or [getattr(node, "target", None)]
+        mutable = isinstance(value, ast.List | ast.Dict | ast.Set) or (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in {"list", "dict", "set", "defaultdict", "Counter"}
+        )
+        for target in targets:
+            if mutable and isinstance(target, ast.Name):
+                containers[target.id] = node.lineno
+    mutators = {"append", "extend", "update", "add", "pop", "clear", "setdefault", "remove"}
+    for node in ast.walk(tree):
+        name = None
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+            name = getattr(node.value, "id", None)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in mutators:
+                name = getattr(node.func.value, "id", None)
+        elif isinstance(node, ast.AugAssign):
+            name = getattr(node.target, "id", None)
+        if name in containers:
+            found.append(f"line {containers[name]}: {name} is mutated")
+    return sorted(set(found))
+
+
+LEFT = {
+    # The serve process's executor, still a module global there; the engine owns its own
+    # (Engine.background) and no longer calls these module functions.
+    "execute/background.py": ["line 271: global", "line 285: global"],
+    # The snippets' API, in the worker: one process is one page's session, and each block's
+    # values are taken (and the lists emptied) after it runs.
+    "facts.py": ["line 32: _facts is mutated", "line 33: _claims is mutated"],
+}
+
+
+def test_no_module_in_the_engine_keeps_state_at_module_level():
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        state = _module_state(path)
+        if state:
+            found[path.relative_to(PACKAGE).as_posix()] = state
+    assert found == LEFT
+
+
+def test_the_state_scan_sees_globals_and_mutated_containers(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("_s = {'a': 0}\nx = []\n\ndef f():\n    global y\n    _s['a'] = 1\n")
+    assert _module_state(module) == ["line 1: _s is mutated", "line 5: global"]
+
+
+def test_the_engine_imports_no_book_feature_and_no_jax():
+    for path in [PACKAGE / "engine.py", *sorted((PACKAGE / "render").glob("*.py"))]:
+        tree = ast.parse(path.read_text())
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        bad = [n for n in names if n.startswith(("bookexec.book", "bookexec.jax", "jax"))]
+        assert not bad, f"{path.name} imports {bad}"
+
+
+def test_cache_paths_have_one_home(tmp_path):
+    paths = CachePaths(tmp_path)
+    assert paths.blocks == tmp_path / ".cache" / "bookexec" / "blocks"
+    assert paths.lab_html.parent == paths.labs.parent == paths.base
+    assert tmp_path / review.REPORT == paths.report
+    assert engine.Build(tmp_path, False, FakeRuntime(), executor=FakeExecutor({})).paths == paths
+
+
+def test_nav_order_is_read_with_mkdocs_own_loader(tmp_path):
+    from bookexec.book import census, jax_changes
+
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\nnav:\n  - Home: index.md\n  - Part:\n"
+        '      - "B: with a colon": b.md\n      - a.md\n      - Lab: labs/x.ipynb\n'
+        "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: !relative $config_dir\n"
+        "extra:\n  who: !ENV [NOBODY_SETS_THIS, default]\n"
+    )
+    nav = census.read_nav(tmp_path / "mkdocs.yml")
+    assert census.nav_order(nav, ["a.md", "b.md", "z.md"]) == ["b.md", "a.md", "z.md"]
+    assert jax_changes._chapters(tmp_path) == [
+        ("index.md", "Home"),
+        ("b.md", "B: with a colon"),
+        ("a.md", "a.md"),
+    ]
+
+
+def test_other_jax_records_use_the_golden_format():
+    from bookexec.book import jax_changes
+
+    record = next(iter(sorted((REPO / jax_changes.RECORDS).glob("*/*/*.txt"))))
+    parsed = parse(record.read_text())
+    fields = parsed.header_fields()
+    page, _, block_id = fields["block"].removeprefix("docs/").partition("#")
+    block = Block(page, 0, 1, block_id, fields["snippet"], "")
+    body = record.read_text().partition("---\n")[2]
+    assert jax_changes._record(block, fields["result"], body) == record.read_text()
