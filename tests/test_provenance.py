@@ -75,12 +75,12 @@ def text_of(html: str, cls: str) -> str:
 
 @pytest.fixture(scope="module")
 def counted(tmp_path_factory):
-    from conftest import _CONFIG, HOOK, Site
+    from conftest import new_site
 
-    root = tmp_path_factory.mktemp("counted") / "book"
-    (root / "docs").mkdir(parents=True)
-    (root / "mkdocs.yml").write_text(_CONFIG.format(hook=HOOK) + "  - tables\n")
-    site = Site(root)
+    site = new_site(tmp_path_factory.mktemp("counted") / "book")
+    root = site.root
+    with (root / "mkdocs.yml").open("a") as config:
+        config.write("  - tables\n")
     site.page("counted.md", PAGE)
     site.page("plain.md", "# Plain\n\nNo code here.\n")
     site.snippet("counted/jaxpr.py", JAXPR)
