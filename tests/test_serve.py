@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import serving
+from conftest import new_site, serving
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]
 
@@ -24,8 +24,11 @@ PAGE = """\
 """
 
 
-@pytest.fixture
-def served(site, tmp_path):
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """One server for the module: its tests only read what it serves and logs."""
+    tmp_path = tmp_path_factory.mktemp("served")
+    site = new_site(tmp_path / "book")
     site.page("served.md", PAGE)
     site.snippet("served/kept.py", "print('unchanged output')\n")
     site.snippet("served/moved.py", "print('first output')\n")

@@ -42,14 +42,18 @@ def get(url: str) -> str:
         return answer.read().decode()
 
 
-@pytest.fixture
-def served(site, tmp_path):
+def recorded_book(site):
     site.page("slow.md", PAGE)
     site.page("index.md", "# Home\n")
     config = site.root / "mkdocs.yml"
     config.write_text(config.read_text() + "watch:\n  - snippets\n")  # as the book's own
     site.snippet("slow/nap.py", nap(0, "recorded output"))
     assert site.build("update").returncode == 0
+
+
+@pytest.fixture
+def served(prebuilt, tmp_path):
+    site = prebuilt(recorded_book, tmp_path)
     site.snippet("slow/nap.py", nap(4, "live output"))  # its output now drifts, after 4 s
     with serving(site.root, tmp_path / "serve.log", BOOK_CACHE=None) as served:
         yield site, served
