@@ -88,6 +88,7 @@ class Served:
     log_path: Path
 
     def log(self) -> str:
+        """What the server has logged so far."""
         return self.log_path.read_text()
 
     def until(self, ready: Callable[[], object], seconds: float = 120):
@@ -126,6 +127,8 @@ def serving(root: Path, log_path: Path, *args: str, **env: str | None):
 
 @dataclass
 class Result:
+    """How a build ended and what it printed (stdout and stderr together)."""
+
     returncode: int
     output: str
 
@@ -137,23 +140,28 @@ class Site:
     root: Path
 
     def page(self, name: str, markdown: str) -> None:
+        """Write docs/<name> (dedented)."""
         path = self.root / "docs" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(markdown))
 
     def snippet(self, name: str, code: str) -> None:
+        """Write snippets/<name> (dedented)."""
         path = self.root / "snippets" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(code))
 
     def golden(self, page: str, block_id: str) -> Path:
+        """Where the golden of a page's block lives."""
         return self.root / "tests" / "golden" / Path(page).with_suffix("") / f"{block_id}.txt"
 
     def goldens(self) -> dict[str, str]:
+        """Every golden's text, by its path under tests/golden."""
         base = self.root / "tests" / "golden"
         return {str(p.relative_to(base)): p.read_text() for p in sorted(base.rglob("*.txt"))}
 
     def build(self, mode: str = "check", timeout: float = 300, **env: str) -> Result:
+        """`mkdocs build --strict` in GOLDEN=`mode`, with `env` added to the environment."""
         environ = {**os.environ, "GOLDEN": mode, "NO_MKDOCS_2_WARNING": "1", **env}
         proc = subprocess.run(
             [str(MKDOCS), "build", "--strict"],
@@ -181,6 +189,7 @@ def new_site(root: Path) -> Site:
 
 @pytest.fixture
 def site(tmp_path: Path) -> Site:
+    """An empty fixture book of the test's own."""
     return new_site(tmp_path / "book")
 
 
@@ -231,6 +240,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 @contextlib.contextmanager
 def static_server(directory: Path):
+    """Serve `directory` on a free localhost port; yields its URL."""
     handler = functools.partial(_QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
