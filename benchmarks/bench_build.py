@@ -35,6 +35,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from common import edit_prose, edit_snippet
+
 REPO = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).parent / "mkdocs"
 COPY = ["mkdocs.yml", "docs", "snippets", "hooks", "tests/golden", "tests/other-jax"]
@@ -84,27 +86,6 @@ def exec_floor(root: Path) -> tuple[float, str]:
     return seconds, f"{result['blocks']} blocks in one process" + (
         failed if result["failures"] else ""
     )
-
-
-def edit_prose(root: Path, page: str) -> str:
-    """Add one word to the first plain paragraph line of a chapter."""
-    path = root / "docs" / page
-    lines = path.read_text().splitlines(keepends=True)
-    in_fence = False
-    for number, line in enumerate(lines):
-        if line.lstrip().startswith(("```", "~~~")):
-            in_fence = not in_fence
-        elif not in_fence and re.match(r"^[A-Za-z]", line):
-            lines[number] = line.rstrip("\n") + " indeed\n"
-            path.write_text("".join(lines))
-            return f"docs/{page}:{number + 1}"
-    sys.exit(f"no paragraph line found in docs/{page}")
-
-
-def edit_snippet(root: Path, snippet: str, round_number: int) -> None:
-    """Change one line the way an author would: the code changes, its output does not."""
-    with (root / snippet).open("a") as handle:
-        handle.write(f"# benchmark edit {round_number}\n")
 
 
 def serve_rebuilds(root: Path, page: str, snippet: str, **env: str) -> dict[str, float]:

@@ -36,6 +36,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from common import edit_prose, edit_snippet
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 MKDOCS = Path(sys.executable).parent / "mkdocs"
@@ -131,27 +133,6 @@ class Server:
             self.proc.wait()
 
 
-def edit_prose(root: Path, page: str, number: int) -> None:
-    """Add one word to the first plain paragraph line of a chapter."""
-    path = root / "docs" / page
-    lines = path.read_text().splitlines(keepends=True)
-    in_fence = False
-    for index, line in enumerate(lines):
-        if line.lstrip().startswith(("```", "~~~")):
-            in_fence = not in_fence
-        elif not in_fence and re.match(r"^[A-Za-z]", line):
-            lines[index] = line.rstrip("\n") + f" indeed{number}\n"
-            path.write_text("".join(lines))
-            return
-    sys.exit(f"no paragraph line found in docs/{page}")
-
-
-def edit_snippet(root: Path, snippet: str, number: int) -> None:
-    """Change one line the way an author would: the code changes, its output does not."""
-    with (root / snippet).open("a") as handle:
-        handle.write(f"# benchmark edit {number}\n")
-
-
 def page_url(page: str) -> str:
     return "" if page == "index.md" else page.removesuffix(".md") + "/"
 
@@ -216,7 +197,9 @@ def edits(root: Path, browser, args, count: int) -> dict[str, list[float]]:
             for number in range(count):
                 time.sleep(1.0)  # let the file watcher settle
                 out["prose-reload"].append(
-                    reload_after(view, lambda n=number: edit_prose(root, args.page, n), live=False)
+                    reload_after(
+                        view, lambda n=number: edit_prose(root, args.page, f"indeed{n}"), live=False
+                    )
                 )
             snippet_page = Path(args.snippet).parent.name + ".md"
             view.goto(server.url + page_url(snippet_page))

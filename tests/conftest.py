@@ -13,6 +13,8 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,8 +64,71 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def wait_for(
+    ready: Callable[[], object],
+    seconds: float,
+    explain: Callable[[], str] = str,
+    every: float = 0.1,
+):
+    """Poll `ready` until it returns something true, which is returned; fail after `seconds`
+    with `explain()`, what the test knows about why (a log's tail, say)."""
+    deadline = time.monotonic() + seconds
+    while not (found := ready()):
+        assert time.monotonic() < deadline, explain()
+        time.sleep(every)
+    return found
+
+
+@dataclass
+class Served:
+    """A running `mkdocs serve` of a fixture book, its URL and its log."""
+
+    proc: subprocess.Popen
+    url: str
+    log_path: Path
+
+    def log(self) -> str:
+        """What the server has logged so far."""
+        return self.log_path.read_text()
+
+    def until(self, ready: Callable[[], object], seconds: float = 120):
+        """Wait for `ready`, failing at once, with the log, if the server has died."""
+
+        def check():
+            assert self.proc.poll() is None, self.log()[-5000:]
+            return ready()
+
+        return wait_for(check, seconds, lambda: self.log()[-5000:])
+
+
+@contextlib.contextmanager
+def serving(root: Path, log_path: Path, *args: str, **env: str | None):
+    """`mkdocs serve` in `root` on a free port, up once it says "Serving on"; stopped after.
+    `env` adds to the environment; a value of None removes that name."""
+    port = free_port()
+    environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GOLDEN": "check", **env}
+    environ = {name: value for name, value in environ.items() if value is not None}
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [str(MKDOCS), "serve", *args, "-a", f"127.0.0.1:{port}"],
+            cwd=root,
+            env=environ,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        served = Served(proc, f"http://127.0.0.1:{port}/", log_path)
+        served.until(lambda: "Serving on" in served.log())
+        yield served
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 @dataclass
 class Result:
+    """How a build ended and what it printed (stdout and stderr together)."""
+
     returncode: int
     output: str
 
@@ -75,23 +140,28 @@ class Site:
     root: Path
 
     def page(self, name: str, markdown: str) -> None:
+        """Write docs/<name> (dedented)."""
         path = self.root / "docs" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(markdown))
 
     def snippet(self, name: str, code: str) -> None:
+        """Write snippets/<name> (dedented)."""
         path = self.root / "snippets" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(code))
 
     def golden(self, page: str, block_id: str) -> Path:
+        """Where the golden of a page's block lives."""
         return self.root / "tests" / "golden" / Path(page).with_suffix("") / f"{block_id}.txt"
 
     def goldens(self) -> dict[str, str]:
+        """Every golden's text, by its path under tests/golden."""
         base = self.root / "tests" / "golden"
         return {str(p.relative_to(base)): p.read_text() for p in sorted(base.rglob("*.txt"))}
 
     def build(self, mode: str = "check", timeout: float = 300, **env: str) -> Result:
+        """`mkdocs build --strict` in GOLDEN=`mode`, with `env` added to the environment."""
         environ = {**os.environ, "GOLDEN": mode, "NO_MKDOCS_2_WARNING": "1", **env}
         proc = subprocess.run(
             [str(MKDOCS), "build", "--strict"],
@@ -104,13 +174,39 @@ class Site:
         )
         return Result(proc.returncode, proc.stdout)
 
+    def copy(self, root: Path) -> Site:
+        """This book as it stands (pages, goldens, built site, cache) in a folder of its own."""
+        shutil.copytree(self.root, root, symlinks=True)
+        return type(self)(root)
 
-@pytest.fixture
-def site(tmp_path: Path) -> Site:
-    root = tmp_path / "book"
+
+def new_site(root: Path) -> Site:
+    """An empty fixture book at `root`, configured with the real hooks."""
     (root / "docs").mkdir(parents=True)
     (root / "mkdocs.yml").write_text(_CONFIG.format(hook=HOOK))
     return Site(root)
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Site:
+    """An empty fixture book of the test's own."""
+    return new_site(tmp_path / "book")
+
+
+@pytest.fixture(scope="session")
+def prebuilt(tmp_path_factory) -> Callable[[Callable[[Site], None], Path], Site]:
+    """A fixture book made by `make` (which writes and builds it) once per test run; each call
+    returns a fresh copy, so a test that edits or rebuilds it never sees another test's edits."""
+    made: dict[Callable[[Site], None], Site] = {}
+
+    def copy_of(make: Callable[[Site], None], dest: Path) -> Site:
+        if make not in made:
+            template = new_site(tmp_path_factory.mktemp(make.__name__) / "book")
+            make(template)
+            made[make] = template
+        return made[make].copy(dest / "book")
+
+    return copy_of
 
 
 CHROMIUM_ARGS = [
@@ -144,6 +240,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 @contextlib.contextmanager
 def static_server(directory: Path):
+    """Serve `directory` on a free localhost port; yields its URL."""
     handler = functools.partial(_QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -22,8 +22,7 @@ PAGE = """\
 """
 
 
-@pytest.fixture
-def timed(site):
+def timed_book(site):
     site.page("timed.md", PAGE)
     site.page("plain.md", "# No blocks here\n")
     site.page(
@@ -33,7 +32,11 @@ def timed(site):
     site.snippet("timed/slow.py", "import time\ntime.sleep(1.5)\nprint('slow')\n")
     site.snippet("other/one.py", "print('one')\n")
     assert site.build("update").returncode == 0
-    return site
+
+
+@pytest.fixture
+def timed(prebuilt, tmp_path):
+    return prebuilt(timed_book, tmp_path)
 
 
 def test_progress_counts_pages_and_blocks_and_names_slow_blocks(timed):

@@ -15,7 +15,7 @@ import pytest
 
 from bookexec.discover.blocks import scan_page
 from bookexec.goldens.store import parse
-from conftest import REPO
+from conftest import REPO, Site, new_site
 
 pytestmark = pytest.mark.build
 
@@ -65,12 +65,8 @@ def goldens(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def two_builds(tmp_path_factory):
-    from conftest import _CONFIG, HOOK, Site
-
-    root = tmp_path_factory.mktemp("determinism") / "book"
-    (root / "docs").mkdir(parents=True)
-    (root / "mkdocs.yml").write_text(_CONFIG.format(hook=HOOK))
-    site = Site(root)
+    site = new_site(tmp_path_factory.mktemp("determinism") / "book")
+    root = site.root
     fixture_book(site)
     builds = []
     for _ in range(2):
@@ -131,8 +127,6 @@ def test_a_page_built_alone_gives_the_same_goldens(two_builds, tmp_path):
     for chapter in CHAPTERS[1:]:
         (alone / "docs" / f"{chapter}.md").unlink()
         shutil.rmtree(alone / "tests" / "golden" / chapter)
-    from conftest import Site
-
     result = Site(alone).build("update", BOOK_CACHE="off", BOOK_JOBS="1")
     assert result.returncode == 0, result.output
     assert "0 written (0 new), 0 stale deleted" in result.output

@@ -40,14 +40,17 @@ def summary_line(output: str) -> str:
     return lines[last]
 
 
-@pytest.fixture
-def book(site):
+def written_book(site):
     site.page("drift.md", PAGE)
     site.snippet("drift/jaxpr.py", JAXPR)
     site.snippet("drift/count.py", COUNT)
     written = site.build("update")
     assert written.returncode == 0, written.output
-    return site
+
+
+@pytest.fixture
+def book(prebuilt, tmp_path):
+    return prebuilt(written_book, tmp_path)
 
 
 def test_update_writes_goldens_that_then_pass(book):

@@ -29,13 +29,16 @@ print(f"step: {seconds}, speedup: {speedup}")
 """
 
 
-@pytest.fixture
-def timed(site):
+def timed_book(site):
     site.page("timed.md", TIMED_PAGE)
     site.snippet("timed/step.py", TIMED)
     written = site.build("update", BOOK_SNIPPET_SECONDS="0.1")
     assert written.returncode == 0, written.output
-    return site
+
+
+@pytest.fixture
+def timed(prebuilt, tmp_path):
+    return prebuilt(timed_book, tmp_path)
 
 
 def test_golden_keeps_placeholders_and_values_and_the_page_shows_values(timed):

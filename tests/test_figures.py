@@ -54,13 +54,16 @@ def svg_of(site) -> str:
     return found[0]
 
 
-@pytest.fixture
-def figured(site):
+def figured_book(site):
     site.page("figure.md", FIGURE_PAGE)
     site.snippet("figure/curve.py", CURVE)
     written = site.build("update", BOOK_SNIPPET_SCALE="0.1", BOOK_CACHE="off")
     assert written.returncode == 0, written.output
-    return site
+
+
+@pytest.fixture
+def figured(prebuilt, tmp_path):
+    return prebuilt(figured_book, tmp_path)
 
 
 @pytest.mark.build

@@ -7,7 +7,7 @@ import re
 from importlib.metadata import version
 
 import pytest
-from test_labs import DEMO, lab_site, notebook  # noqa: F401  (lab_site is a fixture)
+from test_labs import DEMO, lab_site, lab_written, notebook  # noqa: F401  (fixtures)
 
 from bookexec.book import labcache
 
@@ -91,9 +91,8 @@ def test_a_prose_edit_converts_no_lab_and_a_lab_edit_converts_it(lab_site):  # n
 
 
 @pytest.mark.build
-def test_book_cache_off_converts_every_time(lab_site):  # noqa: F811
-    assert lab_site.build("update").returncode == 0
-    result = lab_site.build(BOOK_CACHE="off")
+def test_book_cache_off_converts_every_time(lab_written):  # noqa: F811
+    result = lab_written.build(BOOK_CACHE="off")
     assert result.returncode == 0, result.output
     assert lab_counts(result.output) == (0, 1)
 

@@ -61,8 +61,7 @@ DEMO = [
 ]
 
 
-@pytest.fixture
-def lab_site(site):
+def configure_labs(site):
     """A fixture book with one page and one lab, configured as the real book configures labs."""
     config = (site.root / "mkdocs.yml").read_text().split("plugins:")[0]
     template = REPO / "hooks" / "templates" / "lab.html.j2"
@@ -74,7 +73,24 @@ def lab_site(site):
     site.page("index.md", "# Home\n")
     (site.root / "docs" / "labs").mkdir()
     (site.root / "docs" / "labs" / "demo.ipynb").write_text(notebook(DEMO))
+
+
+@pytest.fixture
+def lab_site(site):
+    configure_labs(site)
     return site
+
+
+def written_labs(site):
+    configure_labs(site)
+    written = site.build(mode="update")
+    assert written.returncode == 0, written.output
+
+
+@pytest.fixture
+def lab_written(prebuilt, tmp_path):
+    """The lab book after its first update build (goldens written, site built), a copy each."""
+    return prebuilt(written_labs, tmp_path)
 
 
 # -- the real labs --------------------------------------------------------------------------
@@ -126,10 +142,8 @@ def test_lab_has_task_start_and_hidden_solution(lab):
 
 
 @pytest.mark.build
-def test_lab_runs_renders_and_drifts_like_a_page(lab_site):
-    site = lab_site
-    first = site.build(mode="update")
-    assert first.returncode == 0, first.output
+def test_lab_runs_renders_and_drifts_like_a_page(lab_written):
+    site = lab_written
     golden = site.golden("labs/demo.ipynb", "solution")
     assert golden.read_text().endswith("---\nx squared is 49\n")
     error = site.golden("labs/demo.ipynb", "oops").read_text()
@@ -189,9 +203,8 @@ def test_lab_cell_that_raises_undeclared_names_lab_and_cell(lab_site):
 
 @pytest.mark.build
 @pytest.mark.browser
-def test_reader_opens_the_solution_on_request(lab_site, browser_page):
-    assert lab_site.build(mode="update").returncode == 0
-    page = browser_page(lab_site.root / "site", "labs/demo/")
+def test_reader_opens_the_solution_on_request(lab_written, browser_page):
+    page = browser_page(lab_written.root / "site", "labs/demo/")
     assert page.get_by_text("x is 7").first.is_visible()
     solution = page.get_by_text("x squared is 49").first
     assert not solution.is_visible(), "the worked solution starts collapsed"

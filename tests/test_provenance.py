@@ -1,7 +1,8 @@
 """Each executed page says how its outputs were made, and the census counts what the build ran.
 
 A small fixture book, built twice by real MkDocs: once executing (which also writes its
-goldens), once with BOOK_EXEC=off, where the page must say its outputs are recorded goldens.
+goldens; the module's fixture keeps its pages), once with BOOK_EXEC=off, where the page must
+say its outputs are recorded goldens.
 """
 
 from __future__ import annotations
@@ -74,24 +75,27 @@ def text_of(html: str, cls: str) -> str:
 
 @pytest.fixture(scope="module")
 def counted(tmp_path_factory):
-    from conftest import _CONFIG, HOOK, Site
+    from conftest import new_site
 
-    root = tmp_path_factory.mktemp("counted") / "book"
-    (root / "docs").mkdir(parents=True)
-    (root / "mkdocs.yml").write_text(_CONFIG.format(hook=HOOK) + "  - tables\n")
-    site = Site(root)
+    site = new_site(tmp_path_factory.mktemp("counted") / "book")
+    root = site.root
+    with (root / "mkdocs.yml").open("a") as config:
+        config.write("  - tables\n")
     site.page("counted.md", PAGE)
     site.page("plain.md", "# Plain\n\nNo code here.\n")
     site.snippet("counted/jaxpr.py", JAXPR)
     site.snippet("counted/raises.py", "1 / 0\n")
     site.snippet("counted/count.py", COUNT)
-    return site
+    result = site.build("update", SOURCE_DATE_EPOCH="1700000000")
+    assert result.returncode == 0, result.output
+    site_dir = root / "site"
+    pages = {name: (site_dir / name / "index.html").read_text() for name in ("counted", "plain")}
+    return site, pages
 
 
 def test_an_executed_page_names_versions_backend_devices_and_date(counted):
-    result = counted.build("update", SOURCE_DATE_EPOCH="1700000000")
-    assert result.returncode == 0, result.output
-    html = (counted.root / "site" / "counted" / "index.html").read_text()
+    _, pages = counted
+    html = pages["counted"]
     note = text_of(html, "bookexec-provenance")
     py = sys.version_info
     assert f"JAX {version('jax')}, jaxlib {version('jaxlib')} and Python {py.major}.{py.minor}" in (
@@ -105,8 +109,7 @@ def test_an_executed_page_names_versions_backend_devices_and_date(counted):
         r'<time class="bookexec-build-date" datetime="2023-11-14">2023-11-14</time>', html
     )
     assert html.count("bookexec-build-date") == 1
-    plain = (counted.root / "site" / "plain" / "index.html").read_text()
-    assert "bookexec-provenance" not in plain
+    assert "bookexec-provenance" not in pages["plain"]
 
     # The census: one row for the page with blocks, none for the plain page.
     row = re.search(r"<td>.*?Counted.*?</td>((?:\s*<td[^>]*>\d+</td>){5})", html, re.S)
@@ -118,7 +121,7 @@ def test_an_executed_page_names_versions_backend_devices_and_date(counted):
 
 
 def test_with_execution_off_the_page_says_its_outputs_are_recorded(counted):
-    assert counted.build("update").returncode == 0
+    counted, _ = counted
     result = counted.build("check", BOOK_EXEC="off")
     assert result.returncode == 0, result.output
     html = (counted.root / "site" / "counted" / "index.html").read_text()

@@ -51,8 +51,7 @@ print(jax.make_jaxpr(lambda x: jnp.sin(x) * 2.0)(1.0))
 """
 
 
-@pytest.fixture
-def drifted(site):
+def drifted_book(site):
     """A book whose last check left cosmetic, structural and new blocks to review."""
     site.page("review.md", PAGE)
     site.snippet("review/product.py", PRODUCT)
@@ -72,7 +71,11 @@ def drifted(site):
     assert "DRIFTED (cosmetic): page docs/review.md, block 'product'" in checked.output
     assert "DRIFTED (structural): page docs/review.md, block 'wave'" in checked.output
     assert "./book review" in checked.output
-    return site
+
+
+@pytest.fixture
+def drifted(prebuilt, tmp_path):
+    return prebuilt(drifted_book, tmp_path)
 
 
 def report(site) -> list[dict]:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 import time
 
 import pytest
 
-from conftest import MKDOCS, free_port
+from conftest import new_site, serving
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]
 
@@ -26,8 +24,11 @@ PAGE = """\
 """
 
 
-@pytest.fixture
-def served(site, tmp_path):
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """One server for the module: its tests only read what it serves and logs."""
+    tmp_path = tmp_path_factory.mktemp("served")
+    site = new_site(tmp_path / "book")
     site.page("served.md", PAGE)
     site.snippet("served/kept.py", "print('unchanged output')\n")
     site.snippet("served/moved.py", "print('first output')\n")
@@ -38,27 +39,8 @@ def served(site, tmp_path):
         '# Broken\n\n```python exec="on" id="oops"\n--8<-- "snippets/broken/oops.py"\n```\n',
     )
     site.snippet("broken/oops.py", "missing_name\n")
-
-    port = free_port()
-    log_path = tmp_path / "serve.log"
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [str(MKDOCS), "serve", "--no-livereload", "-a", f"127.0.0.1:{port}"],
-            cwd=site.root,
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "GOLDEN": "check"},
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 120
-        while "Serving on" not in log_path.read_text():
-            assert proc.poll() is None, log_path.read_text()
-            assert time.monotonic() < deadline, log_path.read_text()
-            time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}/", proc, log_path
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    with serving(site.root, tmp_path / "serve.log", "--no-livereload") as served:
+        yield served.url, served.proc, served.log_path
 
 
 def test_drift_is_shown_at_the_block_and_the_server_keeps_running(served, browser):
@@ -102,13 +84,9 @@ def summaries(log_path) -> list[str]:
     return re.findall(r"bookexec summary: (.*);", log_path.read_text())
 
 
-def wait_for_summary(log_path, count: int, proc, seconds: float = 120) -> str:
-    deadline = time.monotonic() + seconds
-    while len(found := summaries(log_path)) < count:
-        assert proc.poll() is None, log_path.read_text()
-        assert time.monotonic() < deadline, log_path.read_text()
-        time.sleep(0.2)
-    return found[count - 1]
+def wait_for_summary(served, count: int) -> str:
+    """The count-th summary line the server logged, once it has."""
+    return served.until(lambda: summaries(served.log_path)[count - 1 :])[0]
 
 
 def test_serve_reruns_only_the_blocks_an_edit_touches(site, tmp_path):
@@ -128,42 +106,24 @@ def test_serve_reruns_only_the_blocks_an_edit_touches(site, tmp_path):
     with (site.root / "mkdocs.yml").open("a") as config:
         config.write("watch:\n  - snippets\n")
 
-    port = free_port()
-    log_path = tmp_path / "serve.log"
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [str(MKDOCS), "serve", "-a", f"127.0.0.1:{port}"],  # live reload: edits rebuild
-            cwd=site.root,
-            # Each build waits for its blocks, so its summary counts them; the background
-            # runs of serve (bookexec.execute.background) have their own test,
-            # test_serve_background.
-            env={
-                **os.environ,
-                "NO_MKDOCS_2_WARNING": "1",
-                "GOLDEN": "check",
-                "BOOK_SERVE_BACKGROUND": "off",
-            },
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        first = wait_for_summary(log_path, 1, proc)
+    # Live reload: edits rebuild. Each build waits for its blocks, so its summary counts them;
+    # the background runs of serve (bookexec.execute.background) have their own test,
+    # test_serve_background.
+    with serving(site.root, tmp_path / "serve.log", BOOK_SERVE_BACKGROUND="off") as served:
+        first = wait_for_summary(served, 1)
         assert first.startswith("3 blocks executed, 0 from cache, 0 drifted"), first
         time.sleep(1.5)  # let the watcher settle before the first edit
 
         site.page(
             "edited.md", (site.root / "docs" / "edited.md").read_text().replace("Some", "More")
         )
-        prose = wait_for_summary(log_path, 2, proc)
+        prose = wait_for_summary(served, 2)
         assert prose.startswith("0 blocks executed, 3 from cache, 0 drifted"), prose
 
         site.snippet("edited/two.py", "print('two', value + 1)  # an edit, same output\n")
-        snippet = wait_for_summary(log_path, 3, proc)
+        snippet = wait_for_summary(served, 3)
         expected = "1 blocks executed, 2 from cache (1 cached blocks replayed for their session)"
         assert snippet.startswith(expected + ", 0 drifted"), snippet
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(tmp_path):
@@ -182,37 +142,19 @@ def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(tmp
     original = snippet.read_text()
     snippet.write_text(original + "print('a line the golden does not have')\n")
 
-    port = free_port()
-    log_path = tmp_path / "serve.log"
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [str(MKDOCS), "serve", "-a", f"127.0.0.1:{port}"],
-            cwd=book,
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "GOLDEN": "check"},
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
+    with serving(book, tmp_path / "serve.log") as served:
 
         def page() -> str:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/tracers/", timeout=30) as r:
+            with urllib.request.urlopen(served.url + "tracers/", timeout=30) as r:
                 return r.read().decode()
-
-        def wait_until(ready, seconds: float) -> None:
-            deadline = time.monotonic() + seconds
-            while not ready():
-                assert proc.poll() is None, log_path.read_text()[-5000:]
-                assert time.monotonic() < deadline, log_path.read_text()[-5000:]
-                time.sleep(0.5)
 
         # The first page comes from the goldens at once; the blocks run behind it, and the
         # rebuild after the page's run shows the drift (bookexec.execute.background).
         # Cold: the whole book.
-        wait_until(lambda: "Serving on" in log_path.read_text(), 120)
         drifted = "docs/tracers.md#dense-layer drifted from its golden"
-        wait_until(lambda: drifted in log_path.read_text(), 900)
-        wait_until(lambda: "bookexec-page-drift" in page(), 300)
-        log = log_path.read_text()
+        served.until(lambda: drifted in served.log(), 900)
+        served.until(lambda: "bookexec-page-drift" in page(), 300)
+        log = served.log()
         assert "Aborted" not in log and "in strict mode" not in log
         html = page()
         assert 'class="admonition warning bookexec-drift" data-block="dense-layer"' in html
@@ -220,10 +162,7 @@ def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(tmp
 
         time.sleep(1.5)  # let the watcher settle before the edit
         snippet.write_text(original)  # the fix
-        wait_until(lambda: "bookexec-drift" not in page(), 600)
+        served.until(lambda: "bookexec-drift" not in page(), 600)
         assert "bookexec-page-drift" not in page()
-        assert "Aborted" not in log_path.read_text()
-        assert proc.poll() is None
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        assert "Aborted" not in served.log()
+        assert served.proc.poll() is None

@@ -4,15 +4,13 @@ The strict build never shows a recorded output."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 import time
 import urllib.request
 
 import pytest
 
-from conftest import MKDOCS, free_port
+from conftest import serving
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]
 
@@ -44,42 +42,26 @@ def get(url: str) -> str:
         return answer.read().decode()
 
 
-@pytest.fixture
-def served(site, tmp_path):
+def recorded_book(site):
     site.page("slow.md", PAGE)
     site.page("index.md", "# Home\n")
     config = site.root / "mkdocs.yml"
     config.write_text(config.read_text() + "watch:\n  - snippets\n")  # as the book's own
     site.snippet("slow/nap.py", nap(0, "recorded output"))
     assert site.build("update").returncode == 0
+
+
+@pytest.fixture
+def served(prebuilt, tmp_path):
+    site = prebuilt(recorded_book, tmp_path)
     site.snippet("slow/nap.py", nap(4, "live output"))  # its output now drifts, after 4 s
-    port = free_port()
-    log_path = tmp_path / "serve.log"
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GOLDEN": "check"}
-    env.pop("BOOK_CACHE", None)
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [str(MKDOCS), "serve", "-a", f"127.0.0.1:{port}"],
-            cwd=site.root,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 120
-        while "Serving on" not in log_path.read_text():
-            assert proc.poll() is None, log_path.read_text()
-            assert time.monotonic() < deadline, log_path.read_text()
-            time.sleep(0.1)
-        yield site, f"http://127.0.0.1:{port}/", proc, log_path
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    with serving(site.root, tmp_path / "serve.log", BOOK_CACHE=None) as served:
+        yield site, served
 
 
 def test_first_page_is_recorded_then_live_reload_shows_the_live_output(served, browser):
-    _, url, proc, log_path = served
-    first = get(url + "slow/")
+    _, served = served
+    first = get(served.url + "slow/")
     # Served before the 4-second block could finish: the golden's output, marked as such.
     assert 'class="admonition note bookexec-pending" data-block="nap"' in first
     assert "recorded output" in result(first) and "live output" not in result(first)
@@ -89,39 +71,45 @@ def test_first_page_is_recorded_then_live_reload_shows_the_live_output(served, b
 
     page = browser.new_page()
     try:
-        page.goto(url + "slow/")
+        page.goto(served.url + "slow/")
         # Live reload brings the page back when the block has run: no reload by hand.
         deadline = time.monotonic() + 120
         while page.locator(".bookexec-pending").count():
-            assert time.monotonic() < deadline, log_path.read_text()
+            assert time.monotonic() < deadline, served.log()
             page.wait_for_event("load", timeout=120_000)
         assert page.locator(".result", has_text="live output").is_visible()
         drift = page.locator(".bookexec-drift")  # and its drift, as serve always shows it
         assert drift.count() == 1 and "Block 'nap' drifted" in drift.inner_text()
     finally:
         page.close()
-    assert proc.poll() is None
-    assert "every page shows live outputs" in log_path.read_text()
+    assert served.proc.poll() is None
+    assert "every page shows live outputs" in served.log()
+
+
+def live_page(served) -> str:
+    """The served page once no block on it is still being checked."""
+
+    def live() -> str | None:
+        html = get(served.url + "slow/")
+        return None if "bookexec-pending" in html else html
+
+    return served.until(live)
 
 
 def test_a_snippet_edit_shows_recorded_at_once_then_live(served):
-    site, url, _, log_path = served
-    deadline = time.monotonic() + 120
-    while "bookexec-pending" in get(url + "slow/"):
-        assert time.monotonic() < deadline, log_path.read_text()
-        time.sleep(0.2)
+    site, served = served
+    live_page(served)
     site.snippet("slow/nap.py", nap(4, "edited output"))
-    seen_pending = False
-    deadline = time.monotonic() + 120
-    while True:
-        assert time.monotonic() < deadline, log_path.read_text()
-        html = get(url + "slow/")
-        if "edited output" in result(html):
-            break
-        seen_pending |= "bookexec-pending" in html
-        time.sleep(0.2)
+    pages: list[str] = []
+
+    def edited() -> bool:
+        pages.append(get(served.url + "slow/"))
+        return "edited output" in result(pages[-1])
+
+    served.until(edited)
+    seen_pending = any("bookexec-pending" in html for html in pages[:-1])
     assert seen_pending, "the edited page was never shown as recorded and being checked"
-    assert "bookexec-pending" not in html
+    assert "bookexec-pending" not in pages[-1]
 
 
 def test_the_strict_build_never_shows_a_recorded_output(site):
@@ -135,18 +123,13 @@ def test_the_strict_build_never_shows_a_recorded_output(site):
 
 
 def test_a_prose_edit_runs_nothing_and_the_page_stays_live(served):
-    site, url, _, log_path = served
-    deadline = time.monotonic() + 120
-    while "bookexec-pending" in get(url + "slow/"):
-        assert time.monotonic() < deadline, log_path.read_text()
-        time.sleep(0.2)
-    ran = log_path.read_text().count("blocks done, about")
-    summaries = log_path.read_text().count("bookexec summary")
+    site, served = served
+    live_page(served)
+    ran = served.log().count("blocks done, about")
+    summaries = served.log().count("bookexec summary")
     site.page("slow.md", PAGE.replace("# Slow", "# Slow, edited"))
-    while log_path.read_text().count("bookexec summary") == summaries:
-        assert time.monotonic() < deadline, log_path.read_text()
-        time.sleep(0.1)
-    html = get(url + "slow/")
+    served.until(lambda: served.log().count("bookexec summary") > summaries)
+    html = get(served.url + "slow/")
     assert "Slow, edited" in html
     assert "bookexec-pending" not in html and "live output" in result(html)
-    assert log_path.read_text().count("blocks done, about") == ran  # no block ran again
+    assert served.log().count("blocks done, about") == ran  # no block ran again

@@ -9,14 +9,12 @@ fact it quotes from the other page, and the nav.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import time
 import urllib.request
 
 import pytest
 
-from conftest import MKDOCS, REPO, free_port
+from conftest import REPO, serving
 
 pytestmark = pytest.mark.build
 
@@ -66,16 +64,14 @@ def result(html: str) -> str:
     return html.split('<div class="result">', 1)[1].split("</div>", 1)[0]
 
 
-def wait_until(url: str, check, log_path, proc, timeout: float = 180) -> str:
+def wait_until(served, check) -> str:
     """The served page, once it passes `check` and no block on it is still being checked."""
-    deadline = time.monotonic() + timeout
-    while True:
-        assert proc.poll() is None, log_path.read_text()
-        html = get(url)
-        if check(html) and "bookexec-pending" not in html:
-            return html
-        assert time.monotonic() < deadline, log_path.read_text()[-4000:]
-        time.sleep(0.2)
+
+    def shown() -> str | None:
+        html = get(served.url + "uses/")
+        return html if check(html) and "bookexec-pending" not in html else None
+
+    return served.until(shown, 180)
 
 
 def test_each_input_of_a_served_page_changes_it(site, tmp_path):
@@ -92,49 +88,28 @@ def test_each_input_of_a_served_page_changes_it(site, tmp_path):
     )
     assert site.build("update").returncode == 0
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/uses/"
-    log_path = tmp_path / "serve.log"
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GOLDEN": "check"}
-    env.pop("BOOK_CACHE", None)
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [str(MKDOCS), "serve", "-a", f"127.0.0.1:{port}"],
-            cwd=site.root,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 120
-        while "Serving on" not in log_path.read_text():
-            assert proc.poll() is None, log_path.read_text()
-            assert time.monotonic() < deadline, log_path.read_text()
-            time.sleep(0.1)
-        html = wait_until(url, lambda h: "own output v1" in result(h), log_path, proc)
+    with serving(site.root, tmp_path / "serve.log", BOOK_CACHE=None) as served:
+        html = wait_until(served, lambda h: "own output v1" in result(h))
         assert "counted 3 items" in html and "bookexec-drift" not in html
         time.sleep(1.0)  # let the watcher settle
 
         # 1. its markdown
         site.page("uses.md", USES.format(marker="two"))
-        wait_until(url, lambda h: "Intro two." in h, log_path, proc)
+        wait_until(served, lambda h: "Intro two." in h)
 
         # 2. its snippet: the live output, and its drift from the golden
         site.snippet("uses/own.py", "print('own output v2')\n")
-        html = wait_until(url, lambda h: "own output v2" in result(h), log_path, proc)
+        html = wait_until(served, lambda h: "own output v2" in result(h))
         assert 'bookexec-drift" data-block="own"' in html
 
         # 3. its golden, rewritten by the update mode while the server runs: no drift now
         assert site.build("update").returncode == 0
-        wait_until(url, lambda h: "bookexec-drift" not in h, log_path, proc)
+        wait_until(served, lambda h: "bookexec-drift" not in h)
 
         # 4. a fact it quotes from another page
         site.snippet("source/counted.py", counted(5))
-        wait_until(url, lambda h: "counted 5 items" in h, log_path, proc)
+        wait_until(served, lambda h: "counted 5 items" in h)
 
         # 5. the nav
         config.write_text(config.read_text().replace("Uses page", "Renamed page"))
-        wait_until(url, lambda h: "Renamed page" in h, log_path, proc)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        wait_until(served, lambda h: "Renamed page" in h)

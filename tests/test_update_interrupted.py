@@ -83,12 +83,9 @@ def update_killed_after(site, rewritten: int, seconds: float | None = None) -> i
 @pytest.fixture(scope="module")
 def versions(tmp_path_factory):
     """The goldens of v1 and of v2, each written by a complete update."""
-    from conftest import _CONFIG, HOOK, Site
+    from conftest import new_site
 
-    root = tmp_path_factory.mktemp("interrupted") / "book"
-    (root / "docs").mkdir(parents=True)
-    (root / "mkdocs.yml").write_text(_CONFIG.format(hook=HOOK))
-    site = Site(root)
+    site = new_site(tmp_path_factory.mktemp("interrupted") / "book")
     write_book(site, "v2")
     assert site.build("update", BOOK_JOBS="1").returncode == 0
     new = golden_texts(site)

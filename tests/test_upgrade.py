@@ -60,13 +60,23 @@ def write_book(site, breaks: str = "made = 2\nprint('made', made)\n") -> None:
     site.snippet("second/moves.py", "print('first output')\n")
 
 
+def written_book(site) -> None:
+    write_book(site)
+    assert site.build("update").returncode == 0
+
+
+@pytest.fixture
+def written(prebuilt, tmp_path):
+    """The two-page book with its goldens written, a copy of its own for each test."""
+    return prebuilt(written_book, tmp_path)
+
+
 def error_lines(output: str) -> list[str]:
     return [line for line in output.splitlines() if line.startswith("ERROR")]
 
 
-def test_a_failing_block_mid_page_is_reported_with_the_drift_and_every_block_is_checked(site):
-    write_book(site)
-    assert site.build("update").returncode == 0
+def test_a_failing_block_mid_page_is_reported_with_the_drift_and_every_block_is_checked(written):
+    site = written
     site.snippet("first/breaks.py", "made = 2\nraise ValueError('broken on purpose')\n")
     site.snippet("first/uses_it.py", "print('sum', base + made + missing)\n")
     site.snippet("second/moves.py", "print('second output')\n")  # drift on another page
@@ -102,9 +112,8 @@ def test_a_failing_block_mid_page_is_reported_with_the_drift_and_every_block_is_
     assert "failed: docs/first.md#breaks" in review.stdout
 
 
-def test_a_timeout_and_a_flood_stop_only_their_block(site):
-    write_book(site)
-    assert site.build("update").returncode == 0
+def test_a_timeout_and_a_flood_stop_only_their_block(written):
+    site = written
     site.snippet("first/breaks.py", "import time\nmade = 2\ntime.sleep(60)\n")
     site.snippet("second/moves.py", "print('x' * 300000)\n")
     result = site.build(BOOK_BLOCK_TIMEOUT="3", timeout=120)
@@ -116,9 +125,8 @@ def test_a_timeout_and_a_flood_stop_only_their_block(site):
     assert "golden check: 5 blocks checked, 4 failed, 0 drifted" in result.output
 
 
-def test_unchanged_output_under_other_versions_is_not_drift(site):
-    write_book(site)
-    assert site.build("update").returncode == 0
+def test_unchanged_output_under_other_versions_is_not_drift(written):
+    site = written
     versions = site.root / "tests" / "golden" / VERSIONS_FILE
     recorded = read_versions(versions.parent)
     assert recorded is not None and recorded.backend == "cpu"
@@ -229,9 +237,8 @@ def test_a_version_in_a_nav_title_is_caught(site):
     assert "mkdocs.yml nav: title 'Changes up to 0.12.0.1' has version '0.12.0.1'" in result.output
 
 
-def test_drift_watch_leaves_its_artifacts_and_never_touches_the_checkout(site, tmp_path):
-    write_book(site)
-    assert site.build("update").returncode == 0
+def test_drift_watch_leaves_its_artifacts_and_never_touches_the_checkout(written, tmp_path):
+    site = written
     subprocess.run(["git", "init", "-q"], cwd=site.root, check=True)
     site.snippet("second/moves.py", "print('second output')\n")
     golden_before = site.goldens()
@@ -314,7 +321,10 @@ def test_a_real_jax_upgrade_end_to_end(version, tmp_path):
     scratch_copy(REPO, book)  # a fresh clone's files, committed
     goldens = sorted(p for p in (book / "tests" / "golden").rglob("*.txt"))
 
-    check = run(venv, book, "mkdocs", "build", "--strict", GOLDEN="check")
+    # The cache is on for the checks: the first saves what every block printed under this JAX,
+    # so the last check compares those outputs with the goldens the update wrote from its own
+    # run, without a third run of the whole book.
+    check = run(venv, book, "mkdocs", "build", "--strict", GOLDEN="check", BOOK_CACHE="on")
     out = check.stdout + check.stderr
     assert check.returncode != 0, out[-3000:]
     errors = error_lines(out)
@@ -342,8 +352,11 @@ def test_a_real_jax_upgrade_end_to_end(version, tmp_path):
     assert review.returncode == 0, review.stdout + review.stderr
     update = run(venv, book, "mkdocs", "build", "--strict", GOLDEN="update")
     assert update.returncode == 0, (update.stdout + update.stderr)[-5000:]
-    again = run(venv, book, "mkdocs", "build", "--strict", GOLDEN="check")
+    again = run(venv, book, "mkdocs", "build", "--strict", GOLDEN="check", BOOK_CACHE="on")
     assert again.returncode == 0, (again.stdout + again.stderr)[-5000:]
+    assert re.search(
+        r"bookexec summary: 0 blocks executed, \d+ from cache", again.stdout + again.stderr
+    )
 
     changed = {
         line for line in _git(book, "diff", "--name-only", "--", "tests/golden").splitlines()
