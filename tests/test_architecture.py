@@ -1,0 +1,161 @@
+"""The engine's layout is its architecture: layers by sub-package, imports only going down.
+
+Layers, lowest first (a module imports only from its own layer or lower ones):
+
+0. base: `errors`, `files`, `facts`, `privacy`
+1. `discover`: pages and labs to blocks, fence options
+2. `goldens`: golden format, comparison, report, measured values, normalisation, review
+3. `execute`: protocol, runtime seam, runner, worker, cache, progress
+4. `render`: the markdown-exec formatter, prose references, figures
+5. `engine`: one Build per build, driven by the hook file
+6. `jax`: the JAX runtime and the jaxpr parser, diff and lexer
+7. `book`: this book's own features (census, labs, notebooks, jax_changes...)
+
+`execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`) nor `bookexec.book`.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "hooks" / "bookexec"
+LAYERS = {
+    "errors": 0,
+    "files": 0,
+    "facts": 0,
+    "privacy": 0,
+    "guard": 0,
+    "discover": 1,
+    "goldens": 2,
+    "execute": 3,
+    "render": 4,
+    "engine": 5,
+    "jax": 6,
+    "book": 7,
+}
+
+
+def _layer_of(module: str) -> str:
+    """'bookexec.goldens.store' -> 'goldens'; 'bookexec' itself is the package docstring."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _modules() -> list[tuple[str, Path]]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found.append((".".join(parts), path))
+    return found
+
+
+def _imports(path: Path, module: str) -> list[tuple[int, str]]:
+    """Every module this file imports, absolute, with its line (lazy imports included)."""
+    out = []
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")
+                parent = parent[: len(parent) - (node.level - 1)]
+                base = ".".join([*parent, *([base] if base else [])])
+            out.append((node.lineno, base))
+            out += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+    return out
+
+
+def _violations() -> list[str]:
+    problems = []
+    for module, path in _modules():
+        layer = _layer_of(module)
+        if not layer:
+            continue
+        assert layer in LAYERS, f"{module}: a module outside the known layers; add it to LAYERS"
+        for line, imported in _imports(path, module):
+            rel = f"{path.relative_to(PACKAGE.parent)}:{line}"
+            if layer in ("execute", "goldens") and (
+                imported == "jax" or imported.startswith("jax.") or imported == "jaxlib"
+            ):
+                problems.append(f"{rel}: {layer} imports {imported} (JAX belongs to bookexec.jax)")
+            if not imported.startswith("bookexec."):
+                continue
+            target = _layer_of(imported)
+            if target not in LAYERS or target == layer:
+                continue
+            if LAYERS[target] > LAYERS[layer]:
+                problems.append(
+                    f"{rel}: {layer} (layer {LAYERS[layer]}) imports {imported} "
+                    f"(layer {LAYERS[target]}): imports only go down"
+                )
+    return problems
+
+
+def test_imports_only_go_down():
+    assert _violations() == []
+
+
+def test_the_check_sees_a_violation(tmp_path, monkeypatch):
+    """The rule itself can fail: an upward import planted in a copy is reported."""
+    import shutil
+
+    copy = tmp_path / "bookexec"
+    shutil.copytree(PACKAGE, copy)
+    planted = copy / "goldens" / "store.py"
+    planted.write_text(
+        planted.read_text() + "\nfrom bookexec.book import census  # noqa\nimport jax  # noqa\n"
+    )
+    monkeypatch.setattr(__import__(__name__), "PACKAGE", copy)
+    found = _violations()
+    assert any("goldens" in p and "bookexec.book" in p for p in found), found
+    assert any("goldens imports jax" in p for p in found), found
+
+
+def test_every_module_is_in_the_package_docstring():
+    import bookexec
+
+    doc = bookexec.__doc__ or ""
+    missing = [
+        m
+        for m, _ in _modules()
+        if m != "bookexec" and f"`{m.removeprefix('bookexec.')}`" not in doc
+    ]
+    assert missing == [], "add each module to hooks/bookexec/__init__.py's docstring"
+
+
+@pytest.mark.parametrize("module,path", _modules(), ids=[m for m, _ in _modules()])
+def test_public_functions_have_docstrings(module, path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    missing = []
+
+    def visit(body, prefix=""):
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = node.name
+                public = not name.startswith("_") or (
+                    name.startswith("__") and name == "__init__" and False
+                )
+                if public and ast.get_docstring(node) is None and not _trivial(node):
+                    missing.append(f"{prefix}{name} (line {node.lineno})")
+                if isinstance(node, ast.ClassDef) and public:
+                    visit(node.body, prefix=f"{name}.")
+
+    visit(tree.body)
+    assert ast.get_docstring(tree), f"{module} has no module docstring"
+    assert missing == [], f"{module}: public names without a docstring: {missing}"
+
+
+def _trivial(node) -> bool:
+    """Overrides of a documented base (e.g. a Runtime's methods) and properties named for what
+    they return need no docstring of their own only if decorated @override."""
+    return any(
+        isinstance(d, ast.Name) and d.id == "override" for d in getattr(node, "decorator_list", [])
+    )
