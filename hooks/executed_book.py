@@ -17,6 +17,7 @@ from bookexec import build
 from bookexec.book import audit, census, labcache, labs, notebooks, provenance, vendor
 from bookexec.errors import BookError
 from bookexec.execute import background
+from bookexec.jax.runtime import JaxRuntime
 from bookexec.render.fence import anchor_blocks, format_python, page_summary
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
@@ -31,7 +32,7 @@ def on_config(config):
     for language in ("python", "py"):
         markdown_exec.formatters[language] = format_python
     root = Path(config.config_file_path).resolve().parent
-    build.start(root)
+    build.start(root, JaxRuntime())
     # Labs are converted again only when their executed copy, template or renderer changed.
     off = os.environ.get("BOOK_CACHE", "auto").lower() in ("off", "0", "no", "false")
     labcache.install(None if off else root / ".cache" / "bookexec" / "lab-html")

@@ -9,6 +9,7 @@ import pytest
 
 from bookexec.discover.blocks import Block
 from bookexec.execute.runner import Executor, PageRun
+from bookexec.jax.runtime import JaxRuntime
 
 
 def run_page(root: Path, *codes: str, **options: str) -> PageRun:
@@ -21,7 +22,7 @@ def run_page(root: Path, *codes: str, **options: str) -> PageRun:
         blocks.append(
             Block("page.md", index, 10 * index + 1, f"b{index}", snippet, code, dict(options))
         )
-    executor = Executor(root, jobs=1)
+    executor = Executor(root, jobs=1, runtime=JaxRuntime())
     executor.submit("page.md", blocks)
     try:
         return executor.page("page.md")

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
 import time
 from concurrent.futures import CancelledError
-from importlib.metadata import version
 from pathlib import Path
 
 from bookexec.book import audit, jax_changes
@@ -17,6 +15,7 @@ from bookexec.execute import background, cache
 from bookexec.execute.eta import RunTimes
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
 from bookexec.execute.runner import Executor, PageRun
+from bookexec.execute.runtime import Runtime
 from bookexec.goldens import measured, review
 from bookexec.goldens.compare import Comparison, compare
 from bookexec.goldens.measured import Claim, Fact
@@ -51,11 +50,11 @@ def set_command(command: str) -> None:
     _command = command
 
 
-def start(root: Path) -> Build:
+def start(root: Path, runtime: Runtime) -> Build:
     global _current
     if _current is not None:
         _current.stop()
-    _current = Build(root, serving=_command == "serve")
+    _current = Build(root, serving=_command == "serve", runtime=runtime)
     return _current
 
 
@@ -71,8 +70,9 @@ def current() -> Build:
 
 
 class Build:
-    def __init__(self, root: Path, serving: bool) -> None:
+    def __init__(self, root: Path, serving: bool, runtime: Runtime) -> None:
         self.root = root
+        self.runtime = runtime
         self.serving = serving
         self.mode = mode_from_env()
         # BOOK_EXEC=off shows each block's recorded golden instead of running it: for quick
@@ -91,9 +91,11 @@ class Build:
         self.progress = Progress(log.info, times=times)
         if background.enabled(serving, self.execute, block_cache):
             # Issue 18: serve pages at once from goldens; blocks run in the background.
-            self.executor = background.executor_for(root, block_cache, self.progress)
+            self.executor = background.executor_for(root, block_cache, self.progress, runtime)
         else:
-            self.executor = Executor(root, cache=block_cache, progress=self.progress)
+            self.executor = Executor(
+                root, cache=block_cache, progress=self.progress, runtime=runtime
+            )
         self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
         self.plans: dict[str, list[Block]] = {}
         self.comparisons: dict[tuple[str, str], Comparison] = {}
@@ -103,8 +105,9 @@ class Build:
         self.rendered: set[tuple[str, str]] = set()
         self.page: str | None = None
         self.position = 0
-        py = sys.version_info
-        self.versions = (version("jax"), version("jaxlib"), f"{py.major}.{py.minor}")
+        self.runtime_versions = runtime.versions()
+        # The book's pages name jax and jaxlib; a runtime without them leaves them empty.
+        self.versions = tuple(self.runtime_versions.get(k, "") for k in ("jax", "jaxlib", "python"))
         self.recorded = read_versions(self.golden_dir)
 
     # -- planning -----------------------------------------------------------------------------
@@ -174,7 +177,7 @@ class Build:
 
     def _versions_facts(self, release: str | None) -> dict[str, Fact] | None:
         if release is None:
-            names = dict(zip(("jax", "jaxlib", "python"), self.versions, strict=True))
+            names = dict(self.runtime_versions)
         else:
             prov = read_versions(self.root / jax_changes.RECORDS / release)
             if prov is None:
@@ -263,7 +266,14 @@ class Build:
             return "", None, failure
         body = normalize(run.output, self.rules)
         comparison = compare(
-            self.golden_dir, page, block.id, block.snippet, body, run.facts, run.claims
+            self.golden_dir,
+            page,
+            block.id,
+            block.snippet,
+            body,
+            run.facts,
+            run.claims,
+            classifier=self.runtime.classify,
         )
         self.comparisons[(page, block.id)] = comparison
         if self.serving and comparison.status != "ok":
@@ -310,7 +320,7 @@ class Build:
         backends = sorted(
             {run.backend for run in self._page_runs() if run.backend not in ("none", "unknown")}
         )
-        return Provenance(*self.versions, backend=",".join(backends) or "none")
+        return Provenance.of(self.runtime_versions, backend=",".join(backends) or "none")
 
     def _page_runs(self) -> list[PageRun]:
         runs = []
@@ -334,7 +344,7 @@ class Build:
             outputs[page] = [output for _, output, _ in results]
             numbers, _ = audit.produced([], [f for _, _, facts in results for f in facts])
             book_numbers |= {n for n in numbers if audit._large(n)}
-        versions = {self.versions[0], self.versions[1]}
+        versions = {v for k, v in self.runtime_versions.items() if k != "python"}
         for folder in [self.golden_dir, *sorted((self.root / jax_changes.RECORDS).glob("*"))]:
             recorded = read_versions(folder)
             if recorded:

@@ -28,12 +28,14 @@ from pathlib import Path
 
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
+from bookexec.execute.protocol import BlockResult, BlockStatus
 from bookexec.execute.runner import Worker, WorkerFailed, is_fresh, judge
 from bookexec.files import write_atomic
 from bookexec.goldens.measured import render as render_facts
 from bookexec.goldens.normalize import normalize, path_rules
 from bookexec.goldens.store import Provenance, golden_path, parse, read_versions, write_versions
 from bookexec.jax import diff as jaxpr_diff
+from bookexec.jax.runtime import JaxRuntime
 
 RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first
 PAGE = Path("docs") / "jax-changes.md"
@@ -78,24 +80,25 @@ def _record(block: Block, result: str, body: str) -> str:
     return "".join(f"{k}: {header[k]}\n" for k in _KEYS) + "---\n" + body
 
 
-def _error_text(raw: dict, block: Block) -> str:
-    if raw.get("flooded"):
+def _error_text(raw: BlockResult, block: Block) -> str:
+    if raw.status is BlockStatus.FLOODED or raw.error is None:
         return "the output flooded past its limit\n"
-    error = raw["error"]
-    at = f" (line {error['line']} of {block.snippet})" if error.get("line") else ""
-    return f"raised {error['qualified']}{at}:\n{error['shown']}"
+    error = raw.error
+    at = f" (line {error.line} of {block.snippet})" if error.line else ""
+    return f"raised {error.qualified}{at}:\n{error.shown}"
 
 
 def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list[tuple]:
     """Every block of one page, in one session; a failing block does not stop the next ones."""
     results: list[tuple] = []
-    worker = Worker(root, log_dir, python=python)
+    runtime = JaxRuntime()
+    worker = Worker(root, log_dir, runtime, python=python)
     try:
         worker.ready()
         for block in blocks:
             try:
                 if is_fresh(block):
-                    fresh = Worker(root, log_dir, preload=[], python=python)
+                    fresh = Worker(root, log_dir, runtime, fresh=True, python=python)
                     try:
                         fresh.ready()
                         raw = fresh.run(block)
@@ -106,12 +109,12 @@ def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list
             except WorkerFailed as failure:
                 results.append((block, None, f"{failure}\n"))
                 worker.kill()  # the session is gone: later blocks run in a new one
-                worker = Worker(root, log_dir, python=python)
+                worker = Worker(root, log_dir, runtime, python=python)
                 worker.ready()
                 continue
             run = judge(block, raw)
             results.append((block, raw, run))
-        backend = worker.finish()["backend"]
+        backend = worker.finish().backend
     finally:
         worker.kill()
     return [(block, raw, run, backend) for block, raw, run in results]

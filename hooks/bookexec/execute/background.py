@@ -30,6 +30,7 @@ from bookexec.discover.blocks import Block
 from bookexec.execute.cache import BlockCache, block_keys
 from bookexec.execute.progress import Progress
 from bookexec.execute.runner import Executor, PageRun, is_fresh
+from bookexec.execute.runtime import Runtime
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
@@ -55,9 +56,9 @@ def enabled(serving: bool, execute: bool, cache: BlockCache | None) -> bool:
 class Background:
     """The serve process's one executor, and the runs it has under way or finished."""
 
-    def __init__(self, root: Path, cache: BlockCache, progress: Progress) -> None:
+    def __init__(self, root: Path, cache: BlockCache, progress: Progress, runtime: Runtime) -> None:
         self.root = root
-        self.executor = Executor(root, cache=cache, progress=progress)
+        self.executor = Executor(root, cache=cache, progress=progress, runtime=runtime)
         self.runs: dict[str, tuple[tuple[str, ...], Future[PageRun]]] = {}
         self.waiting: set[str] = set()  # pages the last build showed from goldens
         self._lock = threading.Lock()
@@ -266,13 +267,15 @@ class ServeExecutor:
 _background: Background | None = None
 
 
-def executor_for(root: Path, cache: BlockCache, progress: Progress) -> ServeExecutor:
+def executor_for(
+    root: Path, cache: BlockCache, progress: Progress, runtime: Runtime
+) -> ServeExecutor:
     """This build's view of the serve process's background executor (made on first use)."""
     global _background
     if _background is None or _background.root != root:
         if _background is not None:
             _background.shutdown()
-        _background = Background(root, cache, progress)
+        _background = Background(root, cache, progress, runtime)
     return _background.for_build(progress)
 
 

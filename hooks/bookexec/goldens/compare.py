@@ -3,13 +3,46 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.store import Parsed, golden_path, parse, read_golden, relative, render
-from bookexec.jax import diff as jaxpr_diff
+
+COSMETIC = "cosmetic"
+STRUCTURAL = "structural"
+TEXT = "text"  # the programs are the same (or there are none), other text changed
+_SAME_PROGRAM = (
+    "the same program: only variable letters, line wrapping, parameter order "
+    "or the order of independent equations changed"
+)
+
+
+@dataclass
+class Drift:
+    """How two outputs differ: the class, what changed in words, and the aligned diff."""
+
+    kind: str  # COSMETIC, STRUCTURAL or TEXT
+    changes: list[str] = field(default_factory=list)
+    diff: str = ""  # for structural drift: the aligned program diff
+
+    def headline(self) -> str:
+        """The class and what changed, in one line."""
+        if self.kind == COSMETIC:
+            return "cosmetic: " + "; ".join(self.changes or [_SAME_PROGRAM])
+        return f"{self.kind}: " + "; ".join(self.changes or ["the output changed"])
+
+
+Classifier = Callable[[str, str], Drift]  # (golden output, new output) -> its drift's class
+
+
+def text_drift(old: str, new: str) -> Drift:
+    """Plain text: cosmetic when only whitespace differs, else text drift."""
+    if old.split() == new.split():
+        return Drift(COSMETIC, ["only whitespace changed"] if old != new else [])
+    return Drift(TEXT, ["the output changed"])
 
 
 @dataclass
@@ -25,6 +58,7 @@ class Comparison:
     status: str = "new"  # "ok", "drifted" or "new"
     reasons: list[str] = field(default_factory=list)  # band and claim failures, in words
     broken: list[str] = field(default_factory=list)  # claims that do not hold: never accepted
+    classifier: Classifier = text_drift  # the runtime's reading of an output's drift
 
     def diff(self, root: Path) -> str:
         rel = relative(self.path, root)
@@ -41,11 +75,11 @@ class Comparison:
         drift = self.drift()
         return [*([drift.headline()] if drift else []), *self.reasons]
 
-    def drift(self) -> jaxpr_diff.Drift | None:
-        """Cosmetic or structural, read with the jaxprs as programs; None unless drifted."""
+    def drift(self) -> Drift | None:
+        """The drift's class, as the runtime's classifier reads the outputs; None unless drifted."""
         if self.status != "drifted" or self.expected is None:
             return None
-        return classify(parse(self.expected), parse(self.actual), self.reasons)
+        return classify(parse(self.expected), parse(self.actual), self.reasons, self.classifier)
 
     @property
     def kind(self) -> str:
@@ -54,10 +88,12 @@ class Comparison:
         return drift.kind if drift else self.status
 
 
-def classify(old: Parsed, new: Parsed, reasons: list[str]) -> jaxpr_diff.Drift:
-    """The class of one golden's drift. A changed header alone (a new JAX that prints the same
-    text) is cosmetic; text outside the jaxprs, a count, a band or a claim is 'text' drift."""
-    drift = jaxpr_diff.compare(old.output, new.output) or jaxpr_diff.Drift(jaxpr_diff.COSMETIC)
+def classify(
+    old: Parsed, new: Parsed, reasons: list[str], classifier: Classifier = text_drift
+) -> Drift:
+    """The class of one golden's drift. A changed header alone (a new version that prints the
+    same text) is cosmetic; a changed count, band or claim is 'text' drift."""
+    drift = classifier(old.output, new.output)
     old_exact = {f.name: f.value for f in old.facts if not f.banded}
     new_exact = {f.name: f.value for f in new.facts if not f.banded}
     changes = [
@@ -71,14 +107,12 @@ def classify(old: Parsed, new: Parsed, reasons: list[str]) -> jaxpr_diff.Drift:
     if reasons:
         changes.append("measured values left their band or claims broke")
     if not changes and old.output == new.output:
-        return jaxpr_diff.Drift(
-            jaxpr_diff.COSMETIC, ["the output is the same; only the header changed"]
-        )
+        return Drift(COSMETIC, ["the output is the same; only the header changed"])
     if not changes:
         return drift
-    if drift.kind == jaxpr_diff.STRUCTURAL:
-        return jaxpr_diff.Drift(drift.kind, [*drift.changes, *changes], drift.diff)
-    return jaxpr_diff.Drift(jaxpr_diff.TEXT, [*drift.changes, *changes])
+    if drift.kind == STRUCTURAL:
+        return Drift(drift.kind, [*drift.changes, *changes], drift.diff)
+    return Drift(TEXT, [*drift.changes, *changes])
 
 
 def compare(
@@ -89,6 +123,7 @@ def compare(
     output: str,
     facts: list[Fact] | None = None,
     claims: list[Claim] | None = None,
+    classifier: Classifier = text_drift,
 ) -> Comparison:
     """Text and counts compare exactly; timings and ratios by band; every claim must hold."""
     path = golden_path(golden_dir, page, block_id)
@@ -96,7 +131,7 @@ def compare(
     body = output + measured.render(facts, claims)
     actual = render(page, block_id, snippet, body)
     expected, damage = read_golden(path)
-    result = Comparison(page, block_id, snippet, path, expected, actual)
+    result = Comparison(page, block_id, snippet, path, expected, actual, classifier=classifier)
     result.broken = measured.broken_claims(facts, claims)
     if expected is None:
         result.reasons = list(result.broken)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bookexec.files import write_atomic
-from bookexec.goldens.compare import Comparison
+from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Comparison
 from bookexec.goldens.store import (
     VERSIONS_FILE,
     Provenance,
@@ -15,7 +15,6 @@ from bookexec.goldens.store import (
     remove_leftovers,
     write_versions,
 )
-from bookexec.jax import diff as jaxpr_diff
 
 
 @dataclass(frozen=True)
@@ -108,7 +107,7 @@ class Report:
             out.append(problem)
         out += [failure.line() for failure in self.failures]
         drifted = [c for c in self.comparisons if c.status == "drifted"]
-        for kind in (jaxpr_diff.STRUCTURAL, jaxpr_diff.TEXT):
+        for kind in (STRUCTURAL, TEXT):
             out += [self._full(c) for c in drifted if c.kind == kind]
         for c in self.comparisons:
             if c.status == "new":
@@ -124,7 +123,7 @@ class Report:
                 "GOLDEN=update deletes it"
             )
         for c in drifted:
-            if c.kind == jaxpr_diff.COSMETIC:
+            if c.kind == COSMETIC:
                 why = c.drift().headline().removeprefix("cosmetic: ")
                 out.append(f"DRIFTED (cosmetic): {_where(c.page, c.block_id, c.snippet)}: {why}")
         kinds = self.kinds()

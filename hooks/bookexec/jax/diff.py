@@ -13,8 +13,9 @@ flow compared through the correspondence of old and new variables that the align
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift
 from bookexec.jax.parse import (
     Binder,
     Eqn,
@@ -29,28 +30,7 @@ from bookexec.jax.parse import (
     split_output,
 )
 
-COSMETIC = "cosmetic"
-STRUCTURAL = "structural"
-TEXT = "text"  # the jaxprs are the same program (or there are none), other text changed
 _COLLAPSED = "{…}"
-_SAME_PROGRAM = (
-    "the same program: only variable letters, line wrapping, parameter order "
-    "or the order of independent equations changed"
-)
-
-
-@dataclass
-class Drift:
-    """How two outputs differ: the class, what changed in words, and the aligned diff."""
-
-    kind: str  # COSMETIC, STRUCTURAL or TEXT
-    changes: list[str] = field(default_factory=list)
-    diff: str = ""  # for structural jaxpr drift: the aligned equation diff
-
-    def headline(self) -> str:
-        if self.kind == COSMETIC:
-            return "cosmetic: " + "; ".join(self.changes or [_SAME_PROGRAM])
-        return f"{self.kind}: " + "; ".join(self.changes or ["the output changed"])
 
 
 def has_jaxpr(text: str) -> bool:
