@@ -1,7 +1,7 @@
 """Stopping is clean: when the build or the server is killed, its workers leave at once.
 
 Each case starts a real `mkdocs build` or `mkdocs serve` on a page whose block sleeps for a
-minute, kills the MkDocs process while the block runs, and checks two seconds later that no
+minute, kills the MkDocs process while the block runs, and checks that within two seconds no
 worker of it is still alive (a zombie waiting for its new parent to reap it counts as gone).
 """
 
@@ -84,7 +84,10 @@ def test_no_worker_outlives_a_killed_mkdocs(site, tmp_path, command, sig):
         assert all(alive(pid) for pid in workers)
         proc.send_signal(sig)
         proc.wait(timeout=30)
-        time.sleep(2.0)
+        # The bound is what this test measures; it ends as soon as the workers are gone.
+        gone_by = time.monotonic() + 2.0
+        while any(alive(pid) for pid in workers) and time.monotonic() < gone_by:
+            time.sleep(0.05)
         survivors = [pid for pid in workers if alive(pid)]
         assert not survivors, f"workers {survivors} outlived mkdocs {command} by 2 s"
     finally:

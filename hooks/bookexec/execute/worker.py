@@ -250,8 +250,12 @@ def main(fd: int, lifeline: int | None = None) -> None:
     start = protocol.receive(conn)
     if not isinstance(start, protocol.Start):
         raise protocol.ProtocolError(f"expected a start message, got {start!r}")
-    for module in start.preload:
-        importlib.import_module(module)
+    try:
+        for module in start.preload:
+            importlib.import_module(module)
+    except BaseException:  # to the worker's log (the real stderr), which the build shows
+        traceback.print_exc(file=sys.__stderr__)
+        raise SystemExit(1) from None
     session = Session(capture, start)
     protocol.send(conn, protocol.Ready(pid=os.getpid()))
     while True:
