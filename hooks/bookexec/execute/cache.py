@@ -44,6 +44,7 @@ _ENV_IGNORED = {
 _EXECUTOR_SOURCES = (
     "execute/worker.py",
     "execute/runner.py",
+    "execute/protocol.py",
     "facts.py",
     "goldens/measured.py",
     "execute/cache.py",

@@ -343,7 +343,9 @@ class Executor:
         self.limits = Limits.from_env()  # a bad value stops the build here, named
         self.cache = cache
         self.progress = progress or Progress(lambda message: None)
-        self.env_key = environment_key(root) if cache else ""
+        # An output is reused only under the runtime that made it.
+        runtime_part = f"{self.runtime.name}:{self.runtime.preload}"
+        self.env_key = environment_key(root) + runtime_part if cache else ""
         self.jobs = jobs or int(os.environ.get("BOOK_JOBS", "0")) or (os.cpu_count() or 1)
         self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="book-page")
         self._futures: dict[str, Future[PageRun]] = {}

@@ -20,12 +20,6 @@ from bookexec.goldens.compare import Comparison
 # Fence options the book reads; markdown-exec would otherwise copy them onto the output fence.
 BOOK_OPTIONS = ("raises", "timeout", "limit", "band", "fresh")
 DEFAULT_SOURCE = "block"
-DEFAULT_RESULT = "text"
-
-
-def result_language(output: str) -> str:
-    """Outputs that print a jaxpr get the jaxpr lexer; anything else is plain text."""
-    return "jaxpr" if "{ lambda " in output else DEFAULT_RESULT
 
 
 def format_python(**options: Any) -> Markup:
@@ -43,7 +37,7 @@ def format_python(**options: Any) -> Markup:
     # A block that printed nothing shows its source alone, not an empty output box.
     options["source"] = options.get("source") or (DEFAULT_SOURCE if output else "above")
     if not options.get("result"):
-        options["result"] = result_language(output) if output else ""
+        options["result"] = current.runtime.result_language(output) if output else ""
     rendered = base_format(language="python", run=run, extra=extra, **options)
     rendered = Markup(measured.unmark(rendered))  # timings and ratios, marked as such
     if failure is not None:  # the report at the end of the build lists it too
