@@ -235,13 +235,16 @@ def test_text_outside_jaxprs():
 def test_a_drifted_golden_carries_its_class_and_aligned_diff_to_the_serve_warning(tmp_path):
     from bookexec.files import write_atomic
     from bookexec.goldens.compare import compare as compare_golden
+    from bookexec.jax.runtime import JaxRuntime
     from bookexec.render.fence import drift_warning
 
     old = jaxpr(lambda x: jnp.sin(x) * 2.0 + jnp.cos(x), 1.0)
     new = jaxpr(lambda x: jnp.sin(lax.stop_gradient(x)) * 2.0 + jnp.cos(x), 1.0)
     first = compare_golden(tmp_path, "p.md", "b", "snippets/p/b.py", old)
     write_atomic(first.path, first.actual)
-    drifted = compare_golden(tmp_path, "p.md", "b", "snippets/p/b.py", new)
+    drifted = compare_golden(
+        tmp_path, "p.md", "b", "snippets/p/b.py", new, classifier=JaxRuntime().classify
+    )
     assert (drifted.status, drifted.kind) == ("drifted", STRUCTURAL)
     assert drifted.notes()[0].startswith("structural: primitive added: stop_gradient")
     warning = drift_warning(drifted, tmp_path)
