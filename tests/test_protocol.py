@@ -1,8 +1,11 @@
-"""The worker protocol: every message survives the pipe's JSON, and nothing else passes."""
+"""The worker protocol: every message survives the pipe as a plain dict, nothing else passes,
+and the worker's own imports stay out of a snippet's sight."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from multiprocessing import Pipe
 
 import pytest
@@ -18,6 +21,7 @@ from bookexec.execute.protocol import (
     RunBlock,
     Start,
 )
+from conftest import REPO
 
 MESSAGES = [
     Start(stack_file="/tmp/stack.txt"),
@@ -45,9 +49,10 @@ MESSAGES = [
 
 
 @pytest.mark.parametrize("message", MESSAGES, ids=lambda m: type(m).__name__)
-def test_each_message_round_trips_as_json(message):
+def test_each_message_round_trips_as_plain_data(message):
     data = protocol.encode(message)
-    assert json.loads(data)["op"] == message.op  # plain JSON on the pipe, tagged by op
+    assert json.loads(json.dumps(data)) == data  # plain values only, tagged by op
+    assert data["op"] == message.op
     back = protocol.decode(data)
     assert back == message and type(back) is type(message)
     if isinstance(back, BlockResult):
@@ -64,7 +69,7 @@ def test_messages_cross_a_real_pipe():
 
 @pytest.mark.parametrize(
     "data",
-    [b"not json", b'{"op": "dance"}', b'{"op": "ready"}', b'{"op": "result", "status": "odd"}'],
+    ["not a dict", {"op": "dance"}, {"op": "ready"}, {"op": "result", "status": "odd"}],
 )
 def test_a_message_outside_the_protocol_is_refused(data):
     with pytest.raises(protocol.ProtocolError, match="not a worker message"):
@@ -75,3 +80,21 @@ def test_statuses_are_an_enum_not_bare_strings():
     assert {status.value for status in BlockStatus} == {"ok", "raised", "flooded"}
     decoded = protocol.decode(protocol.encode(BlockResult(status=BlockStatus.RAISED)))
     assert decoded.status is BlockStatus.RAISED
+
+
+def test_the_worker_imports_nothing_a_snippet_could_notice():
+    """A block that counts the modules an import adds, or runs in a fresh interpreter, must
+    see what a plain Python has: the book's census goldens depend on it."""
+    code = (
+        "import sys\n"
+        "from bookexec.execute import worker, protocol\n"
+        "from bookexec.jax import probe\n"
+        "print(sorted(sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO / "hooks", capture_output=True, text=True
+    )
+    loaded = set(eval(out.stdout))
+    heavy = {"dataclasses", "typing", "json", "inspect", "ast", "importlib", "jax", "mkdocs"}
+    assert not loaded & heavy, sorted(loaded & heavy)
+    assert not any(name.startswith("bookexec.goldens") for name in loaded)

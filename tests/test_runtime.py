@@ -41,7 +41,7 @@ def test_jax_runtime_reads_jaxprs_as_programs():
 
 def test_the_jax_probe_runs_in_a_process_that_never_imported_jax():
     code = (
-        "from bookexec.jax.runtime import probe, flush_effects\n"
+        "from bookexec.jax.probe import probe, flush_effects\n"
         "flush_effects()\n"
         "import sys\nprint(probe(), 'jax' in sys.modules)\n"
     )

@@ -1,17 +1,18 @@
 """The messages between the build (runner) and a worker, and how they cross the pipe.
 
-Each message is a dataclass with an `op` tag; on the pipe it is one JSON object. The build
-sends `Start` (what to preload, which probe to run, where to dump stacks), then `RunBlock` for
-each block and `Finish` at the end; the worker answers `Ready`, one `BlockResult` per block and
-`Finished` (the backend and devices its probe saw).
+The build sends `Start` (what to preload, which probe to run, where to dump stacks), then
+`RunBlock` for each block and `Finish` at the end; the worker answers `Ready`, one
+`BlockResult` per block and `Finished` (the backend and devices its probe saw).
+
+On the pipe each message is a plain dict of strings, numbers, lists and None, tagged by its
+`op`. This module runs in every worker before the first block, so it imports nothing a
+snippet could notice (no dataclasses, typing or json: a snippet that counts the modules an
+import adds, or that runs in a fresh interpreter, must see what a fresh Python has).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar
 
 
 class BlockStatus(StrEnum):
@@ -26,93 +27,147 @@ class ProtocolError(Exception):
     """A message that is not one of this module's: the two sides disagree."""
 
 
-@dataclass(frozen=True)
-class Start:
+class Message:
+    """A message: its fields are its `__slots__`; equal when of one kind with equal fields."""
+
+    __slots__: tuple[str, ...] = ()
+    op = ""
+
+    def fields(self) -> dict:
+        """The message's fields by name, as they are."""
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.fields() == self.fields()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{name}={value!r}" for name, value in self.fields().items())
+        return f"{type(self).__name__}({args})"
+
+
+class Start(Message):
     """Build -> worker, first: what to import before the first block, and the probe to run."""
 
-    op: ClassVar[str] = "start"
-    stack_file: str
-    preload: list[str] = field(default_factory=list)
-    probe: str | None = None  # dotted path of a function returning {"backend", "devices"}
-    flush: str | None = None  # dotted path of a function run after each block (callback threads)
-    hidden_notes: list[str] = field(default_factory=list)  # exception notes the page never shows
+    __slots__ = ("flush", "hidden_notes", "preload", "probe", "stack_file")
+    op = "start"
+
+    def __init__(
+        self,
+        stack_file: str,
+        preload: list[str] | None = None,
+        probe: str | None = None,  # dotted path of a function returning {"backend", "devices"}
+        flush: str | None = None,  # dotted path of a function run after each block
+        hidden_notes: list[str] | None = None,  # exception notes the page never shows
+    ) -> None:
+        self.stack_file = stack_file
+        self.preload = list(preload or [])
+        self.probe = probe
+        self.flush = flush
+        self.hidden_notes = list(hidden_notes or [])
 
 
-@dataclass(frozen=True)
-class Ready:
+class Ready(Message):
     """Worker -> build: preloaded and ready for its first block."""
 
-    op: ClassVar[str] = "ready"
-    pid: int
+    __slots__ = ("pid",)
+    op = "ready"
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
 
 
-@dataclass(frozen=True)
-class RunBlock:
+class RunBlock(Message):
     """Build -> worker: run one block's code in the page's session."""
 
-    op: ClassVar[str] = "run"
-    code: str
-    snippet: str
-    timeout: float
-    limit: int
+    __slots__ = ("code", "limit", "snippet", "timeout")
+    op = "run"
+
+    def __init__(self, code: str, snippet: str, timeout: float, limit: int) -> None:
+        self.code = code
+        self.snippet = snippet
+        self.timeout = timeout
+        self.limit = limit
 
 
-@dataclass(frozen=True)
-class BlockError:
+class BlockError(Message):
     """What a block raised: its names, the text a page shows, the traceback and the line."""
 
-    type: str
-    qualified: str
-    shown: str
-    traceback: str
-    line: int | None = None
+    __slots__ = ("line", "qualified", "shown", "traceback", "type")
+    op = "error"
+
+    def __init__(
+        self, type: str, qualified: str, shown: str, traceback: str, line: int | None = None
+    ) -> None:
+        self.type = type
+        self.qualified = qualified
+        self.shown = shown
+        self.traceback = traceback
+        self.line = line
 
 
-@dataclass(frozen=True)
-class BlockResult:
+class BlockResult(Message):
     """Worker -> build: what one block printed and recorded, and how it ended."""
 
-    op: ClassVar[str] = "result"
-    status: BlockStatus
-    output: str = ""
-    facts: list[dict] = field(default_factory=list)
-    claims: list[dict] = field(default_factory=list)
-    error: BlockError | None = None
-    flood_line: int | None = None
-    seconds: float = 0.0
+    __slots__ = ("claims", "error", "facts", "flood_line", "output", "seconds", "status")
+    op = "result"
+
+    def __init__(
+        self,
+        status: BlockStatus,
+        output: str = "",
+        facts: list[dict] | None = None,
+        claims: list[dict] | None = None,
+        error: BlockError | None = None,
+        flood_line: int | None = None,
+        seconds: float = 0.0,
+    ) -> None:
+        self.status = status
+        self.output = output
+        self.facts = list(facts or [])
+        self.claims = list(claims or [])
+        self.error = error
+        self.flood_line = flood_line
+        self.seconds = seconds
 
 
-@dataclass(frozen=True)
-class Finish:
+class Finish(Message):
     """Build -> worker: the page is done; probe the backend and exit."""
 
-    op: ClassVar[str] = "finish"
+    __slots__ = ()
+    op = "finish"
 
 
-@dataclass(frozen=True)
-class Finished:
+class Finished(Message):
     """Worker -> build, last: the backend the page ran on and how many devices it had."""
 
-    op: ClassVar[str] = "finished"
-    backend: str = "none"
-    devices: int = 0
+    __slots__ = ("backend", "devices")
+    op = "finished"
+
+    def __init__(self, backend: str = "none", devices: int = 0) -> None:
+        self.backend = backend
+        self.devices = devices
 
 
-Message = Start | Ready | RunBlock | BlockResult | Finish | Finished
-_KINDS: dict[str, type] = {
+_KINDS: dict[str, type[Message]] = {
     kind.op: kind for kind in (Start, Ready, RunBlock, BlockResult, Finish, Finished)
 }
 
 
-def encode(message: Message) -> bytes:
-    """One message as the JSON bytes sent over the pipe."""
-    return json.dumps({"op": message.op, **asdict(message)}).encode("utf-8")
+def encode(message: Message) -> dict:
+    """One message as the plain dict sent over the pipe."""
+    fields = message.fields()
+    if isinstance(message, BlockResult):
+        fields["status"] = str(message.status)
+        fields["error"] = message.error.fields() if message.error else None
+    return {"op": message.op, **fields}
 
 
-def decode(data: bytes) -> Message:
-    """The message these JSON bytes carry; ProtocolError if they carry none."""
+def decode(data: object) -> Message:
+    """The message a plain dict carries; ProtocolError if it carries none."""
     try:
-        fields: dict[str, Any] = json.loads(data)
+        fields = dict(data)  # type: ignore[call-overload]
         kind = _KINDS[fields.pop("op")]
         if kind is BlockResult:
             fields["status"] = BlockStatus(fields["status"])
@@ -120,14 +175,14 @@ def decode(data: bytes) -> Message:
                 fields["error"] = BlockError(**fields["error"])
         return kind(**fields)
     except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise ProtocolError(f"not a worker message ({error!r}): {data[:200]!r}") from None
+        raise ProtocolError(f"not a worker message ({error!r}): {data!r:.200}") from None
 
 
 def send(conn, message: Message) -> None:
     """Write one message to a `multiprocessing` connection."""
-    conn.send_bytes(encode(message))
+    conn.send(encode(message))
 
 
 def receive(conn) -> Message:
     """Read one message from a `multiprocessing` connection."""
-    return decode(conn.recv_bytes())
+    return decode(conn.recv())

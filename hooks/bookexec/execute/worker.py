@@ -4,7 +4,8 @@ It talks to the build over a `multiprocessing` connection passed as a file descr
 snippet owns `sys.stdout` and `sys.stderr`. Everything a reader running the snippet would see,
 `print`, direct writes to either stream, writes from a library's callback threads (flushed by
 the runtime's `flush` after each block) and warnings, lands in one ordered capture. It imports
-only what the build's `Start` message names (`bookexec.execute.protocol`).
+only what the build's `Start` message names (`bookexec.execute.protocol`), and nothing else a
+snippet could notice: a block that counts modules sees what a plain interpreter has.
 
 Run as ``python -m bookexec.execute.worker FD``. It must not import MkDocs: it starts once per page.
 """
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import codecs
 import faulthandler
-import importlib
 import io
 import os
 import re
@@ -182,7 +182,8 @@ def _function(dotted: str | None) -> Callable | None:
     if not dotted:
         return None
     module, _, name = dotted.rpartition(".")
-    return getattr(importlib.import_module(module), name)
+    __import__(module)
+    return getattr(sys.modules[module], name)
 
 
 class Session:
@@ -252,7 +253,7 @@ def main(fd: int, lifeline: int | None = None) -> None:
         raise protocol.ProtocolError(f"expected a start message, got {start!r}")
     try:
         for module in start.preload:
-            importlib.import_module(module)
+            __import__(module)
     except BaseException:  # to the worker's log (the real stderr), which the build shows
         traceback.print_exc(file=sys.__stderr__)
         raise SystemExit(1) from None

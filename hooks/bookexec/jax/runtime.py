@@ -3,8 +3,6 @@ probed after a page's last block, jaxprs compared as programs."""
 
 from __future__ import annotations
 
-import contextlib
-import sys
 from importlib.metadata import version
 
 from bookexec.execute.runtime import Runtime, python_version
@@ -20,12 +18,12 @@ class JaxRuntime(Runtime):
 
     name = "jax"
     preload = ("jax",)
-    flush = "bookexec.jax.runtime.flush_effects"
+    flush = "bookexec.jax.probe.flush_effects"
     hidden_notes = (FILTER_NOTE,)
 
     def worker_probe(self) -> str | None:
-        """`probe`, run inside the worker."""
-        return "bookexec.jax.runtime.probe"
+        """`bookexec.jax.probe.probe`, run inside the worker."""
+        return "bookexec.jax.probe.probe"
 
     def versions(self) -> dict[str, str]:
         """jax, jaxlib and Python, as the VERSIONS file records them."""
@@ -38,29 +36,3 @@ class JaxRuntime(Runtime):
     def result_language(self, output: str) -> str:
         """The language "jaxpr" when the output holds a jaxpr, else "text"."""
         return "jaxpr" if diff.has_jaxpr(output) else "text"
-
-
-def flush_effects() -> None:
-    """Wait for `jax.debug.print`, which runs on XLA's callback thread, before the capture is
-    read; in the worker, after each block."""
-    jax = sys.modules.get("jax")
-    if jax is not None:
-        with contextlib.suppress(Exception):
-            jax.effects_barrier()
-
-
-def probe() -> dict:
-    """In the worker, after the last block (when it is safe): the backend JAX ran the page on
-    and how many devices it has; "none" and 0 when the page never imported JAX."""
-    jax = sys.modules.get("jax")
-    if jax is None:
-        return {"backend": "none", "devices": 0}
-    try:
-        backend = jax.default_backend()
-    except Exception as exc:
-        return {"backend": f"unavailable ({type(exc).__name__})", "devices": 0}
-    try:
-        devices = jax.device_count()
-    except Exception:
-        devices = 0
-    return {"backend": backend, "devices": devices}
