@@ -132,6 +132,7 @@ class Background:
     # -- one build's view ---------------------------------------------------------------------
 
     def for_build(self, progress: Progress) -> ServeExecutor:
+        """This build's view of the background runs; the build begins."""
         self.release(self._last_build, ask=False)  # runs a failed build left unstarted
         self.executor.progress = progress  # this build's lines and summary count the blocks
         with self._lock:
@@ -199,6 +200,7 @@ class Background:
             self._request_rebuild()
 
     def shutdown(self) -> None:
+        """Cancel what has not started, stop the workers, wait for them."""
         if self._timer is not None:
             self._timer.cancel()
         with self._lock:
@@ -221,6 +223,7 @@ class ServeExecutor:
         self._futures: dict[str, Future[PageRun]] = {}
 
     def submit(self, page: str, blocks: list[Block]) -> None:
+        """Start the page's run, or join the one under way for the same blocks."""
         future = self.background.submit(page, blocks)
         if future is not None:
             self._futures[page] = future
@@ -248,19 +251,20 @@ class ServeExecutor:
         return False
 
     def page(self, page: str) -> PageRun:
+        """The page's run, waited for."""
         return self._futures[page].result()
 
-    def has(self, page: str) -> bool:
-        return page in self._futures
-
     def pending(self) -> list[str]:
+        """The pages whose runs are still under way."""
         return sorted(page for page, future in self._futures.items() if not future.done())
 
     def close(self) -> None:
         # The runs outlive this build (the next one picks them up); they start now.
+        """The build is over: deferred runs start now and outlive it."""
         self.background.release(time.perf_counter() - self.started)
 
     def stop(self) -> None:
+        """Nothing: the runs belong to the serve process, not to one build."""
         pass
 
 
@@ -280,11 +284,13 @@ def executor_for(
 
 
 def attach(server) -> None:
+    """`on_serve`: a finished run asks this server for a rebuild."""
     if _background is not None:
         _background.attach(server)
 
 
 def shutdown() -> None:
+    """The server stops: end the background runs and their workers."""
     global _background
     if _background is not None:
         _background.shutdown()

@@ -84,6 +84,8 @@ class BlockRun:
 
 @dataclass
 class PageRun:
+    """What one page's blocks did, and the backend and devices they ran on."""
+
     page: str
     blocks: list[BlockRun] = field(default_factory=list)
     backend: str = "none"
@@ -91,10 +93,12 @@ class PageRun:
 
     @property
     def failure(self) -> str | None:
+        """The page's first failure, or None."""
         return next((run.failure for run in self.blocks if run.failure), None)
 
 
 def cache_entry(run: BlockRun, backend: str, devices: int) -> dict:
+    """A block's run as the block cache stores it."""
     return {
         "output": run.output,
         "seconds": run.seconds,
@@ -106,6 +110,7 @@ def cache_entry(run: BlockRun, backend: str, devices: int) -> dict:
 
 
 def from_cache_entry(block: Block, entry: dict) -> BlockRun:
+    """A block's run from its cache entry."""
     return BlockRun(
         block=block,
         output=entry["output"],
@@ -120,6 +125,7 @@ NO_BACKEND = {"backend": "none", "devices": 0}
 
 
 def is_fresh(block: Block) -> bool:
+    """The block runs alone in a new interpreter (`fresh` on its fence)."""
     return block.options.get("fresh", "").lower() in ("true", "yes", "on", "1")
 
 
@@ -357,6 +363,7 @@ class Executor:
         self._cached_last: dict[str, dict] = {}  # the backend and devices a cache entry names
 
     def submit(self, page: str, blocks: list[Block]) -> None:
+        """Start a page's blocks (or take them from the cache); `page` waits for them."""
         if not blocks:
             return
         keys = block_keys(blocks, self.env_key, is_fresh) if self.cache else [""] * len(blocks)

@@ -46,10 +46,12 @@ class Capture:
         self.flooded = False
 
     def reset(self, limit: int) -> None:
+        """Empty the buffer for the next block, with its output limit."""
         with self._lock:
             self._parts, self._size, self.limit, self.flooded = [], 0, limit, False
 
     def write(self, text: str) -> int:
+        """Append text; OutputFlood once the block wrote past its limit."""
         with self._lock:
             if self.flooded:
                 raise OutputFlood
@@ -61,6 +63,7 @@ class Capture:
         return len(text)
 
     def text(self) -> str:
+        """Everything written since the last reset, in order."""
         with self._lock:
             return "".join(self._parts)
 
@@ -86,13 +89,16 @@ class Stream(io.TextIOBase):
         self.buffer = BinaryStream(self)
 
     def writable(self) -> bool:
+        """Always: it is an output stream."""
         return True
 
     def write(self, text: str) -> int:
+        """Write text into the capture, a lone surrogate as U+FFFD."""
         self._capture.write(_SURROGATE.sub("\ufffd", text))
         return len(text)
 
     def isatty(self) -> bool:
+        """Never a terminal: a snippet that asks prints as into a file."""
         return False
 
 
@@ -104,12 +110,15 @@ class BinaryStream(io.RawIOBase):
         self.reset()
 
     def reset(self) -> None:
+        """Forget any unfinished character (a new block starts)."""
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
     def writable(self) -> bool:
+        """Always: it is an output stream."""
         return True
 
     def write(self, data) -> int:
+        """Decode bytes as UTF-8 into the text stream."""
         data = bytes(data)
         self._text.write(self._decoder.decode(data))
         return len(data)
