@@ -29,7 +29,7 @@ from pathlib import Path
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.execute.protocol import BlockResult, BlockStatus
-from bookexec.execute.runner import Worker, WorkerFailed, is_fresh, judge
+from bookexec.execute.runner import Limits, Worker, WorkerFailed, is_fresh, judge
 from bookexec.files import write_atomic
 from bookexec.goldens.measured import render as render_facts
 from bookexec.goldens.normalize import normalize, path_rules
@@ -91,14 +91,14 @@ def _error_text(raw: BlockResult, block: Block) -> str:
 def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list[tuple]:
     """Every block of one page, in one session; a failing block does not stop the next ones."""
     results: list[tuple] = []
-    runtime = JaxRuntime()
-    worker = Worker(root, log_dir, runtime, python=python)
+    runtime, limits = JaxRuntime(), Limits.from_env()
+    worker = Worker(root, log_dir, runtime, limits=limits, python=python)
     try:
         worker.ready()
         for block in blocks:
             try:
                 if is_fresh(block):
-                    fresh = Worker(root, log_dir, runtime, fresh=True, python=python)
+                    fresh = Worker(root, log_dir, runtime, fresh=True, limits=limits, python=python)
                     try:
                         fresh.ready()
                         raw = fresh.run(block)
@@ -109,10 +109,10 @@ def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list
             except WorkerFailed as failure:
                 results.append((block, None, f"{failure}\n"))
                 worker.kill()  # the session is gone: later blocks run in a new one
-                worker = Worker(root, log_dir, runtime, python=python)
+                worker = Worker(root, log_dir, runtime, limits=limits, python=python)
                 worker.ready()
                 continue
-            run = judge(block, raw)
+            run = judge(block, raw, limits)
             results.append((block, raw, run))
         backend = worker.finish().backend
     finally:
