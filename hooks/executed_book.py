@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from mkdocs.plugins import event_priority
 
-from bookexec.book.extensions import PinnedJax, book_extensions
+from bookexec.book.extensions import book_extensions
 from bookexec.engine import Engine
+from bookexec.jax.runtime import JaxRuntime
 
-_engine = Engine(runtime=PinnedJax(), extensions=book_extensions())
+_engine = Engine(runtime=JaxRuntime(), extensions=book_extensions())
 
 
 def on_startup(command, dirty):

@@ -27,6 +27,7 @@ from bookexec.execute import background, cache
 from bookexec.execute.eta import RunTimes
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
 from bookexec.execute.runner import Executor, PageRun
+from bookexec.execute.runtime import Runtime
 from bookexec.files import CachePaths
 from bookexec.goldens import measured, review
 from bookexec.goldens.compare import Comparison, compare
@@ -43,7 +44,6 @@ from bookexec.goldens.store import (
 )
 from bookexec.goldens.store import parse as parse_golden
 from bookexec.guard import engine_formatter
-from bookexec.jax.diff import classify
 from bookexec.render import figures, prose
 from bookexec.render.fence import anchor_blocks, format_python, page_summary
 
@@ -103,7 +103,7 @@ class Extension:
 class Engine:
     """Made once by the hook file; owns the current Build and the serve process's executor."""
 
-    def __init__(self, runtime: Any, extensions: Iterable[Extension] = ()) -> None:
+    def __init__(self, runtime: Runtime, extensions: Iterable[Extension] = ()) -> None:
         self.runtime = runtime
         self.extensions = list(extensions)
         self.command = "build"
@@ -149,14 +149,18 @@ class Engine:
         if build.execute and cache.enabled(build.serving, build.mode):
             block_cache = cache.BlockCache(build.paths.blocks)
         if not background.enabled(build.serving, build.execute, block_cache):
-            return Executor(build.root, cache=block_cache, progress=build.progress)
+            return Executor(
+                build.root, cache=block_cache, progress=build.progress, runtime=self.runtime
+            )
         # Issue 18: serve pages at once from goldens; blocks run in the background, in one
         # executor kept across rebuilds.
         assert block_cache is not None
         if self.background is None or self.background.root != build.root:
             if self.background is not None:
                 self.background.shutdown()
-            self.background = background.Background(build.root, block_cache, build.progress)
+            self.background = background.Background(
+                build.root, block_cache, build.progress, self.runtime
+            )
         return self.background.for_build(build.progress)
 
     def on_files(self, files: Any, config: Any) -> Any:
@@ -237,17 +241,16 @@ class Engine:
 
 
 class Build:
-    """The state of one build: its plan, each block's judged output, failures and drift."""
-
     def __init__(
         self,
         root: Path,
         serving: bool,
-        runtime: Any,
+        runtime: Runtime,
         extensions: Iterable[Extension] = (),
         executor: Any = None,
     ) -> None:
         self.root = root
+        self.runtime = runtime
         self.serving = serving
         self.runtime = runtime
         self.extensions = list(extensions)
@@ -456,7 +459,7 @@ class Build:
                 body,
                 run.facts,
                 run.claims,
-                classify,
+                self.runtime.classify,
             )
             self.comparisons[(page, block.id)] = comparison
             if self.serving and comparison.status != "ok":
@@ -519,7 +522,7 @@ class Build:
         backends = sorted(
             {run.backend for run in self._page_runs() if run.backend not in ("none", "unknown")}
         )
-        return Provenance(**self.versions, backend=",".join(backends) or "none")
+        return Provenance.of(self.versions, backend=",".join(backends) or "none")
 
     def _page_runs(self) -> list[PageRun]:
         runs = []

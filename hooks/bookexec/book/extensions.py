@@ -6,8 +6,6 @@ The hook file lists them; the engine knows none of them by name.
 from __future__ import annotations
 
 import os
-import sys
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -17,26 +15,6 @@ from bookexec.errors import BookError
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.store import golden_path, parse, read_versions
 from bookexec.render import prose
-
-
-class PinnedJax:
-    """The versions the goldens record and the output fence's language, for this book's JAX.
-
-    A stand-in for the JAX runtime (`bookexec.jax.runtime.JaxRuntime`), of which the engine
-    uses only these two methods.
-    """
-
-    name = "jax"
-
-    def versions(self) -> dict[str, str]:
-        """jax, jaxlib and the Python (major.minor) running this build."""
-        py = sys.version_info
-        python = f"{py.major}.{py.minor}"
-        return {"jax": version("jax"), "jaxlib": version("jaxlib"), "python": python}
-
-    def result_language(self, output: str) -> str:
-        """Outputs that print a jaxpr get the jaxpr lexer; anything else is plain text."""
-        return "jaxpr" if "{ lambda " in output else "text"
 
 
 def _triple(versions: dict[str, str]) -> tuple[str, str, str]:

@@ -28,13 +28,15 @@ from pathlib import Path
 from bookexec.book import census
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
-from bookexec.execute.runner import Worker, WorkerFailed, is_fresh, judge
+from bookexec.execute.protocol import BlockResult, BlockStatus
+from bookexec.execute.runner import Limits, Worker, WorkerFailed, is_fresh, judge
 from bookexec.files import write_atomic
 from bookexec.goldens.measured import render as render_facts
 from bookexec.goldens.normalize import normalize, path_rules
 from bookexec.goldens.store import Provenance, golden_path, parse, read_versions, write_versions
 from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
+from bookexec.jax.runtime import JaxRuntime
 
 RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first
 PAGE = Path("docs") / "jax-changes.md"
@@ -72,24 +74,25 @@ def _record(block: Block, result: str, body: str) -> str:
     return render_golden(block.page, block.id, block.snippet, body, _WRITER, result=result)
 
 
-def _error_text(raw: dict, block: Block) -> str:
-    if raw.get("flooded"):
+def _error_text(raw: BlockResult, block: Block) -> str:
+    if raw.status is BlockStatus.FLOODED or raw.error is None:
         return "the output flooded past its limit\n"
-    error = raw["error"]
-    at = f" (line {error['line']} of {block.snippet})" if error.get("line") else ""
-    return f"raised {error['qualified']}{at}:\n{error['shown']}"
+    error = raw.error
+    at = f" (line {error.line} of {block.snippet})" if error.line else ""
+    return f"raised {error.qualified}{at}:\n{error.shown}"
 
 
 def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list[tuple]:
     """Every block of one page, in one session; a failing block does not stop the next ones."""
     results: list[tuple] = []
-    worker = Worker(root, log_dir, python=python)
+    runtime, limits = JaxRuntime(), Limits.from_env()
+    worker = Worker(root, log_dir, runtime, limits=limits, python=python)
     try:
         worker.ready()
         for block in blocks:
             try:
                 if is_fresh(block):
-                    fresh = Worker(root, log_dir, preload=[], python=python)
+                    fresh = Worker(root, log_dir, runtime, fresh=True, limits=limits, python=python)
                     try:
                         fresh.ready()
                         raw = fresh.run(block)
@@ -100,12 +103,12 @@ def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list
             except WorkerFailed as failure:
                 results.append((block, None, f"{failure}\n"))
                 worker.kill()  # the session is gone: later blocks run in a new one
-                worker = Worker(root, log_dir, python=python)
+                worker = Worker(root, log_dir, runtime, limits=limits, python=python)
                 worker.ready()
                 continue
-            run = judge(block, raw)
+            run = judge(block, raw, limits)
             results.append((block, raw, run))
-        backend = worker.finish()["backend"]
+        backend = worker.finish().backend
     finally:
         worker.kill()
     return [(block, raw, run, backend) for block, raw, run in results]

@@ -31,6 +31,7 @@ from bookexec.discover.options import parse_bool
 from bookexec.execute.cache import BlockCache, block_keys
 from bookexec.execute.progress import Progress
 from bookexec.execute.runner import Executor, PageRun, is_fresh
+from bookexec.execute.runtime import Runtime
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
@@ -56,9 +57,9 @@ def enabled(serving: bool, execute: bool, cache: BlockCache | None) -> bool:
 class Background:
     """The serve process's one executor, and the runs it has under way or finished."""
 
-    def __init__(self, root: Path, cache: BlockCache, progress: Progress) -> None:
+    def __init__(self, root: Path, cache: BlockCache, progress: Progress, runtime: Runtime) -> None:
         self.root = root
-        self.executor = Executor(root, cache=cache, progress=progress)
+        self.executor = Executor(root, cache=cache, progress=progress, runtime=runtime)
         self.runs: dict[str, tuple[tuple[str, ...], Future[PageRun]]] = {}
         self.waiting: set[str] = set()  # pages the last build showed from goldens
         self._lock = threading.Lock()
@@ -132,6 +133,7 @@ class Background:
     # -- one build's view ---------------------------------------------------------------------
 
     def for_build(self, progress: Progress) -> ServeExecutor:
+        """This build's view of the background runs; the build begins."""
         self.release(self._last_build, ask=False)  # runs a failed build left unstarted
         self.executor.progress = progress  # this build's lines and summary count the blocks
         with self._lock:
@@ -199,6 +201,7 @@ class Background:
             self._request_rebuild()
 
     def shutdown(self) -> None:
+        """Cancel what has not started, stop the workers, wait for them."""
         if self._timer is not None:
             self._timer.cancel()
         with self._lock:
@@ -221,6 +224,7 @@ class ServeExecutor:
         self._futures: dict[str, Future[PageRun]] = {}
 
     def submit(self, page: str, blocks: list[Block]) -> None:
+        """Start the page's run, or join the one under way for the same blocks."""
         future = self.background.submit(page, blocks)
         if future is not None:
             self._futures[page] = future
@@ -248,41 +252,46 @@ class ServeExecutor:
         return False
 
     def page(self, page: str) -> PageRun:
+        """The page's run, waited for."""
         return self._futures[page].result()
 
-    def has(self, page: str) -> bool:
-        return page in self._futures
-
     def pending(self) -> list[str]:
+        """The pages whose runs are still under way."""
         return sorted(page for page, future in self._futures.items() if not future.done())
 
     def close(self) -> None:
         # The runs outlive this build (the next one picks them up); they start now.
+        """The build is over: deferred runs start now and outlive it."""
         self.background.release(time.perf_counter() - self.started)
 
     def stop(self) -> None:
+        """Nothing: the runs belong to the serve process, not to one build."""
         pass
 
 
 _background: Background | None = None
 
 
-def executor_for(root: Path, cache: BlockCache, progress: Progress) -> ServeExecutor:
+def executor_for(
+    root: Path, cache: BlockCache, progress: Progress, runtime: Runtime
+) -> ServeExecutor:
     """This build's view of the serve process's background executor (made on first use)."""
     global _background
     if _background is None or _background.root != root:
         if _background is not None:
             _background.shutdown()
-        _background = Background(root, cache, progress)
+        _background = Background(root, cache, progress, runtime)
     return _background.for_build(progress)
 
 
 def attach(server) -> None:
+    """`on_serve`: a finished run asks this server for a rebuild."""
     if _background is not None:
         _background.attach(server)
 
 
 def shutdown() -> None:
+    """The server stops: end the background runs and their workers."""
     global _background
     if _background is not None:
         _background.shutdown()

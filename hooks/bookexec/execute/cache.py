@@ -45,6 +45,7 @@ _ENV_IGNORED = {
 _EXECUTOR_SOURCES = (
     "execute/worker.py",
     "execute/runner.py",
+    "execute/protocol.py",
     "facts.py",
     "goldens/measured.py",
     "execute/cache.py",
@@ -81,6 +82,7 @@ def fingerprint(
 
 @cache
 def installed_packages() -> tuple[str, ...]:
+    """Every installed distribution as name==version, sorted."""
     found = set()
     for dist in distributions():
         name = dist.metadata["Name"] if dist.metadata else None
@@ -89,6 +91,7 @@ def installed_packages() -> tuple[str, ...]:
 
 
 def environment_key(root: Path, environ=os.environ) -> str:
+    """What every block's output may depend on outside its code."""
     here = Path(__file__).resolve().parents[1]  # hooks/bookexec
     executor = b"".join((here / name).read_bytes() for name in _EXECUTOR_SOURCES)
     return fingerprint(
@@ -134,6 +137,7 @@ class BlockCache:
         return self.folder / f"{self._stem(block)}.{key}.json"
 
     def load(self, block: Block, key: str) -> dict | None:
+        """A block's cached entry under this key, or None (a miss, or unreadable)."""
         path = self._path(block, key)
         if not path.exists():
             return None
@@ -147,6 +151,7 @@ class BlockCache:
             return None
 
     def save(self, block: Block, key: str, entry: dict) -> None:
+        """Store a block's entry under this key; a failure only warns."""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._prune(block)

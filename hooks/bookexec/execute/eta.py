@@ -17,6 +17,8 @@ from bookexec.files import write_atomic
 
 
 class RunTimes:
+    """Each block's last run time, kept between builds in one JSON file."""
+
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self._lock = threading.Lock()
@@ -31,13 +33,16 @@ class RunTimes:
         self.default = statistics.median(known) if known else 1.0
 
     def last(self, key: str) -> float:
+        """The block's last run time, or the median of all known ones."""
         return self.seconds.get(key, self.default)
 
     def record(self, key: str, seconds: float) -> None:
+        """Remember this run's time for the block."""
         with self._lock:
             self.seconds[key] = round(seconds, 3)
 
     def save(self) -> None:
+        """Write the times for the next build; a failure only costs the estimate."""
         if self.path is None:
             return
         with self._lock:

@@ -28,6 +28,8 @@ def outside_mkdocs(name: str, form: str) -> logging.Logger:
 
 @dataclass
 class Tally:
+    """How many blocks ran, came from the cache, or ran again to rebuild a session."""
+
     executed: int = 0
     cached: int = 0
     replayed: int = 0  # cached blocks run again only to rebuild their page's session
@@ -57,6 +59,8 @@ class Progress:
         self._page_done: dict[str, int] = {}
 
     def expect(self, pages: int, blocks: int, plans: dict | None = None, jobs: int = 1) -> None:
+        """Learn how many pages and blocks the build will run, each block's last run time and
+        how many pages run at once, for the counts and the time left."""
         with self._lock:
             self.pages, self.blocks = pages, blocks
             self.jobs = max(1, jobs)
@@ -67,6 +71,7 @@ class Progress:
                     self._remaining[key] = self.times.last(key)
 
     def block_done(self, where: str, seconds: float, cached: bool, block=None) -> None:
+        """Count a finished block and say so, with the time left."""
         with self._lock:
             self.blocks_done += 1
             if cached:
@@ -92,10 +97,12 @@ class Progress:
             self.say(f"bookexec: slow block {where}: {seconds:.1f} s (BOOK_SLOW={self.slow:g})")
 
     def replayed(self) -> None:
+        """Count a cached block run again to rebuild its page's session."""
         with self._lock:
             self.tally.replayed += 1
 
     def page_done(self, page: str, ran: int, cached: int, seconds: float) -> None:
+        """Count a finished page and say so."""
         with self._lock:
             self.pages_done += 1
             done = (

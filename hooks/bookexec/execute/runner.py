@@ -15,6 +15,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import Pipe
@@ -23,16 +24,49 @@ from pathlib import Path
 from bookexec import privacy
 from bookexec.discover.blocks import Block
 from bookexec.discover.options import parse_bool
+from bookexec.errors import BookError
+from bookexec.execute import protocol
 from bookexec.execute.cache import BlockCache, block_keys, environment_key
 from bookexec.execute.lifeline import Lifeline
 from bookexec.execute.progress import Progress
+from bookexec.execute.protocol import BlockResult, BlockStatus, Finished
+from bookexec.execute.runtime import PythonRuntime, Runtime
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
 
-DEFAULT_TIMEOUT = float(os.environ.get("BOOK_BLOCK_TIMEOUT", "120"))
-DEFAULT_OUTPUT_LIMIT = int(os.environ.get("BOOK_OUTPUT_LIMIT", "200000"))
-PRELOAD = ["jax"]
 _STARTUP_TIMEOUT = 120.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The defaults of the `timeout` and `limit` fence options, read when a build starts."""
+
+    timeout: float = 120.0  # seconds before a block is killed
+    output: int = 200000  # characters a block may print
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Limits:
+        """BOOK_BLOCK_TIMEOUT and BOOK_OUTPUT_LIMIT; a BookError naming a bad value."""
+        return cls(
+            timeout=_number(environ, "BOOK_BLOCK_TIMEOUT", float, cls.timeout, "seconds"),
+            output=_number(environ, "BOOK_OUTPUT_LIMIT", int, cls.output, "characters"),
+        )
+
+
+def _number(environ: Mapping[str, str], name: str, kind: type, default, unit: str):
+    text = environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or not value > 0:
+        raise BookError(
+            f"{name}={text!r} is not a positive number of {unit}; "
+            f"set it to e.g. {default:g} or unset it (default {default:g})"
+        )
+    return value
 
 
 @dataclass
@@ -51,6 +85,8 @@ class BlockRun:
 
 @dataclass
 class PageRun:
+    """What one page's blocks did, and the backend and devices they ran on."""
+
     page: str
     blocks: list[BlockRun] = field(default_factory=list)
     backend: str = "none"
@@ -58,10 +94,12 @@ class PageRun:
 
     @property
     def failure(self) -> str | None:
+        """The page's first failure, or None."""
         return next((run.failure for run in self.blocks if run.failure), None)
 
 
 def cache_entry(run: BlockRun, backend: str, devices: int) -> dict:
+    """A block's run as the block cache stores it."""
     return {
         "output": run.output,
         "seconds": run.seconds,
@@ -73,6 +111,7 @@ def cache_entry(run: BlockRun, backend: str, devices: int) -> dict:
 
 
 def from_cache_entry(block: Block, entry: dict) -> BlockRun:
+    """A block's run from its cache entry."""
     return BlockRun(
         block=block,
         output=entry["output"],
@@ -87,23 +126,26 @@ NO_BACKEND = {"backend": "none", "devices": 0}
 
 
 def is_fresh(block: Block) -> bool:
+    """The block runs alone in a new interpreter (`fresh` on its fence)."""
     return parse_bool(block.options.get("fresh", "false"), block.where)
 
 
-def block_timeout(block: Block) -> float:
-    return float(block.options.get("timeout", DEFAULT_TIMEOUT))
+def block_timeout(block: Block, limits: Limits) -> float:
+    """The seconds this block may run: its fence's `timeout`, or the build's default."""
+    return float(block.options.get("timeout", limits.timeout))
 
 
-def judge(block: Block, raw: dict) -> BlockRun:
+def judge(block: Block, raw: BlockResult, limits: Limits | None = None) -> BlockRun:
     """Turn a worker's raw result into what the page shows, or a failure that stops the build."""
-    run = BlockRun(block=block, output=raw["output"], seconds=raw.get("seconds", 0.0))
+    limits = limits or Limits()
+    run = BlockRun(block=block, output=raw.output, seconds=raw.seconds)
     band = float(block.options.get("band", measured.DEFAULT_BAND))
-    run.facts, run.claims = measured.from_worker(raw.get("facts", []), raw.get("claims", []), band)
+    run.facts, run.claims = measured.from_worker(raw.facts, raw.claims, band)
     declared = block.options.get("raises")
-    error = raw.get("error")
-    if raw.get("flooded"):
-        limit = block.options.get("limit", DEFAULT_OUTPUT_LIMIT)
-        at = f", line {raw['flood_line']}" if raw.get("flood_line") else ""
+    error = raw.error
+    if raw.status is BlockStatus.FLOODED:
+        limit = block.options.get("limit", limits.output)
+        at = f", line {raw.flood_line}" if raw.flood_line else ""
         run.failure = (
             f"{block.where}{at}: output flooded past {limit} characters; stopped. "
             f'Print less, or raise limit="..." on the fence if the page should show it all'
@@ -116,18 +158,17 @@ def judge(block: Block, raw: dict) -> BlockRun:
                 "make the snippet raise it, or remove raises= from the fence"
             )
         return run
-    at = f", line {error['line']}" if error.get("line") else ""
-    if declared and declared in (error["type"], error["qualified"]):
-        run.output = run.output + error["shown"]
+    at = f", line {error.line}" if error.line else ""
+    if declared and declared in (error.type, error.qualified):
+        run.output = run.output + error.shown
         return run
     expected = f' (declared raises="{declared}")' if declared else ""
     fix = (
-        f'fix the snippet, or declare raises="{error["type"]}" on the fence '
+        f'fix the snippet, or declare raises="{error.type}" on the fence '
         "if the page means to show this error"
     )
     run.failure = (
-        f"{block.where}{at}: raised {error['qualified']}{expected}; {fix}\n"
-        f"{error['traceback']}".rstrip()
+        f"{block.where}{at}: raised {error.qualified}{expected}; {fix}\n{error.traceback}".rstrip()
     )
     return run
 
@@ -136,9 +177,16 @@ class Worker:
     """A child Python process running `bookexec.execute.worker`, reached over a private pipe."""
 
     def __init__(
-        self, root: Path, log_dir: str, preload: list[str] = PRELOAD, python: str = sys.executable
+        self,
+        root: Path,
+        log_dir: str,
+        runtime: Runtime,
+        fresh: bool = False,
+        limits: Limits | None = None,
+        python: str = sys.executable,
     ) -> None:
         self.root = root
+        self.limits = limits or Limits()
         parent, child = Pipe()
         self.conn = parent
         self._kill_lock = threading.Lock()
@@ -164,40 +212,46 @@ class Worker:
             )
         child.close()
         self.lifeline.handed_over()
-        self.conn.send({"preload": preload, "stack_file": self.stack_file})
+        start = protocol.Start(
+            stack_file=self.stack_file,
+            preload=[] if fresh else list(runtime.preload),  # a fresh block sees no imports
+            probe=runtime.worker_probe(),
+            flush=runtime.flush,
+            hidden_notes=list(runtime.hidden_notes),
+        )
+        self._send(start, "starting the worker")
 
     def ready(self) -> None:
-        self._receive(_STARTUP_TIMEOUT, "starting the worker")
+        """Wait until the worker has preloaded; WorkerFailed if it cannot start."""
+        self._receive(protocol.Ready, _STARTUP_TIMEOUT, "starting the worker")
 
-    def run(self, block: Block) -> dict:
-        timeout = block_timeout(block)
-        self._send(
-            {
-                "op": "run",
-                "code": block.code,
-                "snippet": block.snippet,
-                "timeout": timeout,
-                "limit": int(block.options.get("limit", DEFAULT_OUTPUT_LIMIT)),
-            },
-            "sending a block",
-        )
-        return self._receive(timeout + 5.0, "running the block", block=block)
+    def run(self, block: Block) -> BlockResult:
+        """Run one block in this worker's session."""
+        timeout = block_timeout(block, self.limits)
+        limit = int(block.options.get("limit", self.limits.output))
+        self._send(protocol.RunBlock(block.code, block.snippet, timeout, limit), "sending a block")
+        return self._receive(BlockResult, timeout + 5.0, "running the block", block=block)
 
-    def finish(self) -> dict:
-        """The worker's last word: {"backend": name, "devices": count}."""
-        self._send({"op": "finish"}, "closing the worker")
-        return self._receive(30.0, "closing the worker")
+    def finish(self) -> Finished:
+        """The worker's last word: the backend and devices its runtime's probe saw."""
+        self._send(protocol.Finish(), "closing the worker")
+        return self._receive(Finished, 30.0, "closing the worker")
 
-    def _send(self, message: dict, doing: str) -> None:
+    def _send(self, message: protocol.Message, doing: str) -> None:
         try:
-            self.conn.send(message)
+            protocol.send(self.conn, message)
         except (OSError, ValueError):  # another thread's stop() killed it and closed the pipe
             raise WorkerFailed(f"worker was stopped while {doing}") from None
 
-    def _receive(self, timeout: float, doing: str, block: Block | None = None) -> dict:
+    def _receive[M](
+        self, kind: type[M], timeout: float, doing: str, block: Block | None = None
+    ) -> M:
         try:
             if self.conn.poll(timeout):
-                return self.conn.recv()
+                message = protocol.receive(self.conn)
+                if not isinstance(message, kind):
+                    raise protocol.ProtocolError(f"expected {kind.__name__}, got {message!r}")
+                return message
         except (EOFError, OSError):
             self.proc.wait(timeout=5)
             fix = (
@@ -216,7 +270,7 @@ class Worker:
         raise WorkerFailed(
             f"timed out after {timeout - 5.0:g} s while {doing}{self._stuck_line(block)}; "
             f'make it faster, or raise timeout="..." on the fence '
-            f"(default {DEFAULT_TIMEOUT:g} s, or BOOK_BLOCK_TIMEOUT)"
+            f"(default {self.limits.timeout:g} s, or BOOK_BLOCK_TIMEOUT)"
         )
 
     def _stuck_line(self, block: Block | None) -> str:
@@ -250,6 +304,7 @@ class Worker:
         return self.proc.poll() is None and not self.conn.closed
 
     def kill(self) -> None:
+        """End the worker now and close its pipe; safe to call twice, from any thread."""
         # A failing page's stop() and each page's own cleanup may kill a worker at once; two
         # closes of one pipe race on its file descriptor, so only the first one closes.
         with self._kill_lock:
@@ -262,7 +317,7 @@ class Worker:
 
 
 class WorkerFailed(Exception):
-    pass
+    """The worker died, timed out, could not start, or was stopped."""
 
 
 def _worker_env() -> dict[str, str]:
@@ -288,11 +343,16 @@ class Executor:
         jobs: int | None = None,
         cache: BlockCache | None = None,
         progress: Progress | None = None,
+        runtime: Runtime | None = None,
     ) -> None:
         self.root = root
+        self.runtime = runtime or PythonRuntime()
+        self.limits = Limits.from_env()  # a bad value stops the build here, named
         self.cache = cache
         self.progress = progress or Progress(lambda message: None)
-        self.env_key = environment_key(root) if cache else ""
+        # An output is reused only under the runtime that made it.
+        runtime_part = f"{self.runtime.name}:{self.runtime.preload}"
+        self.env_key = environment_key(root) + runtime_part if cache else ""
         self.jobs = jobs or int(os.environ.get("BOOK_JOBS", "0")) or (os.cpu_count() or 1)
         self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="book-page")
         self._futures: dict[str, Future[PageRun]] = {}
@@ -304,6 +364,7 @@ class Executor:
         self._cached_last: dict[str, dict] = {}  # the backend and devices a cache entry names
 
     def submit(self, page: str, blocks: list[Block]) -> None:
+        """Start a page's blocks (or take them from the cache); `page` waits for them."""
         if not blocks:
             return
         keys = block_keys(blocks, self.env_key, is_fresh) if self.cache else [""] * len(blocks)
@@ -339,10 +400,8 @@ class Executor:
         return PageRun(page=page, blocks=runs, backend=last["backend"], devices=last["devices"])
 
     def page(self, page: str) -> PageRun:
+        """The page's run, waited for."""
         return self._futures[page].result()
-
-    def has(self, page: str) -> bool:
-        return page in self._futures
 
     def _run_page(
         self, page: str, blocks: list[Block], keys: list[str], hits: list[BlockRun | None]
@@ -360,9 +419,10 @@ class Executor:
         ]
         last_session_miss = session_misses[-1] if session_misses else -1
         worker: Worker | None = None
-        lasts: list[dict] = []
+        lasts: list[protocol.Finished] = []
         first_failed: str | None = None
         no_start = ""  # a worker that cannot start is not tried again for every block
+        not_run = "not run: the page's worker could not start (its failure says why)"
         try:
             for i, block in enumerate(blocks):
                 if self.stopped.is_set():
@@ -371,7 +431,7 @@ class Executor:
                 needs_session = not is_fresh(block) and (not hit or i < last_session_miss)
                 try:
                     if needs_session and no_start:
-                        raise WorkerFailed(f"not run: {no_start}")
+                        raise WorkerFailed(not_run)
                     if needs_session and (worker is None or not worker.alive()):
                         if worker is not None:
                             self._forget(worker)
@@ -379,11 +439,14 @@ class Executor:
                         try:
                             worker = self._start_worker()
                         except WorkerFailed as failure:
-                            no_start = f"the page's worker could not start ({failure})"
-                            raise
+                            # The page's failure, not this block's: each block it kept
+                            # from running says so, and the cause is said once.
+                            no_start = f"the page's worker could not start: {failure}"
+                            self._note(f"docs/{page}: {no_start}")
+                            raise WorkerFailed(not_run) from None
                     if hit and needs_session:
                         assert worker is not None  # started just above, or raised
-                        replay = judge(block, worker.run(block))
+                        replay = judge(block, worker.run(block), self.limits)
                         run = replay if replay.failure else hit
                         self.progress.replayed()
                     elif hit:
@@ -391,21 +454,25 @@ class Executor:
                     elif is_fresh(block):
                         raw, last = self._run_fresh(block)
                         lasts.append(last)
-                        run = judge(block, raw)
+                        run = judge(block, raw, self.limits)
                     else:
                         assert worker is not None  # a block run in the session needs_session
-                        run = judge(block, worker.run(block))
+                        run = judge(block, worker.run(block), self.limits)
                 except WorkerFailed as failure:
                     run = BlockRun(block=block, failure=f"{block.where}: {failure}")
-                if run.failure:
+                if run.failure and not no_start:
                     run.after = first_failed
+                if run.failure:
                     first_failed = first_failed or block.id
                 result.blocks.append(run)
                 self.progress.block_done(block.where, run.seconds, cached=run.cached, block=block)
             if worker is not None and worker.alive():
                 lasts.append(worker.finish())
-            last = lasts[-1] if lasts else self._cached_last.get(page, NO_BACKEND)
-            result.backend, result.devices = last["backend"], last.get("devices", 0)
+            if lasts:
+                result.backend, result.devices = lasts[-1].backend, lasts[-1].devices
+            else:
+                recorded = self._cached_last.get(page, NO_BACKEND)
+                result.backend, result.devices = recorded["backend"], recorded["devices"]
             if first_failed is None:
                 self._save(result, keys)
         except WorkerFailed as failure:  # the worker's last word, after every block ran
@@ -418,8 +485,8 @@ class Executor:
         self.progress.page_done(page, ran, cached, time.perf_counter() - started)
         return result
 
-    def _start_worker(self, preload: list[str] = PRELOAD) -> Worker:
-        worker = Worker(self.root, self._log_dir, preload=preload)
+    def _start_worker(self, fresh: bool = False) -> Worker:
+        worker = Worker(self.root, self._log_dir, self.runtime, fresh=fresh, limits=self.limits)
         with self._lock:
             self._workers.add(worker)
         try:
@@ -445,9 +512,9 @@ class Executor:
             if not run.cached:
                 self.cache.save(run.block, key, cache_entry(run, result.backend, result.devices))
 
-    def _run_fresh(self, block: Block) -> tuple[dict, dict]:
+    def _run_fresh(self, block: Block) -> tuple[BlockResult, Finished]:
         """A block that must not see its page's imports runs alone in a new interpreter."""
-        worker = self._start_worker(preload=[])
+        worker = self._start_worker(fresh=True)
         try:
             raw = worker.run(block)
             return raw, worker.finish()
@@ -464,5 +531,6 @@ class Executor:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
+        """Wait for every page, then remove the workers' logs."""
         self._pool.shutdown(wait=True, cancel_futures=True)
         shutil.rmtree(self._log_dir, ignore_errors=True)  # every page is done with its log

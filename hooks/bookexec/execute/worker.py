@@ -2,8 +2,10 @@
 
 It talks to the build over a `multiprocessing` connection passed as a file descriptor, so the
 snippet owns `sys.stdout` and `sys.stderr`. Everything a reader running the snippet would see,
-`print`, direct writes to either stream, `jax.debug.print` (which writes from XLA's callback
-thread) and warnings, lands in one ordered capture.
+`print`, direct writes to either stream, writes from a library's callback threads (flushed by
+the runtime's `flush` after each block) and warnings, lands in one ordered capture. It imports
+only what the build's `Start` message names (`bookexec.execute.protocol`), and nothing else a
+snippet could notice: a block that counts modules sees what a plain interpreter has.
 
 Run as ``python -m bookexec.execute.worker FD``. It must not import MkDocs: it starts once per page.
 """
@@ -11,7 +13,6 @@ Run as ``python -m bookexec.execute.worker FD``. It must not import MkDocs: it s
 from __future__ import annotations
 
 import codecs
-import contextlib
 import faulthandler
 import io
 import os
@@ -21,12 +22,12 @@ import threading
 import time
 import traceback
 import types
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 
+from bookexec.execute import protocol
 from bookexec.execute.lifeline import watch
-
-# JAX appends this note when it filters its own frames; the page shows no frames at all.
-_JAX_FILTER_NOTE = "For simplicity, JAX has removed its internal frames"
+from bookexec.execute.protocol import BlockError, BlockResult, BlockStatus
 
 
 # A BaseException, so that `except Exception` in a snippet cannot swallow it.
@@ -45,10 +46,12 @@ class Capture:
         self.flooded = False
 
     def reset(self, limit: int) -> None:
+        """Empty the buffer for the next block, with its output limit."""
         with self._lock:
             self._parts, self._size, self.limit, self.flooded = [], 0, limit, False
 
     def write(self, text: str) -> int:
+        """Append text; OutputFlood once the block wrote past its limit."""
         with self._lock:
             if self.flooded:
                 raise OutputFlood
@@ -60,6 +63,7 @@ class Capture:
         return len(text)
 
     def text(self) -> str:
+        """Everything written since the last reset, in order."""
         with self._lock:
             return "".join(self._parts)
 
@@ -85,13 +89,16 @@ class Stream(io.TextIOBase):
         self.buffer = BinaryStream(self)
 
     def writable(self) -> bool:
+        """Always: it is an output stream."""
         return True
 
     def write(self, text: str) -> int:
+        """Write text into the capture, a lone surrogate as U+FFFD."""
         self._capture.write(_SURROGATE.sub("\ufffd", text))
         return len(text)
 
     def isatty(self) -> bool:
+        """Never a terminal: a snippet that asks prints as into a file."""
         return False
 
 
@@ -103,12 +110,15 @@ class BinaryStream(io.RawIOBase):
         self.reset()
 
     def reset(self) -> None:
+        """Forget any unfinished character (a new block starts)."""
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
     def writable(self) -> bool:
+        """Always: it is an output stream."""
         return True
 
     def write(self, data) -> int:
+        """Decode bytes as UTF-8 into the text stream."""
         data = bytes(data)
         self._text.write(self._decoder.decode(data))
         return len(data)
@@ -121,19 +131,18 @@ class BinaryStream(io.RawIOBase):
             self._text.write(tail)
 
 
-def describe_exception(error: BaseException, snippet: str) -> dict:
+def describe_exception(
+    error: BaseException, snippet: str, hidden_notes: tuple[str, ...] = ()
+) -> BlockError:
     """What the page shows for an exception, and where in the snippet it was raised."""
     kind = type(error)
-    line = snippet_line(error, snippet)
-    return {
-        "type": kind.__name__,
-        "qualified": f"{kind.__module__}.{kind.__qualname__}",
-        "shown": shown_text(error),
-        "traceback": "".join(
-            traceback.format_exception(kind, error, _from_snippet(error, snippet))
-        ),
-        "line": line,
-    }
+    return BlockError(
+        type=kind.__name__,
+        qualified=f"{kind.__module__}.{kind.__qualname__}",
+        shown=shown_text(error, hidden_notes),
+        traceback="".join(traceback.format_exception(kind, error, _from_snippet(error, snippet))),
+        line=snippet_line(error, snippet),
+    )
 
 
 def _from_snippet(error: BaseException, snippet: str) -> types.TracebackType | None:
@@ -159,24 +168,17 @@ def _finish_streams() -> None:
             stream.buffer.finish()
 
 
-def shown_text(error: BaseException) -> str:
-    """The exception as the last lines of a traceback show it: type, message and notes."""
+def shown_text(error: BaseException, hidden_notes: tuple[str, ...] = ()) -> str:
+    """The exception as the last lines of a traceback show it: type, message and notes (but
+    the notes the runtime hides)."""
     notes = getattr(error, "__notes__", None)
-    if notes is None:
+    if notes is None or not hidden_notes:
         return "".join(traceback.format_exception_only(error))
-    error.__notes__ = [note for note in notes if _JAX_FILTER_NOTE not in note]
+    error.__notes__ = [n for n in notes if not any(hidden in n for hidden in hidden_notes)]
     try:
         return "".join(traceback.format_exception_only(error))
     finally:
         error.__notes__ = notes
-
-
-def _flush_jax_effects() -> None:
-    # jax.debug.print runs on XLA's callback thread; wait for it before reading the capture.
-    jax = sys.modules.get("jax")
-    if jax is not None:
-        with contextlib.suppress(Exception):
-            jax.effects_barrier()
 
 
 def _take_facts() -> tuple[list[dict], list[dict]]:
@@ -184,37 +186,29 @@ def _take_facts() -> tuple[list[dict], list[dict]]:
     return facts.take() if facts is not None else ([], [])
 
 
-def backend_name() -> str:
-    """The backend JAX runs this page on; asked only after the last block, when it is safe."""
-    jax = sys.modules.get("jax")
-    if jax is None:
-        return "none"
-    try:
-        return jax.default_backend()
-    except Exception as exc:
-        return f"unavailable ({type(exc).__name__})"
-
-
-def device_count() -> int:
-    """How many devices that backend has; 0 when JAX was never imported or cannot say."""
-    jax = sys.modules.get("jax")
-    if jax is None:
-        return 0
-    try:
-        return jax.device_count()
-    except Exception:
-        return 0
+def _function(dotted: str | None) -> Callable | None:
+    """The function a dotted path names, imported only when asked for."""
+    if not dotted:
+        return None
+    module, _, name = dotted.rpartition(".")
+    __import__(module)
+    return getattr(sys.modules[module], name)
 
 
 class Session:
-    def __init__(self, capture: Capture, stack_file: str) -> None:
+    """One page's `__main__`, in which its blocks run in order."""
+
+    def __init__(self, capture: Capture, start: protocol.Start) -> None:
         self.capture = capture
-        self.stack_file = stack_file
+        self.stack_file = start.stack_file
+        self._flush = _function(start.flush) or (lambda: None)
+        self.hidden_notes = tuple(start.hidden_notes)
         self.module = types.ModuleType("__main__")
         self.module.__dict__["__builtins__"] = __builtins__
         sys.modules["__main__"] = self.module
 
-    def run(self, code: str, snippet: str, timeout: float, limit: int) -> dict:
+    def run(self, code: str, snippet: str, timeout: float, limit: int) -> BlockResult:
+        """Run one block's code; what it printed and recorded, and how it ended."""
         self.capture.reset(limit)
         error = None
         flooded, flood_line = False, None
@@ -224,33 +218,38 @@ class Session:
             start = time.perf_counter()
             try:
                 exec(compile(code, snippet, "exec"), self.module.__dict__)
-                _flush_jax_effects()
+                self._flush()
                 _finish_streams()
             except OutputFlood as exc:
                 flooded, flood_line = True, snippet_line(exc, snippet)
             except BaseException as exc:  # SystemExit too: report it, stay alive
                 try:
-                    _flush_jax_effects()
+                    self._flush()
                     _finish_streams()
                 except OutputFlood:
                     flooded = True
-                error = describe_exception(exc, snippet)
+                error = describe_exception(exc, snippet, self.hidden_notes)
             finally:
                 seconds = time.perf_counter() - start
                 faulthandler.cancel_dump_traceback_later()
         facts, claims = _take_facts()
-        return {
-            "output": self.capture.text(),
-            "facts": facts,
-            "claims": claims,
-            "error": error,
-            "flooded": flooded or self.capture.flooded,
-            "flood_line": flood_line,
-            "seconds": seconds,
-        }
+        if flooded or self.capture.flooded:
+            status = BlockStatus.FLOODED
+        else:
+            status = BlockStatus.RAISED if error else BlockStatus.OK
+        return BlockResult(
+            status=status,
+            output=self.capture.text(),
+            facts=facts,
+            claims=claims,
+            error=error,
+            flood_line=flood_line,
+            seconds=seconds,
+        )
 
 
 def main(fd: int, lifeline: int | None = None) -> None:
+    """Serve one page: preload, then run blocks until the build says finish."""
     if lifeline is not None:
         watch(lifeline)  # leave at once when the build is gone (bookexec.execute.lifeline)
     conn = Connection(fd)
@@ -258,24 +257,29 @@ def main(fd: int, lifeline: int | None = None) -> None:
     sys.stdin = io.StringIO("")
     sys.stdout = Stream(capture, "<stdout>")
     sys.stderr = Stream(capture, "<stderr>")
-    hello = conn.recv()
-    for module in hello.get("preload", []):
-        __import__(module)
-    session = Session(capture, hello["stack_file"])
-    conn.send({"op": "ready", "pid": os.getpid()})
+    start = protocol.receive(conn)
+    if not isinstance(start, protocol.Start):
+        raise protocol.ProtocolError(f"expected a start message, got {start!r}")
+    try:
+        for module in start.preload:
+            __import__(module)
+    except BaseException:  # to the worker's log (the real stderr), which the build shows
+        traceback.print_exc(file=sys.__stderr__)
+        raise SystemExit(1) from None
+    session = Session(capture, start)
+    protocol.send(conn, protocol.Ready(pid=os.getpid()))
     while True:
         try:
-            message = conn.recv()
+            message = protocol.receive(conn)
         except EOFError:
             return
-        if message["op"] == "run":
-            conn.send(
-                session.run(
-                    message["code"], message["snippet"], message["timeout"], message["limit"]
-                )
-            )
-        elif message["op"] == "finish":
-            conn.send({"backend": backend_name(), "devices": device_count()})
+        if isinstance(message, protocol.RunBlock):
+            result = session.run(message.code, message.snippet, message.timeout, message.limit)
+            protocol.send(conn, result)
+        elif isinstance(message, protocol.Finish):
+            probe = _function(start.probe)
+            seen = probe() if probe else {}
+            protocol.send(conn, protocol.Finished(**seen))
             return
 
 

@@ -47,10 +47,20 @@ class Provenance:
     python: str
     backend: str
 
+    @classmethod
+    def of(cls, versions: dict[str, str], backend: str) -> Provenance:
+        """From a runtime's versions; a runtime without jax leaves jax and jaxlib empty."""
+        return cls(versions.get("jax", ""), versions.get("jaxlib", ""), versions["python"], backend)
+
     def text(self) -> str:
-        return _VERSIONS_HEAD + "".join(f"{key}: {getattr(self, key)}\n" for key in _VERSION_KEYS)
+        """The VERSIONS file: one line a version the runtime has."""
+        values = {key: getattr(self, key) for key in _VERSION_KEYS}
+        return _VERSIONS_HEAD + "".join(f"{k}: {v}\n" for k, v in values.items() if v)
 
     def describe(self) -> str:
+        """The versions in words, for the report."""
+        if not self.jax:
+            return f"Python {self.python} ({self.backend})"
         return f"jax {self.jax} (jaxlib {self.jaxlib}, Python {self.python}, {self.backend})"
 
 
@@ -64,9 +74,9 @@ def read_versions(golden_dir: Path) -> Provenance | None:
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
         if ": " in line and not line.startswith("#")
     )
-    if not all(key in fields for key in _VERSION_KEYS):
+    if not all(key in fields for key in ("python", "backend")):
         return None
-    return Provenance(*(fields[key] for key in _VERSION_KEYS))
+    return Provenance(*(fields.get(key, "") for key in _VERSION_KEYS))
 
 
 def write_versions(golden_dir: Path, prov: Provenance) -> bool:

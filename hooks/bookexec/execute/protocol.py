@@ -1,0 +1,188 @@
+"""The messages between the build (runner) and a worker, and how they cross the pipe.
+
+The build sends `Start` (what to preload, which probe to run, where to dump stacks), then
+`RunBlock` for each block and `Finish` at the end; the worker answers `Ready`, one
+`BlockResult` per block and `Finished` (the backend and devices its probe saw).
+
+On the pipe each message is a plain dict of strings, numbers, lists and None, tagged by its
+`op`. This module runs in every worker before the first block, so it imports nothing a
+snippet could notice (no dataclasses, typing or json: a snippet that counts the modules an
+import adds, or that runs in a fresh interpreter, must see what a fresh Python has).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class BlockStatus(StrEnum):
+    """How a block ended inside the worker."""
+
+    OK = "ok"  # ran to its end
+    RAISED = "raised"  # raised an exception (SystemExit too); the worker lives on
+    FLOODED = "flooded"  # wrote more than its output limit and was stopped
+
+
+class ProtocolError(Exception):
+    """A message that is not one of this module's: the two sides disagree."""
+
+
+class Message:
+    """A message: its fields are its `__slots__`; equal when of one kind with equal fields."""
+
+    __slots__: tuple[str, ...] = ()
+    op = ""
+
+    def fields(self) -> dict:
+        """The message's fields by name, as they are."""
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.fields() == self.fields()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{name}={value!r}" for name, value in self.fields().items())
+        return f"{type(self).__name__}({args})"
+
+
+class Start(Message):
+    """Build -> worker, first: what to import before the first block, and the probe to run."""
+
+    __slots__ = ("flush", "hidden_notes", "preload", "probe", "stack_file")
+    op = "start"
+
+    def __init__(
+        self,
+        stack_file: str,
+        preload: list[str] | None = None,
+        probe: str | None = None,  # dotted path of a function returning {"backend", "devices"}
+        flush: str | None = None,  # dotted path of a function run after each block
+        hidden_notes: list[str] | None = None,  # exception notes the page never shows
+    ) -> None:
+        self.stack_file = stack_file
+        self.preload = list(preload or [])
+        self.probe = probe
+        self.flush = flush
+        self.hidden_notes = list(hidden_notes or [])
+
+
+class Ready(Message):
+    """Worker -> build: preloaded and ready for its first block."""
+
+    __slots__ = ("pid",)
+    op = "ready"
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+
+class RunBlock(Message):
+    """Build -> worker: run one block's code in the page's session."""
+
+    __slots__ = ("code", "limit", "snippet", "timeout")
+    op = "run"
+
+    def __init__(self, code: str, snippet: str, timeout: float, limit: int) -> None:
+        self.code = code
+        self.snippet = snippet
+        self.timeout = timeout
+        self.limit = limit
+
+
+class BlockError(Message):
+    """What a block raised: its names, the text a page shows, the traceback and the line."""
+
+    __slots__ = ("line", "qualified", "shown", "traceback", "type")
+    op = "error"
+
+    def __init__(
+        self, type: str, qualified: str, shown: str, traceback: str, line: int | None = None
+    ) -> None:
+        self.type = type
+        self.qualified = qualified
+        self.shown = shown
+        self.traceback = traceback
+        self.line = line
+
+
+class BlockResult(Message):
+    """Worker -> build: what one block printed and recorded, and how it ended."""
+
+    __slots__ = ("claims", "error", "facts", "flood_line", "output", "seconds", "status")
+    op = "result"
+
+    def __init__(
+        self,
+        status: BlockStatus,
+        output: str = "",
+        facts: list[dict] | None = None,
+        claims: list[dict] | None = None,
+        error: BlockError | None = None,
+        flood_line: int | None = None,
+        seconds: float = 0.0,
+    ) -> None:
+        self.status = status
+        self.output = output
+        self.facts = list(facts or [])
+        self.claims = list(claims or [])
+        self.error = error
+        self.flood_line = flood_line
+        self.seconds = seconds
+
+
+class Finish(Message):
+    """Build -> worker: the page is done; probe the backend and exit."""
+
+    __slots__ = ()
+    op = "finish"
+
+
+class Finished(Message):
+    """Worker -> build, last: the backend the page ran on and how many devices it had."""
+
+    __slots__ = ("backend", "devices")
+    op = "finished"
+
+    def __init__(self, backend: str = "none", devices: int = 0) -> None:
+        self.backend = backend
+        self.devices = devices
+
+
+_KINDS: dict[str, type[Message]] = {
+    kind.op: kind for kind in (Start, Ready, RunBlock, BlockResult, Finish, Finished)
+}
+
+
+def encode(message: Message) -> dict:
+    """One message as the plain dict sent over the pipe."""
+    fields = message.fields()
+    if isinstance(message, BlockResult):
+        fields["status"] = str(message.status)
+        fields["error"] = message.error.fields() if message.error else None
+    return {"op": message.op, **fields}
+
+
+def decode(data: object) -> Message:
+    """The message a plain dict carries; ProtocolError if it carries none."""
+    try:
+        fields = dict(data)  # type: ignore[call-overload]
+        kind = _KINDS[fields.pop("op")]
+        if kind is BlockResult:
+            fields["status"] = BlockStatus(fields["status"])
+            if fields.get("error") is not None:
+                fields["error"] = BlockError(**fields["error"])
+        return kind(**fields)
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise ProtocolError(f"not a worker message ({error!r}): {data!r:.200}") from None
+
+
+def send(conn, message: Message) -> None:
+    """Write one message to a `multiprocessing` connection."""
+    conn.send(encode(message))
+
+
+def receive(conn) -> Message:
+    """Read one message from a `multiprocessing` connection."""
+    return decode(conn.recv())

@@ -1,0 +1,54 @@
+"""The language-runtime seam: what a worker preloads and probes, what versions a golden
+folder records, and how an output's drift is classified.
+
+The engine knows only `Runtime`; `PythonRuntime` runs a book of plain Python. A book about a
+library supplies its own, in its own layer above the engine.
+"""
+
+from __future__ import annotations
+
+import sys
+from abc import ABC, abstractmethod
+
+from bookexec.goldens.compare import Drift, plain_text
+
+
+class Runtime(ABC):
+    """One language runtime, as the engine sees it."""
+
+    name: str = ""
+    preload: tuple[str, ...] = ()  # modules the worker imports before the first block
+    flush: str | None = None  # dotted path of a function the worker runs after each block
+    hidden_notes: tuple[str, ...] = ()  # exception notes a page never shows (by substring)
+
+    def worker_probe(self) -> str | None:
+        """Dotted path of a function run in the worker after its last block, returning
+        {"backend": str, "devices": int}; None: {"backend": "none", "devices": 0}."""
+        return None
+
+    @abstractmethod
+    def versions(self) -> dict[str, str]:
+        """The versions a golden folder records (its VERSIONS file), name -> version."""
+
+    def classify(self, old: str, new: str) -> Drift:
+        """The class of the drift from one output to another: plain text by default."""
+        return plain_text(old, new)
+
+    def result_language(self, output: str) -> str:
+        """The Pygments language of an output's fence."""
+        return "text"
+
+
+def python_version() -> str:
+    """This interpreter's version as a golden folder records it, e.g. "3.13"."""
+    return f"{sys.version_info.major}.{sys.version_info.minor}"
+
+
+class PythonRuntime(Runtime):
+    """Plain Python: nothing preloaded, no probe, outputs compared as text."""
+
+    name = "python"
+
+    def versions(self) -> dict[str, str]:
+        """Only Python's version."""
+        return {"python": python_version()}

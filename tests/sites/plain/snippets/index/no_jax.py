@@ -1,0 +1,3 @@
+import sys
+
+print("jax imported:", "jax" in sys.modules)

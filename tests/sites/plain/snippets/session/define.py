@@ -1,0 +1,1 @@
+answer = sum(range(7)) * 2
