@@ -15,6 +15,7 @@ from bookexec.discover.blocks import Block, scan_page
 from bookexec.engine import Build, Engine, Extension
 from bookexec.errors import BookError
 from bookexec.execute.runner import BlockRun, PageRun
+from bookexec.execute.runtime import PythonRuntime
 from bookexec.files import CachePaths
 from bookexec.goldens import review
 from bookexec.goldens.store import golden_path, parse, read_golden
@@ -26,14 +27,11 @@ PAGE = "ch.md"
 IDS = ("first", "second", "third")
 
 
-class FakeRuntime:
-    name = "fake"
+class FakeRuntime(PythonRuntime):
+    """The plain runtime with fixed versions: the build's goldens record these."""
 
     def versions(self) -> dict[str, str]:
-        return {"jax": "1.0", "jaxlib": "1.0", "python": "3.13"}
-
-    def result_language(self, output: str) -> str:
-        return "text"
+        return {"python": "3.13"}
 
 
 class FakeExecutor:

@@ -1,24 +1,67 @@
 """The executed book: run every snippet in a page's own worker, diff each output with its golden.
 
-Modules, each with one concern:
+Layers, lowest first; a module imports only from its own layer or lower ones
+(tests/test_architecture.py checks it):
 
-- `blocks`: find the executed fences of a page and check their ids and includes.
-- `worker`: the child process that holds one page's session and captures what a reader sees.
-- `runner`: the parent side: one fresh worker per page, pages in parallel, hard time limits.
-- `normalize`: remove what varies between machines and runs, and nothing else.
-- `golden`: the golden file format, comparison, atomic writes and the drift report.
-- `facts`: what a snippet records (counts, timings, ratios, claims); runs in the worker.
-- `measured`: how recorded values are written in goldens, shown, and judged by band and claim.
-- `prose`: `{{fact:block.name}}` references in a page's text.
-- `review`: the report a failed check leaves, and `./book review` over it.
-- `jax_changes`: the book run under an older JAX, and the generated page of what changed.
-- `jaxpr_parse`: printed jaxprs back into structure; `jaxpr_diff`: cosmetic or structural drift
-  and the aligned equation diff; `jaxpr_lexer`: jaxpr highlighting.
-- `cache`: the author's block cache, keyed on everything that can change an output.
-- `progress`: pages and blocks done, slow blocks, and the summary line.
-- `fence`: the markdown-exec formatter that puts it all behind `base_format`'s `run`.
-- `notebooks`: each chapter as a `.ipynb`, generated from its prose and snippets at build time.
-- `labs`: lab notebooks' code cells as blocks, and the executed copy mkdocs-jupyter renders.
-- `engine`: the Engine and one Build per MkDocs build, driven by `hooks/executed_book.py`.
+Base (imports nothing of the engine):
+
+- `errors`: the one error type the book raises for bad input.
+- `files`: atomic writes, and `CachePaths`, the one home of the `.cache/bookexec` paths.
+- `facts`: what a snippet records (counts, timings, ratios, claims, figures); runs in the worker.
+- `privacy`: the worker's environment, and the machine's names that must never reach a page.
 - `guard`: a Markdown extension that stops any build not going through this engine.
+
+`discover`: what a book runs, found before anything runs.
+
+- `discover.blocks`: the executed fences of a page, with their ids, snippets and lines.
+- `discover.options`: the fence options, and the one rule for yes/no values.
+
+`goldens`: the recorded output of every block; generic, it knows nothing of JAX.
+
+- `goldens.store`: the golden file format, paths, and the VERSIONS file.
+- `goldens.compare`: a golden against this build's output; `Drift` and its classes.
+- `goldens.report`: what a check or an update says, in one order, and what the update writes.
+- `goldens.measured`: measured values: how goldens write them, and how bands and claims judge.
+- `goldens.normalize`: remove what varies between machines and runs, and nothing else.
+- `goldens.review`: `./book review` over the report a failed check leaves.
+
+`execute`: blocks run in worker processes; generic, it never imports JAX.
+
+- `execute.protocol`: the messages between the runner and a worker.
+- `execute.runtime`: the language-runtime seam (`Runtime`, and `PythonRuntime`).
+- `execute.runner`: the parent side: a worker per page, pages in parallel, hard limits.
+- `execute.worker`: the child process that holds one page's session.
+- `execute.cache`: the author's block cache, keyed on everything that can change an output.
+- `execute.background`: under `mkdocs serve`, pages at once from goldens, blocks behind them.
+- `execute.progress`: pages and blocks done, slow blocks, the summary line.
+- `execute.eta`: the time left, from each block's last run time.
+- `execute.lifeline`: a worker dies with the build that started it.
+
+`render`: what the reader sees.
+
+- `render.fence`: the markdown-exec formatter that puts it all behind `base_format`'s `run`.
+- `render.prose`: `{{fact:block.name}}` and `{{figure:block.name}}` in a page's text.
+- `render.figures`: figures drawn at build time from recorded values, as SVG.
+
+`engine`: the `Engine` the hook file makes, and one `Build` per MkDocs build; the `Extension`
+seam through which a book adds its own features.
+
+`jax`: JAX, the runtime this book uses.
+
+- `jax.runtime`: `JaxRuntime`: preload, probe, versions, and drift read as programs.
+- `jax.probe`: what that runtime runs inside a worker.
+- `jax.parse`: printed jaxprs back into structure; `jax.diff`: cosmetic or structural drift and
+  the aligned equation diff; `jax.lexer`: jaxpr highlighting.
+
+`book`: this book's own features, as extensions.
+
+- `book.extensions`: each feature below as an `Extension` of the engine.
+- `book.census`: the census table of executed blocks, and the nav order.
+- `book.provenance`: how a page's outputs were made, said on the page.
+- `book.notebooks`: each chapter as a `.ipynb`, generated at build time.
+- `book.labs`: lab notebooks' code cells as blocks, and the executed copy mkdocs-jupyter renders.
+- `book.labcache`: labs are rendered again only when they change.
+- `book.audit`: the prose audit: no produced number typed by hand.
+- `book.jax_changes`: the book run under older JAX releases, and the generated page.
+- `book.drift_watch`: `./book drift-watch`: the next upgrade's drift, in a scratch copy.
 """

@@ -241,6 +241,8 @@ class Engine:
 
 
 class Build:
+    """The state of one build: its plan, each block's judged output, failures and drift."""
+
     def __init__(
         self,
         root: Path,

@@ -32,6 +32,7 @@ _VERSIONS_HEAD = (
 
 
 def mode_from_env(environ: dict[str, str] | os._Environ = os.environ) -> str:
+    """`GOLDEN`: check (the default) or update; anything else is an error naming it."""
     mode = environ.get("GOLDEN", "check") or "check"
     if mode not in MODES:
         raise BookError(f"GOLDEN={mode!r} is not a mode; use GOLDEN=check or GOLDEN=update")
@@ -118,6 +119,7 @@ class Parsed:
     claims: list[Claim]
 
     def header_fields(self) -> dict[str, str]:
+        """The header's `key: value` lines."""
         pairs = (line.split(": ", 1) for line in self.header.splitlines() if ": " in line)
         return dict(pairs)
 
@@ -127,6 +129,7 @@ class Parsed:
 
 
 def parse(text: str) -> Parsed:
+    """A golden's text split into header, output, and its measured values and claims."""
     header, _, body = text.partition(_SEPARATOR)
     output, section = measured.split_body(body)
     facts, claims = measured.parse(section)
@@ -171,12 +174,14 @@ def remove_leftovers(golden_dir: Path) -> list[Path]:
 
 
 def existing_goldens(golden_dir: Path) -> set[Path]:
+    """Every golden file under the folder (temporary files of a write excluded)."""
     if not golden_dir.is_dir():
         return set()
     return {path for path in golden_dir.rglob("*.txt") if not path.name.startswith(".")}
 
 
 def relative(path: Path, root: Path) -> str:
+    """The path as the reader knows it: relative to the book's root when it is inside."""
     try:
         return str(path.relative_to(root))
     except ValueError:
