@@ -104,7 +104,8 @@ def test_every_page_loads_cleanly_from_localhost_alone(built_book, served, new_p
         assert page.locator("h1").count() >= 1, path
     assert watch.problems == []
     # The pages really loaded their scripts, styles and the search index from the site.
-    assert any(url.endswith("tex-mml-chtml.js") for url in watch.requests)
+    assert any(urlsplit(url).path.endswith(".js") for url in watch.requests)
+    assert any(urlsplit(url).path.endswith(".css") for url in watch.requests)
     assert any("search" in url for url in watch.requests)
 
 
@@ -150,7 +151,7 @@ def test_material_features_a_reader_uses(served, new_page):
     assert page.locator(".tabbed-set .tabbed-labels label").count() == 4
     page.locator(".tabbed-labels label", has_text="update").click()
     assert page.locator(".tabbed-block", has_text="GOLDEN=update").first.is_visible()
-    assert page.locator(".footnote li").count() >= 2
+    assert page.locator(".footnote li").count() >= 1
 
 
 def scheme_of(page) -> tuple[str, str]:
