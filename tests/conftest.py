@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import http.server
 import os
@@ -268,9 +269,30 @@ def browser_page(browser):
 
 
 @pytest.fixture(scope="session")
-def built_book(tmp_path_factory) -> Path:
-    """Build the book exactly as CI does, once per test run, into a throwaway site directory."""
-    site_dir = tmp_path_factory.mktemp("site")
+def built_book(tmp_path_factory, worker_id) -> Path:
+    """Build the book exactly as CI does, once per test run, into a throwaway site directory.
+
+    Under pytest-xdist the workers share one build: the first to ask builds it, under a lock,
+    and the others read its result (the run's base folder is new for every run).
+    """
+    if worker_id == "master":
+        return _build_book(tmp_path_factory.mktemp("site"))
+    shared = tmp_path_factory.getbasetemp().parent
+    with open(shared / "built-book.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        site_dir, log = shared / "built-book", shared / "built-book.log"
+        if not log.exists():
+            try:
+                _build_book(site_dir)
+            except AssertionError as failure:
+                log.write_text(f"failed: {failure}")
+                raise
+            log.write_text("ok")
+        assert log.read_text() == "ok", log.read_text()
+    return site_dir
+
+
+def _build_book(site_dir: Path) -> Path:
     env = {**os.environ, "GOLDEN": "check", "NO_MKDOCS_2_WARNING": "1"}
     proc = subprocess.run(
         [str(MKDOCS), "build", "--strict", "--site-dir", str(site_dir)],

@@ -159,3 +159,30 @@ def _trivial(node) -> bool:
     return any(
         isinstance(d, ast.Name) and d.id == "override" for d in getattr(node, "decorator_list", [])
     )
+
+
+def test_importing_the_engine_configures_no_logging():
+    """A module that adds a log handler at import changes what MkDocs prints for every user of
+    the package (the block cache once did); handlers are set up on first use. Other packages'
+    loggers (traitlets adds its own) are theirs."""
+    code = """
+import importlib, logging, pkgutil, sys
+import bookexec
+names = [m.name for m in pkgutil.walk_packages(bookexec.__path__, "bookexec.")]
+for name in names:
+    importlib.import_module(name)
+loggers = [logging.getLogger(n) for n in logging.root.manager.loggerDict]
+ours = [l for l in loggers if l.name.startswith(("bookexec", "mkdocs"))]
+handled = [l.name for l in [logging.root, *ours] if getattr(l, "handlers", None)]
+print(len(names), handled)
+"""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=PACKAGE.parent, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    count, handled = done.stdout.split(" ", 1)
+    assert int(count) >= 40  # every module was imported
+    assert handled.strip() == "[]", f"loggers with handlers after import: {handled}"

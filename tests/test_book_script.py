@@ -88,7 +88,8 @@ def test_test_installs_the_test_tools_and_serve_then_reuses_them(checkout, tmp_p
     calls = log.read_text().splitlines()
     assert "python -m pip install --quiet --disable-pip-version-check -e .[test]" in calls
     assert "test tools (pytest, Playwright" in result.stdout
-    assert calls[-1] == "python -m pytest -x"  # --yes is the script's, not pytest's
+    # Two processes, a file each; --yes is the script's, not pytest's.
+    assert calls[-1] == "python -m pytest -n 2 --dist loadfile -x"
     # Lint, then the type checker over hooks/ (pyproject's [tool.mypy]), then the suite.
     assert calls[-4:-1] == ["ruff check .", "ruff format --check .", "mypy "]
     log.unlink()
