@@ -240,9 +240,6 @@ def _module_state(path: Path) -> list[str]:
 
 
 LEFT = {
-    # The serve process's executor, still a module global there; the engine owns its own
-    # (Engine.background) and no longer calls these module functions.
-    "execute/background.py": ["global _background"],
     # The snippets' API, in the worker: one process is one page's session, and each block's
     # values are taken (and the lists emptied) after it runs.
     "facts.py": ["_claims is mutated", "_facts is mutated"],

@@ -267,32 +267,3 @@ class ServeExecutor:
     def stop(self) -> None:
         """Nothing: the runs belong to the serve process, not to one build."""
         pass
-
-
-_background: Background | None = None
-
-
-def executor_for(
-    root: Path, cache: BlockCache, progress: Progress, runtime: Runtime
-) -> ServeExecutor:
-    """This build's view of the serve process's background executor (made on first use)."""
-    global _background
-    if _background is None or _background.root != root:
-        if _background is not None:
-            _background.shutdown()
-        _background = Background(root, cache, progress, runtime)
-    return _background.for_build(progress)
-
-
-def attach(server) -> None:
-    """`on_serve`: a finished run asks this server for a rebuild."""
-    if _background is not None:
-        _background.attach(server)
-
-
-def shutdown() -> None:
-    """The server stops: end the background runs and their workers."""
-    global _background
-    if _background is not None:
-        _background.shutdown()
-        _background = None
