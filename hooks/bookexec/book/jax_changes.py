@@ -4,7 +4,7 @@
 environment (`.cache/jax-<version>/`) and records each output in the goldens' format under
 `tests/other-jax/<version>/`, failures included. From that record and the goldens it writes
 `docs/jax-changes.md`: per chapter, the blocks whose output differs, each with its class
-(cosmetic or structural, read by `jaxpr_diff`) and its aligned diff, and the counts that changed
+(cosmetic or structural, read by `jax.diff`) and its aligned diff, and the counts that changed
 side by side. Timings and ratios print as placeholders, so their text compares exactly and
 their noisy values are not compared at all. A block that failed under the other JAX is listed
 with its error, never dropped. The strict build regenerates the page from the same files and

@@ -3,7 +3,7 @@
 Registered as the `jaxpr` language through the project's entry points. Text that is not a
 jaxpr passes through as plain text, so whole block outputs can use it.
 
-Each jaxpr in the text is read by the book's parser (`jaxpr_parse`), and coloured from where
+Each jaxpr in the text is read by the book's parser (`bookexec.jax.parse`), and coloured from where
 the parser found each part: a variable called `ge` is a variable and the primitive `ge` a
 primitive, a variable called `in` is not the keyword, `scatter-add` is one primitive. What lies
 between those parts (punctuation, parameter values) and text that is not a jaxpr, or a jaxpr
