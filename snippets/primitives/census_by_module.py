@@ -58,7 +58,8 @@ print("unattributed:", record("unattributed", len(groups.get("?", []))))
 
 lax_modules = Counter(m for m, _ in groups["lax"])
 print("\ninside lax:")
-for module, count in lax_modules.most_common():
+# Most first, ties by name: most_common() alone keeps gc.get_objects() order for ties.
+for module, count in sorted(lax_modules.items(), key=lambda kv: (-kv[1], kv[0])):
     print(f"{count:5}  {module}")
 record("lax_modules", len(lax_modules))
 record("in_lax_lax", lax_modules["jax._src.lax.lax"])

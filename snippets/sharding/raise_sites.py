@@ -23,7 +23,7 @@ for path in sorted(root.rglob("*.py")):
         if isinstance(node, ast.Raise) and node.exc and raised_name(node) == "ShardingTypeError":
             sites[path.relative_to(root.parent).as_posix()] += 1
 
-for file, count in sites.most_common():
+for file, count in sorted(sites.items(), key=lambda kv: (-kv[1], kv[0])):  # ties by path
     print(f"{count:3}  {file}")
 total = record("raise_sites", sum(sites.values()))
 print(total, "raise sites in", record("files", len(sites)), "files")
