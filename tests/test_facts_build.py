@@ -61,25 +61,28 @@ def test_golden_keeps_placeholders_and_values_and_the_page_shows_values(timed):
         ("0.3", True, None),  # 3x slower: noise inside the band, and the claim still holds
         ("0.45", True, None),
         ("0.6", False, "claim: speedup >= 2 no longer holds"),  # inside the band, claim broken
-        ("0.019", False, "timing seconds = 19 ms left its band"),  # claim holds, band left
+        # Five times faster than the golden, as on another machine: said, never drift.
+        ("0.019", True, "NOTE (timing): page docs/timed.md, block 'step', snippet"),
     ],
 )
-def test_check_mode_fails_only_on_a_broken_claim_or_a_left_band(timed, seconds, passes, reason):
+def test_check_mode_fails_only_on_a_broken_claim(timed, seconds, passes, reason):
     before = timed.goldens()
     result = timed.build(BOOK_SNIPPET_SECONDS=seconds)
     assert (result.returncode == 0) is passes, result.output
     if reason:
         assert reason in result.output
-        assert "DRIFTED (text): page docs/timed.md, block 'step'" in result.output
+    drifted = "DRIFTED (text): page docs/timed.md, block 'step'" in result.output
+    assert drifted is not passes
     assert timed.goldens() == before
 
 
-def test_update_accepts_a_new_band_but_never_a_broken_claim(timed):
-    moved = timed.build("update", BOOK_SNIPPET_SECONDS="0.01")
-    assert moved.returncode == 0 and "rewrote tests/golden/timed/step.txt" in moved.output
-    assert "seconds = 0.01 s" in timed.goldens()["timed/step.txt"]
-
+def test_update_never_rewrites_a_golden_for_a_moved_time_nor_writes_a_broken_claim(timed):
     before = timed.goldens()
+    moved = timed.build("update", BOOK_SNIPPET_SECONDS="0.01")
+    assert moved.returncode == 0 and "rewrote tests/golden/timed/step.txt" not in moved.output
+    assert "NOTE (timing): page docs/timed.md, block 'step'" in moved.output
+    assert timed.goldens() == before
+
     broken = timed.build("update", BOOK_SNIPPET_SECONDS="0.9")
     assert broken.returncode != 0
     assert "REFUSED: docs/" in broken.output and "(golden not written)" in broken.output

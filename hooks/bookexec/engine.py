@@ -384,13 +384,13 @@ class Build:
         if not self.execute:
             source = "the values its golden records"
         else:
-            # The golden keeps its values while a build measures within their bands (the
-            # update mode too rewrites only what left them), so drawing those values gives the
-            # same SVG from build to build; a value out of its band is drawn as measured.
+            # The golden keeps its values (the update mode never rewrites a golden for a
+            # moved time), so drawing them while this build measures within their bands gives
+            # the same SVG from build to build; a value out of its band is drawn as measured.
             block = next(b for b in self.plans[target] if b.id == block_id)
             golden = {f.name: f for f in recorded(self.golden_dir, block)[1]}
             if all(n in golden and golden[n].kind == facts[n].kind for n in plotted) and not (
-                measured.band_failures([golden[n] for n in plotted], [facts[n] for n in plotted])
+                measured.band_notes([golden[n] for n in plotted], [facts[n] for n in plotted])
             ):
                 values = golden
                 source = (
@@ -591,6 +591,8 @@ class Build:
         note = report.version_note()
         if note:
             log.info(f"bookexec: {note}; GOLDEN=update records the new versions")
+        for line in report.timing_notes():
+            log.info(f"bookexec: {line}")
         log.info(f"bookexec: {report.summary()}")
         for extension in self.extensions:  # e.g. a generated page must match its goldens
             stale = extension.check(self)
@@ -602,6 +604,8 @@ class Build:
         """Write what can be written; refuse, and list, what would make the prose false."""
         for change in report.apply_update():
             log.info(f"bookexec: {change}")
+        for line in report.timing_notes():  # not rewritten for a moved time: said only
+            log.info(f"bookexec: {line}")
         refused = report.refused()
         problems = [failure.line() for failure in report.failures]
         for c in refused:

@@ -325,8 +325,26 @@ def _worker_env() -> dict[str, str]:
     # The worker imports bookexec by path whether or not the project is installed.
     package_parent = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
-    env.setdefault("PYTHONHASHSEED", "0")
+    env["PYTHONHASHSEED"] = hash_seed(os.environ)
     return env
+
+
+def hash_seed(environ: Mapping[str, str]) -> str:
+    """The workers' PYTHONHASHSEED: BOOK_HASH_SEED, else the build's PYTHONHASHSEED, else 0.
+
+    Outputs must not depend on it; the determinism test runs the book under two seeds (with
+    BOOK_HASH_SEED) to prove it. A BookError names a value Python would refuse."""
+    for name in ("BOOK_HASH_SEED", "PYTHONHASHSEED"):
+        text = environ.get(name, "").strip()
+        if not text:
+            continue
+        if text != "random" and not (text.isdigit() and int(text) <= 4294967295):
+            raise BookError(
+                f"{name}={text!r} is not a hash seed; set it to an integer from 0 to "
+                "4294967295, or to random, or unset it (default 0)"
+            )
+        return text
+    return "0"
 
 
 class Executor:
@@ -348,6 +366,7 @@ class Executor:
         self.root = root
         self.runtime = runtime or PythonRuntime()
         self.limits = Limits.from_env()  # a bad value stops the build here, named
+        hash_seed(os.environ)  # so does a bad hash seed, before any worker starts
         self.cache = cache
         self.progress = progress or Progress(lambda message: None)
         # An output is reused only under the runtime that made it.

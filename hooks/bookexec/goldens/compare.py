@@ -18,7 +18,7 @@ from bookexec.goldens.store import Parsed, golden_path, parse, read_golden, rela
 
 COSMETIC = "cosmetic"  # nothing a reader would read differently changed
 STRUCTURAL = "structural"  # what the output describes changed (a jaxpr's program)
-TEXT = "text"  # other text, a count, a band or a claim changed
+TEXT = "text"  # other text, a count, a band option or a claim changed
 
 
 @dataclass
@@ -56,7 +56,9 @@ class Comparison:
     expected: str | None  # the golden on disk, None if missing
     actual: str  # what the update mode would write now
     status: str = "new"  # "ok", "drifted" or "new"
-    reasons: list[str] = field(default_factory=list)  # band and claim failures, in words
+    reasons: list[str] = field(default_factory=list)  # claim failures and damage, in words
+    # Timings and ratios outside their band around the golden: shown, noted, never drift.
+    moved: list[str] = field(default_factory=list)
     broken: list[str] = field(default_factory=list)  # claims that do not hold: never accepted
     classify: Classifier = field(default=plain_text, repr=False, compare=False)
 
@@ -110,7 +112,7 @@ def _classify(old: Parsed, new: Parsed, reasons: list[str], classify: Classifier
     if not changes and old_values != measured.masked(new.facts, new.claims):
         changes.append("the recorded values' names, bands or claims changed")
     if reasons:
-        changes.append("measured values left their band or claims broke")
+        changes.append("claims broke or the golden is damaged")
     if not changes and old.output == new.output:
         return Drift(COSMETIC, ["the output is the same; only the header changed"])
     if not changes:
@@ -130,8 +132,10 @@ def compare(
     claims: list[Claim] | None = None,
     classify: Classifier = plain_text,
 ) -> Comparison:
-    """Text and counts compare exactly; timings and ratios by band; every claim must hold.
-    A drifted output's class is `classify`'s (the default reads plain text)."""
+    """Text and counts compare exactly; every claim must hold. Timings and ratios are this
+    build's: one outside its band is a note (`moved`), not drift, so a golden written on
+    another machine never fails the check by its times. A drifted output's class is
+    `classify`'s (the default reads plain text)."""
     path = golden_path(golden_dir, page, block_id)
     facts, claims = list(facts or []), list(claims or [])
     body = output + measured.render(facts, claims)
@@ -144,6 +148,7 @@ def compare(
         return result
     old, new = parse(expected), parse(actual)
     damaged = [damage] if damage else []
-    result.reasons = damaged + measured.band_failures(old.facts, facts) + result.broken
+    result.reasons = damaged + result.broken
+    result.moved = measured.band_notes(old.facts, facts)
     result.status = "ok" if old.exact() == new.exact() and not result.reasons else "drifted"
     return result

@@ -131,15 +131,25 @@ class Report:
             if drift is not None and drift.kind == COSMETIC:
                 why = drift.headline().removeprefix("cosmetic: ")
                 out.append(f"DRIFTED (cosmetic): {_where(c.page, c.block_id, c.snippet)}: {why}")
+        out += self.timing_notes()
         kinds = self.kinds()
         if kinds:
             out.append(
                 f"drift by class: {kinds.count('structural')} structural (a jaxpr's program "
-                f"changed), {kinds.count('text')} text (other output, counts, bands or claims), "
+                f"changed), {kinds.count('text')} text (other output, counts or claims), "
                 f"{kinds.count('cosmetic')} cosmetic (only re-lettering, wrapping, parameter "
                 "order or the header)"
             )
         return out
+
+    def timing_notes(self) -> list[str]:
+        """Timings and ratios of this build outside their golden's band: said, never judged
+        (the golden's times may come from another machine; claims judge inside one run)."""
+        return [
+            f"NOTE (timing): {_where(c.page, c.block_id, c.snippet)}: {moved}"
+            for c in self.comparisons
+            for moved in c.moved
+        ]
 
     def _full(self, c: Comparison) -> str:
         head = f"DRIFTED ({c.kind}): {_where(c.page, c.block_id, c.snippet)}, golden "
