@@ -604,7 +604,7 @@ class Build:
         """Write what can be written; refuse, and list, what would make the prose false."""
         for change in report.apply_update():
             log.info(f"bookexec: {change}")
-        for line in report.timing_notes():  # not rewritten for a moved time: said only
+        for line in report.timing_notes(kept_only=True):  # not rewritten for a moved time
             log.info(f"bookexec: {line}")
         refused = report.refused()
         problems = [failure.line() for failure in report.failures]

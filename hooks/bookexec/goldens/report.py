@@ -142,12 +142,14 @@ class Report:
             )
         return out
 
-    def timing_notes(self) -> list[str]:
+    def timing_notes(self, kept_only: bool = False) -> list[str]:
         """Timings and ratios of this build outside their golden's band: said, never judged
-        (the golden's times may come from another machine; claims judge inside one run)."""
+        (the golden's times may come from another machine; claims judge inside one run).
+        With `kept_only`, only goldens the update leaves as they are."""
         return [
             f"NOTE (timing): {_where(c.page, c.block_id, c.snippet)}: {moved}"
             for c in self.comparisons
+            if not kept_only or c.status == "ok"
             for moved in c.moved
         ]
 
