@@ -107,6 +107,7 @@ class Highlighter:
     md: object
 
     def settings(self) -> tuple[dict, object | None]:
+        """The page's highlight settings and the extension holding them (none: defaults)."""
         for ext in getattr(self.md, "registeredExtensions", []):
             if hasattr(ext, "get_pymdownx_highlight_settings"):
                 return ext.get_pymdownx_highlight_settings(), ext

@@ -19,8 +19,10 @@ from bookexec.render.layout import CONSOLE_ATTR, OUTPUT_ATTR, SOURCE_ATTR, Look,
 _KINDS = {SOURCE_ATTR: "source", OUTPUT_ATTR: "output", CONSOLE_ATTR: "console"}
 # Elements with no end tag.
 _VOID = frozenset(
-    ("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param")
-    + ("source", "track", "wbr")
+    (
+        *("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta"),
+        *("param", "source", "track", "wbr"),
+    )
 )
 
 
@@ -53,6 +55,8 @@ class Box:
     kind: str
     in_result: bool
     text: list[str] = field(default_factory=list)
+    codes: int = 0  # its code elements: one, or the box was broken up
+    stray: list[str] = field(default_factory=list)  # its text outside code and title
 
 
 class _Finder(HTMLParser):
@@ -75,7 +79,11 @@ class _Finder(HTMLParser):
                 self.boxes.append(box)
         classes = (values.get("class") or "").split()
         in_code = tag == "code" or (bool(self.stack) and self.stack[-1][2])
-        numbers = "linenos" in classes or (bool(self.stack) and self.stack[-1][3])
+        if tag == "code" and (inside := self._box()) is not None:
+            inside.codes += 1
+        # Line numbers and the title are the engine's, not the block's text.
+        numbers = bool({"linenos", "filename"} & set(classes))
+        numbers = numbers or (bool(self.stack) and self.stack[-1][3])
         is_result = tag == "div" and classes == ["result"]
         if tag not in _VOID:
             self.stack.append((tag, box, in_code, numbers, is_result))
@@ -86,12 +94,17 @@ class _Finder(HTMLParser):
                 del self.stack[depth:]
                 return
 
+    def _box(self) -> Box | None:
+        return next((entry[1] for entry in reversed(self.stack) if entry[1] is not None), None)
+
     def _text(self, text: str) -> None:
-        if not self.stack or not self.stack[-1][2] or self.stack[-1][3]:
+        box = self._box()
+        if box is None or self.stack[-1][3]:
             return
-        box = next((entry[1] for entry in reversed(self.stack) if entry[1] is not None), None)
-        if box is not None:
+        if self.stack[-1][2]:
             box.text.append(text)
+        elif text.strip():
+            box.stray.append(text)
 
     def handle_data(self, data: str) -> None:
         self._text(data)
@@ -137,7 +150,13 @@ def problems(page: str, page_html: str, expected: list[Expected]) -> list[str]:
                 continue
             box = on_page[0]
             text = "".join(box.text)
-            if text != boxes[kind]:
+            if box.codes != 1 or box.stray:
+                out.append(
+                    f"{block.where}: the page's {kind} box does not hold exactly what the block "
+                    f"{'holds' if kind == 'source' else 'printed'}: it has {box.codes} code "
+                    f"elements, and text outside them: {''.join(box.stray)[:60]!r}"
+                )
+            elif text != boxes[kind]:
                 verb = "holds" if kind == "source" else "printed"
                 out.append(
                     f"{block.where}: the page's {kind} box does not hold exactly what the block "
