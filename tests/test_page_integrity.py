@@ -429,3 +429,27 @@ def test_no_engine_marker_reaches_the_real_site(built_book):
         if path.suffix in (".html", ".json") and token.search(path.read_text(errors="replace"))
     ]
     assert leaks == []
+
+
+def test_a_lab_page_that_does_not_show_its_cells_fails_the_strict_build(tmp_path):
+    """Labs too: mkdocs-jupyter renders the executed copy; its page must show each cell's
+    output as the cell printed it."""
+    from test_labs import configure_labs
+
+    from conftest import new_site
+
+    site = new_site(tmp_path / "book")
+    configure_labs(site)
+    assert site.build("update").returncode == 0
+    assert site.build("check").returncode == 0
+    _damage_hook(site, "    return html.replace('x squared is 49', 'x squared is 50')\n")
+    hook = (site.root / "damage.py").read_text().replace("on_page_content", "on_post_page")
+    (site.root / "damage.py").write_text(
+        hook.replace("(html, page, config, files)", "(html, page, config)")
+    )
+    result = site.build("check")
+    assert result.returncode != 0
+    assert (
+        "FAILED: docs/labs/demo.ipynb:3 (block 'solution', snippet docs/labs/demo.ipynb): the "
+        "lab's page does not show exactly what the cell printed: line 1"
+    ) in result.output, result.output

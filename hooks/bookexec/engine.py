@@ -439,18 +439,25 @@ class Build:
         """The page as MkDocs wrote it: every planned block exactly once, each box holding
         exactly what its block holds and printed. A problem fails the check at the end of the
         build like any failure; under serve it is shown at the top of the page."""
-        blocks = [] if page in self.owned else self.plans.get(page, [])
+        blocks = self.plans.get(page, [])
         if not blocks:
             return output
         self.checked.add(page)
-        planned = self.expected.get(page, {})
-        expected = [planned[b.id] for b in blocks if b.id in planned]
-        found = verify.problems(page, output, expected)
-        found += [f"{b.where}: not on the page: markdown-exec never rendered it "
-                  "(is the fence indented, or inside an element Markdown does not parse?)"
-                  for b in blocks if b.id not in planned]  # fmt: skip
+        if page in self.owned:  # a lab: mkdocs-jupyter rendered the cells the build judged
+            cells = []
+            for b in blocks:  # what labs.render wrote into the executed copy
+                if (page, b.id) in self.judgements:
+                    text, _, failure = self.judgements[(page, b.id)]
+                    cells.append((b.id, b.where, f"{failure.message}\n" if failure else text))
+            found = verify.lab_problems(page, output, cells)
+            shown: set[str] = {block_id for block_id, _, _ in cells}
+        else:
+            planned = self.expected.get(page, {})
+            expected = [planned[b.id] for b in blocks if b.id in planned]
+            found = verify.problems(page, output, expected)  # never laid out: check_all_rendered
+            shown = set(planned)
         for block in blocks:
-            if block.id in planned and not any(f"(block '{block.id}'," in f for f in found):
+            if block.id in shown and not any(f"(block '{block.id}'," in f for f in found):
                 self.rendered.add((page, block.id))
         for message in found:
             self.failures[(page, f"(page) {message}")] = Failure(page, "", "", message)
@@ -465,8 +472,6 @@ class Build:
         has no output. A failure never stops the build here: the report at the end lists it.
         A block is judged once per build; rendering it again shows the same."""
         key = (page, block.id)
-        if page in self.owned:  # a lab's cells are rendered by mkdocs-jupyter, not checked here
-            self.rendered.add(key)
         if key not in self.judgements:
             self.judgements[key] = self._judge(page, block)
         return self.judgements[key]
@@ -663,13 +668,13 @@ class Build:
             )
 
     def check_all_rendered(self) -> None:
-        """A block the scanner found but no page showed would go unchecked. A checked page
-        reports its own (`check_page`); this names the blocks of pages never checked."""
+        """A block the scanner found but markdown-exec never laid out would go unchecked. One
+        laid out but not shown as it should be is its page's failure (`check_page`)."""
         missed = [
             block.where
             for page, blocks in self.plans.items()
             for block in blocks
-            if (block.page, block.id) not in self.rendered and page not in self.checked
+            if (block.page, block.id) not in self.rendered and not self._reported(page, block)
         ]
         if not missed:
             return
@@ -681,6 +686,14 @@ class Build:
             serve_log().error(f"bookexec: {message}")
             return
         raise BookError(message)
+
+    def _reported(self, page: str, block: Block) -> bool:
+        """The page check named this block's problem: it was laid out (a lab's cell: judged)."""
+        if page not in self.checked:
+            return False
+        if page in self.owned:
+            return (page, block.id) in self.judgements
+        return block.id in self.expected.get(page, {})
 
     def summary_line(self, shown: int = 0) -> str:
         """The closing `bookexec summary:` line."""

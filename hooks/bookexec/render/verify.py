@@ -17,6 +17,8 @@ from html.parser import HTMLParser
 from bookexec.render.layout import CONSOLE_ATTR, OUTPUT_ATTR, SOURCE_ATTR, Look, displayed
 
 _KINDS = {SOURCE_ATTR: "source", OUTPUT_ATTR: "output", CONSOLE_ATTR: "console"}
+_LAB_CELL = "cell-id="  # nbconvert's id of a notebook cell's element
+_LAB_OUTPUT = "jp-OutputArea-output"  # and of each of its outputs
 # Elements with no end tag.
 _VOID = frozenset(
     (
@@ -77,8 +79,12 @@ class _Finder(HTMLParser):
                 parent_result = bool(self.stack) and self.stack[-1][4]
                 box = Box(values[attr] or "", kind, parent_result)
                 self.boxes.append(box)
+        if (values.get("id") or "").startswith(_LAB_CELL):  # mkdocs-jupyter's cell of a lab
+            box = Box((values["id"] or "")[len(_LAB_CELL) :], "cell", False)
+            self.boxes.append(box)
         classes = (values.get("class") or "").split()
-        in_code = tag == "code" or (bool(self.stack) and self.stack[-1][2])
+        in_code = tag == "code" or _LAB_OUTPUT in classes
+        in_code = in_code or (bool(self.stack) and self.stack[-1][2])
         if tag == "code" and (inside := self._box()) is not None:
             inside.codes += 1
         # Line numbers and the title are the engine's, not the block's text.
@@ -103,7 +109,7 @@ class _Finder(HTMLParser):
             return
         if self.stack[-1][2]:
             box.text.append(text)
-        elif text.strip():
+        elif text.strip() and box.kind != "cell":  # a cell also shows its code and prompts
             box.stray.append(text)
 
     def handle_data(self, data: str) -> None:
@@ -164,6 +170,31 @@ def problems(page: str, page_html: str, expected: list[Expected]) -> list[str]:
                 )
             elif kind == "output" and block.look.source == "block" and not box.in_result:
                 out.append(f"{block.where}: its output box is not inside its result element")
+    return out
+
+
+def lab_problems(page: str, page_html: str, cells: list[tuple[str, str, str]]) -> list[str]:
+    """A lab's page: each code cell (block id, where, the output it shows) once, its outputs
+    holding exactly that text. nbconvert's highlighting drops blank first and last lines, so
+    those are not compared."""
+    found: dict[str, list[Box]] = {}
+    for box in boxes_of(page_html):
+        if box.kind == "cell":
+            found.setdefault(box.block_id, []).append(box)
+    out = []
+    for block_id, where, output in cells:
+        on_page = found.get(block_id, [])
+        if len(on_page) != 1:
+            seen = "is missing" if not on_page else f"appears {len(on_page)} times"
+            out.append(f"{where}: on the lab's page, the cell {seen}; it must appear once")
+            continue
+        text = displayed("".join(on_page[0].text)).strip("\n")
+        if text != displayed(output).strip("\n"):
+            wanted = displayed(output).strip("\n")
+            out.append(
+                f"{where}: the lab's page does not show exactly what the cell printed: "
+                f"{_first_difference(text, wanted)}"
+            )
     return out
 
 
