@@ -453,3 +453,42 @@ def test_a_lab_page_that_does_not_show_its_cells_fails_the_strict_build(tmp_path
         "FAILED: docs/labs/demo.ipynb:3 (block 'solution', snippet docs/labs/demo.ipynb): the "
         "lab's page does not show exactly what the cell printed: line 1"
     ) in result.output, result.output
+
+
+LAYOUTS = {
+    "block": "",
+    "above": 'source="above"',
+    "below": 'source="below"',
+    "tabbed-left": 'source="tabbed-left" tabs="Code|Printed"',
+    "tabbed-right": 'source="tabbed-right"',
+    "console": 'source="console" result="pycon"',
+    "numbered": 'linenums="3" hl_lines="2" title="Two lines"',
+    "diff": 'result="diff"',
+}
+
+
+def test_every_layout_is_laid_out_by_the_engine_and_passes_the_page_check(site):
+    """Each display option still works, and the page check holds for each layout (the strict
+    build runs it): tabs, console, line numbers, highlighted lines, a title."""
+    fences = [
+        f'```python exec="on" id="{name}" {options}\n--8<-- "snippets/ch/two.py"\n```\n'
+        for name, options in LAYOUTS.items()
+    ]
+    site.page("ch.md", "# Ch\n\n" + "\n".join(fences))
+    site.snippet("ch/two.py", 'print("+ one")\nprint("- two ```````` <b>")\n')
+    config = site.root / "mkdocs.yml"
+    tabbed = "  - pymdownx.tabbed:\n      alternate_style: true\n"
+    config.write_text(
+        config.read_text().replace("markdown_extensions:\n", "markdown_extensions:\n" + tabbed)
+    )
+    result = site.build("update")
+    assert result.returncode == 0, result.output
+    html = (site.root / "site" / "ch" / "index.html").read_text()
+    assert html.count('class="tabbed-set tabbed-alternate"') == 2
+    assert 'for="tabbed-left-__tabbed_1_1">Code</label>' in html
+    assert html.count("data-bookexec-source=") == len(LAYOUTS) - 1
+    assert html.count("data-bookexec-output=") == len(LAYOUTS) - 1
+    assert html.count('data-bookexec-console="console"') == 1
+    assert '<span class="filename">Two lines</span>' in html
+    assert '<td class="linenos">' in html and '<span class="hll">' in html
+    assert "<b>" not in html.split('id="block-block"')[1].split("</article>")[0]
