@@ -47,6 +47,12 @@ def on_page_content(html, page, config, files):
     return _engine.on_page_content(html, page, config, files)
 
 
+@event_priority(-100)  # last: the page as it is written, after every other plugin
+def on_post_page(output, page, config):
+    """Check the page's final HTML against what its blocks printed."""
+    return _engine.on_post_page(output, page, config)
+
+
 def on_post_build(config):
     """Judge the build."""
     _engine.on_post_build(config)

@@ -39,7 +39,9 @@ Base (imports nothing of the engine):
 
 `render`: what the reader sees.
 
-- `render.fence`: the markdown-exec formatter that puts it all behind `base_format`'s `run`.
+- `render.fence`: the markdown-exec formatter: the engine's output, laid out by `render.layout`.
+- `render.layout`: a block's boxes as HTML made by the engine: nothing a block holds is markup.
+- `render.verify`: each page's final HTML checked against what its blocks hold and printed.
 - `render.prose`: `{{fact:block.name}}` and `{{figure:block.name}}` in a page's text.
 - `render.figures`: figures drawn at build time from recorded values, as SVG.
 

@@ -44,8 +44,9 @@ from bookexec.goldens.store import (
 )
 from bookexec.goldens.store import parse as parse_golden
 from bookexec.guard import engine_formatter
-from bookexec.render import figures, prose
-from bookexec.render.fence import anchor_blocks, format_python, page_summary
+from bookexec.render import figures, prose, verify
+from bookexec.render.fence import anchor_blocks, format_python, page_summary, verify_box
+from bookexec.render.layout import Look, shown_text
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
@@ -210,6 +211,10 @@ class Engine:
                 html = page_summary(failures, drifted) + html
         return html
 
+    def on_post_page(self, output: str, page: Any, config: Any) -> str:
+        """Check the page's final HTML: every block once, each output in its own box."""
+        return self.current().check_page(page.file.src_uri, output)
+
     def on_post_build(self, config: Any) -> None:
         """Judge the build: every page has rendered."""
         build = self.current()
@@ -278,7 +283,11 @@ class Build:
         self.failures: dict[tuple[str, str], Failure] = {}  # (page, block id or "") -> failure
         self.sources: dict[str, tuple[str, dict]] = {}  # page -> its markdown and front matter
         self.offsets: dict[str, int] = {}  # page -> lines of front matter before its markdown
+        # Blocks found on their page's final HTML as planned (labs: judged), and what each
+        # page must show, from the formatter (see `check_page`).
         self.rendered: set[tuple[str, str]] = set()
+        self.expected: dict[str, dict[str, verify.Expected]] = {}
+        self.checked: set[str] = set()  # pages whose final HTML was checked
         self.page: str | None = None
         self.versions: dict[str, str] = dict(runtime.versions())
         self.recorded = read_versions(self.golden_dir)
@@ -421,12 +430,48 @@ class Build:
             raise BookError(f"{block.where}: the snippet changed while the book was building")
         return (block, *self.judged(page, block))
 
+    def laid_out(self, block: Block, output: str, look: Look) -> None:
+        """The formatter made the block's boxes: `check_page` expects them on the page."""
+        expected = verify.Expected(block.id, block.where, block.code, output, look)
+        self.expected.setdefault(block.page, {})[block.id] = expected
+
+    def check_page(self, page: str, output: str) -> str:
+        """The page as MkDocs wrote it: every planned block exactly once, each box holding
+        exactly what its block holds and printed. A problem fails the check at the end of the
+        build like any failure; under serve it is shown at the top of the page."""
+        blocks = self.plans.get(page, [])
+        if not blocks:
+            return output
+        self.checked.add(page)
+        if page in self.owned:  # a lab: mkdocs-jupyter rendered the cells the build judged
+            cells = []
+            for b in blocks:  # what labs.render wrote into the executed copy
+                if (page, b.id) in self.judgements:
+                    text, _, failure = self.judgements[(page, b.id)]
+                    cells.append((b.id, b.where, f"{failure.message}\n" if failure else text))
+            found = verify.lab_problems(page, output, cells)
+            shown: set[str] = {block_id for block_id, _, _ in cells}
+        else:
+            planned = self.expected.get(page, {})
+            expected = [planned[b.id] for b in blocks if b.id in planned]
+            found = verify.problems(page, output, expected)  # never laid out: check_all_rendered
+            shown = set(planned)
+        for block in blocks:
+            if block.id in shown and not any(f"(block '{block.id}'," in f for f in found):
+                self.rendered.add((page, block.id))
+        for message in found:
+            self.failures[(page, f"(page) {message}")] = Failure(page, "", "", message)
+            if self.serving:
+                serve_log().error(message)
+        if found and self.serving:
+            return verify_box(output, found)
+        return output
+
     def judged(self, page: str, block: Block) -> tuple[str, Comparison | None, Failure | None]:
         """A block's output as the reader sees it, its comparison with its golden, or why it
         has no output. A failure never stops the build here: the report at the end lists it.
         A block is judged once per build; rendering it again shows the same."""
         key = (page, block.id)
-        self.rendered.add(key)
         if key not in self.judgements:
             self.judgements[key] = self._judge(page, block)
         return self.judgements[key]
@@ -627,12 +672,13 @@ class Build:
             )
 
     def check_all_rendered(self) -> None:
-        """A block the scanner found but markdown-exec never rendered would go unchecked."""
+        """A block the scanner found but markdown-exec never laid out would go unchecked. One
+        laid out but not shown as it should be is its page's failure (`check_page`)."""
         missed = [
             block.where
-            for blocks in self.plans.values()
+            for page, blocks in self.plans.items()
             for block in blocks
-            if (block.page, block.id) not in self.rendered
+            if (block.page, block.id) not in self.rendered and not self._reported(page, block)
         ]
         if not missed:
             return
@@ -644,6 +690,14 @@ class Build:
             serve_log().error(f"bookexec: {message}")
             return
         raise BookError(message)
+
+    def _reported(self, page: str, block: Block) -> bool:
+        """The page check named this block's problem: it was laid out (a lab's cell: judged)."""
+        if page not in self.checked:
+            return False
+        if page in self.owned:
+            return (page, block.id) in self.judgements
+        return block.id in self.expected.get(page, {})
 
     def summary_line(self, shown: int = 0) -> str:
         """The closing `bookexec summary:` line."""
@@ -663,14 +717,14 @@ class Build:
 
 
 def shown(output: str, facts: list[Fact], backend: str) -> str:
-    """What the page shows: the output with measured values in place of their placeholders."""
-    text = measured.substitute(output, facts, marked=True)
+    """What the page shows: the output with measured values in place of their placeholders
+    (a `Shown`, which knows where they are, so the page marks them)."""
     if any(fact.kind == "timing" for fact in facts):
-        text += (
+        output += (
             f"\n[timed in this build on the {backend} backend: fastest of repeated runs,\n"
             " warm-up excluded, each run waited on with block_until_ready]\n"
         )
-    return text
+    return shown_text(output, facts)
 
 
 def recorded(golden_dir: Path, block: Block) -> tuple[str, list[Fact], list[Claim]]:

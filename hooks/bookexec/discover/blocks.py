@@ -25,6 +25,18 @@ _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<in
 _ATTR = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|[^\s"']+)""")
 _INCLUDE = re.compile(r"""^--8<--[ \t]+(["'])(?P<path>[^"']+)\1[ \t]*$""")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+# superfences' option syntax (pymdownx.superfences RE_NESTED_FENCE_START): `name` alone, or
+# `name="value"` / `name='value'`; anything else makes it ignore the fence, or read a bare word
+# as name="name".
+_OPTION_WORD = re.compile(r"""[ \t]*(?P<key>[^\s=]+)(?P<eq>=(?P<value>"[^"]*"|'[^']*'|\S*))?""")
+_SUPERFENCES_KEY = re.compile(r"[a-zA-Z][a-zA-Z0-9_]*")
+# A line that opens a container whose content is indented: a list item, an admonition or a
+# collapsible (`!!!`, `???`), a content tab (`===`), a footnote.
+_CONTAINER = re.compile(
+    r"^(?P<indent>[ \t]*)(?:(?P<list>[-*+]|\d+[.)])(?P<gap>[ \t]+)"
+    r"|(?:!!!|\?\?\?\+?|===\+?)[ \t]|\[\^[^\]]+\]:)"
+)
+_COMMENT_FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)")
 EXEC_LANGUAGES = {"python", "py"}
 
 
@@ -57,6 +69,28 @@ def parse_info(info: str) -> tuple[str, dict[str, str]]:
     return language, options
 
 
+def bare_words(info: str) -> tuple[dict[str, str], list[str]]:
+    """The options as superfences reads them (a bare word `w` as w="w"), and each word that is
+    not `name="value"`, in order; the brace form `{ .python ... }` is attr_list's, not read."""
+    info = info.strip()
+    if info.startswith("{"):
+        return parse_info(info)[1], []
+    _, _, rest = info.partition(" ")
+    read: dict[str, str] = {}
+    wrong: list[str] = []
+    for found in _OPTION_WORD.finditer(rest):
+        key, value = found["key"], found["value"]
+        quoted = value is not None and value[:1] in "\"'" and len(value) >= 2
+        if found["eq"] is None:
+            read[key] = key
+            wrong.append(key)
+        elif not quoted or not _SUPERFENCES_KEY.fullmatch(key):
+            wrong.append(found[0].strip())
+        else:
+            read[key] = value[1:-1]
+    return read, wrong
+
+
 def is_executed(language: str, options: dict[str, str]) -> bool:
     """Exactly the fences markdown-exec executes: a language the book runs, with `exec` true by
     markdown-exec's rule, or named in markdown-exec's MARKDOWN_EXEC_AUTO."""
@@ -80,6 +114,9 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
     while i < len(lines):
         opened = _FENCE_OPEN.match(lines[i])
         if not opened:
+            if "<!--" in lines[i]:
+                i = _skip_comment(page, lines, i)
+                continue
             i += 1
             continue
         fence, indent = opened["fence"], opened["indent"]
@@ -94,9 +131,17 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
             i += 1
         i += 1
         language, options = parse_info(opened["info"])
-        if not is_executed(language, options):
+        as_read, wrong = bare_words(opened["info"])
+        if not is_executed(language, options) and not is_executed(language, as_read):
             continue
         where = f"docs/{page}:{start}"
+        if wrong:
+            raise BookError(
+                f"{where}: '{wrong[0]}' among the options of an executed fence is not "
+                'name="value" (superfences would ignore the fence or read a bare word as '
+                'name="name"); write each option as name="value"'
+            )
+        _check_indent(page, lines, start - 1)
         # Name the snippet in every error, even before the block is known to be well formed.
         named = _include_of(body)
         in_snippet = f" (snippet {named})" if named else ""
@@ -134,6 +179,54 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
         code = read_snippet(snippet, root, where, block_id)
         add_block(blocks, page, start, block_id, snippet, code, options)
     return blocks
+
+
+def _skip_comment(page: str, lines: list[str], i: int) -> int:
+    """The line after the HTML comment that opens on line `i`. An executed fence inside it
+    would never run and never be seen: an error naming the page and the line."""
+    text = "\n".join(lines[i:])
+    begin = text.index("<!--")
+    end = text.find("-->", begin + 4)
+    inside = text[begin + 4 : end if end >= 0 else len(text)]
+    for found in _COMMENT_FENCE.finditer(inside):
+        language, options = parse_info(found["info"])
+        if is_executed(language, options) or is_executed(language, bare_words(found["info"])[0]):
+            line = i + 1 + text.count("\n", 0, begin + 4 + found.start())
+            raise BookError(
+                f"docs/{page}:{line}: an executed fence inside an HTML comment (opened at line "
+                f"{i + 1}) is never run nor shown; delete it, or move it out of the comment"
+            )
+    if end < 0:
+        return len(lines)
+    return i + text.count("\n", 0, end) + 1
+
+
+def _check_indent(page: str, lines: list[str], i: int) -> None:
+    """A fence indented four columns or more past its container (or past the page margin) is
+    an indented code block for Markdown: superfences runs it, and the page shows its raw text."""
+    indent = len(lines[i].expandtabs(4)) - len(lines[i].expandtabs(4).lstrip())
+    content = 0  # where the container's content starts: the page margin unless inside one
+    for line in reversed(lines[:i]):
+        expanded = line.expandtabs(4)
+        if not expanded.strip():
+            continue
+        own = len(expanded) - len(expanded.lstrip())
+        if own >= indent:
+            continue
+        container = _CONTAINER.match(expanded)
+        if container is None:
+            break
+        if container["list"]:
+            content = own + len(container["list"]) + len(container["gap"])
+        else:
+            content = own + 4
+        break
+    if indent - content >= 4:
+        raise BookError(
+            f"docs/{page}:{i + 1}: an executed fence indented {indent} spaces is an indented code "
+            "block for Markdown: the page would show its raw text; indent it as its container's "
+            "content (a list item, an admonition or a tab), or not at all"
+        )
 
 
 def add_block(

@@ -7,8 +7,12 @@ A misspelt option (`timout="300"`) would otherwise be ignored in silence, and a 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from pygments.lexers import find_lexer_class_by_name
+from pygments.util import ClassNotFound
 
 from bookexec.errors import BookError
 
@@ -60,6 +64,32 @@ def _yes_or_no(text: str) -> bool:
     return text.strip().lower() in (*TRUE_WORDS, *FALSE_WORDS)
 
 
+# How markdown-exec places the source (`bookexec.render.layout` lays each out).
+SOURCE_PLACES = ("block", "above", "below", "tabbed-left", "tabbed-right", "console")
+# superfences' readings of hl_lines and linenums (pymdownx.superfences RE_HL_LINES and
+# RE_LINENUMS), whole: superfences reads linenums="1x" as 1, the book refuses it.
+_HL_LINES = re.compile(r"\d+(?:-\d+)?(?:[ \t]+\d+(?:-\d+)?)*")
+_LINENUMS = re.compile(r"\d+(?:[ \t]+\d+){0,2}")
+_TAB_SPLIT = re.compile(r"(?<!\\)\|")  # markdown-exec splits `tabs` on an unescaped |
+
+
+def _matches(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    return lambda text: pattern.fullmatch(text) is not None
+
+
+def _a_lexer(text: str) -> bool:
+    try:
+        find_lexer_class_by_name(text)
+    except ClassNotFound:
+        return False
+    return True
+
+
+def _two_tabs(text: str) -> bool:
+    titles = _TAB_SPLIT.split(text)
+    return len(titles) == 2 and all(title.strip() for title in titles)
+
+
 @dataclass(frozen=True)
 class Option:
     """One option the book reads: how its value is checked, and where it may be given."""
@@ -88,20 +118,35 @@ RUN_OPTIONS = tuple(option.name for option in BOOK_OPTIONS if option.runs)
 LAB_OPTIONS = frozenset(option.name for option in BOOK_OPTIONS if option.in_labs)
 # markdown-exec's and superfences' display options that still work with the book's executor.
 # markdown-exec's `session`, `workdir` and `returncode` do not: each page is its own session.
-DISPLAY = ("source", "result", "title", "tabs", "html", "width", "hl_lines", "linenums")
+# Nor does `html`: what a block prints is shown as text, and markup comes only from the engine.
+DISPLAY_OPTIONS = (
+    Option("source", SOURCE_PLACES.__contains__, "one of " + ", ".join(SOURCE_PLACES)),
+    Option("result", _a_lexer, 'a Pygments language, like result="text" or "diff"'),
+    Option("title"),
+    Option("tabs", _two_tabs, 'two titles split by |, like tabs="Source|Output"'),
+    Option("width", _whole, 'a positive whole number, like width="80"'),
+    Option("hl_lines", _matches(_HL_LINES), 'line numbers or ranges, like hl_lines="1 3-5"'),
+    Option("linenums", _matches(_LINENUMS), 'a first line number, like linenums="1"'),
+)
+DISPLAY = tuple(option.name for option in DISPLAY_OPTIONS)
 KNOWN = frozenset(BOOK + DISPLAY)
+REFUSED = {
+    "html": "the book shows what a block printed as text, never as HTML: remove html=",
+}
 
 
 def check(options: dict[str, str], where: str) -> None:
     """Raise a BookError naming the first unknown option or bad value, and how to fix it."""
     known = ", ".join(sorted(KNOWN))
     for name in options:
+        if name in REFUSED:
+            raise BookError(f"{where}: option '{name}' is not supported: {REFUSED[name]}")
         if name not in KNOWN:
             raise BookError(
                 f"{where}: unknown option '{name}' on an executed fence; "
                 f"remove it or use one of: {known}"
             )
-    for option in BOOK_OPTIONS:
+    for option in (*BOOK_OPTIONS, *DISPLAY_OPTIONS):
         value = options.get(option.name)
         if value is not None and option.valid is not None and not option.valid(value):
             raise BookError(f'{where}: option {option.name}="{value}" must be {option.must_be}')

@@ -1,8 +1,9 @@
-"""The markdown-exec formatter for executed Python: markdown-exec renders, the book runs.
+"""The markdown-exec formatter for executed Python: markdown-exec finds the fence, the book runs
+it and lays it out.
 
 The engine registers it in markdown-exec's public `formatters` dict, bound to the current
-build, and it hands `base_format` a `run` that returns the block's output from the page's
-worker instead of running it in-process.
+build. It returns the block's HTML made by `bookexec.render.layout`, never handing what a
+block printed or holds to Markdown: markdown-exec's own layout would.
 """
 
 from __future__ import annotations
@@ -11,41 +12,39 @@ import html
 import re
 from typing import Any
 
-from markdown_exec import base_format
 from markupsafe import Markup
 
-from bookexec.discover.options import RUN_OPTIONS
-from bookexec.goldens import measured
 from bookexec.goldens.compare import Comparison
+from bookexec.render.layout import DEFAULT_TABS, Look, block_html
 
 DEFAULT_SOURCE = "block"
 
 
 def format_python(current: Any, **options: Any) -> Markup:
     """Render one executed block of the page `current` (the build) is rendering."""
-    extra = dict(options.pop("extra", {}))
-    for name in RUN_OPTIONS:  # the book's: markdown-exec would copy them onto the output fence
-        extra.pop(name, None)
+    extra = dict(options.get("extra", {}))
     block, output, comparison, failure = current.output_for(options.get("id", ""), options["code"])
-    # The reader sees which file the code comes from: the same file the tests use.
-    extra.setdefault("title", block.snippet)
-
-    def run(code: str, **_: Any) -> str:
-        return output
-
     # A block that printed nothing shows its source alone, not an empty output box.
-    options["source"] = options.get("source") or (DEFAULT_SOURCE if output else "above")
-    if not options.get("result"):
-        options["result"] = current.runtime.result_language(output) if output else ""
-    rendered = base_format(language="python", run=run, extra=extra, **options)
-    rendered = Markup(measured.unmark(rendered))  # timings and ratios, marked as such
+    source = options.get("source") or (DEFAULT_SOURCE if output else "above")
+    result = options.get("result") or (current.runtime.result_language(output) if output else "")
+    look = Look(
+        source=source,
+        result=result or "text",
+        tabs=tuple(options.get("tabs") or DEFAULT_TABS),  # type: ignore[arg-type]
+        # The reader sees which file the code comes from: the same file the tests use.
+        title=extra.get("title", block.snippet),
+        hl_lines=extra.get("hl_lines", ""),
+        linenums=extra.get("linenums", ""),
+    )
+    rendered = block_html(options["md"], block.id, block.code, output, look)
+    current.laid_out(block, output, look)  # what the page verifier expects to find
     if failure is not None:  # the report at the end of the build lists it too
-        rendered += Markup(failure_box(failure.message))
+        rendered += failure_box(failure.message)
     elif current.serving and comparison is not None and comparison.status != "ok":
-        rendered += Markup(drift_warning(comparison, current.root))  # its parts are escaped
+        rendered += drift_warning(comparison, current.root)  # its parts are escaped
     if output is not None and (block.page, block.id) in current.pending_blocks:
-        rendered += Markup(pending_note(block.id))
-    return rendered
+        rendered += pending_note(block.id)
+    return Markup(rendered)  # every part is escaped, or made by the engine
 
 
 def failure_box(message: str) -> str:
@@ -55,6 +54,24 @@ def failure_box(message: str) -> str:
         '<p class="admonition-title">This block failed</p>'
         f"<pre><code>{html.escape(message)}</code></pre></div>"
     )
+
+
+def verify_box(page_html: str, problems: list[str]) -> str:
+    """Under `mkdocs serve`: what the page check found, at the top of the page's content."""
+    items = "".join(f"<li>{html.escape(problem)}</li>" for problem in problems)
+    box = (
+        '<div class="admonition failure bookexec-page-check">'
+        '<p class="admonition-title">This page does not show its blocks as they ran</p>'
+        f"<ul>{items}</ul></div>"
+    )
+    marker = '<article class="md-content__inner md-typeset">'
+    if marker in page_html:
+        return page_html.replace(marker, marker + box, 1)
+    head, body, rest = page_html.partition("<body")
+    if not body:
+        return box + page_html
+    opened, close, after = rest.partition(">")
+    return head + body + opened + close + box + after
 
 
 def pending_note(block_id: str) -> str:

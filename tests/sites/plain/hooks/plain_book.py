@@ -27,6 +27,10 @@ def on_page_markdown(markdown, page, config, files):
     return _engine.on_page_markdown(markdown, page, config, files)
 
 
+def on_post_page(output, page, config):
+    return _engine.on_post_page(output, page, config)
+
+
 def on_post_build(config):
     _engine.on_post_build(config)
 
