@@ -25,6 +25,9 @@ _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<in
 _ATTR = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|[^\s"']+)""")
 _INCLUDE = re.compile(r"""^--8<--[ \t]+(["'])(?P<path>[^"']+)\1[ \t]*$""")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+# An id names its golden file and, with a prefix such as "prose-", cells of the chapter's
+# notebook, where nbformat allows 64 characters: 48 leaves room for both.
+MAX_ID_LENGTH = 48
 EXEC_LANGUAGES = {"python", "py"}
 
 
@@ -105,6 +108,12 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
             raise BookError(
                 f'{where}: executed block has no id{in_snippet}; add id="..." to the fence, '
                 "lower-case and unique in the page"
+            )
+        if len(block_id) > MAX_ID_LENGTH:
+            raise BookError(
+                f"{where}: block id '{block_id[:MAX_ID_LENGTH]}...'{in_snippet} is "
+                f"{len(block_id)} characters long; an id may have at most {MAX_ID_LENGTH} (it "
+                "names the golden file and the notebook's cells): shorten it"
             )
         if not _ID.match(block_id):
             raise BookError(
