@@ -111,7 +111,8 @@ def clear(root: Path) -> None:
 
 
 def _golden_root(root: Path, golden_dir: Path) -> str:
-    return os.path.realpath(root / golden_dir)
+    # Relative to the checkout, so that a copy of it (goldens, cache and all) stays reviewable.
+    return os.path.relpath(os.path.realpath(root / golden_dir), os.path.realpath(root))
 
 
 def _dump(
