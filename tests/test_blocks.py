@@ -219,3 +219,18 @@ def test_option_names_have_one_home():
     assert labs.LAB_OPTIONS is options.LAB_OPTIONS
     assert set(options.RUN_OPTIONS) == set(options.BOOK) - {"id", "exec"}
     assert set(options.RUN_OPTIONS) - {"fresh"} == options.LAB_OPTIONS
+
+
+@pytest.mark.parametrize("length", [59, 300])
+def test_an_id_too_long_for_a_golden_file_or_a_notebook_cell_is_named_with_page_and_line(
+    root, length
+):
+    from bookexec.discover.blocks import MAX_ID_LENGTH
+
+    long_id = "a" * length
+    with pytest.raises(BookError) as error:
+        scan_page("ch.md", page(fence(f'python exec="on" id="{long_id}"')), root)
+    message = str(error.value)
+    assert message.startswith(f"docs/ch.md:5: block id '{'a' * MAX_ID_LENGTH}...'")
+    assert f"is {length} characters long; an id may have at most {MAX_ID_LENGTH}" in message
+    assert scan_page("ch.md", page(fence(f'python exec="on" id="{"a" * MAX_ID_LENGTH}"')), root)

@@ -29,3 +29,28 @@ def test_failure_on_one_page_does_not_stop_the_others(site):
     assert "block 'boom'" in result.output and "ValueError: first" in result.output
     assert "golden update: 2 blocks checked, 1 written (1 new)" in result.output
     assert site.goldens() == {"a/fine.txt": site.goldens()["a/fine.txt"]}
+
+
+@pytest.mark.parametrize("length", [59, 300])
+def test_a_long_block_id_is_a_clear_error_not_a_traceback(site, length):
+    from measure import raw_traceback
+
+    one_block(site, f'exec="on" id="{"x" * length}"', "print('a')\n")
+    result = site.build("update")
+    assert result.returncode != 0
+    assert f"docs/broken.md:5: block id '{'x' * 48}...'" in result.output, result.output
+    assert f"is {length} characters long" in result.output
+    assert not raw_traceback(result.output), result.output
+
+
+def test_a_page_that_is_not_utf8_is_named_with_its_line(site):
+    from measure import raw_traceback
+
+    one_block(site, 'exec="on" id="fine"', "print('a')\n")
+    (site.root / "docs" / "latin.md").write_bytes(b"# Caf\xc3\xa9\n\nna\xefve prose\n")
+    result = site.build("update")
+    assert result.returncode != 0
+    assert "docs/latin.md:3: the page is not valid UTF-8 (byte 11, b'\\xef')" in result.output, (
+        result.output
+    )
+    assert not raw_traceback(result.output), result.output

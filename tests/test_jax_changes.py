@@ -169,3 +169,26 @@ def test_the_strict_build_fails_on_a_stale_page_and_update_rewrites_it(site):
     assert site.build("update").returncode == 0
     assert "edited by hand" not in page.read_text()
     assert site.build().returncode == 0
+
+
+def test_records_are_written_only_inside_tests_other_jax(tmp_path):
+    """`./book jax-changes` refuses a record folder that is a symlink, naming it."""
+    import sys
+
+    from bookexec.book.jax_changes import run_book
+    from bookexec.errors import BookError
+
+    root = tmp_path / "book"
+    (root / "docs").mkdir(parents=True)
+    (root / "snippets" / "p").mkdir(parents=True)
+    (root / "docs" / "p.md").write_text(
+        '# P\n\n```python exec="on" id="b"\n--8<-- "snippets/p/b.py"\n```\n'
+    )
+    (root / "snippets" / "p" / "b.py").write_text("print('b')\n")
+    away = tmp_path / "away"
+    away.mkdir()
+    (root / RECORDS).mkdir(parents=True)
+    (root / RECORDS / PINNED).symlink_to(away)  # the folder of the running JAX's records
+    with pytest.raises(BookError, match=r"refused: .*other-jax/[\d.]+ is a symlink"):
+        run_book(root, sys.executable, say=lambda _: None)
+    assert list(away.iterdir()) == []

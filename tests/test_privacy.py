@@ -150,3 +150,167 @@ def test_user_and_host_names_are_replaced_as_whole_words_and_public_ones_kept():
     rules = path_rules(Path("/srv/book"), names={"alice": "<user>", "box-7": "<host>"})
     text = "user=alice on box-7 (alice's), not malice or box-77"
     assert paths(text, rules) == "user=<user> on <host> (<user>'s), not malice or box-77"
+
+
+# -- issue 25: credentials of the build's environment never leave the build process -----------
+
+FAKE_CREDENTIALS = {
+    "GITHUB_TOKEN": "ghp_fakeTokenForTheBookTest0123456789",
+    "AWS_SECRET_ACCESS_KEY": "fakeAwsSecretKey/For+The/BookTest0123",
+    "NVIDIA_API_KEY": "nvapi-fake-key-for-the-book-test-0123",
+    "PYTHON_KEYRING_TOKEN": "fake-keyring-token-for-the-book-0123",
+    "BOOK_DB_PASSWORD": "fake-db-password-for-the-book-0123",
+}
+
+STEAL = """\
+import os
+import subprocess
+
+from bookexec.facts import record
+
+NAMES = {names!r}
+
+
+def pairs(blob):
+    for item in blob.split(b"\\0"):
+        name, _, value = item.decode(errors="replace").partition("=")
+        if name in NAMES:
+            yield name, value
+
+
+def environ_of(pid):
+    try:
+        with open(f"/proc/{{pid}}/environ", "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
+
+
+found = set()
+for name in NAMES:
+    if name in os.environ:
+        found.add(("os.environ", name, os.environ[name]))
+found |= {{("/proc/self", *pair) for pair in pairs(environ_of("self"))}}
+found |= {{("/proc/<parent>", *pair) for pair in pairs(environ_of(os.getppid()))}}
+for pid in sorted(p for p in os.listdir("/proc") if p.isdigit()):
+    found |= {{("/proc/<any>", *pair) for pair in pairs(environ_of(pid))}}
+env = subprocess.run(["env", "-0"], capture_output=True).stdout
+found |= {{("env", *pair) for pair in pairs(env)}}
+for source, name, value in sorted(found):
+    print(f"{{source}}: {{name}}={{value}}")
+stolen = sorted(found)[0][2] if found else "nothing"
+record("stolen", stolen)
+"""
+
+RAISE = """\
+import os
+
+
+def parent_environ():
+    with open(f"/proc/{os.getppid()}/environ", "rb") as handle:
+        return handle.read().decode(errors="replace")
+
+
+raise RuntimeError("the environment: " + parent_environ().replace("\\0", " "))
+"""
+
+DIE = """\
+import os
+
+with open(f"/proc/{os.getppid()}/environ", "rb") as handle:
+    os.write(2, handle.read())  # the worker's own stderr: its log, whose tail a failure shows
+os._exit(3)
+"""
+
+LEAK_PAGE = """\
+# Leak
+
+The stolen value is {{fact:steal.stolen}}.
+
+```python exec="on" id="steal"
+--8<-- "snippets/leak/steal.py"
+```
+
+```python exec="on" id="shown-error" raises="RuntimeError"
+--8<-- "snippets/leak/raise_it.py"
+```
+"""
+
+FAIL_PAGE = """\
+# Fail
+
+```python exec="on" id="undeclared"
+--8<-- "snippets/fail/raise_it.py"
+```
+
+```python exec="on" id="dies"
+--8<-- "snippets/fail/die.py"
+```
+"""
+
+
+def test_fake_credentials_reach_no_page_golden_cache_or_report(site):
+    site.page("leak.md", LEAK_PAGE)
+    site.page("fail.md", FAIL_PAGE)
+    site.snippet("leak/steal.py", STEAL.format(names=sorted(FAKE_CREDENTIALS)))
+    site.snippet("leak/raise_it.py", RAISE)
+    site.snippet("fail/raise_it.py", RAISE)
+    site.snippet("fail/die.py", DIE)
+    env = {**FAKE_CREDENTIALS, "BOOK_JOBS": "1"}
+    updated = site.build("update", **env)
+    assert updated.returncode != 0  # the fail page's blocks fail, and the others are written
+    checked = site.build("check", BOOK_CACHE="on", **env)
+    assert checked.returncode != 0
+    golden = site.goldens()["leak/steal.txt"]
+    # The snippet did find them, from the build's own environment: each shows masked.
+    for name in FAKE_CREDENTIALS:
+        assert f"/proc/<parent>: {name}=***" in golden, golden
+    assert "stolen = ***" in golden
+    assert "RuntimeError: the environment:" in site.goldens()["leak/shown-error.txt"]
+    assert "raised builtins.RuntimeError" in checked.output
+    assert "worker died while running the block" in checked.output
+    assert (site.root / ".cache" / "bookexec" / "blocks").is_dir()  # the cache was written
+    report = site.root / ".cache" / "bookexec" / "last-report.json"
+    assert "RuntimeError" in report.read_text()
+    assert "The stolen value is ***." in (site.root / "site" / "leak" / "index.html").read_text()
+    (site.root / "build-output.txt").write_text(updated.output + checked.output)
+    places = ["site", "tests/golden", ".cache", str(report), "build-output.txt"]
+    for value in FAKE_CREDENTIALS.values():
+        grep = subprocess.run(
+            ["grep", "-r", "-a", "-l", "-F", "-e", value, *places],
+            cwd=site.root,
+            capture_output=True,
+            text=True,
+        )
+        assert grep.returncode == 1 and grep.stdout == "", f"{value} found in:\n{grep.stdout}"
+
+
+def test_no_credential_or_loader_variable_reaches_a_worker():
+    from bookexec.privacy import worker_environment
+
+    kept = worker_environment(
+        {"NVIDIA_API_KEY": "k", "PYTHON_KEYRING_TOKEN": "t", "LD_LIBRARY_PATH": "/x"}
+        | {"LD_PRELOAD": "/evil.so", "CUDA_SECRET": "s", "JAX_PASSWORD": "p"}
+        | {"BOOK_SNIPPET_API_KEY": "k", "XLA_AUTH": "a", "PYTHONPATH": "/p"}
+        | {"JAX_PLATFORMS": "cpu", "XLA_FLAGS": "--xla_force_host_platform_device_count=8"}
+        | {"NVIDIA_VISIBLE_DEVICES": "all", "CUDA_VISIBLE_DEVICES": "0", "PYTHONHASHSEED": "0"}
+    )
+    assert kept == {
+        "PYTHONPATH": "/p",
+        "JAX_PLATFORMS": "cpu",
+        "XLA_FLAGS": "--xla_force_host_platform_device_count=8",
+        "NVIDIA_VISIBLE_DEVICES": "all",
+        "CUDA_VISIBLE_DEVICES": "0",
+        "PYTHONHASHSEED": "0",
+    }
+
+
+def test_the_masker_masks_each_long_credential_value_and_nothing_else():
+    from bookexec.privacy import Masker
+
+    masker = Masker.from_environ(
+        {"GITHUB_TOKEN": "ghp_abcdefgh", "API_KEY": "short", "HOME": "/home/someone"}
+        | {"PGPASSWORD": "hunter2hunter2", "MY_TOKEN": "ghp_abcdefgh_and_more"}
+    )
+    text = "ghp_abcdefgh_and_more ghp_abcdefgh short /home/someone hunter2hunter2"
+    assert masker.mask(text) == "*** *** short /home/someone ***"

@@ -241,3 +241,126 @@ def test_quit_keeps_this_block_and_the_rest_for_later(tmp_path):
     assert said[-1] == f"review: 0 accepted, 0 rejected, 2 skipped; 2 left in {REPORT}"
     assert [e["block_id"] for e in entries_at(tmp_path)] == ["one", "two"]
     assert golden.read_text() == "old\n"
+
+
+# -- issue 25: the review and the update write only inside tests/golden/ ----------------------
+
+
+def forged(root, entries: list[dict]) -> None:
+    """Replace the entries of the report the last build left (keeping whatever header makes it
+    the last build's), as a snippet or a copied file could."""
+    path = root / REPORT
+    data = json.loads(path.read_text())
+    template = dict(data["entries"][-1])
+    data["entries"] = [{**template, "notes": [], "broken": [], **entry} for entry in entries]
+    path.write_text(json.dumps(data))
+
+
+def test_a_forged_report_cannot_create_change_or_delete_files_outside_the_goldens(drifted):
+    root = drifted.root
+    outside = root.parent / "outside.txt"
+    config = (root / "mkdocs.yml").read_text()
+    page = (root / "docs" / "review.md").read_text()
+    forged(
+        root,
+        [
+            {"golden": "../outside.txt", "kind": "cosmetic", "expected": None, "actual": "new"},
+            {"golden": str(outside), "kind": "cosmetic", "expected": None, "actual": "new"},
+            {"golden": "docs/review.md", "kind": "cosmetic", "expected": page, "actual": "x"},
+            {"golden": "tests/golden/../../mkdocs.yml", "kind": "cosmetic"}
+            | {"expected": config, "actual": None},
+            {"golden": "mkdocs.yml", "kind": "cosmetic", "expected": config, "actual": None},
+        ],
+    )
+    result = review(drifted, "--accept-cosmetic")
+    assert not outside.exists()
+    assert (root / "mkdocs.yml").read_text() == config
+    assert (root / "docs" / "review.md").read_text() == page
+    assert result.stdout.count("not accepted: refused:") == 5, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_golden_folder_that_is_a_symlink_is_refused_by_the_review(drifted):
+    root = drifted.root
+    away = root.parent / "away"
+    (root / "tests" / "golden" / "review").rename(away)
+    (root / "tests" / "golden" / "review").symlink_to(away)
+    before = {p.name: p.read_text() for p in away.iterdir()}
+    result = review(drifted, "--accept-cosmetic")
+    assert "not accepted: refused:" in result.stdout and "is a symlink" in result.stdout
+    assert {p.name: p.read_text() for p in away.iterdir()} == before
+
+
+def test_a_report_from_an_earlier_build_is_not_trusted(drifted):
+    old = (drifted.root / REPORT).read_text()
+    assert drifted.build().returncode != 0  # a new check: its own report
+    (drifted.root / REPORT).write_text(old)  # the old one put back
+    before = drifted.goldens()
+    result = review(drifted, "--accept-cosmetic")
+    assert result.returncode != 0
+    assert "does not belong to the last build of this checkout" in result.stderr
+    assert drifted.goldens() == before
+
+
+def test_a_report_copied_from_another_checkout_is_not_trusted(drifted, tmp_path):
+    from conftest import new_site
+
+    site = new_site(tmp_path / "other")
+    (site.root / REPORT).parent.mkdir(parents=True)
+    (site.root / REPORT).write_text((drifted.root / REPORT).read_text())
+    result = review(site, "--accept-cosmetic")
+    assert result.returncode != 0
+    assert "does not belong to the last build of this checkout" in result.stderr
+
+
+PLANTER = """\
+import json, pathlib
+report = pathlib.Path(".cache/bookexec/last-report.json")
+report.parent.mkdir(parents=True, exist_ok=True)
+report.write_text(json.dumps({"format": 1, "written": "x", "summary": "", "versions": None,
+    "entries": [{"page": "", "block_id": "", "snippet": "", "golden": "mkdocs.yml",
+                 "kind": "cosmetic", "expected": None, "actual": "planted"}]}))
+print("planted")
+"""
+
+
+def test_a_passing_build_clears_a_report_a_snippet_planted(site):
+    site.page(
+        "plant.md", '# P\n\n```python exec="on" id="plant"\n--8<-- "snippets/plant/p.py"\n```\n'
+    )
+    site.snippet("plant/p.py", PLANTER)
+    assert site.build("update").returncode == 0
+    assert not (site.root / REPORT).exists()
+    checked = site.build()
+    assert checked.returncode == 0, checked.output
+    assert not (site.root / REPORT).exists(), "the planted report survived a passing build"
+
+
+def test_the_update_refuses_a_golden_folder_that_is_a_symlink(drifted):
+    root = drifted.root
+    away = root.parent / "elsewhere"
+    (root / "tests" / "golden" / "review").rename(away)
+    (root / "tests" / "golden" / "review").symlink_to(away)
+    before = {p.name: p.read_text() for p in away.iterdir()}
+    updated = drifted.build("update")
+    assert updated.returncode != 0
+    assert "REFUSED WRITE: refused:" in updated.output and "is a symlink" in updated.output
+    assert str(root / "tests" / "golden" / "review") in updated.output
+    assert {p.name: p.read_text() for p in away.iterdir()} == before
+    assert "Traceback" not in updated.output
+
+
+def test_a_golden_that_is_a_symlink_is_never_read_through(drifted):
+    target = drifted.root.parent / "private.txt"
+    target.write_text("PRIVATE-CONTENT-of-another-file\n")
+    golden = drifted.golden("review.md", "wave")
+    golden.unlink()
+    golden.symlink_to(target)
+    checked = drifted.build()
+    assert checked.returncode != 0
+    assert "PRIVATE-CONTENT" not in checked.output
+    assert "PRIVATE-CONTENT" not in (drifted.root / REPORT).read_text()
+    assert "is a symlink" in checked.output
+    updated = drifted.build("update")
+    assert updated.returncode != 0 and "REFUSED WRITE" in updated.output
+    assert target.read_text() == "PRIVATE-CONTENT-of-another-file\n"

@@ -160,3 +160,60 @@ def test_rerun_removes_what_a_killed_write_left(versions):
     )
     assert not stray.exists()
     assert golden_texts(site) == new
+
+
+# -- issue 25: one update at a time, and goldens anyone can read ---------------------------------
+
+
+def _update(root: Path, **env: str) -> subprocess.Popen:
+    environ = {**os.environ, "GOLDEN": "update", "NO_MKDOCS_2_WARNING": "1", **env}
+    return subprocess.Popen(
+        [str(MKDOCS), "build", "--strict"],
+        cwd=root,
+        env=environ,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def test_a_second_update_at_once_refuses_with_a_message_and_nothing_is_lost(site, tmp_path):
+    started = tmp_path / "started"  # the first update's first block writes it as it runs
+    for n in range(4):
+        fence = f'```python exec="on" id="b"\n--8<-- "snippets/p{n}/b.py"\n```\n'
+        site.page(f"p{n}.md", f"# P{n}\n\n{fence}")
+        mark = "import os, pathlib\npathlib.Path(os.environ['BOOK_SNIPPET_STARTED']).touch()\n"
+        site.snippet(f"p{n}/b.py", f"{mark}import time\ntime.sleep(2)\nprint('page {n}')\n")
+    first = _update(site.root, BOOK_JOBS="1", BOOK_SNIPPET_STARTED=str(started))
+    try:
+        deadline = time.monotonic() + 120
+        while not started.exists():
+            assert first.poll() is None and time.monotonic() < deadline, first.stdout.read()
+            time.sleep(0.05)
+        second = _update(site.root, BOOK_JOBS="1", BOOK_SNIPPET_STARTED=str(started))
+        out, _ = second.communicate(timeout=300)
+        assert second.returncode != 0, out
+        assert f"process {first.pid} is writing the goldens right now" in out, out
+        assert "Traceback" not in out
+        assert first.wait(timeout=300) == 0, first.stdout.read()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(first.pid, signal.SIGKILL)
+    assert sorted(site.goldens()) == [f"p{n}/b.txt" for n in range(4)]
+    assert all(f"page {n}" in site.goldens()[f"p{n}/b.txt"] for n in range(4))
+    assert leftovers(site.root / "tests" / "golden") == []
+    assert site.build(BOOK_SNIPPET_STARTED=str(started)).returncode == 0
+
+
+def test_goldens_and_versions_are_written_0644_under_the_usual_umask(site):
+    site.page("p.md", '# P\n\n```python exec="on" id="b"\n--8<-- "snippets/p/b.py"\n```\n')
+    site.snippet("p/b.py", "print('hello')\n")
+    old = os.umask(0o022)
+    try:
+        assert site.build("update").returncode == 0
+    finally:
+        os.umask(old)
+    base = site.root / "tests" / "golden"
+    modes = {str(p.relative_to(base)): oct(p.stat().st_mode & 0o777) for p in base.rglob("*")}
+    assert modes == {"p": "0o755", "p/b.txt": "0o644", "VERSIONS": "0o644"}

@@ -9,6 +9,7 @@ reaches a build through `Extension` objects, so the engine never imports `bookex
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import time
@@ -28,7 +29,7 @@ from bookexec.execute.eta import RunTimes
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
 from bookexec.execute.runner import Executor, PageRun
 from bookexec.execute.runtime import Runtime
-from bookexec.files import CachePaths
+from bookexec.files import CachePaths, exclusive
 from bookexec.goldens import measured, review
 from bookexec.goldens.compare import Comparison, compare
 from bookexec.goldens.measured import Claim, Fact
@@ -175,7 +176,7 @@ class Engine:
                     owned[f.src_uri] = blocks
                     break
             else:
-                pages.append((f.src_uri, f.content_string))
+                pages.append((f.src_uri, _page_text(f)))
         build.plan(pages, owned)
         for extension in self.extensions:
             files = extension.files(build, files, config)
@@ -267,6 +268,11 @@ class Build:
         # prose edits and for measuring what execution costs. It checks nothing.
         self.execute = parse_bool(os.environ.get("BOOK_EXEC", "on"), "BOOK_EXEC")
         self.golden_dir = root / "tests" / "golden"
+        # Two updates at once would remove each other's temporary files: the second refuses.
+        self._lock = contextlib.ExitStack()
+        self.finished = False
+        if self.execute and self.mode == "update":
+            self._lock.enter_context(exclusive(self.paths.update_lock, "GOLDEN=update"))
         if self.execute and not serving:
             review.clear(root)  # a review report always belongs to the last build that ran
         self.rules = machine_path_rules(root)
@@ -604,6 +610,13 @@ class Build:
 
     def finish(self) -> None:
         """Judge the whole build at its end: every page has run, so the report is complete."""
+        try:
+            self._finish()
+        finally:
+            self.finished = True
+            self._lock.close()
+
+    def _finish(self) -> None:
         self.executor.close()
         self.check_all_rendered()
         if not self.execute:
@@ -621,6 +634,7 @@ class Build:
             log.info(self.summary_line())
             return
         report = self.report()
+        review.clear(self.root)  # whatever a snippet left there: this build's report replaces it
         if self.mode == "update":
             self._update(report)
             return
@@ -652,7 +666,7 @@ class Build:
         for line in report.timing_notes(kept_only=True):  # not rewritten for a moved time
             log.info(f"bookexec: {line}")
         refused = report.refused()
-        problems = [failure.line() for failure in report.failures]
+        problems = [failure.line() for failure in report.failures] + report.refused_writes
         for c in refused:
             guarded = prose.sentences_using(self.root / "docs", c.page, c.block_id)
             lines = [f"REFUSED: docs/{c.page}#{c.block_id} (golden not written):"]
@@ -712,8 +726,29 @@ class Build:
         )
 
     def stop(self) -> None:
-        """Stop this build's workers."""
+        """Stop this build's workers; a build stopped before its end leaves no report."""
         self.executor.stop()
+        if self.execute and not self.serving and not self.finished:
+            review.clear(self.root)
+        self._lock.close()
+
+
+def _page_text(file: Any) -> str:
+    """A page's Markdown, as MkDocs reads it; a page that is not UTF-8 is named, with its line."""
+    try:
+        return file.content_string
+    except UnicodeDecodeError:
+        # The error's offset counts from the reader's chunk: find it in the whole file.
+        data = Path(file.abs_src_path).read_bytes()
+        try:
+            data.decode("utf-8")  # a BOM is valid UTF-8: offsets stay the file's
+            raise
+        except UnicodeDecodeError as error:
+            line = data[: error.start].count(b"\n") + 1
+            raise BookError(
+                f"docs/{file.src_uri}:{line}: the page is not valid UTF-8 (byte {error.start}, "
+                f"{data[error.start : error.start + 1]!r}); save it as UTF-8"
+            ) from None
 
 
 def shown(output: str, facts: list[Fact], backend: str) -> str:

@@ -1,17 +1,39 @@
-"""Files the engine writes: atomically, so an interrupted write loses nothing; and where."""
+"""Files the engine writes: atomically, so an interrupted write loses nothing; and where.
+
+Goldens and records are written only inside their own folder (`confined`): a symlink on the
+way, a path that leaves the folder, or something there that is not a regular file is refused
+with an error naming it, so no report, golden or snippet can steer a write elsewhere.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
-import tempfile
+import secrets
+import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from bookexec.errors import BookError
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file beside the target, then rename over it."""
+
+def write_atomic(path: Path, text: str, inside: Path | None = None) -> None:
+    """Write to a temporary file beside the target, then rename over it.
+
+    The file gets the usual permissions (0666 less the umask, so 0644 by default), as any
+    editor would give it; `inside`, when given, is the folder the write must stay in.
+    """
+    if inside is not None:
+        confined(path, inside)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    if inside is not None:
+        confined(path, inside)  # mkdir made the folders: none of them may be a symlink now
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    # O_EXCL|O_NOFOLLOW: never write through a name someone else planted.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(tmp, flags, 0o666)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
@@ -19,8 +41,91 @@ def write_atomic(path: Path, text: str) -> None:
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
+
+
+def confined(path: Path, inside: Path) -> Path:
+    """`path`, checked to lie inside the folder `inside` with no symlink on the way.
+
+    Every part from `inside` itself down to `path` that exists must be a real folder (the
+    last one a regular file, if it exists); the lexical path must stay inside `inside`. A
+    BookError names the first part that is not.
+    """
+    base = Path(os.path.abspath(inside))
+    target = Path(os.path.abspath(path))
+    try:
+        parts = target.relative_to(base).parts
+    except ValueError:
+        raise BookError(f"refused: {path} is outside {inside}; nothing was written") from None
+    if not parts or ".." in parts:
+        raise BookError(f"refused: {path} is not a file inside {inside}; nothing was written")
+    current = base
+    for depth, part in enumerate(("", *parts)):
+        current = current / part if part else current
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            break
+        if stat.S_ISLNK(mode):
+            raise BookError(
+                f"refused: {current} is a symlink (to {os.readlink(current)}); goldens are "
+                "written only as regular files in real folders: replace the link"
+            )
+        last = depth == len(parts)
+        if last and not stat.S_ISREG(mode):
+            raise BookError(f"refused: {current} is not a regular file; remove it")
+        if not last and not stat.S_ISDIR(mode):
+            raise BookError(f"refused: {current} is not a folder; remove it")
+    if os.path.commonpath([os.path.realpath(base), os.path.realpath(target)]) != (
+        os.path.realpath(base)
+    ):
+        raise BookError(f"refused: {path} resolves outside {inside}; nothing was written")
+    return target
+
+
+def remove_confined(path: Path, inside: Path) -> None:
+    """Delete one regular file inside `inside` (never a symlink, never elsewhere)."""
+    confined(path, inside)
+    path.unlink(missing_ok=True)
+
+
+def read_regular(path: Path) -> bytes | None:
+    """A regular file's bytes, never read through a symlink; None if there is none there."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        return handle.read()
+
+
+@contextlib.contextmanager
+def exclusive(lock: Path, what: str) -> Iterator[None]:
+    """Hold the lock file `lock` while the body runs; a BookError at once if another process
+    holds it (two updates at once would remove each other's temporary files)."""
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise BookError(
+                f"{what}: {holder} is writing the goldens right now ({lock}); wait for it to "
+                "end, then run again. Nothing was written"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"process {os.getpid()}")
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.truncate(0)
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _under(name: str, doc: str) -> property:
@@ -43,3 +148,5 @@ class CachePaths:
     labs = _under("labs", "The executed copies of the labs that mkdocs-jupyter renders.")
     lab_html = _under("lab-html", "Rendered lab HTML, reused while a lab is unchanged.")
     report = _under("last-report.json", "The report a failed check leaves for `./book review`.")
+    last_build = _under("last-build", "The id of the last build that ran blocks here.")
+    update_lock = _under("update.lock", "Held while an update or a review writes goldens.")

@@ -29,14 +29,15 @@ from bookexec.book import census
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.execute.protocol import BlockResult, BlockStatus
-from bookexec.execute.runner import Limits, Worker, WorkerFailed, is_fresh, judge
-from bookexec.files import write_atomic
+from bookexec.execute.runner import Limits, Worker, WorkerFailed, is_fresh, judge, masked
+from bookexec.files import confined, read_regular, remove_confined, write_atomic
 from bookexec.goldens.measured import render as render_facts
 from bookexec.goldens.normalize import normalize, path_rules
 from bookexec.goldens.store import Provenance, golden_path, parse, read_versions, write_versions
 from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
 from bookexec.jax.runtime import JaxRuntime
+from bookexec.privacy import Masker
 
 RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first
 PAGE = Path("docs") / "jax-changes.md"
@@ -85,7 +86,7 @@ def _error_text(raw: BlockResult, block: Block) -> str:
 def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list[tuple]:
     """Every block of one page, in one session; a failing block does not stop the next ones."""
     results: list[tuple] = []
-    runtime, limits = JaxRuntime(), Limits.from_env()
+    runtime, limits, masker = JaxRuntime(), Limits.from_env(), Masker.from_environ()
     worker = Worker(root, log_dir, runtime, limits=limits, python=python)
     try:
         worker.ready()
@@ -101,12 +102,14 @@ def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list
                 else:
                     raw = worker.run(block)
             except WorkerFailed as failure:
-                results.append((block, None, f"{failure}\n"))
+                results.append((block, None, masker.mask(f"{failure}\n")))
                 worker.kill()  # the session is gone: later blocks run in a new one
                 worker = Worker(root, log_dir, runtime, limits=limits, python=python)
                 worker.ready()
                 continue
-            run = judge(block, raw, limits)
+            run = masked(judge(block, raw, limits), masker)
+            if raw.error is not None:  # the record shows the error as raised: masked too
+                raw.error.shown = masker.mask(raw.error.shown)
             results.append((block, raw, run))
         backend = worker.finish().backend
     finally:
@@ -138,12 +141,13 @@ def run_book(root: Path, python: str, say=print) -> Path:
                 body = normalize(run.output, rules) + render_facts(run.facts, run.claims)
                 text = _record(block, "ok", body)
             path = golden_path(out_dir, block.page, block.id)
-            write_atomic(path, text)
+            write_atomic(path, text, inside=root / RECORDS)  # never through a symlink
             written.add(path)
             backends.add(backend)
-    for old in set(out_dir.rglob("*.txt")) - written:
-        old.unlink()
+    for old in sorted(set(out_dir.rglob("*.txt")) - written):
+        remove_confined(old, root / RECORDS)
     prov = Provenance(facts["jax"], facts["jaxlib"], facts["python"], ",".join(sorted(backends)))
+    confined(out_dir / "VERSIONS", root / RECORDS)
     write_versions(out_dir, prov)
     return out_dir
 
@@ -356,10 +360,10 @@ def page_problem(root: Path) -> str | None:
 def write_page(root: Path) -> bool:
     """Regenerate the page; True when its text changed."""
     text = render_page(root)
-    path = root / PAGE
-    if path.is_file() and path.read_text(encoding="utf-8") == text:
+    path = confined(root / PAGE, root / "docs")
+    if read_regular(path) == text.encode("utf-8"):
         return False
-    write_atomic(path, text)
+    write_atomic(path, text, inside=root / "docs")
     return True
 
 

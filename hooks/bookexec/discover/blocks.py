@@ -37,6 +37,9 @@ _CONTAINER = re.compile(
     r"|(?:!!!|\?\?\?\+?|===\+?)[ \t]|\[\^[^\]]+\]:)"
 )
 _COMMENT_FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)")
+# An id names its golden file and, with a prefix such as "prose-", cells of the chapter's
+# notebook, where nbformat allows 64 characters: 48 leaves room for both.
+MAX_ID_LENGTH = 48
 EXEC_LANGUAGES = {"python", "py"}
 
 
@@ -150,6 +153,12 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
             raise BookError(
                 f'{where}: executed block has no id{in_snippet}; add id="..." to the fence, '
                 "lower-case and unique in the page"
+            )
+        if len(block_id) > MAX_ID_LENGTH:
+            raise BookError(
+                f"{where}: block id '{block_id[:MAX_ID_LENGTH]}...'{in_snippet} is "
+                f"{len(block_id)} characters long; an id may have at most {MAX_ID_LENGTH} (it "
+                "names the golden file and the notebook's cells): shorten it"
             )
         if not _ID.match(block_id):
             raise BookError(

@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import Pipe
 from pathlib import Path
 
@@ -170,6 +170,23 @@ def judge(block: Block, raw: BlockResult, limits: Limits | None = None) -> Block
     run.failure = (
         f"{block.where}{at}: raised {error.qualified}{expected}; {fix}\n{error.traceback}".rstrip()
     )
+    return run
+
+
+def masked(run: BlockRun, masker: privacy.Masker) -> BlockRun:
+    """The run with every secret of the build replaced by `***` (`privacy.Masker`): its output,
+    its failure (error text, traceback, worker log tail) and what it recorded. Done where a
+    run is made, before anything compares, caches, stores or shows it."""
+    if not masker.secrets:
+        return run
+    name = lambda text: masker.mask(text).replace(privacy.MASK, "masked")  # noqa: E731
+    run.output = masker.mask(run.output)
+    run.failure = masker.mask(run.failure) if run.failure else run.failure
+    run.facts = [replace(f, name=name(f.name), value=masker.value(f.value)) for f in run.facts]
+    run.claims = [
+        replace(c, left=name(c.left), right=masker.value(c.right), says=masker.mask(c.says))
+        for c in run.claims
+    ]
     return run
 
 
@@ -367,6 +384,7 @@ class Executor:
         self.runtime = runtime or PythonRuntime()
         self.limits = Limits.from_env()  # a bad value stops the build here, named
         hash_seed(os.environ)  # so does a bad hash seed, before any worker starts
+        self.masker = privacy.Masker.from_environ()  # the build's secrets, masked in every run
         self.cache = cache
         self.progress = progress or Progress(lambda message: None)
         # An output is reused only under the runtime that made it.
@@ -479,6 +497,7 @@ class Executor:
                         run = judge(block, worker.run(block), self.limits)
                 except WorkerFailed as failure:
                     run = BlockRun(block=block, failure=f"{block.where}: {failure}")
+                run = masked(run, self.masker)
                 if run.failure and not no_start:
                     run.after = first_failed
                 if run.failure:
@@ -522,7 +541,7 @@ class Executor:
 
     def _note(self, message: str) -> None:
         with self._lock:
-            self.notes.append(message)
+            self.notes.append(self.masker.mask(message))
 
     def _save(self, result: PageRun, keys: list[str]) -> None:
         if not self.cache:

@@ -140,7 +140,7 @@ def compare(
     facts, claims = list(facts or []), list(claims or [])
     body = output + measured.render(facts, claims)
     actual = render(page, block_id, snippet, body)
-    expected, damage = read_golden(path)
+    expected, damage = read_golden(path, inside=golden_dir)
     result = Comparison(page, block_id, snippet, path, expected, actual, classify=classify)
     result.broken = measured.broken_claims(facts, claims)
     if expected is None:

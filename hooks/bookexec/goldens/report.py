@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from bookexec.files import write_atomic
+from bookexec.errors import BookError
+from bookexec.files import remove_confined, write_atomic
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Comparison
 from bookexec.goldens.store import (
     VERSIONS_FILE,
@@ -58,6 +61,7 @@ class Report:
     failures: list[Failure] = field(default_factory=list)
     recorded: Provenance | None = None  # the goldens' VERSIONS file
     running: Provenance | None = None  # this build's versions
+    refused_writes: list[str] = field(default_factory=list)  # what apply_update would not do
 
     def versions_problem(self) -> str | None:
         """A folder of goldens must say which versions wrote them: a missing or damaged
@@ -175,27 +179,38 @@ class Report:
 
     def apply_update(self) -> list[str]:
         """Write every drifted and new golden whose claims hold, delete stale ones, record the
-        versions; return what changed. Refused blocks and failures are left as they are."""
+        versions; return what changed. Refused blocks and failures are left as they are. A
+        write that would leave the golden folder (a symlink on the way) is refused and kept
+        in `refused_writes`; the others are still made."""
+        self.refused_writes = []
         changes = [
             f"removed {relative(path, self.root)}, left by an interrupted update"
-            for path in remove_leftovers(self.golden_dir)
+            for path in self._guarded(remove_leftovers, self.golden_dir) or []
         ]
         for c in self.comparisons:
             if c.status == "ok" or c.broken:
                 continue
-            write_atomic(c.path, c.actual)
-            verb = "wrote new" if c.status == "new" else "rewrote"
-            changes.append(f"{verb} {relative(c.path, self.root)}")
+            if self._guarded(write_atomic, c.path, c.actual, self.golden_dir) is not False:
+                verb = "wrote new" if c.status == "new" else "rewrote"
+                changes.append(f"{verb} {relative(c.path, self.root)}")
         for path in self.stale:
-            path.unlink()
-            changes.append(f"deleted stale {relative(path, self.root)}")
-            _prune_empty(path.parent, self.golden_dir)
-        if self.running and write_versions(self.golden_dir, self.running):
+            if self._guarded(remove_confined, path, self.golden_dir) is not False:
+                changes.append(f"deleted stale {relative(path, self.root)}")
+                _prune_empty(path.parent, self.golden_dir)
+        if self.running and self._guarded(write_versions, self.golden_dir, self.running):
             changes.append(
                 f"recorded {self.running.describe()} in "
                 f"{relative(self.golden_dir / VERSIONS_FILE, self.root)}"
             )
         return changes
+
+    def _guarded(self, write: Callable[..., Any], *args: Any) -> Any:
+        """One write's result, or False when it was refused (kept in `refused_writes`)."""
+        try:
+            return write(*args)
+        except BookError as refused:
+            self.refused_writes.append(f"REFUSED WRITE: {refused}")
+            return False
 
     def update_summary(self) -> str:
         """The update's last line: what it wrote, deleted and refused."""

@@ -16,19 +16,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import termios
 import time
 import tty
+import uuid
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bookexec.files import CachePaths, write_atomic
+from bookexec.errors import BookError
+from bookexec.files import CachePaths, confined, exclusive, read_regular, write_atomic
 from bookexec.goldens.report import Report
+from bookexec.goldens.store import read_golden
 
 REPORT = CachePaths(Path()).report  # relative: each use joins it to a root
-_FORMAT = 1
+LAST_BUILD = CachePaths(Path()).last_build
+_FORMAT = 2
 
 
 @dataclass
@@ -81,23 +86,41 @@ def save(report: Report) -> Path:
         )
     for path in report.stale:
         rel = _rel(path, report.root)
-        text = path.read_text(encoding="utf-8")
+        text, _ = read_golden(path, inside=report.golden_dir)
         changed.append(Entry("", "", "", rel, "stale", ["no block in the book"], expected=text))
     order = ["structural", "text", "new", "stale", "cosmetic"]
     entries += sorted(changed, key=lambda e: order.index(e.kind) if e.kind in order else 0)
+    # The report names the build that wrote it and its golden folder; the review trusts it
+    # only while both are this checkout's last build (`load`).
+    build = uuid.uuid4().hex
+    owner = {"build": build, "golden_root": _golden_root(report.root, report.golden_dir)}
     path = report.root / REPORT
-    write_atomic(path, _dump(entries, report.summary(), report.version_note()))
+    write_atomic(path, _dump(entries, report.summary(), report.version_note(), owner))
+    write_atomic(report.root / LAST_BUILD, build + "\n")
     return path
 
 
 def clear(root: Path) -> None:
-    """A clean check leaves no report: there is nothing to review."""
-    (root / REPORT).unlink(missing_ok=True)
+    """Every build that runs blocks starts by removing the last report, and a clean check
+    (or a build that stops with an error) leaves none: nothing is left to review, and a report
+    planted meanwhile (by a snippet, say) is gone."""
+    for name in (REPORT, LAST_BUILD):
+        path = root / name
+        if path.is_symlink() or path.is_file():
+            path.unlink()
 
 
-def _dump(entries: list[Entry], summary: str, versions: str | None = None) -> str:
+def _golden_root(root: Path, golden_dir: Path) -> str:
+    # Relative to the checkout, so that a copy of it (goldens, cache and all) stays reviewable.
+    return os.path.relpath(os.path.realpath(root / golden_dir), os.path.realpath(root))
+
+
+def _dump(
+    entries: list[Entry], summary: str, versions: str | None = None, owner: dict | None = None
+) -> str:
     data = {
         "format": _FORMAT,
+        **(owner or {}),
         "written": time.strftime("%Y-%m-%d %H:%M:%S"),
         "summary": summary,
         "versions": versions,
@@ -115,23 +138,37 @@ def load(root: Path) -> tuple[dict, list[Entry]]:
             "a build that fails on drift leaves one"
         )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads((read_regular(path) or b"").decode("utf-8"))
         if not isinstance(data, dict) or data.get("format") != _FORMAT:
             raise SystemExit(f"review: {REPORT} is from another version of the tool; build again")
-        return data, [Entry(**entry) for entry in data["entries"]]
+        entries = [Entry(**entry) for entry in data["entries"]]
     except (ValueError, TypeError, KeyError) as error:
         raise SystemExit(
             f"review: {REPORT} is damaged ({type(error).__name__}: {error}); run the check build "
             "again (./book build) to write a new one"
         ) from None
+    last = (read_regular(root / LAST_BUILD) or b"").decode("utf-8", errors="replace").strip()
+    golden_root = _golden_root(root, Path("tests") / "golden")
+    if not last or data.get("build") != last or data.get("golden_root") != golden_root:
+        raise SystemExit(
+            f"review: {REPORT} does not belong to the last build of this checkout (its build id "
+            "or its golden folder is not this checkout's); nothing was changed. Run the check "
+            "build again (./book build) to write a new one"
+        )
+    return data, entries
 
 
 def accept(root: Path, entry: Entry) -> str:
     """Write (or, for a stale golden, delete) this one golden; say what was done or why not."""
     if entry.kind == "failed":
         return "not accepted: the block failed, so there is no output to accept; fix the snippet"
-    path = root / entry.golden
-    on_disk = path.read_text(encoding="utf-8") if path.is_file() else None
+    golden_dir = root / "tests" / "golden"
+    try:  # whatever the report says, only a regular file inside tests/golden/ is touched
+        path = confined(root / entry.golden, golden_dir)
+    except BookError as refused:
+        return f"not accepted: {refused}"
+    data = read_regular(path)
+    on_disk = data.decode("utf-8", errors="replace") if data is not None else None
     if on_disk != entry.expected:
         return f"not accepted: {entry.golden} changed since the build; run the build again"
     if entry.broken:
@@ -141,7 +178,10 @@ def accept(root: Path, entry: Entry) -> str:
     if entry.actual is None:
         path.unlink()
         return f"deleted stale {entry.golden}"
-    write_atomic(path, entry.actual)
+    try:
+        write_atomic(path, entry.actual, inside=golden_dir)
+    except BookError as refused:
+        return f"not accepted: {refused}"
     return f"{'wrote new' if entry.expected is None else 'rewrote'} {entry.golden}"
 
 
@@ -162,7 +202,8 @@ def show(entry: Entry, number: int, total: int) -> str:
 
 def _save_remaining(root: Path, data: dict, remaining: list[Entry]) -> None:
     if remaining:
-        write_atomic(root / REPORT, _dump(remaining, data.get("summary", "")))
+        owner = {key: data[key] for key in ("build", "golden_root") if key in data}
+        write_atomic(root / REPORT, _dump(remaining, data.get("summary", ""), None, owner))
     else:
         clear(root)
 
@@ -271,6 +312,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     root = Path.cwd()
     data, entries = load(root)
+    try:  # an update running meanwhile would write the same goldens
+        with exclusive(CachePaths(root).update_lock, "review"):
+            return _review(root, data, entries, args)
+    except BookError as busy:
+        raise SystemExit(str(busy)) from None
+
+
+def _review(root: Path, data: dict, entries: list[Entry], args: argparse.Namespace) -> int:
     if not entries:
         clear(root)
         print("review: nothing to review")

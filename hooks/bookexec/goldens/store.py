@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from bookexec.errors import BookError
-from bookexec.files import write_atomic
+from bookexec.files import confined, read_regular, remove_confined, write_atomic
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
 
@@ -67,12 +67,12 @@ class Provenance:
 
 def read_versions(golden_dir: Path) -> Provenance | None:
     """The versions a golden folder records, or None if it has no readable VERSIONS file."""
-    path = golden_dir / VERSIONS_FILE
-    if not path.is_file():
+    data = read_regular(golden_dir / VERSIONS_FILE)
+    if data is None:
         return None
     fields = dict(
         line.split(": ", 1)
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        for line in data.decode("utf-8", errors="replace").splitlines()
         if ": " in line and not line.startswith("#")
     )
     if not all(key in fields for key in ("python", "backend")):
@@ -84,9 +84,10 @@ def write_versions(golden_dir: Path, prov: Provenance) -> bool:
     """Record the versions; True when the file changed."""
     path = golden_dir / VERSIONS_FILE
     text = prov.text()
-    if path.is_file() and path.read_text(encoding="utf-8", errors="replace") == text:
+    data = read_regular(confined(path, golden_dir))
+    if data is not None and data.decode("utf-8", errors="replace") == text:
         return False
-    write_atomic(path, text)
+    write_atomic(path, text, inside=golden_dir)
     return True
 
 
@@ -136,15 +137,21 @@ def parse(text: str) -> Parsed:
     return Parsed(header, output, facts, claims)
 
 
-def read_golden(path: Path) -> tuple[str | None, str | None]:
+def read_golden(path: Path, inside: Path | None = None) -> tuple[str | None, str | None]:
     """A golden's text, or None if there is none; and what is wrong with it, in words.
 
     A damaged golden (not UTF-8, truncated, its header gone) is drift like any other: the
-    report shows it with a readable diff, and the update mode rewrites it.
+    report shows it with a readable diff, and the update mode rewrites it. A symlink (the
+    golden, or a folder on the way from `inside`) is never read through: the diff would show
+    whatever it points to, and the update mode refuses to write through it.
     """
-    if not path.is_file():
+    try:
+        confined(path, inside if inside is not None else path.parent)
+    except BookError as refused:
+        return "", f"{refused}; it is not read"
+    data = read_regular(path)
+    if data is None:
         return None, None
-    data = path.read_bytes()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -167,9 +174,9 @@ def remove_leftovers(golden_dir: Path) -> list[Path]:
     """Delete the temporary files of a write_atomic that was killed before its rename."""
     if not golden_dir.is_dir():
         return []
-    leftovers = sorted(golden_dir.rglob(".*.txt.*.tmp"))
+    leftovers = sorted(golden_dir.rglob(".*.*.tmp"))
     for path in leftovers:
-        path.unlink(missing_ok=True)
+        remove_confined(path, golden_dir)
     return leftovers
 
 
