@@ -29,10 +29,13 @@ from bookexec.discover.options import memory_words, parse_bool, parse_memory
 from bookexec.errors import BookError
 from bookexec.execute import protocol, reaper
 from bookexec.execute.cache import BlockCache, block_keys, environment_key
+from bookexec.execute.journal import Journal, killed_builds
 from bookexec.execute.lifeline import Lifeline
 from bookexec.execute.progress import Progress
 from bookexec.execute.protocol import BlockResult, BlockStatus, Finished
 from bookexec.execute.runtime import PythonRuntime, Runtime
+from bookexec.execute.watch import CheckoutWatch
+from bookexec.files import CachePaths
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
 
@@ -456,10 +459,18 @@ class Executor:
         cache: BlockCache | None = None,
         progress: Progress | None = None,
         runtime: Runtime | None = None,
+        watch: bool = True,
     ) -> None:
         self.root = root
         self.runtime = runtime or PythonRuntime()
         self.limits = Limits.from_env()  # a bad value stops the build here, named
+        # Issue 25: the book is read-only to its blocks (off under serve, where the author
+        # edits the book while it runs).
+        self.watch = CheckoutWatch(root) if watch else None
+        # A build killed by a block is named by the next one (bookexec.execute.journal).
+        journals = CachePaths(root).base
+        self.killed = killed_builds(journals)  # said by the engine, at the start of the build
+        self.journal = Journal(journals)
         self.cache = cache
         self.progress = progress or Progress(lambda message: None)
         # An output is reused only under the runtime that made it.
@@ -541,6 +552,9 @@ class Executor:
                     break
                 hit = hits[i]
                 needs_session = not is_fresh(block) and (not hit or i < last_session_miss)
+                runs = needs_session or not hit
+                watched = self.watch.started(block.where) if self.watch and runs else None
+                entry = self.journal.started(block.where) if runs else None
                 try:
                     if needs_session and no_start:
                         raise WorkerFailed(not_run)
@@ -572,6 +586,10 @@ class Executor:
                         run = judge(block, worker.run(block), self.limits)
                 except WorkerFailed as failure:
                     run = BlockRun(block=block, failure=f"{block.where}: {failure}")
+                if entry is not None:
+                    self.journal.ended(entry)
+                if watched is not None:
+                    self._judge_changes(run, watched)
                 if run.failure and not no_start:
                     run.after = first_failed
                 if run.failure:
@@ -596,6 +614,16 @@ class Executor:
         cached = len(result.blocks) - ran
         self.progress.page_done(page, ran, cached, time.perf_counter() - started)
         return result
+
+    def _judge_changes(self, run: BlockRun, watched) -> None:
+        """A block that changed the checkout fails; a change it cannot have made is the
+        build's failure, named with the blocks that may have made it."""
+        assert self.watch is not None
+        for change in self.watch.ended(watched):
+            if run.block.where in change.blocks:
+                run.failure = "\n".join(filter(None, [run.failure, change.message()]))
+            else:
+                self._note(change.message())
 
     def _start_worker(self, blocks: list[Block], fresh: bool = False) -> Worker:
         memory = max(block_memory(block, self.limits) for block in blocks)
@@ -644,8 +672,10 @@ class Executor:
         for worker in workers:
             worker.kill()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self.journal.close()  # stopped on purpose: no block is to blame
 
     def close(self) -> None:
         """Wait for every page, then remove the workers' logs."""
         self._pool.shutdown(wait=True, cancel_futures=True)
         shutil.rmtree(self._log_dir, ignore_errors=True)  # every page is done with its log
+        self.journal.close()
