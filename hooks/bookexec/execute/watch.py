@@ -54,10 +54,12 @@ class Run:
     end: float | None = None
 
     def during(self, moment: float) -> bool:
+        """It was running at `moment` (or close enough for a file's coarse time)."""
         end = time.time() if self.end is None else self.end
         return self.start - _SLACK <= moment <= end + _SLACK
 
     def overlaps(self, first: float, last: float) -> bool:
+        """It was running at some time between `first` and `last`."""
         end = time.time() if self.end is None else self.end
         return self.start - _SLACK <= last and first <= end + _SLACK
 
@@ -71,6 +73,7 @@ class Change:
     blocks: list[str] = field(default_factory=list)
 
     def message(self) -> str:
+        """The failure, in words: the file, what happened to it, and the block(s)."""
         if len(self.blocks) == 1:
             return (
                 f"{self.blocks[0]}: {self.what} {self.path} while it ran; the book is "
