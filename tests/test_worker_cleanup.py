@@ -204,3 +204,30 @@ def test_a_fork_that_holds_the_pipe_does_not_delay_a_dead_workers_failure(tmp_pa
         and "worker died while running the block (exit code 3)" in run.failure
     )
     assert took < 10, f"the failure came after {took:.0f} s"
+
+
+# The child waits, so that the parent's result comes first and the child's would answer the
+# next block.
+FORK_FALLS_THROUGH = """\
+import os
+import time
+import warnings
+
+warnings.simplefilter("ignore", DeprecationWarning)
+pid = os.fork()
+if pid == 0:
+    time.sleep(0.5)
+print("parent" if pid else "child")
+"""
+
+
+def test_a_forked_child_that_comes_back_out_of_its_snippet_leaves_quietly(tmp_path):
+    """The child must not go on as a second worker: its result would reach the build."""
+    notes: list[str] = []
+    page = run_page(
+        tmp_path, FORK_FALLS_THROUGH, 'print("second")\n', runtime=PythonRuntime(), notes=notes
+    )
+    first, second = page.blocks
+    assert notes == []
+    assert (first.failure, first.output) == (None, "parent\n")
+    assert (second.failure, second.output) == (None, "second\n")

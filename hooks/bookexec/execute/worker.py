@@ -247,6 +247,12 @@ class Session:
         self.module.__dict__["__builtins__"] = __builtins__
         sys.modules["__main__"] = self.module
 
+    def _leave_if_forked(self) -> None:
+        """A child the snippet forked came back out of it: it must not go on as a second
+        worker on the build's pipe (nor flush a runtime that a fork cannot use)."""
+        if os.getpid() != self.pid:
+            os._exit(0)
+
     def run(self, code: str, snippet: str, timeout: float, limit: int) -> BlockResult:
         """Run one block's code; what it printed and recorded, and how it ended."""
         self.capture.reset(limit)
@@ -258,11 +264,13 @@ class Session:
             start = time.perf_counter()
             try:
                 exec(compile(code, snippet, "exec"), self.module.__dict__)
+                self._leave_if_forked()
                 self._flush()
                 _finish_streams()
             except OutputFlood as exc:
                 flooded, flood_line = True, snippet_line(exc, snippet)
             except BaseException as exc:  # SystemExit too: report it, stay alive
+                self._leave_if_forked()
                 try:
                     self._flush()
                     _finish_streams()
@@ -270,10 +278,7 @@ class Session:
                     flooded = True
                 error = describe_exception(exc, snippet, self.hidden_notes)
             finally:
-                if os.getpid() != self.pid:
-                    # A child the snippet forked came back out of it: it must not go on as a
-                    # second worker on the build's pipe (and hold the pipe open after ours).
-                    os._exit(0)
+                self._leave_if_forked()
                 seconds = time.perf_counter() - start
                 faulthandler.cancel_dump_traceback_later()
         # Nothing a block started outlives it (bookexec.execute.reaper).
