@@ -82,7 +82,9 @@ def test_the_memory_limit_comes_from_the_environment_or_a_default_per_core():
 
 
 def test_a_bad_memory_option_is_named_before_anything_runs():
-    from bookexec.discover.options import check
+    from bookexec.discover.options import LAB_OPTIONS, check
+
+    assert "memory" in LAB_OPTIONS  # a lab cell's metadata may carry it too
 
     with pytest.raises(BookError, match=r'docs/p.md:3: option memory="lots" must be a size'):
         check({"memory": "lots"}, "docs/p.md:3")

@@ -2,7 +2,7 @@
 
 A snippet can end the build's own process (`os.kill(os.getppid(), signal.SIGKILL)`): nothing
 of the build is left to say why. So the build keeps a small journal, one file per build process
-under `.cache/bookexec/`, of the blocks running now, rewritten (atomically) as each starts and
+under `.cache/bookexec/` (one per executor), of the blocks running now, rewritten (atomically) as each starts and
 ends, and removed when the build ends normally. The next build reads the journals of builds
 whose process is gone, names their running blocks, and removes them.
 """
@@ -23,7 +23,8 @@ class Journal:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.path = folder / f"{_PREFIX}{os.getpid()}.json"
+        # One per executor: a serve process may have two at once.
+        self.path = folder / f"{_PREFIX}{os.getpid()}-{id(self)}.json"
         self._lock = threading.Lock()
         self._running: dict[int, str] = {}
         self._started = time.strftime("%Y-%m-%d %H:%M:%S")
