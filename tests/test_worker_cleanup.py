@@ -149,7 +149,7 @@ def test_no_worker_outlives_a_killed_mkdocs(site, tmp_path, command, sig):
                 os.kill(pid, signal.SIGKILL)
 
 
-def test_nothing_a_block_started_outlives_the_block(tmp_path):
+def test_nothing_a_block_started_outlives_the_block(tmp_path, monkeypatch):
     """The next block of the page finds every process the first one started gone."""
     mark = tmp_path / "pids"
     check = (
@@ -162,11 +162,8 @@ def test_nothing_a_block_started_outlives_the_block(tmp_path):
         "        return False\n"
         "print([pid for pid in pids if alive(pid)])\n"
     )
-    os.environ["BOOK_SNIPPET_MARK"] = str(mark)
-    try:
-        first, second = run_page(tmp_path, SPAWN, check, runtime=PythonRuntime()).blocks
-    finally:
-        del os.environ["BOOK_SNIPPET_MARK"]
+    monkeypatch.setenv("BOOK_SNIPPET_MARK", str(mark))
+    first, second = run_page(tmp_path, SPAWN, check, runtime=PythonRuntime()).blocks
     assert first.failure is None and second.failure is None, first.failure or second.failure
     assert second.output == "[]\n"
     all_gone(spawned(mark), "their block")
@@ -181,13 +178,12 @@ def test_nothing_a_block_started_outlives_the_block(tmp_path):
     ],
     ids=["timed-out", "worker-exits", "block-raises"],
 )
-def test_nothing_a_block_started_outlives_a_block_that_fails(tmp_path, ending, options):
+def test_nothing_a_block_started_outlives_a_block_that_fails(
+    tmp_path, monkeypatch, ending, options
+):
     mark = tmp_path / "pids"
-    os.environ["BOOK_SNIPPET_MARK"] = str(mark)
-    try:
-        (run,) = run_page(tmp_path, SPAWN + ending, runtime=PythonRuntime(), **options).blocks
-    finally:
-        del os.environ["BOOK_SNIPPET_MARK"]
+    monkeypatch.setenv("BOOK_SNIPPET_MARK", str(mark))
+    (run,) = run_page(tmp_path, SPAWN + ending, runtime=PythonRuntime(), **options).blocks
     assert run.failure is not None
     all_gone(spawned(mark), f"a block that {ending.strip()}")
 
@@ -222,12 +218,14 @@ print("parent" if pid else "child")
 
 
 def test_a_forked_child_that_comes_back_out_of_its_snippet_leaves_quietly(tmp_path):
-    """The child must not go on as a second worker: its result would reach the build."""
+    """The child must not go on as a second worker (it used to wait on the build's pipe for
+    ever, and its result could reach the build)."""
     notes: list[str] = []
-    page = run_page(
-        tmp_path, FORK_FALLS_THROUGH, 'print("second")\n', runtime=PythonRuntime(), notes=notes
-    )
+    mark = tmp_path / "child"
+    check = f"import pathlib\npathlib.Path({str(mark)!r}).write_text(str(pid))\nprint('second')\n"
+    page = run_page(tmp_path, FORK_FALLS_THROUGH, check, runtime=PythonRuntime(), notes=notes)
     first, second = page.blocks
     assert notes == []
     assert (first.failure, first.output) == (None, "parent\n")
     assert (second.failure, second.output) == (None, "second\n")
+    all_gone(spawned(mark), "the page")
