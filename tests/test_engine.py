@@ -80,7 +80,7 @@ def make_book(root: Path) -> str:
         fences.append(
             f'```python exec="on" id="{block_id}"\n--8<-- "snippets/ch/{block_id}.py"\n```\n'
         )
-    (root / "tests" / "golden").mkdir(parents=True)
+    (root / "tests" / "golden").mkdir(parents=True, exist_ok=True)
     return "# Ch\n\n" + "\n".join(fences)
 
 
@@ -158,12 +158,12 @@ def test_a_page_level_failure_is_the_pages_not_a_blocks(tmp_path):
 
 def test_drift_gives_the_reports_lines_and_fails_the_check(tmp_path, monkeypatch):
     monkeypatch.setenv("GOLDEN", "check")
-    build = make_build(tmp_path, FakeExecutor({i: f"now {i}\n" for i in IDS}))
-    for block_id in IDS:
-        path = golden_path(build.golden_dir, PAGE, block_id)
+    for block_id in IDS:  # before the build: it judges the goldens it found when it began
+        path = golden_path(tmp_path / "tests" / "golden", PAGE, block_id)
         path.parent.mkdir(parents=True, exist_ok=True)
         body = f"now {block_id}\n" if block_id != "second" else "before\n"
         path.write_text(render_golden(PAGE, block_id, f"snippets/ch/{block_id}.py", body))
+    build = make_build(tmp_path, FakeExecutor({i: f"now {i}\n" for i in IDS}))
     render_page(build)
     report = build.report()
     assert [c.block_id for c in report.comparisons if c.status == "drifted"] == ["second"]

@@ -1,8 +1,11 @@
-"""Stopping is clean: when the build or the server is killed, its workers leave at once.
+"""Stopping is clean: when the build or the server is killed, its workers leave at once, and
+nothing a block started outlives its block, its page or its build.
 
-Each case starts a real `mkdocs build` or `mkdocs serve` on a page whose block sleeps for a
-minute, kills the MkDocs process while the block runs, and checks that within two seconds no
-worker of it is still alive (a zombie waiting for its new parent to reap it counts as gone).
+The MkDocs cases start a real `mkdocs build` or `mkdocs serve` on a page whose block starts
+detached processes and sleeps for a minute, kill the MkDocs process while the block runs, and
+check that within two seconds no worker of it and none of the block's processes is still alive
+(a zombie waiting for its new parent to reap it counts as gone). The others run a page in a real
+worker whose block starts the same processes and then ends, times out, or ends its worker.
 """
 
 from __future__ import annotations
@@ -10,23 +13,47 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
+from test_execution import run_page
 
+from bookexec.execute.runtime import PythonRuntime
 from conftest import MKDOCS, wait_for
 
 pytestmark = pytest.mark.build
 
-LONG_BLOCK = """\
+# Starts a process of each kind that escapes a process group or its parent: a new session, a
+# double fork (its middle process exits at once, so the last is an orphan), and a forked
+# multiprocessing worker; writes their pids to the mark file.
+SPAWN = """\
+import multiprocessing
 import os
 import pathlib
+import subprocess
+import sys
 import time
 
-pathlib.Path(os.environ["BOOK_SNIPPET_MARK"]).write_text("running")
-time.sleep(60)
-print("done")
+pids = []
+session = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                           start_new_session=True)
+pids.append(session.pid)
+read, write = os.pipe()
+if os.fork() == 0:
+    if os.fork() == 0:
+        os.setsid()
+        os.write(write, str(os.getpid()).encode())
+        time.sleep(60)
+        os._exit(0)
+    os._exit(0)
+pids.append(int(os.read(read, 32)))
+forked = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,))
+forked.start()
+pids.append(forked.pid)
+pathlib.Path(os.environ["BOOK_SNIPPET_MARK"]).write_text(" ".join(map(str, pids)))
 """
+LONG_BLOCK = SPAWN + 'time.sleep(60)\nprint("done")\n'
 
 
 def children(pid: int) -> list[int]:
@@ -54,10 +81,35 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+def spawned(mark: Path) -> list[int]:
+    """The pids the block wrote to its mark file."""
+    return [int(pid) for pid in mark.read_text().split()]
+
+
+def all_gone(pids: list[int], what: str) -> None:
+    """Every pid is gone within two seconds (checked as soon as they are, failed at the bound)."""
+    try:
+        wait_for(
+            lambda: not any(alive(pid) for pid in pids),
+            2.0,
+            lambda: f"{[p for p in pids if alive(p)]} outlived {what} by 2 s",
+            every=0.05,
+        )
+    finally:
+        for pid in pids:  # only what this test's block started, if the check failed
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
 @pytest.mark.parametrize(
     ("command", "sig"),
-    [("build", signal.SIGTERM), ("serve", signal.SIGTERM), ("build", signal.SIGKILL)],
-    ids=["build-sigterm", "serve-sigterm", "build-sigkill"],
+    [
+        ("build", signal.SIGTERM),
+        ("build", signal.SIGINT),
+        ("serve", signal.SIGTERM),
+        ("build", signal.SIGKILL),
+    ],
+    ids=["build-sigterm", "build-sigint", "serve-sigterm", "build-sigkill"],
 )
 def test_no_worker_outlives_a_killed_mkdocs(site, tmp_path, command, sig):
     site.page(
@@ -79,18 +131,15 @@ def test_no_worker_outlives_a_killed_mkdocs(site, tmp_path, command, sig):
             return mark.exists()
 
         wait_for(started, 120, lambda: "the long block never started")
+        wait_for(lambda: mark.read_text().strip(), 10, lambda: "the block wrote no pids")
         workers = children(proc.pid)
         assert workers, "no worker process found under mkdocs"
         assert all(alive(pid) for pid in workers)
+        started_by_block = spawned(mark)
+        assert all(alive(pid) for pid in started_by_block)
         proc.send_signal(sig)
         proc.wait(timeout=30)
-        # Gone within two seconds: checked as soon as they are, failed at the bound.
-        wait_for(
-            lambda: not any(alive(pid) for pid in workers),
-            2.0,
-            lambda: f"workers {[p for p in workers if alive(p)]} outlived mkdocs {command} by 2 s",
-            every=0.05,
-        )
+        all_gone(workers + started_by_block, f"mkdocs {command} ({sig.name})")
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -98,3 +147,85 @@ def test_no_worker_outlives_a_killed_mkdocs(site, tmp_path, command, sig):
         for pid in workers:  # only the workers this test found, if the check failed
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_nothing_a_block_started_outlives_the_block(tmp_path, monkeypatch):
+    """The next block of the page finds every process the first one started gone."""
+    mark = tmp_path / "pids"
+    check = (
+        "import os, pathlib\n"
+        f"pids = [int(p) for p in pathlib.Path({str(mark)!r}).read_text().split()]\n"
+        "def alive(pid):\n"
+        "    try:\n"
+        "        return open(f'/proc/{pid}/stat').read().rsplit(')', 1)[1].split()[0] != 'Z'\n"
+        "    except OSError:\n"
+        "        return False\n"
+        "print([pid for pid in pids if alive(pid)])\n"
+    )
+    monkeypatch.setenv("BOOK_SNIPPET_MARK", str(mark))
+    first, second = run_page(tmp_path, SPAWN, check, runtime=PythonRuntime()).blocks
+    assert first.failure is None and second.failure is None, first.failure or second.failure
+    assert second.output == "[]\n"
+    all_gone(spawned(mark), "their block")
+
+
+@pytest.mark.parametrize(
+    ("ending", "options"),
+    [
+        ("time.sleep(60)\n", {"timeout": "3"}),
+        ("os._exit(3)\n", {}),
+        ('raise ValueError("the block failed")\n', {}),
+    ],
+    ids=["timed-out", "worker-exits", "block-raises"],
+)
+def test_nothing_a_block_started_outlives_a_block_that_fails(
+    tmp_path, monkeypatch, ending, options
+):
+    mark = tmp_path / "pids"
+    monkeypatch.setenv("BOOK_SNIPPET_MARK", str(mark))
+    (run,) = run_page(tmp_path, SPAWN + ending, runtime=PythonRuntime(), **options).blocks
+    assert run.failure is not None
+    all_gone(spawned(mark), f"a block that {ending.strip()}")
+
+
+def test_a_fork_that_holds_the_pipe_does_not_delay_a_dead_workers_failure(tmp_path):
+    """The worker ends itself while a child it forked sleeps holding the worker's end of the
+    build's pipe: the failure comes at once, not when the child exits."""
+    code = "import os, time\nif os.fork() == 0:\n    time.sleep(30)\n    os._exit(0)\nos._exit(3)\n"
+    started = time.monotonic()
+    (run,) = run_page(tmp_path, code, runtime=PythonRuntime()).blocks
+    took = time.monotonic() - started
+    assert (
+        run.failure is not None
+        and "worker died while running the block (exit code 3)" in run.failure
+    )
+    assert took < 10, f"the failure came after {took:.0f} s"
+
+
+# The child waits, so that the parent's result comes first and the child's would answer the
+# next block.
+FORK_FALLS_THROUGH = """\
+import os
+import time
+import warnings
+
+warnings.simplefilter("ignore", DeprecationWarning)
+pid = os.fork()
+if pid == 0:
+    time.sleep(0.5)
+print("parent" if pid else "child")
+"""
+
+
+def test_a_forked_child_that_comes_back_out_of_its_snippet_leaves_quietly(tmp_path):
+    """The child must not go on as a second worker (it used to wait on the build's pipe for
+    ever, and its result could reach the build)."""
+    notes: list[str] = []
+    mark = tmp_path / "child"
+    check = f"import pathlib\npathlib.Path({str(mark)!r}).write_text(str(pid))\nprint('second')\n"
+    page = run_page(tmp_path, FORK_FALLS_THROUGH, check, runtime=PythonRuntime(), notes=notes)
+    first, second = page.blocks
+    assert notes == []
+    assert (first.failure, first.output) == (None, "parent\n")
+    assert (second.failure, second.output) == (None, "second\n")
+    all_gone(spawned(mark), "the page")

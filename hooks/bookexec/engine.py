@@ -31,16 +31,14 @@ from bookexec.execute.runner import Executor, PageRun
 from bookexec.execute.runtime import Runtime
 from bookexec.files import CachePaths, exclusive
 from bookexec.goldens import measured, review
-from bookexec.goldens.compare import Comparison, compare
+from bookexec.goldens.compare import Comparison, Snapshot, compare
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.normalize import machine_path_rules, normalize
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import (
     Provenance,
-    existing_goldens,
     golden_path,
     mode_from_env,
-    read_golden,
     read_versions,
 )
 from bookexec.goldens.store import parse as parse_golden
@@ -151,9 +149,17 @@ class Engine:
         if build.execute and cache.enabled(build.serving, build.mode):
             block_cache = cache.BlockCache(build.paths.blocks)
         if not background.enabled(build.serving, build.execute, block_cache):
-            return Executor(
-                build.root, cache=block_cache, progress=build.progress, runtime=self.runtime
+            executor = Executor(
+                build.root,
+                cache=block_cache,
+                progress=build.progress,
+                runtime=self.runtime,
+                watch=build.execute and not build.serving,  # the author edits while serving
             )
+            said = outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s")
+            for message in executor.killed:  # said, not failed: this build did nothing wrong
+                said.warning(message)
+            return executor
         # Issue 18: serve pages at once from goldens; blocks run in the background, in one
         # executor kept across rebuilds.
         assert block_cache is not None
@@ -273,6 +279,8 @@ class Build:
         self.finished = False
         if self.execute and self.mode == "update":
             self._lock.enter_context(exclusive(self.paths.update_lock, "GOLDEN=update"))
+        # Issue 24: the goldens as they are before any block runs; every verdict uses these.
+        self.goldens = Snapshot.read(self.golden_dir)
         if self.execute and not serving:
             review.clear(root)  # a review report always belongs to the last build that ran
         self.rules = machine_path_rules(root)
@@ -360,7 +368,7 @@ class Build:
         if block is None:  # the versions this build runs
             return {name: Fact(name, "exact", value) for name, value in self.versions.items()}
         if not self.execute or self.pending(page):
-            _, facts, _ = recorded(self.golden_dir, block)
+            _, facts, _ = recorded(self.goldens, block)
             return {fact.name: fact for fact in facts}
         run = self.run_of(self._wait(page), block)
         if run is None or run.failure:
@@ -403,7 +411,7 @@ class Build:
             # moved time), so drawing them while this build measures within their bands gives
             # the same SVG from build to build; a value out of its band is drawn as measured.
             block = next(b for b in self.plans[target] if b.id == block_id)
-            golden = {f.name: f for f in recorded(self.golden_dir, block)[1]}
+            golden = {f.name: f for f in recorded(self.goldens, block)[1]}
             if all(n in golden and golden[n].kind == facts[n].kind for n in plotted) and not (
                 measured.band_notes([golden[n] for n in plotted], [facts[n] for n in plotted])
             ):
@@ -486,7 +494,7 @@ class Build:
         if not self.execute or self.pending(page):
             if self.execute:
                 self.pending_blocks.add((page, block.id))
-            output, facts, _ = recorded(self.golden_dir, block)
+            output, facts, _ = recorded(self.goldens, block)
             return shown(output, facts, "(recorded)"), None, None
         page_run = self._wait(page)
         run = self.run_of(page_run, block)
@@ -513,6 +521,7 @@ class Build:
                 run.facts,
                 run.claims,
                 self.runtime.classify,
+                self.goldens,
             )
             self.comparisons[(page, block.id)] = comparison
             if self.serving and comparison.status != "ok":
@@ -550,7 +559,7 @@ class Build:
         if not plan:
             return [], None
         if not self.execute or self.pending(page):
-            return [(block, *recorded(self.golden_dir, block)[:2]) for block in plan], None
+            return [(block, *recorded(self.goldens, block)[:2]) for block in plan], None
         page_run = self._wait(page)
         # A page that failed ran fewer blocks than it has; those it ran are still counted.
         runs = ((block, self.run_of(page_run, block)) for block in plan)
@@ -597,7 +606,7 @@ class Build:
         planned = {
             golden_path(self.golden_dir, b.page, b.id) for bs in self.plans.values() for b in bs
         }
-        stale = sorted(existing_goldens(self.golden_dir) - planned)
+        stale = sorted(self.goldens.paths() - planned)
         notes = [
             Failure(note.split(":", 1)[0].removeprefix("docs/"), "", "", note)
             for note in self.executor.notes
@@ -762,12 +771,12 @@ def shown(output: str, facts: list[Fact], backend: str) -> str:
     return shown_text(output, facts)
 
 
-def recorded(golden_dir: Path, block: Block) -> tuple[str, list[Fact], list[Claim]]:
-    """A block's output and facts as its golden recorded them (BOOK_EXEC=off)."""
-    path = golden_path(golden_dir, block.page, block.id)
-    if not path.is_file():
+def recorded(goldens: Snapshot, block: Block) -> tuple[str, list[Fact], list[Claim]]:
+    """A block's output and facts as its golden recorded them when the build began
+    (BOOK_EXEC=off)."""
+    text, _ = goldens.golden(golden_path(goldens.golden_dir, block.page, block.id))
+    if text is None:
         return "(execution is off and this block has no golden yet)\n", [], []
-    text, _ = read_golden(path)
     golden = parse_golden(text or "")
     return golden.output, golden.facts, golden.claims
 

@@ -60,6 +60,34 @@ def _number(text: str, kind: Callable[[str], float]) -> bool:
     return value > 0 and value != float("inf")
 
 
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def parse_memory(text: str) -> int | None:
+    """Bytes from a size like "8G", "512M", "1.5GiB" or "1073741824" (powers of 1024); None
+    if it is not a positive size."""
+    value = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = value[-1:] if value[-1:] in _UNITS else ""
+    try:
+        number = float(value[: len(value) - len(unit)])
+    except ValueError:
+        return None
+    size = number * _UNITS[unit]
+    return int(size) if 0 < size < float("inf") else None
+
+
+def memory_words(size: int) -> str:
+    """A size in bytes as the options write it: "8G", "1.5G", "512M"."""
+    for unit in ("T", "G", "M", "K"):
+        if size >= _UNITS[unit]:
+            return f"{round(size / _UNITS[unit], 2):g}{unit}"
+    return str(size)
+
+
+def _memory(text: str) -> bool:
+    return parse_memory(text) is not None
+
+
 def _yes_or_no(text: str) -> bool:
     return text.strip().lower() in (*TRUE_WORDS, *FALSE_WORDS)
 
@@ -110,6 +138,7 @@ BOOK_OPTIONS = (
     Option("timeout", _positive, 'a positive number, like timeout="300"'),
     Option("limit", _whole, 'a positive whole number, like limit="500000"'),
     Option("band", _positive, 'a positive number, like band="10"'),
+    Option("memory", _memory, 'a size in bytes with K, M or G, like memory="8G"'),
     # A lab runs in one session, like a page: a cell cannot leave it.
     Option("fresh", _yes_or_no, 'fresh="true" or "false"', in_labs=False),
 )

@@ -59,7 +59,8 @@ class Background:
 
     def __init__(self, root: Path, cache: BlockCache, progress: Progress, runtime: Runtime) -> None:
         self.root = root
-        self.executor = Executor(root, cache=cache, progress=progress, runtime=runtime)
+        # The author edits the book while it serves: no read-only watch (bookexec.execute.watch).
+        self.executor = Executor(root, cache=cache, progress=progress, runtime=runtime, watch=False)
         self.runs: dict[str, tuple[tuple[str, ...], Future[PageRun]]] = {}
         self.waiting: set[str] = set()  # pages the last build showed from goldens
         self._lock = threading.Lock()

@@ -4,7 +4,8 @@ The build holds the write end of a pipe for each worker; the worker holds only t
 a thread that does nothing but read it. Nothing is ever written, so the read returns only when
 every write end is closed: the build closed it on purpose, or the build's process is gone
 (killed by SIGTERM or SIGKILL, or crashed), since the kernel closes a dead process's files.
-Either way the worker leaves at once with `os._exit`, even while its main thread is deep in a
+Either way the worker kills every process below it (`bookexec.execute.reaper`) and leaves at
+once with `os._exit`, even while its main thread is deep in a
 snippet or an XLA compile, instead of outliving the build until its page ends.
 
 A pipe, not Linux's parent-death signal (`PR_SET_PDEATHSIG`): that signal fires when the
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import os
 import threading
+
+from bookexec.execute import reaper
 
 EXIT_CODE = 70  # what a worker whose build is gone exits with
 
@@ -51,6 +54,7 @@ def watch(fd: int) -> threading.Thread:
                 pass
         except OSError:
             pass
+        reaper.kill_descendants()  # what the snippet started goes with the worker
         os._exit(EXIT_CODE)
 
     thread = threading.Thread(target=wait_for_the_end, name="bookexec-lifeline", daemon=True)

@@ -94,17 +94,24 @@ class RunBlock(Message):
 class BlockError(Message):
     """What a block raised: its names, the text a page shows, the traceback and the line."""
 
-    __slots__ = ("line", "qualified", "shown", "traceback", "type")
+    __slots__ = ("line", "memory", "qualified", "shown", "traceback", "type")
     op = "error"
 
     def __init__(
-        self, type: str, qualified: str, shown: str, traceback: str, line: int | None = None
+        self,
+        type: str,
+        qualified: str,
+        shown: str,
+        traceback: str,
+        line: int | None = None,
+        memory: bool = False,  # the worker was at its memory limit when this was raised
     ) -> None:
         self.type = type
         self.qualified = qualified
         self.shown = shown
         self.traceback = traceback
         self.line = line
+        self.memory = memory
 
 
 class BlockResult(Message):

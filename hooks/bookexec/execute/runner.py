@@ -7,8 +7,10 @@ its time limit is killed from outside, which works even inside a long XLA compil
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -23,34 +25,95 @@ from pathlib import Path
 
 from bookexec import privacy
 from bookexec.discover.blocks import Block
-from bookexec.discover.options import parse_bool
+from bookexec.discover.options import memory_words, parse_bool, parse_memory
 from bookexec.errors import BookError
-from bookexec.execute import protocol
+from bookexec.execute import protocol, reaper
 from bookexec.execute.cache import BlockCache, block_keys, environment_key
+from bookexec.execute.journal import Journal, killed_builds
 from bookexec.execute.lifeline import Lifeline
 from bookexec.execute.progress import Progress
 from bookexec.execute.protocol import BlockResult, BlockStatus, Finished
 from bookexec.execute.runtime import PythonRuntime, Runtime
+from bookexec.execute.watch import CheckoutWatch
+from bookexec.files import CachePaths
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
 
 _STARTUP_TIMEOUT = 120.0
+WORKER_MARK = "BOOKEXEC_WORKER"
+
+
+def default_memory() -> int:
+    """A worker's memory limit unless told otherwise: the machine's memory shared by one worker
+    per core and one share more for everything else (8 GiB on 2 cores and 24 GiB), so that the
+    workers together can never make the machine unusable."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return 8 * 2**30
+    share = total // ((os.cpu_count() or 1) + 1)
+    return max(2**30, share - share % 2**28)  # a round size: in quarters of a GiB
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The defaults of the `timeout` and `limit` fence options, read when a build starts."""
+    """The defaults of the `timeout`, `limit` and `memory` fence options, read when a build
+    starts."""
 
     timeout: float = 120.0  # seconds before a block is killed
     output: int = 200000  # characters a block may print
+    memory: int = field(default_factory=default_memory)  # bytes of data a worker may hold
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Limits:
-        """BOOK_BLOCK_TIMEOUT and BOOK_OUTPUT_LIMIT; a BookError naming a bad value."""
+        """BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT and BOOK_MEMORY_LIMIT; a BookError naming a
+        bad value."""
         return cls(
             timeout=_number(environ, "BOOK_BLOCK_TIMEOUT", float, cls.timeout, "seconds"),
             output=_number(environ, "BOOK_OUTPUT_LIMIT", int, cls.output, "characters"),
+            memory=_memory_from_env(environ),
         )
+
+
+def _memory_from_env(environ: Mapping[str, str]) -> int:
+    text = environ.get("BOOK_MEMORY_LIMIT", "").strip()
+    default = default_memory()
+    if not text:
+        return default
+    size = parse_memory(text)
+    if size is None:
+        raise BookError(
+            f"BOOK_MEMORY_LIMIT={text!r} is not a size; set it to e.g. 8G or 512M, "
+            f"or unset it (default {memory_words(default)})"
+        )
+    return size
+
+
+def block_memory(block: Block, limits: Limits) -> int:
+    """The bytes this block's worker may hold: its fence's `memory`, or the build's default."""
+    text = block.options.get("memory")
+    size = parse_memory(text) if text else None
+    return size or limits.memory
+
+
+def _memory_fix(block: Block, limits: Limits) -> str:
+    return (
+        f"its memory limit is {memory_words(block_memory(block, limits))}: use less, or raise "
+        f'memory="..." on the fence (default {memory_words(limits.memory)}, or '
+        "BOOK_MEMORY_LIMIT)"
+    )
+
+
+# What running out of memory looks like from Python, numpy and XLA.
+_OUT_OF_MEMORY = ("RESOURCE_EXHAUSTED", "Out of memory", "std::bad_alloc", "Cannot allocate memory")
+
+
+def _out_of_memory(error: protocol.BlockError) -> bool:
+    return (
+        error.memory
+        or error.type in ("MemoryError", "_ArrayMemoryError")
+        or any(sign in error.shown for sign in _OUT_OF_MEMORY)
+    )
 
 
 def _number(environ: Mapping[str, str], name: str, kind: type, default, unit: str):
@@ -167,6 +230,8 @@ def judge(block: Block, raw: BlockResult, limits: Limits | None = None) -> Block
         f'fix the snippet, or declare raises="{error.type}" on the fence '
         "if the page means to show this error"
     )
+    if _out_of_memory(error):
+        fix = f"it ran out of memory: {_memory_fix(block, limits)}"
     run.failure = (
         f"{block.where}{at}: raised {error.qualified}{expected}; {fix}\n{error.traceback}".rstrip()
     )
@@ -201,9 +266,14 @@ class Worker:
         fresh: bool = False,
         limits: Limits | None = None,
         python: str = sys.executable,
+        memory: int | None = None,
     ) -> None:
         self.root = root
         self.limits = limits or Limits()
+        # The most any block of the page may hold; each block's own limit is set as it starts.
+        self.memory = memory or self.limits.memory
+        # Every process the worker starts inherits this mark (bookexec.execute.reaper.marked).
+        self.mark = f"{os.getpid()}-{id(self)}-{time.monotonic_ns()}"
         parent, child = Pipe()
         self.conn = parent
         self._kill_lock = threading.Lock()
@@ -214,6 +284,13 @@ class Worker:
         with open(self.log_file, "wb") as log:
             self.proc = subprocess.Popen(
                 [
+                    # The launcher sets the memory limit and the subreaper, then execs the
+                    # worker (bookexec.execute.launch).
+                    python,
+                    "-m",
+                    "bookexec.execute.launch",
+                    str(self.memory),
+                    "--",
                     python,
                     "-m",
                     "bookexec.execute.worker",
@@ -225,7 +302,7 @@ class Worker:
                 stdout=log,
                 stderr=log,
                 cwd=root,
-                env=_worker_env(),
+                env={**_worker_env(), WORKER_MARK: self.mark},
             )
         child.close()
         self.lifeline.handed_over()
@@ -246,8 +323,16 @@ class Worker:
         """Run one block in this worker's session."""
         timeout = block_timeout(block, self.limits)
         limit = int(block.options.get("limit", self.limits.output))
+        self._limit_memory(block_memory(block, self.limits))
         self._send(protocol.RunBlock(block.code, block.snippet, timeout, limit), "sending a block")
         return self._receive(BlockResult, timeout + 5.0, "running the block", block=block)
+
+    def _limit_memory(self, size: int) -> None:
+        """This block's own limit, under the page's (the worker cannot raise it itself)."""
+        limits = (min(size, self.memory), self.memory)
+        # Not if it is gone (its failure says so), or on a system without prlimit.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            resource.prlimit(self.proc.pid, resource.RLIMIT_DATA, limits)
 
     def finish(self) -> Finished:
         """The worker's last word: the backend and devices its runtime's probe saw."""
@@ -264,22 +349,25 @@ class Worker:
         self, kind: type[M], timeout: float, doing: str, block: Block | None = None
     ) -> M:
         try:
-            if self.conn.poll(timeout):
+            if self._wait_for_message(timeout):
                 message = protocol.receive(self.conn)
                 if not isinstance(message, kind):
                     raise protocol.ProtocolError(f"expected {kind.__name__}, got {message!r}")
                 return message
         except (EOFError, OSError):
             self.proc.wait(timeout=5)
+            self._kill_orphans()
+            tail = self._log_tail()
             fix = (
                 "; the snippet must not end its own process (os._exit, os.kill, a crash in "
                 "native code): raise an exception instead"
                 if block is not None
                 else ""
             )
+            if block is not None and any(sign in tail for sign in _OUT_OF_MEMORY):
+                fix = f"; it ran out of memory: {_memory_fix(block, self.limits)}"
             raise WorkerFailed(
-                f"worker died while {doing} (exit code {self.proc.returncode}){fix}"
-                + self._log_tail()
+                f"worker died while {doing} (exit code {self.proc.returncode}){fix}" + tail
             ) from None
         self.kill()
         if block is None:
@@ -289,6 +377,31 @@ class Worker:
             f'make it faster, or raise timeout="..." on the fence '
             f"(default {self.limits.timeout:g} s, or BOOK_BLOCK_TIMEOUT)"
         )
+
+    def _wait_for_message(self, timeout: float) -> bool:
+        """True once a message waits; EOFError once the worker is gone, even if a process it
+        forked still holds its end of the pipe (which would hide the end until that process
+        exits); False after `timeout`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.conn.poll(min(0.25, max(deadline - time.monotonic(), 0))):
+                return True
+            if self.proc.poll() is not None:
+                if self.conn.poll(0):  # its last word, sent before it went
+                    return True
+                raise EOFError
+            if time.monotonic() >= deadline:
+                return False
+
+    def _kill_orphans(self) -> None:
+        """Kill what a dead worker left behind: re-parented out of its tree, each still
+        carries the worker's mark."""
+        for _ in range(3):  # a process forking as its parent is killed shows up next round
+            found = reaper.marked(WORKER_MARK, self.mark)
+            if not found:
+                return
+            for pid in found:
+                reaper.kill_tree(pid)
 
     def _stuck_line(self, block: Block | None) -> str:
         if block is None or not os.path.exists(self.stack_file):
@@ -326,8 +439,10 @@ class Worker:
         # closes of one pipe race on its file descriptor, so only the first one closes.
         with self._kill_lock:
             if self.proc.poll() is None:
-                self.proc.kill()
+                # The whole tree, stopped first: what the snippet started goes with it.
+                reaper.kill_tree(self.proc.pid)
                 self.proc.wait()
+            self._kill_orphans()
             if not self.conn.closed:
                 self.conn.close()
             self.lifeline.cut()
@@ -379,12 +494,20 @@ class Executor:
         cache: BlockCache | None = None,
         progress: Progress | None = None,
         runtime: Runtime | None = None,
+        watch: bool = True,
     ) -> None:
         self.root = root
         self.runtime = runtime or PythonRuntime()
         self.limits = Limits.from_env()  # a bad value stops the build here, named
         hash_seed(os.environ)  # so does a bad hash seed, before any worker starts
         self.masker = privacy.Masker.from_environ()  # the build's secrets, masked in every run
+        # Issue 25: the book is read-only to its blocks (off under serve, where the author
+        # edits the book while it runs).
+        self.watch = CheckoutWatch(root) if watch else None
+        # A build killed by a block is named by the next one (bookexec.execute.journal).
+        journals = CachePaths(root).base
+        self.killed = killed_builds(journals)  # said by the engine, at the start of the build
+        self.journal = Journal(journals)
         self.cache = cache
         self.progress = progress or Progress(lambda message: None)
         # An output is reused only under the runtime that made it.
@@ -466,6 +589,9 @@ class Executor:
                     break
                 hit = hits[i]
                 needs_session = not is_fresh(block) and (not hit or i < last_session_miss)
+                runs = needs_session or not hit
+                watched = self.watch.started(block.where) if self.watch and runs else None
+                entry = self.journal.started(block.where) if runs else None
                 try:
                     if needs_session and no_start:
                         raise WorkerFailed(not_run)
@@ -474,7 +600,7 @@ class Executor:
                             self._forget(worker)
                         worker = None
                         try:
-                            worker = self._start_worker()
+                            worker = self._start_worker(blocks)
                         except WorkerFailed as failure:
                             # The page's failure, not this block's: each block it kept
                             # from running says so, and the cause is said once.
@@ -497,6 +623,10 @@ class Executor:
                         run = judge(block, worker.run(block), self.limits)
                 except WorkerFailed as failure:
                     run = BlockRun(block=block, failure=f"{block.where}: {failure}")
+                if entry is not None:
+                    self.journal.ended(entry)
+                if watched is not None:
+                    self._judge_changes(run, watched)
                 run = masked(run, self.masker)
                 if run.failure and not no_start:
                     run.after = first_failed
@@ -523,8 +653,21 @@ class Executor:
         self.progress.page_done(page, ran, cached, time.perf_counter() - started)
         return result
 
-    def _start_worker(self, fresh: bool = False) -> Worker:
-        worker = Worker(self.root, self._log_dir, self.runtime, fresh=fresh, limits=self.limits)
+    def _judge_changes(self, run: BlockRun, watched) -> None:
+        """A block that changed the checkout fails; a change it cannot have made is the
+        build's failure, named with the blocks that may have made it."""
+        assert self.watch is not None
+        for change in self.watch.ended(watched):
+            if run.block.where in change.blocks:
+                run.failure = "\n".join(filter(None, [run.failure, change.message()]))
+            else:
+                self._note(change.message())
+
+    def _start_worker(self, blocks: list[Block], fresh: bool = False) -> Worker:
+        memory = max(block_memory(block, self.limits) for block in blocks)
+        worker = Worker(
+            self.root, self._log_dir, self.runtime, fresh=fresh, limits=self.limits, memory=memory
+        )
         with self._lock:
             self._workers.add(worker)
         try:
@@ -552,7 +695,7 @@ class Executor:
 
     def _run_fresh(self, block: Block) -> tuple[BlockResult, Finished]:
         """A block that must not see its page's imports runs alone in a new interpreter."""
-        worker = self._start_worker(fresh=True)
+        worker = self._start_worker([block], fresh=True)
         try:
             raw = worker.run(block)
             return raw, worker.finish()
@@ -567,8 +710,10 @@ class Executor:
         for worker in workers:
             worker.kill()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self.journal.close()  # stopped on purpose: no block is to blame
 
     def close(self) -> None:
         """Wait for every page, then remove the workers' logs."""
         self._pool.shutdown(wait=True, cancel_futures=True)
         shutil.rmtree(self._log_dir, ignore_errors=True)  # every page is done with its log
+        self.journal.close()

@@ -25,7 +25,7 @@ import types
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 
-from bookexec.execute import protocol
+from bookexec.execute import protocol, reaper
 from bookexec.execute.lifeline import watch
 from bookexec.execute.protocol import BlockError, BlockResult, BlockStatus
 
@@ -131,6 +131,11 @@ class BinaryStream(io.RawIOBase):
             self._text.write(tail)
 
 
+# Frames a failure's traceback shows: a runaway recursion has millions, and formatting them all
+# would need more memory than the block that just ran out of it.
+_TRACEBACK_FRAMES = 100
+
+
 def describe_exception(
     error: BaseException, snippet: str, hidden_notes: tuple[str, ...] = ()
 ) -> BlockError:
@@ -140,9 +145,41 @@ def describe_exception(
         type=kind.__name__,
         qualified=f"{kind.__module__}.{kind.__qualname__}",
         shown=shown_text(error, hidden_notes),
-        traceback="".join(traceback.format_exception(kind, error, _from_snippet(error, snippet))),
+        traceback="".join(
+            traceback.format_exception(
+                kind, error, _from_snippet(error, snippet), limit=_TRACEBACK_FRAMES
+            )
+        ),
         line=snippet_line(error, snippet),
+        memory=at_memory_limit() or _depth(error) > _RUNAWAY_DEPTH,
     )
+
+
+# Frames deeper than this are a runaway recursion: under a raised recursion limit it ends when
+# the worker's memory limit stops Python's stack from growing.
+_RUNAWAY_DEPTH = 100_000
+
+
+def _depth(error: BaseException) -> int:
+    depth, tb = 0, error.__traceback__
+    while tb is not None:
+        depth, tb = depth + 1, tb.tb_next
+    return depth
+
+
+def at_memory_limit() -> bool:
+    """The worker holds nearly all the data its limit allows (`bookexec.execute.launch`): an
+    error raised now is likely its cause, whatever its type (Python 3.13 reports a stack that
+    cannot grow as a SystemError)."""
+    try:
+        with open("/proc/self/limits") as limits:
+            row = next(ln for ln in limits if ln.startswith("Max data size"))
+        with open("/proc/self/status") as status:
+            data = next(ln for ln in status if ln.startswith("VmData:"))
+        limit = row.split()[3]
+        return limit.isdigit() and int(data.split()[1]) * 1024 >= 0.8 * int(limit)
+    except (OSError, StopIteration, IndexError, ValueError):
+        return False
 
 
 def _from_snippet(error: BaseException, snippet: str) -> types.TracebackType | None:
@@ -155,10 +192,12 @@ def _from_snippet(error: BaseException, snippet: str) -> types.TracebackType | N
 
 def snippet_line(error: BaseException, snippet: str) -> int | None:
     """The last line of the snippet the traceback passes through."""
-    line = None
-    for frame in traceback.extract_tb(error.__traceback__):
-        if frame.filename == snippet:
-            line = frame.lineno
+    # The traceback's own links, not traceback.extract_tb: no object per frame, however deep.
+    line, tb = None, error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == snippet:
+            line = tb.tb_lineno
+        tb = tb.tb_next
     return line
 
 
@@ -203,9 +242,16 @@ class Session:
         self.stack_file = start.stack_file
         self._flush = _function(start.flush) or (lambda: None)
         self.hidden_notes = tuple(start.hidden_notes)
+        self.pid = os.getpid()
         self.module = types.ModuleType("__main__")
         self.module.__dict__["__builtins__"] = __builtins__
         sys.modules["__main__"] = self.module
+
+    def _leave_if_forked(self) -> None:
+        """A child the snippet forked came back out of it: it must not go on as a second
+        worker on the build's pipe (nor flush a runtime that a fork cannot use)."""
+        if os.getpid() != self.pid:
+            os._exit(0)
 
     def run(self, code: str, snippet: str, timeout: float, limit: int) -> BlockResult:
         """Run one block's code; what it printed and recorded, and how it ended."""
@@ -218,11 +264,13 @@ class Session:
             start = time.perf_counter()
             try:
                 exec(compile(code, snippet, "exec"), self.module.__dict__)
+                self._leave_if_forked()
                 self._flush()
                 _finish_streams()
             except OutputFlood as exc:
                 flooded, flood_line = True, snippet_line(exc, snippet)
             except BaseException as exc:  # SystemExit too: report it, stay alive
+                self._leave_if_forked()
                 try:
                     self._flush()
                     _finish_streams()
@@ -230,8 +278,11 @@ class Session:
                     flooded = True
                 error = describe_exception(exc, snippet, self.hidden_notes)
             finally:
+                self._leave_if_forked()
                 seconds = time.perf_counter() - start
                 faulthandler.cancel_dump_traceback_later()
+        # Nothing a block started outlives it (bookexec.execute.reaper).
+        reaper.kill_descendants()
         facts, claims = _take_facts()
         if flooded or self.capture.flooded:
             status = BlockStatus.FLOODED
@@ -279,6 +330,7 @@ def main(fd: int, lifeline: int | None = None) -> None:
         elif isinstance(message, protocol.Finish):
             probe = _function(start.probe)
             seen = probe() if probe else {}
+            reaper.kill_descendants()
             protocol.send(conn, protocol.Finished(**seen))
             return
 

@@ -14,11 +14,52 @@ from pathlib import Path
 
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
-from bookexec.goldens.store import Parsed, golden_path, parse, read_golden, relative, render
+from bookexec.goldens.store import (
+    Parsed,
+    existing_goldens,
+    golden_path,
+    parse,
+    read_golden,
+    relative,
+    render,
+)
 
 COSMETIC = "cosmetic"  # nothing a reader would read differently changed
 STRUCTURAL = "structural"  # what the output describes changed (a jaxpr's program)
 TEXT = "text"  # other text, a count, a band option or a claim changed
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Every golden as it was before any block ran: what the build judges against.
+
+    Read once, when the build starts, so that a block which writes a golden (its own or
+    another's) while it runs cannot change the verdict on itself; the new and stale lists come
+    from it too.
+    """
+
+    golden_dir: Path
+    texts: dict[Path, tuple[str | None, str | None]]  # path -> (text, what is wrong with it)
+
+    @classmethod
+    def read(cls, golden_dir: Path) -> Snapshot:
+        """Read every golden under the folder now."""
+        return cls(
+            golden_dir,
+            {
+                path: read_golden(path, inside=golden_dir)
+                for path in sorted(existing_goldens(golden_dir))
+            },
+        )
+
+    def golden(self, path: Path) -> tuple[str | None, str | None]:
+        """A golden's text and damage as `read_golden` gave them at the start; (None, None)
+        for one that did not exist."""
+        return self.texts.get(path, (None, None))
+
+    def paths(self) -> set[Path]:
+        """The goldens that existed at the start."""
+        return set(self.texts)
 
 
 @dataclass
@@ -131,16 +172,18 @@ def compare(
     facts: list[Fact] | None = None,
     claims: list[Claim] | None = None,
     classify: Classifier = plain_text,
+    snapshot: Snapshot | None = None,
 ) -> Comparison:
     """Text and counts compare exactly; every claim must hold. Timings and ratios are this
     build's: one outside its band is a note (`moved`), not drift, so a golden written on
     another machine never fails the check by its times. A drifted output's class is
-    `classify`'s (the default reads plain text)."""
+    `classify`'s (the default reads plain text). The golden is the `snapshot`'s,
+    taken before any block ran, or read now without one."""
     path = golden_path(golden_dir, page, block_id)
     facts, claims = list(facts or []), list(claims or [])
     body = output + measured.render(facts, claims)
     actual = render(page, block_id, snippet, body)
-    expected, damage = read_golden(path, inside=golden_dir)
+    expected, damage = snapshot.golden(path) if snapshot else read_golden(path, inside=golden_dir)
     result = Comparison(page, block_id, snippet, path, expected, actual, classify=classify)
     result.broken = measured.broken_claims(facts, claims)
     if expected is None:

@@ -1,0 +1,161 @@
+"""The book is read-only to its blocks: a block that changes a file of the checkout fails.
+
+The checkout is what the book is made of: `mkdocs.yml`, everything under `docs/`, `snippets/`,
+`tests/golden/` and `tests/other-jax/`, and every file git tracks. Its files' identity (size,
+modification time, inode) is read when the build starts, and read again each time a block ends.
+A file created, changed or deleted since is named, with the block that changed it.
+
+Pages run in parallel, so the block is found by time: a file changed while exactly one block
+was running was changed by that block; the modification time of a created or changed file
+narrows the blocks down to those running at that moment. When more than one block could have
+done it, every one is named and the message says it is ambiguous. The build's own writes
+(`.cache/`, `site/`, goldens written by the update mode after every block ran) are not here.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FOLDERS = ("docs", "snippets", "tests/golden", "tests/other-jax")
+FILES = ("mkdocs.yml",)
+_SLACK = 0.05  # seconds: a file's time comes from the kernel's coarse clock
+_SKIP = frozenset({"__pycache__", ".git"})  # Python's own byte-code caches are not the book's
+
+Identity = tuple[int, int, int]  # size, modification time (ns), inode
+
+
+def tracked(root: Path) -> list[str]:
+    """The files git tracks in the checkout (none outside a git work tree)."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z"],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if out.returncode != 0:
+        return []
+    return sorted(name for name in out.stdout.decode("utf-8", "replace").split("\0") if name)
+
+
+@dataclass
+class Run:
+    """One block's run: when it started and ended (time.time(), as files' times are)."""
+
+    where: str
+    start: float
+    end: float | None = None
+
+    def during(self, moment: float) -> bool:
+        """It was running at `moment` (or close enough for a file's coarse time)."""
+        end = time.time() if self.end is None else self.end
+        return self.start - _SLACK <= moment <= end + _SLACK
+
+    def overlaps(self, first: float, last: float) -> bool:
+        """It was running at some time between `first` and `last`."""
+        end = time.time() if self.end is None else self.end
+        return self.start - _SLACK <= last and first <= end + _SLACK
+
+
+@dataclass
+class Change:
+    """A file of the checkout that changed, and the blocks that may have changed it."""
+
+    path: str
+    what: str  # "created", "changed" or "deleted"
+    blocks: list[str] = field(default_factory=list)
+
+    def message(self) -> str:
+        """The failure, in words: the file, what happened to it, and the block(s)."""
+        if len(self.blocks) == 1:
+            return (
+                f"{self.blocks[0]}: {self.what} {self.path} while it ran; the book is "
+                "read-only to its blocks: write to a temporary folder (tempfile) instead"
+            )
+        if not self.blocks:
+            return (
+                f"{self.path} was {self.what} during the build while no block was running; "
+                "the book must not change while it builds"
+            )
+        return (
+            f"{self.path} was {self.what} while these blocks ran, so it is ambiguous which one "
+            f"did it: {'; '.join(self.blocks)}; the book is read-only to its blocks: write to "
+            "a temporary folder (tempfile) instead"
+        )
+
+
+class CheckoutWatch:
+    """The checkout's files as the build found them, and the blocks that ran since."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._lock = threading.Lock()
+        self._files = sorted({*FILES, *tracked(root)})
+        self._base = self._scan()
+        self._checked = time.time()
+        self._runs: list[Run] = []
+
+    def _scan(self) -> dict[str, Identity]:
+        found: dict[str, Identity] = {}
+        for folder in FOLDERS:
+            for top, dirs, names in os.walk(self.root / folder):
+                dirs[:] = sorted(d for d in dirs if d not in _SKIP)
+                for name in names:
+                    self._identify(os.path.join(top, name), found)
+        for name in self._files:
+            self._identify(str(self.root / name), found)
+        return found
+
+    def _identify(self, path: str, found: dict[str, Identity]) -> None:
+        try:
+            stat = os.lstat(path)
+        except OSError:
+            return
+        found[os.path.relpath(path, self.root)] = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+
+    def started(self, where: str) -> Run:
+        """A block starts running."""
+        run = Run(where, time.time())
+        with self._lock:
+            self._runs.append(run)
+        return run
+
+    def ended(self, run: Run) -> list[Change]:
+        """A block ended: every change to the checkout since the last look, with the blocks
+        that may have made it."""
+        run.end = time.time()
+        with self._lock:
+            changes = self._look()
+            # Only runs that may still be blamed for a later change are kept.
+            self._runs = [r for r in self._runs if r.end is None or r.end + _SLACK >= self._checked]
+        return changes
+
+    def _look(self) -> list[Change]:
+        now = self._scan()
+        since, self._checked = self._checked, time.time()
+        changes = []
+        for path in sorted(self._base.keys() | now.keys()):
+            before, after = self._base.get(path), now.get(path)
+            if before == after:
+                continue
+            if after is None:
+                what, blamed = (
+                    "deleted",
+                    [r for r in self._runs if r.overlaps(since, self._checked)],
+                )
+            else:
+                what = "created" if before is None else "changed"
+                moment = after[1] / 1e9
+                blamed = [r for r in self._runs if r.during(moment)]
+                if not blamed:  # a time set by the snippet (os.utime) says nothing
+                    blamed = [r for r in self._runs if r.overlaps(since, self._checked)]
+            changes.append(Change(path, what, sorted({r.where for r in blamed})))
+        self._base = now
+        return changes
