@@ -32,9 +32,9 @@ def plan(cells: list, mode: str) -> list[tuple[str, nbformat.NotebookNode]]:
     for cell in cells:
         if cell.cell_type != "code":
             continue
-        if "solution" in cell.metadata.get("tags", []):
-            if mode == "given" or cell.id.startswith("solution-"):
-                continue  # left out, or already run in its answer cell's place
+        solution = "solution" in cell.metadata.get("tags", [])
+        if solution and (mode == "given" or cell.id.startswith("solution-")):
+            continue  # left out, or already run in its answer cell's place
         if mode == "solved" and cell.id.startswith("answer-"):
             steps.append((cell.id, solution_of(cells, cell.id) or cell))
             continue
@@ -56,7 +56,13 @@ def run(path: str, mode: str) -> list[dict]:
             raised = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
         expected = cell.metadata.get("bookexec", {}).get("raises")
         results.append(
-            {"id": shown, "ran": cell.id, "stdout": out.getvalue(), "raised": raised, "expected": expected}
+            {
+                "id": shown,
+                "ran": cell.id,
+                "stdout": out.getvalue(),
+                "raised": raised,
+                "expected": expected,
+            }
         )
     return results
 
