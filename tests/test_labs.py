@@ -4,7 +4,10 @@ mkdocs-jupyter with the worked solution collapsed."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 
 import nbformat
 import pytest
@@ -57,6 +60,12 @@ DEMO = [
         "id": "oops",
         "source": "int('seven')",
         "metadata": {"bookexec": {"raises": "ValueError"}, "tags": ["raises-exception"]},
+    },
+    {
+        "type": "code",
+        "id": "checks",
+        "source": "print('checking', x)",
+        "metadata": {"tags": ["checks"], "jupyter": {"source_hidden": True}},
     },
 ]
 
@@ -120,22 +129,115 @@ def test_lab_sources_are_stored_without_outputs(lab):
             assert cell.outputs == [] and cell.execution_count is None, (lab.name, cell.id)
 
 
+def nav_titles() -> dict[str, str]:
+    """Each page of mkdocs.yml's nav and its title there: the title a lab cites."""
+    nav = yaml.safe_load(
+        re.sub(r"!relative \$config_dir", "''", (REPO / "mkdocs.yml").read_text())
+    )["nav"]
+    titles = {}
+
+    def walk(entries):
+        for entry in entries:
+            for title, value in entry.items() if isinstance(entry, dict) else []:
+                if isinstance(value, list):
+                    walk(value)
+                else:
+                    titles[value] = title
+
+    walk(nav)
+    return titles
+
+
+def exercises(nb) -> list[int]:
+    """The numbers n of the lab's `answer-<n>` cells, in order."""
+    return [int(c.id.split("-")[1]) for c in nb.cells if re.fullmatch(r"answer-\d+", c.id)]
+
+
 @pytest.mark.parametrize("lab", LABS, ids=lambda path: path.stem)
-def test_lab_has_task_start_and_hidden_solution(lab):
+def test_lab_has_three_exercises_each_with_answer_check_and_folded_solution(lab):
+    """The structure every lab follows (README, "Labs"), so that a new lab can copy it."""
     nb = nbformat.read(lab, as_version=4)
-    chapter = (REPO / "docs" / f"{lab.stem}.md").read_text()
-    task = chapter.split("## Try it yourself", 1)[1].strip()
-    assert task in nb.cells[0].source, "the lab's task is the chapter's task"
-    start = [c for c in nb.cells if c.cell_type == "code" and c.id == "start"]
-    assert start and "solution" not in start[0].metadata.get("tags", [])
-    solutions = [c for c in nb.cells if "solution" in c.metadata.get("tags", [])]
-    code = [c for c in solutions if c.cell_type == "code"]
-    assert code, "a worked solution"
-    for cell in code:
-        assert cell.metadata["jupyter"]["source_hidden"] is True  # collapsed in Jupyter too
+    cells = {c.id: c for c in nb.cells}
+    order = [c.id for c in nb.cells]
+    title = nav_titles()[f"{lab.stem}.md"]
+    assert order[:3] == ["task", "start", "checks"]
+    assert f"The lab of the chapter *{title}*." in cells["task"].source, "cite the nav title"
+    assert cells["checks"].metadata["tags"] == ["checks"]
+    assert cells["checks"].metadata["jupyter"]["source_hidden"] is True
+    numbers = exercises(nb)
+    assert len(numbers) >= 3 and numbers == list(range(1, len(numbers) + 1))
+    for n in numbers:
+        ids = [f"exercise-{n}", f"answer-{n}", f"check-{n}", f"solution-{n}"]
+        assert [order.index(i) for i in ids] == sorted(order.index(i) for i in ids), ids
+        assert cells[f"exercise-{n}"].source.startswith(f"## Exercise {n}: ")
+        assert cells[f"check-{n}"].source == f"check({n}, problem_{n})"
+        assert f"def problem_{n}():" in cells["checks"].source
+        solution = cells[f"solution-{n}"]
+        assert "solution" in solution.metadata["tags"]
+        assert solution.metadata["jupyter"]["source_hidden"] is True  # collapsed in Jupyter too
+        assert solution.source.endswith(f"check({n}, problem_{n})")
+        for i in ids[:3]:
+            assert "solution" not in cells[i].metadata.get("tags", [])
     goldens = REPO / "tests" / "golden" / "labs" / lab.stem
     ids = {c.id for c in nb.cells if c.cell_type == "code"}
     assert {p.stem for p in goldens.glob("*.txt")} == ids
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda path: path.stem)
+def test_lab_prose_points_only_at_what_the_lab_holds(lab):
+    """A lab is read on its own: no "as above" about a chapter's blocks, no page's session."""
+    nb = nbformat.read(lab, as_version=4)
+    prose = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown").lower()
+    for phrase in ("as above", "from above", "this page", "the page's", "this chapter"):
+        assert phrase not in prose, (lab.name, phrase)
+
+
+def played(lab):
+    """The lab run as given and as solved, in one process of its own (tests/lab_runner.py)."""
+    from bookexec.privacy import worker_environment
+
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tests" / "lab_runner.py"), str(lab)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+        env=worker_environment(os.environ),
+    )
+    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("LAB-RESULTS ")), None)
+    assert line, done.stdout[-2000:] + done.stderr[-2000:]
+    return json.loads(line.removeprefix("LAB-RESULTS "))
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda path: path.stem)
+def test_lab_checks_pass_when_solved_and_say_not_yet_when_given(lab):
+    """Solutions in place of the answer cells: every check says correct. The answer cells as
+    given: every check says "not yet" and why, and no cell raises (no traceback)."""
+    report = played(lab)
+    numbers = exercises(nbformat.read(lab, as_version=4))
+    for mode, verdict in (("solved", "correct"), ("given", "not yet: ")):
+        ran = {step["id"]: step for step in report[mode]}
+        for step in report[mode]:
+            assert step["raised"] == step["expected"] or (
+                step["expected"] and step["raised"].startswith(step["expected"] + ":")
+            ), (mode, step)
+        for n in numbers:
+            said = ran[f"check-{n}"]["stdout"]
+            assert said.startswith(f"Exercise {n}: {verdict}"), (mode, said)
+            assert said.count("\n") == 1, (mode, said)
+            if mode == "given":
+                assert len(said) > len("Exercise 1: not yet: ") + 20, said  # says what to do
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda path: path.stem)
+def test_lab_page_shows_not_yet_under_each_check_and_correct_in_its_solution(lab):
+    """The build runs a lab in page order: the check after a given answer cell records the
+    "not yet" a reader sees first; the folded solution, which runs the check again, "correct"."""
+    for n in exercises(nbformat.read(lab, as_version=4)):
+        check = (REPO / "tests" / "golden" / "labs" / lab.stem / f"check-{n}.txt").read_text()
+        solved = (REPO / "tests" / "golden" / "labs" / lab.stem / f"solution-{n}.txt").read_text()
+        assert check.split("---\n", 1)[1].startswith(f"Exercise {n}: not yet: "), check
+        assert solved.endswith(f"Exercise {n}: correct\n"), solved
 
 
 # -- a fixture lab, built by the real strict build ------------------------------------------
@@ -154,6 +256,9 @@ def test_lab_runs_renders_and_drifts_like_a_page(lab_written):
     # The solution sits in a closed <details>; the start cell does not.
     details = re.search(r'<details class="book-lab-solution">(.*?)</details>', html, re.S)
     assert details and "x squared is" in details[1] and "x is 7" not in details[1]
+    # The checks' code sits in a closed <details> of its own.
+    checks = re.search(r'<details class="book-lab-checks">(.*?)</details>', html, re.S)
+    assert checks and "checking" in checks[1] and "x squared is" not in checks[1]
     source = json.loads((site.root / "docs" / "labs" / "demo.ipynb").read_text())
     assert all(not c.get("outputs") for c in source["cells"]), "the source stays output-free"
 
@@ -164,7 +269,7 @@ def test_lab_runs_renders_and_drifts_like_a_page(lab_written):
     out = drift.output
     assert "DRIFTED (text): lab docs/labs/demo.ipynb, cell 'solution'" in out
     assert "-x squared is 48" in out and "+x squared is 49" in out
-    assert "golden check: 3 blocks checked, 0 failed, 1 drifted, 0 new, 0 stale" in out
+    assert "golden check: 4 blocks checked, 0 failed, 1 drifted, 0 new, 0 stale" in out
 
 
 @pytest.mark.build
@@ -232,6 +337,7 @@ def test_a_lab_s_cells_become_blocks_as_a_page_s_fences_do(tmp_path, monkeypatch
         (0, 2, "start"),
         (1, 3, "solution"),
         (2, 4, "oops"),
+        (3, 5, "checks"),
     ]
     assert {b.snippet for b in found} == {"docs/labs/demo.ipynb"}
     assert found[2].options == {"raises": "ValueError"}

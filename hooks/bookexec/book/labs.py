@@ -11,7 +11,10 @@ A cell's options live in its metadata, as a fence's do in its info string::
     {"id": "solution", "metadata": {"tags": ["solution"], "bookexec": {"raises": "TypeError"}}}
 
 Cells tagged `solution` are collapsed: the page shows them in a closed <details> (see
-`hooks/templates/lab.html.j2`), and Jupyter opens the notebook with their source hidden.
+`hooks/templates/lab.html.j2`), and Jupyter opens the notebook with their source hidden; so
+is the cell tagged `checks`, which holds each exercise's check. The cells run in page order,
+so a check cell records the "not yet" of the stub it follows (README, "Labs", gives the cell
+order every lab follows).
 """
 
 from __future__ import annotations
@@ -140,6 +143,6 @@ def add_lab_link(markdown: str, page: str, lab_pages: set[str]) -> str:
         return markdown
     return (
         markdown.rstrip("\n")
-        + f"\n\nThis task is also a [lab]({lab}): a notebook with a starting cell and a worked"
-        " solution.\n"
+        + f"\n\nThe [lab]({lab}) turns this into exercises of rising difficulty, each with a"
+        " check that says whether your answer is right, and a worked solution.\n"
     )

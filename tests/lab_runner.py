@@ -1,0 +1,73 @@
+"""Run one lab twice in this process and print what each cell did, as JSON.
+
+`python tests/lab_runner.py docs/labs/<lab>.ipynb`. The two runs, each in a fresh namespace:
+
+- "given": the lab as a reader first meets it, every cell tagged `solution` left out;
+- "solved": each exercise's `solution-<n>` cell run in place of its `answer-<n>` cell.
+
+One process per lab (tests/test_labs.py starts it) keeps the cost to one JAX start per lab.
+Each cell's stdout is captured; an exception is recorded by type and message (a cell whose
+`bookexec` metadata declares `raises` is expected to raise that).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sys
+
+import nbformat
+
+
+def solution_of(cells: list, cell_id: str) -> nbformat.NotebookNode | None:
+    """The `solution-<n>` cell for `answer-<n>`, if the lab has one."""
+    wanted = "solution-" + cell_id.removeprefix("answer-")
+    return next((c for c in cells if c.get("id") == wanted), None)
+
+
+def plan(cells: list, mode: str) -> list[tuple[str, nbformat.NotebookNode]]:
+    """The (shown id, cell run) pairs of one run, in order."""
+    steps = []
+    for cell in cells:
+        if cell.cell_type != "code":
+            continue
+        solution = "solution" in cell.metadata.get("tags", [])
+        if solution and (mode == "given" or cell.id.startswith("solution-")):
+            continue  # left out, or already run in its answer cell's place
+        if mode == "solved" and cell.id.startswith("answer-"):
+            steps.append((cell.id, solution_of(cells, cell.id) or cell))
+            continue
+        steps.append((cell.id, cell))
+    return steps
+
+
+def run(path: str, mode: str) -> list[dict]:
+    cells = nbformat.read(path, as_version=4).cells
+    namespace: dict = {"__name__": "__main__"}
+    results = []
+    for shown, cell in plan(cells, mode):
+        out = io.StringIO()
+        raised = None
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(compile(cell.source, f"{path}#{cell.id}", "exec"), namespace)
+        except BaseException as error:  # recorded, judged by the test
+            raised = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        expected = cell.metadata.get("bookexec", {}).get("raises")
+        results.append(
+            {
+                "id": shown,
+                "ran": cell.id,
+                "stdout": out.getvalue(),
+                "raised": raised,
+                "expected": expected,
+            }
+        )
+    return results
+
+
+if __name__ == "__main__":
+    lab = sys.argv[1]
+    report = {mode: run(lab, mode) for mode in ("given", "solved")}
+    sys.stdout.write("LAB-RESULTS " + json.dumps(report) + "\n")
