@@ -77,8 +77,15 @@ def test_a_block_that_writes_elsewhere_is_fine(tmp_path):
 
 def test_a_change_two_running_blocks_could_have_made_names_both(tmp_path):
     book(tmp_path)
-    writer = "import time\ntime.sleep(1.0)\nopen('docs/page.md', 'a').write('!')\n"
-    sleeper = "import time\ntime.sleep(3.0)\n"
+    started = tmp_path.parent / f"{tmp_path.name}-sleeper-started"  # outside the book
+    # The writer waits until the sleeper runs, so both run when the file changes.
+    writer = (
+        "import os, time\n"
+        f"while not os.path.exists({str(started)!r}):\n"
+        "    time.sleep(0.02)\n"
+        "open('docs/page.md', 'a').write('!')\n"
+    )
+    sleeper = f"import pathlib, time\npathlib.Path({str(started)!r}).touch()\ntime.sleep(3.0)\n"
     blocks = {}
     for page, code in (("a.md", writer), ("b.md", sleeper)):
         snippet = f"snippets/{page[0]}/block.py"
