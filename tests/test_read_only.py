@@ -77,8 +77,15 @@ def test_a_block_that_writes_elsewhere_is_fine(tmp_path):
 
 def test_a_change_two_running_blocks_could_have_made_names_both(tmp_path):
     book(tmp_path)
-    writer = "import time\ntime.sleep(1.0)\nopen('docs/page.md', 'a').write('!')\n"
-    sleeper = "import time\ntime.sleep(3.0)\n"
+    started = tmp_path.parent / f"{tmp_path.name}-sleeper-started"  # outside the book
+    # The writer waits until the sleeper runs, so both run when the file changes.
+    writer = (
+        "import os, time\n"
+        f"while not os.path.exists({str(started)!r}):\n"
+        "    time.sleep(0.02)\n"
+        "open('docs/page.md', 'a').write('!')\n"
+    )
+    sleeper = f"import pathlib, time\npathlib.Path({str(started)!r}).touch()\ntime.sleep(3.0)\n"
     blocks = {}
     for page, code in (("a.md", writer), ("b.md", sleeper)):
         snippet = f"snippets/{page[0]}/block.py"
@@ -162,3 +169,27 @@ def test_a_build_killed_by_a_block_is_named_by_the_next_build(site):
     assert "docs/kill.md:3 (block 'killer', snippet snippets/kill/k.py)" in second.output
     assert "was ended from outside" not in site.build().output  # said once
     assert time.monotonic() - started < 300
+
+
+def test_the_build_judges_against_the_goldens_it_found_when_it_began(tmp_path, monkeypatch):
+    """A golden rewritten after the build began (as a block could, while it runs) to match
+    this build's output still drifts; a golden planted then is not stale."""
+    from test_engine import IDS, PAGE, FakeExecutor, code, make_build
+
+    monkeypatch.setenv("GOLDEN", "check")
+    golden_dir = tmp_path / "tests" / "golden"
+    for block_id in IDS:
+        path = golden_path(golden_dir, PAGE, block_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(render(PAGE, block_id, f"snippets/ch/{block_id}.py", "before\n"))
+    build = make_build(tmp_path, FakeExecutor({i: f"now {i}\n" for i in IDS}))
+    for block_id in IDS:  # each golden made to agree with the output, after the build began
+        body = f"now {block_id}\n"
+        path = golden_path(golden_dir, PAGE, block_id)
+        path.write_text(render(PAGE, block_id, f"snippets/ch/{block_id}.py", body))
+    (golden_dir / "ch" / "planted.txt").write_text(render(PAGE, "planted", "s.py", "x\n"))
+    for block_id in IDS:
+        build.output_for(block_id, code(build, block_id))
+    report = build.report()
+    assert [c.status for c in report.comparisons] == ["drifted"] * len(IDS)
+    assert report.stale == []

@@ -172,7 +172,7 @@ def test_nothing_a_block_started_outlives_the_block(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     ("ending", "options"),
     [
-        ("time.sleep(60)\n", {"timeout": "3"}),
+        ("time.sleep(60)\n", {"timeout": "10"}),  # time to start them under load
         ("os._exit(3)\n", {}),
         ('raise ValueError("the block failed")\n', {}),
     ],

@@ -44,6 +44,8 @@ _ENV_IGNORED = {
 }
 _EXECUTOR_SOURCES = (
     "execute/worker.py",
+    "execute/launch.py",  # the limits a worker runs under
+    "execute/reaper.py",
     "execute/runner.py",
     "execute/protocol.py",
     "facts.py",

@@ -1,8 +1,8 @@
 """Which blocks were running: a build that a block kills is named by the next build.
 
 A snippet can end the build's own process (`os.kill(os.getppid(), signal.SIGKILL)`): nothing
-of the build is left to say why. So the build keeps a small journal, one file per build process
-under `.cache/bookexec/` (one per executor), of the blocks running now, rewritten (atomically) as each starts and
+of the build is left to say why. So the build keeps a small journal of the blocks running now,
+one file per executor under `.cache/bookexec/`, rewritten (atomically) as each block starts and
 ends, and removed when the build ends normally. The next build reads the journals of builds
 whose process is gone, names their running blocks, and removes them.
 """
@@ -29,6 +29,7 @@ class Journal:
         self._running: dict[int, str] = {}
         self._started = time.strftime("%Y-%m-%d %H:%M:%S")
         self._next = 0
+        self._closed = False
 
     def started(self, where: str) -> int:
         """A block starts; its token for `ended`."""
@@ -48,9 +49,12 @@ class Journal:
         """The build ended on its own: no journal is left."""
         with self._lock:
             self._running.clear()
+            self._closed = True  # a block still ending after a stop writes no new journal
             self.path.unlink(missing_ok=True)
 
     def _write(self) -> None:
+        if self._closed:
+            return
         entry = {"pid": os.getpid(), "started": self._started, "running": [*self._running.values()]}
         # Renamed into place, so a build killed mid-write leaves a whole journal; not synced:
         # it must survive the build's process, not the machine.

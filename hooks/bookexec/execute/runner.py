@@ -45,7 +45,7 @@ WORKER_MARK = "BOOKEXEC_WORKER"
 
 def default_memory() -> int:
     """A worker's memory limit unless told otherwise: the machine's memory shared by one worker
-    per core and one share more for everything else (8 GiB on 2 cores and 24 GiB), so that the
+    per core and one share more for everything else (7.75 GiB on 2 cores and 24 GiB), so the
     workers together can never make the machine unusable."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
