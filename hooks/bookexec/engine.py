@@ -470,15 +470,15 @@ class Build:
             expected = [planned[b.id] for b in blocks if b.id in planned]
             found = verify.problems(page, output, expected)  # never laid out: check_all_rendered
             shown = set(planned)
-        for block in blocks:
-            if block.id in shown and not any(f"(block '{block.id}'," in f for f in found):
-                self.rendered.add((page, block.id))
-        for message in found:
+        wrong = {block_id for block_id, _ in found}
+        self.rendered |= {(page, b.id) for b in blocks if b.id in shown and b.id not in wrong}
+        messages = [message for _, message in found]
+        for message in messages:
             self.failures[(page, f"(page) {message}")] = Failure(page, "", "", message)
             if self.serving:
                 serve_log().error(message)
-        if found and self.serving:
-            return verify_box(output, found)
+        if messages and self.serving:
+            return verify_box(output, messages)
         return output
 
     def judged(self, page: str, block: Block) -> tuple[str, Comparison | None, Failure | None]:

@@ -131,49 +131,57 @@ def boxes_of(page_html: str) -> list[Box]:
     return finder.boxes
 
 
-def problems(page: str, page_html: str, expected: list[Expected]) -> list[str]:
-    """What is wrong with the page's blocks as the reader sees them; empty when nothing."""
+def problems(page: str, page_html: str, expected: list[Expected]) -> list[tuple[str, str]]:
+    """What is wrong with the page's blocks as the reader sees them, each as (block id,
+    message); empty when nothing."""
     found: dict[tuple[str, str], list[Box]] = {}
     for box in boxes_of(page_html):
         found.setdefault((box.block_id, box.kind), []).append(box)
-    out = []
+    out: list[tuple[str, str]] = []
     wanted = {block.block_id for block in expected}
     for block_id, kind in sorted(found):
         if block_id not in wanted:
-            out.append(f"docs/{page}: the page shows a {kind} box of block '{block_id}', "
-                       "which its scan did not plan")  # fmt: skip
+            message = f"docs/{page}: the page shows a {kind} box of block '{block_id}', "
+            out.append((block_id, message + "which its scan did not plan"))
     for block in expected:
         boxes = block.boxes()
         for kind in ("source", "output", "console"):
             on_page = found.get((block.block_id, kind), [])
             if kind not in boxes:
                 if on_page:
-                    out.append(f"{block.where}: the page shows a {kind} box it should not have")
+                    message = f"{block.where}: the page shows a {kind} box it should not have"
+                    out.append((block.block_id, message))
                 continue
             if len(on_page) != 1:
                 seen = "is missing" if not on_page else f"appears {len(on_page)} times"
-                out.append(f"{block.where}: on the page, its {kind} {seen}; it must appear once")
+                message = f"{block.where}: on the page, its {kind} {seen}; it must appear once"
+                out.append((block.block_id, message))
                 continue
             box = on_page[0]
             text = "".join(box.text)
             if box.codes != 1 or box.stray:
-                out.append(
+                message = (
                     f"{block.where}: the page's {kind} box does not hold exactly what the block "
                     f"{'holds' if kind == 'source' else 'printed'}: it has {box.codes} code "
                     f"elements, and text outside them: {''.join(box.stray)[:60]!r}"
                 )
+                out.append((block.block_id, message))
             elif text != boxes[kind]:
                 verb = "holds" if kind == "source" else "printed"
-                out.append(
+                message = (
                     f"{block.where}: the page's {kind} box does not hold exactly what the block "
                     f"{verb}: {_first_difference(text, boxes[kind])}"
                 )
+                out.append((block.block_id, message))
             elif kind == "output" and block.look.source == "block" and not box.in_result:
-                out.append(f"{block.where}: its output box is not inside its result element")
+                message = f"{block.where}: its output box is not inside its result element"
+                out.append((block.block_id, message))
     return out
 
 
-def lab_problems(page: str, page_html: str, cells: list[tuple[str, str, str]]) -> list[str]:
+def lab_problems(
+    page: str, page_html: str, cells: list[tuple[str, str, str]]
+) -> list[tuple[str, str]]:
     """A lab's page: each code cell (block id, where, the output it shows) once, its outputs
     holding exactly that text. nbconvert's highlighting drops blank first and last lines, so
     those are not compared."""
@@ -181,20 +189,23 @@ def lab_problems(page: str, page_html: str, cells: list[tuple[str, str, str]]) -
     for box in boxes_of(page_html):
         if box.kind == "cell":
             found.setdefault(box.block_id, []).append(box)
-    out = []
+    out: list[tuple[str, str]] = []
     for block_id, where, output in cells:
         on_page = found.get(block_id, [])
         if len(on_page) != 1:
             seen = "is missing" if not on_page else f"appears {len(on_page)} times"
-            out.append(f"{where}: on the lab's page, the cell {seen}; it must appear once")
+            out.append(
+                (block_id, f"{where}: on the lab's page, the cell {seen}; it must appear once")
+            )
             continue
         text = displayed("".join(on_page[0].text)).strip("\n")
         if text != displayed(output).strip("\n"):
             wanted = displayed(output).strip("\n")
-            out.append(
+            message = (
                 f"{where}: the lab's page does not show exactly what the cell printed: "
                 f"{_first_difference(text, wanted)}"
             )
+            out.append((block_id, message))
     return out
 
 
