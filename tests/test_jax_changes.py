@@ -196,7 +196,7 @@ def test_the_summary_says_what_changed_in_sentences_made_from_the_records(small_
     record.write_text(re.sub(r"^total = \d+$", "total = 4242", record.read_text(), flags=re.M))
     moved = summary(render_page(small_book))
     assert "**Counts that moved.**" in moved
-    assert f"`total` 4242 → " in moved
+    assert "`total` 4242 → " in moved
 
 
 def test_the_summary_names_a_reworded_error(small_book):

@@ -1,5 +1,4 @@
 import jax
-import jax.numpy as jnp
 
 from bookexec.facts import record
 
@@ -7,7 +6,8 @@ from bookexec.facts import record
 pairs, treedef = jax.tree_util.tree_flatten_with_path(model)
 for path, leaf in pairs:
     print(f"{jax.tree_util.keystr(path):17} {jax.typeof(leaf)!s:13} {path}")
-print("same treedef as flatten's:", record("same_treedef", str(treedef == jax.tree.flatten(model)[1])))
+same = record("same_treedef", str(treedef == jax.tree.flatten(model)[1]))
+print("same treedef as flatten's:", same)
 
 
 def decay(path, leaf):  # shrink only the leaves whose last key is "w"
