@@ -114,15 +114,32 @@ def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list
     return [(block, raw, run, backend) for block, raw, run in results]
 
 
-def run_book(root: Path, python: str, say=print) -> Path:
-    """Run every block under `python`'s JAX; rewrite that version's record folder."""
+def run_book(root: Path, python: str, say=print, pages: list[str] | None = None) -> Path:
+    """Run every block under `python`'s JAX; rewrite that version's record folder.
+
+    With `pages` (docs-relative, such as `tracers.md`), only those pages run and only their
+    records are rewritten: an author who changed a chapter re-records it without rerunning
+    the whole book under every release.
+    """
     facts = _interpreter_facts(python)
     rules = _rules(root, facts["paths"])
     out_dir = root / RECORDS / facts["jax"]
+    if pages:
+        have = read_versions(out_dir)
+        if have is None or have.jax != facts["jax"]:
+            raise BookError(
+                f"{out_dir} has no record yet: run ./book jax-changes on the whole book"
+            )
     log_dir = tempfile.mkdtemp(prefix="bookexec-other-")
     written: set[Path] = set()
     backends: set[str] = set()
-    for page in sorted((root / "docs").rglob("*.md")):
+    chosen = sorted((root / "docs").rglob("*.md"))
+    if pages:
+        unknown = [page for page in pages if not (root / "docs" / page).is_file()]
+        if unknown:
+            raise BookError(f"no such page under docs/: {', '.join(unknown)}")
+        chosen = [root / "docs" / page for page in sorted(pages)]
+    for page in chosen:
         src = page.relative_to(root / "docs").as_posix()
         blocks = scan_page(src, page.read_text(encoding="utf-8"), root)
         if not blocks:
@@ -141,10 +158,16 @@ def run_book(root: Path, python: str, say=print) -> Path:
             write_atomic(path, text)
             written.add(path)
             backends.add(backend)
-    for old in set(out_dir.rglob("*.txt")) - written:
+    kept = out_dir.rglob("*.txt")
+    if pages:  # only the chosen pages' records can be stale; the others were not rerun
+        kept = (p for page in pages for p in (out_dir / Path(page).with_suffix("")).glob("*.txt"))
+    for old in set(kept) - written:
         old.unlink()
-    prov = Provenance(facts["jax"], facts["jaxlib"], facts["python"], ",".join(sorted(backends)))
-    write_versions(out_dir, prov)
+    if not pages:  # a partial run keeps the folder's versions, checked to be this JAX's
+        prov = Provenance(
+            facts["jax"], facts["jaxlib"], facts["python"], ",".join(sorted(backends))
+        )
+        write_versions(out_dir, prov)
     return out_dir
 
 
@@ -476,13 +499,16 @@ def main(argv: list[str] | None = None) -> int:
         "--python", action="append", default=[], help="an interpreter with an older JAX (repeat)"
     )
     parser.add_argument("--page-only", action="store_true", help="only regenerate the page")
+    parser.add_argument(
+        "--chapter", action="append", default=[], help="re-record only this page (repeat)"
+    )
     args = parser.parse_args(argv)
     root = Path.cwd()
     if not args.page_only:
         if not args.python:
             parser.error("--python is required unless --page-only")
         for python in args.python:
-            out_dir = run_book(root, python)
+            out_dir = run_book(root, python, pages=args.chapter or None)
             print(f"jax-changes: recorded {len(list(out_dir.rglob('*.txt')))} blocks in {out_dir}")
     changed = write_page(root)
     print(f"jax-changes: {'rewrote' if changed else 'unchanged:'} {PAGE}")
