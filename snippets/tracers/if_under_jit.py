@@ -6,4 +6,6 @@ for name, call in [("jit", lambda: jax.jit(kink)(3.0)), ("vmap", lambda: jax.vma
     try:
         call()  # kink from the block above
     except jax.errors.TracerBoolConversionError as error:
-        print(f"{name}: {type(error).__name__}: {str(error).splitlines()[1]}")
+        lines = str(error).splitlines()
+        where = f" {lines[2].strip()}" if lines[1].endswith(":") else ""  # the line it names
+        print(f"{name}: {type(error).__name__}: {lines[1]}{where}")
