@@ -29,7 +29,7 @@ for _ in range(5):
     samples["lower"].append(compiled_at - lowered_at)
     samples["compile"].append(done - compiled_at)
 stage = {name: record(name, min(times), kind="timing") for name, times in samples.items()}
-t_run = timing("run", lambda: compiled(x), repeat=7)
+t_run = timing("run", lambda: compiled(x), repeat=50)
 first = record("first_over_run", sum(min(t) for t in samples.values()) / t_run, kind="ratio")
 claim("first_over_run", ">=", 20, says="the three stages cost at least 20 runs of the result")
 heaviest = record("compile_over_trace", stage["compile"] / stage["trace"], kind="ratio")
