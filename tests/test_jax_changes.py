@@ -192,3 +192,47 @@ def test_records_are_written_only_inside_tests_other_jax(tmp_path):
     with pytest.raises(BookError, match=r"refused: .*other-jax/[\d.]+ is a symlink"):
         run_book(root, sys.executable, say=lambda _: None)
     assert list(away.iterdir()) == []
+
+
+def summary(page: str) -> str:
+    start = page.index("## What changed that matters")
+    return page[start : page.index("\n## ", start + 1)]
+
+
+def test_the_summary_says_what_changed_in_sentences_made_from_the_records(small_book):
+    said = summary(render_page(small_book))
+    for (a, b), step in zip(
+        itertools.pairwise(chain()), ["### From JAX", "### From JAX"], strict=True
+    ):
+        assert f"{step} {a} to JAX {b}" in said
+    scan = compare_block(
+        "scan-jaxpr", text(RELEASES[0], PICKED[0]), text(RELEASES[1], PICKED[0]), *RELEASES
+    )
+    if scan is not None and scan.kind == "structural":  # a jaxpr that changed shape, in words
+        assert "**Jaxprs that changed shape.**" in said
+        assert (
+            f"[`scan-jaxpr`](#changes-control-flow-scan-jaxpr) in Control flow ({scan.changes[0]})"
+            in said
+        )
+    # A count is quoted from the records, so a record that says otherwise changes the sentence.
+    record = small_book / RECORDS / RELEASES[0] / PICKED[1]
+    record.write_text(re.sub(r"^total = \d+$", "total = 4242", record.read_text(), flags=re.M))
+    moved = summary(render_page(small_book))
+    assert "**Counts that moved.**" in moved
+    assert "`total` 4242 → " in moved
+
+
+def test_the_summary_names_a_reworded_error(small_book):
+    (small_book / "docs").mkdir()
+    (small_book / "snippets/tracers").mkdir(parents=True)
+    (small_book / "snippets/tracers/boom.py").write_text("raise ValueError('x')\n")
+    (small_book / "docs/tracers.md").write_text(
+        '# T\n\n```python exec="on" id="scalar-jaxpr" raises="ValueError"\n'
+        '--8<-- "snippets/tracers/boom.py"\n```\n'
+    )
+    assert "**Errors reworded.**" not in summary(render_page(small_book))
+    golden = small_book / "tests/golden" / PICKED[2]
+    golden.write_text(golden.read_text().replace("tanh", "tanh and more words"))
+    said = summary(render_page(small_book))
+    assert "**Errors reworded.**" in said
+    assert "[`scalar-jaxpr`](#changes-tracers-scalar-jaxpr) in Tracers" in said

@@ -16,3 +16,5 @@ dust = Particle(jnp.zeros(2), jnp.ones(2), label="dust")
 leaves, treedef = jax.tree.flatten(dust)
 print("leaves: ", leaves)
 print("treedef:", treedef)
+paths = jax.tree_util.tree_flatten_with_path(dust)[0]
+print("paths:  ", [jax.tree_util.keystr(path) for path, _ in paths], type(paths[0][0][0]).__name__)

@@ -1,4 +1,6 @@
 # Grid, place and collectives come from the blocks above
+import re
+
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as Spec
@@ -34,5 +36,13 @@ with jax.set_mesh(grid):
     print("updated params keep their types:", same)
     talk = collectives(train_step, params, batch)
     print("collectives in the compiled step:", talk)
+    compiled = jax.jit(train_step).lower(params, batch).compile().as_text()
+reduced = []  # what each all-reduce carries, as XLA typed it (layouts dropped)
+for line in compiled.splitlines():
+    if " all-reduce(" in line and " = " in line:
+        carried = line.split(" = ", 1)[1].split(" all-reduce(")[0]
+        reduced.append(re.sub(r"\{[0-9,]*\}", "", carried))
+        print("an all-reduce carries", reduced[-1])
 record("same_types", str(same))
 record("step_collectives", sum(talk.values()))
+record("loss_reduced", str(any(r.startswith("(f32[],") for r in reduced)))

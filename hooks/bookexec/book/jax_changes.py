@@ -117,15 +117,32 @@ def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list
     return [(block, raw, run, backend) for block, raw, run in results]
 
 
-def run_book(root: Path, python: str, say=print) -> Path:
-    """Run every block under `python`'s JAX; rewrite that version's record folder."""
+def run_book(root: Path, python: str, say=print, pages: list[str] | None = None) -> Path:
+    """Run every block under `python`'s JAX; rewrite that version's record folder.
+
+    With `pages` (docs-relative, such as `tracers.md`), only those pages run and only their
+    records are rewritten: an author who changed a chapter re-records it without rerunning
+    the whole book under every release.
+    """
     facts = _interpreter_facts(python)
     rules = _rules(root, facts["paths"])
     out_dir = root / RECORDS / facts["jax"]
+    if pages:
+        have = read_versions(out_dir)
+        if have is None or have.jax != facts["jax"]:
+            raise BookError(
+                f"{out_dir} has no record yet: run ./book jax-changes on the whole book"
+            )
     log_dir = tempfile.mkdtemp(prefix="bookexec-other-")
     written: set[Path] = set()
     backends: set[str] = set()
-    for page in sorted((root / "docs").rglob("*.md")):
+    chosen = sorted((root / "docs").rglob("*.md"))
+    if pages:
+        unknown = [page for page in pages if not (root / "docs" / page).is_file()]
+        if unknown:
+            raise BookError(f"no such page under docs/: {', '.join(unknown)}")
+        chosen = [root / "docs" / page for page in sorted(pages)]
+    for page in chosen:
         src = page.relative_to(root / "docs").as_posix()
         blocks = scan_page(src, page.read_text(encoding="utf-8"), root)
         if not blocks:
@@ -144,11 +161,17 @@ def run_book(root: Path, python: str, say=print) -> Path:
             write_atomic(path, text, inside=root / RECORDS)  # never through a symlink
             written.add(path)
             backends.add(backend)
-    for old in sorted(set(out_dir.rglob("*.txt")) - written):
+    kept = out_dir.rglob("*.txt")
+    if pages:  # only the chosen pages' records can be stale; the others were not rerun
+        kept = (p for page in pages for p in (out_dir / Path(page).with_suffix("")).glob("*.txt"))
+    for old in sorted(set(kept) - written):
         remove_confined(old, root / RECORDS)
-    prov = Provenance(facts["jax"], facts["jaxlib"], facts["python"], ",".join(sorted(backends)))
-    confined(out_dir / "VERSIONS", root / RECORDS)
-    write_versions(out_dir, prov)
+    if not pages:  # a partial run keeps the folder's versions, checked to be this JAX's
+        prov = Provenance(
+            facts["jax"], facts["jaxlib"], facts["python"], ",".join(sorted(backends))
+        )
+        confined(out_dir / "VERSIONS", root / RECORDS)
+        write_versions(out_dir, prov)
     return out_dir
 
 
@@ -253,6 +276,105 @@ def _read(path: Path) -> str | None:
     return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
+@dataclass
+class Seen:
+    """One block's change between two releases, with where it lives, for the summary."""
+
+    old: str
+    new: str
+    page: str
+    chapter: str
+    title: str
+    change: Change
+    is_error: bool  # the block is written to show an error (its fence has `raises`)
+
+    def link(self) -> str:
+        return f"[`{self.change.block_id}`](#changes-{self.chapter}-{self.change.block_id})"
+
+
+def _error_blocks(root: Path, page: str) -> set[str]:
+    """Ids of the page's blocks that are written to raise; none when the page is not there."""
+    source = root / "docs" / page
+    if not source.is_file():
+        return set()
+    blocks = scan_page(page, source.read_text(encoding="utf-8"), root)
+    return {block.id for block in blocks if "raises" in block.options}
+
+
+def _some(items: list[str], limit: int = 6) -> str:
+    """`a, b and c`, or the first `limit` and how many more."""
+    if len(items) > limit:
+        rest = len(items) - limit
+        items = [*items[:limit], f"{rest} more"]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _blocks(n: int) -> str:
+    return f"{n} block" if n == 1 else f"{n} blocks"
+
+
+def _summary(steps: list[tuple[str, str]], seen: list[Seen]) -> str:
+    """What changed that matters, release by release, in sentences made from the changes."""
+    out = ["\n## What changed that matters {#changes-summary}\n"]
+    for old, new in steps:
+        here = [s for s in seen if s.old == old and s.new == new]
+        out.append(f"\n### From JAX {old} to JAX {new} {{#changes-from-{old}}}\n\n")
+        if not here:
+            out.append("Every block printed the same under both releases.\n")
+            continue
+        programs = [s for s in here if s.change.kind == jaxpr_diff.STRUCTURAL]
+        errors = [s for s in here if s.is_error and s.change.kind in ("text", "structural")]
+        counts = [s for s in here if s.change.counts]
+        texts = [
+            s for s in here if s.change.kind == "text" and not s.is_error and not s.change.counts
+        ]
+        cosmetic = [s for s in here if s.change.kind == jaxpr_diff.COSMETIC]
+        broken = [s for s in here if s.change.kind in ("fails", "not run")]
+        lines = []
+        if programs:
+            said = [f"{s.link()} in {s.title} ({s.change.changes[0]})" for s in programs]
+            lines.append(
+                f"**Jaxprs that changed shape.** {_blocks(len(programs))} recorded a different "
+                f"program under JAX {new}: {_some(said)}."
+            )
+        if errors:
+            said = [f"{s.link()} in {s.title}" for s in errors]
+            lines.append(
+                f"**Errors reworded.** The message of {_blocks(len(errors))} written to show an "
+                f"error reads differently under JAX {new}: {_some(said)}."
+            )
+        if counts:
+            said = [
+                f"{s.link()} in {s.title} ("
+                + ", ".join(f"`{name}` {a} → {b}" for name, a, b in s.change.counts[:4])
+                + (f" and {len(s.change.counts) - 4} more" if len(s.change.counts) > 4 else "")
+                + ")"
+                for s in counts
+            ]
+            lines.append(
+                f"**Counts that moved.** {_blocks(len(counts))} recorded other counts under "
+                f"JAX {new}: {_some(said)}."
+            )
+        if texts:
+            said = [f"{s.link()} in {s.title}" for s in texts]
+            lines.append(
+                f"**Other printed text.** {_blocks(len(texts))} printed other text around the "
+                f"same programs: {_some(said)}."
+            )
+        if cosmetic:
+            lines.append(
+                f"**Printed differently, same programs.** {_blocks(len(cosmetic))} changed only "
+                f"in how a jaxpr is lettered or wrapped: {_some([s.link() for s in cosmetic])}."
+            )
+        if broken:
+            said = [f"{s.link()} ({s.change.changes[0]})" for s in broken]
+            lines.append(
+                f"**Not compared.** {_blocks(len(broken))} could not be compared: {_some(said)}."
+            )
+        out.append("".join(f"- {line}\n" for line in lines))
+    return "".join(out)
+
+
 def render_page(root: Path) -> str:
     """The page's markdown, made only from the record folders and the goldens."""
     chain = releases(root)
@@ -260,11 +382,13 @@ def render_page(root: Path) -> str:
     steps = list(itertools.pairwise(chain))
     names = [v for v, _ in chain]
     rows, sections = [], []
+    seen: list[Seen] = []
     for page, title in _chapters(root):
         chapter = Path(page).stem
         goldens = sorted((golden_dir / chapter).glob("*.txt"))
         if not goldens:
             continue
+        raising = _error_blocks(root, page)
         found: dict[str, list[tuple[str, str, Change]]] = {}
         for path in goldens:
             for (old, old_dir), (new, new_dir) in steps:
@@ -277,6 +401,8 @@ def render_page(root: Path) -> str:
                 )
                 if change:
                     found.setdefault(path.stem, []).append((old, new, change))
+                    is_error = path.stem in raising
+                    seen.append(Seen(old, new, page, chapter, title, change, is_error))
         per_step = [
             sum(any(o == old for o, _, _ in found.get(p.stem, [])) for p in goldens)
             for (old, _), _ in steps
@@ -306,12 +432,15 @@ Timings and ratios are compared as their placeholders only, since their values a
 counts are exact and shown side by side. A block that fails under a release is listed with
 its error.
 
-Each column after *same* counts the blocks whose output changed between two releases.
+Each column after *same* counts the blocks whose output changed between two releases. The
+sentences under the table say what changed that matters, step by step; the sections after them
+show each block's diff.
 
 | chapter | blocks | same | {step_heads} | failed |
 | --- | ---: | ---: | {" | ".join("---:" for _ in steps)} | ---: |
 """
-    return head + "\n".join(rows) + "\n" + "".join(sections)
+    summary = _summary([(a, b) for (a, _), (b, _) in steps], seen)
+    return head + "\n".join(rows) + "\n" + summary + "".join(sections)
 
 
 def _section(page: str, chapter: str, title: str, found) -> str:
@@ -374,13 +503,16 @@ def main(argv: list[str] | None = None) -> int:
         "--python", action="append", default=[], help="an interpreter with an older JAX (repeat)"
     )
     parser.add_argument("--page-only", action="store_true", help="only regenerate the page")
+    parser.add_argument(
+        "--chapter", action="append", default=[], help="re-record only this page (repeat)"
+    )
     args = parser.parse_args(argv)
     root = Path.cwd()
     if not args.page_only:
         if not args.python:
             parser.error("--python is required unless --page-only")
         for python in args.python:
-            out_dir = run_book(root, python)
+            out_dir = run_book(root, python, pages=args.chapter or None)
             print(f"jax-changes: recorded {len(list(out_dir.rglob('*.txt')))} blocks in {out_dir}")
     changed = write_page(root)
     print(f"jax-changes: {'rewrote' if changed else 'unchanged:'} {PAGE}")

@@ -1,0 +1,20 @@
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import record
+
+
+def softsign_sum(x):
+    return jnp.sum(x / (1.0 + jnp.abs(x)))
+
+
+lowered = jax.jit(softsign_sum).lower(jnp.ones(8))
+stablehlo = lowered.as_text()  # what JAX hands to XLA
+optimised = lowered.compile().as_text()  # what XLA made of it
+print(stablehlo)
+print(optimised.split("ENTRY")[1].strip())  # the top-level computation XLA will run
+print("StableHLO operations:", record("stablehlo_ops", stablehlo.count(" = stablehlo.")))
+print("fusions XLA made:", record("fusions", optimised.count(" fusion(")))
+costs = lowered.compile().cost_analysis()  # XLA's own estimate for the optimised program
+print("XLA's estimate:", record("flops", int(costs["flops"])), "flops,", end=" ")
+print(record("bytes", int(costs["bytes accessed"])), "bytes read or written")

@@ -1,0 +1,40 @@
+from time import perf_counter
+
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import claim, record, timing
+
+
+def leaky_squash(x):  # the function of the first block, again
+    for _ in range(12):
+        x = 0.9 * x + 0.1 * x * x
+        x = jnp.where(x > 0, x, 0.5 * x)
+    return x
+
+
+x = jnp.linspace(-3.0, 3.0, 2_000)
+staged = jax.jit(leaky_squash)
+samples = {"trace": [], "lower": [], "compile": []}
+for _ in range(5):
+    jax.clear_caches()  # each round is a real first call: nothing traced or compiled yet
+    start = perf_counter()
+    traced = staged.trace(x)  # stage 1: run the Python on tracers, giving the jaxpr
+    lowered_at = perf_counter()
+    lowered = traced.lower()  # stage 2: translate the jaxpr into StableHLO
+    compiled_at = perf_counter()
+    compiled = lowered.compile()  # stage 3: XLA turns StableHLO into an executable
+    done = perf_counter()
+    samples["trace"].append(lowered_at - start)
+    samples["lower"].append(compiled_at - lowered_at)
+    samples["compile"].append(done - compiled_at)
+stage = {name: record(name, min(times), kind="timing") for name, times in samples.items()}
+t_run = timing("run", lambda: compiled(x), repeat=50)
+first = record("first_over_run", sum(min(t) for t in samples.values()) / t_run, kind="ratio")
+claim("first_over_run", ">=", 20, says="the three stages cost at least 20 runs of the result")
+heaviest = record("compile_over_trace", stage["compile"] / stage["trace"], kind="ratio")
+claim("compile_over_trace", ">=", 2, says="compiling costs at least twice as much as tracing")
+for name, took in stage.items():
+    print(f"{name:8} {took}")
+print(f"run      {t_run}")
+print(f"trace, lower and compile together took {first} times as long as one run")
