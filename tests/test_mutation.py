@@ -508,14 +508,16 @@ def test_mutation_is_caught(run, kind):
 
 
 def _page_html(site: Path, page: str) -> str:
-    return (site / Path(page).with_suffix("") / "index.html").read_text()
+    stem = Path(page).with_suffix("")
+    return (site / ("" if stem.name == "index" else stem) / "index.html").read_text()
 
 
 _MEASURED = re.compile(r'(<span class="bookexec-(?:measured|build-date)"[^>]*>).*?(</span>)')
 
 
 def _paragraphs(html: str) -> list[str]:
-    return [_MEASURED.sub(r"\1…\2", p) for p in re.findall(r"<p>(.*?)</p>", html, re.S)]
+    found = re.findall(r"<(p|li)\b[^>]*>(.*?)</\1>", html, re.S)
+    return [_MEASURED.sub(r"\1…\2", text) for _, text in found]
 
 
 def _prose_shows_the_new_value(run: Run, mutation: Mutation) -> None:
@@ -535,7 +537,7 @@ def _prose_shows_the_new_value(run: Run, mutation: Mutation) -> None:
 def _figure_is_drawn_from_the_new_data(run: Run, mutation: Mutation) -> None:
     """The figure on the page is drawn from the perturbed data, not from the golden's."""
     name = mutation.extra["figure"]
-    figure_html = re.compile(rf'<figure class="bookexec-figure" id="figure-{name}">.*?</figure>')
+    figure_html = re.compile(rf'<figure\b[^>]*\bid="figure-{name}".*?</figure>', re.S)
     drawn = []
     for site in (run.control_site, run.mutated_site):
         pages = [_page_html(site, page.name) for page in sorted((REPO / "docs").glob("*.md"))]
