@@ -2,9 +2,10 @@
 
 `tests/test_mutation.py` puts a copy of this file in a folder of its own and adds that folder
 to PYTHONPATH, which the build hands to every worker (`python -m bookexec.execute.worker`), so
-Python runs it at start-up, before any block. Beside it, `mutation_plan.txt` (a Python literal,
-read with `eval` so that nothing is imported) says what to change; with no plan the file does
-nothing, and a control build must stay green.
+Python runs it at start-up, before any block. The builder (`mkdocs`) runs it too, and is left
+alone: it runs no block (its workers are changed however it starts them). Beside this file,
+`mutation_plan.txt` (a Python literal, read with `eval` so that nothing is imported) says what
+to change; with no plan the file does nothing, and a control build must stay green.
 
 What it changes, each only in the workers and only where the plan says:
 
@@ -18,6 +19,9 @@ What it changes, each only in the workers and only where the plan says:
 - `timing`: one timing of one snippet, made `factor` times slower (by the clock it is read on);
 - `figure`: a figure's data (`bookexec.facts.figure`), its last x value moved.
 
+Where a change names a snippet, it applies only while a frame of that file (the name a block's
+code is compiled under) is on the stack: each change reaches only the blocks it is meant for.
+
 Start-up must leave nothing a block could notice: this module leaves `sys.modules` and
 `sys.meta_path` at the next import, imports nothing (`sys`, `time` and `builtins` are loaded
 by every interpreter before it), and installs its import hook only when a plan asks for a
@@ -28,8 +32,8 @@ import sys
 
 
 def _plan():
-    if not any("bookexec.execute.worker" in arg for arg in sys.orig_argv):
-        return None  # the builder itself, or any other process: never changed
+    if any(arg.rpartition("/")[2] == "mkdocs" for arg in sys.orig_argv[:3]):
+        return None  # the builder runs no block; only the processes it starts are changed
     folder = __file__.rpartition("/")[0]
     try:
         with open(folder + "/mutation_plan.txt", encoding="utf-8") as file:
