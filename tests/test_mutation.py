@@ -199,7 +199,7 @@ def plan_mutations(book: Book) -> list[Mutation]:
             "add_eqn",
             {**where[added], "extra_module": copy["module"], "extra_attr": copy["attr"]},
             {(*key, "structural")},
-            named="copy",
+            named="= copy ",  # the added equation, in the aligned diff
         )
     )
 
@@ -268,7 +268,9 @@ def figure(book: Book, used: set, take) -> None:
     for block in book.blocks:
         key = (block.page, block.id)
         for fact in book.goldens[key].facts:
-            if key not in used and parse_spec(fact) is not None:
+            spec = parse_spec(fact)
+            if key not in used and spec is not None:
+                moved = [*spec["x"][:-1], spec["x"][-1] + 1]
                 take(
                     Mutation(
                         "figure",
@@ -276,7 +278,7 @@ def figure(book: Book, used: set, take) -> None:
                         "figure",
                         {"snippet": block.snippet, "name": fact.name, "dx": 1},
                         {(block.page, block.id, "text")},
-                        named=fact.name,
+                        named=f'"x": {json.dumps(moved)}',  # in the new spec the report quotes
                         extra={"page": block.page, "figure": fact.name},
                     )
                 )
@@ -513,9 +515,14 @@ def test_mutation_is_caught(run, kind):
     (mutation,) = [m for m in run.mutations if m.kind == kind]
     entries = _entries(run.mutated[2])
     for page, block, drift_class in mutation.expected:
-        (entry,) = [e for e in entries if (e["page"], e["block_id"]) == (page, block)]
+        listed = [e for e in entries if (e["page"], e["block_id"]) == (page, block)]
+        assert len(listed) == 1, f"{mutation.target}: docs/{page}#{block} not caught"
+        (entry,) = listed
         assert entry["kind"] == drift_class, (mutation.target, entry["notes"])
-        said = "\n".join(entry["notes"]) + entry["aligned"] + entry["diff"]
+        # The change itself, in what the report says: the notes, the aligned or the text diff
+        # (its added lines only: context lines hold what the golden had anyway).
+        added = [line for line in entry["diff"].splitlines() if line.startswith("+")]
+        said = "\n".join([*entry["notes"], entry["aligned"], *added])
         assert mutation.named in said, (mutation.target, said)
         line = f"DRIFTED ({drift_class}): "
         assert line in run.mutated[1] and f"'{block}'" in run.mutated[1]
