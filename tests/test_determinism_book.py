@@ -21,7 +21,8 @@ import pytest
 
 from bookexec.book import labs
 from bookexec.discover.blocks import Block, scan_page
-from bookexec.execute.runner import Executor
+from bookexec.errors import BookError
+from bookexec.execute.runner import Executor, hash_seed
 from bookexec.goldens import measured
 from bookexec.goldens.normalize import machine_path_rules, normalize
 from bookexec.jax.runtime import JaxRuntime
@@ -130,3 +131,11 @@ def test_a_block_that_prints_a_set_of_strings_is_named(tmp_path, monkeypatch):
     second = run_book(root, pages, SEEDS[1], monkeypatch)
     found = differences(first, second)
     assert [f.splitlines()[0] for f in found] == ["order.md#set-order differs:"]
+
+
+def test_the_workers_hash_seed_comes_from_book_hash_seed_and_a_bad_one_is_named():
+    assert hash_seed({}) == "0"
+    assert hash_seed({"PYTHONHASHSEED": "7"}) == "7"
+    assert hash_seed({"BOOK_HASH_SEED": "2718281828", "PYTHONHASHSEED": "7"}) == "2718281828"
+    with pytest.raises(BookError, match=r"BOOK_HASH_SEED='seven' is not a hash seed"):
+        hash_seed({"BOOK_HASH_SEED": "seven"})

@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +62,85 @@ def test_a_timing_heavy_chapter_passes_with_two_busy_loops_per_core(tmp_path):
         result.output
     )
     print("\n" + "\n".join(line for line in result.output.splitlines() if "NOTE (timing)" in line))
+
+
+# `./book stress` itself, with a stand-in mkdocs (as in tests/test_book_script.py): it must
+# run each build with the cache off while the busy loops run, say each run's summary, give a
+# verdict, and leave no busy loop behind, whether the builds pass or fail.
+STAND_IN_MKDOCS = """#!/bin/sh
+echo "cache=$BOOK_CACHE args=$*" >> "{log}"
+ps -o pid= --ppid "$PPID" >> "{pids}"
+echo "INFO    -  bookexec: golden check: 3 blocks checked, 0 failed, {drifted} drifted, 0 new"
+echo "INFO    -  bookexec summary: 3 blocks executed, 0 from cache, {drifted} drifted; 1.0 s"
+exit {code}
+"""
+
+
+def stress_checkout(tmp_path, drifted: int) -> tuple[Path, Path, Path]:
+    root = tmp_path / "checkout"
+    bin_dir = root / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name in ("book", "pyproject.toml", ".python-version"):
+        shutil.copy2(REPO / name, root / name)
+    log, pids = tmp_path / "calls.log", tmp_path / "pids.txt"
+    tools = {
+        "python": "#!/bin/sh\nexit 0\n",
+        "mkdocs": STAND_IN_MKDOCS.format(
+            log=log, pids=pids, drifted=drifted, code=int(drifted > 0)
+        ),
+    }
+    for tool, text in tools.items():
+        (bin_dir / tool).write_text(text)
+        (bin_dir / tool).chmod(0o755)
+    return root, log, pids
+
+
+def run_stress(root: Path, *args: str) -> subprocess.CompletedProcess:
+    environ = {**os.environ, "BOOK_STRESS_LOOPS": "3"}
+    return subprocess.run(
+        ["bash", str(root / "book"), "stress", *args],
+        cwd=root,
+        env=environ,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def ours(pid: int, root: Path) -> bool:
+    """The process is alive and is this checkout's `book` script (a busy loop is a subshell)."""
+    try:
+        return str(root / "book") in Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("drifted", [0, 1])
+def test_book_stress_runs_cold_builds_under_busy_loops_and_always_stops_them(tmp_path, drifted):
+    root, log, pids = stress_checkout(tmp_path, drifted)
+    try:
+        result = run_stress(root, "2")
+    finally:  # should the script leave a busy loop behind, the test does not
+        left = [int(pid) for pid in pids.read_text().split() if ours(int(pid), root)]
+        for pid in left:
+            os.kill(pid, 9)
+    assert not left, "busy loops were left running"
+    assert log.read_text().splitlines() == ["cache=off args=build --strict"] * 2
+    seen = pids.read_text().split()
+    assert len(seen) >= 2 * 3  # three busy loops (and the build) beside each run
+    out = result.stdout + result.stderr
+    assert "book: stress: 2 cold strict builds with 3 busy loops on" in out
+    assert out.count(f"golden check: 3 blocks checked, 0 failed, {drifted} drifted") == 2
+    assert out.count("bookexec summary: 3 blocks executed") == 2
+    if drifted:
+        assert result.returncode == 1 and "2 of 2 runs FAILED under 3 busy loops" in out
+    else:
+        assert result.returncode == 0 and "2 of 2 runs passed (0 failed, 0 drifted)" in out
+
+
+def test_book_stress_refuses_a_bad_count(tmp_path):
+    root, log, _ = stress_checkout(tmp_path, 0)
+    result = run_stress(root, "many")
+    assert result.returncode == 2 and "stress takes a number of runs" in result.stderr
+    assert not log.exists()

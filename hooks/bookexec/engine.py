@@ -647,6 +647,8 @@ class Build:
         if self.mode == "update":
             self._update(report)
             return
+        for line in report.timing_notes():  # said, never judged: not an error, even here
+            log.info(f"bookexec: {line}")
         if report.failed:
             for line in report.check_lines():
                 log.error(line)
@@ -659,8 +661,6 @@ class Build:
         note = report.version_note()
         if note:
             log.info(f"bookexec: {note}; GOLDEN=update records the new versions")
-        for line in report.timing_notes():
-            log.info(f"bookexec: {line}")
         log.info(f"bookexec: {report.summary()}")
         for extension in self.extensions:  # e.g. a generated page must match its goldens
             stale = extension.check(self)

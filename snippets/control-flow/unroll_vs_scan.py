@@ -39,7 +39,7 @@ def measure(name, fn, n):
     traced = trace()
     eqns = record(f"eqns_{name}_{n}", len(traced.jaxpr.jaxpr.eqns))
     t_trace = timing(f"trace_{name}_{n}", trace, repeat=3)
-    repeat = 5 if name == "scan" else 3  # scan compiles are short: take more of them
+    repeat = 5 if name == "scan" else 2  # scan compiles are short: take more of them
     t_compile = timing(f"compile_{name}_{n}", lower_and_compile, repeat=repeat, warmup=0)
     print(f"N={n:<4} {name:<5} {eqns:>4} eqns   trace {t_trace}   compile {t_compile}")
     return eqns, t_compile, t_trace

@@ -40,7 +40,7 @@ def train(prepare):
 
 
 print("batch sizes:", sizes.tolist())
-t_varying = timing("varying", lambda: train(as_is), repeat=3, warmup=0)
+t_varying = timing("varying", lambda: train(as_is), repeat=2, warmup=0)  # 20 compiles each
 record("traces", len(traced))
 w_varying = train(as_is)
 print(f"{len(batches)} steps, {len(traced)} traces, {t_varying} per run")

@@ -135,7 +135,6 @@ class Report:
             if drift is not None and drift.kind == COSMETIC:
                 why = drift.headline().removeprefix("cosmetic: ")
                 out.append(f"DRIFTED (cosmetic): {_where(c.page, c.block_id, c.snippet)}: {why}")
-        out += self.timing_notes()
         kinds = self.kinds()
         if kinds:
             out.append(
