@@ -87,8 +87,9 @@ class _Finder(HTMLParser):
         in_code = in_code or (bool(self.stack) and self.stack[-1][2])
         if tag == "code" and (inside := self._box()) is not None:
             inside.codes += 1
-        # Line numbers and the title are the engine's, not the block's text.
-        numbers = bool({"linenos", "filename"} & set(classes))
+        # Line numbers, the title and the hidden copy mkdocs-jupyter keeps for its copy button
+        # are not the block's text.
+        numbers = bool({"linenos", "filename", "clipboard-copy-txt"} & set(classes))
         numbers = numbers or (bool(self.stack) and self.stack[-1][3])
         is_result = tag == "div" and classes == ["result"]
         if tag not in _VOID:
