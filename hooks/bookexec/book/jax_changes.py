@@ -289,6 +289,7 @@ class Seen:
     is_error: bool  # the block is written to show an error (its fence has `raises`)
 
     def link(self) -> str:
+        """The block's id as a link to its entry further down the page."""
         return f"[`{self.change.block_id}`](#changes-{self.chapter}-{self.change.block_id})"
 
 
