@@ -25,6 +25,9 @@ FOLDERS = ("docs", "snippets", "tests/golden", "tests/other-jax")
 FILES = ("mkdocs.yml",)
 _SLACK = 0.05  # seconds: a file's time comes from the kernel's coarse clock
 _SKIP = frozenset({"__pycache__", ".git"})  # Python's own byte-code caches are not the book's
+# The build's own output, even where git tracks it (a scratch copy with no .gitignore): MkDocs
+# empties the site while blocks run.
+_BUILD_OUTPUT = ("site/", ".cache/")
 
 Identity = tuple[int, int, int]  # size, modification time (ns), inode
 
@@ -97,7 +100,9 @@ class CheckoutWatch:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._lock = threading.Lock()
-        self._files = sorted({*FILES, *tracked(root)})
+        self._files = sorted(
+            {*FILES, *(f for f in tracked(root) if not f.startswith(_BUILD_OUTPUT))}
+        )
         self._base = self._scan()
         self._checked = time.time()
         self._runs: list[Run] = []
