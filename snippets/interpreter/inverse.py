@@ -34,7 +34,7 @@ def inverse(f):
                 for i, v in enumerate(eqn.invars)
                 if not isinstance(v, jex.core.Literal) and v not in known
             ]
-            (side, var), = unknown
+            ((side, var),) = unknown
             if name in INVERSE:
                 env[var] = INVERSE[name](result)
             elif name in INVERSE_WITH_CONSTANT:
