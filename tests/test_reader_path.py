@@ -21,7 +21,12 @@ READING_ORDER = [
     "numpy-habits.md",
     "randomness.md",
     "transforms.md",
+    "compose.md",
+    "interpreter.md",
+    "derivatives.md",
     "sharding.md",
+    "collectives.md",
+    "leaving-the-trace.md",
     "primitives.md",
 ]
 BLOCK_LINK = re.compile(r"\]\(([a-z0-9-]+\.md)#block-([a-z0-9-]+)\)")

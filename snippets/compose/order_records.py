@@ -1,0 +1,12 @@
+import jax
+import jax.numpy as jnp
+
+
+def bump(x):
+    return jnp.sin(x) * x
+
+
+# jit outside grad: one program, the derivative traced inside it.
+print(jax.make_jaxpr(jax.jit(jax.grad(bump)))(0.5))
+# jit inside grad: grad meets a jit equation and splits it in two.
+print(jax.make_jaxpr(jax.grad(jax.jit(bump)))(0.5))

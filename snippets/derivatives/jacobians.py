@@ -1,0 +1,21 @@
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import record
+
+W = jnp.array([[1.0, 2.0, 0.0], [0.0, -1.0, 3.0]])
+
+
+def field(x):  # from R^3 to R^2
+    return W @ jnp.sin(x)
+
+
+x = jnp.array([1.0, 0.5, 2.0])
+forward = jax.jacfwd(field)(x)
+reverse = jax.jacrev(field)(x)
+print(forward)
+print("jacfwd equals jacrev:", bool(jnp.allclose(forward, reverse)))
+print("by hand, W * cos(x):", bool(jnp.allclose(forward, W * jnp.cos(x))))
+for name, jac in (("jacfwd", jax.jacfwd), ("jacrev", jax.jacrev)):
+    n = record(f"{name}_eqns", len(jax.make_jaxpr(jac(field))(x).jaxpr.eqns))
+    print(name, "equations:", n)

@@ -1,0 +1,60 @@
+import jax
+import jax.extend as jex
+import jax.numpy as jnp
+
+# For y = prim(x, c) with a known constant c: x as a function of y and c.
+INVERSE = {
+    "exp": lambda y: jnp.log(y),
+    "log": lambda y: jnp.exp(y),
+    "tanh": lambda y: jnp.arctanh(y),
+    "neg": lambda y: -y,
+}
+INVERSE_WITH_CONSTANT = {
+    "add": lambda y, c, side: y - c,
+    "mul": lambda y, c, side: y / c,
+    "sub": lambda y, c, side: y + c if side == 0 else c - y,
+    "div": lambda y, c, side: y * c if side == 0 else c / y,
+}
+
+
+def inverse(f):
+    """A transformation: trace f, then run its equations backwards."""
+
+    def inverted(y):
+        closed = jax.make_jaxpr(f)(y)
+        jaxpr = closed.jaxpr
+        known = dict(zip(jaxpr.constvars, closed.consts, strict=True))
+        (out,) = jaxpr.outvars
+        env = {out: y}
+        for eqn in reversed(jaxpr.eqns):
+            name = eqn.primitive.name
+            result = env.pop(eqn.outvars[0])
+            unknown = [
+                (i, v)
+                for i, v in enumerate(eqn.invars)
+                if not isinstance(v, jex.core.Literal) and v not in known
+            ]
+            ((side, var),) = unknown
+            if name in INVERSE:
+                env[var] = INVERSE[name](result)
+            elif name in INVERSE_WITH_CONSTANT:
+                other = eqn.invars[1 - side]
+                c = other.val if isinstance(other, jex.core.Literal) else known[other]
+                env[var] = INVERSE_WITH_CONSTANT[name](result, c, side)
+            else:
+                raise NotImplementedError(f"no inverse rule for {name}")
+        return env[jaxpr.invars[0]]
+
+    return inverted
+
+
+def squash(x):
+    return jnp.tanh(2.0 * x - 1.0) / 4.0
+
+
+xs = jnp.array([-0.5, 0.25, 1.0])
+ys = squash(xs)
+print("x:           ", xs)
+print("inverse(y):  ", inverse(squash)(ys))
+print("jit(inverse):", jax.jit(inverse(squash))(ys))
+print(jax.make_jaxpr(inverse(squash))(ys))

@@ -1,0 +1,28 @@
+import re
+
+import jax
+import jax.numpy as jnp
+from jax import export
+
+
+def predict(w, x):
+    return jnp.tanh(x @ w)
+
+
+w = jnp.ones((3, 2)) / 3
+x = jnp.arange(12.0).reshape(4, 3) / 10
+exported = export.export(jax.jit(predict))(w, x)
+blob = exported.serialize()  # bytes: StableHLO plus the calling convention
+print("serialized:", type(blob).__name__, "nonempty:", len(blob) > 0)
+print("in:", exported.in_avals, "out:", exported.out_avals, "platforms:", exported.platforms)
+restored = export.deserialize(blob)
+print("restored call:", bool(jnp.allclose(restored.call(w, x), predict(w, x))))
+
+
+def signature(exp):
+    """The StableHLO entry point's signature, without its source locations."""
+    main = next(line for line in exp.mlir_module().splitlines() if "func.func public @main" in line)
+    return re.sub(r" loc\([^)]*\)", "", main).strip().rstrip(" {")
+
+
+print(signature(exported))

@@ -1,0 +1,23 @@
+import jax
+from jax.experimental import io_callback
+
+log = []
+
+
+def write(x):
+    log.append(float(x))  # a side effect the program must not drop or reorder
+
+
+@jax.jit
+def step(x):
+    io_callback(write, None, x, ordered=True)
+    return x * 2.0
+
+
+step(1.0)
+step(3.0)
+print("log:", log)
+body = jax.make_jaxpr(step)(1.0).jaxpr.eqns[0].params["jaxpr"]  # inside the jit equation
+print(body)
+(eqn,) = [e for e in body.eqns if e.primitive.name == "io_callback"]
+print("ordered:", eqn.params["ordered"], "effects:", sorted(type(e).__name__ for e in eqn.effects))
