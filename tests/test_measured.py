@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 
 import pytest
@@ -175,3 +176,32 @@ def test_a_zero_dimensional_array_is_an_exact_count():
     import jax.numpy as jnp
 
     assert api.record("n", jnp.sum(jnp.ones(3, dtype=jnp.int32))) == 3
+
+
+def test_timings_take_their_runs_in_turns_and_keep_each_fastest(monkeypatch):
+    clock = [0.0]
+    monkeypatch.setattr(api.time, "perf_counter", lambda: clock[0])
+    order: list[str] = []
+    cost = {"a": [0.02, 0.03, 0.01], "b": [0.01, 0.002, 0.03]}
+
+    def run(name):
+        def fn():
+            order.append(name)
+            clock[0] += cost[name][(order.count(name) - 2) % 3]  # warm-up is run -1
+
+        return fn
+
+    values = api.timings({"a": run("a"), "b": run("b")}, repeat=3, warmup=1)
+    assert order == ["a", "b", "a", "b", "b", "a", "a", "b"]  # warm-ups, then rounds in turn
+    assert values == {"a": pytest.approx(0.01), "b": pytest.approx(0.002)}
+    facts, _ = api.take()
+    assert [(f["name"], f["kind"]) for f in facts] == [("a", "timing"), ("b", "timing")]
+
+
+def test_timing_holds_the_garbage_collector_off_only_while_the_clock_runs():
+    seen = []
+    api.timing("t", lambda: seen.append(gc.isenabled()), repeat=2, warmup=1)
+    api.timings({"a": lambda: seen.append(gc.isenabled())}, repeat=2, warmup=0)
+    api.take()
+    assert seen == [True, False, False, False, False]  # the warm-up is not timed
+    assert gc.isenabled()

@@ -4,7 +4,7 @@ import jax.numpy as jnp
 # lax: JAX's lower-level primitives
 from jax import lax
 
-from bookexec.facts import claim, record, timing
+from bookexec.facts import claim, record, timings
 
 W = jnp.eye(8) * 0.5  # a small recurrent weight matrix
 h0 = jnp.ones(8)
@@ -25,24 +25,21 @@ def with_scan(h, n):
     return h
 
 
-def measure(name, fn, n):
+def stages(fn, n):
+    """Two timeable functions: trace `fn` at this N, and lower and compile what it traced."""
     jitted = jax.jit(fn, static_argnums=1)
 
     def trace():
         jax.clear_caches()  # or every trace after the first is a cache hit
         return jitted.trace(h0, n)
 
+    traced = trace()
+
     def lower_and_compile():
         jax.clear_caches()  # or every compile after the first is a cache hit
         traced.lower().compile()
 
-    traced = trace()
-    eqns = record(f"eqns_{name}_{n}", len(traced.jaxpr.jaxpr.eqns))
-    t_trace = timing(f"trace_{name}_{n}", trace, repeat=3)
-    repeat = 5 if name == "scan" else 2  # scan compiles are short: take more of them
-    t_compile = timing(f"compile_{name}_{n}", lower_and_compile, repeat=repeat, warmup=0)
-    print(f"N={n:<4} {name:<5} {eqns:>4} eqns   trace {t_trace}   compile {t_compile}")
-    return eqns, t_compile, t_trace
+    return traced, trace, lower_and_compile
 
 
 # The first compile in a fresh process also pays one-time set-up costs. Compile each
@@ -50,10 +47,22 @@ def measure(name, fn, n):
 for fn in (python_for, with_scan):
     jax.jit(fn, static_argnums=1).trace(h0, 10).lower().compile()
 
+NS = (10, 100, 300)
 results = {}
-for n in (10, 100, 300):
-    for name, fn in (("for", python_for), ("scan", with_scan)):
-        results[name, n] = measure(name, fn, n)
+for name, fn in (("for", python_for), ("scan", with_scan)):
+    staged = {n: stages(fn, n) for n in NS}
+    eqns = {n: record(f"eqns_{name}_{n}", len(staged[n][0].jaxpr.jaxpr.eqns)) for n in NS}
+    # Each N's runs are taken in turns, so that the growth claims below compare runs made
+    # under the same load.
+    traces = timings({f"trace_{name}_{n}": staged[n][1] for n in NS}, repeat=3)
+    repeat = 5 if name == "scan" else 2  # scan compiles are short: take more of them
+    compiles = timings({f"compile_{name}_{n}": staged[n][2] for n in NS}, repeat=repeat, warmup=0)
+    for n in NS:
+        results[name, n] = eqns[n], compiles[f"compile_{name}_{n}"], traces[f"trace_{name}_{n}"]
+for n in NS:
+    for name in ("for", "scan"):
+        eqns, t_compile, t_trace = results[name, n]
+        print(f"N={n:<4} {name:<5} {eqns:>4} eqns   trace {t_trace}   compile {t_compile}")
 
 per_step = record("eqns_per_step", results["for", 10][0] // 10)
 print(f"the unrolled loop adds {per_step} equations per step")

@@ -9,7 +9,7 @@ from bookexec.facts import claim, record
 
 
 def deep(x):  # a long chain of small steps: a program that takes a while to compile
-    for i in range(60):
+    for i in range(120):
         x = jnp.sin(x) * 1.01 + jnp.cos(x * i)
     return x
 
@@ -32,7 +32,7 @@ def compile_time(cache_dir):
 shared = tempfile.mkdtemp()
 compile_time(shared)  # the first compile writes the executable into the folder
 cold, warm = [], []
-for _ in range(4):  # alternate, so that a busy moment slows both kinds alike
+for _ in range(3):  # alternate, so that a busy moment slows both kinds alike
     cold.append(compile_time(tempfile.mkdtemp()))  # a new, empty folder each time
     warm.append(compile_time(shared))  # read back from the folder
 t_cold = record("cold", min(cold), kind="timing")
