@@ -179,3 +179,30 @@ def test_a_page_gives_the_same_output_alone_or_after_other_pages(site, tmp_path)
     alone = site.goldens()["b/probe.txt"]
     assert together == alone
     assert together.endswith("---\n[]\n")
+
+
+def test_a_page_number_comes_from_the_nav_and_the_audit_never_takes_it_for_a_count(site):
+    # A map of the chapters numbers them from mkdocs.yml's nav (the first page 0), so a number
+    # follows the nav and is never typed: a typed 12 is flagged where a block records 12.
+    site.page("index.md", "# Map\n\nChapter {{fact:nav.counted}}: [Counted](counted.md).\n")
+    site.page("other.md", "# Other\n")
+    site.page(
+        "counted.md",
+        '# Counted\n\n```python exec="on" id="n"\n--8<-- "snippets/counted/n.py"\n```\n',
+    )
+    site.snippet("counted/n.py", "from bookexec.facts import record\nprint(record('n', 12))\n")
+    config = site.root / "mkdocs.yml"
+    config.write_text(config.read_text() + "nav:\n  - index.md\n  - other.md\n  - counted.md\n")
+    result = site.build("update")
+    assert result.returncode == 0, result.output
+    html = (site.root / "site" / "index.html").read_text()
+    assert "Chapter 2: <a" in html
+    config.write_text(config.read_text().replace("  - other.md\n", ""))  # the nav moves it
+    assert site.build().returncode == 0
+    assert "Chapter 1: <a" in (site.root / "site" / "index.html").read_text()
+    site.page("index.md", "# Map\n\nChapter 12: [Counted](counted.md).\n")  # typed: flagged
+    typed = site.build()
+    assert typed.returncode != 0
+    assert "docs/index.md:3: number '12' typed by hand" in typed.output
+    site.page("index.md", "# Map\n\n{{fact:nav.nosuch}}\n")
+    assert "recorded no value 'nosuch'" in site.build().output

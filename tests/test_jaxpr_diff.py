@@ -9,10 +9,18 @@ import jax
 import jax.numpy as jnp
 import pytest
 from jax import lax
+from jax.experimental import pallas as pl
 
 from bookexec.goldens.store import parse as parse_golden
 from bookexec.jax.diff import COSMETIC, STRUCTURAL, TEXT, classify, compare
-from bookexec.jax.parse import Jaxpr, JaxprSyntaxError, parse_jaxpr, resolve, split_output
+from bookexec.jax.parse import (
+    VARIABLE_KINDS,
+    Jaxpr,
+    JaxprSyntaxError,
+    parse_jaxpr,
+    resolve,
+    split_output,
+)
 from conftest import REPO, jaxpr_goldens
 
 # A scan jaxpr printed by JAX 0.11.0, quoted from the seed article (data, not code).
@@ -198,6 +206,69 @@ def test_manual_axes_in_a_type_are_part_of_it():
     drift = compare(text, text.replace("{V:data} =", "{V:(data,model)} ="))
     assert drift.kind == STRUCTURAL
     assert "psum_invariant: output type f32[3]{V:data} -> f32[3]{V:(data,model)}" in drift.changes
+
+
+def _stateful(x):
+    ref = jax.new_ref(x)
+    ref[1:3] = ref[0:2] + 1.0
+    jax.ref.addupdate(ref, ..., x)
+    old = jax.ref.swap(ref, (slice(None),), x)
+    return jax.ref.freeze(ref) + old
+
+
+def _kernel(x_ref, o_ref):
+    i = pl.program_id(0)
+    o_ref[pl.ds(i, 2)] = x_ref[pl.ds(i, 2)] * 2.0
+
+
+def _pallas(x):
+    out = jax.ShapeDtypeStruct(x.shape, x.dtype)
+    return pl.pallas_call(_kernel, out_shape=out, grid=(2,), interpret=True)(x)
+
+
+def test_refs_and_the_state_primitives_are_read_as_equations():
+    # A mutable array's type holds its value's type (and a memory space); get, swap and
+    # addupdate print as `<-` and `+=` on the ref's index, which may read variables.
+    text = jaxpr(_stateful, jnp.ones(4))
+    parsed = parse_jaxpr(text)
+    assert [b.text() for b in parsed.eqns[0].outs] == ["b:Ref{f32[4]}"]
+    assert [(e.primitive, e.params.get("index"), len(e.outs)) for e in parsed.eqns] == [
+        ("new_ref", None, 1),
+        ("get", "[:2]", 1),
+        ("add", None, 1),
+        ("swap", "[1:3]", 0),  # its old value dropped: printed `b[1:3] <- d`, a set
+        ("addupdate", "[...]", 0),
+        ("swap", "[:]", 1),
+        ("freeze", None, 1),
+        ("add", None, 1),
+    ]
+    assert [o.text for o in parsed.eqns[3].ins] == ["b", "d"]  # the ref, the value written
+    # Renamed where the parser found each variable, the refs an index names included.
+    segment, end = split_output(text)  # the jaxpr, then its line end
+    renamed = segment.text
+    for span in sorted(segment.spans, key=lambda s: -s.start):
+        if span.kind in VARIABLE_KINDS:
+            renamed = (
+                f"{renamed[: span.start]}v{renamed[span.start : span.end]}{renamed[span.end :]}"
+            )
+    assert "vb[1:3] <- vd" in renamed
+    assert compare(text, renamed + end.text).kind == COSMETIC
+    drift = compare(text, text.replace("b[1:3] <- d", "b[2:4] <- d"))
+    assert drift.kind == STRUCTURAL
+    assert "swap: index changed from [1:3] to [2:4]" in drift.changes
+    assert compare(text, text.replace("+= a", "+= c")).kind == STRUCTURAL  # reads another value
+
+    program = split_output(jaxpr(_pallas, jnp.ones(4)))[0].program
+    kernel = resolve(program.main.eqns[0].params["jaxpr"], program.defs)
+    assert [b.type for b in kernel.invars] == ["Ref<default>{f32[4]}"] * 2
+    x_ref, o_ref = (b.name for b in kernel.invars)
+    (i,) = (b.name for b in kernel.eqns[0].outs)  # the program id
+    get, times_two, swap = kernel.eqns[1:]
+    # pl.ds(i, 2) prints as `[i:i+2]`: the index reads the program id twice
+    assert (get.primitive, get.params["index"]) == ("get", "[·:·+2]")
+    assert [o.text for o in get.ins] == [x_ref, i, i]
+    assert swap.primitive == "swap"
+    assert [o.text for o in swap.ins] == [o_ref, times_two.outs[0].name, i, i]
 
 
 def test_a_changed_shape_is_structural():

@@ -127,6 +127,7 @@ class Engine:
         serving = self.command == "serve"
         build = Build(root, serving, self.runtime, self.extensions, executor=None)
         build.executor = self._executor(build)
+        build.nav_places = prose.nav_places(config.nav)
         self.build = build
         formatter = self.formatter()
         for language in ("python", "py"):
@@ -292,6 +293,7 @@ class Build:
         self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
         self.plans: dict[str, list[Block]] = {}
         self.owned: set[str] = set()  # pages an extension renders itself (labs)
+        self.nav_places: dict[str, Fact] = {}  # the reserved block `nav` (on_config sets it)
         self.judgements: dict[tuple[str, str], tuple[str, Comparison | None, Failure | None]] = {}
         self.comparisons: dict[tuple[str, str], Comparison] = {}
         self.failures: dict[tuple[str, str], Failure] = {}  # (page, block id or "") -> failure
@@ -355,6 +357,8 @@ class Build:
     def _facts_of(
         self, page: str, block_id: str, release: str | None = None
     ) -> dict[str, Fact] | None:
+        if block_id == prose.NAV_BLOCK and release is None:  # reserved: places in the nav
+            return self.nav_places
         versions = block_id == prose.VERSIONS_BLOCK  # the reserved block: the versions
         block = None if versions else self.block(page, block_id)
         if block is None and not versions:

@@ -35,6 +35,12 @@ _START = re.compile(r"(?:let ([A-Za-z_][A-Za-z0-9_]*) = )?\{ lambda\b")
 # A type's annotations after the shape: the varying manual axes of shard_map, `{V:(x,y)}`.
 _TYPE_SUFFIX = re.compile(r"\{[A-Z]+:[^{}\s]*\}")
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(?!=)")
+# A mutable array reference's type: `Ref{f32[8]}`, `Ref<default>{f32[8]}` (its memory space).
+_REF_TYPE = re.compile(r"Ref(?:<[^<>\s]*>)?\{")
+# A ref read or written by the state primitives, as JAX prints them (`get`, `swap`, `addupdate`):
+# the ref, then its transforms, each `[...]` (an index) or `{...}` (`{bitcast(int32)}`).
+_REF_ACCESS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?=[\[{])")
+_STATE_OPS = ("<-", "+=")
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -225,8 +231,18 @@ class _Reader:
     def type_(self) -> str:
         """`f32[3]`, `~f32[]`, `key<fry>[]`, `f32<host>[6@data,12@model]`, `f32[2]<host>`,
 
-        and shard_map's varying manual axes after it: `f32[2,2]{V:(x,y)}`.
+        and shard_map's varying manual axes after it: `f32[2,2]{V:(x,y)}`; a mutable array
+        reference holds a type: `Ref{f32[8]}`, `Ref<default>{f32[8]}`.
         """
+        if ref := _REF_TYPE.match(self.text, self.pos):
+            self.pos = ref.end()
+            self.type_()
+            if not self.text.startswith("}", self.pos):
+                raise self.error("'}' closing a Ref type")
+            self.pos += 1
+            self.spans = [s for s in self.spans if s.start < ref.start()]
+            self.mark(ref.start(), "type")
+            return self.text[ref.start() : self.pos]
         match = _DTYPE.match(self.text, self.pos)
         if not match or not self.text.startswith("[", match.end()):
             raise self.error("a type such as f32[3]")
@@ -404,7 +420,119 @@ class _Reader:
             parts = [p for p in parts if p != ""]
         return parts
 
+    def is_state_next(self) -> bool:
+        """A state equation without outputs starts with a ref and its transforms, then `<-` or
+        `+=`: `f[...] <- i`, `f[0:2] += i` (a call `cond[...] a` has operands after its `]`)."""
+        self.skip_space()
+        saved, spans = self.pos, len(self.spans)
+        try:
+            if not _REF_ACCESS.match(self.text, self.pos):
+                return False
+            self.ref_access()
+            self.skip_space()
+            return self.text.startswith(_STATE_OPS, self.pos)
+        except JaxprSyntaxError:
+            return False
+        finally:
+            self.pos = saved
+            del self.spans[spans:]
+
+    def ref_access(self) -> tuple[Operand, str, list[Operand]]:
+        """`f[...]`, `f[a,0:4]`, `f[b:b+2]`, `f{bitcast(int32)}[...]`: the ref, its transforms
+        as text with every variable an index reads written `·`, and those variables in order."""
+        ref = Operand(self.name("var"), literal=False)
+        pieces: list[str] = []
+        reads: list[Operand] = []
+        if not self.text.startswith(("[", "{"), self.pos):
+            raise self.error(f"an index such as [...] after the ref {ref.text!r}")
+        while self.text.startswith(("[", "{"), self.pos):
+            if self.text[self.pos] == "{":  # a transform: static text, brackets balanced
+                start, depth = self.pos, self.step(0)
+                while depth and self.pos < len(self.text):
+                    depth = self.step(depth)
+                if depth:
+                    raise self.error("'}' closing a ref transform")
+                pieces.append(self.text[start : self.pos])
+                continue
+            self.pos += 1  # an index: integers, slices, `...`, and variables it reads
+            pieces.append("[")
+            while not self.text.startswith("]", self.pos):
+                if self.pos >= len(self.text) or self.text[self.pos] in "[{}\n":
+                    raise self.error("']' closing an index")
+                if name := _NAME.match(self.text, self.pos):
+                    self.pos = name.end()
+                    self.mark(name.start(), "var")
+                    reads.append(Operand(name[0], literal=False))
+                    pieces.append("·")
+                else:
+                    pieces.append(self.text[self.pos])
+                    self.pos += 1
+            self.pos += 1
+            pieces.append("]")
+        return ref, "".join(pieces), reads
+
+    def state_op(self, op: str) -> tuple[int, int]:
+        self.skip_space()
+        if not self.text.startswith(op, self.pos):
+            raise self.error(repr(op))
+        self.pos += len(op)
+        self.mark(self.pos - len(op), "primitive")
+        return self.pos - len(op), self.pos
+
+    def state_eqn(self) -> Eqn | None:
+        """The state primitives as JAX prints them, or None when the next equation is another:
+
+        `g:f32[8] <- d[...]` (get), `j:f32[8], f[...] <- f[...], i` (swap), `f[...] <- i` (swap
+        whose old value is dropped: a set), `f[...] += i` (addupdate). Each becomes an equation
+        of its primitive with the ref's transforms as its `index` parameter, reading the ref,
+        then the value written, then the variables the index reads.
+        """
+        self.skip_space()
+        saved, spans = self.pos, len(self.spans)
+        outs: list[Binder] = []
+        if self.is_binder_next():
+            name = self.name("binder")
+            self.pos += 1  # the ':' is_binder_next saw
+            outs.append(Binder(name, self.type_()))
+            self.skip_space()
+            if not self.text.startswith(("<-", ","), self.pos):
+                self.pos = saved
+                del self.spans[spans:]
+                return None
+            if self.text.startswith("<-", self.pos):  # get
+                op_span = self.state_op("<-")
+                ref, index, reads = self.ref_access()
+                return self.state_end(Eqn(outs, "get", {"index": index}, [ref, *reads], op_span))
+            self.pos += 1  # swap: `y:T, ref[i] <- ref[i], v`
+            self.skip_space()
+            ref, index, reads = self.ref_access()
+            op_span = self.state_op("<-")
+            self.skip_space()
+            again, index_again, reads_again = self.ref_access()
+            if (again, index_again, reads_again) != (ref, index, reads):
+                raise self.error(f"the ref {ref.text}{index} again after '<-'")
+            self.expect(",")
+            value = self.operand()
+            eqn = Eqn(outs, "swap", {"index": index}, [ref, value, *reads], op_span)
+            return self.state_end(eqn)
+        if not self.is_state_next():
+            return None
+        ref, index, reads = self.ref_access()
+        self.skip_space()
+        op = "<-" if self.text.startswith("<-", self.pos) else "+="
+        op_span = self.state_op(op)
+        value = self.operand()
+        primitive = "swap" if op == "<-" else "addupdate"
+        return self.state_end(Eqn([], primitive, {"index": index}, [ref, value, *reads], op_span))
+
+    def state_end(self, eqn: Eqn) -> Eqn:
+        if self.peek(";"):
+            self.pos += 1
+        return eqn
+
     def eqn(self) -> Eqn:
+        if (state := self.state_eqn()) is not None:
+            return state
         outs = []
         if self.is_binder_next():
             outs = self.binders("=")
@@ -416,7 +544,13 @@ class _Reader:
         params = self.params()
         op_span = (op_start, self.pos)
         ins = self.operands_until(
-            lambda: self.is_binder_next() or self.at_in() or self.peek(";") or self.is_call_next()
+            lambda: (
+                self.is_binder_next()
+                or self.at_in()
+                or self.peek(";")
+                or self.is_call_next()
+                or self.is_state_next()
+            )
         )
         if self.peek(";"):  # equations on one line are separated by semicolons
             self.pos += 1

@@ -5,7 +5,10 @@ another page is `{{fact:chapter.md#block-id.name}}`; `{{fact:block-id.name|code}
 inline code. A value as an older JAX printed it comes from that release's record in
 `tests/other-jax/`: `{{fact:chapter.md#block-id.name@0.11.2}}`. The reserved block `versions`
 names the versions themselves: `{{fact:versions.jax}}` is the running JAX,
-`{{fact:versions.jax@0.10.2}}` the one a record was made under. Values are HTML-escaped, so
+`{{fact:versions.jax@0.10.2}}` the one a record was made under. The reserved block `nav` numbers
+the pages as `mkdocs.yml`'s nav lists them, the first (the home page) 0: `{{fact:nav.sharding}}`
+is the place of `sharding.md`, so a map of the chapters follows the nav, and its numbers are
+never typed (the prose audit would take a chapter's number for a count). Values are HTML-escaped, so
 `key<fry>` stays text. Code, fenced or inline, is
 left alone, so a page can show the syntax itself.
 """
@@ -23,6 +26,7 @@ from bookexec.render import figures
 
 REFERENCE = re.compile(r"\{\{\s*fact:(?P<ref>[^{}\s|]*)(?:\|(?P<style>code))?\s*\}\}")
 VERSIONS_BLOCK = "versions"
+NAV_BLOCK = "nav"
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
@@ -30,6 +34,26 @@ _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 Lookup = Callable[[str, str, str | None], dict[str, Fact] | None]
 # (reference, "docs/page:line") -> the figure's HTML (see bookexec.render.figures)
 FigureMaker = Callable[[str, str], str]
+
+
+def nav_places(nav) -> dict[str, Fact]:
+    """Each page MkDocs' `nav` lists, by its path without `.md`, with its place in the nav
+    (the first page 0), as the facts of the reserved block `nav`."""
+    pages: list[str] = []
+
+    def walk(item) -> None:
+        if isinstance(item, str):
+            pages.append(item)
+        elif isinstance(item, dict):
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    walk(nav or [])
+    names = [page.removesuffix(".md") for page in pages if page.endswith(".md")]
+    return {name: Fact(name, "exact", str(place)) for place, name in enumerate(names)}
 
 
 def parse_reference(ref: str, page: str) -> tuple[str, str, str, str | None]:
