@@ -1,0 +1,39 @@
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import record
+
+# Python's keywords: each one asks its operand for a real True or False.
+keyword_forms = {
+    "(x > 0) and (x < 1)": lambda x: (x > 0) and (x < 1),
+    "(x < 0) or (x > 1)": lambda x: (x < 0) or (x > 1),
+    "not (x > 0)": lambda x: not (x > 0),
+    "0 < x < 1": lambda x: 0 < x < 1,  # a chained comparison is an `and` in disguise
+}
+errors = set()
+for text, fn in keyword_forms.items():
+    try:
+        jax.jit(fn)(0.5)
+    except Exception as err:
+        errors.add(type(err).__name__)
+        print(f"{text:21} -> {type(err).__name__}")
+record("keyword_error", " ".join(sorted(errors)))
+
+# The array operators: each one is an operation, recorded like any other.
+x = jnp.array([-0.5, 0.5, 1.5])
+inside = jax.jit(lambda x: (x > 0) & (x < 1))
+print("(x > 0) & (x < 1)     ->", inside(x))
+print("(x < 0) | (x > 1)     ->", jax.jit(lambda x: (x < 0) | (x > 1))(x))
+print("~(x > 0)              ->", jax.jit(lambda x: ~(x > 0))(x))
+print("jnp.logical_and(...)  ->", jax.jit(lambda x: jnp.logical_and(x > 0, x < 1))(x))
+try:
+    both = (x > 0) and (x < 1)  # eagerly, on three elements
+except ValueError as err:
+    print("(x > 0) and (x < 1), eager on an array -> ValueError:", err)
+try:
+    jax.jit(lambda x: x > 0 & x < 1)(x)  # no parentheses: & binds tighter than > and <
+except TypeError as err:
+    print("x > 0 & x < 1         -> TypeError:", err)
+closed = jax.make_jaxpr(lambda x: ((x > 0) & (x < 1)) | ~(x > 2))(x)
+print(closed)
+record("primitives", ", ".join(sorted({e.primitive.name for e in closed.jaxpr.eqns})))

@@ -1,0 +1,34 @@
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from bookexec.facts import record
+
+x = jnp.linspace(-2.0, 2.0, 5)
+
+
+def three_way(x):
+    # the first condition that holds wins; `default` where none does
+    return jnp.select([x < -1, x < 1], [-x, x * x], default=1.0)
+
+
+print("jnp.select:   ", three_way(x))
+print(jax.make_jaxpr(three_way)(x))
+
+
+def three_way_piecewise(x):
+    return jnp.piecewise(x, [x < -1, x < 1], [lambda v: -v, lambda v: v * v, 1.0])
+
+
+print("jnp.piecewise:", three_way_piecewise(x))  # here the last condition that holds wins
+record("piecewise_at_minus_2", int(three_way_piecewise(x)[0]))
+record("select_at_minus_2", int(three_way(x)[0]))
+print("lax.select:   ", lax.select(x < 0, -x, x))
+eqn = jax.make_jaxpr(lambda x: lax.select(x < 0, -x, x))(x).jaxpr.eqns[-1]
+record("lax_select_primitive", eqn.primitive.name)
+try:
+    lax.select(x < 0, -x, 0.0)  # lax.select does not broadcast
+except TypeError as err:
+    print("lax.select(x < 0, -x, 0.0) ->", type(err).__name__ + ":", err)
+(select,) = [e for e in jax.make_jaxpr(three_way)(x).jaxpr.eqns if e.primitive.name == "select_n"]
+record("select_cases", len(select.invars) - 1)
