@@ -13,9 +13,11 @@ def sorted_dtypes(message):
 
 with jax.numpy_dtype_promotion("strict"):  # implicit promotion between dtypes is an error
     print("float16 * 2.0:", (half * 2.0).dtype)  # a weak scalar of the same kind is still fine
+    print("float16 * 2:", (half * 2).dtype)  # and so is one of a lower kind
     for name, make in [
         ("float16 * float32", lambda: half * jnp.ones(3, jnp.float32)),
         ("int32 * 1.5", lambda: jnp.ones(3, jnp.int32) * 1.5),
+        ("bool + 1", lambda: jnp.ones(3, jnp.bool_) + 1),
     ]:
         try:
             make()
