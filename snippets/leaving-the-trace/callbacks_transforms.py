@@ -1,26 +1,36 @@
-# nothing from the blocks above: a second host function, squared
+# nothing from the blocks above: a second host function, which notes what it is given
 import functools
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-
-def host_square(x):
-    return np.square(np.asarray(x))
+shapes_seen = []
 
 
-def square(x, method):
+def host_add(x, y):
+    shapes_seen.append((np.shape(x), np.shape(y)))
+    return np.asarray(x) + np.asarray(y)
+
+
+def add(x, y, method):
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)
-    return jax.pure_callback(host_square, out, x, vmap_method=method)
+    return jax.pure_callback(host_add, out, x, y, vmap_method=method)
 
 
-batch = jnp.arange(6.0).reshape(3, 2)
-for method in ("sequential", "expand_dims", "broadcast_all"):
-    batched = jax.vmap(functools.partial(square, method=method))
-    kinds = [e.primitive.name for e in jax.make_jaxpr(batched)(batch).jaxpr.eqns]
-    print(f"vmap_method={method!r}: {kinds}", batched(batch)[1])
+rows, shift = jnp.arange(6.0).reshape(3, 2), jnp.ones(2)  # rows batched, shift shared
+methods = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", "legacy_vectorized")
+for method in methods:
+    batched = jax.vmap(functools.partial(add, method=method), in_axes=(0, None))
+    eqns = jax.make_jaxpr(batched)(rows, shift).jaxpr.eqns
+    kinds = [
+        e.primitive.name + (f"(unroll={e.params['unroll']})" if "unroll" in e.params else "")
+        for e in eqns
+    ]
+    shapes_seen.clear()
+    result = jax.jit(batched)(rows, shift)
+    print(f"{method:19} {kinds}  host saw {shapes_seen}  row 1: {result[1]}")
 try:
-    jax.vmap(functools.partial(square, method=None))(batch)  # no vmap_method given
+    jax.vmap(functools.partial(add, method=None), in_axes=(0, None))(rows, shift)  # none given
 except Exception as err:
     print(type(err).__name__ + ":", str(err).splitlines()[0])

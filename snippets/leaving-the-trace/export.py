@@ -4,6 +4,8 @@ import jax
 import jax.numpy as jnp
 from jax import export
 
+from bookexec.facts import record
+
 
 def predict(w, x):
     return jnp.tanh(x @ w)
@@ -26,3 +28,11 @@ def signature(exp):
 
 
 print(signature(exported))
+try:
+    restored.call(w, jnp.ones((5, 3)))  # five rows, where the export was made for four
+except ValueError as err:
+    print("five rows:", err)
+version = record("convention", exported.calling_convention_version)
+oldest = record("oldest", export.minimum_supported_calling_convention_version)
+newest = record("newest", export.maximum_supported_calling_convention_version)
+print(f"calling convention: {version} | this JAX supports {oldest} to {newest}")

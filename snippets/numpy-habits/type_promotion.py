@@ -1,17 +1,82 @@
+import itertools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-# The same pairs of dtypes, promoted by NumPy and by JAX (x64 off, the default).
-pairs = [("int32", "float16"), ("int8", "uint8"), ("int32", "float32"), ("float16", "bfloat16")]
-for a, b in pairs:
-    in_numpy = np.promote_types(a, b) if "bfloat16" not in (a, b) else "(no bfloat16)"
-    print(f"{a:>8} + {b:<8}  NumPy: {in_numpy!s:14} JAX: {jnp.promote_types(a, b)}")
+from bookexec.facts import record
 
-half = jnp.ones(3, dtype=jnp.float16)
-print("float16 * 2.0:", (half * 2.0).dtype, "| float16 * float32:", (half * jnp.float32(2)).dtype)
-print("types: Python 2.0", jax.typeof(jnp.asarray(2.0)), "| float32(2)", jax.typeof(jnp.float32(2)))
-print(jax.make_jaxpr(lambda h: h * 2.0)(half))
-print(jax.make_jaxpr(lambda i: i * 1.5)(jnp.int32(2)))
-weak = jax.make_jaxpr(lambda x: x + 1)(2.0)  # a Python float argument: weakly typed
-print(weak, "| its input aval:", weak.in_avals[0])
+SHORT = {"bool": "b1", "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+         "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "bfloat16": "bf16",
+         "float16": "f16", "float32": "f32", "float64": "f64", "complex64": "c64",
+         "complex128": "c128"}  # fmt: skip
+LONG = {short: name for name, short in SHORT.items()}
+STRONG = ["b1", "u8", "u16", "u32", "i8", "i16", "i32", "bf16", "f16", "f32", "c64"]
+WEAK = {"i*": 2, "f*": 2.0, "c*": 2j}  # Python scalars: weakly typed
+names = STRONG + list(WEAK)
+
+
+def node(name):
+    return jnp.asarray(WEAK[name]) if name in WEAK else jnp.zeros((), LONG[name])
+
+
+def jax_label(a, b):  # the result of a binary operation, with x64 off (the default)
+    aval = jax.typeof(node(a) + node(b))
+    return (
+        {"b": "i", "u": "i"}.get(aval.dtype.kind, aval.dtype.kind) + "*"
+        if aval.weak_type
+        else SHORT[str(aval.dtype)]
+    )
+
+
+def numpy_label(a, b):
+    if "bf16" in (a, b) or (a in WEAK and b in WEAK):
+        return "-"  # NumPy has no bfloat16, and two Python scalars make no array
+    operands = [WEAK[n] if n in WEAK else np.dtype(LONG[n]) for n in (a, b)]
+    return SHORT[str(np.result_type(*operands))]  # NumPy 2: Python scalars are weak too
+
+
+join = {(a, b): jax_label(a, b) for a, b in itertools.product(names, repeat=2)}
+print("JAX    " + "".join(f"{b:>5}" for b in names))
+for a in names:
+    print(f"{a:>5}  " + "".join(f"{join[a, b]:>5}" for b in names))
+print("NumPy  " + "".join(f"{b:>5}" for b in names) + "   (. where NumPy agrees)")
+compared = differ = 0
+for a in names:
+    cells = [numpy_label(a, b) for b in names]
+    compared += sum(c != "-" for c in cells)
+    cells = ["." if got == join[a, b] else got for got, b in zip(cells, names, strict=True)]
+    differ += sum(c not in (".", "-") for c in cells)
+    print(f"{a:>5}  " + "".join(f"{c:>5}" for c in cells))
+print(f"NumPy differs in {record('numpy_differs', differ)} of {record('compared', compared)} cells")
+
+# The order behind JAX's table: a <= b when a joined with b is b. Each type's next types up:
+above = {a: {b for b in names if b != a and join[a, b] == b} for a in names}
+for a in names:
+    nearest = [b for b in names if b in above[a] and not any(b in above[c] for c in above[a])]
+    print(f"{a:>4} -> {', '.join(nearest) or '(top)'}")
+
+# A lattice's join is associative; NumPy's table (without bfloat16) is not.
+triples = list(itertools.product(names, repeat=3))
+bad_jax = [t for t in triples if join[join[t[0], t[1]], t[2]] != join[t[0], join[t[1], t[2]]]]
+
+
+def np_join(a, b):
+    return SHORT[str(np.promote_types(LONG[a], LONG[b]))]
+
+
+np_triples = list(itertools.product([n for n in STRONG if n != "bf16"], repeat=3))
+bad_np = [
+    (a, b, c) for a, b, c in np_triples if np_join(np_join(a, b), c) != np_join(a, np_join(b, c))
+]
+print(f"JAX: {record('jax_nonassoc', len(bad_jax))} of {len(triples)} triples depend on grouping")
+print(f"NumPy: {record('numpy_nonassoc', len(bad_np))} of {len(np_triples)}, for example", end=" ")
+u, i, f = bad_np[0]
+print(
+    f"({u}+{i})+{f} = {np_join(np_join(u, i), f)} but {u}+({i}+{f}) = {np_join(u, np_join(i, f))}"
+)
+with jax.enable_x64(True):  # 64-bit types, for this block of code only
+    print("x64 on: i32+u32 ->", jnp.promote_types("int32", "uint32"), end=" | ")
+    print("i64+u64 ->", jax.typeof(jnp.zeros((), "int64") + jnp.zeros((), "uint64")))
+print("NumPy:  i32+u32 ->", np.promote_types("int32", "uint32"), end=" | ")
+print("i64+u64 ->", np.promote_types("int64", "uint64"))

@@ -1,0 +1,16 @@
+# predict, w, x, exported and export come from the block above
+import jax
+
+
+def loss_of(restored_fn):
+    return lambda w: restored_fn.call(w, x).sum()
+
+
+plain = export.deserialize(exported.serialize())  # vjp_order=0, the default
+with_vjp = export.deserialize(exported.serialize(vjp_order=1))  # one level of VJP saved too
+try:
+    jax.grad(loss_of(plain))(w)
+except ValueError as err:
+    print("without vjp_order:", err)
+print("with vjp_order=1:", jax.grad(loss_of(with_vjp))(w)[0])
+print("from the Python: ", jax.grad(lambda w: predict(w, x).sum())(w)[0])

@@ -1,0 +1,26 @@
+# half comes from the block above
+import re
+
+import jax
+import jax.numpy as jnp
+
+
+def sorted_dtypes(message):
+    """The error lists its input dtypes in no fixed order: sort them, keep the rest."""
+    head, rest = message.split(" have no ", 1)
+    return f"Input dtypes {sorted(re.findall(r'[a-z0-9]+(?=\W*[,)])', head))} have no {rest}"
+
+
+with jax.numpy_dtype_promotion("strict"):  # implicit promotion between dtypes is an error
+    print("float16 * 2.0:", (half * 2.0).dtype)  # a weak scalar of the same kind is still fine
+    print("float16 * 2:", (half * 2).dtype)  # and so is one of a lower kind
+    for name, make in [
+        ("float16 * float32", lambda: half * jnp.ones(3, jnp.float32)),
+        ("int32 * 1.5", lambda: jnp.ones(3, jnp.int32) * 1.5),
+        ("bool + 1", lambda: jnp.ones(3, jnp.bool_) + 1),
+    ]:
+        try:
+            make()
+        except jax.dtypes.TypePromotionError as err:
+            print(f"{name}: {type(err).__name__}: {sorted_dtypes(str(err).splitlines()[0])}")
+    print("with a cast:", (half.astype(jnp.float32) * jnp.ones(3, jnp.float32)).dtype)
