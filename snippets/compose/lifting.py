@@ -1,5 +1,7 @@
 import jax
 
+from bookexec.facts import record
+
 views = []
 
 
@@ -14,10 +16,14 @@ def outer(x):
     return jax.grad(inner)(1.0)
 
 
-print("grad of grad:", jax.grad(outer)(2.0))
+nested = jax.grad(outer)(2.0)
+print("grad of grad:", nested)
 (x_cls, y_cls, one_trace), (started_inside, has_level) = views
 print(f"x: {x_cls}, y: {y_cls}, one trace: {one_trace}")
 print("the inner trace was started inside the outer one:", started_inside)
 print("the trace has a level:", has_level)
 # d/dx [x * d/dy (x + y)] is d/dx [x * 1] = 1: the two derivatives do not mix
-print("no perturbation confusion:", jax.grad(lambda x: x * jax.grad(lambda y: x + y)(1.0))(1.0))
+confusion = jax.grad(lambda x: x * jax.grad(lambda y: x + y)(1.0))(1.0)
+print("no perturbation confusion:", confusion)
+record("nested", float(nested))
+record("confusion", float(confusion))
