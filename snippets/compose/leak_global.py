@@ -5,8 +5,9 @@ kept = []
 
 
 def remember(x):
-    kept.append(x)  # a side effect: the tracer outlives its trace
-    return x + 1.0
+    y = x + 1.0
+    kept.append(y)  # a side effect: the tracer outlives its trace
+    return y
 
 
 jax.jit(remember)(jnp.float32(2.0))

@@ -17,33 +17,43 @@ INVERSE_WITH_CONSTANT = {
 }
 
 
+# Primitives that hold a program of their own: none yet (see below).
+INVERSE_OF_CALL = {}
+
+
+def backwards(jaxpr, consts, y):
+    """Run the equations of a one-input, one-output jaxpr from its output to its input."""
+    known = dict(zip(jaxpr.constvars, consts, strict=True))
+    (out,) = jaxpr.outvars
+    env = {out: y}
+    for eqn in reversed(jaxpr.eqns):
+        name = eqn.primitive.name
+        result = env.pop(eqn.outvars[0])
+        unknown = [
+            (i, v)
+            for i, v in enumerate(eqn.invars)
+            if not isinstance(v, jex.core.Literal) and v not in known
+        ]
+        ((side, var),) = unknown
+        if name in INVERSE:
+            env[var] = INVERSE[name](result)
+        elif name in INVERSE_WITH_CONSTANT:
+            other = eqn.invars[1 - side]
+            c = other.val if isinstance(other, jex.core.Literal) else known[other]
+            env[var] = INVERSE_WITH_CONSTANT[name](result, c, side)
+        elif name in INVERSE_OF_CALL:
+            env[var] = INVERSE_OF_CALL[name](eqn, result)
+        else:
+            raise NotImplementedError(f"no inverse rule for {name}")
+    return env[jaxpr.invars[0]]
+
+
 def inverse(f):
     """A transformation: trace f, then run its equations backwards."""
 
     def inverted(y):
         closed = jax.make_jaxpr(f)(y)
-        jaxpr = closed.jaxpr
-        known = dict(zip(jaxpr.constvars, closed.consts, strict=True))
-        (out,) = jaxpr.outvars
-        env = {out: y}
-        for eqn in reversed(jaxpr.eqns):
-            name = eqn.primitive.name
-            result = env.pop(eqn.outvars[0])
-            unknown = [
-                (i, v)
-                for i, v in enumerate(eqn.invars)
-                if not isinstance(v, jex.core.Literal) and v not in known
-            ]
-            ((side, var),) = unknown
-            if name in INVERSE:
-                env[var] = INVERSE[name](result)
-            elif name in INVERSE_WITH_CONSTANT:
-                other = eqn.invars[1 - side]
-                c = other.val if isinstance(other, jex.core.Literal) else known[other]
-                env[var] = INVERSE_WITH_CONSTANT[name](result, c, side)
-            else:
-                raise NotImplementedError(f"no inverse rule for {name}")
-        return env[jaxpr.invars[0]]
+        return backwards(closed.jaxpr, closed.consts, y)
 
     return inverted
 
@@ -57,4 +67,5 @@ ys = squash(xs)
 print("x:           ", xs)
 print("inverse(y):  ", inverse(squash)(ys))
 print("jit(inverse):", jax.jit(inverse(squash))(ys))
+print("vmap(inverse):", jax.vmap(inverse(squash))(ys))  # traced one example at a time
 print(jax.make_jaxpr(inverse(squash))(ys))

@@ -12,6 +12,7 @@ x = jnp.array([1.0, -1.0, 0.5])
 closed = jax.make_jaxpr(layer)(w, x)
 print(closed)
 print("ClosedJaxpr is Jaxpr:", jex.core.ClosedJaxpr is jex.core.Jaxpr)
+print("closed.jaxpr is closed:", closed.jaxpr is closed)
 program = closed.jaxpr
 names = {}  # a Var is an object compared by identity; name each in order of appearance
 
