@@ -5,7 +5,7 @@ import jax.numpy as jnp
 
 from bookexec.facts import claim, record
 
-m = record("size", 2000)  # inputs of the wide map, outputs of the tall one
+m = 2000  # inputs of the wide map, outputs of the tall one
 
 
 def wide(x):  # from R^2000 to R^1: one output
