@@ -17,3 +17,8 @@ for name, fn in (("grad", jax.grad), ("hessian", jax.hessian)):
     n = len(jax.make_jaxpr(fn(energy))(x3).jaxpr.eqns)
     record(f"{name}_eqns", n)
     print(name, "equations:", n)
+eqns = jax.make_jaxpr(jax.hessian(energy))(x3).jaxpr.eqns
+trig = sorted({str(e.outvars[0].aval) for e in eqns if e.primitive.name in ("sin", "cos")})
+print("every sin and cos in the Hessian's jaxpr:", record("trig_types", ", ".join(trig)))
+tangents = [e for e in eqns if e.outvars[0].aval.shape[:1] == (3,) and e.outvars[0].aval.ndim >= 2]
+print("equations with a leading axis of three tangents:", record("batched_eqns", len(tangents)))

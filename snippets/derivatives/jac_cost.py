@@ -1,0 +1,40 @@
+from time import perf_counter
+
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import claim, record
+
+m = 2000  # inputs of the wide map, outputs of the tall one
+
+
+def wide(x):  # from R^2000 to R^1: one output
+    return jnp.sum(jnp.sin(x) * jnp.cos(x), keepdims=True)
+
+
+def tall(t):  # from R^1 to R^2000: one input
+    return jnp.sin(t * jnp.arange(m, dtype=jnp.float32))
+
+
+cases = {
+    "wide_fwd": (jax.jit(jax.jacfwd(wide)), jnp.linspace(0.0, 1.0, m)),
+    "wide_rev": (jax.jit(jax.jacrev(wide)), jnp.linspace(0.0, 1.0, m)),
+    "tall_fwd": (jax.jit(jax.jacfwd(tall)), jnp.ones(1)),
+    "tall_rev": (jax.jit(jax.jacrev(tall)), jnp.ones(1)),
+}
+small, big = (len(jax.make_jaxpr(jax.jacfwd(wide))(jnp.ones(k)).eqns) for k in (3, m))
+print("jacfwd(wide) equations, 3 inputs:", small, f" {m} inputs:", big)
+samples: dict[str, list[float]] = {name: [] for name in cases}
+for name, (jac, arg) in cases.items():
+    print(name, "Jacobian shape:", jac(arg).shape)  # the first call compiles
+for _ in range(7):  # alternate, so that a busy moment slows every kind alike
+    for name, (jac, arg) in cases.items():
+        start = perf_counter()
+        jax.block_until_ready(jac(arg))
+        samples[name].append(perf_counter() - start)
+t = {name: record(name, min(runs), kind="timing") for name, runs in samples.items()}
+wide_ratio = record("wide_ratio", t["wide_fwd"] / t["wide_rev"], kind="ratio")
+tall_ratio = record("tall_ratio", t["tall_rev"] / t["tall_fwd"], kind="ratio")
+claim("wide_ratio", ">=", 20, says="on the wide map jacrev is at least 20 times faster")
+claim("tall_ratio", ">=", 20, says="on the tall map jacfwd is at least 20 times faster")
+print(f"wide map: jacrev {wide_ratio} times faster; tall map: jacfwd {tall_ratio} times faster")
