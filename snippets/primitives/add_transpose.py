@@ -2,8 +2,13 @@
 import jax
 from jax.interpreters import ad
 
+from bookexec.facts import record
+
+seen = []  # what the rule receives as its primal argument
+
 
 def cyclic_shift_transpose(cotangent, x, *, shift):
+    seen.append((type(x).__name__, ad.is_undefined_primal(x), x.aval))  # a placeholder
     return [cyclic_shift(cotangent, shift=-shift)]  # shifting back undoes the shift
 
 
@@ -11,3 +16,5 @@ ad.primitive_transposes[cyclic_shift_p] = cyclic_shift_transpose
 
 print("grad:", jax.grad(weighted)(x))
 print(jax.make_jaxpr(jax.grad(weighted))(x))
+print("the rule's x:", *seen[0])
+record("undefined", str(seen[0][1]))

@@ -1,5 +1,6 @@
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 
 def show(x):
@@ -9,3 +10,5 @@ def show(x):
 
 jax.jit(show)(1.0)  # a Python float
 jax.jit(show)(jnp.float32(1.0))  # a float32 array
+half = jnp.ones(3, dtype=jnp.float16)
+print("float16 + 1.0:", (half + 1.0).dtype, "| NumPy:", (np.ones(3, np.float16) + 1.0).dtype)

@@ -12,3 +12,15 @@ print("d/d mass     (argnums=1):        ", jax.grad(energy, argnums=1)(where, m,
 by_both = jax.grad(energy, argnums=(0, 1))(where, m, g)
 d_position, d_mass = by_both
 print("argnums=(0, 1):", type(by_both).__name__, "of", len(by_both), "->", d_position, d_mass)
+
+
+def energy_seen(position, mass, g):  # the same energy, reporting what it was called with
+    names = [type(value).__name__ for value in (position, mass, g)]
+    print("  position: {}  mass: {}  g: {}".format(*names))
+    return energy(position, mass, g)
+
+
+print("what grad(argnums=1) passes in:")
+jax.grad(energy_seen, argnums=1)(where, m, g)
+print("the same under an outer jit:")
+jax.jit(jax.grad(energy_seen, argnums=1))(where, m, g)
