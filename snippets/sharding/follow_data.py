@@ -9,7 +9,7 @@ print("sin(feats) + 1:", jax.typeof(on_grid), on_grid.sharding.spec)
 print("same sharding as feats:", record("same_sharding", str(on_grid.sharding == feats.sharding)))
 
 loose = jnp.ones((6, 12))  # created without a placement
-print("committed: feats", feats.committed, "| loose", loose.committed)
+print("committed: feats", feats.committed, "| loose", loose.committed, "on", loose.devices())
 print("feats + loose:", jax.typeof(feats + loose))
 
 pinned = jax.device_put(jnp.ones((6, 12)), jax.devices()[3])  # committed to device 3
