@@ -15,3 +15,8 @@ print("normal(key, (2,))          ", jax.random.normal(key, (2,)))
 record("halves_equal", str(bool(jnp.array_equal(at_once, halves))))
 record("scalars_equal", str(bool(jnp.array_equal(at_once, one_by_one))))
 record("prefix_equal", str(bool(jnp.array_equal(at_once[:2], jax.random.normal(key, (2,))))))
+partitionable = record("partitionable", str(jax.config.jax_threefry_partitionable))
+print("jax_threefry_partitionable:", partitionable)
+with jax.threefry_partitionable(False):  # the older scheme: the prefix no longer matches
+    prefix_off = jnp.array_equal(jax.random.normal(key, (4,))[:2], jax.random.normal(key, (2,)))
+print("prefix equal with it off:", record("prefix_equal_off", str(bool(prefix_off))))

@@ -20,3 +20,15 @@ v = jax.random.uniform(right, (n,))
 corr = record("abs_corr", abs(float(jnp.corrcoef(u, v)[0, 1])), kind="ratio")
 claim("abs_corr", "<=", 0.02, says="draws from split keys are uncorrelated")
 print(f"|correlation| over {n} pairs: {corr}")
+
+# A loop that needs a fresh key at every step carries the key: each step splits
+# it, keeps one child as the key for the next step and consumes the other.
+
+
+def step(key, _):
+    key, subkey = jax.random.split(key)
+    return key, jax.random.normal(subkey)
+
+
+_, steps = jax.lax.scan(step, key, length=4)
+print("one draw per step:", steps)

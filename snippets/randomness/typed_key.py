@@ -12,3 +12,4 @@ legacy = jax.random.PRNGKey(42)  # the legacy raw key
 print(repr(legacy))
 print("dtype:", legacy.dtype, " shape:", legacy.shape)
 record("legacy_dtype", str(legacy.dtype))
+print("raw keys are read as:", record("default_impl", jax.config.jax_default_prng_impl))

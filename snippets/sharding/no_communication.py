@@ -1,4 +1,4 @@
-# Grid, place, feats and collectives come from the blocks above
+# Grid, place, feats, weights and collectives come from the blocks above
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as Spec
@@ -9,6 +9,10 @@ rows = place((6, 12), Spec("data", None))  # rows split, every row whole
 shared = place((12, 10), Spec(None, None))  # every device holds all of the weights
 with jax.set_mesh(grid):
     print("rows @ shared:", jax.typeof(rows @ shared), collectives(jnp.matmul, rows, shared))
+    # only weights splits the contracted dimension: no out_sharding needed
+    print("rows @ weights:", jax.typeof(rows @ weights), collectives(jnp.matmul, rows, weights))
     print("feats.sum(axis=1):", collectives(lambda x: x.sum(axis=1), feats))
     record("local_collectives", sum(collectives(jnp.matmul, rows, shared).values()))
+    record("one_side_type", str(jax.typeof(rows @ weights)))
+    record("one_side_collectives", sum(collectives(jnp.matmul, rows, weights).values()))
     record("row_sum_collectives", sum(collectives(lambda x: x.sum(axis=1), feats).values()))

@@ -1,0 +1,14 @@
+import jax
+
+
+@jax.jit
+def two_draws(key):
+    return jax.random.normal(key) + jax.random.uniform(key)  # the same key, twice
+
+
+print("without the check:", two_draws(jax.random.key(0)))
+with jax.debug_key_reuse(True):  # track which keys have been consumed
+    try:
+        two_draws(jax.random.key(0))
+    except jax.errors.KeyReuseError as err:
+        print(f"{type(err).__name__}: {err}")

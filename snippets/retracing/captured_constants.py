@@ -1,0 +1,26 @@
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from bookexec.facts import record
+
+table = np.ones((1000, 250), np.float32)  # 1 MB of NumPy data, closed over below
+
+
+def project(x):
+    return x @ table  # table is not an argument: it becomes a constant of the program
+
+
+before = jax.config.jax_captured_constants_warn_bytes
+print("default threshold:", before, "bytes")
+jax.config.update("jax_captured_constants_warn_bytes", 500_000)  # lower it to see the warning
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    jax.jit(project)(jnp.ones(1000))
+    jax.jit(lambda x, t: x @ t)(jnp.ones(1000), table)  # the same product, table an argument
+jax.config.update("jax_captured_constants_warn_bytes", before)
+for warning in caught:
+    print(f"{warning.category.__name__}: {warning.message}")
+record("n_warnings", len(caught))

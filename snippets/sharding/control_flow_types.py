@@ -1,0 +1,30 @@
+# Grid and place come from the blocks above
+import jax
+from jax.sharding import PartitionSpec as Spec
+from jax.sharding import reshard
+
+tile = place((8, 12), Spec("data", "model"))
+
+
+def last_line(error):
+    return str(error).strip().splitlines()[-3]  # the line that names both types
+
+
+def branches(x, flag):
+    # one branch keeps the placement, the other gathers a full copy
+    return jax.lax.cond(flag, lambda v: v, lambda v: reshard(v, Spec()), x)
+
+
+def loop(x):
+    # the carry comes back with another placement than it went in with
+    return jax.lax.scan(lambda c, _: (reshard(c, Spec()), None), x, length=3)
+
+
+with jax.set_mesh(grid):
+    for name, fn, args in [("cond", branches, (tile, True)), ("scan", loop, (tile,))]:
+        try:
+            jax.make_jaxpr(fn)(*args)
+        except TypeError as error:
+            print(f"{name}: {last_line(error)}")
+    kept = jax.lax.cond(True, lambda v: v, lambda v: reshard(2 * v, Spec("data", "model")), tile)
+    print("cond with both branches placed alike:", jax.typeof(kept))

@@ -1,0 +1,19 @@
+# Feats comes from the blocks above
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import record
+
+on_grid = jnp.sin(feats) + 1  # eager: no jit, no mesh context
+print("sin(feats) + 1:", jax.typeof(on_grid), on_grid.sharding.spec)
+print("same sharding as feats:", record("same_sharding", str(on_grid.sharding == feats.sharding)))
+
+loose = jnp.ones((6, 12))  # created without a placement
+print("committed: feats", feats.committed, "| loose", loose.committed, "on", loose.devices())
+print("feats + loose:", jax.typeof(feats + loose))
+
+pinned = jax.device_put(jnp.ones((6, 12)), jax.devices()[3])  # committed to device 3
+try:
+    feats + pinned
+except ValueError as err:
+    print(f"{type(err).__name__}: {err}")

@@ -1,0 +1,26 @@
+# Place and feats come from the blocks above
+import jax
+import jax.numpy as jnp
+from jax.sharding import PartitionSpec as Spec
+
+from bookexec.facts import record
+
+traces = 0
+
+
+@jax.jit
+def double(x):
+    global traces
+    traces += 1  # Python: runs only while tracing
+    return 2 * x
+
+
+arguments = [
+    feats,  # f32[6@data,12@model]
+    place((6, 12), Spec("data", "model")),  # same type: reuses the program
+    place((6, 12), Spec(None, "model")),  # same shape and dtype, another placement
+    jnp.ones((6, 12)),  # on one device
+]
+for x in arguments:
+    double(x)
+print("calls:", record("calls", len(arguments)), " traces:", record("traces", traces))
