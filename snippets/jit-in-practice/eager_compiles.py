@@ -23,4 +23,5 @@ with jax.log_compiles():
 logging.getLogger("jax").removeHandler(names)
 print(len(compiled), "programs compiled by one eager call:")
 print(" ".join(compiled))
-record("programs", ", ".join(f"`{name}`" for name in dict.fromkeys(compiled)))
+record("count", len(compiled))
+record("programs", ", ".join(f"`{name}`" for name in compiled))
