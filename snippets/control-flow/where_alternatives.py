@@ -26,6 +26,7 @@ record("select_at_minus_2", int(three_way(x)[0]))
 print("lax.select:   ", lax.select(x < 0, -x, x))
 eqn = jax.make_jaxpr(lambda x: lax.select(x < 0, -x, x))(x).jaxpr.eqns[-1]
 record("lax_select_primitive", eqn.primitive.name)
+print("lax.select(True, x, -x):", lax.select(True, x, -x))  # a scalar predicate picks a whole case
 try:
     lax.select(x < 0, -x, 0.0)  # lax.select does not broadcast
 except TypeError as err:

@@ -5,6 +5,7 @@ import numpy as np
 from bookexec.facts import record
 
 special = np.array([np.nan, np.inf, -np.inf, 1e10, -2.7], dtype=np.float32)
+print("backend:           ", record("backend", jax.default_backend()))
 print("input:             ", special)
 eager = jnp.asarray(special).astype(jnp.int32)
 jitted = jax.jit(lambda v: v.astype(jnp.int32))(special)

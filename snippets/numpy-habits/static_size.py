@@ -10,5 +10,6 @@ def fixed_sizes(x):
     return where_positive, distinct_signs, positives_or_zero
 
 
-for name, value in zip(("nonzero", "unique", "where"), fixed_sizes(x), strict=True):
+results = fixed_sizes(x)  # x from the boolean-mask block above
+for name, value in zip(("nonzero", "unique", "where"), results, strict=True):
     print(f"{name:8} {value.dtype}{list(value.shape)} {value}")

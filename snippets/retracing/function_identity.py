@@ -1,3 +1,5 @@
+import functools
+
 import jax
 import jax.numpy as jnp
 
@@ -11,6 +13,11 @@ def halve(x):
     return x / 2
 
 
+def scaled(x, scale):
+    traced.append("scaled")
+    return x / scale
+
+
 x = jnp.ones(4)
 for _ in range(3):
     jax.jit(halve)(x)  # a new jit wrapper each time, the same function inside
@@ -20,5 +27,11 @@ traced.clear()
 for _ in range(3):
     jax.jit(lambda v: halve(v))(x)  # a new lambda object each time
 fresh = record("new_lambdas", len(traced))
+
+traced.clear()
+for scale in (2.0, 2.0, 3.0):
+    jax.jit(functools.partial(scaled, scale=scale))(x)  # a new partial object each time
+partials = record("new_partials", len(traced))
 print("jax.jit(halve), three times:   ", same, "trace(s)")
 print("jax.jit(lambda ...), three times:", fresh, "trace(s)")
+print("jax.jit(partial(...)), three times:", partials, "trace(s)")

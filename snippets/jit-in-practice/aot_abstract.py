@@ -1,0 +1,22 @@
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import record
+
+
+def squash_sum(x):
+    return jnp.sum(x / (1.0 + jnp.abs(x)))
+
+
+spec = jax.ShapeDtypeStruct((8,), jnp.float32)  # a shape and a dtype, no data
+compiled = jax.jit(squash_sum).trace(spec).lower().compile()
+print("compiled from", spec)
+print("on f32[8]:", compiled(jnp.ones(8)))
+errors = []
+for label, arg in [("f32[9]", jnp.ones(9)), ("i32[8]", jnp.ones(8, jnp.int32))]:
+    try:
+        compiled(arg)
+    except TypeError as err:
+        errors.append(type(err).__name__)
+        print(f"on {label}:", type(err).__name__ + ":", str(err).split(". ")[0])
+record("error", " ".join(sorted(set(errors))))
