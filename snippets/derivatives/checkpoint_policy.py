@@ -2,10 +2,17 @@ import jax
 import jax.numpy as jnp
 from jax.ad_checkpoint import checkpoint_name, print_saved_residuals
 
+from bookexec.facts import record
+
 
 def two_layers(w, x):
     h = checkpoint_name(jnp.tanh(w @ x), "hidden")
     return jnp.sum(jnp.tanh(w @ h))
+
+
+def two_layers_pre(w, x):  # the same function, with the name on the product w @ x
+    z = checkpoint_name(w @ x, "hidden")
+    return jnp.sum(jnp.tanh(w @ jnp.tanh(z)))
 
 
 w, x = jnp.ones((4, 4)) / 4, jnp.ones(4)
@@ -15,3 +22,20 @@ print_saved_residuals(jax.checkpoint(two_layers), w, x)
 print("save_only_these_names('hidden'):")
 print_saved_residuals(jax.checkpoint(two_layers, policy=keep_hidden), w, x)
 print(jax.make_jaxpr(two_layers)(w, x))
+
+
+def backward(f, policy):
+    """The first equations of the backward remat2, and the dot_generals XLA is given."""
+    grad = jax.grad(jax.checkpoint(f, policy=policy))
+    remat = [e for e in jax.make_jaxpr(grad)(w, x).eqns if e.primitive.name == "remat2"][-1]
+    starts = [e.primitive.name for e in remat.params["jaxpr"].eqns[:3]]
+    dots = jax.jit(grad).lower(w, x).as_text().count("stablehlo.dot_general")
+    return starts, dots
+
+
+for label, f in (("tanh(w @ x) named", two_layers), ("w @ x named", two_layers_pre)):
+    key = "tanh" if f is two_layers else "pre"
+    for policy_label, policy in (("default", None), ("policy", keep_hidden)):
+        starts, dots = backward(f, policy)
+        dots = record(f"{key}_{policy_label}_dots", dots)
+        print(f"{label}, {policy_label}: backward starts {starts}, {dots} dot_generals")

@@ -1,0 +1,12 @@
+import jax
+import jax.numpy as jnp
+
+z = 1.0 + 1.0j
+try:
+    jax.grad(lambda z: z**2)(z)
+except TypeError as error:
+    print("TypeError:", str(error).split(". ")[0])
+print("holomorphic=True, d(z**2)/dz at 1+1j:", jax.grad(lambda z: z**2, holomorphic=True)(z))
+print("real output |z|**2 at 1+1j:          ", jax.grad(lambda z: jnp.abs(z) ** 2)(z))
+dx, dy = jax.grad(lambda x, y: x**2 + y**2, argnums=(0, 1))(1.0, 1.0)  # f(x + iy)
+print("the same f in x and y, df/dx and df/dy: ", dx, dy)
