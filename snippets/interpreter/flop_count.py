@@ -23,7 +23,7 @@ def flops(eqn):
         return 2 * math.prod(out.shape) * math.prod(lhs[d] for d in contract)
     if name == "reduce_sum":
         return math.prod(eqn.invars[0].aval.shape) - math.prod(out.shape)
-    return 0  # moving data (broadcast, reshape, convert) is not arithmetic
+    return 0  # everything else: moving data (broadcast, reshape), and any primitive not listed
 
 
 def tally(jaxpr, counts):

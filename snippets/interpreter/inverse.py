@@ -68,4 +68,6 @@ print("x:           ", xs)
 print("inverse(y):  ", inverse(squash)(ys))
 print("jit(inverse):", jax.jit(inverse(squash))(ys))
 print("vmap(inverse):", jax.vmap(inverse(squash))(ys))  # traced one example at a time
+print("grad(inverse):", jax.grad(lambda y: inverse(squash)(y).sum())(ys))  # dx/dy
+print("1 / (dy/dx):  ", 1 / jax.vmap(jax.grad(squash))(xs))
 print(jax.make_jaxpr(inverse(squash))(ys))

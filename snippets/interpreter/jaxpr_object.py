@@ -13,6 +13,7 @@ closed = jax.make_jaxpr(layer)(w, x)
 print(closed)
 print("ClosedJaxpr is Jaxpr:", jex.core.ClosedJaxpr is jex.core.Jaxpr)
 print("closed.jaxpr is closed:", closed.jaxpr is closed)
+print("closed.literals is closed.consts:", closed.literals is closed.consts)
 program = closed.jaxpr
 names = {}  # a Var is an object compared by identity; name each in order of appearance
 

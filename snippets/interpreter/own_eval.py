@@ -15,7 +15,8 @@ def evaluate(jaxpr, consts, *args):
         env[var] = value
     for eqn in jaxpr.eqns:
         invals = [read(atom) for atom in eqn.invars]
-        outs = eqn.primitive.bind(*invals, **eqn.params)  # apply the primitive itself
+        params = eqn.primitive.get_bind_params(eqn.params)  # the params bind expects
+        outs = eqn.primitive.bind(*invals, **params)  # apply the primitive itself
         if not eqn.primitive.multiple_results:
             outs = [outs]
         for var, value in zip(eqn.outvars, outs, strict=True):
