@@ -1,5 +1,6 @@
 # predict, w, x, exported and export come from the block above
 import jax
+import jax.numpy as jnp
 
 
 def loss_of(restored_fn):
@@ -14,3 +15,15 @@ except ValueError as err:
     print("without vjp_order:", err)
 print("with vjp_order=1:", jax.grad(loss_of(with_vjp))(w)[0])
 print("from the Python: ", jax.grad(lambda w: predict(w, x).sum())(w)[0])
+
+others = {
+    "linearize": lambda: jax.linearize(lambda w: with_vjp.call(w, x), w),
+    "jvp": lambda: jax.jvp(lambda w: with_vjp.call(w, x), (w,), (w,)),
+    "vmap": lambda: jax.vmap(lambda w: with_vjp.call(w, x))(jnp.stack([w, w])),
+}
+for name, attempt in others.items():
+    try:
+        attempt()
+        print(f"{name}: ok")
+    except (TypeError, NotImplementedError) as err:
+        print(f"{name}: {type(err).__name__}: {str(err).splitlines()[0]}")

@@ -5,6 +5,10 @@ import jax.numpy as jnp
 # Decided: the same answer for every b >= 1 (every dimension variable is at least 1).
 print("b >= 1:", b >= 1, "| b + 1 > b:", b + 1 > b, "| 2*b >= b:", 2 * b >= b)
 print("b == 4:", b == 4, "| b == b:", b == b)  # equality: the same expression, or not
+try:
+    print("b * b >= b:", b * b >= b)  # true for every b >= 1, but JAX cannot prove it
+except Exception as err:
+    print("b * b >= b:", type(err).__name__)
 print("b // 2 =", b // 2, "| b % 2 =", b % 2, "| 4*b // 2 =", (4 * b) // 2)
 
 rows, cols = export.symbolic_shape("rows, cols")  # two variables, one scope

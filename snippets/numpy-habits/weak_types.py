@@ -13,7 +13,13 @@ try:
     np.ones(3, np.int8) + 1000  # NumPy 2: the Python int must fit the array's dtype
 except OverflowError as err:
     print("NumPy int8 + 1000: OverflowError:", err)
+with np.errstate(over="ignore"):  # a Python float is not checked: it overflows
+    print("NumPy float16 * 1e10:", np.ones(3, np.float16) * 1e10)
 print("JAX int8 + 1000:", jnp.ones(3, jnp.int8) + 1000)  # converted to int8, wrapping around
+try:
+    jnp.ones(3, jnp.int8) + 2**31  # JAX checks a Python int only against int32
+except OverflowError as err:
+    print("JAX int8 + 2**31: OverflowError:", str(err).split(", whose")[0])
 print(jax.make_jaxpr(lambda h: h * 2.0)(half))
 print(jax.make_jaxpr(lambda i: i * 1.5)(jnp.int32(2)))
 weak = jax.make_jaxpr(lambda x: x + 1)(2.0)  # a Python float argument: weakly typed
