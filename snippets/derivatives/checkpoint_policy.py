@@ -26,7 +26,8 @@ print(jax.make_jaxpr(two_layers)(w, x))
 
 def backward(f, policy):
     """The first equations of the backward remat2, and the dot_generals XLA is given."""
-    grad = jax.grad(jax.checkpoint(f, policy=policy))
+    block = jax.checkpoint(f, policy=policy)
+    grad = jax.grad(lambda w, x: jnp.sin(block(w, x)))  # the value is read: a later layer
     remat = [e for e in jax.make_jaxpr(grad)(w, x).eqns if e.primitive.name == "remat2"][-1]
     starts = [e.primitive.name for e in remat.params["jaxpr"].eqns[:3]]
     dots = jax.jit(grad).lower(w, x).as_text().count("stablehlo.dot_general")
