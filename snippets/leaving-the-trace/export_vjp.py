@@ -16,8 +16,10 @@ except ValueError as err:
 print("with vjp_order=1:", jax.grad(loss_of(with_vjp))(w)[0])
 print("from the Python: ", jax.grad(lambda w: predict(w, x).sum())(w)[0])
 
+y, linear = jax.linearize(lambda w: with_vjp.call(w, x), w)  # tracing it works
+print("linearize, transposed:", jax.linear_transpose(linear, w)(y)[0].shape)
 others = {
-    "linearize": lambda: jax.linearize(lambda w: with_vjp.call(w, x), w),
+    "linearize, applied": lambda: linear(w),  # applying it is forward mode
     "jvp": lambda: jax.jvp(lambda w: with_vjp.call(w, x), (w,), (w,)),
     "vmap": lambda: jax.vmap(lambda w: with_vjp.call(w, x))(jnp.stack([w, w])),
 }
