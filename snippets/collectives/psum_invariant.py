@@ -1,0 +1,13 @@
+# ring, xs and P come from the first block
+import jax
+
+from bookexec.facts import record
+
+
+def sum_a_constant(block, c):  # c comes in with P(): the same number on every device
+    return jax.lax.psum(c, "i")
+
+
+summed = jax.shard_map(sum_a_constant, mesh=ring, in_specs=(P("i"), P()), out_specs=P())
+print(jax.make_jaxpr(summed)(xs, 1.0).eqns[0].params["jaxpr"])
+print("psum of 1.0 over", record("devices", ring.shape["i"]), "devices:", summed(xs, 1.0))
