@@ -8,6 +8,11 @@ policies = jax.checkpoint_policies
 
 names = sorted(n for n in dir(policies) if not n.startswith("_"))
 print("policies:", record("policies", ", ".join(names)))
+for old, new in (
+    ("checkpoint_dots", "dots_saveable"),
+    ("checkpoint_dots_with_no_batch_dims", "dots_with_no_batch_dims_saveable"),
+):
+    print(f"{old} is {new}:", getattr(policies, old) is getattr(policies, new))
 for label, policy in (
     ("dots_with_no_batch_dims_saveable", policies.dots_with_no_batch_dims_saveable),
     ("save_any_names_but_these('hidden')", policies.save_any_names_but_these("hidden")),
