@@ -9,6 +9,21 @@ def draw(k):
     return jax.random.uniform(k, (4,))
 
 
+# asked for a generator it does not have, JAX names the ones it has
+try:
+    jax.random.key(0, impl="none")
+except ValueError as err:
+    registered = sorted(re.findall(r'"(\w+)"', str(err).split("one of:")[1]))
+print(len(registered), "registered implementations:")
+for impl in registered:
+    key = jax.random.key(0, impl=impl)
+    hlo = jax.jit(draw).lower(key).as_text()
+    words = jax.random.key_data(key).size
+    print(f"  {impl:13} {str(jax.typeof(key)):11} {words} words   rng_bit_generator:", "rng_bit_generator" in hlo)
+record("count", len(registered))
+record("others", ", ".join(f"`{i}`" for i in registered if i not in ("threefry2x32", "rbg", "unsafe_rbg")))
+print()
+
 primitive_sets = []
 for impl in ("threefry2x32", "rbg", "unsafe_rbg"):
     key = jax.random.key(0, impl=impl)
