@@ -14,6 +14,6 @@ for impl in ("threefry2x32", "rbg", "unsafe_rbg"):
     from_first = jax.random.normal(keys[0], (3, 2))  # the whole batch from the first key
     per_key = bool((batched == looped).all())
     first = bool((batched == from_first).all())
-    print(f"{impl:13} vmap equals the loop: {per_key!s:5}  equals one (3, 2) draw from keys[0]: {first}")
+    print(f"{impl:13} vmap equals the loop: {per_key!s:5}  equals normal(keys[0], (3, 2)): {first}")
     record(f"{impl}_per_key", str(per_key))
     record(f"{impl}_first", str(first))
