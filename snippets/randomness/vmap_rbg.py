@@ -7,7 +7,7 @@ def one_draw(k):
     return jax.random.normal(k, (2,))
 
 
-for impl in ("threefry2x32", "rbg", "unsafe_rbg"):
+for impl in ("threefry2x32", "threefry4x32", "philox2x32", "philox4x32", "rbg", "unsafe_rbg"):
     keys = jax.random.split(jax.random.key(2024, impl=impl), num=3)
     batched = jax.vmap(one_draw)(keys)
     looped = jax.numpy.stack([one_draw(k) for k in keys])  # the true map over the same keys
