@@ -23,6 +23,14 @@ def three_way_piecewise(x):
 print("jnp.piecewise:", three_way_piecewise(x))  # here the last condition that holds wins
 record("piecewise_at_minus_2", int(three_way_piecewise(x)[0]))
 record("select_at_minus_2", int(three_way(x)[0]))
+(call,) = [e for e in jax.make_jaxpr(three_way_piecewise)(x).jaxpr.eqns if "jaxpr" in e.params]
+computed = [
+    f"{e.primitive.name}: {e.outvars[0].aval}"
+    for e in call.params["jaxpr"].jaxpr.eqns
+    if e.primitive.name in ("neg", "mul")
+]
+print("inside jnp.piecewise:", ", ".join(computed))  # each function runs on every element
+record("piecewise_computed", ", ".join(f"`{c}`" for c in computed))
 print("lax.select:   ", lax.select(x < 0, -x, x))
 eqn = jax.make_jaxpr(lambda x: lax.select(x < 0, -x, x))(x).jaxpr.eqns[-1]
 record("lax_select_primitive", eqn.primitive.name)

@@ -22,3 +22,5 @@ print(jax.make_jaxpr(read)(x, 10))
 closed = jax.make_jaxpr(write)(x, 10)
 (scatter,) = [eqn for eqn in closed.jaxpr.eqns if eqn.primitive.name == "scatter"]
 print("the write's scatter mode:", record("scatter_mode", str(scatter.params["mode"])))
+# reverse mode differentiates the clamped read: the gradient lands on the last element
+print("grad of x[10]:", record("grad_10", str(jax.grad(lambda v: v[10])(x))))

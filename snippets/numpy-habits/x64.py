@@ -15,5 +15,5 @@ def report(label):
 
 
 record("default_dtype", report("default"))
-jax.config.update("jax_enable_x64", True)  # at start-up, before any array is made
+jax.config.update("jax_enable_x64", True)  # from here on new arrays are 64-bit; set it at start-up
 record("x64_dtype", report("x64    "))

@@ -9,8 +9,25 @@ def draw(k):
     return jax.random.uniform(k, (4,))
 
 
+# asked for a generator it does not have, JAX names the ones it has
+try:
+    jax.random.key(0, impl="none")
+except ValueError as err:
+    registered = sorted(re.findall(r'"(\w+)"', str(err).split("one of:")[1]))
+print(len(registered), "registered implementations:")
+for impl in registered:
+    key = jax.random.key(0, impl=impl)
+    hlo = jax.jit(draw).lower(key).as_text()
+    words = jax.random.key_data(key).size
+    rbg_op = "rng_bit_generator" in hlo
+    print(f"  {impl:13} {jax.typeof(key)!s:11} {words} words   rng_bit_generator: {rbg_op}")
+record("count", len(registered))
+studied = ("threefry2x32", "rbg", "unsafe_rbg")
+record("others", ", ".join(f"`{i}`" for i in registered if i not in studied))
+print()
+
 primitive_sets = []
-for impl in ("threefry2x32", "rbg", "unsafe_rbg"):
+for impl in studied:
     key = jax.random.key(0, impl=impl)
     closed = jax.make_jaxpr(draw)(key)
     body = closed.jaxpr.eqns[0].params["jaxpr"].jaxpr

@@ -20,3 +20,10 @@ print("jax_threefry_partitionable:", partitionable)
 with jax.threefry_partitionable(False):  # the older scheme: the prefix no longer matches
     prefix_off = jnp.array_equal(jax.random.normal(key, (4,))[:2], jax.random.normal(key, (2,)))
 print("prefix equal with it off:", record("prefix_equal_off", str(bool(prefix_off))))
+# the halves and the scalars share two values: split(key, 4) begins with split(key)'s children
+four, two = jax.random.split(key, 4), jax.random.split(key)
+children_prefix = bool(jnp.array_equal(jax.random.key_data(four[:2]), jax.random.key_data(two)))
+print("split(key, 4)[:2] equals split(key):", record("children_prefix", str(children_prefix)))
+child = jax.random.split(key)[0]
+scalar_first = bool(jax.random.normal(child) == jax.random.normal(child, (2,))[0])
+print("a scalar draw is the first of a (2,) draw:", record("scalar_first", str(scalar_first)))

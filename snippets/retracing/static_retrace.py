@@ -36,3 +36,11 @@ record("traces", len(traced))
 record("compiles", len(compiles))
 print("traced for n in", traced)
 print(len(compiles), "XLA compilations")
+
+# a static value is looked up by its hash: a tuple has one, a list does not
+reshape = jax.jit(lambda x, shape: x.reshape(shape), static_argnums=1)
+print("tuple (2, 3):", reshape(jnp.arange(6.0), (2, 3)).shape)
+try:
+    reshape(jnp.arange(6.0), [2, 3])
+except ValueError as err:
+    print("list [2, 3]:", type(err).__name__, str(err).split(".")[0])
