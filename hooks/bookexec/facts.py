@@ -117,13 +117,7 @@ def timing(
     after `jax.block_until_ready` on the result, so asynchronous dispatch cannot make a
     computation look faster than it is.
     """
-    _refuse_in_builder()
-    for _ in range(warmup):
-        _ready(fn())
-    samples = []
-    for _ in range(repeat):
-        samples.append(_timed(fn))
-    return record(name, min(samples), kind="timing", band=band)
+    return timings({name: fn}, repeat=repeat, warmup=warmup, band=band)[name]
 
 
 def timings(
@@ -131,6 +125,7 @@ def timings(
     *,
     repeat: int = 5,
     warmup: int = 1,
+    band: float | None = None,
 ) -> dict[str, Measured]:
     """The fastest of `repeat` runs of each function, the runs taken in turns.
 
@@ -147,7 +142,7 @@ def timings(
     for turn in range(repeat):
         for name in names[turn % len(names) :] + names[: turn % len(names)]:
             samples[name].append(_timed(fns[name]))
-    return {name: record(name, min(samples[name]), kind="timing") for name in names}
+    return {name: record(name, min(samples[name]), kind="timing", band=band) for name in names}
 
 
 def claim(left: str, op: str, right: str | float, says: str = "") -> None:
