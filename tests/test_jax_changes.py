@@ -236,3 +236,19 @@ def test_the_summary_names_a_reworded_error(small_book):
     said = summary(render_page(small_book))
     assert "**Errors reworded.**" in said
     assert "[`scalar-jaxpr`](#changes-tracers-scalar-jaxpr) in Tracers" in said
+
+
+def test_a_list_that_moved_is_summarised_as_what_it_gained_and_lost(small_book):
+    record = small_book / RECORDS / RELEASES[0] / PICKED[1]
+    lines = record.read_text().splitlines(keepends=True)
+    fact = next(i for i, line in enumerate(lines) if line.startswith("total = "))
+    lines.insert(fact + 1, "kinds = add, mul, sin\n")
+    record.write_text("".join(lines))
+    later = small_book / RECORDS / RELEASES[1] / PICKED[1]
+    lines = later.read_text().splitlines(keepends=True)
+    fact = next(i for i, line in enumerate(lines) if line.startswith("total = "))
+    lines.insert(fact + 1, "kinds = add, cos, mul\n")
+    later.write_text("".join(lines))
+    said = summary(render_page(small_book))
+    assert "`kinds` gained cos; lost sin" in said
+    assert "add, mul, sin →" not in said

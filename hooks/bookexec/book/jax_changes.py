@@ -206,6 +206,18 @@ def _chapters(root: Path) -> list[tuple[str, str]]:
     return listed + extra
 
 
+def _moved(old: str, new: str) -> str:
+    """A count as `old → new`; a list (comma-separated) as what it gained and lost."""
+    if "–" in (old, new) or (", " not in old and ", " not in new):
+        return f"{old} → {new}"
+    before, after = old.split(", "), new.split(", ")
+    gained = [item for item in after if item not in before]
+    lost = [item for item in before if item not in after]
+    said = [f"gained {', '.join(gained)}"] if gained else []
+    said += [f"lost {', '.join(lost)}"] if lost else []
+    return "; ".join(said) or f"reordered: {new}"
+
+
 def _exact(parsed) -> dict[str, str]:
     return {f.name: str(f.value) for f in parsed.facts if not f.banded}
 
@@ -347,7 +359,7 @@ def _summary(steps: list[tuple[str, str]], seen: list[Seen]) -> str:
         if counts:
             said = [
                 f"{s.link()} in {s.title} ("
-                + ", ".join(f"`{name}` {a} → {b}" for name, a, b in s.change.counts[:4])
+                + ", ".join(f"`{name}` {_moved(a, b)}" for name, a, b in s.change.counts[:4])
                 + (f" and {len(s.change.counts) - 4} more" if len(s.change.counts) > 4 else "")
                 + ")"
                 for s in counts
