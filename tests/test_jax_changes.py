@@ -218,7 +218,7 @@ def test_the_summary_says_what_changed_in_sentences_made_from_the_records(small_
     record = small_book / RECORDS / RELEASES[0] / PICKED[1]
     record.write_text(re.sub(r"^total = \d+$", "total = 4242", record.read_text(), flags=re.M))
     moved = summary(render_page(small_book))
-    assert "**Counts that moved.**" in moved
+    assert "**Counts and lists that moved.**" in moved
     assert "`total` 4242 → " in moved
 
 
@@ -252,3 +252,48 @@ def test_a_list_that_moved_is_summarised_as_what_it_gained_and_lost(small_book):
     said = summary(render_page(small_book))
     assert "`kinds` gained cos; lost sin" in said
     assert "add, mul, sin →" not in said
+
+
+def _last_step(small_book, old_line: str, new_line: str) -> str:
+    """The summary of the last step after one line is added under each of its two releases."""
+    for folder, line in ((f"{RECORDS}/{RELEASES[-1]}", old_line), ("tests/golden", new_line)):
+        path = small_book / folder / PICKED[2]
+        path.write_text(path.read_text() + line + "\n")
+    said = summary(render_page(small_book))
+    return said[said.index(f"### From JAX {RELEASES[-1]} to") :]
+
+
+def test_a_moved_docs_link_is_said_to_be_only_that(small_book):
+    latest = "https://docs.jax.dev/en/latest/"
+    said = _last_step(small_book, f"See {latest}errors.html#x", f"See {latest}101/errors.html#x")
+    assert "**Links into JAX's documentation moved.**" in said
+    assert "(`See errors.html#x` → `See 101/errors.html#x`)" in said
+    assert (
+        "**Other printed text.**" not in said
+        or "`scalar-jaxpr`" not in said.split("**Other printed text.**")[1]
+    )
+
+
+def test_other_words_are_quoted_from_the_records(small_book):
+    said = _last_step(small_book, "This BatchTracer was made", "This VmapTracer was made")
+    assert "**Other printed text.**" in said
+    assert "(`This BatchTracer was made` → `This VmapTracer was made`)" in said
+    assert "**Links into JAX's documentation moved.**" not in said
+
+
+def test_floats_that_differ_in_their_last_digits_are_rounding(small_book):
+    said = _last_step(small_book, "grad: [1.0155123  2.5]", "grad: [1.0155122   2.5]")
+    assert "**Rounding.**" in said
+    assert "(`grad: [1.0155123  2.5]` → `grad: [1.0155122   2.5]`)" in said
+
+
+def test_floats_that_really_moved_are_not_rounding(small_book):
+    said = _last_step(small_book, "grad: [1.0155123 2.5]", "grad: [1.0255123 2.5]")
+    assert "**Rounding.**" not in said
+    assert "(`grad: [1.0155123 2.5]` → `grad: [1.0255123 2.5]`)" in said
+
+
+def test_a_step_with_no_new_program_says_so(small_book):
+    said = _last_step(small_book, "a", "b")
+    if "**Jaxprs that changed shape.**" not in said:
+        assert f"**Jaxprs.** No jaxpr changed shape under JAX {PINNED}." in said

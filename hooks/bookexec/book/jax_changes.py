@@ -18,6 +18,7 @@ import difflib
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -189,6 +190,17 @@ class Change:
     text_diff: str = ""
     counts: list[tuple[str, str, str]] = field(default_factory=list)  # (name, old, new)
     error: str = ""
+    quoted: list[tuple[str, str]] = field(default_factory=list)  # (old words, new words)
+
+    @property
+    def links_only(self) -> bool:
+        """Only links into JAX's documentation changed in the printed text."""
+        return bool(self.quoted) and all(_links_only(a, b) for a, b in self.quoted)
+
+    @property
+    def rounding_only(self) -> bool:
+        """Only the last digits of printed floats changed."""
+        return bool(self.quoted) and all(_rounding_only(a, b) for a, b in self.quoted)
 
 
 def _chapters(root: Path) -> list[tuple[str, str]]:
@@ -216,6 +228,70 @@ def _moved(old: str, new: str) -> str:
     said = [f"gained {', '.join(gained)}"] if gained else []
     said += [f"lost {', '.join(lost)}"] if lost else []
     return "; ".join(said) or f"reordered: {new}"
+
+
+_DOCS = re.compile(r"https?://docs\.jax\.dev/en/latest/")
+_LINK = re.compile(r"https?://docs\.jax\.dev/\S*")
+_FLOAT = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?")
+
+
+def _links_only(old: str, new: str) -> bool:
+    return _LINK.sub("", old) == _LINK.sub("", new)
+
+
+def _rounding_only(old: str, new: str) -> bool:
+    """The same text, with floats that differ in their last digits only."""
+    if _FLOAT.sub(" ", old).split() != _FLOAT.sub(" ", new).split():
+        return False
+    pairs = zip(_FLOAT.findall(old), _FLOAT.findall(new), strict=False)
+    return all(abs(float(x) - float(y)) <= 1e-5 * max(abs(float(x)), 1e-30) for x, y in pairs)
+
+
+def _narrow(old: str, new: str, width: int = 80, context: int = 2) -> tuple[str, str]:
+    """Two changed lines, whole when short, else the words that differ and a little around them."""
+    old, new = old.strip(), new.strip()
+    if len(old) <= width and len(new) <= width:
+        return old, new
+    a, b = old.split(), new.split()
+    ops = [o for o in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()]
+    changed = [o for o in ops if o[0] != "equal"] or ops
+    i1, j1 = max(changed[0][1] - context, 0), max(changed[0][3] - context, 0)
+    i2, j2 = changed[-1][2] + context, changed[-1][4] + context
+    return " ".join(a[i1:i2]), " ".join(b[j1:j2])
+
+
+def _quoted(old: str, new: str, limit: int = 3) -> list[tuple[str, str]]:
+    """The lines that differ between two texts, in order, each narrowed to what changed."""
+    a, b = old.splitlines(), new.splitlines()
+    runs: list[tuple[str, str]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "replace" and i2 - i1 == j2 - j1:
+            runs += [_narrow(x, y) for x, y in zip(a[i1:i2], b[j1:j2], strict=True)]
+        elif op != "equal":
+            runs.append((" / ".join(a[i1:i2]).strip(), " / ".join(b[j1:j2]).strip()))
+    return list(dict.fromkeys(runs))[:limit]
+
+
+def _quote(words: str, width: int = 100) -> str:
+    words = _DOCS.sub("", words)
+    words = words if len(words) <= width else words[: width - 1] + "…"
+    ticks = "``" if "`" in words else "`"
+    return f"{ticks}{words}{ticks}"
+
+
+def _pair(old: str, new: str) -> str:
+    if not old:
+        return f"added {_quote(new)}"
+    if not new:
+        return f"dropped {_quote(old)}"
+    return f"{_quote(old)} → {_quote(new)}"
+
+
+def _said(change: Change) -> str:
+    """What the printed text changed, quoted: `old` → `new`; ..."""
+    return "; ".join(_pair(a, b) for a, b in change.quoted[:3]) + (
+        f"; and {len(change.quoted) - 3} more lines" if len(change.quoted) > 3 else ""
+    )
 
 
 def _exact(parsed) -> dict[str, str]:
@@ -263,7 +339,8 @@ def compare_block(
             tofile=f"JAX {new}",
         )
     )
-    return Change(block_id, kind, words, aligned, text_diff, counts)
+    quoted = [] if kind == jaxpr_diff.STRUCTURAL else _quoted(before.output, after.output, 50)
+    return Change(block_id, kind, words, aligned, text_diff, counts, quoted=quoted)
 
 
 def releases(root: Path) -> list[tuple[str, Path]]:
@@ -314,9 +391,9 @@ def _error_blocks(root: Path, page: str) -> set[str]:
     return {block.id for block in blocks if "raises" in block.options}
 
 
-def _some(items: list[str], limit: int = 6) -> str:
+def _some(items: list[str], limit: int | None = 6) -> str:
     """`a, b and c`, or the first `limit` and how many more."""
-    if len(items) > limit:
+    if limit is not None and len(items) > limit:
         rest = len(items) - limit
         items = [*items[:limit], f"{rest} more"]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
@@ -348,31 +425,51 @@ def _summary(steps: list[tuple[str, str]], seen: list[Seen]) -> str:
             said = [f"{s.link()} in {s.title} ({s.change.changes[0]})" for s in programs]
             lines.append(
                 f"**Jaxprs that changed shape.** {_blocks(len(programs))} recorded a different "
-                f"program under JAX {new}: {_some(said)}."
+                f"program under JAX {new}: {_some(said, None)}."
+            )
+        else:
+            lines.append(f"**Jaxprs.** No jaxpr changed shape under JAX {new}.")
+        moved = [s for s in errors + texts if s.change.links_only]
+        if moved:
+            said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in moved]
+            lines.append(
+                f"**Links into JAX's documentation moved.** {_blocks(len(moved))} printed the "
+                f"same words under JAX {new}, with a link to a page that JAX's documentation "
+                f"moved (shown without `docs.jax.dev/en/latest/`): {_some(said, None)}."
+            )
+        errors = [s for s in errors if not s.change.links_only]
+        texts = [s for s in texts if not s.change.links_only]
+        rounded = [s for s in texts if s.change.rounding_only]
+        texts = [s for s in texts if not s.change.rounding_only]
+        if rounded:
+            said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in rounded]
+            lines.append(
+                f"**Rounding.** {_blocks(len(rounded))} printed floats that differ under JAX "
+                f"{new} in their last digits only (by at most a part in 100,000): "
+                f"{_some(said, None)}."
             )
         if errors:
-            said = [f"{s.link()} in {s.title}" for s in errors]
+            said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in errors]
             lines.append(
                 f"**Errors reworded.** The message of {_blocks(len(errors))} written to show an "
-                f"error reads differently under JAX {new}: {_some(said)}."
+                f"error reads differently under JAX {new}: {_some(said, None)}."
             )
         if counts:
             said = [
                 f"{s.link()} in {s.title} ("
-                + ", ".join(f"`{name}` {_moved(a, b)}" for name, a, b in s.change.counts[:4])
-                + (f" and {len(s.change.counts) - 4} more" if len(s.change.counts) > 4 else "")
+                + ", ".join(f"`{name}` {_moved(a, b)}" for name, a, b in s.change.counts)
                 + ")"
                 for s in counts
             ]
             lines.append(
-                f"**Counts that moved.** {_blocks(len(counts))} recorded other counts under "
-                f"JAX {new}: {_some(said)}."
+                f"**Counts and lists that moved.** {_blocks(len(counts))} recorded other values "
+                f"under JAX {new}: {_some(said, None)}."
             )
         if texts:
-            said = [f"{s.link()} in {s.title}" for s in texts]
+            said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in texts]
             lines.append(
                 f"**Other printed text.** {_blocks(len(texts))} printed other text around the "
-                f"same programs: {_some(said)}."
+                f"same programs: {_some(said, None)}."
             )
         if cosmetic:
             lines.append(
