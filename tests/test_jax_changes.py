@@ -211,8 +211,8 @@ def test_the_summary_says_what_changed_in_sentences_made_from_the_records(small_
     if scan is not None and scan.kind == "structural":  # a jaxpr that changed shape, in words
         assert "**Jaxprs that changed shape.**" in said
         assert (
-            f"[`scan-jaxpr`](#changes-control-flow-scan-jaxpr) in Control flow ({scan.changes[0]})"
-            in said
+            "[`scan-jaxpr`](#changes-control-flow-scan-jaxpr) in Control flow "
+            f"({'; '.join(scan.changes[:3])})" in said
         )
     # A count is quoted from the records, so a record that says otherwise changes the sentence.
     record = small_book / RECORDS / RELEASES[0] / PICKED[1]
@@ -297,3 +297,31 @@ def test_a_step_with_no_new_program_says_so(small_book):
     said = _last_step(small_book, "a", "b")
     if "**Jaxprs that changed shape.**" not in said:
         assert f"**Jaxprs.** No jaxpr changed shape under JAX {PINNED}." in said
+
+
+def test_a_record_made_before_its_code_changed_is_not_compared(small_book):
+    from bookexec.book.jax_changes import session_hash
+    from bookexec.discover.blocks import scan_page
+
+    (small_book / "docs").mkdir()
+    (small_book / "snippets/tracers").mkdir(parents=True)
+    (small_book / "snippets/tracers/scalar_jaxpr.py").write_text("print(1)\n")
+    include = '--8<-- "snippets/tracers/scalar_jaxpr.py"'
+    page = f'# T\n\n```python exec="on" id="scalar-jaxpr"\n{include}\n```\n'
+    (small_book / "docs/tracers.md").write_text(page)
+    [block] = scan_page("tracers.md", page, small_book)
+    record = small_book / RECORDS / RELEASES[-1] / PICKED[2]
+    made = record.read_text()
+
+    def with_sources(value: str) -> None:
+        record.write_text(made.replace("\nresult: ", f"\nsources: {value}\nresult: ", 1))
+
+    with_sources(session_hash([block], block))
+    assert "was made before the page's code last changed" not in render_page(small_book)
+    (small_book / "snippets/tracers/scalar_jaxpr.py").write_text("print(2)\n")
+    said = render_page(small_book)
+    assert "**Not compared.**" in summary(said)
+    assert (
+        f"the record under JAX {RELEASES[-1]} was made before the page's code last changed; "
+        "run ./book jax-changes --chapter tracers.md" in said
+    )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
 import itertools
 import json
 import os
@@ -72,8 +73,19 @@ def _rules(root: Path, paths: dict) -> list:
     )
 
 
-def _record(block: Block, result: str, body: str) -> str:
-    return render_golden(block.page, block.id, block.snippet, body, _WRITER, result=result)
+def session_hash(blocks: list[Block], block: Block) -> str:
+    """A hash of what a block's output can depend on in its page: the code of its page's
+    blocks up to and including it (a page's blocks share one session)."""
+    digest = hashlib.sha256()
+    for earlier in blocks[: block.index + 1]:
+        digest.update(earlier.code.encode("utf-8") + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _record(block: Block, result: str, body: str, sources: str) -> str:
+    return render_golden(
+        block.page, block.id, block.snippet, body, _WRITER, result=result, sources=sources
+    )
 
 
 def _error_text(raw: BlockResult, block: Block) -> str:
@@ -150,14 +162,15 @@ def run_book(root: Path, python: str, say=print, pages: list[str] | None = None)
             continue
         say(f"jax-changes: {src}: {len(blocks)} blocks under JAX {facts['jax']}")
         for block, raw, run, backend in run_page(root, python, blocks, log_dir):
+            sources = session_hash(blocks, block)
             if raw is None:
-                text = _record(block, "failed", normalize(run, rules))
+                text = _record(block, "failed", normalize(run, rules), sources)
             elif run.failure:
                 body = normalize(run.output, rules) + _error_text(raw, block)
-                text = _record(block, "failed", normalize(body, rules))
+                text = _record(block, "failed", normalize(body, rules), sources)
             else:
                 body = normalize(run.output, rules) + render_facts(run.facts, run.claims)
-                text = _record(block, "ok", body)
+                text = _record(block, "ok", body, sources)
             path = golden_path(out_dir, block.page, block.id)
             write_atomic(path, text, inside=root / RECORDS)  # never through a symlink
             written.add(path)
@@ -382,13 +395,20 @@ class Seen:
         return f"[`{self.change.block_id}`](#changes-{self.chapter}-{self.change.block_id})"
 
 
-def _error_blocks(root: Path, page: str) -> set[str]:
-    """Ids of the page's blocks that are written to raise; none when the page is not there."""
+def _page_blocks(root: Path, page: str) -> list[Block]:
+    """The page's executed blocks; none when the page is not there."""
     source = root / "docs" / page
     if not source.is_file():
-        return set()
-    blocks = scan_page(page, source.read_text(encoding="utf-8"), root)
-    return {block.id for block in blocks if "raises" in block.options}
+        return []
+    return scan_page(page, source.read_text(encoding="utf-8"), root)
+
+
+def _stale(text: str | None, sources: str | None) -> bool:
+    """A record made from other code than the page has now (records without the field: unknown)."""
+    if text is None or sources is None:
+        return False
+    recorded = parse(text).header_fields().get("sources")
+    return recorded is not None and recorded != sources
 
 
 def _some(items: list[str], limit: int | None = 6) -> str:
@@ -422,7 +442,9 @@ def _summary(steps: list[tuple[str, str]], seen: list[Seen]) -> str:
         broken = [s for s in here if s.change.kind in ("fails", "not run")]
         lines = []
         if programs:
-            said = [f"{s.link()} in {s.title} ({s.change.changes[0]})" for s in programs]
+            said = [
+                f"{s.link()} in {s.title} ({'; '.join(s.change.changes[:3])})" for s in programs
+            ]
             lines.append(
                 f"**Jaxprs that changed shape.** {_blocks(len(programs))} recorded a different "
                 f"program under JAX {new}: {_some(said, None)}."
@@ -498,17 +520,32 @@ def render_page(root: Path) -> str:
         goldens = sorted((golden_dir / chapter).glob("*.txt"))
         if not goldens:
             continue
-        raising = _error_blocks(root, page)
+        blocks = _page_blocks(root, page)
+        raising = {block.id for block in blocks if "raises" in block.options}
+        sources = {block.id: session_hash(blocks, block) for block in blocks}
         found: dict[str, list[tuple[str, str, Change]]] = {}
         for path in goldens:
             for (old, old_dir), (new, new_dir) in steps:
-                change = compare_block(
-                    path.stem,
+                old_text, new_text = (
                     _read(old_dir / chapter / path.name),
                     _read(new_dir / chapter / path.name),
-                    old,
-                    new,
                 )
+                stale = [
+                    release
+                    for release, text in ((old, old_text), (new, new_text))
+                    if _stale(text, sources.get(path.stem))
+                ]
+                if stale:
+                    change: Change | None = Change(
+                        path.stem,
+                        "not run",
+                        [
+                            f"the record under JAX {stale[0]} was made before the page's code "
+                            f"last changed; run ./book jax-changes --chapter {page}"
+                        ],
+                    )
+                else:
+                    change = compare_block(path.stem, old_text, new_text, old, new)
                 if change:
                     found.setdefault(path.stem, []).append((old, new, change))
                     is_error = path.stem in raising
@@ -532,15 +569,16 @@ def render_page(root: Path) -> str:
 <!-- Generated by ./book jax-changes from tests/other-jax/ and tests/golden/.
      Do not edit: the strict build regenerates this page and fails if it differs. -->
 
-The book's goldens were written under JAX {names[-1]}. Every block of the book also ran under
-JAX {older}, each in its own virtual environment, and its output was recorded beside the
-goldens. This page follows each block from release to release. A *cosmetic* change only
-re-letters variables, wraps lines or reorders parameters or independent equations; a
-*structural* one adds, removes or renames a primitive, changes a parameter, a type or where a
-value flows; a *text* change is one outside the jaxprs (messages, printed values, counts).
-Timings and ratios are compared as their placeholders only, since their values are noise;
-counts are exact and shown side by side. A block that fails under a release is listed with
-its error.
+The book's goldens were written under JAX {names[-1]}. Every block of the chapters (not the
+labs) also ran under JAX {older}, each in its own virtual environment, and its output was
+recorded beside the goldens, with a hash of the page's code it ran; a record made before that
+code last changed is not compared, and says so. This page follows each block from release to
+release. A *cosmetic* change only re-letters variables, wraps lines or reorders parameters or
+independent equations; a *structural* one adds, removes or renames a primitive, changes a
+parameter, a type or where a value flows; a *text* change is one outside the jaxprs (messages,
+printed values, counts). Timings and ratios are compared as their placeholders only, since
+their values are noise; counts are exact and shown side by side (a dash: no such value under
+that release). A block that fails under a release is listed with its error.
 
 Each column after *same* counts the blocks whose output changed between two releases. The
 sentences under the table say what changed that matters, step by step; the sections after them
