@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import jax
 import pytest
 
+from bookexec.discover.blocks import scan_page
 from bookexec.goldens.store import parse as parse_golden
 from conftest import REPO, jaxpr_goldens, static_server
 
@@ -220,10 +221,14 @@ def test_jaxpr_outputs_are_highlighted_and_readable(served, new_page, scheme):
 
 
 def expected_devices(chapter: str) -> int:
-    """A page's device count: what its snippets ask JAX for, else what this process sees."""
-    sources = sorted((REPO / "snippets" / chapter).glob("*.py"))
+    """A page's device count: what its session's snippets ask JAX for, else what this process
+    sees. A `fresh` block runs alone in a process of its own, so it does not count."""
     if chapter.startswith("labs/"):
         sources = [REPO / "docs" / f"{chapter}.ipynb"]
+    else:
+        page = f"{chapter}.md"
+        blocks = scan_page(page, (REPO / "docs" / page).read_text(encoding="utf-8"), REPO)
+        sources = [REPO / b.snippet for b in blocks if b.options.get("fresh") != "true"]
     for snippet in sources:
         asked = re.search(r'\\?"jax_num_cpu_devices\\?", (\d+)', snippet.read_text())
         if asked and jax.default_backend() == "cpu":
