@@ -38,6 +38,7 @@ from bookexec.goldens.normalize import normalize, path_rules
 from bookexec.goldens.store import Provenance, golden_path, parse, read_versions, write_versions
 from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
+from bookexec.jax.parse import Jaxpr, Opaque, split_output
 from bookexec.jax.runtime import JaxRuntime
 from bookexec.privacy import Masker
 
@@ -307,6 +308,41 @@ def _said(change: Change) -> str:
     )
 
 
+def _plain(word: str) -> str:
+    """A drift's words for a reader of releases: an equation whose primitive changed has had it
+    replaced (the old primitive may well live on elsewhere), not renamed."""
+    return re.sub(r"primitive renamed: (\S+) -> (\S+)", r"\1 replaced by \2", word)
+
+
+def primitives(text: str) -> set[str]:
+    """Every primitive in the jaxprs a block printed, nested ones included; none if unreadable."""
+    try:
+        segments = split_output(text)
+    except Exception:  # an unreadable jaxpr is reported by the comparison, not here
+        return set()
+    found: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, Jaxpr):
+            for eqn in value.eqns:
+                found.add(eqn.primitive)
+                for param in eqn.params.values():
+                    walk(param)
+        elif isinstance(value, tuple):
+            for item in value:
+                walk(item)
+        elif isinstance(value, Opaque):
+            for part in value.parts:
+                walk(part)
+
+    for segment in segments:
+        if segment.program is not None:
+            walk(segment.program.main)
+            for sub in segment.program.defs.values():
+                walk(sub)
+    return found
+
+
 def _exact(parsed) -> dict[str, str]:
     return {f.name: str(f.value) for f in parsed.facts if not f.banded}
 
@@ -340,7 +376,7 @@ def compare_block(
     if drift is None and not counts:
         return None
     drift = drift or jaxpr_diff.Drift(jaxpr_diff.COSMETIC)
-    kind, words, aligned = drift.kind, drift.changes, drift.diff
+    kind, words, aligned = drift.kind, [_plain(word) for word in drift.changes], drift.diff
     if counts and kind != jaxpr_diff.STRUCTURAL:
         kind = jaxpr_diff.TEXT
         words = words or ["only recorded counts changed"]
@@ -419,11 +455,37 @@ def _some(items: list[str], limit: int | None = 6) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _first(words: list[str], shown: int = 3) -> str:
+    more = len(words) - shown
+    return "; ".join(words[:shown]) + (f"; and {more} more" if more > 0 else "")
+
+
 def _blocks(n: int) -> str:
     return f"{n} block" if n == 1 else f"{n} blocks"
 
 
-def _summary(steps: list[tuple[str, str]], seen: list[Seen]) -> str:
+def _primitives_moved(
+    old: str, new: str, census: dict[tuple[str, str, str], dict[str, list[str]]]
+) -> str | None:
+    """The primitives that appear in the book's jaxprs under one release and not the other."""
+    before, after = census.get((old, new, old), {}), census.get((old, new, new), {})
+    came = sorted(set(after) - set(before))
+    went = sorted(set(before) - set(after))
+    if not came and not went:
+        return None
+    said = [f"`{name}` appears (in {_some(after[name], None)})" for name in came]
+    said += [f"`{name}` no longer appears (it was in {_some(before[name], None)})" for name in went]
+    return (
+        f"**Primitives.** Across every jaxpr the book prints, from JAX {old} to JAX {new}: "
+        f"{'; '.join(said)}."
+    )
+
+
+def _summary(
+    steps: list[tuple[str, str]],
+    seen: list[Seen],
+    census: dict[tuple[str, str, str], dict[str, list[str]]],
+) -> str:
     """What changed that matters, release by release, in sentences made from the changes."""
     out = ["\n## What changed that matters {#changes-summary}\n"]
     for old, new in steps:
@@ -442,15 +504,16 @@ def _summary(steps: list[tuple[str, str]], seen: list[Seen]) -> str:
         broken = [s for s in here if s.change.kind in ("fails", "not run")]
         lines = []
         if programs:
-            said = [
-                f"{s.link()} in {s.title} ({'; '.join(s.change.changes[:3])})" for s in programs
-            ]
+            said = [f"{s.link()} in {s.title} ({_first(s.change.changes)})" for s in programs]
             lines.append(
                 f"**Jaxprs that changed shape.** {_blocks(len(programs))} recorded a different "
                 f"program under JAX {new}: {_some(said, None)}."
             )
         else:
             lines.append(f"**Jaxprs.** No jaxpr changed shape under JAX {new}.")
+        moved_primitives = _primitives_moved(old, new, census)
+        if moved_primitives:
+            lines.append(moved_primitives)
         moved = [s for s in errors + texts if s.change.links_only]
         if moved:
             said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in moved]
@@ -515,6 +578,8 @@ def render_page(root: Path) -> str:
     names = [v for v, _ in chain]
     rows, sections = [], []
     seen: list[Seen] = []
+    # (old, new, release) -> primitive -> links of the blocks whose jaxprs hold it there
+    census: dict[tuple[str, str, str], dict[str, list[str]]] = {}
     for page, title in _chapters(root):
         chapter = Path(page).stem
         goldens = sorted((golden_dir / chapter).glob("*.txt"))
@@ -546,6 +611,11 @@ def render_page(root: Path) -> str:
                     )
                 else:
                     change = compare_block(path.stem, old_text, new_text, old, new)
+                    link = f"[`{path.stem}`](#changes-{chapter}-{path.stem})"
+                    for release, text in ((old, old_text), (new, new_text)):
+                        for name in primitives(text or ""):
+                            census.setdefault((old, new, release), {}).setdefault(name, [])
+                            census[old, new, release][name].append(link)
                 if change:
                     found.setdefault(path.stem, []).append((old, new, change))
                     is_error = path.stem in raising
@@ -584,10 +654,10 @@ Each column after *same* counts the blocks whose output changed between two rele
 sentences under the table say what changed that matters, step by step; the sections after them
 show each block's diff.
 
-| chapter | blocks | same | {step_heads} | failed |
+| chapter | blocks | same | {step_heads} | failed or not compared |
 | --- | ---: | ---: | {" | ".join("---:" for _ in steps)} | ---: |
 """
-    summary = _summary([(a, b) for (a, _), (b, _) in steps], seen)
+    summary = _summary([(a, b) for (a, _), (b, _) in steps], seen, census)
     return head + "\n".join(rows) + "\n" + summary + "".join(sections)
 
 
