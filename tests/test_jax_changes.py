@@ -214,7 +214,7 @@ def test_the_summary_says_what_changed_in_sentences_made_from_the_records(small_
         assert "**Jaxprs that changed shape.**" in said
         assert (
             "[`scan-jaxpr`](#changes-control-flow-scan-jaxpr) in Control flow "
-            f"({'; '.join(scan.changes[:3])})" in said
+            f"({'; '.join(scan.changes[:5])})" in said
         )
     # A count is quoted from the records, so a record that says otherwise changes the sentence.
     record = small_book / RECORDS / RELEASES[0] / PICKED[1]
@@ -342,3 +342,13 @@ def test_a_primitive_new_to_the_book_is_named_with_its_blocks(small_book):
     ) in said
     assert "`tanh` no longer appears (it was in [`scalar-jaxpr`]" in said
     assert "tanh replaced by logistic" in said
+
+
+def test_the_real_summary_says_each_change_of_shape_once_and_only_those():
+    said = summary(render_page(REPO))
+    shapes = next(line for line in said.splitlines() if "**Jaxprs that changed shape.**" in line)
+    assert "jaxpr 1 of" not in shapes and "(data flow)" not in shapes
+    assert "the text around" not in shapes
+    for entry in re.findall(r"\]\(#changes-[^)]+\) in [^(]+\(([^)]*)\)", shapes):
+        words = entry.split("; ")
+        assert len(words) == len(set(words)), entry

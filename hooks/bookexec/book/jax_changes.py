@@ -455,7 +455,19 @@ def _some(items: list[str], limit: int | None = 6) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _first(words: list[str], shown: int = 3) -> str:
+def _news(words: list[str]) -> list[str]:
+    """A changed program's changes as news: once each, without which of its jaxprs, and
+    without what is not a change of shape (data flow follows from the rest; text is said
+    elsewhere)."""
+    words = [re.sub(r"^jaxpr \d+ of \d+: ", "", word) for word in words]
+    return [
+        word
+        for word in dict.fromkeys(words)
+        if "(data flow)" not in word and not word.startswith("the text around")
+    ]
+
+
+def _first(words: list[str], shown: int = 5) -> str:
     more = len(words) - shown
     return "; ".join(words[:shown]) + (f"; and {more} more" if more > 0 else "")
 
@@ -504,7 +516,9 @@ def _summary(
         broken = [s for s in here if s.change.kind in ("fails", "not run")]
         lines = []
         if programs:
-            said = [f"{s.link()} in {s.title} ({_first(s.change.changes)})" for s in programs]
+            said = [
+                f"{s.link()} in {s.title} ({_first(_news(s.change.changes))})" for s in programs
+            ]
             lines.append(
                 f"**Jaxprs that changed shape.** {_blocks(len(programs))} recorded a different "
                 f"program under JAX {new}: {_some(said, None)}."
@@ -644,7 +658,7 @@ labs) also ran under JAX {older}, each in its own virtual environment, and its o
 recorded beside the goldens, with a hash of the page's code it ran; a record made before that
 code last changed is not compared, and says so. This page follows each block from release to
 release. A *cosmetic* change only re-letters variables, wraps lines or reorders parameters or
-independent equations; a *structural* one adds, removes or renames a primitive, changes a
+independent equations; a *structural* one adds, removes or replaces a primitive, changes a
 parameter, a type or where a value flows; a *text* change is one outside the jaxprs (messages,
 printed values, counts). Timings and ratios are compared as their placeholders only, since
 their values are noise; counts are exact and shown side by side (a dash: no such value under
