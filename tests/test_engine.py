@@ -204,7 +204,7 @@ def test_two_builds_in_one_process_get_two_builds(tmp_path, monkeypatch):
     monkeypatch.setattr(Engine, "_executor", executor)
     markdown = make_book(tmp_path)
     (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
-    config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"))
+    config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"), nav=None)
     eng = Engine(FakeRuntime())
     eng.on_startup("serve", dirty=False)
     first = eng.on_config(config) and eng.build
@@ -318,4 +318,6 @@ def test_other_jax_records_use_the_golden_format():
     page, _, block_id = fields["block"].removeprefix("docs/").partition("#")
     block = Block(page, 0, 1, block_id, fields["snippet"], "")
     body = record.read_text().partition("---\n")[2]
-    assert jax_changes._record(block, fields["result"], body) == record.read_text()
+    assert (
+        jax_changes._record(block, fields["result"], body, fields["sources"]) == record.read_text()
+    )
