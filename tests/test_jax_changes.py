@@ -341,7 +341,7 @@ def test_a_primitive_new_to_the_book_is_named_with_its_blocks(small_book):
         "[`scalar-jaxpr`](#changes-tracers-scalar-jaxpr))"
     ) in said
     assert "`tanh` no longer appears (it was in [`scalar-jaxpr`]" in said
-    assert "tanh replaced by logistic" in said
+    assert "an equation's tanh replaced by logistic" in said
 
 
 def test_the_real_summary_says_each_change_of_shape_once_and_only_those():
@@ -352,3 +352,14 @@ def test_the_real_summary_says_each_change_of_shape_once_and_only_those():
     for entry in re.findall(r"\]\(#changes-[^)]+\) in [^(]+\(([^)]*)\)", shapes):
         words = entry.split("; ")
         assert len(words) == len(set(words)), entry
+
+
+def test_one_equation_gone_is_not_said_to_be_the_primitive_gone(small_book):
+    golden = small_book / "tests/golden" / PICKED[2]
+    text = golden.read_text()
+    golden.write_text(
+        text.replace("    d:f32[] = mul 0.5:f32[] c\n", "", 1).replace("add d", "add c")
+    )
+    said = _last_step(small_book, "", "")
+    assert "one mul equation removed" in said
+    assert "primitive removed: mul" not in said

@@ -310,8 +310,11 @@ def _said(change: Change) -> str:
 
 def _plain(word: str) -> str:
     """A drift's words for a reader of releases: an equation whose primitive changed has had it
-    replaced (the old primitive may well live on elsewhere), not renamed."""
-    return re.sub(r"primitive renamed: (\S+) -> (\S+)", r"\1 replaced by \2", word)
+    replaced, and an equation removed or added is one equation (the old primitive may well live
+    on elsewhere), not the primitive."""
+    word = re.sub(r"primitive renamed: (\S+) -> (\S+)", r"an equation's \1 replaced by \2", word)
+    # One equation went or came: the primitive itself may well be in the program still.
+    return re.sub(r"primitive (removed|added): (\S+)", r"one \2 equation \1", word)
 
 
 def primitives(text: str) -> set[str]:
@@ -460,9 +463,10 @@ def _news(words: list[str]) -> list[str]:
     without what is not a change of shape (data flow follows from the rest; text is said
     elsewhere)."""
     words = [re.sub(r"^jaxpr \d+ of \d+: ", "", word) for word in words]
+    times = {word: words.count(word) for word in words}
     return [
-        word
-        for word in dict.fromkeys(words)
+        word if times[word] == 1 else f"{word} (in {times[word]} places)"
+        for word in times
         if "(data flow)" not in word and not word.startswith("the text around")
     ]
 
