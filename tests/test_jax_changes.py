@@ -349,6 +349,7 @@ def test_the_real_summary_says_each_change_of_shape_once_and_only_those():
     shapes = next(line for line in said.splitlines() if "**Jaxprs that changed shape.**" in line)
     assert "jaxpr 1 of" not in shapes and "(data flow)" not in shapes
     assert "the text around" not in shapes
+    assert not re.search(r"replaced by (\S+); \1: \d+ inputs", shapes)  # said with it
     for entry in re.findall(r"\]\(#changes-[^)]+\) in [^(]+\(([^)]*)\)", shapes):
         words = entry.split("; ")
         assert len(words) == len(set(words)), entry

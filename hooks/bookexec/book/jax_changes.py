@@ -464,10 +464,14 @@ def _news(words: list[str]) -> list[str]:
     elsewhere)."""
     words = [re.sub(r"^jaxpr \d+ of \d+: ", "", word) for word in words]
     times = {word: words.count(word) for word in words}
+    replaced = {m[1] for word in times if (m := re.search(r"replaced by (\S+)$", word))}
     return [
-        word if times[word] == 1 else f"{word} (in {times[word]} places)"
+        word if times[word] == 1 else f"{word}, in {times[word]} places"
         for word in times
-        if "(data flow)" not in word and not word.startswith("the text around")
+        if "(data flow)" not in word
+        and not word.startswith("the text around")
+        # a new primitive's inputs are part of the replacement already said
+        and not any(word.startswith(f"{name}: ") and " inputs -> " in word for name in replaced)
     ]
 
 
@@ -571,8 +575,8 @@ def _summary(
         if texts:
             said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in texts]
             lines.append(
-                f"**Other printed text.** {_blocks(len(texts))} printed other text around the "
-                f"same programs: {_some(said, None)}."
+                f"**Other printed text.** {_blocks(len(texts))} printed other text, outside any "
+                f"jaxpr the page compares: {_some(said, None)}."
             )
         if cosmetic:
             lines.append(
@@ -662,11 +666,12 @@ labs) also ran under JAX {older}, each in its own virtual environment, and its o
 recorded beside the goldens, with a hash of the page's code it ran; a record made before that
 code last changed is not compared, and says so. This page follows each block from release to
 release. A *cosmetic* change only re-letters variables, wraps lines or reorders parameters or
-independent equations; a *structural* one adds, removes or replaces a primitive, changes a
-parameter, a type or where a value flows; a *text* change is one outside the jaxprs (messages,
-printed values, counts). Timings and ratios are compared as their placeholders only, since
-their values are noise; counts are exact and shown side by side (a dash: no such value under
-that release). A block that fails under a release is listed with its error.
+independent equations; a *structural* one adds or removes an equation, replaces an equation's
+primitive, or changes a parameter, a type or where a value flows; a *text* change is one
+outside the jaxprs (messages, printed values, counts). Timings and ratios are compared as their
+placeholders only, since their values are noise; counts are exact and shown side by side (a
+dash: no such value under that release). A block that fails under a release is listed with its
+error.
 
 Each column after *same* counts the blocks whose output changed between two releases. The
 sentences under the table say what changed that matters, step by step; the sections after them
