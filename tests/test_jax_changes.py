@@ -334,11 +334,19 @@ def test_a_primitive_new_to_the_book_is_named_with_its_blocks(small_book):
     golden = small_book / "tests/golden" / PICKED[2]
     assert "tanh" in record.read_text()
     golden.write_text(golden.read_text().replace("tanh", "logistic"))
+    for folder, line in (
+        (f"{RECORDS}/{RELEASES[-1]}", "saved: tanh"),
+        ("tests/golden", "saved: logistic"),
+    ):
+        other = small_book / folder / PICKED[0]
+        other.write_text(other.read_text() + line + "\n")
     said = _last_step(small_book, "", "")
+    assert "its name is also printed by [`scan-jaxpr`](#changes-control-flow-scan-jaxpr)" in said
     assert (
         "**Primitives.** Across every jaxpr the book prints, from JAX "
         f"{RELEASES[-1]} to JAX {PINNED}: `logistic` appears (in "
-        "[`scalar-jaxpr`](#changes-tracers-scalar-jaxpr))"
+        "[`scalar-jaxpr`](#changes-tracers-scalar-jaxpr); its name is also printed by "
+        "[`scan-jaxpr`](#changes-control-flow-scan-jaxpr))"
     ) in said
     assert "`tanh` no longer appears (it was in [`scalar-jaxpr`]" in said
     assert "an equation's tanh replaced by logistic" in said

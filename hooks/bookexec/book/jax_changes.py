@@ -485,7 +485,10 @@ def _blocks(n: int) -> str:
 
 
 def _primitives_moved(
-    old: str, new: str, census: dict[tuple[str, str, str], dict[str, list[str]]]
+    old: str,
+    new: str,
+    census: dict[tuple[str, str, str], dict[str, list[str]]],
+    here: list[Seen],
 ) -> str | None:
     """The primitives that appear in the book's jaxprs under one release and not the other."""
     before, after = census.get((old, new, old), {}), census.get((old, new, new), {})
@@ -493,8 +496,26 @@ def _primitives_moved(
     went = sorted(set(before) - set(after))
     if not came and not went:
         return None
-    said = [f"`{name}` appears (in {_some(after[name], None)})" for name in came]
-    said += [f"`{name}` no longer appears (it was in {_some(before[name], None)})" for name in went]
+
+    def named(name: str, side: int, besides: list[str]) -> str:
+        """The other blocks whose printed text (outside jaxprs) names the primitive."""
+        texts = [
+            s.link()
+            for s in here
+            if s.link() not in besides
+            and any(re.search(rf"\b{re.escape(name)}\b", pair[side]) for pair in s.change.quoted)
+        ]
+        return f"; its name is also printed by {_some(texts, None)}" if texts else ""
+
+    said = [
+        f"`{name}` appears (in {_some(after[name], None)}{named(name, 1, after[name])})"
+        for name in came
+    ]
+    said += [
+        f"`{name}` no longer appears (it was in {_some(before[name], None)}"
+        f"{named(name, 0, before[name])})"
+        for name in went
+    ]
     return (
         f"**Primitives.** Across every jaxpr the book prints, from JAX {old} to JAX {new}: "
         f"{'; '.join(said)}."
@@ -533,7 +554,7 @@ def _summary(
             )
         else:
             lines.append(f"**Jaxprs.** No jaxpr changed shape under JAX {new}.")
-        moved_primitives = _primitives_moved(old, new, census)
+        moved_primitives = _primitives_moved(old, new, census, here)
         if moved_primitives:
             lines.append(moved_primitives)
         moved = [s for s in errors + texts if s.change.links_only]
@@ -673,7 +694,8 @@ placeholders only, since their values are noise; counts are exact and shown side
 dash: no such value under that release). A block that fails under a release is listed with its
 error.
 
-Each column after *same* counts the blocks whose output changed between two releases. The
+Each column between *same* and the last counts the blocks whose output changed between two
+releases; the last counts the blocks that failed under a release or were not compared. The
 sentences under the table say what changed that matters, step by step; the sections after them
 show each block's diff.
 
