@@ -77,7 +77,9 @@ def test_first_page_is_recorded_then_live_reload_shows_the_live_output(served, b
         while page.locator(".bookexec-pending").count():
             assert time.monotonic() < deadline, served.log()
             page.wait_for_event("load", timeout=120_000)
-        assert page.locator(".result", has_text="live output").is_visible()
+        # A reload can still be on its way when the pending page is gone: wait for the page it
+        # brings (never longer than the deadline above allows).
+        page.locator(".result", has_text="live output").wait_for(state="visible", timeout=60_000)
         drift = page.locator(".bookexec-drift")  # and its drift, as serve always shows it
         assert drift.count() == 1 and "Block 'nap' drifted" in drift.inner_text()
     finally:
