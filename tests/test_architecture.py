@@ -7,9 +7,10 @@ Layers, lowest first (a module imports only from its own layer or lower ones):
 2. `goldens`: golden format, comparison, report, measured values, normalisation, review
 3. `execute`: protocol, runtime seam, runner, worker, cache, progress
 4. `render`: the markdown-exec formatter, prose references, figures
-5. `engine`: one Build per build, driven by the hook file
+5. `engine`: one Build per build, driven by the plugin; `settings`: a build's settings
 6. `jax`: the JAX runtime and the jaxpr parser, diff and lexer
 7. `book`: this book's own features (census, labs, notebooks, jax_changes...)
+8. `plugin`: the MkDocs plugin, which names the runtime and extensions by configuration
 
 `execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`) nor `bookexec.book`.
 """
@@ -33,8 +34,10 @@ LAYERS = {
     "execute": 3,
     "render": 4,
     "engine": 5,
+    "settings": 5,
     "jax": 6,
     "book": 7,
+    "plugin": 8,
 }
 
 

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
+from collections.abc import Mapping
 from functools import cache
 from importlib.metadata import distributions
 from pathlib import Path
 
 from bookexec.discover.blocks import Block
-from bookexec.discover.options import parse_switch
 from bookexec.execute.progress import outside_mkdocs
 from bookexec.files import write_atomic
 from bookexec.privacy import worker_environment
@@ -55,14 +54,6 @@ _EXECUTOR_SOURCES = (
 )
 
 
-def enabled(serving: bool, mode: str, environ=os.environ) -> bool:
-    """`auto` (the default) means only under `mkdocs serve`; the update mode never reads it."""
-    setting = parse_switch(environ.get("BOOK_CACHE", "auto"), "BOOK_CACHE")
-    if setting is False or mode == "update":
-        return False
-    return serving if setting is None else setting
-
-
 def fingerprint(
     environ: dict[str, str],
     python: str,
@@ -70,6 +61,7 @@ def fingerprint(
     prefix: str,
     root: str,
     executor: bytes,
+    settings: str = "",
 ) -> str:
     """Everything outside the page that can change an output, as one digest."""
     digest = hashlib.sha256()
@@ -79,6 +71,7 @@ def fingerprint(
     for part in (python, prefix, root, json.dumps(sorted(packages)), json.dumps(relevant)):
         digest.update(part.encode() + b"\0")
     digest.update(executor)
+    digest.update(b"\0" + settings.encode())
     return digest.hexdigest()
 
 
@@ -92,8 +85,9 @@ def installed_packages() -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def environment_key(root: Path, environ=os.environ) -> str:
-    """What every block's output may depend on outside its code."""
+def environment_key(root: Path, environ: Mapping[str, str], settings: str = "") -> str:
+    """What every block's output may depend on outside its code; `settings` are the build's
+    own that can change an output (`Settings.key`: limits, hash seed)."""
     here = Path(__file__).resolve().parents[1]  # hooks/bookexec
     executor = b"".join((here / name).read_bytes() for name in _EXECUTOR_SOURCES)
     return fingerprint(
@@ -103,6 +97,7 @@ def environment_key(root: Path, environ=os.environ) -> str:
         sys.prefix,
         str(root.resolve()),
         executor,
+        settings,
     )
 
 
