@@ -99,8 +99,8 @@ def block_memory(block: Block, limits: Limits) -> int:
 def _memory_fix(block: Block, limits: Limits) -> str:
     return (
         f"its memory limit is {memory_words(block_memory(block, limits))}: use less, or raise "
-        f'memory="..." on the fence (default {memory_words(limits.memory)}, or '
-        "BOOK_MEMORY_LIMIT)"
+        f'memory="..." on the fence (default {memory_words(limits.memory)}: the plugin\'s '
+        "limits: memory, or BOOK_MEMORY_LIMIT)"
     )
 
 
@@ -377,7 +377,8 @@ class Worker:
         raise WorkerFailed(
             f"timed out after {timeout - 5.0:g} s while {doing}{self._stuck_line(block)}; "
             f'make it faster, or raise timeout="..." on the fence '
-            f"(default {self.limits.timeout:g} s, or BOOK_BLOCK_TIMEOUT)"
+            f"(default {self.limits.timeout:g} s: the plugin's limits: timeout, or "
+            "BOOK_BLOCK_TIMEOUT)"
         )
 
     def _wait_for_message(self, timeout: float) -> bool:
