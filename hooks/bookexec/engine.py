@@ -107,7 +107,7 @@ class Engine:
         self.background: background.Background | None = None
 
     def current(self) -> Build:
-        """The build under way; an error outside one (a formatter called without the hook)."""
+        """The build under way; an error outside one (a formatter called without the plugin)."""
         if self.build is None:
             raise BookError("an executed block was rendered outside a book build (no plugin?)")
         return self.build

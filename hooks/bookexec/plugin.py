@@ -170,12 +170,18 @@ def make_extensions(paths: Iterable[str]) -> list[Extension]:
 
 
 def live_reload() -> bool:
-    """Whether `mkdocs serve` reloads the browser. MkDocs tells plugins the command, not its
-    `--no-livereload`, which decides whether a page shown from its goldens ever comes back
-    live; its command line's parser (click, whose current context is public) knows. Outside a
-    command line (MkDocs driven from Python): True."""
+    """Whether `mkdocs serve` reloads the browser, which decides whether a page shown from its
+    goldens ever comes back live. No public API says so: MkDocs tells plugins the command, not
+    its `--no-livereload`, and `on_serve` comes after the first build. The command line's
+    parser does (click's current context is public; the option's name is the CLI's own:
+    `livereload` in MkDocs, `no_livereload` in ProperDocs, which tests/test_scratch_book.py
+    checks under each). Outside a command line (MkDocs driven from Python): True."""
     context = click.get_current_context(silent=True)
-    return bool(context.params.get("livereload", True)) if context is not None else True
+    if context is None:
+        return True
+    if "no_livereload" in context.params:  # ProperDocs
+        return not context.params["no_livereload"]
+    return bool(context.params.get("livereload", True))
 
 
 class ExecutedBookPlugin(BasePlugin[BookConfig]):

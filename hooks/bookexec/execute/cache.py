@@ -7,7 +7,8 @@ A block's key covers everything that can change what it prints:
   session's state is what they left behind (a `fresh` block runs alone, so only its own);
 - the Python build, every installed distribution and its version, and where they live;
 - the environment a snippet can see (`privacy.worker_environment`: `JAX_*`, `XLA_*`,
-  `PYTHON*`, `PATH`, `HOME`, locale, `BOOK_SNIPPET_*`, ...) and the book's `BOOK_*` settings;
+  `PYTHON*`, `PATH`, `HOME`, locale, `BOOK_SNIPPET_*`, ...), the book's `BOOK_*` variables,
+  and the build's settings that can change an output (limits, hash seed: `Settings.key`);
 - the checkout's path, because raw outputs still hold absolute paths until normalised;
 - the source of the executor itself.
 
