@@ -29,7 +29,7 @@ class Provenance(Extension):
 
     def start(self, build: Build, config: Any) -> None:
         """Fix this build's date."""
-        self.date = provenance.build_date()
+        self.date = provenance.build_date(build.settings.environ)
 
     def made(self, build: Build, src: str) -> provenance.Made | None:
         """How this page's outputs were made; None for a page with no executed blocks."""
