@@ -194,9 +194,9 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         self.dirty = False
         self.reloads = True
 
-    def current(self) -> Engine:
-        """The engine for the configured runtime and extensions: made again if they change
-        (an edit of mkdocs.yml under `mkdocs serve`)."""
+    def configured(self) -> Engine:
+        """The engine for the configured runtime and extensions: made again when a build
+        starts with others (an edit of mkdocs.yml under `mkdocs serve`)."""
         wanted = (self.config.runtime, tuple(self.config.extensions))
         if self.engine is None or self.made_from != wanted:
             if self.engine is not None:
@@ -204,6 +204,12 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
             self.engine = Engine(make_runtime(wanted[0]), make_extensions(wanted[1]))
             self.engine.on_startup(self.command, self.dirty, self.reloads)
             self.made_from = wanted
+        return self.engine
+
+    def current(self) -> Engine:
+        """The engine of the build under way (`on_config` made it)."""
+        if self.engine is None:
+            raise PluginError(f"{NAME}: an event came before any build started (on_config)")
         return self.engine
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -214,7 +220,7 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
 
     def on_config(self, config: Any) -> Any:
         """Start a new build, with its settings: the one place the environment is read."""
-        return self.current().on_config(config, settings.read(self.config, os.environ))
+        return self.configured().on_config(config, settings.read(self.config, os.environ))
 
     def on_files(self, files: Any, *, config: Any) -> Any:
         """Plan the pages and start running them."""
