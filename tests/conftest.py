@@ -1,4 +1,4 @@
-"""Shared helpers: small fixture sites built with the real hooks, and the real MkDocs."""
+"""Shared helpers: small fixture sites built with the real plugin, and the real MkDocs."""
 
 from __future__ import annotations
 
@@ -22,18 +22,21 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-HOOK = REPO / "hooks" / "executed_book.py"
+# How a fixture book enables the engine: the plugin, with the JAX book's runtime and extensions.
+PLUGIN = """\
+  - executed-book:
+      runtime: bookexec.jax.runtime.JaxRuntime
+      extensions: [bookexec.book.extensions.book_extensions]
+"""
 MKDOCS = Path(sys.executable).parent / "mkdocs"
 
 _CONFIG = """\
 site_name: fixture
 docs_dir: docs
-hooks:
-  - {hook}
 plugins:
   - markdown-exec:
       languages: [python]
-markdown_extensions:
+{plugin}markdown_extensions:
   - admonition
   - pymdownx.superfences
   - pymdownx.snippets:
@@ -182,9 +185,9 @@ class Site:
 
 
 def new_site(root: Path) -> Site:
-    """An empty fixture book at `root`, configured with the real hooks."""
+    """An empty fixture book at `root`, configured with the real plugin."""
     (root / "docs").mkdir(parents=True)
-    (root / "mkdocs.yml").write_text(_CONFIG.format(hook=HOOK))
+    (root / "mkdocs.yml").write_text(_CONFIG.format(plugin=PLUGIN))
     return Site(root)
 
 

@@ -7,9 +7,10 @@ Layers, lowest first (a module imports only from its own layer or lower ones):
 2. `goldens`: golden format, comparison, report, measured values, normalisation, review
 3. `execute`: protocol, runtime seam, runner, worker, cache, progress
 4. `render`: the markdown-exec formatter, prose references, figures
-5. `engine`: one Build per build, driven by the hook file
+5. `engine`: one Build per build, driven by the plugin; `settings`: a build's settings
 6. `jax`: the JAX runtime and the jaxpr parser, diff and lexer
 7. `book`: this book's own features (census, labs, notebooks, jax_changes...)
+8. `plugin`: the MkDocs plugin, which names the runtime and extensions by configuration
 
 `execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`) nor `bookexec.book`.
 """
@@ -33,8 +34,10 @@ LAYERS = {
     "execute": 3,
     "render": 4,
     "engine": 5,
+    "settings": 5,
     "jax": 6,
     "book": 7,
+    "plugin": 8,
 }
 
 
@@ -186,3 +189,39 @@ print(len(names), handled)
     count, handled = done.stdout.split(" ", 1)
     assert int(count) >= 40  # every module was imported
     assert handled.strip() == "[]", f"loggers with handlers after import: {handled}"
+
+
+# Where the process's environment and command line may be read: the plugin, once per build
+# (`bookexec.settings` is handed what it read), the `python -m` mains, and the generated
+# notebook's setup cell (a string, run in the reader's kernel, not here).
+ENVIRONMENT_READERS = {
+    "bookexec.plugin",
+    "bookexec.book.jax_changes",
+    "bookexec.book.drift_watch",
+    "bookexec.execute.worker",
+    "bookexec.execute.launch",
+}
+
+
+def _environment_reads(source: str) -> list[tuple[int, str]]:
+    """Each `os.environ`, `os.getenv`, `os.putenv` and `sys.argv` in the code, with its line."""
+    wanted = {("os", "environ"), ("os", "getenv"), ("os", "putenv"), ("sys", "argv")}
+    return [
+        (node.lineno, f"{node.value.id}.{node.attr}")
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and (node.value.id, node.attr) in wanted
+    ]
+
+
+def test_only_the_plugin_and_the_mains_read_the_environment():
+    """Settings are read in one place as a build starts, never at import nor deep down."""
+    found = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}: {name}"
+        for module, path in _modules()
+        if module not in ENVIRONMENT_READERS
+        for line, name in _environment_reads(path.read_text(encoding="utf-8"))
+    ]
+    assert found == [], "pass the build's Settings (or its environ) down instead"
+    assert _environment_reads("import os\nx = os.environ.get('BOOK_X')\n") == [(2, "os.environ")]

@@ -146,11 +146,11 @@ CASES = [
 @pytest.fixture(scope="module")
 def base(tmp_path_factory, request) -> Path:
     """A fixture site with one good page and its golden, copied for each case."""
-    from conftest import _CONFIG, HOOK
+    from conftest import _CONFIG, PLUGIN
 
     root = tmp_path_factory.mktemp("base") / "book"
     (root / "docs").mkdir(parents=True)
-    (root / "mkdocs.yml").write_text(_CONFIG.format(hook=HOOK))
+    (root / "mkdocs.yml").write_text(_CONFIG.format(plugin=PLUGIN))
     (root / "docs" / "good.md").write_text(GOOD_PAGE)
     (root / "snippets" / "good").mkdir(parents=True)
     (root / "snippets" / "good" / "good.py").write_text(GOOD)

@@ -169,10 +169,12 @@ def test_the_book_scans_exactly_the_fences_markdown_exec_executes(root, value):
 def test_markdown_exec_auto_executes_without_exec_and_so_does_the_scan(root, monkeypatch):
     from markdown_exec._internal import main
 
-    monkeypatch.setenv("MARKDOWN_EXEC_AUTO", "python")
+    from bookexec import settings
+
+    auto = settings.read({}, {"MARKDOWN_EXEC_AUTO": "python"}).auto  # as a build reads it
     monkeypatch.setattr(main, "MARKDOWN_EXEC_AUTO", ["python"])  # read at its import
     text = page(fence('python id="auto"'), fence('python exec="no" id="no"'))
-    scanned = [block.id for block in scan_page("ch.md", text, root)]
+    scanned = [block.id for block in scan_page("ch.md", text, root, auto)]
     assert scanned == executed_by_markdown_exec(text) == ["auto", "no"]
 
 
@@ -187,18 +189,26 @@ def test_is_true_is_markdown_exec_s_rule():
 
 def test_the_book_s_own_switches_are_strict(monkeypatch):
     """`fresh`, BOOK_CACHE, BOOK_EXEC and BOOK_SERVE_BACKGROUND: a typo is an error naming it."""
+    from bookexec import settings
     from bookexec.discover.options import parse_bool, parse_switch
-    from bookexec.execute import cache
 
     assert [parse_bool(v, "X") for v in ("true", "Yes", "ON", "1")] == [True] * 4
     assert [parse_bool(v, "X") for v in ("false", "No", "OFF", "0")] == [False] * 4
     assert parse_switch("auto", "X") is None
-    with pytest.raises(BookError, match=r'BOOK_CACHE: "of" is not a yes or no; use one of "true"'):
-        cache.enabled(True, "check", {"BOOK_CACHE": "of"})
-    assert cache.enabled(True, "check", {"BOOK_CACHE": "auto"})
-    assert not cache.enabled(False, "check", {"BOOK_CACHE": "auto"})
-    assert cache.enabled(False, "check", {"BOOK_CACHE": "Yes"})
-    assert not cache.enabled(True, "check", {"BOOK_CACHE": "no"})
+    for name in ("BOOK_CACHE", "BOOK_EXEC", "BOOK_SERVE_BACKGROUND"):
+        with pytest.raises(BookError, match=rf'{name}: "of" is not a yes or no; use one of "true"'):
+            settings.read({}, {name: "of"})
+
+    def cache(serving: bool, value: str, mode: str = "check") -> tuple[bool, bool]:
+        read = settings.read({}, {"BOOK_CACHE": value, "GOLDEN": mode})
+        return read.block_cache(serving), read.lab_cache()
+
+    # One reading of auto: blocks from the cache only under serve; labs' renders always.
+    assert cache(True, "auto") == (True, True)
+    assert cache(False, "auto") == (False, True)
+    assert cache(False, "Yes") == (True, True)
+    assert cache(True, "no") == (False, False)
+    assert cache(True, "on", mode="update") == (False, True)  # the update runs every block
 
 
 def test_a_fresh_value_is_checked_with_the_same_rule(root):

@@ -13,18 +13,16 @@ import re
 import pytest
 
 from bookexec.execute import cache
-from conftest import HOOK, Site
+from conftest import PLUGIN, Site
 
 pytestmark = pytest.mark.build
 
 CONFIG = f"""\
 site_name: cache fixture
-hooks:
-  - {HOOK}
 plugins:
   - markdown-exec:
       languages: [python]
-markdown_extensions:
+{PLUGIN}markdown_extensions:
   - pymdownx.superfences
   - pymdownx.snippets:
       base_path: !relative $config_dir

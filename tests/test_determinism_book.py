@@ -15,6 +15,7 @@ so the snippets also sort or break ties explicitly; README "Determinism" lists h
 from __future__ import annotations
 
 import difflib
+import os
 from pathlib import Path
 
 import pytest
@@ -67,8 +68,9 @@ def run_book(
     """Each block's judged text, keyed `page#block`, with the pages submitted in this order."""
     monkeypatch.setenv("BOOK_HASH_SEED", seed)
     monkeypatch.setenv("BOOK_CACHE", "off")
-    executor = Executor(root, runtime=JaxRuntime())  # no cache: every block really runs
-    rules = machine_path_rules(root)
+    # no cache: every block really runs
+    executor = Executor(root, runtime=JaxRuntime(), environ=os.environ, seed=hash_seed(os.environ))
+    rules = machine_path_rules(root, os.environ)
     outputs: dict[str, str] = {}
     try:
         for page, blocks in pages:

@@ -21,6 +21,7 @@ from bookexec.goldens import review
 from bookexec.goldens.store import golden_path, parse, read_golden
 from bookexec.goldens.store import render as render_golden
 from bookexec.render.fence import format_python
+from bookexec.settings import Settings
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "hooks" / "bookexec"
@@ -84,9 +85,11 @@ def make_book(root: Path) -> str:
     return "# Ch\n\n" + "\n".join(fences)
 
 
-def make_build(root: Path, executor: FakeExecutor, extensions=()) -> Build:
+def make_build(
+    root: Path, executor: FakeExecutor, extensions=(), settings: Settings | None = None
+) -> Build:
     markdown = make_book(root)
-    build = Build(root, False, FakeRuntime(), extensions, executor=executor)
+    build = Build(root, False, FakeRuntime(), extensions, executor=executor, settings=settings)
     build.plan([(PAGE, markdown)])
     build.enter_page(PAGE, markdown)
     return build
@@ -157,7 +160,6 @@ def test_a_page_level_failure_is_the_pages_not_a_blocks(tmp_path):
 
 
 def test_drift_gives_the_reports_lines_and_fails_the_check(tmp_path, monkeypatch):
-    monkeypatch.setenv("GOLDEN", "check")
     for block_id in IDS:  # before the build: it judges the goldens it found when it began
         path = golden_path(tmp_path / "tests" / "golden", PAGE, block_id)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -176,14 +178,14 @@ def test_drift_gives_the_reports_lines_and_fails_the_check(tmp_path, monkeypatch
 
 
 def test_the_update_writes_the_goldens_through_the_report(tmp_path, monkeypatch):
-    monkeypatch.setenv("GOLDEN", "update")
     ran = []
 
     class After(Extension):
         def after_update(self, build):
             ran.append(build)
 
-    build = make_build(tmp_path, FakeExecutor({i: f"out {i}\n" for i in IDS}), [After()])
+    executor = FakeExecutor({i: f"out {i}\n" for i in IDS})
+    build = make_build(tmp_path, executor, [After()], Settings(mode="update"))
     render_page(build)
     build.finish()
     for block_id in IDS:

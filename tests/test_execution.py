@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bookexec import settings
 from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
 from bookexec.execute.runner import Executor, PageRun
@@ -32,7 +33,7 @@ def run_page(
         blocks.append(
             Block("page.md", index, 10 * index + 1, f"b{index}", snippet, code, dict(options))
         )
-    executor = Executor(root, jobs=1, runtime=runtime or JaxRuntime())
+    executor = Executor(root, jobs=1, runtime=runtime or JaxRuntime(), environ=os.environ)
     executor.submit("page.md", blocks)
     try:
         return executor.page("page.md")
@@ -212,14 +213,17 @@ def test_a_bad_limit_in_the_environment_is_named_when_the_build_starts(
 ):
     env = {**os.environ, name: value}
     imported = subprocess.run(
-        [sys.executable, "-c", "import bookexec.execute.runner"],
+        [
+            sys.executable,
+            "-c",
+            "import bookexec.execute.runner, bookexec.settings, bookexec.plugin",
+        ],
         cwd=REPO / "hooks",
         env=env,
         capture_output=True,
         text=True,
     )
     assert imported.returncode == 0, imported.stderr  # importing never reads it
-    monkeypatch.setenv(name, value)
     with pytest.raises(BookError) as raised:
-        Executor(tmp_path, jobs=1)
+        settings.read({}, {name: value})  # what the plugin does as each build starts
     assert str(raised.value).startswith(f"{name}={value!r} is not a positive number of ")

@@ -1,6 +1,6 @@
 """A build that does not go through the book's engine stops and says which command to use.
 
-Another builder that reads mkdocs.yml (Zensical, or MkDocs without the book's hook) would run
+Another builder that reads mkdocs.yml (Zensical, or MkDocs without the book's plugin) would run
 every block in-process through markdown-exec's own formatter and compare no golden. The book's
 `bookexec.guard` extension stops it; `bookexec.facts` refuses too, as a second line.
 """
@@ -20,7 +20,7 @@ from markdown_exec._internal.formatters.python import _format_python
 
 from bookexec.facts import IN_BUILDER
 from bookexec.guard import MESSAGE
-from conftest import HOOK, REPO
+from conftest import PLUGIN, REPO
 
 ZENSICAL = "0.1.1"
 INLINE = '# Page\n\n```python exec="on"\nprint(1 + 1)\n```\n'
@@ -58,7 +58,7 @@ def test_markdown_exec_without_the_hook_stops_with_the_command_to_use():
 def with_guard(config: Path, hook: bool = True) -> None:
     text = config.read_text() + "  - bookexec.guard\n"  # markdown_extensions is the last list
     if not hook:
-        text = text.replace(f"hooks:\n  - {HOOK}\n", "")
+        text = text.replace(PLUGIN, "")
     config.write_text(text)
 
 
@@ -77,7 +77,7 @@ def test_mkdocs_without_the_hook_fails_the_build(site):
     site.page("index.md", PAGE)
     site.snippet("index/two.py", "print(1 + 1)\n")
     with_guard(site.root / "mkdocs.yml", hook=False)
-    assert "executed_book" not in (site.root / "mkdocs.yml").read_text()
+    assert "executed-book" not in (site.root / "mkdocs.yml").read_text()
     built = site.build("check")
     assert built.returncode != 0
     assert MESSAGE in built.output

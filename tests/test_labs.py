@@ -13,7 +13,7 @@ import nbformat
 import pytest
 import yaml
 
-from conftest import REPO
+from conftest import PLUGIN, REPO
 
 LABS = sorted((REPO / "docs" / "labs").glob("*.ipynb"))
 
@@ -24,7 +24,7 @@ plugins:
   - mkdocs-jupyter:
       execute: false
       custom_template: {template}
-"""
+{plugin}"""
 
 
 def notebook(cells: list[dict]) -> str:
@@ -78,7 +78,9 @@ def configure_labs(site):
         "markdown_extensions:"
         + (site.root / "mkdocs.yml").read_text().split("markdown_extensions:")[1]
     )
-    (site.root / "mkdocs.yml").write_text(config + LAB_CONFIG.format(template=template) + tail)
+    (site.root / "mkdocs.yml").write_text(
+        config + LAB_CONFIG.format(template=template, plugin=PLUGIN) + tail
+    )
     site.page("index.md", "# Home\n")
     (site.root / "docs" / "labs").mkdir()
     (site.root / "docs" / "labs" / "demo.ipynb").write_text(notebook(DEMO))

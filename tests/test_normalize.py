@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import sysconfig
@@ -67,7 +68,7 @@ def test_markdown_exec_block_names():
 
 
 def test_machine_rules_cover_this_interpreter():
-    rules = machine_path_rules(Path.cwd())
+    rules = machine_path_rules(Path.cwd(), os.environ)
     purelib = sysconfig.get_paths()["purelib"]
     assert paths(f"{purelib}/jax/__init__.py", rules) == "<site-packages>/jax/__init__.py"
 
@@ -94,4 +95,4 @@ print(jax.make_jaxpr(jax.grad(lambda x: jnp.sum(jnp.sin(x) ** 2)))(jnp.ones(3)))
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert "cond[" in jaxprs and "scan[" in jaxprs
-    assert normalize(jaxprs, machine_path_rules(Path.cwd())) == jaxprs
+    assert normalize(jaxprs, machine_path_rules(Path.cwd(), os.environ)) == jaxprs

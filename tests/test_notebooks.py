@@ -9,6 +9,7 @@ a cell that must raise shows the exception type and message the golden shows.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -146,7 +147,7 @@ def test_notebook_runs_and_matches_the_goldens(site, chapter, tmp_path):
     nb = run_notebook(site / chapter / f"{chapter}.ipynb", tmp_path)
     facts_file = "".join(o.get("text", "") for o in nb.cells[-1].outputs).strip()
     assert facts_file and not facts_file.startswith(str(REPO)), facts_file
-    rules = machine_path_rules(REPO)
+    rules = machine_path_rules(REPO, os.environ)
     checked = 0
     files = cell_files(nb)
     for cell in nb.cells:

@@ -183,7 +183,7 @@ def _damage_hook(site: Site, body: str) -> None:
     hook = site.root / "damage.py"
     hook.write_text("import re\n\n\ndef on_page_content(html, page, config, files):\n" + body)
     config = site.root / "mkdocs.yml"
-    config.write_text(config.read_text().replace("hooks:\n", f"hooks:\n  - {hook}\n"))
+    config.write_text(config.read_text() + f"hooks:\n  - {hook}\n")
 
 
 DAMAGE = {

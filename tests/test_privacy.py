@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import _CONFIG, MKDOCS, REPO
+from conftest import _CONFIG, MKDOCS, PLUGIN, REPO
 
 pytestmark = pytest.mark.build
 
@@ -71,9 +71,10 @@ def marked_book(tmp_path):
     marker = f"mark{uuid.uuid4().hex[:12]}"
     root = tmp_path / f"checkout-{marker}" / "book"
     (root / "docs").mkdir(parents=True)
-    # The real layout: the hooks live inside the checkout, as in the book's own repository.
+    # The real layout: the engine lives inside the checkout, as in the book's own repository
+    # (PYTHONPATH below puts this copy before the installed one).
     shutil.copytree(REPO / "hooks", root / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
-    (root / "mkdocs.yml").write_text(_CONFIG.format(hook="hooks/executed_book.py"))
+    (root / "mkdocs.yml").write_text(_CONFIG.format(plugin=PLUGIN))
     (root / "docs" / "leak.md").write_text(
         '# Leak\n\n```python exec="on" id="leak"\n--8<-- "snippets/leak/leak.py"\n```\n'
     )
@@ -92,6 +93,7 @@ def marked_book(tmp_path):
         "LOGNAME": f"user{marker}",
         "BOOK_PRIVATE_VALUE": f"secret{marker}",
         "JAX_PLATFORMS": "cpu",
+        "PYTHONPATH": str(root / "hooks"),
     }
     command = [str(MKDOCS), "build", "--strict"]
     if can_set_hostname():

@@ -9,6 +9,7 @@ prints still drifts. A build a block kills is named by the next build.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -92,7 +93,7 @@ def test_a_change_two_running_blocks_could_have_made_names_both(tmp_path):
         (tmp_path / snippet).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / snippet).write_text(code)
         blocks[page] = [Block(page, 0, 1, "x", snippet, code, {})]
-    executor = Executor(tmp_path, jobs=2, runtime=PythonRuntime())
+    executor = Executor(tmp_path, jobs=2, runtime=PythonRuntime(), environ=os.environ)
     for page, page_blocks in blocks.items():
         executor.submit(page, page_blocks)
     try:
@@ -176,7 +177,6 @@ def test_the_build_judges_against_the_goldens_it_found_when_it_began(tmp_path, m
     this build's output still drifts; a golden planted then is not stale."""
     from test_engine import IDS, PAGE, FakeExecutor, code, make_build
 
-    monkeypatch.setenv("GOLDEN", "check")
     golden_dir = tmp_path / "tests" / "golden"
     for block_id in IDS:
         path = golden_path(golden_dir, PAGE, block_id)

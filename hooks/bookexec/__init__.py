@@ -51,8 +51,9 @@ Base (imports nothing of the engine):
 - `render.prose`: `{{fact:block.name}}` and `{{figure:block.name}}` in a page's text.
 - `render.figures`: figures drawn at build time from recorded values, as SVG.
 
-`engine`: the `Engine` the hook file makes, and one `Build` per MkDocs build; the `Extension`
-seam through which a book adds its own features.
+`engine`: the `Engine` the plugin makes, and one `Build` per MkDocs build; the `Extension`
+seam through which a book adds its own features. Beside it, `settings`: a build's settings,
+read once as it starts from the plugin's options and the environment.
 
 `jax`: JAX, the runtime this book uses.
 
@@ -72,4 +73,7 @@ seam through which a book adds its own features.
 - `book.audit`: the prose audit: no produced number typed by hand.
 - `book.jax_changes`: the book run under older JAX releases, and the generated page.
 - `book.drift_watch`: `./book drift-watch`: the next upgrade's drift, in a scratch copy.
+
+`plugin`: the MkDocs plugin (`plugins: [executed-book]`): its typed options, and each MkDocs
+event handed to the one `Engine`, made with the runtime and extensions the options name.
 """

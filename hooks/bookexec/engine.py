@@ -1,7 +1,8 @@
-"""The engine: one `Build` per MkDocs build, made and driven by an `Engine` the hook owns.
+"""The engine: one `Build` per MkDocs build, made and driven by an `Engine` the plugin owns.
 
-The `Engine` lives for the whole MkDocs process (like a plugin); each `on_config`, the first
-build's and every `mkdocs serve` rebuild's, makes a new `Build` and stops the last one. A
+The `Engine` lives as long as the plugin (`bookexec.plugin`), for the whole `mkdocs serve`;
+each `on_config`, the first build's and every rebuild's, makes a new `Build`, with the
+settings read for it (`bookexec.settings`), and stops the last one. A
 `Build` plans pages, hands each block's output to markdown-exec by (page, block id), and
 judges the goldens at the end. What is this book's own (audit, census, labs, notebooks...)
 reaches a build through `Extension` objects, so the engine never imports `bookexec.book`.
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import time
 from collections.abc import Iterable
 from concurrent.futures import CancelledError
@@ -22,7 +22,6 @@ import markdown_exec
 from markupsafe import Markup
 
 from bookexec.discover.blocks import Block, scan_page
-from bookexec.discover.options import parse_bool
 from bookexec.errors import BookError
 from bookexec.execute import background, cache
 from bookexec.execute.eta import RunTimes
@@ -35,17 +34,13 @@ from bookexec.goldens.compare import Comparison, Snapshot, compare
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.normalize import machine_path_rules, normalize
 from bookexec.goldens.report import Failure, Report
-from bookexec.goldens.store import (
-    Provenance,
-    golden_path,
-    mode_from_env,
-    read_versions,
-)
+from bookexec.goldens.store import Provenance, golden_path, read_versions
 from bookexec.goldens.store import parse as parse_golden
 from bookexec.guard import engine_formatter
 from bookexec.render import figures, prose, verify
 from bookexec.render.fence import anchor_blocks, format_python, page_summary, verify_box
 from bookexec.render.layout import Look, shown_text
+from bookexec.settings import Settings
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
@@ -101,31 +96,37 @@ class Extension:
 
 
 class Engine:
-    """Made once by the hook file; owns the current Build and the serve process's executor."""
+    """Made once by the plugin; owns the current Build and the serve process's executor."""
 
     def __init__(self, runtime: Runtime, extensions: Iterable[Extension] = ()) -> None:
         self.runtime = runtime
         self.extensions = list(extensions)
         self.command = "build"
+        self.live_reload = True
         self.build: Build | None = None
         self.background: background.Background | None = None
 
     def current(self) -> Build:
-        """The build under way; an error outside one (a formatter called without the hook)."""
+        """The build under way; an error outside one (a formatter called without the plugin)."""
         if self.build is None:
-            raise BookError("an executed block was rendered outside a book build (no hook?)")
+            raise BookError("an executed block was rendered outside a book build (no plugin?)")
         return self.build
 
-    def on_startup(self, command: str, dirty: bool) -> None:
-        """`build` or `serve`: kept across the config reloads of `mkdocs serve`."""
+    def on_startup(self, command: str, dirty: bool, live_reload: bool = True) -> None:
+        """`build` or `serve` (with live reload or not): kept across the config reloads of
+        `mkdocs serve`."""
         self.command = command
+        self.live_reload = live_reload
 
-    def on_config(self, config: Any) -> Any:
-        """A new Build for this build or rebuild; markdown-exec's formatter reaches it."""
+    def on_config(self, config: Any, settings: Settings | None = None) -> Any:
+        """A new Build for this build or rebuild, with its settings; markdown-exec's formatter
+        reaches it."""
         self.stop()
         root = Path(config.config_file_path).resolve().parent
         serving = self.command == "serve"
-        build = Build(root, serving, self.runtime, self.extensions, executor=None)
+        build = Build(
+            root, serving, self.runtime, self.extensions, executor=None, settings=settings
+        )
         build.executor = self._executor(build)
         build.nav_places = prose.nav_places(config.nav)
         self.build = build
@@ -146,21 +147,35 @@ class Engine:
         return format_executed
 
     def _executor(self, build: Build):
+        settings = build.settings
         block_cache = None
-        if build.execute and cache.enabled(build.serving, build.mode):
+        if build.execute and settings.block_cache(build.serving):
             block_cache = cache.BlockCache(build.paths.blocks)
-        if not background.enabled(build.serving, build.execute, block_cache):
-            executor = Executor(
+        behind = background.enabled(
+            build.serving, self.live_reload, build.execute, block_cache, settings.serve.background
+        )
+
+        def executor(watch: bool) -> Executor:
+            return Executor(
                 build.root,
+                jobs=settings.jobs or None,
                 cache=block_cache,
                 progress=build.progress,
                 runtime=self.runtime,
-                watch=build.execute and not build.serving,  # the author edits while serving
+                watch=watch,
+                environ=settings.environ,
+                limits=settings.limits,
+                seed=settings.hash_seed,
+                settings_key=settings.key(),
             )
+
+        if not behind:
+            # The author edits the book while serving: no read-only watch then.
+            made = executor(watch=build.execute and not build.serving)
             said = outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s")
-            for message in executor.killed:  # said, not failed: this build did nothing wrong
+            for message in made.killed:  # said, not failed: this build did nothing wrong
                 said.warning(message)
-            return executor
+            return made
         # Issue 18: serve pages at once from goldens; blocks run in the background, in one
         # executor kept across rebuilds.
         assert block_cache is not None
@@ -168,7 +183,7 @@ class Engine:
             if self.background is not None:
                 self.background.shutdown()
             self.background = background.Background(
-                build.root, block_cache, build.progress, self.runtime
+                build.root, executor(watch=False), settings.serve.refresh, settings.serve.wait
             )
         return self.background.for_build(build.progress)
 
@@ -263,17 +278,18 @@ class Build:
         runtime: Runtime,
         extensions: Iterable[Extension] = (),
         executor: Any = None,
+        settings: Settings | None = None,
     ) -> None:
         self.root = root
         self.runtime = runtime
         self.serving = serving
-        self.runtime = runtime
+        self.settings = settings or Settings()
         self.extensions = list(extensions)
         self.paths = CachePaths(root)
-        self.mode = mode_from_env()
+        self.mode = self.settings.mode
         # BOOK_EXEC=off shows each block's recorded golden instead of running it: for quick
         # prose edits and for measuring what execution costs. It checks nothing.
-        self.execute = parse_bool(os.environ.get("BOOK_EXEC", "on"), "BOOK_EXEC")
+        self.execute = self.settings.execute
         self.golden_dir = root / "tests" / "golden"
         # Two updates at once would remove each other's temporary files: the second refuses.
         self._lock = contextlib.ExitStack()
@@ -284,11 +300,11 @@ class Build:
         self.goldens = Snapshot.read(self.golden_dir)
         if self.execute and not serving:
             review.clear(root)  # a review report always belongs to the last build that ran
-        self.rules = machine_path_rules(root)
+        self.rules = machine_path_rules(root, self.settings.environ)
         self.started = time.perf_counter()
         # Issue 18: block lines estimate the time left from each block's last run time.
         times = RunTimes(self.paths.run_times if self.execute else None)
-        self.progress = Progress(log.info, times=times)
+        self.progress = Progress(log.info, slow=self.settings.slow, times=times)
         self.executor = executor  # the Engine gives the real one; tests a fake
         self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
         self.plans: dict[str, list[Block]] = {}
@@ -319,7 +335,7 @@ class Build:
         blocks run like a page's.
         """
         for src, markdown in pages:
-            self.plans[src] = scan_page(src, markdown, self.root)
+            self.plans[src] = scan_page(src, markdown, self.root, self.settings.auto)
         self.plans.update(owned or {})
         self.owned |= set(owned or {})
         if not self.execute:

@@ -1,11 +1,11 @@
 """The book builds only through its engine: any other builder stops, saying which command to use.
 
 A Python-Markdown extension, listed in the book's `markdown_extensions` as `bookexec.guard`.
-Another builder that reads `mkdocs.yml` (Zensical, or MkDocs without the book's hook) would run
+Another builder that reads `mkdocs.yml` (Zensical, or MkDocs without the book's plugin) would run
 the blocks in-process through markdown-exec's own formatter: no golden compared, no isolation,
 and a block that raises shows its traceback in the page and the build still passes. So before
 each page is converted the guard checks that markdown-exec's Python formatter is the engine's,
-which the hook registers when the build starts, and otherwise stops the build.
+which the plugin registers when the build starts, and otherwise stops the build.
 
 It raises `SystemExit`, not an exception: markdown-exec and builders catch `Exception` from a
 block and show it in the page, and the point is a build that fails.
@@ -21,11 +21,12 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 MARKER = "__bookexec__"  # set on the engine's formatter; read here
-LANGUAGES = ("python", "py")  # the fence languages the hook takes over
+LANGUAGES = ("python", "py")  # the fence languages the plugin takes over
 MESSAGE = (
-    "This book's code blocks run only through its engine (hooks/executed_book.py): build it "
-    "with `./book build`, or `mkdocs build` with this mkdocs.yml and its hooks. This builder "
-    "would run every block in-process with markdown-exec's own formatter and compare no golden."
+    "This book's code blocks run only through its engine (the executed-book plugin, "
+    "bookexec.plugin): build it with `./book build`, or `mkdocs build` with this mkdocs.yml and "
+    "its plugins. This builder would run every block in-process with markdown-exec's own "
+    "formatter and compare no golden."
 )
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import getpass
-import os
 import re
 import socket
 from collections.abc import Mapping
@@ -71,7 +70,7 @@ class Masker:
     secrets: tuple[str, ...] = ()
 
     @classmethod
-    def from_environ(cls, environ: Mapping[str, str] = os.environ) -> Masker:
+    def from_environ(cls, environ: Mapping[str, str]) -> Masker:
         """Every value of 8 characters or more of a credential-looking variable."""
         values = {
             value
@@ -93,7 +92,7 @@ class Masker:
         return self.mask(value) if isinstance(value, str) else value
 
 
-def machine_names(environ: Mapping[str, str] = os.environ) -> dict[str, str]:
+def machine_names(environ: Mapping[str, str]) -> dict[str, str]:
     """This machine's user and host names, each with the placeholder that replaces it."""
     names: dict[str, str] = {}
     users = {environ.get("USER", ""), environ.get("LOGNAME", "")}

@@ -1,6 +1,6 @@
 """This book's own features, on top of the engine.
 
-- `extensions`: each feature below as an `Extension` the engine calls; the hook lists them.
+- `extensions`: each feature below as an `Extension` the engine calls; the plugin lists them.
 - `audit`: the prose audit (version numbers, recorded numbers, lists of names in the prose).
 - `census`: the census table of executed blocks, and the nav order.
 - `provenance`: the note on each page saying how its outputs were made.

@@ -1,11 +1,11 @@
 """This book's features, each an `Extension` the engine calls at fixed points of a build.
 
-The hook file lists them; the engine knows none of them by name.
+`book_extensions` lists them, for the plugin's `extensions` option; the engine knows none
+of them by name.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ class Provenance(Extension):
 
     def start(self, build: Build, config: Any) -> None:
         """Fix this build's date."""
-        self.date = provenance.build_date()
+        self.date = provenance.build_date(build.settings.environ)
 
     def made(self, build: Build, src: str) -> provenance.Made | None:
         """How this page's outputs were made; None for a page with no executed blocks."""
@@ -195,9 +195,9 @@ class LabRenders(Extension):
         self.cache = labcache.LabRenderCache(None)
 
     def start(self, build: Build, config: Any) -> None:
-        """A fresh cache for this build (BOOK_CACHE=off: nothing stored)."""
-        off = os.environ.get("BOOK_CACHE", "auto").lower() in ("off", "0", "no", "false")
-        self.cache = labcache.LabRenderCache(None if off else build.paths.lab_html)
+        """A fresh cache for this build (with the cache off: nothing stored)."""
+        on = build.settings.lab_cache()
+        self.cache = labcache.LabRenderCache(build.paths.lab_html if on else None)
         self.cache.install()
 
     def post_build(self, build: Build) -> None:

@@ -31,7 +31,16 @@ from bookexec.book import census
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.execute.protocol import BlockResult, BlockStatus
-from bookexec.execute.runner import Limits, Worker, WorkerFailed, is_fresh, judge, masked
+from bookexec.execute.runner import (
+    Limits,
+    Worker,
+    WorkerFailed,
+    hash_seed,
+    is_fresh,
+    judge,
+    masked,
+    worker_env,
+)
 from bookexec.files import confined, read_regular, remove_confined, write_atomic
 from bookexec.goldens.measured import render as render_facts
 from bookexec.goldens.normalize import normalize, path_rules
@@ -100,14 +109,21 @@ def _error_text(raw: BlockResult, block: Block) -> str:
 def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list[tuple]:
     """Every block of one page, in one session; a failing block does not stop the next ones."""
     results: list[tuple] = []
-    runtime, limits, masker = JaxRuntime(), Limits.from_env(), Masker.from_environ()
-    worker = Worker(root, log_dir, runtime, limits=limits, python=python)
+    runtime, limits, masker = (
+        JaxRuntime(),
+        Limits.from_env(os.environ),
+        Masker.from_environ(os.environ),
+    )
+    env = worker_env(os.environ, hash_seed(os.environ))
+    worker = Worker(root, log_dir, runtime, limits=limits, python=python, env=env)
     try:
         worker.ready()
         for block in blocks:
             try:
                 if is_fresh(block):
-                    fresh = Worker(root, log_dir, runtime, fresh=True, limits=limits, python=python)
+                    fresh = Worker(
+                        root, log_dir, runtime, fresh=True, limits=limits, python=python, env=env
+                    )
                     try:
                         fresh.ready()
                         raw = fresh.run(block)
@@ -118,7 +134,7 @@ def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list
             except WorkerFailed as failure:
                 results.append((block, None, masker.mask(f"{failure}\n")))
                 worker.kill()  # the session is gone: later blocks run in a new one
-                worker = Worker(root, log_dir, runtime, limits=limits, python=python)
+                worker = Worker(root, log_dir, runtime, limits=limits, python=python, env=env)
                 worker.ready()
                 continue
             run = masked(judge(block, raw, limits), masker)

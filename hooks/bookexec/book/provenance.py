@@ -8,8 +8,8 @@ class `bookexec-build-date`, so a test comparing two builds can leave exactly th
 from __future__ import annotations
 
 import html
-import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import PurePosixPath
@@ -20,7 +20,7 @@ DATE_CLASS = "bookexec-build-date"
 TRUE_PAGE = "how-it-stays-true.md"
 
 
-def build_date(environ=os.environ) -> str:
+def build_date(environ: Mapping[str, str]) -> str:
     """Today in UTC, or the day SOURCE_DATE_EPOCH names (the reproducible-builds convention)."""
     epoch = environ.get("SOURCE_DATE_EPOCH")
     moment = datetime.fromtimestamp(int(epoch), UTC) if epoch else datetime.now(UTC)

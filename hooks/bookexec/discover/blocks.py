@@ -12,8 +12,8 @@ An executed block looks like this, and its body is exactly one snippet include::
 
 from __future__ import annotations
 
-import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -94,12 +94,12 @@ def bare_words(info: str) -> tuple[dict[str, str], list[str]]:
     return read, wrong
 
 
-def is_executed(language: str, options: dict[str, str]) -> bool:
+def is_executed(language: str, options: dict[str, str], auto: Iterable[str] = ()) -> bool:
     """Exactly the fences markdown-exec executes: a language the book runs, with `exec` true by
-    markdown-exec's rule, or named in markdown-exec's MARKDOWN_EXEC_AUTO."""
+    markdown-exec's rule, or among `auto`, the languages named in markdown-exec's
+    MARKDOWN_EXEC_AUTO (`bookexec.settings` reads it)."""
     if language not in EXEC_LANGUAGES:
         return False
-    auto = [name.strip() for name in os.environ.get("MARKDOWN_EXEC_AUTO", "").split(",")]
     return language in auto or is_true(options.get("exec", "no"))
 
 
@@ -108,8 +108,9 @@ def snippet_dir_for(page: str) -> str:
     return str(PurePosixPath("snippets") / PurePosixPath(page).with_suffix(""))
 
 
-def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
-    """Return the page's executed blocks in order, or raise a BookError naming page and line."""
+def scan_page(page: str, markdown: str, root: Path, auto: Iterable[str] = ()) -> list[Block]:
+    """Return the page's executed blocks in order, or raise a BookError naming page and line.
+    `auto`: the languages markdown-exec runs without `exec` (see `is_executed`)."""
     lines = markdown.splitlines()
     blocks: list[Block] = []
     seen: dict[str, int] = {}
@@ -118,7 +119,7 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
         opened = _FENCE_OPEN.match(lines[i])
         if not opened:
             if "<!--" in lines[i]:
-                i = _skip_comment(page, lines, i)
+                i = _skip_comment(page, lines, i, auto)
                 continue
             i += 1
             continue
@@ -135,7 +136,7 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
         i += 1
         language, options = parse_info(opened["info"])
         as_read, wrong = bare_words(opened["info"])
-        if not is_executed(language, options) and not is_executed(language, as_read):
+        if not is_executed(language, options, auto) and not is_executed(language, as_read, auto):
             continue
         where = f"docs/{page}:{start}"
         if wrong:
@@ -190,7 +191,7 @@ def scan_page(page: str, markdown: str, root: Path) -> list[Block]:
     return blocks
 
 
-def _skip_comment(page: str, lines: list[str], i: int) -> int:
+def _skip_comment(page: str, lines: list[str], i: int, auto: Iterable[str]) -> int:
     """The line after the HTML comment that opens on line `i`. An executed fence inside it
     would never run and never be seen: an error naming the page and the line."""
     text = "\n".join(lines[i:])
@@ -199,7 +200,8 @@ def _skip_comment(page: str, lines: list[str], i: int) -> int:
     inside = text[begin + 4 : end if end >= 0 else len(text)]
     for found in _COMMENT_FENCE.finditer(inside):
         language, options = parse_info(found["info"])
-        if is_executed(language, options) or is_executed(language, bare_words(found["info"])[0]):
+        bare = bare_words(found["info"])[0]
+        if is_executed(language, options, auto) or is_executed(language, bare, auto):
             line = i + 1 + text.count("\n", 0, begin + 4 + found.start())
             raise BookError(
                 f"docs/{page}:{line}: an executed fence inside an HTML comment (opened at line "

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
-import sys
 import threading
 import time
 from concurrent.futures import Future
@@ -27,40 +25,35 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
 from bookexec.discover.blocks import Block
-from bookexec.discover.options import parse_bool
 from bookexec.execute.cache import BlockCache, block_keys
 from bookexec.execute.progress import Progress
 from bookexec.execute.runner import Executor, PageRun, is_fresh
-from bookexec.execute.runtime import Runtime
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
-REFRESH = float(os.environ.get("BOOK_SERVE_REFRESH", "2"))  # least seconds between reloads
-WAIT = float(os.environ.get("BOOK_SERVE_WAIT", "3"))  # a build waits for runs this close to done
 STARTUP = 1.0  # seconds a worker takes to start and import JAX, about
 
 
-def enabled(serving: bool, execute: bool, cache: BlockCache | None) -> bool:
+def enabled(
+    serving: bool, live_reload: bool, execute: bool, cache: BlockCache | None, setting: bool
+) -> bool:
     """Only under `mkdocs serve` with live reload (which is how pages come back live), with
-    execution and the block cache on, and not turned off with BOOK_SERVE_BACKGROUND=off."""
-    setting = os.environ.get("BOOK_SERVE_BACKGROUND", "on")
-    live_reload = "--no-livereload" not in sys.argv
-    return (
-        serving
-        and execute
-        and live_reload
-        and cache is not None
-        and parse_bool(setting, "BOOK_SERVE_BACKGROUND")
-    )
+    execution and the block cache on, and not turned off (`serve: background: false`, or
+    BOOK_SERVE_BACKGROUND=off)."""
+    return serving and live_reload and execute and cache is not None and setting
 
 
 class Background:
     """The serve process's one executor, and the runs it has under way or finished."""
 
-    def __init__(self, root: Path, cache: BlockCache, progress: Progress, runtime: Runtime) -> None:
+    def __init__(self, root: Path, executor: Executor, refresh: float = 2.0, wait: float = 3.0):
+        """`executor` has the block cache and no read-only watch (the author edits the book
+        while it serves); `refresh`: least seconds between two reloads while pages run;
+        `wait`: a build waits for the one run under way this close to its end."""
         self.root = root
-        # The author edits the book while it serves: no read-only watch (bookexec.execute.watch).
-        self.executor = Executor(root, cache=cache, progress=progress, runtime=runtime, watch=False)
+        self.executor = executor
+        self.refresh = refresh
+        self.wait = wait
         self.runs: dict[str, tuple[tuple[str, ...], Future[PageRun]]] = {}
         self.waiting: set[str] = set()  # pages the last build showed from goldens
         self._lock = threading.Lock()
@@ -103,7 +96,7 @@ class Background:
             if self._server is None or self._building or self._timer is not None:
                 return
             others = any(not future.done() for _, future in self.runs.values())
-            at = self._last_end + (max(REFRESH, 2 * self._last_build) if others else 0.0)
+            at = self._last_end + (max(self.refresh, 2 * self._last_build) if others else 0.0)
             wait = at - time.monotonic()
             if wait > 0:
                 self._timer = threading.Timer(wait, self._fire)
@@ -234,7 +227,7 @@ class ServeExecutor:
         """True when the page's run is over; otherwise it is shown from its goldens.
 
         When it is the only run under way (an edited snippet, usually) and is expected to end
-        within WAIT seconds, it is waited for, a little past its estimate: one build with live
+        within `wait` seconds, it is waited for, a little past its estimate: one build with live
         outputs instead of two."""
         future = self._futures.get(page)
         if future is None or future.done():
@@ -243,7 +236,7 @@ class ServeExecutor:
             end = self.background.expected_end.get(page)
         left = (end - time.monotonic()) if end is not None else None
         alone = sum(not f.done() for f in self._futures.values()) == 1
-        if alone and left is not None and -1.0 < left <= WAIT:
+        if alone and left is not None and -1.0 < left <= self.background.wait:
             with contextlib.suppress(FutureTimeout):
                 future.result(timeout=max(0.0, left) + 1.0)
             if future.done():

@@ -7,7 +7,8 @@ A block's key covers everything that can change what it prints:
   session's state is what they left behind (a `fresh` block runs alone, so only its own);
 - the Python build, every installed distribution and its version, and where they live;
 - the environment a snippet can see (`privacy.worker_environment`: `JAX_*`, `XLA_*`,
-  `PYTHON*`, `PATH`, `HOME`, locale, `BOOK_SNIPPET_*`, ...) and the book's `BOOK_*` settings;
+  `PYTHON*`, `PATH`, `HOME`, locale, `BOOK_SNIPPET_*`, ...), the book's `BOOK_*` variables,
+  and the build's settings that can change an output (limits, hash seed: `Settings.key`);
 - the checkout's path, because raw outputs still hold absolute paths until normalised;
 - the source of the executor itself.
 
@@ -20,14 +21,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
+from collections.abc import Mapping
 from functools import cache
 from importlib.metadata import distributions
 from pathlib import Path
 
 from bookexec.discover.blocks import Block
-from bookexec.discover.options import parse_switch
 from bookexec.execute.progress import outside_mkdocs
 from bookexec.files import write_atomic
 from bookexec.privacy import worker_environment
@@ -55,14 +55,6 @@ _EXECUTOR_SOURCES = (
 )
 
 
-def enabled(serving: bool, mode: str, environ=os.environ) -> bool:
-    """`auto` (the default) means only under `mkdocs serve`; the update mode never reads it."""
-    setting = parse_switch(environ.get("BOOK_CACHE", "auto"), "BOOK_CACHE")
-    if setting is False or mode == "update":
-        return False
-    return serving if setting is None else setting
-
-
 def fingerprint(
     environ: dict[str, str],
     python: str,
@@ -70,6 +62,7 @@ def fingerprint(
     prefix: str,
     root: str,
     executor: bytes,
+    settings: str = "",
 ) -> str:
     """Everything outside the page that can change an output, as one digest."""
     digest = hashlib.sha256()
@@ -79,6 +72,7 @@ def fingerprint(
     for part in (python, prefix, root, json.dumps(sorted(packages)), json.dumps(relevant)):
         digest.update(part.encode() + b"\0")
     digest.update(executor)
+    digest.update(b"\0" + settings.encode())
     return digest.hexdigest()
 
 
@@ -92,8 +86,9 @@ def installed_packages() -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def environment_key(root: Path, environ=os.environ) -> str:
-    """What every block's output may depend on outside its code."""
+def environment_key(root: Path, environ: Mapping[str, str], settings: str = "") -> str:
+    """What every block's output may depend on outside its code; `settings` are the build's
+    own that can change an output (`Settings.key`: limits, hash seed)."""
     here = Path(__file__).resolve().parents[1]  # hooks/bookexec
     executor = b"".join((here / name).read_bytes() for name in _EXECUTOR_SOURCES)
     return fingerprint(
@@ -103,6 +98,7 @@ def environment_key(root: Path, environ=os.environ) -> str:
         sys.prefix,
         str(root.resolve()),
         executor,
+        settings,
     )
 
 

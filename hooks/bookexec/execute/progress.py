@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from bookexec.execute.eta import RunTimes, left
 
-DEFAULT_SLOW = float(os.environ.get("BOOK_SLOW", "5"))
+DEFAULT_SLOW = 5.0  # seconds; a build's own comes from its settings (BOOK_SLOW)
 
 
 def outside_mkdocs(name: str, form: str) -> logging.Logger:

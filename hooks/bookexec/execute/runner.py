@@ -65,19 +65,19 @@ class Limits:
     memory: int = field(default_factory=default_memory)  # bytes of data a worker may hold
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Limits:
-        """BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT and BOOK_MEMORY_LIMIT; a BookError naming a
-        bad value."""
+    def from_env(cls, environ: Mapping[str, str], base: Limits | None = None) -> Limits:
+        """`base` (the defaults unless given) with BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT and
+        BOOK_MEMORY_LIMIT over it; a BookError naming a bad value."""
+        base = base or cls()
         return cls(
-            timeout=_number(environ, "BOOK_BLOCK_TIMEOUT", float, cls.timeout, "seconds"),
-            output=_number(environ, "BOOK_OUTPUT_LIMIT", int, cls.output, "characters"),
-            memory=_memory_from_env(environ),
+            timeout=_number(environ, "BOOK_BLOCK_TIMEOUT", float, base.timeout, "seconds"),
+            output=_number(environ, "BOOK_OUTPUT_LIMIT", int, base.output, "characters"),
+            memory=_memory_from_env(environ, base.memory),
         )
 
 
-def _memory_from_env(environ: Mapping[str, str]) -> int:
+def _memory_from_env(environ: Mapping[str, str], default: int) -> int:
     text = environ.get("BOOK_MEMORY_LIMIT", "").strip()
-    default = default_memory()
     if not text:
         return default
     size = parse_memory(text)
@@ -99,8 +99,8 @@ def block_memory(block: Block, limits: Limits) -> int:
 def _memory_fix(block: Block, limits: Limits) -> str:
     return (
         f"its memory limit is {memory_words(block_memory(block, limits))}: use less, or raise "
-        f'memory="..." on the fence (default {memory_words(limits.memory)}, or '
-        "BOOK_MEMORY_LIMIT)"
+        f'memory="..." on the fence (default {memory_words(limits.memory)}: the plugin\'s '
+        "limits: memory, or BOOK_MEMORY_LIMIT)"
     )
 
 
@@ -267,6 +267,8 @@ class Worker:
         limits: Limits | None = None,
         python: str = sys.executable,
         memory: int | None = None,
+        *,
+        env: Mapping[str, str],
     ) -> None:
         self.root = root
         self.limits = limits or Limits()
@@ -302,7 +304,7 @@ class Worker:
                 stdout=log,
                 stderr=log,
                 cwd=root,
-                env={**_worker_env(), WORKER_MARK: self.mark},
+                env={**env, WORKER_MARK: self.mark},
             )
         child.close()
         self.lifeline.handed_over()
@@ -375,7 +377,8 @@ class Worker:
         raise WorkerFailed(
             f"timed out after {timeout - 5.0:g} s while {doing}{self._stuck_line(block)}; "
             f'make it faster, or raise timeout="..." on the fence '
-            f"(default {self.limits.timeout:g} s, or BOOK_BLOCK_TIMEOUT)"
+            f"(default {self.limits.timeout:g} s: the plugin's limits: timeout, or "
+            "BOOK_BLOCK_TIMEOUT)"
         )
 
     def _wait_for_message(self, timeout: float) -> bool:
@@ -452,12 +455,14 @@ class WorkerFailed(Exception):
     """The worker died, timed out, could not start, or was stopped."""
 
 
-def _worker_env() -> dict[str, str]:
-    env = privacy.worker_environment(os.environ)
+def worker_env(environ: Mapping[str, str], seed: str) -> dict[str, str]:
+    """A worker's environment: what a snippet may see of the build's (`privacy`), the path to
+    this package, and the hash seed."""
+    env = privacy.worker_environment(environ)
     # The worker imports bookexec by path whether or not the project is installed.
     package_parent = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
-    env["PYTHONHASHSEED"] = hash_seed(os.environ)
+    env["PYTHONHASHSEED"] = seed
     return env
 
 
@@ -495,12 +500,19 @@ class Executor:
         progress: Progress | None = None,
         runtime: Runtime | None = None,
         watch: bool = True,
+        *,
+        environ: Mapping[str, str],
+        limits: Limits | None = None,
+        seed: str = "0",
+        settings_key: str = "",
     ) -> None:
+        """`environ` is the build's environment (`bookexec.settings`), `seed` the workers'
+        hash seed and `settings_key` the settings that can change an output (the cache key's)."""
         self.root = root
         self.runtime = runtime or PythonRuntime()
-        self.limits = Limits.from_env()  # a bad value stops the build here, named
-        hash_seed(os.environ)  # so does a bad hash seed, before any worker starts
-        self.masker = privacy.Masker.from_environ()  # the build's secrets, masked in every run
+        self.limits = limits or Limits()
+        self.env = worker_env(environ, seed)
+        self.masker = privacy.Masker.from_environ(environ)  # masked in every run
         # Issue 25: the book is read-only to its blocks (off under serve, where the author
         # edits the book while it runs).
         self.watch = CheckoutWatch(root) if watch else None
@@ -512,8 +524,9 @@ class Executor:
         self.progress = progress or Progress(lambda message: None)
         # An output is reused only under the runtime that made it.
         runtime_part = f"{self.runtime.name}:{self.runtime.preload}"
-        self.env_key = environment_key(root) + runtime_part if cache else ""
-        self.jobs = jobs or int(os.environ.get("BOOK_JOBS", "0")) or (os.cpu_count() or 1)
+        key = environment_key(root, environ, settings_key) if cache else ""
+        self.env_key = key + runtime_part if cache else ""
+        self.jobs = jobs or os.cpu_count() or 1
         self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="book-page")
         self._futures: dict[str, Future[PageRun]] = {}
         self._workers: set[Worker] = set()
@@ -666,7 +679,13 @@ class Executor:
     def _start_worker(self, blocks: list[Block], fresh: bool = False) -> Worker:
         memory = max(block_memory(block, self.limits) for block in blocks)
         worker = Worker(
-            self.root, self._log_dir, self.runtime, fresh=fresh, limits=self.limits, memory=memory
+            self.root,
+            self._log_dir,
+            self.runtime,
+            fresh=fresh,
+            limits=self.limits,
+            memory=memory,
+            env=self.env,
         )
         with self._lock:
             self._workers.add(worker)

@@ -11,7 +11,7 @@ import re
 import sys
 import sysconfig
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,8 +76,9 @@ def path_rules(
     return sorted(rules, key=lambda rule: len(rule.prefix), reverse=True)
 
 
-def machine_path_rules(root: Path) -> list[PathRule]:
-    """The rules for the interpreter and checkout running this build."""
+def machine_path_rules(root: Path, environ: Mapping[str, str]) -> list[PathRule]:
+    """The rules for the interpreter and checkout running this build; `environ` (the build's)
+    names its user."""
     paths = sysconfig.get_paths()
     temp = {tempfile.gettempdir(), "/tmp", "/var/tmp"}
     homes = {os.path.expanduser("~")}
@@ -90,7 +91,7 @@ def machine_path_rules(root: Path) -> list[PathRule]:
         homes=realpaths(homes),
         pythons=realpaths({sys.prefix, sys.exec_prefix, sys.base_prefix}),
         import_paths=realpaths(_other_import_paths([root, *paths.values(), *temp, *homes])),
-        names=machine_names(),
+        names=machine_names(environ),
     )
 
 

@@ -11,7 +11,6 @@ that one file.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -29,14 +28,6 @@ _VERSIONS_HEAD = (
     "# Written by GOLDEN=update mkdocs build (never edit by hand): the versions every golden\n"
     "# in this folder was last written or checked under.\n"
 )
-
-
-def mode_from_env(environ: dict[str, str] | os._Environ = os.environ) -> str:
-    """`GOLDEN`: check (the default) or update; anything else is an error naming it."""
-    mode = environ.get("GOLDEN", "check") or "check"
-    if mode not in MODES:
-        raise BookError(f"GOLDEN={mode!r} is not a mode; use GOLDEN=check or GOLDEN=update")
-    return mode
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,263 @@
+"""The executed book as an MkDocs plugin: `plugins: [executed-book]` in a book's `mkdocs.yml`.
+
+Registered under the `mkdocs.plugins` entry points (pyproject.toml), so any book that installs
+this package enables it by name, under MkDocs or ProperDocs. Its options are typed: a wrong
+value is MkDocs' configuration error, naming the option. The plugin defines `on_startup`, so
+MkDocs keeps this one instance for a whole `mkdocs serve`; the `Engine`, and with it the serve
+process's background executor, lives on it. Each build's settings are read once, in
+`on_config`, from the options and the environment (`bookexec.settings`).
+
+The runtime and the extensions are named by dotted path, so that a book brings its own
+(`tests/sites/plain` uses the plain Python runtime and none of this book's extensions).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import click
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+
+from bookexec import settings
+from bookexec.discover.options import parse_memory
+from bookexec.engine import Engine, Extension
+from bookexec.execute.runtime import Runtime
+
+NAME = "executed-book"  # the entry point's name: `plugins: [executed-book]`
+JAX_RUNTIME = "bookexec.jax.runtime.JaxRuntime"
+
+
+def _resolve(path: str) -> Any:
+    module, _, name = path.rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+class DottedPath(c.BaseConfigOption[str]):
+    """`package.module.name` of an object the plugin makes; checked by importing it, and a
+    class by what it must be a subclass of (`kind`)."""
+
+    def __init__(self, kind: type | None = None, default: str | None = None) -> None:
+        super().__init__()
+        self.kind = kind
+        self.default = default
+
+    def run_validation(self, value: object) -> str:
+        """The path, once it imports and names something callable."""
+        if not isinstance(value, str) or "." not in value.strip(". "):
+            raise base.ValidationError(
+                f"expected a dotted path such as {JAX_RUNTIME}, got {value!r}"
+            )
+        try:
+            found = _resolve(value)
+        except (ImportError, AttributeError) as error:
+            raise base.ValidationError(f"cannot import {value}: {error}") from None
+        if not callable(found):
+            raise base.ValidationError(f"{value} is not a class or a function")
+        if self.kind and isinstance(found, type) and not issubclass(found, self.kind):
+            raise base.ValidationError(
+                f"{value} is not a {self.kind.__module__}.{self.kind.__name__}"
+            )
+        return value
+
+
+class Number(c.BaseConfigOption[float]):
+    """A number of `unit`, positive (or, with `zero`, at least 0)."""
+
+    def __init__(self, default: float, unit: str, zero: bool = False, whole: bool = False):
+        super().__init__()
+        self.default = default
+        self.unit, self.zero, self.whole = unit, zero, whole
+
+    def run_validation(self, value: object) -> float:
+        """The number; anything else is an error saying what is expected."""
+        kinds: tuple[type, ...] = (int,) if self.whole else (int, float)
+        ok = isinstance(value, kinds) and not isinstance(value, bool)
+        if ok and (value >= 0 if self.zero else value > 0):  # type: ignore[operator]
+            return value  # type: ignore[return-value]
+        least = "0 or more" if self.zero else "more than 0"
+        kind = "a whole number" if self.whole else "a number"
+        raise base.ValidationError(
+            f"expected {kind} of {self.unit}, {least}, e.g. {self.default:g}; got {value!r}"
+        )
+
+
+class Memory(c.BaseConfigOption[int | None]):
+    """A size such as 8G, 512M or 1.5GiB (powers of 1024), or a number of bytes."""
+
+    def run_validation(self, value: object) -> int | None:
+        """The size in bytes; None (the default: the machine's memory shared per core)."""
+        if value is None:
+            return None
+        size = None if isinstance(value, bool) else parse_memory(str(value))
+        if size is None:
+            raise base.ValidationError(f"expected a size such as 8G or 512M, got {value!r}")
+        return size
+
+
+class CacheSwitch(c.BaseConfigOption[str]):
+    """auto (the default), on or off; YAML reads a bare on/off as a boolean, taken too."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default = "auto"
+
+    def run_validation(self, value: object) -> str:
+        """One of `settings.CACHE_CHOICES`."""
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if isinstance(value, str) and value.strip().lower() in settings.CACHE_CHOICES:
+            return value.strip().lower()
+        choices = ", ".join(settings.CACHE_CHOICES)
+        raise base.ValidationError(f"expected one of {choices}; got {value!r}")
+
+
+class LimitsConfig(base.Config):
+    """Each block's limits, unless its fence sets its own (`timeout`, `limit`, `memory`)."""
+
+    timeout = Number(120.0, "seconds")
+    output = Number(200000, "characters", whole=True)
+    memory = Memory()
+
+
+class ServeConfig(base.Config):
+    """Under `mkdocs serve` (`bookexec.execute.background`)."""
+
+    background = c.Type(bool, default=True)
+    refresh = Number(2.0, "seconds", zero=True)
+    wait = Number(3.0, "seconds", zero=True)
+
+
+class BookConfig(base.Config):
+    """The plugin's options; each environment variable named beside one overrides it."""
+
+    runtime = DottedPath(Runtime, default=JAX_RUNTIME)  # a `Runtime` class
+    extensions = c.ListOfItems(DottedPath(Extension), default=[])  # each makes `Extension`s
+    execute = c.Type(bool, default=True)  # BOOK_EXEC
+    jobs = Number(0, "pages at once (0: one per core)", zero=True, whole=True)  # BOOK_JOBS
+    cache = CacheSwitch()  # BOOK_CACHE
+    slow = Number(5.0, "seconds")  # BOOK_SLOW
+    limits = c.SubConfig(LimitsConfig)  # BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT, BOOK_MEMORY_LIMIT
+    serve = c.SubConfig(ServeConfig)  # BOOK_SERVE_BACKGROUND, BOOK_SERVE_REFRESH, BOOK_SERVE_WAIT
+
+
+def make_runtime(path: str) -> Runtime:
+    """The runtime the `runtime` option names."""
+    runtime = _resolve(path)()
+    if not isinstance(runtime, Runtime):
+        raise PluginError(f"{NAME}: option 'runtime': {path} does not make a bookexec Runtime")
+    return runtime
+
+
+def make_extensions(paths: Iterable[str]) -> list[Extension]:
+    """The extensions the `extensions` option names, in order; each path is an `Extension`
+    class or a function returning one or a list of them."""
+    made: list[Extension] = []
+    for path in paths:
+        found = _resolve(path)()
+        found = [found] if isinstance(found, Extension) else list(found)
+        if not all(isinstance(extension, Extension) for extension in found):
+            raise PluginError(
+                f"{NAME}: option 'extensions': {path} does not make bookexec Extensions"
+            )
+        made += found
+    return made
+
+
+def live_reload() -> bool:
+    """Whether `mkdocs serve` reloads the browser, which decides whether a page shown from its
+    goldens ever comes back live. No public API says so: MkDocs tells plugins the command, not
+    its `--no-livereload`, and `on_serve` comes after the first build. The command line's
+    parser does (click's current context is public; the option's name is the CLI's own:
+    `livereload` in MkDocs, `no_livereload` in ProperDocs, which tests/test_scratch_book.py
+    checks under each). Outside a command line (MkDocs driven from Python): True."""
+    context = click.get_current_context(silent=True)
+    if context is None:
+        return True
+    if "no_livereload" in context.params:  # ProperDocs
+        return not context.params["no_livereload"]
+    return bool(context.params.get("livereload", True))
+
+
+class ExecutedBookPlugin(BasePlugin[BookConfig]):
+    """Every MkDocs event goes to the one `Engine`, made from the options."""
+
+    def __init__(self) -> None:
+        self.engine: Engine | None = None
+        self.made_from: tuple[str, tuple[str, ...]] | None = None
+        self.command = "build"
+        self.dirty = False
+        self.reloads = True
+
+    def configured(self) -> Engine:
+        """The engine for the configured runtime and extensions: made again when a build
+        starts with others (an edit of mkdocs.yml under `mkdocs serve`)."""
+        wanted = (self.config.runtime, tuple(self.config.extensions))
+        if self.engine is None or self.made_from != wanted:
+            if self.engine is not None:
+                self.engine.on_shutdown()
+            self.engine = Engine(make_runtime(wanted[0]), make_extensions(wanted[1]))
+            self.engine.on_startup(self.command, self.dirty, self.reloads)
+            self.made_from = wanted
+        return self.engine
+
+    def current(self) -> Engine:
+        """The engine of the build under way (`on_config` made it)."""
+        if self.engine is None:
+            raise PluginError(f"{NAME}: an event came before any build started (on_config)")
+        return self.engine
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """`build` or `serve`: its presence keeps this instance for the whole serve."""
+        self.command, self.dirty, self.reloads = command, dirty, live_reload()
+        if self.engine is not None:
+            self.engine.on_startup(command, dirty, self.reloads)
+
+    def on_config(self, config: Any) -> Any:
+        """Start a new build, with its settings: the one place the environment is read."""
+        return self.configured().on_config(config, settings.read(self.config, os.environ))
+
+    def on_files(self, files: Any, *, config: Any) -> Any:
+        """Plan the pages and start running them."""
+        return self.current().on_files(files, config)
+
+    @event_priority(50)  # before mkdocs-jupyter reads the notebook it is about to render
+    def on_pre_page(self, page: Any, *, config: Any, files: Any) -> Any:
+        """Before MkDocs reads a page."""
+        return self.current().on_pre_page(page, config, files)
+
+    def on_page_markdown(self, markdown: str, *, page: Any, config: Any, files: Any) -> str:
+        """Fill a page's facts and the book's additions."""
+        return self.current().on_page_markdown(markdown, page, config, files)
+
+    def on_page_content(self, html: str, *, page: Any, config: Any, files: Any) -> str:
+        """A served page's summary of its problems."""
+        return self.current().on_page_content(html, page, config, files)
+
+    @event_priority(-100)  # last: the page as it is written, after every other plugin
+    def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+        """Check the page's final HTML against what its blocks printed."""
+        return self.current().on_post_page(output, page, config)
+
+    def on_post_build(self, *, config: Any) -> None:
+        """Judge the build."""
+        self.current().on_post_build(config)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        """Stop the build's workers."""
+        if self.engine is not None:
+            self.engine.on_build_error(error)
+
+    def on_serve(self, server: Any, *, config: Any, builder: Any) -> Any:
+        """Reload pages live as their blocks finish."""
+        return self.current().on_serve(server, config, builder)
+
+    def on_shutdown(self) -> None:
+        """Stop everything."""
+        if self.engine is not None:
+            self.engine.on_shutdown()

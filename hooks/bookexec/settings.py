@@ -1,0 +1,148 @@
+"""Every setting of a build, read once when it starts: the plugin's options, then the environment.
+
+`mkdocs.yml` sets the plugin's options (`bookexec.plugin`); an environment variable, where one
+is set, overrides its option for that build (`GOLDEN=update`, `BOOK_CACHE=off`...). Nothing
+else in the engine reads the environment: the build's `Settings` are handed down, and the
+lower layers take plain arguments. The environment itself travels with them, for what is not a
+setting: the workers' environment and the build's secrets (`bookexec.privacy`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from bookexec.discover.options import parse_bool, parse_switch
+from bookexec.errors import BookError
+from bookexec.execute.runner import Limits, hash_seed
+from bookexec.goldens.store import MODES
+
+CACHE_CHOICES = ("auto", "on", "off")
+
+
+@dataclass(frozen=True)
+class Serve:
+    """Under `mkdocs serve` (`bookexec.execute.background`)."""
+
+    background: bool = True  # pages at once from goldens, their blocks run behind them
+    refresh: float = 2.0  # least seconds between two reloads while blocks run
+    wait: float = 3.0  # a build waits for the one run under way this close to its end
+
+
+@dataclass(frozen=True)
+class Settings:
+    """One build's settings."""
+
+    mode: str = "check"  # GOLDEN: check or update
+    execute: bool = True  # BOOK_EXEC=off shows each block's golden and runs nothing
+    cache: bool | None = None  # BOOK_CACHE: on, off, or None for auto (see `block_cache`)
+    jobs: int = 0  # pages run at once; 0: one per core
+    limits: Limits = field(default_factory=Limits)
+    hash_seed: str = "0"  # the workers' PYTHONHASHSEED
+    slow: float = 5.0  # seconds past which a block's line says it was slow
+    serve: Serve = field(default_factory=Serve)
+    auto: tuple[str, ...] = ()  # markdown-exec's MARKDOWN_EXEC_AUTO: languages run without exec
+    # The build's environment as it was when it started: not a setting, see the docstring.
+    environ: Mapping[str, str] = field(
+        default_factory=lambda: MappingProxyType({}), repr=False, compare=False
+    )
+
+    def block_cache(self, serving: bool) -> bool:
+        """The block cache: `auto` means under `mkdocs serve` only, so a build (CI's) runs every
+        block; the update mode never reads it, whatever the setting."""
+        if self.cache is False or self.mode == "update":
+            return False
+        return serving if self.cache is None else self.cache
+
+    def lab_cache(self) -> bool:
+        """The labs' render cache: on unless the cache is off. Unlike a block's output, a lab's
+        HTML is a pure function of its executed copy, template and renderer, so `auto` keeps it
+        in a build too."""
+        return self.cache is not False
+
+    def key(self) -> str:
+        """The settings that can change what a block prints, for the block cache's key."""
+        limits = self.limits
+        return f"timeout={limits.timeout:g} output={limits.output} memory={limits.memory} " + (
+            f"hash_seed={self.hash_seed}"
+        )
+
+
+def read(options: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
+    """The settings of a build from the plugin's options (missing ones take their defaults)
+    and the environment, whose variables override them. A bad variable is a BookError naming
+    it; bad options never get here (MkDocs' config validation names them)."""
+    env = {name: value for name, value in environ.items()}
+    limits = options.get("limits") or {}
+    serve = options.get("serve") or {}
+    base = Limits()
+    configured = Limits(
+        timeout=float(limits.get("timeout") or base.timeout),
+        output=int(limits.get("output") or base.output),
+        memory=int(limits.get("memory") or base.memory),
+    )
+    mode = env.get("GOLDEN", "") or "check"
+    if mode not in MODES:
+        raise BookError(f"GOLDEN={mode!r} is not a mode; use GOLDEN=check or GOLDEN=update")
+    cache = _cache(options.get("cache", "auto"))
+    if env.get("BOOK_CACHE", "").strip():
+        cache = parse_switch(env["BOOK_CACHE"], "BOOK_CACHE")
+    defaults = Serve()
+    return Settings(
+        mode=mode,
+        execute=_switch(env, "BOOK_EXEC", bool(options.get("execute", True))),
+        cache=cache,
+        jobs=_jobs(env, int(options.get("jobs") or 0)),
+        limits=Limits.from_env(env, configured),
+        hash_seed=hash_seed(env),
+        slow=_seconds(env, "BOOK_SLOW", _or(options.get("slow"), 5.0)),
+        serve=Serve(
+            background=_switch(env, "BOOK_SERVE_BACKGROUND", bool(serve.get("background", True))),
+            refresh=_seconds(
+                env, "BOOK_SERVE_REFRESH", _or(serve.get("refresh"), defaults.refresh)
+            ),
+            wait=_seconds(env, "BOOK_SERVE_WAIT", _or(serve.get("wait"), defaults.wait)),
+        ),
+        auto=tuple(
+            name.strip() for name in env.get("MARKDOWN_EXEC_AUTO", "").split(",") if name.strip()
+        ),
+        environ=MappingProxyType(env),
+    )
+
+
+def _cache(value: str | bool) -> bool | None:
+    if isinstance(value, bool):  # YAML reads a bare on/off as a boolean
+        return value
+    return {"auto": None, "on": True, "off": False}[value]
+
+
+def _or(value: Any, default: float) -> float:
+    return default if value is None else float(value)
+
+
+def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
+    text = env.get(name, "").strip()
+    return parse_bool(text, name) if text else default
+
+
+def _parsed[T](env: Mapping[str, str], name: str, kind: Callable[[str], T], ok, default, unit: str):
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or not ok(value):
+        raise BookError(f"{name}={text!r} is not {unit}; set it to e.g. {default:g} or unset it")
+    return value
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    return _parsed(env, name, float, lambda v: v >= 0, default, "a number of seconds")
+
+
+def _jobs(env: Mapping[str, str], default: int) -> int:
+    return _parsed(env, "BOOK_JOBS", int, lambda v: v >= 0, default, "a whole number of pages")

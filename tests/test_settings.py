@@ -1,0 +1,91 @@
+"""A build's settings: the plugin's options, each overridden by its environment variable."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from bookexec import settings
+from bookexec.errors import BookError
+from bookexec.execute.runner import Limits
+
+OPTIONS = {
+    "execute": True,
+    "jobs": 3,
+    "cache": "on",
+    "slow": 2.5,
+    "limits": {"timeout": 30, "output": 1000, "memory": 2**30},
+    "serve": {"background": False, "refresh": 0, "wait": 1.5},
+}
+
+
+def test_the_options_are_the_settings_when_no_variable_is_set():
+    read = settings.read(OPTIONS, {})
+    assert read.mode == "check" and read.execute and read.cache is True
+    assert (read.jobs, read.slow, read.hash_seed, read.auto) == (3, 2.5, "0", ())
+    assert read.limits == Limits(timeout=30.0, output=1000, memory=2**30)
+    assert read.serve == settings.Serve(background=False, refresh=0.0, wait=1.5)
+
+
+def test_each_variable_overrides_its_option():
+    environ = {
+        "GOLDEN": "update",
+        "BOOK_EXEC": "off",
+        "BOOK_CACHE": "auto",
+        "BOOK_JOBS": "1",
+        "BOOK_SLOW": "9",
+        "BOOK_BLOCK_TIMEOUT": "7",
+        "BOOK_OUTPUT_LIMIT": "50",
+        "BOOK_MEMORY_LIMIT": "512M",
+        "BOOK_HASH_SEED": "11",
+        "BOOK_SERVE_BACKGROUND": "yes",
+        "BOOK_SERVE_REFRESH": "4",
+        "BOOK_SERVE_WAIT": "0",
+        "MARKDOWN_EXEC_AUTO": "python, py",
+    }
+    read = settings.read(OPTIONS, environ)
+    assert read.mode == "update" and not read.execute and read.cache is None
+    assert (read.jobs, read.slow, read.hash_seed, read.auto) == (1, 9.0, "11", ("python", "py"))
+    assert read.limits == Limits(timeout=7.0, output=50, memory=512 * 2**20)
+    assert read.serve == settings.Serve(background=True, refresh=4.0, wait=0.0)
+
+
+def test_missing_options_take_the_defaults():
+    read = settings.read({}, {})
+    assert read == settings.Settings()
+    assert read.limits == Limits()
+
+
+def test_the_settings_hold_the_environment_as_it_was_and_cannot_change():
+    environ = {"HOME": "/home/reader"}
+    read = settings.read({}, environ)
+    environ["HOME"] = "/elsewhere"
+    assert read.environ["HOME"] == "/home/reader"
+    with pytest.raises(TypeError):
+        read.environ["HOME"] = "/x"  # type: ignore[index]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        read.jobs = 4  # type: ignore[misc]
+
+
+def test_the_cache_key_follows_what_can_change_an_output():
+    base = settings.read({}, {}).key()
+    assert settings.read({"limits": {"timeout": 5}}, {}).key() != base
+    assert settings.read({}, {"BOOK_HASH_SEED": "3"}).key() != base
+    assert settings.read({"jobs": 1, "slow": 1}, {"BOOK_CACHE": "on"}).key() == base
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "says"),
+    [
+        ("BOOK_JOBS", "-2", "BOOK_JOBS='-2' is not a whole number of pages"),
+        ("BOOK_SERVE_WAIT", "soon", "BOOK_SERVE_WAIT='soon' is not a number of seconds"),
+        ("BOOK_MEMORY_LIMIT", "lots", "BOOK_MEMORY_LIMIT='lots' is not a size"),
+        ("BOOK_HASH_SEED", "seven", "BOOK_HASH_SEED='seven' is not a hash seed"),
+        ("GOLDEN", "upgrade", "GOLDEN='upgrade' is not a mode"),
+    ],
+)
+def test_a_bad_variable_is_a_book_error_naming_it(name, value, says):
+    with pytest.raises(BookError) as raised:
+        settings.read({}, {name: value})
+    assert str(raised.value).startswith(says)
