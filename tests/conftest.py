@@ -32,7 +32,7 @@ hooks:
   - {hook}
 plugins:
   - markdown-exec:
-      languages: [python]
+      languages: []
 markdown_extensions:
   - admonition
   - pymdownx.superfences

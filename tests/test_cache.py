@@ -23,7 +23,7 @@ hooks:
   - {HOOK}
 plugins:
   - markdown-exec:
-      languages: [python]
+      languages: []
 markdown_extensions:
   - pymdownx.superfences
   - pymdownx.snippets:
