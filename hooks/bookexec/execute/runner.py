@@ -523,12 +523,13 @@ class Executor:
         self.notes: list[str] = []  # trouble outside any block, e.g. a worker's last word
         self._cached_last: dict[str, dict] = {}  # the backend and devices a cache entry names
 
-    def submit(self, page: str, blocks: list[Block]) -> None:
-        """Start a page's blocks (or take them from the cache); `page` waits for them."""
+    def submit(self, page: str, blocks: list[Block]) -> Future[PageRun] | None:
+        """Start a page's blocks (or take them from the cache); `page` waits for them. The
+        page's run, to wait for or watch (None: the page has no blocks)."""
         if not blocks:
-            return
+            return None
         keys = block_keys(blocks, self.env_key, is_fresh) if self.cache else [""] * len(blocks)
-        hits = [self._cached(block, key) for block, key in zip(blocks, keys, strict=True)]
+        hits = [self.cached(block, key) for block, key in zip(blocks, keys, strict=True)]
         if all(hits):
             done: Future[PageRun] = Future()
             runs = [hit for hit in hits if hit]
@@ -537,10 +538,12 @@ class Executor:
                 self.progress.block_done(run.block.where, run.seconds, cached=True, block=run.block)
             self.progress.page_done(page, 0, len(runs), 0.0)
             self._futures[page] = done
-            return
+            return done
         self._futures[page] = self._pool.submit(self._run_page, page, blocks, keys, hits)
+        return self._futures[page]
 
-    def _cached(self, block: Block, key: str) -> BlockRun | None:
+    def cached(self, block: Block, key: str) -> BlockRun | None:
+        """The block's run from the cache under `key`, or None: not cached, or unreadable."""
         entry = self.cache.load(block, key) if self.cache else None
         if self.cache is None or entry is None:
             return None
