@@ -23,7 +23,7 @@ wraps, nothing is wrapped and the labs render as before (tests/test_labcache.py 
 Both wrapped functions are mkdocs-jupyter's own, not public API: no public way exists, since its
 `cache` option is off with a custom template and nbconvert has no setting for it. A lab that is
 converted compiles nbconvert's templates again (an earlier version shared one bytecode cache by
-replacing nbconvert's `TemplateExporter._create_environment`; no public seam offers that).
+replacing a method of nbconvert's TemplateExporter; no public seam offers that).
 """
 
 from __future__ import annotations

@@ -515,13 +515,13 @@ class Executor:
         self.env_key = environment_key(root) + runtime_part if cache else ""
         self.jobs = jobs or int(os.environ.get("BOOK_JOBS", "0")) or (os.cpu_count() or 1)
         self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="book-page")
-        self._futures: dict[str, Future[PageRun]] = {}
+        self._runs: dict[str, Future[PageRun]] = {}
         self._workers: set[Worker] = set()
         self._lock = threading.Lock()
         self._log_dir = tempfile.mkdtemp(prefix="bookexec-")
         self.stopped = threading.Event()
         self.notes: list[str] = []  # trouble outside any block, e.g. a worker's last word
-        self._cached_last: dict[str, dict] = {}  # the backend and devices a cache entry names
+        self._backends: dict[str, dict] = {}  # the backend and devices a cache entry names
 
     def submit(self, page: str, blocks: list[Block]) -> Future[PageRun] | None:
         """Start a page's blocks (or take them from the cache); `page` waits for them. The
@@ -537,10 +537,10 @@ class Executor:
             for run in runs:
                 self.progress.block_done(run.block.where, run.seconds, cached=True, block=run.block)
             self.progress.page_done(page, 0, len(runs), 0.0)
-            self._futures[page] = done
+            self._runs[page] = done
             return done
-        self._futures[page] = self._pool.submit(self._run_page, page, blocks, keys, hits)
-        return self._futures[page]
+        self._runs[page] = self._pool.submit(self._run_page, page, blocks, keys, hits)
+        return self._runs[page]
 
     def cached(self, block: Block, key: str) -> BlockRun | None:
         """The block's run from the cache under `key`, or None: not cached, or unreadable."""
@@ -552,19 +552,19 @@ class Executor:
         except (TypeError, ValueError, KeyError) as error:
             self.cache._warn(f"the entry of {block.where} is unreadable ({error}); running again")
             return None
-        self._cached_last[block.page] = {
+        self._backends[block.page] = {
             "backend": entry["backend"],
             "devices": int(entry.get("devices", 0)),
         }
         return run
 
     def _page_from_cache(self, page: str, runs: list[BlockRun]) -> PageRun:
-        last = self._cached_last.get(page, NO_BACKEND)
+        last = self._backends.get(page, NO_BACKEND)
         return PageRun(page=page, blocks=runs, backend=last["backend"], devices=last["devices"])
 
     def page(self, page: str) -> PageRun:
         """The page's run, waited for."""
-        return self._futures[page].result()
+        return self._runs[page].result()
 
     def _run_page(
         self, page: str, blocks: list[Block], keys: list[str], hits: list[BlockRun | None]
@@ -642,7 +642,7 @@ class Executor:
             if lasts:
                 result.backend, result.devices = lasts[-1].backend, lasts[-1].devices
             else:
-                recorded = self._cached_last.get(page, NO_BACKEND)
+                recorded = self._backends.get(page, NO_BACKEND)
                 result.backend, result.devices = recorded["backend"], recorded["devices"]
             if first_failed is None:
                 self._save(result, keys)
