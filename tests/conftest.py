@@ -35,7 +35,7 @@ site_name: fixture
 docs_dir: docs
 plugins:
   - markdown-exec:
-      languages: [python]
+      languages: []
 {plugin}markdown_extensions:
   - admonition
   - pymdownx.superfences

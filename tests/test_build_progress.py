@@ -69,12 +69,19 @@ def test_one_summary_line_ends_the_build(timed):
 
 
 def test_a_block_no_page_rendered_fails_the_build(site):
-    """The scanner saw it, markdown-exec never ran it: unchecked output must not pass."""
+    """The scanner saw it, the page never ran it: unchecked output must not pass."""
     site.page(
         "hidden.md",
-        # `py` is not among the languages the fixture gives markdown-exec
         '# Hidden\n\n```py exec="on" id="unseen"\n--8<-- "snippets/hidden/unseen.py"\n```\n',
     )
+    # Another hook, after the engine's, turns the fence into plain code before it renders.
+    (site.root / "drop.py").write_text(
+        "def on_page_markdown(markdown, **kwargs):\n"
+        "    return markdown.replace('exec=\"on\" ', '')\n"
+    )
+    config = site.root / "mkdocs.yml"
+    config.write_text(re.sub(r"(hooks:\n  - .*\n)", r"\1  - drop.py\n", config.read_text()))
+    assert "  - drop.py\n" in config.read_text()
     site.snippet("hidden/unseen.py", "print('nobody checks me')\n")
     result = site.build("update")
     assert result.returncode != 0

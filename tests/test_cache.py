@@ -21,7 +21,7 @@ CONFIG = f"""\
 site_name: cache fixture
 plugins:
   - markdown-exec:
-      languages: [python]
+      languages: []
 {PLUGIN}markdown_extensions:
   - pymdownx.superfences
   - pymdownx.snippets:

@@ -194,9 +194,19 @@ def test_the_update_writes_the_goldens_through_the_report(tmp_path, monkeypatch)
     assert ran == [build]
 
 
+def fixture_config(root: Path, **more) -> SimpleNamespace:
+    """What `Engine.on_config` reads of MkDocs' config."""
+    (root / "mkdocs.yml").write_text("site_name: t\n")
+    extensions = ["pymdownx.superfences", "pymdownx.snippets", "bookexec.guard"]
+    config = SimpleNamespace(config_file_path=str(root / "mkdocs.yml"), nav=None, plugins={})
+    config.markdown_extensions, config.mdx_configs = extensions, {}
+    config.mdx_configs["pymdownx.snippets"] = {"base_path": str(root), "check_paths": True}
+    return SimpleNamespace(**{**vars(config), **more})
+
+
 def test_two_builds_in_one_process_get_two_builds(tmp_path, monkeypatch):
     """`mkdocs serve` reloads the config for each rebuild: each gets its own Build, the last
-    one stops, and markdown-exec's formatter reaches the new one."""
+    one stops, and the fences the engine registers in the config reach the new one."""
     made: list[FakeExecutor] = []
 
     def executor(self, build):
@@ -205,22 +215,44 @@ def test_two_builds_in_one_process_get_two_builds(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Engine, "_executor", executor)
     markdown = make_book(tmp_path)
-    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
-    config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"), nav=None)
     eng = Engine(FakeRuntime())
     eng.on_startup("serve", dirty=False)
-    first = eng.on_config(config) and eng.build
+    first = eng.on_config(fixture_config(tmp_path)) and eng.build
+    config = fixture_config(tmp_path)
     second = eng.on_config(config) and eng.build
     assert first is not second and made[0].stopped and not made[1].stopped
     assert second.serving
     second.plan([(PAGE, markdown)])
     second.enter_page(PAGE, markdown)
-    block = second.block(PAGE, "first")
-    html = markdown_exec.formatters["python"](
-        code=block.code, id="first", md=Markdown(), html=False, result="",
-        extra={}, returncode=0, session="", update_toc=True, tabs=("", ""), source="",
-    )  # fmt: skip
+    # The page converted with the config the engine was handed: superfences, the snippet
+    # include, the guard; the engine's fence renders the block.
+    md = Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs)
+    html = md.convert(markdown)
     assert "build 1 first" in html and "build 0" not in html  # the second build's output
+    assert "build 1 third" in html
+
+
+def test_a_config_giving_the_books_languages_to_markdown_exec_is_refused(tmp_path):
+    """markdown-exec's plugin with python in `languages` would run blocks in-process."""
+    plugin = SimpleNamespace(config={"languages": ["bash", "python"]})
+    config = fixture_config(tmp_path, plugins={"markdown-exec": plugin})
+    with pytest.raises(BookError, match=r"markdown-exec's `languages` option lists python"):
+        Engine(FakeRuntime()).on_config(config)
+
+
+def test_a_custom_fence_for_python_in_the_config_is_refused(tmp_path):
+    """A `python` fence of the author's own in superfences' `custom_fences`: named, refused."""
+    fence = {"name": "python", "class": "python", "format": markdown_exec.formatter}
+    config = fixture_config(tmp_path)
+    config.mdx_configs["pymdownx.superfences"] = {"custom_fences": [fence]}
+    with pytest.raises(BookError, match=r"`custom_fences` has a 'python' fence"):
+        Engine(FakeRuntime()).on_config(config)
+
+
+def test_a_config_without_superfences_is_refused(tmp_path):
+    config = fixture_config(tmp_path, markdown_extensions=["bookexec.guard"])
+    with pytest.raises(BookError, match=r"needs the 'pymdownx.superfences' Markdown extension"):
+        Engine(FakeRuntime()).on_config(config)
 
 
 def _module_state(path: Path) -> list[str]:

@@ -1,8 +1,9 @@
 """A build that does not go through the book's engine stops and says which command to use.
 
-Another builder that reads mkdocs.yml (Zensical, or MkDocs without the book's plugin) would run
-every block in-process through markdown-exec's own formatter and compare no golden. The book's
-`bookexec.guard` extension stops it; `bookexec.facts` refuses too, as a second line.
+Another builder that reads mkdocs.yml (Zensical, or MkDocs without the book's plugin) would show
+the blocks unrun, or run every block in-process through markdown-exec's own formatter, and
+compare no golden. The book's `bookexec.guard` extension stops it (only the engine's plugin sets
+its option); `bookexec.facts` refuses too, as a second line.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from pathlib import Path
 import markdown
 import markdown_exec
 import pytest
-from markdown_exec._internal.formatters.python import _format_python
 
 from bookexec.facts import IN_BUILDER
 from bookexec.guard import MESSAGE
@@ -26,15 +26,21 @@ ZENSICAL = "0.1.1"
 INLINE = '# Page\n\n```python exec="on"\nprint(1 + 1)\n```\n'
 PAGE = '# Page\n\n```python exec="on" id="two"\n--8<-- "snippets/index/two.py"\n```\n'
 
-# markdown-exec without the hook: the book's own mkdocs.yml, its markdown extensions and the
-# fence markdown-exec's plugin adds, but no hook registering the engine's formatter.
+# Without the plugin: the book's own mkdocs.yml, its markdown extensions and markdown-exec's
+# plugin, but not the plugin registering the engine's fences; with IN_PROCESS, also markdown-exec's own
+# python fence, as a builder configuring markdown-exec by hand (Zensical's way) would add it.
 WITHOUT_HOOK = """
 import sys
 import markdown
+import markdown_exec
 from mkdocs.config import load_config
 
 config = load_config(sys.argv[1])
 config.plugins["markdown-exec"].on_config(config)
+if sys.argv[3:] == ["IN_PROCESS"]:
+    fence = {"name": "python", "class": "python"}
+    fence |= {"validator": markdown_exec.validator, "format": markdown_exec.formatter}
+    config.mdx_configs["pymdownx.superfences"]["custom_fences"].append(fence)
 md = markdown.Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs)
 print(md.convert(sys.argv[2]))
 """
@@ -47,9 +53,11 @@ def run_python(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_markdown_exec_without_the_hook_stops_with_the_command_to_use():
-    """The book's markdown extensions, markdown-exec's fence, no hook: the conversion stops."""
-    done = run_python("-c", WITHOUT_HOOK, str(REPO / "mkdocs.yml"), INLINE)
+@pytest.mark.parametrize("fence", ["none", "IN_PROCESS"])
+def test_markdown_exec_without_the_plugin_stops_with_the_command_to_use(fence):
+    """The book's markdown extensions, markdown-exec's plugin (and its own python fence, or
+    none), no plugin: the conversion stops."""
+    done = run_python("-c", WITHOUT_HOOK, str(REPO / "mkdocs.yml"), INLINE, fence)
     assert done.returncode != 0, done.stdout
     assert MESSAGE in done.stderr
     assert done.stdout == ""  # the block never ran, and no page was made
@@ -63,7 +71,7 @@ def with_guard(config: Path, hook: bool = True) -> None:
 
 
 @pytest.mark.build
-def test_a_build_through_the_hook_passes_the_guard(site):
+def test_a_build_through_the_plugin_passes_the_guard(site):
     site.page("index.md", PAGE)
     site.snippet("index/two.py", "print(1 + 1)\n")
     with_guard(site.root / "mkdocs.yml")
@@ -73,7 +81,7 @@ def test_a_build_through_the_hook_passes_the_guard(site):
 
 
 @pytest.mark.build
-def test_mkdocs_without_the_hook_fails_the_build(site):
+def test_mkdocs_without_the_plugin_fails_the_build(site):
     site.page("index.md", PAGE)
     site.snippet("index/two.py", "print(1 + 1)\n")
     with_guard(site.root / "mkdocs.yml", hook=False)
@@ -84,9 +92,8 @@ def test_mkdocs_without_the_hook_fails_the_build(site):
     assert not (site.root / "site" / "index.html").exists()
 
 
-def test_facts_refuse_a_block_markdown_exec_runs_in_process(monkeypatch):
+def test_facts_refuse_a_block_markdown_exec_runs_in_process():
     """The second line: without the guard, a snippet that records a value stops the build."""
-    monkeypatch.setitem(markdown_exec.formatters, "python", _format_python)  # no hook here
     fence = {"name": "python", "class": "python"}
     fence |= {"validator": markdown_exec.validator, "format": markdown_exec.formatter}
     md = markdown.Markdown(

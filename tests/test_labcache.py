@@ -106,3 +106,21 @@ def test_a_second_lab_cache_wraps_mkdocs_jupyter_once(tmp_path):
     first, second = LabRenderCache(tmp_path / "a"), LabRenderCache(tmp_path / "b")
     assert first.install() and second.install()
     assert convert.nb2html.bookexec_original is original  # wrapped once, by the last build's
+
+
+def test_the_mkdocs_jupyter_internals_the_cache_wraps_are_still_there():
+    """No public seam exists for the lab cache (bookexec.book.labcache): it wraps two functions
+    of mkdocs-jupyter's. When an upgrade renames them or changes how they are called, this
+    fails, rather than the labs quietly converting on every build."""
+    import inspect
+
+    from mkdocs_jupyter import convert, plugin
+
+    nb2html = getattr(convert.nb2html, "bookexec_original", convert.nb2html)
+    toc = getattr(plugin._get_nb_toc_tokens, "bookexec_original", plugin._get_nb_toc_tokens)
+    assert {"nb_path", "custom_template", "image_dependencies"} <= set(
+        inspect.signature(nb2html).parameters
+    )
+    assert list(inspect.signature(toc).parameters) == ["fpath", "toc_depth"]
+    source = inspect.getsource(plugin)  # the caller: what it passes, and to which
+    assert "convert.nb2html(" in source and "_get_nb_toc_tokens(page.file" in source

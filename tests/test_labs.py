@@ -20,7 +20,7 @@ LABS = sorted((REPO / "docs" / "labs").glob("*.ipynb"))
 LAB_CONFIG = """
 plugins:
   - markdown-exec:
-      languages: [python]
+      languages: []
   - mkdocs-jupyter:
       execute: false
       custom_template: {template}

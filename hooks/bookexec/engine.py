@@ -18,7 +18,6 @@ from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Any
 
-import markdown_exec
 from markupsafe import Markup
 
 from bookexec.discover.blocks import Block, scan_page
@@ -36,7 +35,7 @@ from bookexec.goldens.normalize import machine_path_rules, normalize
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions
 from bookexec.goldens.store import parse as parse_golden
-from bookexec.guard import engine_formatter
+from bookexec.guard import engine_formatter, register
 from bookexec.render import figures, prose, verify
 from bookexec.render.fence import anchor_blocks, format_python, page_summary, verify_box
 from bookexec.render.layout import Look, shown_text
@@ -119,9 +118,10 @@ class Engine:
         self.live_reload = live_reload
 
     def on_config(self, config: Any, settings: Settings | None = None) -> Any:
-        """A new Build for this build or rebuild, with its settings; markdown-exec's formatter
-        reaches it."""
+        """A new Build for this build or rebuild, with its settings; the engine's fences
+        reach it."""
         self.stop()
+        register(config, self.formatter())  # superfences' custom fences, in this config
         root = Path(config.config_file_path).resolve().parent
         serving = self.command == "serve"
         build = Build(
@@ -130,19 +130,19 @@ class Engine:
         build.executor = self._executor(build)
         build.nav_places = prose.nav_places(config.nav)
         self.build = build
-        formatter = self.formatter()
-        for language in ("python", "py"):
-            markdown_exec.formatters[language] = formatter
         for extension in self.extensions:
             extension.start(build, config)
         return config
 
     def formatter(self):
-        """markdown-exec's formatter for executed Python, bound to this engine's current build."""
+        """The superfences format function for executed Python, bound to the current build;
+        `options` are what markdown-exec's validator read from the fence."""
 
         @engine_formatter  # the guard lets only this formatter run blocks
-        def format_executed(**options: Any) -> Markup:
-            return format_python(self.current(), **options)
+        def format_executed(
+            source: str, language: str, css_class: str, options: dict, md: Any, **kwargs: Any
+        ) -> Markup:
+            return format_python(self.current(), code=source, md=md, **options)
 
         return format_executed
 

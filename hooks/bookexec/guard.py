@@ -1,11 +1,16 @@
 """The book builds only through its engine: any other builder stops, saying which command to use.
 
-A Python-Markdown extension, listed in the book's `markdown_extensions` as `bookexec.guard`.
-Another builder that reads `mkdocs.yml` (Zensical, or MkDocs without the book's plugin) would run
-the blocks in-process through markdown-exec's own formatter: no golden compared, no isolation,
-and a block that raises shows its traceback in the page and the build still passes. So before
-each page is converted the guard checks that markdown-exec's Python formatter is the engine's,
-which the plugin registers when the build starts, and otherwise stops the build.
+The engine runs the book's Python fences through pymdownx.superfences' public seam: when a
+build starts, `register` adds custom fences for `python` and `py` to the MkDocs config the plugin
+is handed (markdown-exec's own validator, the engine's format function), as markdown-exec's
+plugin adds its own. markdown-exec's plugin stays in `mkdocs.yml` for its Markdown config (the
+tabbed layout converts through it) but is given none of these languages.
+
+`bookexec.guard`, listed in the book's `markdown_extensions`, is a Python-Markdown extension
+whose one option, `engine`, `register` sets to the engine's format function. Another builder
+that reads `mkdocs.yml` (Zensical, or MkDocs without the book's plugin) never sets it, and would
+show the blocks unrun or run them in-process with markdown-exec's own formatter, comparing no
+golden: before each page is converted the guard stops it.
 
 It raises `SystemExit`, not an exception: markdown-exec and builders catch `Exception` from a
 block and show it in the page, and the point is a build that fails.
@@ -20,8 +25,12 @@ import markdown_exec
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-MARKER = "__bookexec__"  # set on the engine's formatter; read here
-LANGUAGES = ("python", "py")  # the fence languages the plugin takes over
+from bookexec.errors import BookError
+
+MARKER = "__bookexec__"  # set on the engine's format function; read here
+LANGUAGES = ("python", "py")  # the fence languages the engine runs
+NAME = "bookexec.guard"  # this extension, as `markdown_extensions` names it
+SUPERFENCES = "pymdownx.superfences"
 MESSAGE = (
     "This book's code blocks run only through its engine (the executed-book plugin, "
     "bookexec.plugin): build it with `./book build`, or `mkdocs build` with this mkdocs.yml and "
@@ -31,37 +40,75 @@ MESSAGE = (
 
 
 def engine_formatter[F: Callable[..., Any]](formatter: F) -> F:
-    """Mark a markdown-exec formatter as the engine's, the one the guard lets through."""
+    """Mark a fence format function as the engine's, the one the guard lets through."""
     formatter.__dict__[MARKER] = True
     return formatter
 
 
 def is_engine_formatter(formatter: object) -> bool:
-    """Whether markdown-exec would hand a block to the engine through this formatter."""
+    """Whether superfences would hand a block to the engine through this format function."""
     return bool(getattr(formatter, MARKER, False))
 
 
-def check() -> None:
-    """Stop the process unless the engine's formatter handles every executed language."""
-    if not all(is_engine_formatter(markdown_exec.formatters.get(lang)) for lang in LANGUAGES):
+def register(config: Any, formatter: Callable[..., Any]) -> None:
+    """Give the engine's `formatter` the executed languages, in the config MkDocs hands the
+    plugin at `on_config`, and tell the guard; a config giving them to another stops here."""
+    if SUPERFENCES not in config.markdown_extensions:
+        raise BookError(f"the book's engine needs the '{SUPERFENCES}' Markdown extension")
+    plugin = (getattr(config, "plugins", None) or {}).get("markdown-exec")
+    taken = set(getattr(plugin, "config", {}).get("languages") or ()) & set(LANGUAGES)
+    if taken:
+        raise BookError(
+            f"markdown-exec's `languages` option lists {', '.join(sorted(taken))}: the book's "
+            "engine runs these fences itself; leave them out (`languages: []`)"
+        )
+    mdx = config.mdx_configs
+    fences = mdx.setdefault(SUPERFENCES, {}).setdefault("custom_fences", [])
+    for fence in fences:
+        if fence.get("name") in LANGUAGES and not is_engine_formatter(fence.get("format")):
+            raise BookError(
+                f"{SUPERFENCES}'s `custom_fences` has a '{fence['name']}' fence: the book's "
+                "engine runs these fences itself; remove it"
+            )
+    fences[:] = [fence for fence in fences if fence.get("name") not in LANGUAGES]  # a last build's
+    fences += [
+        {"name": lang, "class": lang, "validator": markdown_exec.validator, "format": formatter}
+        for lang in LANGUAGES
+    ]
+    mdx.setdefault(NAME, {})["engine"] = formatter
+
+
+def check(engine: object) -> None:
+    """Stop the process unless the engine registered its fences for this conversion."""
+    if not is_engine_formatter(engine):
         raise SystemExit(MESSAGE)
 
 
 class GuardPreprocessor(Preprocessor):
     """Runs first on every page: the check, and the page's lines unchanged."""
 
+    def __init__(self, md: Markdown, engine: object) -> None:
+        super().__init__(md)
+        self.engine = engine
+
     def run(self, lines: list[str]) -> list[str]:
         """Check the builder, then hand the lines on."""
-        check()
+        check(self.engine)
         return lines
 
 
 class GuardExtension(Extension):
     """The guard as a Python-Markdown extension."""
 
+    def __init__(self, **kwargs: Any) -> None:
+        # Not None: Python-Markdown would turn a function given for a None default into True.
+        self.config = {"engine": ["", "The engine's fence format function; set by the plugin."]}
+        super().__init__(**kwargs)
+
     def extendMarkdown(self, md: Markdown) -> None:
         """Register the check before every other preprocessor."""
-        md.preprocessors.register(GuardPreprocessor(md), "bookexec_guard", 1000)
+        guard = GuardPreprocessor(md, self.getConfig("engine"))
+        md.preprocessors.register(guard, "bookexec_guard", 1000)
 
 
 def makeExtension(**kwargs: Any) -> GuardExtension:

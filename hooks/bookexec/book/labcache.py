@@ -17,10 +17,13 @@ not change.
 - `_get_nb_toc_tokens(path, depth)`, the page's headings, keyed the same way without the
   template (`toc_key`).
 
-It also gives every nbconvert Jinja environment one shared in-memory bytecode cache, so each
-template is compiled once per process, not once per notebook (Jinja checks each template's
-source before reusing its code). An entry that cannot be read is a miss. If mkdocs-jupyter no
-longer has the functions it wraps, nothing is wrapped and the labs render as before.
+An entry that cannot be read is a miss. If mkdocs-jupyter no longer has the functions it
+wraps, nothing is wrapped and the labs render as before (tests/test_labcache.py fails loudly).
+
+Both wrapped functions are mkdocs-jupyter's own, not public API: no public way exists, since its
+`cache` option is off with a custom template and nbconvert has no setting for it. A lab that is
+converted compiles nbconvert's templates again (an earlier version shared one bytecode cache by
+replacing a method of nbconvert's TemplateExporter; no public seam offers that).
 """
 
 from __future__ import annotations
@@ -169,6 +172,7 @@ class LabRenderCache:
 
         Returns False when mkdocs-jupyter's internals are not the ones this wraps.
         """
+        # No public seam: mkdocs-jupyter's own cache is off with a custom template.
         try:
             from mkdocs_jupyter import convert, plugin
         except ImportError:
@@ -180,7 +184,6 @@ class LabRenderCache:
             return False
         convert.nb2html = self.cached_nb2html(_original(convert.nb2html))
         plugin._get_nb_toc_tokens = self.cached_toc(_original(plugin._get_nb_toc_tokens))
-        _share_compiled_templates()
         return True
 
     def counts(self) -> tuple[int, int]:
@@ -191,42 +194,3 @@ class LabRenderCache:
 def _original(function):
     """The function mkdocs-jupyter had before any build wrapped it."""
     return getattr(function, "bookexec_original", function)
-
-
-class _MemoryBytecodeCache:
-    """Jinja's bytecode cache protocol, in memory, shared by every nbconvert environment."""
-
-    def __init__(self) -> None:
-        import jinja2
-
-        class Cache(jinja2.BytecodeCache):
-            def __init__(self) -> None:
-                self.store: dict[str, bytes] = {}
-
-            def load_bytecode(self, bucket) -> None:
-                code = self.store.get(bucket.key)
-                if code is not None:
-                    bucket.bytecode_from_string(code)
-
-            def dump_bytecode(self, bucket) -> None:
-                self.store[bucket.key] = bucket.bytecode_to_string()
-
-        self.cache = Cache()
-
-
-def _share_compiled_templates() -> None:
-    from nbconvert.exporters.templateexporter import TemplateExporter
-
-    create = TemplateExporter._create_environment
-    if getattr(create, "bookexec_shared", False):
-        return
-    shared = _MemoryBytecodeCache().cache
-
-    def _create_environment(self):
-        environment = create(self)
-        environment.bytecode_cache = shared
-        return environment
-
-    _create_environment.__dict__["bookexec_shared"] = True
-    # Replacing nbconvert's method is the point: every exporter then shares the cache.
-    TemplateExporter._create_environment = _create_environment  # type: ignore[method-assign]

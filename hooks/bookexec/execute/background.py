@@ -8,6 +8,10 @@ executor, kept for the whole `mkdocs serve` process, runs it. When a page's run 
 outputs are in the cache (or its failure is kept here), and MkDocs is asked to rebuild: the
 browser reloads and shows the live outputs, with drift shown at the block as always.
 
+MkDocs is asked through its public serve API: `on_serve` watches this process's folder under
+`.cache/bookexec/serve/` (`server.watch`), and a finished run writes a file there, which
+MkDocs' own file watcher sees as a change to rebuild for.
+
 Runs are keyed on the page and its blocks' cache keys, so a rebuild (a prose edit, or the one
 asked for here) reuses the run under way instead of starting another, and a snippet edit,
 which changes keys, starts a new one. `mkdocs build`, CI and the update mode never come here:
@@ -18,6 +22,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import shutil
 import threading
 import time
 from concurrent.futures import Future
@@ -28,10 +34,13 @@ from bookexec.discover.blocks import Block
 from bookexec.execute.cache import BlockCache, block_keys
 from bookexec.execute.progress import Progress
 from bookexec.execute.runner import Executor, PageRun, is_fresh
+from bookexec.files import CachePaths
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
 STARTUP = 1.0  # seconds a worker takes to start and import JAX, about
+WATCH_START = 1.0  # MkDocs starts watching after `on_serve`: a change before then is not seen
+POLL = 0.5  # MkDocs' watcher looks for changes this often (LiveReloadServer's polling_interval)
 
 
 def enabled(
@@ -57,7 +66,9 @@ class Background:
         self.runs: dict[str, tuple[tuple[str, ...], Future[PageRun]]] = {}
         self.waiting: set[str] = set()  # pages the last build showed from goldens
         self._lock = threading.Lock()
-        self._server = None
+        # Watched by MkDocs once `attach`ed: a file written here asks for a rebuild.
+        self.changes = CachePaths(root).serve / str(os.getpid())
+        self._attached = False
         self._wanted = False  # a finished run waits for a rebuild
         self._building = False
         self._last_build = 0.0  # seconds the last build took
@@ -66,16 +77,22 @@ class Background:
         self._deferred: list[tuple] = []  # (page, blocks, future, cache hits)
         self._builds = 0  # builds so far; only the first defers its runs
         self.expected_end: dict[str, float] = {}  # page -> when its run should end
+        self.asked_early: set[str] = set()  # pages whose coming rebuild was asked before the end
 
     # -- the server ---------------------------------------------------------------------------
 
     def attach(self, server) -> None:
-        """`on_serve`: from now on a finished run asks the server for a rebuild."""
-        self._server = server
+        """`on_serve`: MkDocs watches this process's folder; from now on a finished run asks
+        for a rebuild by writing there."""
+        self.changes.mkdir(parents=True, exist_ok=True)
+        server.watch(str(self.changes))
         with self._lock:
+            self._attached = True
             finished = any(self.runs[page][1].done() for page in self.waiting if page in self.runs)
         if finished:
-            self._request_rebuild()
+            later = threading.Timer(WATCH_START, self._request_rebuild)
+            later.daemon = True
+            later.start()
 
     def _finished(self, page: str) -> None:
         with self._lock:
@@ -93,7 +110,7 @@ class Background:
         """
         with self._lock:
             self._wanted = True
-            if self._server is None or self._building or self._timer is not None:
+            if not self._attached or self._building or self._timer is not None:
                 return
             others = any(not future.done() for _, future in self.runs.values())
             at = self._last_end + (max(self.refresh, 2 * self._last_build) if others else 0.0)
@@ -108,21 +125,38 @@ class Background:
     def _fire(self) -> None:
         with self._lock:
             self._timer = None
-            if not self._wanted or self._building or self._server is None:
+            if not self._wanted or self._building or not self._attached:
                 return
             self._wanted = False
-            server = self._server
-        self._notify(server)
+        self._notify()
 
-    @staticmethod
-    def _notify(server) -> None:
-        # What MkDocs' own file watcher does when a watched file changes (mkdocs 1.6).
-        cond = getattr(server, "_rebuild_cond", None)
-        if cond is None:
-            return
-        with cond:
-            server._want_rebuild = True
-            cond.notify_all()
+    def _ask_early(self, page: str, end: float) -> None:
+        """MkDocs sees a change up to POLL seconds late: when this page's run is the only one
+        under way, ask for its rebuild `wait` / 2 seconds before it should end. That build waits
+        for the run (`ServeExecutor.ready`) and shows it live, or, if it runs late, shows it
+        recorded once more and its end asks again."""
+
+        def ask() -> None:
+            with self._lock:
+                run = self.runs.get(page)
+                running = sum(not future.done() for _, future in self.runs.values())
+                due = run is not None and not run[1].done() and running == 1
+                due = due and page in self.waiting and self._attached and not self._building
+                if due:
+                    self.asked_early.add(page)
+            if due:
+                self._notify()
+
+        timer = threading.Timer(max(0.0, end - self.wait / 2 - time.monotonic()), ask)
+        timer.daemon = True
+        timer.start()
+
+    def _notify(self) -> None:
+        """A change in the watched folder: MkDocs' watcher rebuilds (it polls, every 0.5 s)."""
+        try:
+            (self.changes / "run-ended").write_text(f"{time.time_ns()}\n")
+        except OSError as error:  # the folder went away: the page reloads at the next edit
+            log.warning(f"bookexec: cannot ask for a rebuild ({error})")
 
     # -- one build's view ---------------------------------------------------------------------
 
@@ -149,7 +183,7 @@ class Background:
             if known is not None and known[0] == keys:
                 return known[1]
         future: Future[PageRun] = Future()
-        hits = [self.executor._cached(b, key) for b, key in zip(blocks, keys, strict=True)]
+        hits = [self.executor.cached(b, key) for b, key in zip(blocks, keys, strict=True)]
         if all(hits) or self._builds > 1:
             # Nothing to run, or a later build (an edit): start now, beside the rendering.
             self._start(page, blocks, future, hits)
@@ -167,10 +201,13 @@ class Background:
         estimate = sum(
             times.last(f"{b.page}#{b.id}") for b, hit in zip(blocks, hits, strict=True) if not hit
         )
+        end = time.monotonic() + estimate + (STARTUP if estimate else 0)
         with self._lock:
-            self.expected_end[page] = time.monotonic() + estimate + (STARTUP if estimate else 0)
-        self.executor.submit(page, blocks)
-        started = self.executor._futures[page]
+            self.expected_end[page] = end
+        started = self.executor.submit(page, blocks)
+        assert started is not None  # the page has blocks
+        if estimate >= 2 * POLL:
+            self._ask_early(page, end)
 
         def hand_over(done: Future[PageRun]) -> None:
             if done.cancelled():
@@ -204,6 +241,20 @@ class Background:
             future.cancel()
         self.executor.stop()
         self.executor.close()
+        shutil.rmtree(self.changes, ignore_errors=True)
+
+    def expected(self, page: str) -> tuple[float | None, bool]:
+        """When the page's run should end (time.monotonic; None: not known), and whether this
+        build was asked for before it ended (`_ask_early`), once."""
+        with self._lock:
+            early = page in self.asked_early
+            self.asked_early.discard(page)
+            return self.expected_end.get(page), early
+
+    def shown_recorded(self, page: str) -> None:
+        """This build shows the page from its goldens: its run's end asks for a rebuild."""
+        with self._lock:
+            self.waiting.add(page)
 
 
 class ServeExecutor:
@@ -215,13 +266,13 @@ class ServeExecutor:
         self.jobs = background.executor.jobs
         self.notes: list[str] = []  # trouble outside any block: reported at each block instead
         self.started = time.perf_counter()
-        self._futures: dict[str, Future[PageRun]] = {}
+        self.futures: dict[str, Future[PageRun]] = {}  # this build's pages' runs
 
     def submit(self, page: str, blocks: list[Block]) -> None:
         """Start the page's run, or join the one under way for the same blocks."""
         future = self.background.submit(page, blocks)
         if future is not None:
-            self._futures[page] = future
+            self.futures[page] = future
 
     def ready(self, page: str) -> bool:
         """True when the page's run is over; otherwise it is shown from its goldens.
@@ -229,29 +280,29 @@ class ServeExecutor:
         When it is the only run under way (an edited snippet, usually) and is expected to end
         within `wait` seconds, it is waited for, a little past its estimate: one build with live
         outputs instead of two."""
-        future = self._futures.get(page)
+        future = self.futures.get(page)
         if future is None or future.done():
             return True
-        with self.background._lock:
-            end = self.background.expected_end.get(page)
+        end, early = self.background.expected(page)
         left = (end - time.monotonic()) if end is not None else None
-        alone = sum(not f.done() for f in self._futures.values()) == 1
-        if alone and left is not None and -1.0 < left <= self.background.wait:
+        alone = sum(not f.done() for f in self.futures.values()) == 1
+        wait = self.background.wait
+        slack = wait if early else 1.0  # a build asked for early (`_ask_early`) is there to wait
+        if alone and left is not None and -slack < left <= wait:
             with contextlib.suppress(FutureTimeout):
-                future.result(timeout=max(0.0, left) + 1.0)
+                future.result(timeout=max(0.0, left) + slack)
             if future.done():
                 return True
-        with self.background._lock:
-            self.background.waiting.add(page)
+        self.background.shown_recorded(page)
         return False
 
     def page(self, page: str) -> PageRun:
         """The page's run, waited for."""
-        return self._futures[page].result()
+        return self.futures[page].result()
 
     def pending(self) -> list[str]:
         """The pages whose runs are still under way."""
-        return sorted(page for page, future in self._futures.items() if not future.done())
+        return sorted(page for page, future in self.futures.items() if not future.done())
 
     def close(self) -> None:
         # The runs outlive this build (the next one picks them up); they start now.

@@ -528,20 +528,21 @@ class Executor:
         self.env_key = key + runtime_part if cache else ""
         self.jobs = jobs or os.cpu_count() or 1
         self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="book-page")
-        self._futures: dict[str, Future[PageRun]] = {}
+        self._runs: dict[str, Future[PageRun]] = {}
         self._workers: set[Worker] = set()
         self._lock = threading.Lock()
         self._log_dir = tempfile.mkdtemp(prefix="bookexec-")
         self.stopped = threading.Event()
         self.notes: list[str] = []  # trouble outside any block, e.g. a worker's last word
-        self._cached_last: dict[str, dict] = {}  # the backend and devices a cache entry names
+        self._backends: dict[str, dict] = {}  # the backend and devices a cache entry names
 
-    def submit(self, page: str, blocks: list[Block]) -> None:
-        """Start a page's blocks (or take them from the cache); `page` waits for them."""
+    def submit(self, page: str, blocks: list[Block]) -> Future[PageRun] | None:
+        """Start a page's blocks (or take them from the cache); `page` waits for them. The
+        page's run, to wait for or watch (None: the page has no blocks)."""
         if not blocks:
-            return
+            return None
         keys = block_keys(blocks, self.env_key, is_fresh) if self.cache else [""] * len(blocks)
-        hits = [self._cached(block, key) for block, key in zip(blocks, keys, strict=True)]
+        hits = [self.cached(block, key) for block, key in zip(blocks, keys, strict=True)]
         if all(hits):
             done: Future[PageRun] = Future()
             runs = [hit for hit in hits if hit]
@@ -549,11 +550,13 @@ class Executor:
             for run in runs:
                 self.progress.block_done(run.block.where, run.seconds, cached=True, block=run.block)
             self.progress.page_done(page, 0, len(runs), 0.0)
-            self._futures[page] = done
-            return
-        self._futures[page] = self._pool.submit(self._run_page, page, blocks, keys, hits)
+            self._runs[page] = done
+            return done
+        self._runs[page] = self._pool.submit(self._run_page, page, blocks, keys, hits)
+        return self._runs[page]
 
-    def _cached(self, block: Block, key: str) -> BlockRun | None:
+    def cached(self, block: Block, key: str) -> BlockRun | None:
+        """The block's run from the cache under `key`, or None: not cached, or unreadable."""
         entry = self.cache.load(block, key) if self.cache else None
         if self.cache is None or entry is None:
             return None
@@ -562,19 +565,19 @@ class Executor:
         except (TypeError, ValueError, KeyError) as error:
             self.cache._warn(f"the entry of {block.where} is unreadable ({error}); running again")
             return None
-        self._cached_last[block.page] = {
+        self._backends[block.page] = {
             "backend": entry["backend"],
             "devices": int(entry.get("devices", 0)),
         }
         return run
 
     def _page_from_cache(self, page: str, runs: list[BlockRun]) -> PageRun:
-        last = self._cached_last.get(page, NO_BACKEND)
+        last = self._backends.get(page, NO_BACKEND)
         return PageRun(page=page, blocks=runs, backend=last["backend"], devices=last["devices"])
 
     def page(self, page: str) -> PageRun:
         """The page's run, waited for."""
-        return self._futures[page].result()
+        return self._runs[page].result()
 
     def _run_page(
         self, page: str, blocks: list[Block], keys: list[str], hits: list[BlockRun | None]
@@ -652,7 +655,7 @@ class Executor:
             if lasts:
                 result.backend, result.devices = lasts[-1].backend, lasts[-1].devices
             else:
-                recorded = self._cached_last.get(page, NO_BACKEND)
+                recorded = self._backends.get(page, NO_BACKEND)
                 result.backend, result.devices = recorded["backend"], recorded["devices"]
             if first_failed is None:
                 self._save(result, keys)

@@ -1,9 +1,9 @@
-"""The markdown-exec formatter for executed Python: markdown-exec finds the fence, the book runs
-it and lays it out.
+"""The formatter for executed Python: superfences finds the fence, markdown-exec's validator
+reads its options, the book runs it and lays it out.
 
-The engine registers it in markdown-exec's public `formatters` dict, bound to the current
-build. It returns the block's HTML made by `bookexec.render.layout`, never handing what a
-block printed or holds to Markdown: markdown-exec's own layout would.
+The engine registers it as a custom superfences fence (`bookexec.guard.register`), bound to
+the current build. It returns the block's HTML made by `bookexec.render.layout`, never
+handing what a block printed or holds to Markdown: markdown-exec's own layout would.
 """
 
 from __future__ import annotations

@@ -1,0 +1,90 @@
+"""Under `mkdocs serve`, a background run that ends asks MkDocs for a rebuild through its public
+serve API only: the folder `on_serve` watches (`server.watch`) gets a file, and MkDocs' own
+watcher rebuilds. No browser, no book build: the real `LiveReloadServer`, a real worker."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+from mkdocs.livereload import LiveReloadServer
+
+from bookexec.discover.blocks import scan_page
+from bookexec.execute.background import Background
+from bookexec.execute.cache import BlockCache
+from bookexec.execute.progress import Progress
+from bookexec.execute.runtime import PythonRuntime
+from bookexec.files import CachePaths
+from conftest import free_port, wait_for
+
+PAGE = '# Nap\n\n```python exec="on" id="nap"\n--8<-- "snippets/nap/nap.py"\n```\n'
+
+
+def background_with_a_recorded_page(root: Path) -> tuple[Background, object]:
+    """A serve process's background, its first build showing the page from its goldens; the
+    page's run starts when that build ends (`close`)."""
+    (root / "snippets" / "nap").mkdir(parents=True)
+    (root / "snippets" / "nap" / "nap.py").write_text("import time\ntime.sleep(1)\nprint(1)\n")
+    background = Background(
+        root, BlockCache(CachePaths(root).blocks), Progress(lambda _: None), PythonRuntime()
+    )
+    build = background.for_build(Progress(lambda _: None))
+    build.submit("nap.md", scan_page("nap.md", PAGE, root))
+    assert not build.ready("nap.md")  # shown recorded: its end must ask for a rebuild
+    return background, build
+
+
+class WatchOnly:
+    """A server with nothing but MkDocs' public `watch`."""
+
+    def __init__(self) -> None:
+        self.watched: list[str] = []
+
+    def watch(self, path: str) -> None:
+        self.watched.append(path)
+
+
+def test_a_finished_run_writes_into_the_folder_the_server_watches(tmp_path):
+    background, build = background_with_a_recorded_page(tmp_path)
+    server = WatchOnly()
+    try:
+        background.attach(server)
+        folder = CachePaths(tmp_path).serve / str(os.getpid())
+        assert server.watched == [str(folder)] and folder.is_dir()
+        assert not any(folder.iterdir())
+        build.close()  # the build ends: the run starts
+        assert build.page("nap.md").blocks[0].output == "1\n"
+        wait_for(lambda: any(folder.iterdir()), 30, lambda: "no file written for the rebuild")
+    finally:
+        background.shutdown()
+    assert not folder.exists()  # the serve process's folder goes with it
+
+
+def test_mkdocs_own_server_rebuilds_when_a_run_ends(tmp_path):
+    """The real server, serving: its builder runs for the run, and for nothing before it
+    started (near its end it may be asked a little early: that build waits for the run)."""
+    built: list[float] = []
+    server = LiveReloadServer(
+        builder=lambda: built.append(time.monotonic()),
+        host="127.0.0.1",
+        port=free_port(),
+        root=str(tmp_path),
+    )
+    background, build = background_with_a_recorded_page(tmp_path)
+    background.attach(server)  # what `on_serve` does
+    serving = threading.Thread(target=server.serve, daemon=True)
+    serving.start()
+    try:
+        time.sleep(1.5)  # the watcher is running: a rebuild now would be one nobody asked for
+        assert built == []
+        started = time.monotonic()
+        build.close()  # the run starts
+        assert build.page("nap.md").blocks[0].output == "1\n"
+        wait_for(lambda: built, 30, lambda: "MkDocs never rebuilt for the run")
+        assert built[0] > started
+    finally:
+        server.shutdown()
+        serving.join(timeout=30)
+        background.shutdown()
