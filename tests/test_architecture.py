@@ -10,6 +10,7 @@ Layers, lowest first (a module imports only from its own layer or lower ones):
 5. `engine`: one Build per build, driven by the hook file
 6. `jax`: the JAX runtime and the jaxpr parser, diff and lexer
 7. `book`: this book's own features (census, labs, notebooks, jax_changes...)
+8. `cli`: `book`, the command line, over all of them
 
 `execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`) nor `bookexec.book`.
 """
@@ -35,6 +36,7 @@ LAYERS = {
     "engine": 5,
     "jax": 6,
     "book": 7,
+    "cli": 8,
 }
 
 

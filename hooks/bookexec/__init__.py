@@ -72,4 +72,15 @@ seam through which a book adds its own features.
 - `book.audit`: the prose audit: no produced number typed by hand.
 - `book.jax_changes`: the book run under older JAX releases, and the generated page.
 - `book.drift_watch`: `./book drift-watch`: the next upgrade's drift, in a scratch copy.
+
+`cli`: `book`, the one command line (`./book` launches it); the top layer, it may import any.
+
+- `cli.main`: the entry point: parse, set `.venv` up, run one command, its exit code.
+- `cli.__main__`: `python -m bookexec.cli`.
+- `cli.parser`: the commands' help, options and exit codes.
+- `cli.commands`: what each command does.
+- `cli.process`: run a step, or become the last one, its exit code passed on.
+- `cli.environments`: `.venv` and `.cache/jax-X.Y.Z`, installed again when the pins change.
+- `cli.chromium`: Debian's chromium for the browser tests, installed only after a yes.
+- `cli.stress`: `./book stress`: cold strict builds beside busy loops.
 """
