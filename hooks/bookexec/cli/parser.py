@@ -42,11 +42,12 @@ _SHOWN = {
 }
 # These hand the options they do not know to the tool they run.
 PASSES_ON = {
-    "serve": "mkdocs serve",
-    "build": "mkdocs build --strict",
-    "update": "mkdocs build --strict",
-    "test": "pytest",
-    "bench": "benchmarks/bench_build.py (or, after serve, benchmarks/bench_serve.py)",
+    "serve": "mkdocs serve (.venv/bin/mkdocs serve --help lists them)",
+    "build": "mkdocs build --strict (.venv/bin/mkdocs build --help lists them)",
+    "update": "mkdocs build --strict (.venv/bin/mkdocs build --help lists them)",
+    "test": "pytest (.venv/bin/pytest --help lists them)",
+    "bench": "benchmarks/bench_build.py, or after serve to benchmarks/bench_serve.py\n"
+    "(.venv/bin/python benchmarks/bench_build.py --help lists them)",
 }
 
 
