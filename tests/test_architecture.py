@@ -10,7 +10,8 @@ Layers, lowest first (a module imports only from its own layer or lower ones):
 5. `engine`: one Build per build, driven by the plugin; `settings`: a build's settings
 6. `jax`: the JAX runtime and the jaxpr parser, diff and lexer
 7. `book`: this book's own features (census, labs, notebooks, jax_changes...)
-8. `plugin`: the MkDocs plugin, which names the runtime and extensions by configuration
+8. `plugin`: the MkDocs plugin, which names the runtime and extensions by configuration;
+   `cli`: `book`, the command line, over all of them
 
 `execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`) nor `bookexec.book`.
 """
@@ -38,6 +39,7 @@ LAYERS = {
     "jax": 6,
     "book": 7,
     "plugin": 8,
+    "cli": 8,
 }
 
 

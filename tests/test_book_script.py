@@ -1,7 +1,9 @@
-"""The `book` script: what each command installs, what it says, and its missing-Python error.
+"""`./book` and the `book` command line: what each command installs, what it says, its help,
+its usage errors, and the launcher's first run and missing-Python error.
 
-Each case runs the real script on a copy of it, with a stand-in `.venv` whose `python`,
-`mkdocs`, `ruff`, `mypy` and `chromium` only record how they were called, so nothing is installed.
+Each case runs the real launcher on a copy of it, with a stand-in `.venv` whose `python`,
+`mkdocs`, `ruff`, `mypy` and `chromium` only record how they were called, so nothing is
+installed; its `book` is the real command line (`python -m bookexec.cli`, this checkout's).
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +23,24 @@ from conftest import REPO
 RECORDER = """#!/bin/sh
 echo "$(basename "$0") $*" >> "{log}"
 """
+# The real command line, run by this test's interpreter in the copy (its working directory).
+BOOK = f"""#!/bin/sh
+exec "{sys.executable}" -m bookexec.cli "$@"
+"""
+COMMANDS = [  # issue 28's list, and the test helper jax-venv
+    "serve",
+    "build",
+    "update",
+    "review",
+    "test",
+    "bench",
+    "stress",
+    "jax-changes",
+    "drift-watch",
+    "setup",
+    "jax-venv",
+    "help",
+]
 
 
 @pytest.fixture
@@ -27,6 +49,9 @@ def checkout(tmp_path):
     root.mkdir()
     for name in ("book", "pyproject.toml", ".python-version"):
         shutil.copy2(REPO / name, root / name)
+    # What `./book` runs before .venv has `book`: the command line from the source.
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(REPO / "hooks" / "bookexec", root / "hooks" / "bookexec", ignore=ignore)
     return root
 
 
@@ -37,6 +62,8 @@ def stand_in_venv(root: Path, log: Path) -> None:
         path = bin_dir / tool
         path.write_text(RECORDER.format(log=log))
         path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    (bin_dir / "book").write_text(BOOK)
+    (bin_dir / "book").chmod(0o755)
 
 
 def run(root: Path, *args: str, path: str | None = None, **env: str):
@@ -117,20 +144,132 @@ def test_chromium_is_not_installed_without_asking(checkout, tmp_path):
     assert "pytest" not in log.read_text()
 
 
-def test_missing_python_names_the_version_python_version_asks_for(checkout, tmp_path):
-    (checkout / ".python-version").write_text("3.99\n")
+def tools_path(tmp_path: Path, *names: str, **links: str) -> str:
+    """A PATH of only these tools (and `links`: name -> target), so no other Python is found."""
     tools = tmp_path / "tools"
-    tools.mkdir()
-    for tool in ("bash", "cat", "sha256sum", "cut", "tr", "dirname"):
-        (tools / tool).symlink_to(shutil.which(tool))
-    result = run(checkout, "setup", path=str(tools))
+    tools.mkdir(exist_ok=True)
+    for name in names:
+        found = shutil.which(name)
+        assert found, name
+        (tools / name).symlink_to(found)
+    for name, target in links.items():
+        (tools / name).symlink_to(target)
+    return str(tools)
+
+
+BASIC = ("bash", "sh", "cat", "tr", "dirname", "basename", "mkdir", "cp")
+
+
+def test_missing_python_names_the_version_python_version_asks_for(checkout, tmp_path):
+    """No Python at all: the launcher says so. A python3 of another version: `book` says so."""
+    (checkout / ".python-version").write_text("3.99\n")
+    result = run(checkout, "setup", path=tools_path(tmp_path, *BASIC))
     assert result.returncode != 0
     assert "no Python 3.99 found (.python-version asks for it" in result.stderr
     assert "pyenv install 3.99" in result.stderr
 
+    other = run(checkout, "setup", path=tools_path(tmp_path, python3=sys.executable))
+    assert other.returncode == 1, other.stderr
+    assert "no Python 3.99 found (.python-version asks for it" in other.stderr
+    assert "pyenv install 3.99" in other.stderr
+    assert not (checkout / ".venv").exists()
 
-def test_help_lists_setup_and_help(checkout):
+
+# A python3.13 that runs the real interpreter, except that `-m venv DIR` makes a stand-in venv.
+FAKE_PYTHON = """#!/bin/sh
+if [ "$1" = -m ] && [ "$2" = venv ]; then
+  echo "python3.13 -m venv $3" >> "{log}"
+  mkdir -p "$3/bin" && cp "{stand_in}"/* "$3/bin/"
+  exit 0
+fi
+exec "{real}" "$@"
+"""
+
+
+def test_the_first_run_makes_the_venv_then_runs_the_command(checkout, tmp_path):
+    log = tmp_path / "calls.log"
+    stand_in_venv(tmp_path / "stand-in", log)
+    fake = tmp_path / "python3.13"
+    fake.write_text(
+        FAKE_PYTHON.format(log=log, stand_in=tmp_path / "stand-in/.venv/bin", real=sys.executable)
+    )
+    fake.chmod(0o755)
+    result = run(checkout, "serve", "--dirty", path=tools_path(tmp_path, *BASIC, python3=fake))
+    assert result.returncode == 0, result.stderr
+    assert "book: creating .venv with Python 3.13" in result.stdout
+    assert log.read_text().splitlines() == [
+        f"python3.13 -m venv {checkout / '.venv'}",
+        "python -m pip install --quiet --disable-pip-version-check --upgrade pip",
+        "python -m pip install --quiet --disable-pip-version-check -e .",
+        "mkdocs serve --dirty",  # run by .venv's `book`, once .venv has it
+    ]
+    assert (checkout / ".venv" / ".book-installed").read_text().endswith(" book\n")
+
+
+def tree(root: Path) -> dict[str, tuple[int, int]]:
+    """Every file and folder under `root`, with its size and modification time."""
+    return {
+        str(p.relative_to(root)): (p.lstat().st_size, p.lstat().st_mtime_ns)
+        for p in root.rglob("*")
+    }
+
+
+@pytest.mark.parametrize("venv", [True, False], ids=["from-venv", "before-venv"])
+def test_help_prints_help_at_once_and_creates_nothing(checkout, tmp_path, venv):
+    """`./book --help` and `./book COMMAND --help` set nothing up, install nothing, build
+    nothing (`./book jax-changes --help` once made a venv per JAX release first)."""
+    log = tmp_path / "calls.log"
+    if venv:
+        stand_in_venv(checkout, log)
+    # Before .venv, the launcher runs `book` from the source with a bare python3.
+    bare = tools_path(tmp_path, *BASIC, python3=getattr(sys, "_base_executable", sys.executable))
+    before = tree(checkout)
+    asks = [["--help"], ["-h"], ["help"], [], ["help", "stress"]]
+    asks += [[command, "--help"] for command in COMMANDS]
+    for ask in asks:
+        started = time.monotonic()
+        result = run(checkout, *ask, path=bare)
+        took = time.monotonic() - started
+        assert result.returncode == 0, (ask, result.stderr)
+        assert result.stderr == "", ask
+        shown = next((a for a in ask if a in COMMANDS and a != "help"), None)
+        if ask == ["help", "stress"]:
+            shown = "stress"
+        assert result.stdout.startswith(f"usage: ./book {shown or ''}".rstrip()), ask
+        assert "exit codes:" in result.stdout and "2    a usage error" in result.stdout, ask
+        assert took < 10, f"{ask}: {took:.1f} s"
+    assert tree(checkout) == before
+    assert not log.exists(), log.read_text()  # no pip, no mkdocs, no pytest
+    assert not (checkout / ".cache").exists()
+
+
+def test_the_top_help_lists_every_command(checkout):
     result = run(checkout, "help")
     assert result.returncode == 0
-    assert "./book setup" in result.stdout and "./book help" in result.stdout
-    assert "set -euo" not in result.stdout
+    for command in COMMANDS:
+        assert f"  ./book {command}" in result.stdout, command
+    assert "./book setup [--test]" in result.stdout and "./book help" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["frob"], "invalid choice: 'frob'"),
+        (["--frob"], "./book: error: unrecognized arguments: --frob"),
+        (["review", "--bogus"], "./book review: error: unrecognized arguments: --bogus"),
+        (["drift-watch"], "./book drift-watch: error: drift-watch needs --jax X.Y.Z"),
+        (["stress", "0"], "stress takes a number of runs (default 3), not '0'"),
+        (["jax-venv"], "the following arguments are required: X.Y.Z"),
+        (["setup", "--tests"], "unrecognized arguments: --tests"),
+    ],
+)
+def test_a_usage_error_exits_2_names_what_is_wrong_and_runs_nothing(
+    checkout, tmp_path, args, message
+):
+    log = tmp_path / "calls.log"
+    stand_in_venv(checkout, log)
+    result = run(checkout, *args)
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr
+    assert result.stderr.startswith("usage: ./book")
+    assert not log.exists(), log.read_text()

@@ -14,10 +14,12 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from bookexec.cli.stress import BUSY
 from bookexec.discover.blocks import scan_page
 from conftest import REPO, new_site
 
@@ -69,14 +71,14 @@ def test_a_timing_heavy_chapter_passes_with_two_busy_loops_per_core(tmp_path):
 # verdict, and leave no busy loop behind, whether the builds pass or fail.
 STAND_IN_MKDOCS = """#!/bin/sh
 echo "cache=$BOOK_CACHE args=$*" >> "{log}"
-ps -o pid= --ppid "$PPID" >> "{pids}"
-echo "INFO    -  bookexec: golden check: 3 blocks checked, 0 failed, {drifted} drifted, 0 new"
+ps -o pid=,args= --ppid "$PPID" >> "{pids}"
+{wait}echo "INFO    -  bookexec: golden check: 3 blocks checked, 0 failed, {drifted} drifted, 0 new"
 echo "INFO    -  bookexec summary: 3 blocks executed, 0 from cache, {drifted} drifted; 1.0 s"
 exit {code}
 """
 
 
-def stress_checkout(tmp_path, drifted: int) -> tuple[Path, Path, Path]:
+def stress_checkout(tmp_path, drifted: int, wait: str = "") -> tuple[Path, Path, Path]:
     root = tmp_path / "checkout"
     bin_dir = root / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
@@ -85,8 +87,10 @@ def stress_checkout(tmp_path, drifted: int) -> tuple[Path, Path, Path]:
     log, pids = tmp_path / "calls.log", tmp_path / "pids.txt"
     tools = {
         "python": "#!/bin/sh\nexit 0\n",
+        # The real command line, this checkout's, run by this test's interpreter in the copy.
+        "book": f'#!/bin/sh\nexec "{sys.executable}" -m bookexec.cli "$@"\n',
         "mkdocs": STAND_IN_MKDOCS.format(
-            log=log, pids=pids, drifted=drifted, code=int(drifted > 0)
+            log=log, pids=pids, drifted=drifted, code=int(drifted > 0), wait=wait
         ),
     }
     for tool, text in tools.items():
@@ -108,10 +112,10 @@ def run_stress(root: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
-def ours(pid: int, root: Path) -> bool:
-    """The process is alive and is this checkout's `book` script (a busy loop is a subshell)."""
+def ours(pid: int) -> bool:
+    """The process is alive and is one of the command's busy loops (named by their `$0`)."""
     try:
-        return str(root / "book") in Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+        return BUSY in Path(f"/proc/{pid}/cmdline").read_bytes().decode()
     except OSError:
         return False
 
@@ -121,14 +125,12 @@ def test_book_stress_runs_cold_builds_under_busy_loops_and_always_stops_them(tmp
     root, log, pids = stress_checkout(tmp_path, drifted)
     try:
         result = run_stress(root, "2")
-    finally:  # should the script leave a busy loop behind, the test does not
-        left = [int(pid) for pid in pids.read_text().split() if ours(int(pid), root)]
-        for pid in left:
-            os.kill(pid, 9)
+    finally:  # should the command leave a busy loop behind, the test does not
+        left = kill_left(pids)
     assert not left, "busy loops were left running"
     assert log.read_text().splitlines() == ["cache=off args=build --strict"] * 2
-    seen = pids.read_text().split()
-    assert len(seen) >= 2 * 3  # three busy loops (and the build) beside each run
+    busy = [line for line in pids.read_text().splitlines() if BUSY in line]
+    assert len(busy) == 2 * 3  # three busy loops beside each run
     out = result.stdout + result.stderr
     assert "book: stress: 2 cold strict builds with 3 busy loops on" in out
     assert out.count(f"golden check: 3 blocks checked, 0 failed, {drifted} drifted") == 2
@@ -137,6 +139,41 @@ def test_book_stress_runs_cold_builds_under_busy_loops_and_always_stops_them(tmp
         assert result.returncode == 1 and "2 of 2 runs FAILED under 3 busy loops" in out
     else:
         assert result.returncode == 0 and "2 of 2 runs passed (0 failed, 0 drifted)" in out
+
+
+def kill_left(pids: Path) -> list[int]:
+    """The busy loops still alive, killed."""
+    left = [
+        int(line.split()[0]) for line in pids.read_text().splitlines() if ours(int(line.split()[0]))
+    ]
+    for pid in left:
+        os.kill(pid, 9)
+    return left
+
+
+def test_book_stress_stopped_by_sigterm_stops_its_busy_loops(tmp_path):
+    root, _, pids = stress_checkout(tmp_path, 0, wait="exec sleep 30\n")
+    environ = {**os.environ, "BOOK_STRESS_LOOPS": "3"}
+    proc = subprocess.Popen(
+        ["bash", str(root / "book"), "stress", "1"],
+        cwd=root,
+        env=environ,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not (pids.exists() and BUSY in pids.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert pids.exists(), "the build never started"
+        proc.terminate()  # the launcher execs `book`: this is the command itself
+        code = proc.wait(timeout=30)
+    finally:
+        proc.kill()
+        left = kill_left(pids)
+    assert code == 130
+    assert not left, "busy loops were left running"
 
 
 def test_book_stress_refuses_a_bad_count(tmp_path):

@@ -103,7 +103,7 @@ def test_a_failing_block_mid_page_is_reported_with_the_drift_and_every_block_is_
     kinds = [(e["kind"], e["block_id"]) for e in report["entries"]]
     assert kinds == [("failed", "breaks"), ("failed", "uses-it"), ("text", "moves")]
     review = subprocess.run(
-        [sys.executable, "-m", "bookexec.goldens.review", "--list"],
+        [sys.executable, "-m", "bookexec.cli", "review", "--list"],
         cwd=site.root,
         capture_output=True,
         text=True,
@@ -247,7 +247,8 @@ def test_drift_watch_leaves_its_artifacts_and_never_touches_the_checkout(written
         [
             sys.executable,
             "-m",
-            "bookexec.book.drift_watch",
+            "bookexec.cli",
+            "drift-watch",
             "--jax",
             "fixture",
             "--python",
@@ -351,7 +352,7 @@ def test_a_real_jax_upgrade_end_to_end(version, tmp_path):
     )
     assert len(named) == drifted
 
-    review = run(venv, book, "python", "-m", "bookexec.goldens.review", "--accept-cosmetic")
+    review = run(venv, book, "python", "-m", "bookexec.cli", "review", "--accept-cosmetic")
     assert review.returncode == 0, review.stdout + review.stderr
     update = run(venv, book, "mkdocs", "build", "--strict", GOLDEN="update")
     assert update.returncode == 0, (update.stdout + update.stderr)[-5000:]

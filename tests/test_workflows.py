@@ -74,7 +74,34 @@ def test_pushes_and_pull_requests_run_the_strict_check():
     check = next(s for s in steps(workflow) if "mkdocs build --strict" in s.get("run", ""))
     assert check.get("env", {}).get("GOLDEN") == "check"
     assert not check.get("continue-on-error")
-    assert "ruff check" in runs(workflow)
+
+
+def test_pushes_and_pull_requests_run_what_ci_runs_browser_tests_included():
+    """The test job runs .ci/run itself (`./book test --yes`: ruff, mypy, every test), in a
+    Debian image whose Python is .python-version's, as root: `./book test` installs Debian's
+    chromium there with apt-get, so the browser tests run instead of being deselected."""
+    workflow = load("build.yml")
+    job = workflow["jobs"]["test"]
+    commands = [s["run"].strip() for s in job["steps"] if "run" in s]
+    assert ".ci/run" in commands, commands
+    assert "./book test --yes" in (REPO / ".ci" / "run").read_text()
+    assert "pytest" not in runs(workflow)  # no hand-written subset of the suite
+    image = job["container"]["image"]
+    python = (REPO / ".python-version").read_text().strip()
+    assert image.startswith(f"python:{python}-") and "trixie" in image, image
+    assert job.get("timeout-minutes", 360) >= 90
+    checkout = next(
+        i for i, s in enumerate(job["steps"]) if "actions/checkout" in s.get("uses", "")
+    )
+    assert any("git" in s.get("run", "") for s in job["steps"][:checkout])  # checkout needs git
+
+
+def test_the_book_is_also_built_under_properdocs():
+    job = load("build.yml")["jobs"]["properdocs"]
+    commands = "\n".join(s.get("run", "") for s in job["steps"])
+    assert "pip install properdocs==1.6.7" in commands
+    build = next(s for s in job["steps"] if "properdocs build --strict" in s.get("run", ""))
+    assert build["env"]["GOLDEN"] == "check"
 
 
 def test_main_is_deployed_to_pages_after_the_same_check():
@@ -109,5 +136,13 @@ def test_the_weekly_drift_watch_runs_the_books_own_command():
 
 @pytest.mark.parametrize("name", ["build.yml", "deploy.yml", "drift-watch.yml"])
 def test_each_workflow_uses_the_projects_python(name):
-    setup = next(s for s in steps(load(name)) if s.get("uses", "").startswith("actions/setup-"))
-    assert setup["with"]["python-version-file"] == ".python-version"
+    """Each job that runs Python gets .python-version's: from setup-python, or as its image."""
+    python = (REPO / ".python-version").read_text().strip()
+    for job_name, job in load(name)["jobs"].items():
+        if not any("run" in s for s in job.get("steps", [])):
+            continue  # only actions (the Pages deploy)
+        setup = [s for s in job["steps"] if s.get("uses", "").startswith("actions/setup-python")]
+        if setup:
+            assert setup[0]["with"]["python-version-file"] == ".python-version", job_name
+        else:
+            assert job["container"]["image"].startswith(f"python:{python}-"), job_name

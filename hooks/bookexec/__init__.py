@@ -76,4 +76,15 @@ read once as it starts from the plugin's options and the environment.
 
 `plugin`: the MkDocs plugin (`plugins: [executed-book]`): its typed options, and each MkDocs
 event handed to the one `Engine`, made with the runtime and extensions the options name.
+
+`cli`: `book`, the one command line (`./book` launches it); the top layer, it may import any.
+
+- `cli.main`: the entry point: parse, set `.venv` up, run one command, its exit code.
+- `cli.__main__`: `python -m bookexec.cli`.
+- `cli.parser`: the commands' help, options and exit codes.
+- `cli.commands`: what each command does.
+- `cli.process`: run a step, or become the last one, its exit code passed on.
+- `cli.environments`: `.venv` and `.cache/jax-X.Y.Z`, installed again when the pins change.
+- `cli.chromium`: Debian's chromium for the browser tests, installed only after a yes.
+- `cli.stress`: `./book stress`: cold strict builds beside busy loops.
 """

@@ -1,8 +1,8 @@
 """`./book drift-watch --jax X.Y.Z`: what the next JAX upgrade would change, without touching
 the checkout. The weekly workflow runs this same command, so a test of it tests the workflow.
 
-The book script first makes `.cache/jax-X.Y.Z/` (the book's packages with that JAX installed
-over the pin) and passes its interpreter. This module then:
+The command (`bookexec.cli`) first makes `.cache/jax-X.Y.Z/` (the book's packages with that JAX
+installed over the pin) and passes its interpreter to `run`, which then:
 
 1. copies the checkout (tracked and untracked files git does not ignore) into a scratch git
    repository;
@@ -11,19 +11,18 @@ over the pin) and passes its interpreter. This module then:
 3. runs the update there (`update.txt`), so `golden.diff` shows what the upgrade would commit;
 4. writes `versions.txt` (both JAX versions and the interpreter's packages) and `summary.txt`.
 
-Every artifact lands in `--out` (default `.cache/drift-watch/<jax>/`). It exits 0 whatever the
-book did: a drift watch reports, it does not fail. It exits non-zero only when it could not run.
+Every artifact lands in `out` (`--out`, default `.cache/drift-watch/<jax>/`). The command exits 0
+whatever the book did: a drift watch reports, it does not fail; it exits non-zero only when it
+could not run.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 from bookexec.goldens.review import REPORT
@@ -140,31 +139,3 @@ def run(root: Path, python: str, out: Path, keep: bool = False, timeout: float =
     if not keep:
         shutil.rmtree(scratch, ignore_errors=True)
     return result
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`./book drift-watch`."""
-    parser = argparse.ArgumentParser(prog="./book drift-watch", description=__doc__.split("\n")[0])
-    parser.add_argument("--jax", required=True, help="the JAX release to watch")
-    parser.add_argument("--python", required=True, help="an interpreter with that JAX")
-    parser.add_argument("--out", help="where the artifacts go (default .cache/drift-watch/JAX)")
-    parser.add_argument("--keep", action="store_true", help="keep the scratch copy (out/book)")
-    args = parser.parse_args(argv)
-    root = Path.cwd()
-    out = Path(args.out) if args.out else root / ".cache" / "drift-watch" / args.jax
-    result = run(root, args.python, out.resolve(), keep=args.keep)
-    print(
-        f"drift-watch: jax {args.jax}: check exited {result['check_exit']}, update exited "
-        f"{result['update_exit']}"
-    )
-    for line in result["summary"]:
-        print(f"  {line}")
-    print(f"  {len(result['changed_files'])} files would change; artifacts in {out}:")
-    for name in ("versions.txt", "report.txt", "last-report.json", "update.txt", "golden.diff"):
-        if (out / name).is_file():
-            print(f"    {name}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -13,7 +13,6 @@ fails when the committed page differs, so the page always matches the goldens.
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import hashlib
 import itertools
@@ -21,7 +20,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -773,30 +771,3 @@ def write_page(root: Path) -> bool:
         return False
     write_atomic(path, text, inside=root / "docs")
     return True
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`./book jax-changes`."""
-    parser = argparse.ArgumentParser(prog="./book jax-changes", description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--python", action="append", default=[], help="an interpreter with an older JAX (repeat)"
-    )
-    parser.add_argument("--page-only", action="store_true", help="only regenerate the page")
-    parser.add_argument(
-        "--chapter", action="append", default=[], help="re-record only this page (repeat)"
-    )
-    args = parser.parse_args(argv)
-    root = Path.cwd()
-    if not args.page_only:
-        if not args.python:
-            parser.error("--python is required unless --page-only")
-        for python in args.python:
-            out_dir = run_book(root, python, pages=args.chapter or None)
-            print(f"jax-changes: recorded {len(list(out_dir.rglob('*.txt')))} blocks in {out_dir}")
-    changed = write_page(root)
-    print(f"jax-changes: {'rewrote' if changed else 'unchanged:'} {PAGE}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

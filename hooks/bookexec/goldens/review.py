@@ -14,7 +14,6 @@ stays for the next review.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -303,33 +302,28 @@ def accept_cosmetic(root: Path, data: dict, entries: list[Entry], say=print) -> 
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """`./book review`: interactive, `--accept-cosmetic` or `--list`."""
-    parser = argparse.ArgumentParser(prog="./book review", description=__doc__.split("\n")[0])
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--accept-cosmetic", action="store_true", help="accept cosmetic drift")
-    group.add_argument("--list", action="store_true", help="only list the report")
-    args = parser.parse_args(argv)
-    root = Path.cwd()
+def run(root: Path, *, cosmetic: bool = False, list_only: bool = False) -> int:
+    """`./book review`: walk the report through a terminal, accept its cosmetic drift
+    (`cosmetic`), or list it. The command line that calls this is `bookexec.cli`."""
     data, entries = load(root)
     try:  # an update running meanwhile would write the same goldens
         with exclusive(CachePaths(root).update_lock, "review"):
-            return _review(root, data, entries, args)
+            return _review(root, data, entries, cosmetic, list_only)
     except BookError as busy:
         raise SystemExit(str(busy)) from None
 
 
-def _review(root: Path, data: dict, entries: list[Entry], args: argparse.Namespace) -> int:
+def _review(root: Path, data: dict, entries: list[Entry], cosmetic: bool, list_only: bool) -> int:
     if not entries:
         clear(root)
         print("review: nothing to review")
         return 0
-    if args.accept_cosmetic:
+    if cosmetic:
         return accept_cosmetic(root, data, entries)
-    if args.list or not sys.stdin.isatty():
+    if list_only or not sys.stdin.isatty():
         if data.get("versions"):
             print(data["versions"])
-        if not args.list:
+        if not list_only:
             print("review: not a terminal; listing only (use --accept-cosmetic to accept)")
         for entry in entries:
             print(f"{entry.kind}: {entry.where}" + (f"  ({entry.notes[0]})" if entry.notes else ""))
@@ -342,7 +336,3 @@ def _rel(path: Path, root: Path) -> str:
         return str(path.relative_to(root))
     except ValueError:
         return str(path)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,170 @@
+"""What each command does, once its options are parsed: `RUN[name](root, options, rest, parser)`.
+
+The engine is imported inside the commands, after `prepare` has set `.venv` up: on a fresh
+checkout its dependencies are installed only then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from bookexec.cli.chromium import ensure_chromium
+from bookexec.cli.environments import Environment, jax_venv, prepare, set_up
+from bookexec.cli.parser import parser
+from bookexec.cli.process import Failed, become, call
+from bookexec.cli.stress import stress
+
+
+@contextmanager
+def _engine_errors() -> Iterator[None]:
+    # Imported here, after the set-up: bookexec.errors imports MkDocs, which it installs.
+    from bookexec.errors import BookError
+
+    try:
+        yield
+    except BookError as error:
+        raise Failed(1, f"book: {error}") from None
+
+
+Options = argparse.Namespace
+Parser = argparse.ArgumentParser
+
+
+def _serve(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    become([prepare(root).tool("mkdocs"), "serve", *rest])
+    return 0
+
+
+def _build(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    become([prepare(root).tool("mkdocs"), "build", "--strict", *rest])
+    return 0
+
+
+def _update(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    mkdocs = prepare(root).tool("mkdocs")
+    call([mkdocs, "build", "--strict", *rest], env={"GOLDEN": "update"})
+    with suppress(OSError):  # what changed, for the author to read; needs git
+        subprocess.run(["git", "status", "--short", "--", "tests/golden"], check=False)
+    return 0
+
+
+def _review(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    prepare(root)
+    with _engine_errors():
+        from bookexec.goldens import review
+
+        return review.run(root, cosmetic=options.accept_cosmetic, list_only=options.list)
+
+
+def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    prepare(root)
+    with _engine_errors():
+        from bookexec.book import jax_changes
+
+        pythons = list(options.python)
+        if not options.page_only and not pythons:
+            # Each older JAX lives in its own venv, on the same Python as the book's.
+            pythons = [str(jax_venv(root, v) / "bin" / "python") for v in jax_changes.RELEASES]
+        if not options.page_only:
+            for python in pythons:
+                out = jax_changes.run_book(root, python, pages=options.chapter or None)
+                print(f"jax-changes: recorded {len(list(out.rglob('*.txt')))} blocks in {out}")
+        changed = jax_changes.write_page(root)
+        print(f"jax-changes: {'rewrote' if changed else 'unchanged:'} {jax_changes.PAGE}")
+    return 0
+
+
+def _drift_watch(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    if not options.jax:
+        command.error("drift-watch needs --jax X.Y.Z (or --jax latest)")
+    env = prepare(root)
+    jax = _newest_jax(env) if options.jax == "latest" else options.jax
+    python = options.python or str(jax_venv(root, jax) / "bin" / "python")
+    out = Path(options.out) if options.out else root / ".cache" / "drift-watch" / jax
+    with _engine_errors():
+        from bookexec.book import drift_watch
+
+        result = drift_watch.run(root, python, out.resolve(), keep=options.keep)
+    print(
+        f"drift-watch: jax {jax}: check exited {result['check_exit']}, update exited "
+        f"{result['update_exit']}"
+    )
+    for line in result["summary"]:
+        print(f"  {line}")
+    print(f"  {len(result['changed_files'])} files would change; artifacts in {out}:")
+    for name in ("versions.txt", "report.txt", "last-report.json", "update.txt", "golden.diff"):
+        if (out / name).is_file():
+            print(f"    {name}")
+    return 0
+
+
+def _newest_jax(env: Environment) -> str:
+    index = subprocess.run(
+        [env.tool("python"), "-m", "pip", "index", "versions", "jax"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    for line in index.stdout.splitlines():
+        if line.startswith("jax (") and line.endswith(")"):
+            return line[len("jax (") : -1]
+    raise Failed(1, f"book: pip index versions jax named no release: {index.stderr.strip()}")
+
+
+def _jax_venv(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    print(jax_venv(root, options.version))
+    return 0
+
+
+def _test(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    env = prepare(root, "test")
+    ensure_chromium(options.yes)
+    call([env.tool("ruff"), "check", "."])
+    call([env.tool("ruff"), "format", "--check", "."])
+    call([env.tool("mypy")])  # hooks/, as configured in pyproject.toml: zero errors
+    # Two processes, one test file each at a time: module fixtures (prebuilt books) stay shared.
+    become([env.tool("python"), "-m", "pytest", "-n", "2", "--dist", "loadfile", *rest])
+    return 0
+
+
+def _bench(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    env = prepare(root, "test")  # the serve benchmark drives Chromium through Playwright
+    if rest[:1] == ["serve"]:
+        become([env.tool("python"), "benchmarks/bench_serve.py", *rest[1:]])
+    become([env.tool("python"), "benchmarks/bench_build.py", *rest])
+    return 0
+
+
+def _stress(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    return stress(prepare(root), options.runs)
+
+
+def _setup(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    set_up(root, "test" if options.test else "book")
+    return 0
+
+
+def _help(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    top, commands = parser()
+    (commands[options.topic] if options.topic else top).print_help()
+    return 0
+
+
+RUN: dict[str, Callable[[Path, Options, list[str], Parser], int]] = {
+    "serve": _serve,
+    "build": _build,
+    "update": _update,
+    "review": _review,
+    "jax-changes": _jax_changes,
+    "drift-watch": _drift_watch,
+    "test": _test,
+    "bench": _bench,
+    "stress": _stress,
+    "setup": _setup,
+    "jax-venv": _jax_venv,
+    "help": _help,
+}

@@ -1,0 +1,163 @@
+"""The environments the commands run in: the checkout's `.venv`, and `.cache/jax-X.Y.Z`.
+
+What each command needs (issue 18): serving and building need only the book's own dependencies;
+the test tools (pytest, Playwright, ruff, nbclient, ipykernel...) are installed by `./book test`
+alone. A stamp in the venv records the hash of pyproject.toml and .python-version and which set
+is installed, so a changed pin reinstalls on the next command.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from bookexec.cli.process import Failed, call
+
+Needs = Literal["book", "test"]
+STAMP = ".book-installed"
+_PIP = ("-m", "pip", "install", "--quiet", "--disable-pip-version-check")
+
+
+@dataclass(frozen=True)
+class Environment:
+    """Where a command's tools are: `venv/bin`, or, with no venv, beside the running Python."""
+
+    root: Path
+    venv: Path | None
+
+    @classmethod
+    def of(cls, root: Path) -> Environment:
+        """The checkout's `.venv` when there is one (`./book` makes it). Without one (a copy of
+        the book that a test builds, a book that installed the engine with pip) the commands
+        use the environment `book` runs in, and set nothing up."""
+        venv = root / ".venv"
+        return cls(root, venv if venv.is_dir() else None)
+
+    def tool(self, name: str) -> Path:
+        """The path of a command-line tool (`python`, `mkdocs`, `ruff`...) of this environment."""
+        folder = self.venv / "bin" if self.venv else Path(sys.executable).parent
+        return folder / name
+
+
+def inputs_hash(root: Path) -> str:
+    """What the installed packages follow: pyproject.toml and .python-version, in that order."""
+    try:
+        data = (root / "pyproject.toml").read_bytes() + (root / ".python-version").read_bytes()
+    except OSError as missing:
+        raise Failed(
+            1, f"book: {missing.filename} is missing: run ./book in the book's checkout"
+        ) from None
+    return hashlib.sha256(data).hexdigest()
+
+
+def find_python(root: Path) -> str:
+    """The interpreter .python-version names: pyenv's if it has one, else `pythonX.Y`, else
+    `python3`, whichever reports that version."""
+    want = "".join((root / ".python-version").read_text().split())
+    candidates = []
+    if shutil.which("pyenv"):
+        which = subprocess.run(["pyenv", "which", "python"], capture_output=True, text=True)
+        candidates.append(which.stdout.strip())
+    candidates += [shutil.which(f"python{want}") or "", shutil.which("python3") or ""]
+    probe = f"import sys; sys.exit(0 if sys.version.startswith('{want}.') else 1)"
+    for candidate in candidates:
+        usable = candidate and os.access(candidate, os.X_OK)
+        if usable and subprocess.run([candidate, "-c", probe], check=False).returncode == 0:
+            return candidate
+    raise Failed(
+        1,
+        f"book: no Python {want} found (.python-version asks for it; JAX 0.12 needs 3.12+).\n"
+        f"book: install it, e.g. 'pyenv install {want}', and run this again.",
+    )
+
+
+def set_up(root: Path, needs: Needs = "book") -> Environment:
+    """`.venv` with what `needs` asks for, installed only when the stamp says it is not yet."""
+    venv = root / ".venv"
+    python, stamp = venv / "bin" / "python", venv / STAMP
+    want = inputs_hash(root)
+    have = stamp.read_text().strip() if stamp.is_file() else ""
+    ready = os.access(python, os.X_OK) and os.access(venv / "bin" / "book", os.X_OK)
+    if ready and have in {f"{want} test", f"{want} {needs}"}:
+        return Environment(root, venv)
+    started = time.monotonic()
+    if not os.access(python, os.X_OK):
+        base = find_python(root)
+        version = subprocess.run([base, "--version"], capture_output=True, text=True).stdout
+        print(f"book: creating .venv with {version.strip()} (a few seconds)", flush=True)
+        call([base, "-m", "venv", venv])
+    call([python, *_PIP, "--upgrade", "pip"])
+    if needs == "test":
+        print(
+            "book: installing the book, JAX 0.12.0.1, MkDocs and the test tools (pytest, "
+            "Playwright,\n      ruff, mypy, nbclient, ipykernel...) into .venv: about 1.1 GB, "
+            "a minute or two"
+        )
+        sys.stdout.flush()
+        call([python, *_PIP, "-e", ".[test]"])
+    else:
+        print("book: installing the book, JAX 0.12.0.1 and MkDocs with its plugins into .venv:")
+        print("      about 0.9 GB, 30 to 60 seconds (the test tools come with ./book test)")
+        sys.stdout.flush()
+        call([python, *_PIP, "-e", "."])
+    stamp.write_text(f"{want} {needs}\n")
+    print(f"book: .venv ready in {int(time.monotonic() - started)} s", flush=True)
+    return Environment(root, venv)
+
+
+def prepare(root: Path, needs: Needs = "book") -> Environment:
+    """What every command but `setup` starts with: set `.venv` up if the checkout has one."""
+    if Environment.of(root).venv is None:
+        return Environment(root, None)
+    return set_up(root, needs)
+
+
+def jax_venv(root: Path, version: str) -> Path:
+    """`.cache/jax-VERSION`: the book's own packages with another JAX installed over the pin, as
+    a maintainer would try a new release. Kept until pyproject.toml or .python-version changes.
+    Returns its folder, relative to `root`."""
+    folder = Path(".cache") / f"jax-{version}"
+    where, want = root / folder, f"{inputs_hash(root)} jax=={version}"
+    stamp = where / STAMP
+    made = os.access(where / "bin" / "python", os.X_OK) and stamp.is_file()
+    if made and stamp.read_text().strip() == want:
+        return folder
+    print(
+        f"book: creating {folder}: the book's packages, then jax=={version} jaxlib=={version} "
+        "over the pin (about a minute)",
+        file=sys.stderr,
+        flush=True,
+    )
+    shutil.rmtree(where, ignore_errors=True)
+    call([find_python(root), "-m", "venv", where])
+    python = where / "bin" / "python"
+    _quiet_pip(python, ["-e", "."], root, drop=("WARNING: Location",))
+    # pip says this breaks the pin: that is the point.
+    _quiet_pip(
+        python,
+        [f"jax=={version}", f"jaxlib=={version}"],
+        root,
+        drop=("WARNING: Location", "incompatible", "dependency conflicts"),
+    )
+    probe = f"import jax, sys; sys.exit(jax.__version__ != {version!r})"
+    if subprocess.run([python, "-c", probe], cwd=root, check=False).returncode:
+        raise Failed(1, f"book: {folder} does not have jax {version} (pip's output is above)")
+    stamp.write_text(want + "\n")
+    return folder
+
+
+def _quiet_pip(python: Path, args: list[str], root: Path, drop: tuple[str, ...]) -> None:
+    # Its exit code is not the verdict: the probe of jax's version after both installs is.
+    done = subprocess.run(
+        [python, *_PIP, *args], cwd=root, capture_output=True, text=True, check=False
+    )
+    for line in (done.stdout + done.stderr).splitlines():
+        if not line.startswith(drop[0]) and not any(word in line for word in drop[1:]):
+            print(line, file=sys.stderr)

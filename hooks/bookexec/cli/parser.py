@@ -1,0 +1,153 @@
+"""What `./book --help` and `./book COMMAND --help` say, and each command's options.
+
+Options a command does not know go on to the tool it runs (mkdocs, pytest, the benchmarks), as
+they did when `./book` was a shell script: those commands are `PASSES_ON`'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+
+PROG = "./book"
+EXIT_CODES = """\
+exit codes:
+  0    done (drift-watch: whatever the book did; its artifacts say)
+  1    a step failed: a build, a check, a test, an install; a tool's own code is passed on
+  2    a usage error: an unknown command or option, or a bad value (the message names it)
+  130  interrupted
+"""
+# The commands in the order `./book --help` lists them, each with its one line.
+SUMMARIES = {
+    "serve": "set up, then serve the book with live reload on http://127.0.0.1:8000",
+    "build": "set up, then run the strict build that CI runs",
+    "update": "set up, then rewrite the goldens (GOLDEN=update) and show what changed",
+    "review": "walk the drift the last failed build left: accept, skip or reject each",
+    "jax-changes": "run every block under each older JAX too; regenerate docs/jax-changes.md",
+    "drift-watch": "check and update a scratch copy under another JAX; artifacts",
+    "test": "set up with the test tools, then lint, type-check and run the test suite",
+    "bench": "time builds (or, with serve, what an author waits for under serve)",
+    "stress": "the strict build, cache off, N times (3) with 2 busy loops per core",
+    "setup": "only set up (with --test, the test tools too)",
+    "jax-venv": "make .cache/jax-X.Y.Z (another JAX over the pin) and print its path",
+    "help": "this list, or a command's help",
+}
+_SHOWN = {
+    "drift-watch": "drift-watch --jax X.Y.Z",
+    "test": "test [--yes]",
+    "bench": "bench [serve]",
+    "stress": "stress [N]",
+    "setup": "setup [--test]",
+    "jax-venv": "jax-venv X.Y.Z",
+}
+# These hand the options they do not know to the tool they run.
+PASSES_ON = {
+    "serve": "mkdocs serve (.venv/bin/mkdocs serve --help lists them)",
+    "build": "mkdocs build --strict (.venv/bin/mkdocs build --help lists them)",
+    "update": "mkdocs build --strict (.venv/bin/mkdocs build --help lists them)",
+    "test": "pytest (.venv/bin/pytest --help lists them)",
+    "bench": "benchmarks/bench_build.py, or after serve to benchmarks/bench_serve.py\n"
+    "(.venv/bin/python benchmarks/bench_build.py --help lists them)",
+}
+
+
+DESCRIPTIONS = {
+    "serve": "Set up .venv, then run `mkdocs serve`: pages at once from the goldens, their "
+    "blocks run behind them, live reload on http://127.0.0.1:8000.",
+    "build": "Set up .venv, then run the strict build CI runs (`mkdocs build --strict`): a "
+    "failed, drifted, new or stale golden fails it, after the drift report.",
+    "update": "Set up .venv, then rewrite the goldens (GOLDEN=update mkdocs build --strict) and "
+    "show what changed in tests/golden (git status).",
+    "review": "Walk the drift the last failed check build left (.cache/bookexec/"
+    "last-report.json): [a]ccept, [s]kip, [r]eject or [q]uit each block. Without a terminal "
+    "it only lists.",
+    "jax-changes": "Run every block under each older JAX release (each in .cache/jax-X.Y.Z, "
+    "made as needed), record the outputs in tests/other-jax/, and regenerate "
+    "docs/jax-changes.md.",
+    "drift-watch": "What the next JAX upgrade would change: check and update a scratch copy of "
+    "the checkout under another JAX, and leave the artifacts (versions.txt, report.txt, "
+    "last-report.json, update.txt, golden.diff, summary.json). The checkout's goldens are never "
+    "touched; it exits 0 whatever the book did. The weekly workflow runs this.",
+    "test": "Set up .venv with the test tools, make sure Debian's chromium is there for the "
+    "browser tests (installed with apt-get after a yes: --yes, CI set, or an answer at the "
+    "terminal), then ruff, mypy and the test suite (pytest -n 2 --dist loadfile).",
+    "bench": "Time builds (benchmarks/bench_build.py), or, with serve, what an author waits for "
+    "under mkdocs serve (benchmarks/bench_serve.py). Sets up the test tools (Playwright).",
+    "stress": "The strict build with the cache off, N times (default 3), with busy loops taking "
+    "every core twice over (BOOK_STRESS_LOOPS to change): a green build must not depend on a "
+    "quiet machine.",
+    "setup": "Only set up .venv (with --test, the test tools too). It is installed again when "
+    "pyproject.toml or .python-version change.",
+    "jax-venv": "Make .cache/jax-X.Y.Z, the book's packages with jax==X.Y.Z over the pin (kept "
+    "until pyproject.toml or .python-version change), and print its path. The tests use it.",
+}
+
+
+def parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and each command's own."""
+    shown = {name: _SHOWN.get(name, name) for name in SUMMARIES}
+    width = max(map(len, shown.values())) + 2
+    listing = "\n".join(f"  {PROG} {shown[n]:<{width}}{s}" for n, s in SUMMARIES.items())
+    top = argparse.ArgumentParser(
+        prog=PROG,
+        usage=f"{PROG} [-h] COMMAND [OPTIONS...]",
+        description="The book's one command line. Every command sets up .venv first if needed.",
+        epilog=f"commands:\n{listing}\n\n{EXIT_CODES}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    # The epilog lists the commands, in the words of the old script's header.
+    sub = top.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
+    commands = {}
+    for name, summary in SUMMARIES.items():
+        passes_on = PASSES_ON.get(name)
+        epilog = f"other options go to {passes_on}\n\n" if passes_on else ""
+        commands[name] = sub.add_parser(
+            name,
+            prog=f"{PROG} {name}",
+            description=textwrap.fill(DESCRIPTIONS.get(name, summary), 79),
+            epilog=epilog + EXIT_CODES,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            allow_abbrev=not passes_on,  # `--h` is the tool's, not a short `--help`
+        )
+    _arguments(commands)
+    return top, commands
+
+
+def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
+    review = commands["review"].add_mutually_exclusive_group()
+    review.add_argument("--accept-cosmetic", action="store_true", help="accept cosmetic drift")
+    review.add_argument("--list", action="store_true", help="only list the report")
+    changes = commands["jax-changes"]
+    changes.add_argument("--page-only", action="store_true", help="only regenerate the page")
+    changes.add_argument(
+        "--chapter", action="append", default=[], help="re-record only this page (repeat)"
+    )
+    changes.add_argument(
+        "--python",
+        action="append",
+        default=[],
+        help="an interpreter with an older JAX, instead of the releases' venvs (repeat)",
+    )
+    watch = commands["drift-watch"]
+    watch.add_argument("--jax", help="the JAX release to watch, X.Y.Z or latest (required)")
+    watch.add_argument("--out", help="where the artifacts go (default .cache/drift-watch/JAX)")
+    watch.add_argument("--keep", action="store_true", help="keep the scratch copy (out/book)")
+    watch.add_argument(
+        "--python", help="an interpreter with that JAX, instead of .cache/jax-JAX (made as needed)"
+    )
+    commands["test"].add_argument(
+        "--yes", action="store_true", help="install Debian's chromium without asking"
+    )
+    commands["bench"].usage = f"{PROG} bench [-h] [serve] [OPTIONS...]"
+    commands["stress"].add_argument(
+        "runs", nargs="?", type=_runs, default=3, metavar="N", help="how many builds (3)"
+    )
+    commands["setup"].add_argument("--test", action="store_true", help="the test tools too")
+    commands["jax-venv"].add_argument("version", metavar="X.Y.Z", help="the JAX release")
+    commands["help"].add_argument("topic", nargs="?", metavar="COMMAND", choices=SUMMARIES)
+
+
+def _runs(text: str) -> int:
+    if not text.isdigit() or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"stress takes a number of runs (default 3), not {text!r}")
+    return int(text)
