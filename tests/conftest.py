@@ -45,6 +45,14 @@ plugins:
 """
 
 
+def pytest_configure(config) -> None:
+    """Under GitHub Actions, the fixture books' builds (which drift and fail on purpose) must
+    not annotate the run nor write the job summary: only the workflow's own build step speaks
+    there (`bookexec.goldens.actions`). Each test that wants them sets them itself."""
+    for name in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"):
+        os.environ.pop(name, None)
+
+
 def jaxpr_goldens() -> list[Path]:
     """Every golden of the book, but those of blocks shown as a diff: a drift report quotes
     jaxpr lines behind `+` and `-`, which is diff text, not a jaxpr."""

@@ -1,6 +1,6 @@
-"""Every dependency earns its place: the README says why each is there, and each is declared.
+"""Every dependency earns its place: the guide says why each is there, and each is declared.
 
-Read from pyproject.toml, README.md and the sources; no build, no network.
+Read from pyproject.toml, the guide's architecture page and the sources; no build, no network.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from importlib.metadata import packages_distributions
 
 from conftest import REPO
 
+# The page of the authors' and maintainers' guide that holds the reasons, and its section.
+GUIDE = REPO / "docs" / "guide" / "architecture.md"
 SECTION = "## Dependencies"
 # A list item that names one package, then says why: "- `name`: the reason."
 ITEM = re.compile(r"^- `(?P<name>[A-Za-z0-9._-]+)`: (?P<reason>\S.*)$")
@@ -33,9 +35,9 @@ def declared() -> dict[str, set[str]]:
     }
 
 
-def readme_reasons(readme: str) -> dict[str, str]:
-    """Each package the README's Dependencies section names, with the reason it gives."""
-    section = readme.split(f"\n{SECTION}\n", 1)[1].split("\n## ", 1)[0]
+def guide_reasons(page: str) -> dict[str, str]:
+    """Each package the guide's Dependencies section names, with the reason it gives."""
+    section = page.split(f"\n{SECTION}\n", 1)[1].split("\n## ", 1)[0]
     return {
         normal(found["name"]): found["reason"]
         for found in map(ITEM.match, section.splitlines())
@@ -43,19 +45,19 @@ def readme_reasons(readme: str) -> dict[str, str]:
     }
 
 
-def test_every_dependency_has_a_reason_in_the_readme():
-    reasons = readme_reasons((REPO / "README.md").read_text())
+def test_every_dependency_has_a_reason_in_the_guide():
+    reasons = guide_reasons(GUIDE.read_text())
     wanted = set().union(*declared().values())
-    assert sorted(wanted - reasons.keys()) == [], "a dependency without a reason in the README"
-    assert sorted(reasons.keys() - wanted) == [], "the README gives a reason for no dependency"
+    assert sorted(wanted - reasons.keys()) == [], f"a dependency without a reason in {GUIDE}"
+    assert sorted(reasons.keys() - wanted) == [], f"{GUIDE} gives a reason for no dependency"
 
 
 def test_a_new_dependency_without_a_reason_is_caught():
-    """The check above can fail: a README that leaves one package out is reported."""
-    readme = (REPO / "README.md").read_text()
-    dropped = re.sub(r"^- `matplotlib`: .*\n", "", readme, flags=re.MULTILINE)
-    assert dropped != readme
-    assert "matplotlib" not in readme_reasons(dropped)
+    """The check above can fail: a guide page that leaves one package out is reported."""
+    page = GUIDE.read_text()
+    dropped = re.sub(r"^- `matplotlib`: .*\n", "", page, flags=re.MULTILINE)
+    assert dropped != page
+    assert "matplotlib" not in guide_reasons(dropped)
 
 
 def imported_packages(folder: str) -> set[str]:

@@ -9,7 +9,8 @@ ones, and whether each claim holds) must be byte-identical; a block that differs
 
 This catches order that depends on the seed (a set of strings, a dict built from one). Order
 that depends on the machine (gc.get_objects(), os.listdir) may come out the same twice here,
-so the snippets also sort or break ties explicitly; README "Determinism" lists how.
+so the snippets also sort or break ties explicitly; docs/guide/testing.md ("Determinism and
+load") lists how.
 """
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ def exercises(nb) -> list[int]:
 
 @pytest.mark.parametrize("lab", LABS, ids=lambda path: path.stem)
 def test_lab_has_three_exercises_each_with_answer_check_and_folded_solution(lab):
-    """The structure every lab follows (README, "Labs"), so that a new lab can copy it."""
+    """The structure every lab follows (docs/guide/labs.md), so that a new lab can copy it."""
     nb = nbformat.read(lab, as_version=4)
     cells = {c.id: c for c in nb.cells}
     order = [c.id for c in nb.cells]

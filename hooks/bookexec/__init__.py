@@ -23,6 +23,8 @@ Base (imports nothing of the engine):
 - `goldens.store`: the golden file format, paths, and the VERSIONS file.
 - `goldens.compare`: a golden against this build's output; `Drift` and its classes.
 - `goldens.report`: what a check or an update says, in one order, and what the update writes.
+- `goldens.actions`: under GitHub Actions, the check's annotations on each block's fence and
+  its job summary.
 - `goldens.measured`: measured values: how goldens write them, and how bands and claims judge.
 - `goldens.normalize`: remove what varies between machines and runs, and nothing else.
 - `goldens.review`: `./book review` over the report a failed check leaves.

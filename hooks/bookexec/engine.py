@@ -28,7 +28,7 @@ from bookexec.execute.progress import Progress, outside_mkdocs, summary
 from bookexec.execute.runner import Executor, PageRun
 from bookexec.execute.runtime import Runtime
 from bookexec.files import CachePaths, exclusive
-from bookexec.goldens import measured, review
+from bookexec.goldens import actions, measured, review
 from bookexec.goldens.compare import Comparison, Snapshot, compare
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.normalize import machine_path_rules, normalize
@@ -290,6 +290,9 @@ class Build:
         # BOOK_EXEC=off shows each block's recorded golden instead of running it: for quick
         # prose edits and for measuring what execution costs. It checks nothing.
         self.execute = self.settings.execute
+        # Under GitHub Actions the check also annotates each block's fence and writes the job
+        # summary (`goldens.actions`); None elsewhere.
+        self.actions = actions.from_environ(self.settings.environ)
         self.golden_dir = root / "tests" / "golden"
         # Two updates at once would remove each other's temporary files: the second refuses.
         self._lock = contextlib.ExitStack()
@@ -398,6 +401,11 @@ class Build:
     def block(self, page: str, block_id: str) -> Block | None:
         """The page's block with this id (ids are unique in a page: the scanner checks)."""
         return next((b for b in self.plans.get(page, []) if b.id == block_id), None)
+
+    def fence_line(self, page: str, block_id: str) -> int | None:
+        """The line of the block's fence in its page's source, None for a block not planned."""
+        block = self.block(page, block_id)
+        return block.line if block else None
 
     @staticmethod
     def run_of(page_run: PageRun, block: Block) -> Any:
@@ -669,6 +677,7 @@ class Build:
             return
         for line in report.timing_notes():  # said, never judged: not an error, even here
             log.info(f"bookexec: {line}")
+        actions.publish(report, self.actions, self.fence_line, _stdout)
         if report.failed:
             for line in report.check_lines():
                 log.error(line)
@@ -760,6 +769,13 @@ class Build:
         if self.execute and not self.serving and not self.finished:
             review.clear(self.root)
         self._lock.close()
+
+
+def _stdout(line: str) -> None:
+    """A workflow command for GitHub's runner: a line of its own on stdout, never a log record
+    (MkDocs' log prefixes its level, and the runner reads only lines that begin with `::`)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
 
 
 def _page_text(file: Any) -> str:

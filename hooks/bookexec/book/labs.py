@@ -13,7 +13,7 @@ A cell's options live in its metadata, as a fence's do in its info string::
 Cells tagged `solution` are collapsed: the page shows them in a closed <details> (see
 `hooks/templates/lab.html.j2`), and Jupyter opens the notebook with their source hidden; so
 is the cell tagged `checks`, which holds each exercise's check. The cells run in page order,
-so a check cell records the "not yet" of the stub it follows (README, "Labs", gives the cell
+so a check cell records the "not yet" of the stub it follows (docs/guide/labs.md gives the cell
 order every lab follows).
 """
 

@@ -129,8 +129,8 @@ class Option:
     in_labs: bool = True  # a lab cell may carry it in its metadata
 
 
-# What the book itself reads (see the README's table): the one list the fence, the scan and
-# the labs use.
+# What the book itself reads (see the table in docs/guide/chapters.md): the one list the fence,
+# the scan and the labs use.
 BOOK_OPTIONS = (
     Option("id", runs=False, in_labs=False),  # markdown-exec reads id and exec too
     Option("exec", runs=False, in_labs=False),

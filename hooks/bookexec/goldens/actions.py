@@ -1,0 +1,249 @@
+"""The check's report where a maintainer looks under GitHub Actions.
+
+Each failed, drifted or new block becomes an `::error` workflow command on the line of its
+fence, so GitHub shows it on the Markdown in the pull request's diff and the run's summary;
+the whole report (the version note, failures, diffs by class) is appended to the job summary,
+the Markdown file `$GITHUB_STEP_SUMMARY` names. Nothing here runs outside GitHub Actions.
+
+GitHub keeps only the first 10 error annotations of a step: the job summary has all of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Comparison
+from bookexec.goldens.report import Failure, Report
+from bookexec.goldens.store import VERSIONS_FILE, relative
+
+# A diff this long is cut in the annotation; the job summary has all of it.
+MESSAGE_LIMIT = 4000
+# A page-level failure (the prose audit, a worker) names its place as "docs/<page>:<line>: ".
+_PLACE = re.compile(r"^docs/(?P<page>[^\s:]+):(?P<line>\d+)\b")
+
+# (page, block id) -> the 1-based line of the block's fence in the page, None if unknown
+FenceLine = Callable[[str, str], int | None]
+
+
+@dataclass(frozen=True)
+class Actions:
+    """Running under GitHub Actions, and where its job summary goes (None: no summary)."""
+
+    summary: Path | None
+
+
+def from_environ(environ: Mapping[str, str]) -> Actions | None:
+    """GitHub sets GITHUB_ACTIONS=true in every step and GITHUB_STEP_SUMMARY to the step's
+    summary file; None anywhere else, so a local build prints no workflow command."""
+    if environ.get("GITHUB_ACTIONS") != "true":
+        return None
+    summary = environ.get("GITHUB_STEP_SUMMARY") or None
+    return Actions(Path(summary) if summary else None)
+
+
+def escape_message(text: str) -> str:
+    """A workflow command's message, as GitHub reads it back: one line, % first."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A property value (file, title) also ends at ',' and its name at ':'."""
+    return escape_message(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(
+    kind: str, message: str, file: str | None = None, line: int | None = None, title: str = ""
+) -> str:
+    """One workflow command line: `::error file=docs/x.md,line=N,title=...::message`."""
+    props = [f"file={escape_property(file)}"] if file else []
+    if file and line:
+        props.append(f"line={line}")
+    if title:
+        props.append(f"title={escape_property(title)}")
+    head = f"{kind} {','.join(props)}" if props else kind
+    return f"::{head}::{escape_message(message)}"
+
+
+def _cut(text: str) -> str:
+    if len(text) <= MESSAGE_LIMIT:
+        return text
+    return text[:MESSAGE_LIMIT].rstrip() + "\n... (cut: the job summary has the whole diff)"
+
+
+def _what(page: str, block_id: str) -> str:
+    return f"cell '{block_id}'" if page.endswith(".ipynb") else f"block '{block_id}'"
+
+
+def commands(report: Report, fence_line: FenceLine) -> list[str]:
+    """The report as workflow commands, most serious first: failures, drift, new, stale."""
+    root = report.root
+    out: list[str] = []
+    note = report.version_note()
+    if note:
+        out.append(command("notice", note, title="goldens written under other versions"))
+    problem = report.versions_problem()
+    if problem:
+        versions = relative(report.golden_dir / VERSIONS_FILE, root)
+        out.append(command("error", problem, file=versions, title="VERSIONS"))
+    for failure in report.failures:
+        out.append(_failure(failure, fence_line))
+    drifted = [c for c in report.comparisons if c.status == "drifted"]
+    for kind in (STRUCTURAL, TEXT, COSMETIC):
+        out += [_drifted(c, fence_line, root) for c in drifted if c.kind == kind]
+    for c in report.comparisons:
+        if c.status == "new":
+            reasons = "".join(f"\n{n}" for n in c.notes())
+            message = f"no golden yet ({relative(c.path, root)}); run GOLDEN=update to write it"
+            out.append(
+                command(
+                    "error",
+                    message + reasons,
+                    file=f"docs/{c.page}",
+                    line=_line(c.page, c.block_id, fence_line),
+                    title=f"{_what(c.page, c.block_id)}: new, no golden",
+                )
+            )
+    for path in report.stale:
+        out.append(
+            command(
+                "error",
+                "this golden has no block in the book; GOLDEN=update deletes it",
+                file=relative(path, root),
+                title="stale golden",
+            )
+        )
+    return out
+
+
+def _line(page: str, block_id: str, fence_line: FenceLine) -> int | None:
+    # A lab's blocks are cells: a notebook has no Markdown line to point at.
+    return None if page.endswith(".ipynb") else fence_line(page, block_id)
+
+
+def _failure(failure: Failure, fence_line: FenceLine) -> str:
+    if failure.block_id:
+        cause = (
+            f"(block '{failure.after}' failed earlier in this page's session; this may follow "
+            "from it)\n"
+            if failure.after
+            else ""
+        )
+        return command(
+            "error",
+            cause + failure.message,
+            file=f"docs/{failure.page}",
+            line=_line(failure.page, failure.block_id, fence_line),
+            title=f"{_what(failure.page, failure.block_id)} failed (snippet {failure.snippet})",
+        )
+    place = _PLACE.match(failure.message)
+    if place:
+        return command(
+            "error", failure.message, f"docs/{place['page']}", int(place["line"]), "failed"
+        )
+    file = f"docs/{failure.page}" if failure.page else None
+    return command("error", failure.message, file=file, title="failed")
+
+
+def _drifted(c: Comparison, fence_line: FenceLine, root: Path) -> str:
+    drift = c.drift()
+    aligned = f"\n{drift.diff}" if drift and drift.diff else ""
+    body = "\n".join(c.notes()) + aligned + "\n" + c.diff(root).rstrip()
+    return command(
+        "error",
+        _cut(body),
+        file=f"docs/{c.page}",
+        line=_line(c.page, c.block_id, fence_line),
+        title=f"{_what(c.page, c.block_id)} drifted ({c.kind})",
+    )
+
+
+def _fenced(text: str, language: str = "text") -> str:
+    """`text` in a fence longer than any run of backticks it holds."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{text.rstrip()}\n{fence}\n"
+
+
+def summary_markdown(report: Report, fence_line: FenceLine) -> str:
+    """The job summary: the verdict, the version note, then every problem with its diff."""
+    root = report.root
+    verdict = "failed" if report.failed else "passed"
+    # A blank line first: the summary file may hold an earlier step's Markdown.
+    out = [f"\n## Golden check {verdict}\n", f"`{report.summary()}`\n"]
+    note = report.version_note()
+    if note:
+        out.append(f"**Versions:** {note}\n")
+    problem = report.versions_problem()
+    if problem:
+        out.append(f"**{problem}**\n")
+
+    def place(page: str, block_id: str) -> str:
+        line = _line(page, block_id, fence_line)
+        return f"`docs/{page}:{line}`" if line else f"`docs/{page}`"
+
+    if report.failures:
+        out.append("### Failed\n")
+        for failure in report.failures:
+            page, block_id = failure.page, failure.block_id
+            head = (
+                f"- {place(page, block_id)}, {_what(page, block_id)}, snippet `{failure.snippet}`"
+                if block_id
+                else "- " + (f"`docs/{page}`" if page else "the build")
+            )
+            out.append(f"{head}\n\n{_indent(_fenced(failure.line()))}")
+    drifted = [c for c in report.comparisons if c.status == "drifted"]
+    for kind in (STRUCTURAL, TEXT, COSMETIC):
+        of_kind = [c for c in drifted if c.kind == kind]
+        if not of_kind:
+            continue
+        out.append(f"### Drifted ({kind})\n")
+        for c in of_kind:
+            drift = c.drift()
+            notes = "".join(f"  {n}\n" for n in c.notes())  # the list item's own text
+            aligned = _fenced(drift.diff) if drift and drift.diff else ""
+            out.append(
+                f"- {place(c.page, c.block_id)}, {_what(c.page, c.block_id)}, golden "
+                f"`{relative(c.path, root)}`\n\n{notes}\n"
+                + _indent(aligned + _fenced(c.diff(root), "diff"))
+            )
+    new = [c for c in report.comparisons if c.status == "new"]
+    if new:
+        out.append("### New (no golden yet: `GOLDEN=update` writes it)\n")
+        out += [f"- {place(c.page, c.block_id)}, {_what(c.page, c.block_id)}\n" for c in new]
+    if report.stale:
+        out.append("### Stale (no block: `GOLDEN=update` deletes it)\n")
+        out += [f"- `{relative(path, root)}`\n" for path in report.stale]
+    timing = report.timing_notes()
+    if timing:
+        out.append("### Timings outside their band (a note, never a failure)\n")
+        out.append(_fenced("\n".join(timing)))
+    kinds = report.kinds()
+    if kinds:
+        out.append(
+            f"Drift by class: {kinds.count(STRUCTURAL)} structural, {kinds.count(TEXT)} text, "
+            f"{kinds.count(COSMETIC)} cosmetic. To accept it: `./book review` or "
+            "`./book update`, then read `git diff tests/golden`.\n"
+        )
+    return "\n".join(out) + "\n"
+
+
+def _indent(text: str) -> str:
+    """Nested under a list item ("- "): every line two spaces in."""
+    return "".join(f"  {line}" if line.strip() else line for line in text.splitlines(True))
+
+
+def publish(
+    report: Report, actions: Actions | None, fence_line: FenceLine, say: Callable[[str], None]
+) -> None:
+    """Under GitHub Actions: say each annotation (stdout, where the runner reads commands) and
+    append the report to the job summary. Anywhere else: nothing."""
+    if actions is None:
+        return
+    for line in commands(report, fence_line):
+        say(line)
+    if actions.summary is not None:
+        with actions.summary.open("a", encoding="utf-8") as summary:
+            summary.write(summary_markdown(report, fence_line))

@@ -1,0 +1,45 @@
+"""The README is short and the guides are pages of the site: in the nav, listed by the README,
+and running nothing (their code is shown, never executed). No build: read from the files."""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from bookexec.discover.blocks import scan_page
+from conftest import REPO
+
+GUIDE = REPO / "docs" / "guide"
+SECTION = "Authors' and maintainers' guide"
+
+
+def _nav_section() -> list[str]:
+    config = yaml.load((REPO / "mkdocs.yml").read_text(), Loader=yaml.BaseLoader)
+    for item in config["nav"]:
+        if isinstance(item, dict) and SECTION in item:
+            return [page for entry in item[SECTION] for page in entry.values()]
+    raise AssertionError(f"mkdocs.yml's nav has no section {SECTION!r}")
+
+
+def test_the_readme_is_read_in_two_minutes():
+    readme = (REPO / "README.md").read_bytes()
+    assert len(readme) <= 8 * 1024, f"README.md is {len(readme)} bytes; keep it under 8 KB"
+    text = readme.decode()
+    assert "./book serve" in text and "./book test" in text
+
+
+def test_every_guide_page_is_in_the_nav_and_the_readme():
+    pages = sorted(f"guide/{path.name}" for path in GUIDE.glob("*.md"))
+    assert len(pages) >= 10
+    assert sorted(_nav_section()) == pages
+    listed = sorted(re.findall(r"`docs/(guide/[\w-]+\.md)`", (REPO / "README.md").read_text()))
+    assert listed == pages, "the README's table of guide pages is not the guide's pages"
+
+
+def test_the_guide_runs_nothing():
+    """Its fences are examples to read: none is executed, so none needs a golden."""
+    for path in sorted(GUIDE.glob("*.md")):
+        text = path.read_text()
+        assert scan_page(f"guide/{path.name}", text, REPO) == [], path.name
+    assert "```python" in (GUIDE / "facts.md").read_text()  # shown, and still not run
