@@ -27,7 +27,8 @@ INLINE = '# Page\n\n```python exec="on"\nprint(1 + 1)\n```\n'
 PAGE = '# Page\n\n```python exec="on" id="two"\n--8<-- "snippets/index/two.py"\n```\n'
 
 # Without the plugin: the book's own mkdocs.yml, its markdown extensions and markdown-exec's
-# plugin, but not the plugin registering the engine's fences; with IN_PROCESS, also markdown-exec's own
+# plugin, but not the plugin registering the engine's fences; with IN_PROCESS, also
+# markdown-exec's own
 # python fence, as a builder configuring markdown-exec by hand (Zensical's way) would add it.
 WITHOUT_HOOK = """
 import sys
