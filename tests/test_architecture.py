@@ -194,7 +194,8 @@ print(len(names), handled)
 
 
 # Where the process's environment and command line may be read: the plugin, once per build
-# (`bookexec.settings` is handed what it read), the `python -m` mains, and the generated
+# (`bookexec.settings` is handed what it read), the command line (`bookexec.cli`), the
+# `python -m` mains, and the generated
 # notebook's setup cell (a string, run in the reader's kernel, not here).
 ENVIRONMENT_READERS = {
     "bookexec.plugin",
@@ -222,7 +223,7 @@ def test_only_the_plugin_and_the_mains_read_the_environment():
     found = [
         f"{path.relative_to(PACKAGE.parent)}:{line}: {name}"
         for module, path in _modules()
-        if module not in ENVIRONMENT_READERS
+        if module not in ENVIRONMENT_READERS and not module.startswith("bookexec.cli.")
         for line, name in _environment_reads(path.read_text(encoding="utf-8"))
     ]
     assert found == [], "pass the build's Settings (or its environ) down instead"

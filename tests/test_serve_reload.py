@@ -15,6 +15,7 @@ from bookexec.discover.blocks import scan_page
 from bookexec.execute.background import Background
 from bookexec.execute.cache import BlockCache
 from bookexec.execute.progress import Progress
+from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import PythonRuntime
 from bookexec.files import CachePaths
 from conftest import free_port, wait_for
@@ -27,9 +28,14 @@ def background_with_a_recorded_page(root: Path) -> tuple[Background, object]:
     page's run starts when that build ends (`close`)."""
     (root / "snippets" / "nap").mkdir(parents=True)
     (root / "snippets" / "nap" / "nap.py").write_text("import time\ntime.sleep(1)\nprint(1)\n")
-    background = Background(
-        root, BlockCache(CachePaths(root).blocks), Progress(lambda _: None), PythonRuntime()
+    executor = Executor(
+        root,
+        cache=BlockCache(CachePaths(root).blocks),
+        runtime=PythonRuntime(),
+        watch=False,
+        environ=dict(os.environ),
     )
+    background = Background(root, executor)
     build = background.for_build(Progress(lambda _: None))
     build.submit("nap.md", scan_page("nap.md", PAGE, root))
     assert not build.ready("nap.md")  # shown recorded: its end must ask for a rebuild
