@@ -29,6 +29,8 @@ PLUGIN = """\
       extensions: [bookexec.book.extensions.book_extensions]
 """
 MKDOCS = Path(sys.executable).parent / "mkdocs"
+# The suite's layers, each a folder of tests/ (pyproject.toml's testpaths).
+LAYERS = ("unit", "integration", "e2e")
 
 _CONFIG = """\
 site_name: fixture
@@ -67,6 +69,12 @@ def jaxpr_goldens() -> list[Path]:
         if block.options.get("result") == "diff"
     }
     return [p for p in sorted(golden_dir.rglob("*.txt")) if p not in shown_as_diff]
+
+
+def suite_files() -> list[Path]:
+    """The suite's own Python files: the helpers in tests/ and each layer's test modules."""
+    folders = [REPO / "tests", *(REPO / "tests" / layer for layer in LAYERS)]
+    return sorted(path for folder in folders for path in folder.glob("*.py"))
 
 
 def free_port() -> int:

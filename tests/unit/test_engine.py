@@ -22,8 +22,8 @@ from bookexec.goldens.store import golden_path, parse, read_golden
 from bookexec.goldens.store import render as render_golden
 from bookexec.render.fence import format_python
 from bookexec.settings import Settings
+from conftest import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "hooks" / "bookexec"
 PAGE = "ch.md"
 IDS = ("first", "second", "third")

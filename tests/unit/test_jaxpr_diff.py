@@ -21,7 +21,7 @@ from bookexec.jax.parse import (
     resolve,
     split_output,
 )
-from conftest import REPO, jaxpr_goldens
+from conftest import REPO, jaxpr_goldens, suite_files
 
 # A scan jaxpr printed by JAX 0.11.0, quoted from the seed article (data, not code).
 SEED_SCAN = (REPO / "tests" / "data" / "seed-scan-jax-0.11.0.txt").read_text()
@@ -403,7 +403,7 @@ def test_every_public_name_of_the_jaxpr_modules_is_used():
     """No dead code: each public function or class is used by the engine, registered in
     pyproject.toml (the lexer), or imported by a test."""
     hooks = _used_names((REPO / "hooks").rglob("*.py"))
-    tests = _used_names((REPO / "tests").glob("*.py"), imports_only=True)
+    tests = _used_names(suite_files(), imports_only=True)
     registered = (REPO / "pyproject.toml").read_text()
     # A runtime names what the worker runs by its dotted path (the worker imports it by name).
     named = {

@@ -23,7 +23,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "hooks" / "bookexec"
+from conftest import REPO
+
+PACKAGE = REPO / "hooks" / "bookexec"
 LAYERS = {
     "errors": 0,
     "files": 0,

@@ -11,7 +11,7 @@ import sys
 import tomllib
 from importlib.metadata import packages_distributions
 
-from conftest import REPO
+from conftest import REPO, suite_files
 
 # The page of the authors' and maintainers' guide that holds the reasons, and its section.
 GUIDE = REPO / "docs" / "guide" / "architecture.md"
@@ -88,6 +88,6 @@ def test_the_engine_imports_only_declared_packages():
 
 
 def test_the_tests_import_only_declared_packages():
-    local = {path.stem for path in (REPO / "tests").glob("*.py")}
+    local = {path.stem for path in suite_files()}
     allowed = declared()["runtime"] | declared()["test"]
     assert undeclared(imported_packages("tests") - local, allowed) == {}
