@@ -44,6 +44,7 @@ def test_strict_build_has_no_drift(built_book):
     assert (built_book / "tracers" / "index.html").is_file()
 
 
+@pytest.mark.browser
 def test_reader_sees_source_and_output_of_each_block(built_book, browser_page):
     page = browser_page(built_book, "tracers/")
     results = page.locator(".result")

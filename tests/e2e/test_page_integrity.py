@@ -384,6 +384,7 @@ def test_under_serve_a_page_problem_is_shown_at_the_top_of_the_page(tmp_path):
 _MEASURED = re.compile(r'<span class="bookexec-measured">(.*?)</span>')
 
 
+@pytest.mark.build
 def test_the_real_books_pages_show_every_block_once_with_its_golden(built_book):
     """Independent of the build's own check: each chapter's final HTML against the goldens,
     every value the golden leaves as a placeholder matched by a marked value on the page."""
@@ -419,6 +420,7 @@ def test_the_real_books_pages_show_every_block_once_with_its_golden(built_book):
     assert checked > 100
 
 
+@pytest.mark.build
 def test_no_engine_marker_reaches_the_real_site(built_book):
     """The measured-value tokens are the engine's alone: none is left on any page, lab or
     search index (a lab once showed them raw)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import yaml
 
 from bookexec.discover.blocks import scan_page
@@ -131,6 +132,7 @@ def test_the_home_page_starts_a_numpy_user_at_the_lessons_beginner_tab():
     assert set(linked) >= {"tracers.md", "jit-in-practice.md", "control-flow.md"}
 
 
+@pytest.mark.build
 def test_block_anchors_reach_the_page(built_book):
     html = (built_book / "tracers" / "index.html").read_text()
     for block in ("tracer-kinds", "if-under-grad", "grad-staged"):
