@@ -7,7 +7,7 @@ Run as a script, in its own process (it sets 8 host CPU devices before JAX start
 It writes a JSON list with one entry per case: `{"name": ..., "text": ...}`, the jaxpr as JAX
 prints it, or `{"name": ..., "error": ...}` when the case could not be traced. Each case is a
 function or transformation of the pinned JAX; the names say which (`jnp.sin`, `lax.scan
-nested in cond`, `vmap of grad`...). `tests/test_jaxpr_corpus.py` reads the file.
+nested in cond`, `vmap of grad`...). `tests/unit/test_jaxpr_corpus.py` reads the file.
 """
 
 from __future__ import annotations

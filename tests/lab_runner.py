@@ -5,7 +5,7 @@
 - "given": the lab as a reader first meets it, every cell tagged `solution` left out;
 - "solved": each exercise's `solution-<n>` cell run in place of its `answer-<n>` cell.
 
-One process per lab (tests/test_labs.py starts it) keeps the cost to one JAX start per lab.
+One process per lab (tests/e2e/test_labs.py starts it) keeps the cost to one JAX start per lab.
 Each cell's stdout is captured; an exception is recorded by type and message (a cell whose
 `bookexec` metadata declares `raises` is expected to raise that).
 """

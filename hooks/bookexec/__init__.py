@@ -1,7 +1,7 @@
 """The executed book: run every snippet in a page's own worker, diff each output with its golden.
 
 Layers, lowest first; a module imports only from its own layer or lower ones
-(tests/test_architecture.py checks it):
+(tests/unit/test_architecture.py checks it):
 
 Base (imports nothing of the engine):
 

@@ -174,8 +174,9 @@ def live_reload() -> bool:
     goldens ever comes back live. No public API says so: MkDocs tells plugins the command, not
     its `--no-livereload`, and `on_serve` comes after the first build. The command line's
     parser does (click's current context is public; the option's name is the CLI's own:
-    `livereload` in MkDocs, `no_livereload` in ProperDocs, which tests/test_scratch_book.py
-    checks under each). Outside a command line (MkDocs driven from Python): True."""
+    `livereload` in MkDocs, `no_livereload` in ProperDocs, which
+    tests/integration/test_scratch_book.py checks under each). Outside a command line (MkDocs
+    driven from Python): True."""
     context = click.get_current_context(silent=True)
     if context is None:
         return True

@@ -66,8 +66,8 @@ def test_a_timing_heavy_chapter_passes_with_two_busy_loops_per_core(tmp_path):
     print("\n" + "\n".join(line for line in result.output.splitlines() if "NOTE (timing)" in line))
 
 
-# `./book stress` itself, with a stand-in mkdocs (as in tests/test_book_script.py): it must
-# run each build with the cache off while the busy loops run, say each run's summary, give a
+# `./book stress` itself, with a stand-in mkdocs (as in tests/integration/test_book_script.py):
+# it must run each build with the cache off while the busy loops run, say each run's summary, give a
 # verdict, and leave no busy loop behind, whether the builds pass or fail.
 STAND_IN_MKDOCS = """#!/bin/sh
 echo "cache=$BOOK_CACHE args=$*" >> "{log}"

@@ -1,4 +1,4 @@
-"""Where JAX keeps what tests/test_mutation.py changes: run by it in a subprocess, prints JSON.
+"""Where JAX keeps what tests/e2e/test_mutation.py changes: run by it in a subprocess, prints JSON.
 
 Arguments: primitive names, then `--errors` and exception class names. For each primitive, every
 (module, attribute) of a module that a plain `import jax` loads where a Primitive of that name

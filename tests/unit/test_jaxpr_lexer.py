@@ -158,7 +158,7 @@ def test_a_jaxpr_fence_written_by_hand_is_highlighted_by_the_books_markdown():
     assert '<span class="kt">f32[]</span>' in html
 
 
-# -- forms the parser learned from the corpus (tests/test_jaxpr_corpus.py) ------------------------
+# -- forms the parser learned from the corpus (tests/unit/test_jaxpr_corpus.py) --------------------
 
 
 def kinds_of(text: str) -> dict[str, set]:

@@ -118,7 +118,7 @@ def test_main_is_deployed_to_pages_after_the_same_check():
 
 
 def test_the_weekly_drift_watch_runs_the_books_own_command():
-    """What the workflow runs is `./book drift-watch`, the command tests/test_upgrade.py runs."""
+    """The workflow runs `./book drift-watch`, the command tests/e2e/test_upgrade.py runs."""
     workflow = load("drift-watch.yml")
     assert workflow["on"]["schedule"][0]["cron"].split()[4] != "*"  # one day a week
     assert "push" not in workflow["on"] and "pull_request" not in workflow["on"]

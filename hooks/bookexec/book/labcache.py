@@ -18,7 +18,8 @@ not change.
   template (`toc_key`).
 
 An entry that cannot be read is a miss. If mkdocs-jupyter no longer has the functions it
-wraps, nothing is wrapped and the labs render as before (tests/test_labcache.py fails loudly).
+wraps, nothing is wrapped and the labs render as before (tests/integration/test_labcache.py
+fails loudly).
 
 Both wrapped functions are mkdocs-jupyter's own, not public API: no public way exists, since its
 `cache` option is off with a custom template and nbconvert has no setting for it. A lab that is
