@@ -145,9 +145,7 @@ def test_public_functions_have_docstrings(module, path):
         for node in body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 name = node.name
-                public = not name.startswith("_") or (
-                    name.startswith("__") and name == "__init__" and False
-                )
+                public = not name.startswith("_")
                 if public and ast.get_docstring(node) is None and not _trivial(node):
                     missing.append(f"{prefix}{name} (line {node.lineno})")
                 if isinstance(node, ast.ClassDef) and public:

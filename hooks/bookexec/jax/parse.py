@@ -92,19 +92,17 @@ class Jaxpr:
 
 @dataclass(frozen=True)
 class Span:
-    """Where one part of a jaxpr is in the text: `kind` is one of SPAN_KINDS."""
+    """Where one part of a jaxpr is in the text, and what part it is (`kind`, below)."""
 
     start: int
     end: int
     kind: str
 
 
-# binder: a variable where it is defined; var: where it is read; def: the name of a jaxpr
-# printed as `let NAME = { ... } in`; ref: a parameter naming one; key: a parameter's name;
-# value: a parameter's value when it is plain printed text (no jaxpr inside).
-SPAN_KINDS = (
-    *("keyword", "binder", "var", "type", "literal", "primitive", "key", "value", "def", "ref"),
-)
+# A span's kind: keyword, type, literal, primitive; binder: a variable where it is defined;
+# var: where it is read; def: the name of a jaxpr printed as `let NAME = { ... } in`; ref: a
+# parameter naming one; key: a parameter's name; value: a parameter's value when it is plain
+# printed text (no jaxpr inside).
 VARIABLE_KINDS = ("binder", "var")
 
 
