@@ -28,7 +28,7 @@ from pathlib import Path
 from bookexec.errors import BookError
 from bookexec.files import CachePaths, confined, exclusive, read_regular, write_atomic
 from bookexec.goldens.report import Report
-from bookexec.goldens.store import read_golden
+from bookexec.goldens.store import read_golden, relative
 
 REPORT = CachePaths(Path()).report  # relative: each use joins it to a root
 LAST_BUILD = CachePaths(Path()).last_build
@@ -73,7 +73,7 @@ def save(report: Report) -> Path:
                 page=c.page,
                 block_id=c.block_id,
                 snippet=c.snippet,
-                golden=_rel(c.path, report.root),
+                golden=relative(c.path, report.root),
                 kind=c.kind,
                 notes=c.notes(),
                 aligned=drift.diff if drift else "",
@@ -84,7 +84,7 @@ def save(report: Report) -> Path:
             )
         )
     for path in report.stale:
-        rel = _rel(path, report.root)
+        rel = relative(path, report.root)
         text, _ = read_golden(path, inside=report.golden_dir)
         changed.append(Entry("", "", "", rel, "stale", ["no block in the book"], expected=text))
     order = ["structural", "text", "new", "stale", "cosmetic"]
@@ -329,10 +329,3 @@ def _review(root: Path, data: dict, entries: list[Entry], cosmetic: bool, list_o
             print(f"{entry.kind}: {entry.where}" + (f"  ({entry.notes[0]})" if entry.notes else ""))
         return 0
     return interactive(root, data, entries)
-
-
-def _rel(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root))
-    except ValueError:
-        return str(path)
