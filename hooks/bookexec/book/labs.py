@@ -19,16 +19,15 @@ order every lab follows).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path, PurePosixPath
 
 import nbformat
 
+from bookexec.book import notebooks
 from bookexec.discover import options as fence_options
 from bookexec.discover.blocks import _ID, Block, add_block
 from bookexec.discover.options import LAB_OPTIONS
 from bookexec.errors import BookError
-from bookexec.files import write_atomic
 from bookexec.render.fence import pending_note
 
 LAB_DIR = "labs"
@@ -104,11 +103,6 @@ def executed(path: Path, src: str, outputs: dict[str, str]) -> nbformat.Notebook
     return nb
 
 
-def write(path: Path, nb: nbformat.NotebookNode) -> None:
-    """Write the executed copy (atomically)."""
-    write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
-
-
 def render(build, src: str, source: Path, out_dir: Path, note: str = "") -> Path:
     """Run-or-wait for the lab's cells, judge each against its golden, write the executed copy.
 
@@ -127,7 +121,7 @@ def render(build, src: str, source: Path, out_dir: Path, note: str = "") -> Path
     if note:  # how the outputs were made, closing the page as on every chapter
         # A fixed id: nbformat's random one would change the copy, and its render key, each build.
         nb.cells.append(nbformat.v4.new_markdown_cell(note, id="bookexec-provenance"))
-    write(target, nb)
+    notebooks.write(target, nb)  # the one notebook writer: validated, atomic
     return target
 
 
