@@ -115,7 +115,7 @@ def read(options: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
 def _cache(value: str | bool) -> bool | None:
     if isinstance(value, bool):  # YAML reads a bare on/off as a boolean
         return value
-    return {"auto": None, "on": True, "off": False}[value]
+    return parse_switch(value, "cache")
 
 
 def _or(value: Any, default: float) -> float:

@@ -12,6 +12,7 @@ import shutil
 import sys
 
 from bookexec.cli.process import Failed, call
+from bookexec.discover.options import TRUE_WORDS
 
 _SIZE = "about 25 packages, 350 MB"
 
@@ -40,7 +41,7 @@ def ensure_chromium(yes: bool) -> None:
             )
         except EOFError:
             answer = ""
-        if answer.strip() not in {"y", "Y", "yes"}:
+        if answer.strip().lower() not in ("y", *TRUE_WORDS):  # the book's yes, and y
             raise Failed(1, "book: not installed; the browser tests need it.")
     print(
         "book: installing Debian's chromium with --no-install-recommends "
