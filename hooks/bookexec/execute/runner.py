@@ -144,6 +144,9 @@ class BlockRun:
     claims: list[Claim] = field(default_factory=list)
     cached: bool = False  # this output came from the author's cache, not from running
     after: str | None = None  # an earlier block of the page that failed first
+    # The worker's own result (masked too), for a caller that records an error as it was
+    # raised (`bookexec.book.jax_changes`); None when cached or when the worker failed.
+    raw: BlockResult | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -201,7 +204,7 @@ def block_timeout(block: Block, limits: Limits) -> float:
 def judge(block: Block, raw: BlockResult, limits: Limits | None = None) -> BlockRun:
     """Turn a worker's raw result into what the page shows, or a failure that stops the build."""
     limits = limits or Limits()
-    run = BlockRun(block=block, output=raw.output, seconds=raw.seconds)
+    run = BlockRun(block=block, output=raw.output, seconds=raw.seconds, raw=raw)
     band = float(block.options.get("band", measured.DEFAULT_BAND))
     run.facts, run.claims = measured.from_worker(raw.facts, raw.claims, band)
     declared = block.options.get("raises")
@@ -252,6 +255,11 @@ def masked(run: BlockRun, masker: privacy.Masker) -> BlockRun:
         replace(c, left=name(c.left), right=masker.value(c.right), says=masker.mask(c.says))
         for c in run.claims
     ]
+    if run.raw is not None:
+        run.raw.output = masker.mask(run.raw.output)
+        if run.raw.error is not None:
+            run.raw.error.shown = masker.mask(run.raw.error.shown)
+            run.raw.error.traceback = masker.mask(run.raw.error.traceback)
     return run
 
 
@@ -505,10 +513,13 @@ class Executor:
         limits: Limits | None = None,
         seed: str = "0",
         settings_key: str = "",
+        python: str = sys.executable,
     ) -> None:
         """`environ` is the build's environment (`bookexec.settings`), `seed` the workers'
-        hash seed and `settings_key` the settings that can change an output (the cache key's)."""
+        hash seed, `settings_key` the settings that can change an output (the cache key's) and
+        `python` the workers' interpreter (another JAX's, for `./book jax-changes`)."""
         self.root = root
+        self.python = python
         self.runtime = runtime or PythonRuntime()
         self.limits = limits or Limits()
         self.env = worker_env(environ, seed)
@@ -687,6 +698,7 @@ class Executor:
             self.runtime,
             fresh=fresh,
             limits=self.limits,
+            python=self.python,
             memory=memory,
             env=self.env,
         )
