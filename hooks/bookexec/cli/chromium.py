@@ -12,7 +12,6 @@ import shutil
 import sys
 
 from bookexec.cli.process import Failed, call
-from bookexec.discover.options import TRUE_WORDS
 
 _SIZE = "about 25 packages, 350 MB"
 
@@ -41,6 +40,9 @@ def ensure_chromium(yes: bool) -> None:
             )
         except EOFError:
             answer = ""
+        # Imported here, after the set-up (`prepare`): the engine needs the venv's packages.
+        from bookexec.discover.options import TRUE_WORDS
+
         if answer.strip().lower() not in ("y", *TRUE_WORDS):  # the book's yes, and y
             raise Failed(1, "book: not installed; the browser tests need it.")
     print(
