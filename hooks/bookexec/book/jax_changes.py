@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 from bookexec.book import census
 from bookexec.discover.blocks import Block, scan_page
@@ -32,9 +33,17 @@ from bookexec.errors import BookError
 from bookexec.execute.protocol import BlockResult, BlockStatus
 from bookexec.execute.runner import BlockRun, Executor, Limits, hash_seed
 from bookexec.files import confined, read_regular, remove_confined, write_atomic
+from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift
 from bookexec.goldens.measured import render as render_facts
 from bookexec.goldens.normalize import PathRule, normalize, path_rules
-from bookexec.goldens.store import Provenance, golden_path, parse, read_versions, write_versions
+from bookexec.goldens.store import (
+    Parsed,
+    Provenance,
+    golden_path,
+    parse,
+    read_versions,
+    write_versions,
+)
 from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
 from bookexec.jax.parse import Jaxpr, Opaque, split_output
@@ -49,7 +58,7 @@ _WRITER = "./book jax-changes (never edit by hand)"
 # -- running the book under the other JAX ------------------------------------------------------
 
 
-def _interpreter_facts(python: str) -> dict:
+def _interpreter_facts(python: str) -> dict[str, Any]:
     probe = (
         "import json, sys, sysconfig, importlib.metadata as m; "
         "print(json.dumps({'paths': sysconfig.get_paths(), 'jax': m.version('jax'), "
@@ -58,11 +67,14 @@ def _interpreter_facts(python: str) -> dict:
     out = subprocess.run([python, "-c", probe], capture_output=True, text=True, timeout=120)
     if out.returncode:
         raise BookError(f"{python} cannot report its JAX: {out.stderr.strip()}")
-    return json.loads(out.stdout)
+    facts: dict[str, Any] = json.loads(out.stdout)
+    return facts
 
 
-def _rules(root: Path, paths: dict) -> list:
-    real = lambda items: {str(p) for i in items for p in (i, os.path.realpath(i))}  # noqa: E731
+def _rules(root: Path, paths: dict[str, str]) -> list[PathRule]:
+    def real(items: set[str]) -> set[str]:
+        return {str(p) for i in items for p in (i, os.path.realpath(i))}
+
     return path_rules(
         root=root.resolve(),
         site_packages=real({paths["purelib"], paths["platlib"]}),
@@ -126,7 +138,7 @@ def run_book(
     """
     facts = _interpreter_facts(python)
     rules = _rules(root, facts["paths"])
-    out_dir = root / RECORDS / facts["jax"]
+    out_dir: Path = root / RECORDS / facts["jax"]
     if pages:
         have = read_versions(out_dir)
         if have is None or have.jax != facts["jax"]:
@@ -346,11 +358,11 @@ def primitives(text: str) -> set[str]:
     return found
 
 
-def _exact(parsed) -> dict[str, str]:
+def _exact(parsed: Parsed) -> dict[str, str]:
     return {f.name: str(f.value) for f in parsed.facts if not f.banded}
 
 
-def _failed(parsed) -> bool:
+def _failed(parsed: Parsed) -> bool:
     return parsed.header_fields().get("result") == "failed"
 
 
@@ -378,10 +390,10 @@ def compare_block(
     drift = jaxpr_diff.compare(before.output, after.output)
     if drift is None and not counts:
         return None
-    drift = drift or jaxpr_diff.Drift(jaxpr_diff.COSMETIC)
+    drift = drift or Drift(COSMETIC)
     kind, words, aligned = drift.kind, [_plain(word) for word in drift.changes], drift.diff
-    if counts and kind != jaxpr_diff.STRUCTURAL:
-        kind = jaxpr_diff.TEXT
+    if counts and kind != STRUCTURAL:
+        kind = TEXT
         words = words or ["only recorded counts changed"]
     text_diff = "".join(
         difflib.unified_diff(
@@ -391,7 +403,7 @@ def compare_block(
             tofile=f"JAX {new}",
         )
     )
-    quoted = [] if kind == jaxpr_diff.STRUCTURAL else _quoted(before.output, after.output, 50)
+    quoted = [] if kind == STRUCTURAL else _quoted(before.output, after.output, 50)
     return Change(block_id, kind, words, aligned, text_diff, counts, quoted=quoted)
 
 
@@ -535,13 +547,13 @@ def _summary(
         if not here:
             out.append("Every block printed the same under both releases.\n")
             continue
-        programs = [s for s in here if s.change.kind == jaxpr_diff.STRUCTURAL]
+        programs = [s for s in here if s.change.kind == STRUCTURAL]
         errors = [s for s in here if s.is_error and s.change.kind in ("text", "structural")]
         counts = [s for s in here if s.change.counts]
         texts = [
             s for s in here if s.change.kind == "text" and not s.is_error and not s.change.counts
         ]
-        cosmetic = [s for s in here if s.change.kind == jaxpr_diff.COSMETIC]
+        cosmetic = [s for s in here if s.change.kind == COSMETIC]
         broken = [s for s in here if s.change.kind in ("fails", "not run")]
         lines = []
         if programs:
@@ -706,7 +718,9 @@ show each block's diff.
     return head + "\n".join(rows) + "\n" + summary + "".join(sections)
 
 
-def _section(page: str, chapter: str, title: str, found) -> str:
+def _section(
+    page: str, chapter: str, title: str, found: dict[str, list[tuple[str, str, Change]]]
+) -> str:
     out = [f"\n## {title} {{#changes-{chapter}}}\n\nIn [{title}]({page}):\n"]
     for block_id, steps in found.items():
         out.append(f"\n### `{block_id}` {{#changes-{chapter}-{block_id}}}\n")

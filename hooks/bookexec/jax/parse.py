@@ -22,6 +22,7 @@ keyword `in`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -183,7 +184,7 @@ class _Reader:
         if kind:
             self.mark(self.pos - len(literal), kind)
 
-    def name(self, kind: str = "", pattern: re.Pattern = _NAME) -> str:
+    def name(self, kind: str = "", pattern: re.Pattern[str] = _NAME) -> str:
         self.skip_space()
         match = pattern.match(self.text, self.pos)
         if not match:
@@ -314,7 +315,7 @@ class _Reader:
             return Operand(self.text[start : self.pos], literal=True)
         return Operand(self.name("var"), literal=False)
 
-    def operands_until(self, done) -> list[Operand]:
+    def operands_until(self, done: Callable[[], bool]) -> list[Operand]:
         found = []
         while not done():
             found.append(self.operand())
