@@ -38,7 +38,7 @@ def _resolve(path: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-class DottedPath(c.BaseConfigOption[str]):
+class DottedPath(base.BaseConfigOption[str]):
     """`package.module.name` of an object the plugin makes; checked by importing it, and a
     class by what it must be a subclass of (`kind`)."""
 
@@ -66,7 +66,7 @@ class DottedPath(c.BaseConfigOption[str]):
         return value
 
 
-class Number(c.BaseConfigOption[float]):
+class Number(base.BaseConfigOption[float]):
     """A number of `unit`, positive (or, with `zero`, at least 0)."""
 
     def __init__(self, default: float, unit: str, zero: bool = False, whole: bool = False):
@@ -87,7 +87,7 @@ class Number(c.BaseConfigOption[float]):
         )
 
 
-class Memory(c.BaseConfigOption[int | None]):
+class Memory(base.BaseConfigOption[int | None]):
     """A size such as 8G, 512M or 1.5GiB (powers of 1024), or a number of bytes."""
 
     def run_validation(self, value: object) -> int | None:
@@ -100,7 +100,7 @@ class Memory(c.BaseConfigOption[int | None]):
         return size
 
 
-class CacheSwitch(c.BaseConfigOption[str]):
+class CacheSwitch(base.BaseConfigOption[str]):
     """auto (the default), on or off; YAML reads a bare on/off as a boolean, taken too."""
 
     def __init__(self) -> None:

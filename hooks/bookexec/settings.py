@@ -127,10 +127,18 @@ def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
     return parse_bool(text, name) if text else default
 
 
-def _parsed[T](env: Mapping[str, str], name: str, kind: Callable[[str], T], ok, default, unit: str):
+def _parsed[T: (int, float)](
+    env: Mapping[str, str],
+    name: str,
+    kind: Callable[[str], T],
+    ok: Callable[[T], bool],
+    default: T,
+    unit: str,
+) -> T:
     text = env.get(name, "").strip()
     if not text:
         return default
+    value: T | None
     try:
         value = kind(text)
     except ValueError:

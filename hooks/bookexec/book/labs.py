@@ -20,7 +20,9 @@ order every lab follows).
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Protocol
 
 import nbformat
 
@@ -30,6 +32,9 @@ from bookexec.discover.options import LAB_OPTIONS
 from bookexec.errors import BookError
 from bookexec.files import write_atomic
 from bookexec.render.fence import pending_note
+
+if TYPE_CHECKING:
+    from bookexec.goldens.report import Failure
 
 LAB_DIR = "labs"
 
@@ -43,7 +48,7 @@ def is_lab(src: str) -> bool:
 def read(path: Path, src: str) -> nbformat.NotebookNode:
     """A lab notebook, or an error naming it when it is not a valid one."""
     try:
-        nb = nbformat.read(path, as_version=4)
+        nb: nbformat.NotebookNode = nbformat.read(path, as_version=4)
         nbformat.validate(nb)
     except Exception as error:
         raise BookError(f"docs/{src}: not a valid notebook: {error}") from None
@@ -109,7 +114,20 @@ def write(path: Path, nb: nbformat.NotebookNode) -> None:
     write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
 
-def render(build, src: str, source: Path, out_dir: Path, note: str = "") -> Path:
+class Judged(Protocol):
+    """What a lab's render needs of the build (`bookexec.engine.Build` is one): the blocks
+    planned for each page, each block's output as judged, and the blocks still running."""
+
+    @property
+    def plans(self) -> Mapping[str, Sequence[Block]]: ...
+
+    @property
+    def pending_blocks(self) -> Collection[tuple[str, str]]: ...
+
+    def judged(self, page: str, block: Block) -> tuple[str, object, Failure | None]: ...
+
+
+def render(build: Judged, src: str, source: Path, out_dir: Path, note: str = "") -> Path:
     """Run-or-wait for the lab's cells, judge each against its golden, write the executed copy.
 
     `build` is the current `bookexec.engine.Build`; the copy is what mkdocs-jupyter renders.
