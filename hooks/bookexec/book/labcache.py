@@ -170,9 +170,7 @@ class LabRenderCache:
     def cached_toc(self, original: TocTokens) -> TocTokens:
         """mkdocs-jupyter's `_get_nb_toc_tokens`, answered from this cache likewise."""
 
-        def toc_tokens(
-            fpath: NbPath, toc_depth: int
-        ) -> tuple[list[dict[str, Any]], str | None]:
+        def toc_tokens(fpath: NbPath, toc_depth: int) -> tuple[list[dict[str, Any]], str | None]:
             key = toc_key(fpath, toc_depth)
             entry = self.load(key)
             if entry is not None:
