@@ -17,11 +17,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from multiprocessing import Pipe
 from pathlib import Path
+from typing import Any
 
 from bookexec import privacy
 from bookexec.discover.blocks import Block
@@ -34,7 +35,7 @@ from bookexec.execute.lifeline import Lifeline
 from bookexec.execute.progress import Progress
 from bookexec.execute.protocol import BlockResult, BlockStatus, Finished
 from bookexec.execute.runtime import PythonRuntime, Runtime
-from bookexec.execute.watch import CheckoutWatch
+from bookexec.execute.watch import CheckoutWatch, Run
 from bookexec.files import CachePaths
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
@@ -116,10 +117,13 @@ def _out_of_memory(error: protocol.BlockError) -> bool:
     )
 
 
-def _number(environ: Mapping[str, str], name: str, kind: type, default, unit: str):
+def _number[T: (int, float)](
+    environ: Mapping[str, str], name: str, kind: Callable[[str], T], default: T, unit: str
+) -> T:
     text = environ.get(name, "").strip()
     if not text:
         return default
+    value: T | None
     try:
         value = kind(text)
     except ValueError:
@@ -161,7 +165,7 @@ class PageRun:
         return next((run.failure for run in self.blocks if run.failure), None)
 
 
-def cache_entry(run: BlockRun, backend: str, devices: int) -> dict:
+def cache_entry(run: BlockRun, backend: str, devices: int) -> dict[str, Any]:
     """A block's run as the block cache stores it."""
     return {
         "output": run.output,
@@ -173,7 +177,7 @@ def cache_entry(run: BlockRun, backend: str, devices: int) -> dict:
     }
 
 
-def from_cache_entry(block: Block, entry: dict) -> BlockRun:
+def from_cache_entry(block: Block, entry: dict[str, Any]) -> BlockRun:
     """A block's run from its cache entry."""
     return BlockRun(
         block=block,
@@ -185,7 +189,7 @@ def from_cache_entry(block: Block, entry: dict) -> BlockRun:
     )
 
 
-NO_BACKEND = {"backend": "none", "devices": 0}
+NO_BACKEND = ("none", 0)  # (backend, devices) of a page with no run to say otherwise
 
 
 def is_fresh(block: Block) -> bool:
@@ -244,7 +248,10 @@ def masked(run: BlockRun, masker: privacy.Masker) -> BlockRun:
     run is made, before anything compares, caches, stores or shows it."""
     if not masker.secrets:
         return run
-    name = lambda text: masker.mask(text).replace(privacy.MASK, "masked")  # noqa: E731
+
+    def name(text: str) -> str:
+        return masker.mask(text).replace(privacy.MASK, "masked")
+
     run.output = masker.mask(run.output)
     run.failure = masker.mask(run.failure) if run.failure else run.failure
     run.facts = [replace(f, name=name(f.name), value=masker.value(f.value)) for f in run.facts]
@@ -534,7 +541,8 @@ class Executor:
         self._log_dir = tempfile.mkdtemp(prefix="bookexec-")
         self.stopped = threading.Event()
         self.notes: list[str] = []  # trouble outside any block, e.g. a worker's last word
-        self._backends: dict[str, dict] = {}  # the backend and devices a cache entry names
+        # The backend and devices a cache entry names, by page.
+        self._backends: dict[str, tuple[str, int]] = {}
 
     def submit(self, page: str, blocks: list[Block]) -> Future[PageRun] | None:
         """Start a page's blocks (or take them from the cache); `page` waits for them. The
@@ -565,15 +573,12 @@ class Executor:
         except (TypeError, ValueError, KeyError) as error:
             self.cache._warn(f"the entry of {block.where} is unreadable ({error}); running again")
             return None
-        self._backends[block.page] = {
-            "backend": entry["backend"],
-            "devices": int(entry.get("devices", 0)),
-        }
+        self._backends[block.page] = (entry["backend"], int(entry.get("devices", 0)))
         return run
 
     def _page_from_cache(self, page: str, runs: list[BlockRun]) -> PageRun:
-        last = self._backends.get(page, NO_BACKEND)
-        return PageRun(page=page, blocks=runs, backend=last["backend"], devices=last["devices"])
+        backend, devices = self._backends.get(page, NO_BACKEND)
+        return PageRun(page=page, blocks=runs, backend=backend, devices=devices)
 
     def page(self, page: str) -> PageRun:
         """The page's run, waited for."""
@@ -655,8 +660,7 @@ class Executor:
             if lasts:
                 result.backend, result.devices = lasts[-1].backend, lasts[-1].devices
             else:
-                recorded = self._backends.get(page, NO_BACKEND)
-                result.backend, result.devices = recorded["backend"], recorded["devices"]
+                result.backend, result.devices = self._backends.get(page, NO_BACKEND)
             if first_failed is None:
                 self._save(result, keys)
         except WorkerFailed as failure:  # the worker's last word, after every block ran
@@ -669,7 +673,7 @@ class Executor:
         self.progress.page_done(page, ran, cached, time.perf_counter() - started)
         return result
 
-    def _judge_changes(self, run: BlockRun, watched) -> None:
+    def _judge_changes(self, run: BlockRun, watched: Run) -> None:
         """A block that changed the checkout fails; a change it cannot have made is the
         build's failure, named with the blocks that may have made it."""
         assert self.watch is not None
