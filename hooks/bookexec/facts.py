@@ -82,13 +82,15 @@ def _refuse_in_builder() -> None:
 @overload
 def record(
     name: str, value: Any, kind: Literal["timing", "ratio"], band: float | None = None
-) -> Measured: ...
+) -> Measured:
+    """A timing or a ratio comes back as a `Measured`, which prints as its placeholder."""
 
 
 @overload
 def record(
     name: str, value: Any, kind: str = "exact", band: float | None = None
-) -> int | str | Measured: ...
+) -> int | str | Measured:
+    """An exact value comes back as it was recorded (a 0-d array as its item)."""
 
 
 def record(

@@ -119,12 +119,15 @@ class Judged(Protocol):
     planned for each page, each block's output as judged, and the blocks still running."""
 
     @property
-    def plans(self) -> Mapping[str, Sequence[Block]]: ...
+    def plans(self) -> Mapping[str, Sequence[Block]]:
+        """Each page's blocks, in order."""
 
     @property
-    def pending_blocks(self) -> Collection[tuple[str, str]]: ...
+    def pending_blocks(self) -> Collection[tuple[str, str]]:
+        """(page, block id) of each block shown from its golden while it runs (serve)."""
 
-    def judged(self, page: str, block: Block) -> tuple[str, object, Failure | None]: ...
+    def judged(self, page: str, block: Block) -> tuple[str, object, Failure | None]:
+        """The block's output as shown, its comparison, and why it has none (or None)."""
 
 
 def render(build: Judged, src: str, source: Path, out_dir: Path, note: str = "") -> Path:

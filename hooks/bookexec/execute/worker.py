@@ -24,13 +24,17 @@ import traceback
 import types
 from collections.abc import Buffer, Callable
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any
 
 from bookexec.execute import protocol, reaper
 from bookexec.execute.lifeline import watch
 from bookexec.execute.protocol import BlockError, BlockResult, BlockStatus
 
+# The worker imports nothing a snippet could notice (tests/test_protocol.py), typing included:
+# its types are mypy's alone.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from bookexec.facts import Record
 
 
