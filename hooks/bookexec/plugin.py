@@ -82,10 +82,12 @@ class Number(base.BaseConfigOption[float]):
 
     def run_validation(self, value: object) -> float:
         """The number; anything else is an error saying what is expected."""
-        kinds: tuple[type, ...] = (int,) if self.whole else (int, float)
-        ok = isinstance(value, kinds) and not isinstance(value, bool)
-        if ok and (value >= 0 if self.zero else value > 0):  # type: ignore[operator]
-            return value  # type: ignore[return-value]
+        # A bool is an int to Python, but YAML's `yes` is no number.
+        number = value if isinstance(value, int | float) and not isinstance(value, bool) else None
+        if self.whole and not isinstance(number, int):
+            number = None  # 2.5 pages at once is no whole number
+        if number is not None and (number >= 0 if self.zero else number > 0):
+            return number
         least = "0 or more" if self.zero else "more than 0"
         kind = "a whole number" if self.whole else "a number"
         raise base.ValidationError(

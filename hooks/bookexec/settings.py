@@ -127,7 +127,7 @@ def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
     return parse_bool(text, name) if text else default
 
 
-def _parsed[T: (int, float)](
+def _parsed[T: float](
     env: Mapping[str, str],
     name: str,
     kind: Callable[[str], T],
@@ -138,7 +138,6 @@ def _parsed[T: (int, float)](
     text = env.get(name, "").strip()
     if not text:
         return default
-    value: T | None
     try:
         value = kind(text)
     except ValueError:

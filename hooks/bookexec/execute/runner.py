@@ -117,13 +117,12 @@ def _out_of_memory(error: protocol.BlockError) -> bool:
     )
 
 
-def _number[T: (int, float)](
-    environ: Mapping[str, str], name: str, kind: Callable[[str], T], default: T, unit: str
-) -> T:
+def _number[N: float](
+    environ: Mapping[str, str], name: str, kind: Callable[[str], N], default: N, unit: str
+) -> N:
     text = environ.get(name, "").strip()
     if not text:
         return default
-    value: T | None
     try:
         value = kind(text)
     except ValueError:
