@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,44 @@ def test_pushes_and_pull_requests_run_what_ci_runs_browser_tests_included():
         i for i, s in enumerate(job["steps"]) if "actions/checkout" in s.get("uses", "")
     )
     assert any("git" in s.get("run", "") for s in job["steps"][:checkout])  # checkout needs git
+
+
+SKIPS = ("-m ", "not browser", "--deselect", "-k ", "--ignore", "PYTEST_ADDOPTS", "mypy")
+
+
+def skips_in(text: str) -> list[str]:
+    """What in a command or its environment would run less than `./book test` runs."""
+    return [skip for skip in SKIPS if skip in text]
+
+
+def test_nothing_in_ci_skips_the_browser_tests_or_the_type_check():
+    """.ci/run is `./book test --yes` and nothing else, and neither it, the test job nor
+    pytest's own options narrow the suite or change the type check: the browser tests and
+    `mypy` (pyproject's strict [tool.mypy], tests/test_types.py) run as they do locally."""
+    ci = [
+        line.strip()
+        for line in (REPO / ".ci" / "run").read_text().splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert ci[-1] == "exec ./book test --yes", ci
+    assert [line for line in ci[:-1] if not line.startswith(("set ", "cd "))] == [], ci
+    job = load("build.yml")["jobs"]["test"]
+    environment = [job.get("env", {}), job.get("container", {}).get("env", {})]
+    environment += [step.get("env", {}) for step in job["steps"]]
+    assert skips_in(repr(environment)) == []
+    assert skips_in("\n".join(s.get("run", "") for s in job["steps"])) == []
+    assert not any(step.get("continue-on-error") for step in job["steps"])
+    addopts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pytest"]
+    assert skips_in(addopts["ini_options"].get("addopts", "")) == []
+
+
+def test_the_skip_check_sees_a_deselected_browser_test():
+    """The check above can fail: each usual way of leaving the browser tests out is seen."""
+    assert skips_in('./book test --yes -m "not browser"') == ["-m ", "not browser"]
+    assert skips_in("{'PYTEST_ADDOPTS': '--deselect tests/test_serve.py'}") == [
+        "--deselect",
+        "PYTEST_ADDOPTS",
+    ]
 
 
 def test_the_book_is_also_built_under_properdocs():

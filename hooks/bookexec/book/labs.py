@@ -117,8 +117,15 @@ class Failing(Protocol):
 class Judge(Protocol):
     """What a lab's render asks of the build (`bookexec.engine.Build`)."""
 
-    plans: dict[str, list[Block]]
-    pending_blocks: set[tuple[str, str]]
+    @property
+    def plans(self) -> dict[str, list[Block]]:
+        """Each page's blocks."""
+        ...
+
+    @property
+    def pending_blocks(self) -> set[tuple[str, str]]:
+        """(page, block id) of the blocks shown from their goldens while they are checked."""
+        ...
 
     def judged(self, page: str, block: Block, /) -> tuple[str, object, Failing | None]:
         """The block's output as the reader sees it, its comparison, or why it has none."""

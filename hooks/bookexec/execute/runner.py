@@ -191,7 +191,7 @@ def from_cache_entry(block: Block, entry: dict[str, Any]) -> BlockRun:
     )
 
 
-NO_BACKEND = {"backend": "none", "devices": 0}
+NO_BACKEND = ("none", 0)  # (backend, devices) of a page with no run to say otherwise
 
 
 def is_fresh(block: Block) -> bool:
@@ -551,9 +551,8 @@ class Executor:
         self._log_dir = tempfile.mkdtemp(prefix="bookexec-")
         self.stopped = threading.Event()
         self.notes: list[str] = []  # trouble outside any block, e.g. a worker's last word
-        self._backends: dict[
-            str, dict[str, Any]
-        ] = {}  # the backend and devices a cache entry names
+        # The backend and devices a cache entry names, by page.
+        self._backends: dict[str, tuple[str, int]] = {}
 
     def submit(self, page: str, blocks: list[Block]) -> Future[PageRun] | None:
         """Start a page's blocks (or take them from the cache); `page` waits for them. The
@@ -584,15 +583,12 @@ class Executor:
         except (TypeError, ValueError, KeyError) as error:
             self.cache._warn(f"the entry of {block.where} is unreadable ({error}); running again")
             return None
-        self._backends[block.page] = {
-            "backend": entry["backend"],
-            "devices": int(entry.get("devices", 0)),
-        }
+        self._backends[block.page] = (entry["backend"], int(entry.get("devices", 0)))
         return run
 
     def _page_from_cache(self, page: str, runs: list[BlockRun]) -> PageRun:
-        last = self._backends.get(page, NO_BACKEND)
-        return PageRun(page=page, blocks=runs, backend=last["backend"], devices=last["devices"])
+        backend, devices = self._backends.get(page, NO_BACKEND)
+        return PageRun(page=page, blocks=runs, backend=backend, devices=devices)
 
     def page(self, page: str) -> PageRun:
         """The page's run, waited for."""
@@ -674,8 +670,7 @@ class Executor:
             if lasts:
                 result.backend, result.devices = lasts[-1].backend, lasts[-1].devices
             else:
-                recorded = self._backends.get(page, NO_BACKEND)
-                result.backend, result.devices = recorded["backend"], recorded["devices"]
+                result.backend, result.devices = self._backends.get(page, NO_BACKEND)
             if first_failed is None:
                 self._save(result, keys)
         except WorkerFailed as failure:  # the worker's last word, after every block ran
