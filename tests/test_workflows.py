@@ -6,6 +6,7 @@ workflow schema, no network) and these structural checks are what can be tested.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -75,6 +76,33 @@ def test_pushes_and_pull_requests_run_the_strict_check():
     check = next(s for s in steps(workflow) if "mkdocs build --strict" in s.get("run", ""))
     assert check.get("env", {}).get("GOLDEN") == "check"
     assert not check.get("continue-on-error")
+
+
+# The book's own strict build, as a workflow step runs it (not a test that builds a fixture).
+STRICT_BUILD = re.compile(r"^(\./book build|(\.venv/bin/)?mkdocs build --strict)(\s|$)")
+
+
+def test_the_build_job_annotates_drift_where_maintainers_look():
+    """Annotations and the job summary (bookexec.goldens.actions) come from the book's own
+    strict build run with GitHub's environment. The suite removes GITHUB_ACTIONS and
+    GITHUB_STEP_SUMMARY from every build it starts, so the `build` job runs it directly, from
+    the checkout's root (the annotations name docs/<page>.md), and leaves GitHub's variables
+    alone."""
+    workflow = load("build.yml")
+    job = workflow["jobs"]["build"]
+    strict = [
+        step
+        for step in job["steps"]
+        if any(STRICT_BUILD.match(line.strip()) for line in step.get("run", "").splitlines())
+    ]
+    assert len(strict) == 1, [s.get("run") for s in job["steps"]]
+    step = strict[0]
+    assert "pytest" not in step["run"] and "env " not in step["run"], step["run"]
+    assert "working-directory" not in step and "working-directory" not in job.get("defaults", {})
+    env = {**workflow.get("env", {}), **job.get("env", {}), **step.get("env", {})}
+    assert not [name for name in env if name.startswith("GITHUB_")], env
+    assert env.get("GOLDEN") == "check"
+    assert not step.get("continue-on-error") and "if" not in step
 
 
 def test_pushes_and_pull_requests_run_what_ci_runs_browser_tests_included():
