@@ -26,7 +26,7 @@ import sys
 import time
 from collections.abc import Callable
 from types import FrameType
-from typing import Any
+from typing import Any, Literal, overload
 
 KINDS = ("exact", "timing", "ratio")
 OPS = (">=", ">", "<=", "<")
@@ -37,8 +37,12 @@ IN_BUILDER = (
     "`mkdocs build` with its mkdocs.yml and hooks."
 )
 
-_facts: list[dict] = []
-_claims: list[dict] = []
+# A recorded fact or claim, as the worker hands it to the build (`take`): plain fields, which
+# `bookexec.goldens.measured.from_worker` reads into a Fact or a Claim.
+Record = dict[str, object]
+
+_facts: list[Record] = []
+_claims: list[Record] = []
 
 
 class Measured(float):
@@ -75,7 +79,23 @@ def _refuse_in_builder() -> None:
         frame = frame.f_back
 
 
-def record(name: str, value: Any, kind: str = "exact", band: float | None = None) -> Any:
+@overload
+def record(
+    name: str, value: Any, kind: Literal["timing", "ratio"], band: float | None = None
+) -> Measured:
+    """A timing or a ratio comes back as a `Measured`, which prints as its placeholder."""
+
+
+@overload
+def record(
+    name: str, value: Any, kind: str = "exact", band: float | None = None
+) -> int | str | Measured:
+    """An exact value comes back as it was recorded (a 0-d array as its item)."""
+
+
+def record(
+    name: str, value: Any, kind: str = "exact", band: float | None = None
+) -> int | str | Measured:
     """Record a value under `name`. Exact values compare exactly; timings and ratios by band."""
     _refuse_in_builder()
     if kind not in KINDS:
@@ -182,7 +202,7 @@ def _ready(result: Any) -> None:
         jax.block_until_ready(result)
 
 
-def take() -> tuple[list[dict], list[dict]]:
+def take() -> tuple[list[Record], list[Record]]:
     """Hand the block's facts and claims to the worker, and start the next block empty."""
     facts, claims = list(_facts), list(_claims)
     _facts.clear()
@@ -232,4 +252,6 @@ def figure(
         raise ValueError(f"figure {name!r}: alt text is one line that says what the figure shows")
     spec = {"kind": "line", "x": x, "series": series, "xlabel": xlabel, "ylabel": ylabel}
     spec["alt"] = alt
-    return record(name, "figure " + json.dumps(spec, sort_keys=True, ensure_ascii=False))
+    described = "figure " + json.dumps(spec, sort_keys=True, ensure_ascii=False)
+    record(name, described)  # an exact fact, so its value comes back as it went in
+    return described

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import click
 from mkdocs.config import base
@@ -29,6 +29,12 @@ from bookexec.discover.options import parse_memory
 from bookexec.engine import Engine, Extension
 from bookexec.execute.runtime import Runtime
 
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.livereload import LiveReloadServer
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.pages import Page
+
 NAME = "executed-book"  # the entry point's name: `plugins: [executed-book]`
 JAX_RUNTIME = "bookexec.jax.runtime.JaxRuntime"
 
@@ -38,7 +44,7 @@ def _resolve(path: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-class DottedPath(c.BaseConfigOption[str]):
+class DottedPath(base.BaseConfigOption[str]):
     """`package.module.name` of an object the plugin makes; checked by importing it, and a
     class by what it must be a subclass of (`kind`)."""
 
@@ -66,7 +72,7 @@ class DottedPath(c.BaseConfigOption[str]):
         return value
 
 
-class Number(c.BaseConfigOption[float]):
+class Number(base.BaseConfigOption[float]):
     """A number of `unit`, positive (or, with `zero`, at least 0)."""
 
     def __init__(self, default: float, unit: str, zero: bool = False, whole: bool = False):
@@ -76,10 +82,12 @@ class Number(c.BaseConfigOption[float]):
 
     def run_validation(self, value: object) -> float:
         """The number; anything else is an error saying what is expected."""
-        kinds: tuple[type, ...] = (int,) if self.whole else (int, float)
-        ok = isinstance(value, kinds) and not isinstance(value, bool)
-        if ok and (value >= 0 if self.zero else value > 0):  # type: ignore[operator]
-            return value  # type: ignore[return-value]
+        # A bool is an int to Python, but YAML's `yes` is no number.
+        number = value if isinstance(value, int | float) and not isinstance(value, bool) else None
+        if self.whole and not isinstance(number, int):
+            number = None  # 2.5 pages at once is no whole number
+        if number is not None and (number >= 0 if self.zero else number > 0):
+            return number
         least = "0 or more" if self.zero else "more than 0"
         kind = "a whole number" if self.whole else "a number"
         raise base.ValidationError(
@@ -87,7 +95,7 @@ class Number(c.BaseConfigOption[float]):
         )
 
 
-class Memory(c.BaseConfigOption[int | None]):
+class Memory(base.BaseConfigOption[int | None]):
     """A size such as 8G, 512M or 1.5GiB (powers of 1024), or a number of bytes."""
 
     def run_validation(self, value: object) -> int | None:
@@ -100,7 +108,7 @@ class Memory(c.BaseConfigOption[int | None]):
         return size
 
 
-class CacheSwitch(c.BaseConfigOption[str]):
+class CacheSwitch(base.BaseConfigOption[str]):
     """auto (the default), on or off; YAML reads a bare on/off as a boolean, taken too."""
 
     def __init__(self) -> None:
@@ -219,33 +227,40 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         if self.engine is not None:
             self.engine.on_startup(command, dirty, self.reloads)
 
-    def on_config(self, config: Any) -> Any:
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Start a new build, with its settings: the one place the environment is read."""
-        return self.configured().on_config(config, settings.read(self.config, os.environ))
+        made: MkDocsConfig | None = self.configured().on_config(
+            config, settings.read(self.config, os.environ)
+        )
+        return made
 
-    def on_files(self, files: Any, *, config: Any) -> Any:
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         """Plan the pages and start running them."""
-        return self.current().on_files(files, config)
+        planned: Files | None = self.current().on_files(files, config)
+        return planned
 
     @event_priority(50)  # before mkdocs-jupyter reads the notebook it is about to render
-    def on_pre_page(self, page: Any, *, config: Any, files: Any) -> Any:
+    def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page | None:
         """Before MkDocs reads a page."""
-        return self.current().on_pre_page(page, config, files)
+        read: Page | None = self.current().on_pre_page(page, config, files)
+        return read
 
-    def on_page_markdown(self, markdown: str, *, page: Any, config: Any, files: Any) -> str:
+    def on_page_markdown(
+        self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
         """Fill a page's facts and the book's additions."""
         return self.current().on_page_markdown(markdown, page, config, files)
 
-    def on_page_content(self, html: str, *, page: Any, config: Any, files: Any) -> str:
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """A served page's summary of its problems."""
         return self.current().on_page_content(html, page, config, files)
 
     @event_priority(-100)  # last: the page as it is written, after every other plugin
-    def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         """Check the page's final HTML against what its blocks printed."""
         return self.current().on_post_page(output, page, config)
 
-    def on_post_build(self, *, config: Any) -> None:
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Judge the build."""
         self.current().on_post_build(config)
 
@@ -254,9 +269,12 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         if self.engine is not None:
             self.engine.on_build_error(error)
 
-    def on_serve(self, server: Any, *, config: Any, builder: Any) -> Any:
+    def on_serve(
+        self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Callable[..., None]
+    ) -> LiveReloadServer | None:
         """Reload pages live as their blocks finish."""
-        return self.current().on_serve(server, config, builder)
+        served: LiveReloadServer | None = self.current().on_serve(server, config, builder)
+        return served
 
     def on_shutdown(self) -> None:
         """Stop everything."""

@@ -87,7 +87,7 @@ class Masker:
                 text = text.replace(secret, MASK)
         return text
 
-    def value(self, value):
+    def value(self, value: float | str) -> float | str:
         """A recorded value: a string masked, a number as it is."""
         return self.mask(value) if isinstance(value, str) else value
 

@@ -115,7 +115,7 @@ def read(options: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
 def _cache(value: str | bool) -> bool | None:
     if isinstance(value, bool):  # YAML reads a bare on/off as a boolean
         return value
-    return {"auto": None, "on": True, "off": False}[value]
+    return parse_switch(value, "cache")
 
 
 def _or(value: Any, default: float) -> float:
@@ -127,7 +127,14 @@ def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
     return parse_bool(text, name) if text else default
 
 
-def _parsed[T](env: Mapping[str, str], name: str, kind: Callable[[str], T], ok, default, unit: str):
+def _parsed[T: float](
+    env: Mapping[str, str],
+    name: str,
+    kind: Callable[[str], T],
+    ok: Callable[[T], bool],
+    default: T,
+    unit: str,
+) -> T:
     text = env.get(name, "").strip()
     if not text:
         return default

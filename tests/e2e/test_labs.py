@@ -343,3 +343,39 @@ def test_a_lab_s_cells_become_blocks_as_a_page_s_fences_do(tmp_path, monkeypatch
     ]
     assert {b.snippet for b in found} == {"docs/labs/demo.ipynb"}
     assert found[2].options == {"raises": "ValueError"}
+
+
+def test_a_lab_s_copy_is_written_by_the_notebook_writer(tmp_path, monkeypatch):
+    """The executed lab copy goes through the chapter notebooks' one writer: validated,
+    atomic, and byte for byte the same format."""
+    from bookexec.book import labs, notebooks
+
+    source = tmp_path / "demo.ipynb"
+    source.write_text(notebook(DEMO))
+    blocks = labs.scan_lab("labs/demo.ipynb", source)
+
+    class Judged:  # what `render` asks of the engine's Build
+        def __init__(self):
+            self.plans = {"labs/demo.ipynb": blocks}
+            self.pending_blocks: set = set()
+
+        def judged(self, src, block):
+            return f"ran {block.id}\n", None, None
+
+    written = []
+    real = notebooks.write
+
+    def recording(path, nb):
+        written.append(path)
+        real(path, nb)
+
+    monkeypatch.setattr(notebooks, "write", recording)
+    out = tmp_path / "site"
+    copy = labs.render(Judged(), "labs/demo.ipynb", source, out)
+    assert written == [copy] == [out / "demo.ipynb"]
+    nb = nbformat.read(copy, as_version=4)
+    nbformat.validate(nb)
+    assert [c.outputs[0].text for c in nb.cells if c.cell_type == "code"][:1] == ["ran start\n"]
+    again = tmp_path / "again.ipynb"
+    real(again, nb)
+    assert again.read_bytes() == copy.read_bytes()

@@ -226,3 +226,18 @@ def test_a_cell_names_its_golden_wherever_the_golden_folder_lies(tmp_path):
     golden_dir = tmp_path / "goldens"  # one level below the root, not two
     nb = chapter_notebook("ch.md", page, blocks, golden_dir, ("j", "l", "p"), tmp_path)
     assert nb.cells[3].metadata["bookexec"]["golden"] == "goldens/ch/a.txt"
+
+
+def test_the_notebook_writer_refuses_an_invalid_notebook(tmp_path):
+    """Chapters and labs share this writer: what it writes, Jupyter opens; it writes nothing
+    it would not open."""
+    from bookexec.book.notebooks import write
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("print(1)", id="one"))
+    write(tmp_path / "good.ipynb", nb)
+    assert nbformat.read(tmp_path / "good.ipynb", as_version=4) == nb
+    nb.cells[0]["outputs"] = [{"output_type": "no such output"}]
+    with pytest.raises(nbformat.ValidationError):
+        write(tmp_path / "bad.ipynb", nb)
+    assert not (tmp_path / "bad.ipynb").exists()

@@ -153,3 +153,24 @@ def test_zensical_build_fails_with_the_command_to_use(zensical):
     said = done.stdout + done.stderr
     assert done.returncode != 0, said
     assert MESSAGE in said or IN_BUILDER in said, textwrap.shorten(said, 2000)
+
+
+def test_the_scan_executes_exactly_the_fences_the_guard_registers():
+    """One list of executed languages: a fence the engine registers but the scan skips would
+    render with no block behind it, and one the scan finds but superfences never hands the
+    engine would be judged and never shown."""
+    from types import SimpleNamespace
+
+    from bookexec.discover.blocks import is_executed
+    from bookexec.guard import engine_formatter, register
+
+    config = SimpleNamespace(
+        markdown_extensions=["pymdownx.superfences"], mdx_configs={}, plugins={}
+    )
+    register(config, engine_formatter(lambda *args, **kwargs: ""))
+    fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
+    registered = {fence["name"] for fence in fences}
+    assert registered >= {"python", "py"}
+    candidates = registered | {"pycon", "python3", "bash", "text", "PY"}
+    executed = {lang for lang in candidates if is_executed(lang, {"exec": "on"})}
+    assert executed == registered

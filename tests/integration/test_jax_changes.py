@@ -175,6 +175,7 @@ def test_the_strict_build_fails_on_a_stale_page_and_update_rewrites_it(site):
 
 def test_records_are_written_only_inside_tests_other_jax(tmp_path):
     """`./book jax-changes` refuses a record folder that is a symlink, naming it."""
+    import os
     import sys
 
     from bookexec.book.jax_changes import run_book
@@ -192,7 +193,7 @@ def test_records_are_written_only_inside_tests_other_jax(tmp_path):
     (root / RECORDS).mkdir(parents=True)
     (root / RECORDS / PINNED).symlink_to(away)  # the folder of the running JAX's records
     with pytest.raises(BookError, match=r"refused: .*other-jax/[\d.]+ is a symlink"):
-        run_book(root, sys.executable, say=lambda _: None)
+        run_book(root, sys.executable, say=lambda _: None, environ=os.environ)
     assert list(away.iterdir()) == []
 
 
@@ -372,3 +373,61 @@ def test_one_equation_gone_is_not_said_to_be_the_primitive_gone(small_book):
     said = _last_step(small_book, "", "")
     assert "one mul equation removed" in said
     assert "primitive removed: mul" not in said
+
+
+# Each kind of block the records hold: its fence options, its code, and its record's body.
+RECORDED = {
+    "a": ("", "v = 5\nprint('a', v)\n", "ok", "a 5\n"),
+    "b": (' raises="ValueError"', "raise ValueError('no')\n", "ok", "ValueError: no\n"),
+    "c": (
+        "",
+        "x = 1\nraise KeyError('k')\n",
+        "failed",
+        "raised builtins.KeyError (line 2 of snippets/p/c.py):\nKeyError: 'k'\n",
+    ),
+    # In a new interpreter, without the session's preloaded JAX.
+    "d": (' fresh="true"', "import sys\nprint('jax' in sys.modules)\n", "ok", "False\n"),
+    "e": ("", "import sys\nprint(v, 'jax' in sys.modules)\n", "ok", "5 True\n"),
+    "f": (
+        "",
+        "import os\nprint('going')\nos._exit(3)\n",
+        "failed",
+        "worker died while running the block (exit code 3); the snippet must not end its own "
+        "process (os._exit, os.kill, a crash in native code): raise an exception instead\n",
+    ),
+    "g": ("", "print('new session', 'v' in globals())\n", "ok", "new session False\n"),
+    "h": (' limit="100"', "print('x' * 1000)\n", "failed", "the output flooded past its limit\n"),
+    # The environment the command line hands over sets the limits (BOOK_BLOCK_TIMEOUT below).
+    "i": ("", "import time\ntime.sleep(30)\n", "failed", "timed out"),
+}
+
+
+def test_records_are_made_by_the_executor_s_page_run(tmp_path):
+    """`./book jax-changes` runs each page as a build does (one session, fresh blocks alone, a
+    new session after a dead worker, the fence's limits) and records each block's result."""
+    import os
+    import sys
+
+    from bookexec.book.jax_changes import run_book
+
+    root = tmp_path / "book"
+    (root / "docs").mkdir(parents=True)
+    (root / "snippets" / "p").mkdir(parents=True)
+    page = "# P\n\n"
+    for name, (options, code, _, _) in RECORDED.items():
+        page += f'```python exec="on" id="{name}"{options}\n--8<-- "snippets/p/{name}.py"\n```\n\n'
+        (root / "snippets" / "p" / f"{name}.py").write_text(code)
+    (root / "docs" / "p.md").write_text(page)
+    said: list[str] = []
+    environ = {**os.environ, "BOOK_BLOCK_TIMEOUT": "3"}
+    out = run_book(root, sys.executable, say=said.append, environ=environ)
+    assert said == [f"jax-changes: p.md: {len(RECORDED)} blocks under JAX {PINNED}"]
+    assert read_versions(out).jax == PINNED
+    for name, (_, _, result, body) in RECORDED.items():
+        record = parse((out / "p" / f"{name}.txt").read_text())
+        fields = record.header_fields()
+        assert (fields["result"], fields["block"]) == (result, f"docs/p.md#{name}"), name
+        if name == "i":
+            assert "timed out after 3" in record.output, record.output
+        else:
+            assert record.output == body, name

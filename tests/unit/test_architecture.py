@@ -147,9 +147,7 @@ def test_public_functions_have_docstrings(module, path):
         for node in body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 name = node.name
-                public = not name.startswith("_") or (
-                    name.startswith("__") and name == "__init__" and False
-                )
+                public = not name.startswith("_")
                 if public and ast.get_docstring(node) is None and not _trivial(node):
                     missing.append(f"{prefix}{name} (line {node.lineno})")
                 if isinstance(node, ast.ClassDef) and public:
@@ -201,8 +199,6 @@ print(len(names), handled)
 # notebook's setup cell (a string, run in the reader's kernel, not here).
 ENVIRONMENT_READERS = {
     "bookexec.plugin",
-    "bookexec.book.jax_changes",
-    "bookexec.book.drift_watch",
     "bookexec.execute.worker",
     "bookexec.execute.launch",
 }
@@ -230,3 +226,26 @@ def test_only_the_plugin_and_the_mains_read_the_environment():
     ]
     assert found == [], "pass the build's Settings (or its environ) down instead"
     assert _environment_reads("import os\nx = os.environ.get('BOOK_X')\n") == [(2, "os.environ")]
+
+
+def test_the_drift_watch_builds_in_the_environment_it_is_handed(tmp_path, monkeypatch):
+    """The command line hands its environment down (`bookexec.cli.commands`); the watch's
+    builds add only their mode and no cache to it."""
+    from bookexec.book import drift_watch
+
+    seen = []
+
+    def run(argv, **kwargs):
+        seen.append(kwargs["env"])
+        return __import__("subprocess").CompletedProcess(argv, 0)
+
+    monkeypatch.setattr(drift_watch.subprocess, "run", run)
+    monkeypatch.setenv("BOOK_NOT_HANDED", "1")
+    handed = {"PATH": "/usr/bin", "BOOK_HANDED": "1"}
+    assert (
+        drift_watch._build(tmp_path / "mkdocs", tmp_path, "check", tmp_path / "log", 1, handed) == 0
+    )
+    # Names, not values, in the assertion: a failure must not print the process's environment.
+    expected = {**handed, "GOLDEN": "check", "BOOK_CACHE": "off", "NO_MKDOCS_2_WARNING": "1"}
+    assert [sorted(env) for env in seen] == [sorted(expected)]
+    assert seen[0] == expected

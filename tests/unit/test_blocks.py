@@ -244,3 +244,51 @@ def test_an_id_too_long_for_a_golden_file_or_a_notebook_cell_is_named_with_page_
     assert message.startswith(f"docs/ch.md:5: block id '{'a' * MAX_ID_LENGTH}...'")
     assert f"is {length} characters long; an id may have at most {MAX_ID_LENGTH}" in message
     assert scan_page("ch.md", page(fence(f'python exec="on" id="{"a" * MAX_ID_LENGTH}"')), root)
+
+
+@pytest.mark.parametrize(
+    "word", ["true", "Yes", "ON", "1", "false", "No", "off", "0", " on ", "y", "of", "2", ""]
+)
+def test_one_reading_of_yes_and_no(word):
+    """A fence's `fresh`, BOOK_CACHE, mkdocs.yml's cache and a [y/N] prompt read a yes and a
+    no by `parse_bool`'s one rule (the prompt adds y)."""
+    from bookexec import settings
+    from bookexec.discover.options import check, parse_bool
+
+    try:
+        read: bool | None = parse_bool(word, "X")
+    except BookError:
+        read = None
+    try:
+        check({"fresh": word}, "docs/p.md")
+        fence_ok = True
+    except BookError:
+        fence_ok = False
+    assert fence_ok == (read is not None)
+    if read is not None:
+        assert settings._cache(word) is read
+        assert settings.read({}, {"BOOK_CACHE": word}).cache is read
+    else:
+        with pytest.raises(BookError):
+            settings._cache(word)
+
+
+@pytest.mark.parametrize("answer,agreed", [("y", True), ("Yes", True), ("", False), ("n", False)])
+def test_the_chromium_prompt_reads_the_book_s_yes(answer, agreed, monkeypatch):
+    from bookexec.cli import chromium
+    from bookexec.cli.process import Failed
+
+    monkeypatch.setattr(chromium.shutil, "which", lambda name: None if name == "chromium" else name)
+    monkeypatch.setattr(chromium.os, "geteuid", lambda: 0)
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(chromium.sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt: answer)
+    calls = []
+    monkeypatch.setattr(chromium, "call", lambda command, **kw: calls.append(command))
+    if agreed:
+        chromium.ensure_chromium(yes=False)
+        assert calls and calls[-1][:2] == ["apt-get", "install"]
+    else:
+        with pytest.raises(Failed, match="not installed"):
+            chromium.ensure_chromium(yes=False)
+        assert calls == []

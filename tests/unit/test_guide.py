@@ -43,3 +43,38 @@ def test_the_guide_runs_nothing():
         text = path.read_text()
         assert scan_page(f"guide/{path.name}", text, REPO) == [], path.name
     assert "```python" in (GUIDE / "facts.md").read_text()  # shown, and still not run
+
+
+# A path of the repository in inline code: `tests/test_x.py`, `hooks/bookexec/`,
+# `bookexec/files.py` (under hooks/), with an optional `::test_name` after a test file.
+NAMED_PATH = re.compile(
+    r"`((?:tests|hooks|benchmarks|snippets|docs|\.github|\.ci|bookexec)/[^`\s:]*)"
+)
+
+
+def named_paths(text: str) -> list[str]:
+    """The repository paths a page names, but patterns (`snippets/<chapter>/`, `BOOK_*`)."""
+    return [p for p in NAMED_PATH.findall(text) if not set(p) & set("<*")]
+
+
+def missing_paths(text: str) -> list[str]:
+    """The paths a page names that are not in the repository."""
+    return [
+        path
+        for path in named_paths(text)
+        if not (REPO / ("hooks/" if path.startswith("bookexec/") else "") / path).exists()
+    ]
+
+
+def test_every_file_the_guide_names_exists():
+    """A module or a test moved or renamed leaves no guide page pointing at nothing."""
+    named = 0
+    for path in [*sorted(GUIDE.glob("*.md")), REPO / "README.md"]:
+        text = path.read_text()
+        named += len(named_paths(text))
+        assert missing_paths(text) == [], f"{path.name} names files that are not there"
+    assert named >= 100  # the pattern still finds what the pages name
+    assert missing_paths("see `tests/test_gone.py::test_x` and `bookexec/nowhere.py`") == [
+        "tests/test_gone.py",
+        "bookexec/nowhere.py",
+    ]

@@ -205,3 +205,33 @@ def test_timing_holds_the_garbage_collector_off_only_while_the_clock_runs():
     api.take()
     assert seen == [True, False, False, False, False]  # the warm-up is not timed
     assert gc.isenabled()
+
+
+def test_the_workers_records_become_facts_and_claims_each_banded_fact_with_its_band():
+    facts = [
+        {"name": "equations", "kind": "exact", "value": 7, "band": None},
+        {"name": "first_call", "kind": "timing", "value": 0.25, "band": None},
+        {"name": "speedup", "kind": "ratio", "value": 3.5, "band": 4.0},
+    ]
+    claims = [{"left": "speedup", "op": ">=", "right": 2, "says": "at least twice as fast"}]
+    made, said = measured.from_worker(facts, claims, default_band=10.0)
+    assert made == [
+        Fact("equations", "exact", 7, None),
+        Fact("first_call", "timing", 0.25, 10.0),
+        Fact("speedup", "ratio", 3.5, 4.0),
+    ]
+    assert said == [Claim("speedup", ">=", 2, "at least twice as fast")]
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        {"name": "equations", "kind": "exact", "value": [7], "band": None},
+        {"name": "equations", "kind": "exact", "value": 7},
+        {"name": 7, "kind": "exact", "value": 7, "band": None},
+    ],
+)
+def test_a_record_of_another_shape_is_an_error_that_shows_it(fact):
+    with pytest.raises(ValueError, match="a worker recorded a fact of an unknown shape") as error:
+        measured.from_worker([fact], [], default_band=10.0)
+    assert repr(fact) in str(error.value)

@@ -6,9 +6,11 @@ workflow schema, no network) and these structural checks are what can be tested.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -76,6 +78,33 @@ def test_pushes_and_pull_requests_run_the_strict_check():
     assert not check.get("continue-on-error")
 
 
+# The book's own strict build, as a workflow step runs it (not a test that builds a fixture).
+STRICT_BUILD = re.compile(r"^(\./book build|(\.venv/bin/)?mkdocs build --strict)(\s|$)")
+
+
+def test_the_build_job_annotates_drift_where_maintainers_look():
+    """Annotations and the job summary (bookexec.goldens.actions) come from the book's own
+    strict build run with GitHub's environment. The suite removes GITHUB_ACTIONS and
+    GITHUB_STEP_SUMMARY from every build it starts, so the `build` job runs it directly, from
+    the checkout's root (the annotations name docs/<page>.md), and leaves GitHub's variables
+    alone."""
+    workflow = load("build.yml")
+    job = workflow["jobs"]["build"]
+    strict = [
+        step
+        for step in job["steps"]
+        if any(STRICT_BUILD.match(line.strip()) for line in step.get("run", "").splitlines())
+    ]
+    assert len(strict) == 1, [s.get("run") for s in job["steps"]]
+    step = strict[0]
+    assert "pytest" not in step["run"] and "env " not in step["run"], step["run"]
+    assert "working-directory" not in step and "working-directory" not in job.get("defaults", {})
+    env = {**workflow.get("env", {}), **job.get("env", {}), **step.get("env", {})}
+    assert not [name for name in env if name.startswith("GITHUB_")], env
+    assert env.get("GOLDEN") == "check"
+    assert not step.get("continue-on-error") and "if" not in step
+
+
 def test_pushes_and_pull_requests_run_what_ci_runs_browser_tests_included():
     """The test job runs .ci/run itself (`./book test --yes`: ruff, mypy, every test), in a
     Debian image whose Python is .python-version's, as root: `./book test` installs Debian's
@@ -94,6 +123,44 @@ def test_pushes_and_pull_requests_run_what_ci_runs_browser_tests_included():
         i for i, s in enumerate(job["steps"]) if "actions/checkout" in s.get("uses", "")
     )
     assert any("git" in s.get("run", "") for s in job["steps"][:checkout])  # checkout needs git
+
+
+SKIPS = ("-m ", "not browser", "--deselect", "-k ", "--ignore", "PYTEST_ADDOPTS", "mypy")
+
+
+def skips_in(text: str) -> list[str]:
+    """What in a command or its environment would run less than `./book test` runs."""
+    return [skip for skip in SKIPS if skip in text]
+
+
+def test_nothing_in_ci_skips_the_browser_tests_or_the_type_check():
+    """.ci/run is `./book test --yes` and nothing else, and neither it, the test job nor
+    pytest's own options narrow the suite or change the type check: the browser tests and
+    `mypy` (pyproject's strict [tool.mypy], tests/unit/test_types.py) run as they do locally."""
+    ci = [
+        line.strip()
+        for line in (REPO / ".ci" / "run").read_text().splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert ci[-1] == "exec ./book test --yes", ci
+    assert [line for line in ci[:-1] if not line.startswith(("set ", "cd "))] == [], ci
+    job = load("build.yml")["jobs"]["test"]
+    environment = [job.get("env", {}), job.get("container", {}).get("env", {})]
+    environment += [step.get("env", {}) for step in job["steps"]]
+    assert skips_in(repr(environment)) == []
+    assert skips_in("\n".join(s.get("run", "") for s in job["steps"])) == []
+    assert not any(step.get("continue-on-error") for step in job["steps"])
+    addopts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pytest"]
+    assert skips_in(addopts["ini_options"].get("addopts", "")) == []
+
+
+def test_the_skip_check_sees_a_deselected_browser_test():
+    """The check above can fail: each usual way of leaving the browser tests out is seen."""
+    assert skips_in('./book test --yes -m "not browser"') == ["-m ", "not browser"]
+    assert skips_in("{'PYTEST_ADDOPTS': '--deselect tests/e2e/test_serve.py'}") == [
+        "--deselect",
+        "PYTEST_ADDOPTS",
+    ]
 
 
 def test_the_book_is_also_built_under_properdocs():

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from bookexec.goldens.measured import Fact
 
@@ -52,7 +53,7 @@ class Allowed:
     reason: str
 
 
-def allowances(meta: dict, page: str) -> tuple[list[Allowed], list[str]]:
+def allowances(meta: dict[str, Any], page: str) -> tuple[list[Allowed], list[str]]:
     """The page's exceptions from its front matter, and what is wrong with them."""
     entries, problems = [], []
     for item in meta.get("prose-audit", []) or []:
@@ -192,7 +193,7 @@ def audit_nav(titles: list[str]) -> list[str]:
     ]
 
 
-def nav_titles(nav) -> list[str]:
+def nav_titles(nav: list[object] | None) -> list[str]:
     """Every title in a MkDocs nav as written in mkdocs.yml."""
     titles: list[str] = []
     for item in nav or []:

@@ -47,11 +47,11 @@ class Row:
         self.jaxprs += is_jaxpr(output)
 
 
-def nav_pages(nav) -> list[tuple[str, str | None]]:
+def nav_pages(nav: list[object] | None) -> list[tuple[str, str | None]]:
     """(page, title) for each page MkDocs' `nav` lists, in its order; None for an untitled one."""
     listed: list[tuple[str, str | None]] = []
 
-    def walk(item, title: str | None = None) -> None:
+    def walk(item: object, title: str | None = None) -> None:
         if isinstance(item, str):
             listed.append((item, title))
         elif isinstance(item, dict):
@@ -65,14 +65,14 @@ def nav_pages(nav) -> list[tuple[str, str | None]]:
     return listed
 
 
-def nav_order(nav, pages: Iterable[str]) -> list[str]:
+def nav_order(nav: list[object] | None, pages: Iterable[str]) -> list[str]:
     """The pages in the order the navigation lists them (MkDocs' `nav` setting), then the rest."""
     listed = [page for page, _ in nav_pages(nav)]
     pages = list(pages)
     return [p for p in listed if p in pages] + [p for p in pages if p not in listed]
 
 
-def read_nav(config_file: Path) -> list:
+def read_nav(config_file: Path) -> list[object]:
     """The `nav` of a mkdocs.yml, read outside a build with MkDocs' own YAML loader (its !ENV
     and !relative tags, and INHERIT); [] when there is no such file."""
     if not config_file.is_file():
@@ -82,7 +82,8 @@ def read_nav(config_file: Path) -> list:
 
     loader = get_yaml_loader(config=MkDocsConfig(config_file_path=str(config_file)))
     with config_file.open(encoding="utf-8") as handle:
-        return yaml_load(handle, loader=loader).get("nav") or []
+        nav: list[object] = yaml_load(handle, loader=loader).get("nav") or []
+    return nav
 
 
 def rows(pages: Iterable[str], docs: Path, results: Results) -> list[Row]:

@@ -19,11 +19,12 @@ could not run.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from bookexec.goldens.review import REPORT
 from bookexec.goldens.store import read_versions
@@ -73,8 +74,10 @@ def scratch_copy(root: Path, scratch: Path) -> None:
     _git(scratch, "commit", "-q", "-m", "the book before the upgrade")
 
 
-def _build(mkdocs: Path, scratch: Path, mode: str, log: Path, timeout: float) -> int:
-    env = {**os.environ, "GOLDEN": mode, "BOOK_CACHE": "off", "NO_MKDOCS_2_WARNING": "1"}
+def _build(
+    mkdocs: Path, scratch: Path, mode: str, log: Path, timeout: float, environ: Mapping[str, str]
+) -> int:
+    env = {**environ, "GOLDEN": mode, "BOOK_CACHE": "off", "NO_MKDOCS_2_WARNING": "1"}
     with open(log, "w", encoding="utf-8") as out:
         proc = subprocess.run(
             [str(mkdocs), "build", "--strict", "--site-dir", str(scratch / "site")],
@@ -113,18 +116,27 @@ def _summary_lines(*logs: Path) -> list[str]:
     return found
 
 
-def run(root: Path, python: str, out: Path, keep: bool = False, timeout: float = 3600) -> dict:
-    """Do the whole watch; return what happened, also written to `out/summary.json`."""
+def run(
+    root: Path,
+    python: str,
+    out: Path,
+    keep: bool = False,
+    timeout: float = 3600,
+    *,
+    environ: Mapping[str, str],
+) -> dict[str, Any]:
+    """Do the whole watch; return what happened, also written to `out/summary.json`. The
+    builds run in `environ`, the command line's environment, with the mode and no cache."""
     out.mkdir(parents=True, exist_ok=True)
     scratch = out / "book"
     mkdocs = Path(python).parent / "mkdocs"
     scratch_copy(root, scratch)
     (out / "versions.txt").write_text(_versions(python, scratch / "tests" / "golden"))
-    check = _build(mkdocs, scratch, "check", out / "report.txt", timeout)
+    check = _build(mkdocs, scratch, "check", out / "report.txt", timeout, environ)
     saved = scratch / REPORT
     if saved.is_file():
         shutil.copy(saved, out / "last-report.json")
-    update = _build(mkdocs, scratch, "update", out / "update.txt", timeout)
+    update = _build(mkdocs, scratch, "update", out / "update.txt", timeout, environ)
     diff = _git(scratch, "diff", "--", "tests/golden", "docs")
     (out / "golden.diff").write_text(diff)
     stat = _git(scratch, "diff", "--stat", "--", "tests/golden", "docs")

@@ -21,33 +21,33 @@ import os
 import re
 import subprocess
 import tempfile
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 from bookexec.book import census
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.execute.protocol import BlockResult, BlockStatus
-from bookexec.execute.runner import (
-    Limits,
-    Worker,
-    WorkerFailed,
-    hash_seed,
-    is_fresh,
-    judge,
-    masked,
-    worker_env,
-)
+from bookexec.execute.runner import BlockRun, Executor, Limits, hash_seed
 from bookexec.files import confined, read_regular, remove_confined, write_atomic
+from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift
 from bookexec.goldens.measured import render as render_facts
-from bookexec.goldens.normalize import normalize, path_rules
-from bookexec.goldens.store import Provenance, golden_path, parse, read_versions, write_versions
+from bookexec.goldens.normalize import PathRule, normalize, path_rules
+from bookexec.goldens.store import (
+    Parsed,
+    Provenance,
+    golden_path,
+    parse,
+    read_versions,
+    write_versions,
+)
 from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
 from bookexec.jax.parse import Jaxpr, Opaque, split_output
 from bookexec.jax.runtime import JaxRuntime
-from bookexec.privacy import Masker
 
 RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first
 PAGE = Path("docs") / "jax-changes.md"
@@ -58,7 +58,7 @@ _WRITER = "./book jax-changes (never edit by hand)"
 # -- running the book under the other JAX ------------------------------------------------------
 
 
-def _interpreter_facts(python: str) -> dict:
+def _interpreter_facts(python: str) -> dict[str, Any]:
     probe = (
         "import json, sys, sysconfig, importlib.metadata as m; "
         "print(json.dumps({'paths': sysconfig.get_paths(), 'jax': m.version('jax'), "
@@ -67,11 +67,14 @@ def _interpreter_facts(python: str) -> dict:
     out = subprocess.run([python, "-c", probe], capture_output=True, text=True, timeout=120)
     if out.returncode:
         raise BookError(f"{python} cannot report its JAX: {out.stderr.strip()}")
-    return json.loads(out.stdout)
+    facts: dict[str, Any] = json.loads(out.stdout)
+    return facts
 
 
-def _rules(root: Path, paths: dict) -> list:
-    real = lambda items: {str(p) for i in items for p in (i, os.path.realpath(i))}  # noqa: E731
+def _rules(root: Path, paths: dict[str, str]) -> list[PathRule]:
+    def real(items: set[str]) -> set[str]:
+        return {str(p) for i in items for p in (i, os.path.realpath(i))}
+
     return path_rules(
         root=root.resolve(),
         site_packages=real({paths["purelib"], paths["platlib"]}),
@@ -104,49 +107,30 @@ def _error_text(raw: BlockResult, block: Block) -> str:
     return f"raised {error.qualified}{at}:\n{error.shown}"
 
 
-def run_page(root: Path, python: str, blocks: list[Block], log_dir: str) -> list[tuple]:
-    """Every block of one page, in one session; a failing block does not stop the next ones."""
-    results: list[tuple] = []
-    runtime, limits, masker = (
-        JaxRuntime(),
-        Limits.from_env(os.environ),
-        Masker.from_environ(os.environ),
-    )
-    env = worker_env(os.environ, hash_seed(os.environ))
-    worker = Worker(root, log_dir, runtime, limits=limits, python=python, env=env)
-    try:
-        worker.ready()
-        for block in blocks:
-            try:
-                if is_fresh(block):
-                    fresh = Worker(
-                        root, log_dir, runtime, fresh=True, limits=limits, python=python, env=env
-                    )
-                    try:
-                        fresh.ready()
-                        raw = fresh.run(block)
-                    finally:
-                        fresh.kill()
-                else:
-                    raw = worker.run(block)
-            except WorkerFailed as failure:
-                results.append((block, None, masker.mask(f"{failure}\n")))
-                worker.kill()  # the session is gone: later blocks run in a new one
-                worker = Worker(root, log_dir, runtime, limits=limits, python=python, env=env)
-                worker.ready()
-                continue
-            run = masked(judge(block, raw, limits), masker)
-            if raw.error is not None:  # the record shows the error as raised: masked too
-                raw.error.shown = masker.mask(raw.error.shown)
-            results.append((block, raw, run))
-        backend = worker.finish().backend
-    finally:
-        worker.kill()
-    return [(block, raw, run, backend) for block, raw, run in results]
+def _body(run: BlockRun, rules: list[PathRule]) -> tuple[str, str]:
+    """A block's record: its result and what it printed, with the error as it was raised."""
+    if run.raw is None:  # its worker failed (`run.failure` says how); nothing it printed is left
+        # Without the block's page line, which moves with the prose: a record follows the code.
+        why = (run.failure or "").removeprefix(f"{run.block.where}: ")
+        return "failed", normalize(f"{why}\n", rules)
+    if run.failure:
+        return "failed", normalize(
+            normalize(run.output, rules) + _error_text(run.raw, run.block), rules
+        )
+    return "ok", normalize(run.output, rules) + render_facts(run.facts, run.claims)
 
 
-def run_book(root: Path, python: str, say=print, pages: list[str] | None = None) -> Path:
-    """Run every block under `python`'s JAX; rewrite that version's record folder.
+def run_book(
+    root: Path,
+    python: str,
+    say: Callable[[str], object] = print,
+    pages: list[str] | None = None,
+    *,
+    environ: Mapping[str, str],
+) -> Path:
+    """Run every block under `python`'s JAX, through the book's executor; rewrite that
+    version's record folder. `environ` is the command line's environment (limits, hash seed,
+    secrets to mask).
 
     With `pages` (docs-relative, such as `tracers.md`), only those pages run and only their
     records are rewritten: an author who changed a chapter re-records it without rerunning
@@ -154,14 +138,13 @@ def run_book(root: Path, python: str, say=print, pages: list[str] | None = None)
     """
     facts = _interpreter_facts(python)
     rules = _rules(root, facts["paths"])
-    out_dir = root / RECORDS / facts["jax"]
+    out_dir: Path = root / RECORDS / facts["jax"]
     if pages:
         have = read_versions(out_dir)
         if have is None or have.jax != facts["jax"]:
             raise BookError(
                 f"{out_dir} has no record yet: run ./book jax-changes on the whole book"
             )
-    log_dir = tempfile.mkdtemp(prefix="bookexec-other-")
     written: set[Path] = set()
     backends: set[str] = set()
     chosen = sorted((root / "docs").rglob("*.md"))
@@ -170,26 +153,41 @@ def run_book(root: Path, python: str, say=print, pages: list[str] | None = None)
         if unknown:
             raise BookError(f"no such page under docs/: {', '.join(unknown)}")
         chosen = [root / "docs" / page for page in sorted(pages)]
-    for page in chosen:
-        src = page.relative_to(root / "docs").as_posix()
-        blocks = scan_page(src, page.read_text(encoding="utf-8"), root)
-        if not blocks:
-            continue
-        say(f"jax-changes: {src}: {len(blocks)} blocks under JAX {facts['jax']}")
-        for block, raw, run, backend in run_page(root, python, blocks, log_dir):
-            sources = session_hash(blocks, block)
-            if raw is None:
-                text = _record(block, "failed", normalize(run, rules), sources)
-            elif run.failure:
-                body = normalize(run.output, rules) + _error_text(raw, block)
-                text = _record(block, "failed", normalize(body, rules), sources)
-            else:
-                body = normalize(run.output, rules) + render_facts(run.facts, run.claims)
-                text = _record(block, "ok", body, sources)
-            path = golden_path(out_dir, block.page, block.id)
-            write_atomic(path, text, inside=root / RECORDS)  # never through a symlink
-            written.add(path)
-            backends.add(backend)
+    # One page at a time, in one session each, as a build runs it; no cache, no checkout
+    # watch (as before the executor ran it), each block under its own fence's limits.
+    executor = Executor(
+        root,
+        jobs=1,
+        runtime=JaxRuntime(),
+        watch=False,
+        environ=environ,
+        limits=Limits.from_env(environ),
+        seed=hash_seed(environ),
+        python=python,
+    )
+    try:
+        for message in executor.killed:
+            say(message)
+        for page in chosen:
+            src = page.relative_to(root / "docs").as_posix()
+            blocks = scan_page(src, page.read_text(encoding="utf-8"), root)
+            if not blocks:
+                continue
+            say(f"jax-changes: {src}: {len(blocks)} blocks under JAX {facts['jax']}")
+            executor.submit(src, blocks)
+            ran = executor.page(src)
+            for run in ran.blocks:
+                result, body = _body(run, rules)
+                text = _record(run.block, result, body, session_hash(blocks, run.block))
+                path = golden_path(out_dir, run.block.page, run.block.id)
+                write_atomic(path, text, inside=root / RECORDS)  # never through a symlink
+                written.add(path)
+            backends.add(ran.backend)
+            for note in executor.notes:
+                say(f"jax-changes: {note}")
+            executor.notes.clear()
+    finally:
+        executor.close()
     kept = out_dir.rglob("*.txt")
     if pages:  # only the chosen pages' records can be stale; the others were not rerun
         kept = (p for page in pages for p in (out_dir / Path(page).with_suffix("")).glob("*.txt"))
@@ -360,11 +358,11 @@ def primitives(text: str) -> set[str]:
     return found
 
 
-def _exact(parsed) -> dict[str, str]:
+def _exact(parsed: Parsed) -> dict[str, str]:
     return {f.name: str(f.value) for f in parsed.facts if not f.banded}
 
 
-def _failed(parsed) -> bool:
+def _failed(parsed: Parsed) -> bool:
     return parsed.header_fields().get("result") == "failed"
 
 
@@ -392,10 +390,10 @@ def compare_block(
     drift = jaxpr_diff.compare(before.output, after.output)
     if drift is None and not counts:
         return None
-    drift = drift or jaxpr_diff.Drift(jaxpr_diff.COSMETIC)
+    drift = drift or Drift(COSMETIC)
     kind, words, aligned = drift.kind, [_plain(word) for word in drift.changes], drift.diff
-    if counts and kind != jaxpr_diff.STRUCTURAL:
-        kind = jaxpr_diff.TEXT
+    if counts and kind != STRUCTURAL:
+        kind = TEXT
         words = words or ["only recorded counts changed"]
     text_diff = "".join(
         difflib.unified_diff(
@@ -405,7 +403,7 @@ def compare_block(
             tofile=f"JAX {new}",
         )
     )
-    quoted = [] if kind == jaxpr_diff.STRUCTURAL else _quoted(before.output, after.output, 50)
+    quoted = [] if kind == STRUCTURAL else _quoted(before.output, after.output, 50)
     return Change(block_id, kind, words, aligned, text_diff, counts, quoted=quoted)
 
 
@@ -549,13 +547,13 @@ def _summary(
         if not here:
             out.append("Every block printed the same under both releases.\n")
             continue
-        programs = [s for s in here if s.change.kind == jaxpr_diff.STRUCTURAL]
+        programs = [s for s in here if s.change.kind == STRUCTURAL]
         errors = [s for s in here if s.is_error and s.change.kind in ("text", "structural")]
         counts = [s for s in here if s.change.counts]
         texts = [
             s for s in here if s.change.kind == "text" and not s.is_error and not s.change.counts
         ]
-        cosmetic = [s for s in here if s.change.kind == jaxpr_diff.COSMETIC]
+        cosmetic = [s for s in here if s.change.kind == COSMETIC]
         broken = [s for s in here if s.change.kind in ("fails", "not run")]
         lines = []
         if programs:
@@ -720,7 +718,9 @@ show each block's diff.
     return head + "\n".join(rows) + "\n" + summary + "".join(sections)
 
 
-def _section(page: str, chapter: str, title: str, found) -> str:
+def _section(
+    page: str, chapter: str, title: str, found: dict[str, list[tuple[str, str, Change]]]
+) -> str:
     out = [f"\n## {title} {{#changes-{chapter}}}\n\nIn [{title}]({page}):\n"]
     for block_id, steps in found.items():
         out.append(f"\n### `{block_id}` {{#changes-{chapter}-{block_id}}}\n")

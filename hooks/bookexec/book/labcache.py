@@ -34,8 +34,10 @@ import hashlib
 import json
 import logging
 import os
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
 from bookexec.files import write_atomic
 
@@ -43,6 +45,16 @@ log = logging.getLogger("mkdocs.plugins.bookexec")
 
 SCHEMA = 1
 RENDERERS = ("mkdocs-jupyter", "nbconvert", "jinja2", "mistune", "pygments", "nbformat")
+
+NbPath = str | os.PathLike[str]
+# A cache entry, as JSON reads it back.
+Entry = dict[str, Any]
+# mkdocs-jupyter's `nb2html(nb_path, **options)`: the notebook's HTML. Its options are
+# mkdocs-jupyter's own (theme, template, mathjax...), of whatever type each has.
+Nb2Html = Callable[..., str]
+# mkdocs-jupyter's `_get_nb_toc_tokens(path, depth)`: Python-Markdown's toc tokens (dicts) and
+# the title (the first level-1 heading), if any.
+TocTokens = Callable[[NbPath, int], tuple[list[dict[str, Any]], str | None]]
 
 
 @functools.cache
@@ -65,7 +77,7 @@ def _digest(*parts: bytes | str) -> str:
     return digest.hexdigest()
 
 
-def html_key(nb_path: str | os.PathLike, options: dict, renderers: str | None = None) -> str:
+def html_key(nb_path: NbPath, options: dict[str, Any], renderers: str | None = None) -> str:
     """What the rendered HTML of one notebook depends on, as one digest."""
     path = Path(nb_path).resolve()
     template = options.get("custom_template")
@@ -81,7 +93,7 @@ def html_key(nb_path: str | os.PathLike, options: dict, renderers: str | None = 
     )
 
 
-def toc_key(nb_path: str | os.PathLike, depth: int, renderers: str | None = None) -> str:
+def toc_key(nb_path: NbPath, depth: int, renderers: str | None = None) -> str:
     """What the headings of one notebook depend on, as one digest."""
     path = Path(nb_path).resolve()
     return _digest(
@@ -93,7 +105,7 @@ def toc_key(nb_path: str | os.PathLike, depth: int, renderers: str | None = None
     )
 
 
-def _images_unchanged(dependencies: dict) -> bool:
+def _images_unchanged(dependencies: dict[str, str]) -> bool:
     for path, expected in dependencies.items():
         try:
             actual = hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -112,7 +124,7 @@ class LabRenderCache:
         self.hits = 0
         self.misses = 0
 
-    def load(self, key: str) -> dict | None:
+    def load(self, key: str) -> Entry | None:
         """The entry under `key`, or None: missing, unreadable or of another schema."""
         if self.folder is None:
             return None
@@ -120,9 +132,11 @@ class LabRenderCache:
             entry = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return entry if isinstance(entry, dict) and entry.get("schema") == SCHEMA else None
+        if isinstance(entry, dict) and entry.get("schema") == SCHEMA:
+            return entry
+        return None
 
-    def save(self, key: str, entry: dict) -> None:
+    def save(self, key: str, entry: Entry) -> None:
         """Store an entry; a cache that cannot be written only costs time."""
         if self.folder is None:
             return
@@ -131,17 +145,18 @@ class LabRenderCache:
         except OSError as error:
             log.info(f"bookexec: lab render cache not written ({error})")
 
-    def cached_nb2html(self, original):
+    def cached_nb2html(self, original: Nb2Html) -> Nb2Html:
         """mkdocs-jupyter's `nb2html`, answered from this cache when the lab is unchanged."""
 
-        def nb2html(nb_path, **options):
+        def nb2html(nb_path: NbPath, **options: Any) -> str:
             key = html_key(nb_path, options)
             entry = self.load(key)
             if entry is not None and _images_unchanged(entry.get("image_dependencies", {})):
                 if options.get("image_dependencies") is not None:
                     options["image_dependencies"].update(entry.get("image_dependencies", {}))
                 self.hits += 1
-                return entry["html"]
+                cached: str = entry["html"]
+                return cached
             self.misses += 1
             images = options.get("image_dependencies")
             if images is None:
@@ -153,14 +168,16 @@ class LabRenderCache:
         nb2html.__dict__["bookexec_original"] = original
         return nb2html
 
-    def cached_toc(self, original):
+    def cached_toc(self, original: TocTokens) -> TocTokens:
         """mkdocs-jupyter's `_get_nb_toc_tokens`, answered from this cache likewise."""
 
-        def toc_tokens(fpath, toc_depth):
+        def toc_tokens(fpath: NbPath, toc_depth: int) -> tuple[list[dict[str, Any]], str | None]:
             key = toc_key(fpath, toc_depth)
             entry = self.load(key)
             if entry is not None:
-                return entry["tokens"], entry["title"]
+                stored: list[dict[str, Any]] = entry["tokens"]
+                title: str | None = entry["title"]
+                return stored, title
             tokens, title = original(fpath, toc_depth)
             self.save(key, {"tokens": tokens, "title": title})
             return tokens, title
@@ -192,6 +209,7 @@ class LabRenderCache:
         return self.hits, self.misses
 
 
-def _original(function):
+def _original[F: Callable[..., object]](function: F) -> F:
     """The function mkdocs-jupyter had before any build wrapped it."""
-    return getattr(function, "bookexec_original", function)
+    original: F = getattr(function, "bookexec_original", function)
+    return original

@@ -19,16 +19,17 @@ order every lab follows).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path, PurePosixPath
+from typing import Protocol
 
 import nbformat
+from nbformat import NotebookNode
 
+from bookexec.book import notebooks
 from bookexec.discover import options as fence_options
 from bookexec.discover.blocks import _ID, Block, add_block
 from bookexec.discover.options import LAB_OPTIONS
 from bookexec.errors import BookError
-from bookexec.files import write_atomic
 from bookexec.render.fence import pending_note
 
 LAB_DIR = "labs"
@@ -40,17 +41,17 @@ def is_lab(src: str) -> bool:
     return path.suffix == ".ipynb" and path.parent == PurePosixPath(LAB_DIR)
 
 
-def read(path: Path, src: str) -> nbformat.NotebookNode:
+def read(path: Path, src: str) -> NotebookNode:
     """A lab notebook, or an error naming it when it is not a valid one."""
     try:
-        nb = nbformat.read(path, as_version=4)
+        nb = notebooks.read_notebook(path, as_version=4)
         nbformat.validate(nb)
     except Exception as error:
         raise BookError(f"docs/{src}: not a valid notebook: {error}") from None
     return nb
 
 
-def stored_outputs(nb: nbformat.NotebookNode) -> list[str]:
+def stored_outputs(nb: NotebookNode) -> list[str]:
     """Cells that carry outputs or execution counts: a lab source must have none."""
     return [
         cell.get("id", f"#{i}")
@@ -90,7 +91,7 @@ def scan_lab(src: str, path: Path) -> list[Block]:
     return blocks
 
 
-def executed(path: Path, src: str, outputs: dict[str, str]) -> nbformat.NotebookNode:
+def executed(path: Path, src: str, outputs: dict[str, str]) -> NotebookNode:
     """The lab with each code cell's shown output, as one text stream, and its count."""
     nb = read(path, src)
     count = 0
@@ -100,19 +101,41 @@ def executed(path: Path, src: str, outputs: dict[str, str]) -> nbformat.Notebook
         count += 1
         cell.execution_count = count
         text = outputs.get(cell.id, "")
-        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)] if text else []
+        cell.outputs = [notebooks.new_output("stream", name="stdout", text=text)] if text else []
     return nb
 
 
-def write(path: Path, nb: nbformat.NotebookNode) -> None:
-    """Write the executed copy (atomically)."""
-    write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+class Failing(Protocol):
+    """Why a block has no output (`bookexec.goldens.report.Failure`)."""
+
+    @property
+    def message(self) -> str:
+        """The failure in words, shown in the cell."""
+        ...
 
 
-def render(build, src: str, source: Path, out_dir: Path, note: str = "") -> Path:
+class Judge(Protocol):
+    """What a lab's render asks of the build (`bookexec.engine.Build`)."""
+
+    @property
+    def plans(self) -> dict[str, list[Block]]:
+        """Each page's blocks."""
+        ...
+
+    @property
+    def pending_blocks(self) -> set[tuple[str, str]]:
+        """(page, block id) of the blocks shown from their goldens while they are checked."""
+        ...
+
+    def judged(self, page: str, block: Block, /) -> tuple[str, object, Failing | None]:
+        """The block's output as the reader sees it, its comparison, or why it has none."""
+        ...
+
+
+def render(build: Judge, src: str, source: Path, out_dir: Path, note: str = "") -> Path:
     """Run-or-wait for the lab's cells, judge each against its golden, write the executed copy.
 
-    `build` is the current `bookexec.engine.Build`; the copy is what mkdocs-jupyter renders.
+    The copy is what mkdocs-jupyter renders.
     """
     outputs: dict[str, str] = {}
     for block in build.plans.get(src, []):
@@ -122,12 +145,12 @@ def render(build, src: str, source: Path, out_dir: Path, note: str = "") -> Path
     nb = executed(source, src, outputs)
     if any((src, block_id) in build.pending_blocks for block_id in outputs):
         # Under serve, while its cells run in the background (bookexec.execute.background).
-        note_cell = nbformat.v4.new_markdown_cell(pending_note("cells"), id="bookexec-pending")
+        note_cell = notebooks.new_markdown_cell(pending_note("cells"), id="bookexec-pending")
         nb.cells.insert(0, note_cell)
     if note:  # how the outputs were made, closing the page as on every chapter
         # A fixed id: nbformat's random one would change the copy, and its render key, each build.
-        nb.cells.append(nbformat.v4.new_markdown_cell(note, id="bookexec-provenance"))
-    write(target, nb)
+        nb.cells.append(notebooks.new_markdown_cell(note, id="bookexec-provenance"))
+    notebooks.write(target, nb)  # the one notebook writer: validated, atomic
     return target
 
 

@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 import nbformat
+from nbformat import NotebookNode
 
 from bookexec.discover.blocks import Block
 from bookexec.execute.runner import is_fresh
@@ -33,6 +36,12 @@ from bookexec.files import write_atomic
 from bookexec.goldens.store import golden_path, relative
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # hooks/bookexec
+# nbformat's constructors and reader are unannotated: typed once here, for chapters and labs.
+new_notebook: Callable[[], NotebookNode] = nbformat.v4.new_notebook
+new_markdown_cell: Callable[..., NotebookNode] = nbformat.v4.new_markdown_cell
+new_code_cell: Callable[..., NotebookNode] = nbformat.v4.new_code_cell
+new_output: Callable[..., NotebookNode] = nbformat.v4.new_output
+read_notebook: Callable[..., NotebookNode] = nbformat.read
 _MARK = "\x00bookexec-cell:"
 _CLOSE = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
 _TAB = re.compile(r'^(?P<indent>\s*)===\+?\s+"(?P<title>[^"]*)"\s*$')
@@ -163,12 +172,12 @@ def chapter_notebook(
     golden_dir: Path,
     versions: tuple[str, ...],
     root: Path,
-) -> nbformat.NotebookNode:
+) -> NotebookNode:
     """The chapter as a notebook: prose between the executed fences, each snippet as a cell.
 
     Each cell names its golden relative to the book's `root`, wherever `golden_dir` lies."""
     jax, jaxlib, python = versions
-    nb = nbformat.v4.new_notebook()
+    nb = new_notebook()
     nb.metadata.update(
         {
             "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
@@ -207,7 +216,9 @@ def chapter_notebook(
     return nb
 
 
-def _add_block(cells: list, block: Block, page: str, golden_dir: Path, root: Path) -> None:
+def _add_block(
+    cells: list[NotebookNode], block: Block, page: str, golden_dir: Path, root: Path
+) -> None:
     code = block.code.rstrip("\n")
     tags = []
     if block.options.get("raises"):
@@ -233,7 +244,7 @@ def _add_block(cells: list, block: Block, page: str, golden_dir: Path, root: Pat
     cells.append(_code(code, block.id, metadata))
 
 
-def write(path: Path, nb: nbformat.NotebookNode) -> None:
+def write(path: Path, nb: NotebookNode) -> None:
     """Validate the notebook and write it (atomically)."""
     nbformat.validate(nb)
     write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
@@ -248,18 +259,18 @@ def _closing_fence(lines: list[str], opening: int) -> int:
     return len(lines) - 1
 
 
-def _add_prose(cells: list, text: str, cell_id: str) -> None:
+def _add_prose(cells: list[NotebookNode], text: str, cell_id: str) -> None:
     text = jupyter_markdown(text).strip("\n")
     if text.strip():
         cells.append(_markdown(text, cell_id))
 
 
-def _markdown(source: str, cell_id: str) -> nbformat.NotebookNode:
-    return nbformat.v4.new_markdown_cell(source, id=cell_id)
+def _markdown(source: str, cell_id: str) -> NotebookNode:
+    return new_markdown_cell(source, id=cell_id)
 
 
-def _code(source: str, cell_id: str, metadata: dict) -> nbformat.NotebookNode:
-    return nbformat.v4.new_code_cell(source, id=cell_id, metadata=metadata)
+def _code(source: str, cell_id: str, metadata: dict[str, Any]) -> NotebookNode:
+    return new_code_cell(source, id=cell_id, metadata=metadata)
 
 
 def jupyter_markdown(text: str) -> str:

@@ -40,7 +40,10 @@ def ensure_chromium(yes: bool) -> None:
             )
         except EOFError:
             answer = ""
-        if answer.strip() not in {"y", "Y", "yes"}:
+        # Imported here, after the set-up (`prepare`): the engine needs the venv's packages.
+        from bookexec.discover.options import TRUE_WORDS
+
+        if answer.strip().lower() not in ("y", *TRUE_WORDS):  # the book's yes, and y
             raise Failed(1, "book: not installed; the browser tests need it.")
     print(
         "book: installing Debian's chromium with --no-install-recommends "

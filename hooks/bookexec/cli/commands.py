@@ -7,6 +7,7 @@ checkout its dependencies are installed only then.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -71,7 +72,9 @@ def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser)
             pythons = [str(jax_venv(root, v) / "bin" / "python") for v in jax_changes.RELEASES]
         if not options.page_only:
             for python in pythons:
-                out = jax_changes.run_book(root, python, pages=options.chapter or None)
+                out = jax_changes.run_book(
+                    root, python, pages=options.chapter or None, environ=os.environ
+                )
                 print(f"jax-changes: recorded {len(list(out.rglob('*.txt')))} blocks in {out}")
         changed = jax_changes.write_page(root)
         print(f"jax-changes: {'rewrote' if changed else 'unchanged:'} {jax_changes.PAGE}")
@@ -88,7 +91,7 @@ def _drift_watch(root: Path, options: Options, rest: list[str], command: Parser)
     with _engine_errors():
         from bookexec.book import drift_watch
 
-        result = drift_watch.run(root, python, out.resolve(), keep=options.keep)
+        result = drift_watch.run(root, python, out.resolve(), keep=options.keep, environ=os.environ)
     print(
         f"drift-watch: jax {jax}: check exited {result['check_exit']}, update exited "
         f"{result['update_exit']}"

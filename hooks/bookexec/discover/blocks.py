@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 from bookexec.discover.options import check as options_check
 from bookexec.discover.options import is_true
 from bookexec.errors import BookError
+from bookexec.guard import LANGUAGES
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
 _ATTR = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|[^\s"']+)""")
@@ -40,7 +41,6 @@ _COMMENT_FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)")
 # An id names its golden file and, with a prefix such as "prose-", cells of the chapter's
 # notebook, where nbformat allows 64 characters: 48 leaves room for both.
 MAX_ID_LENGTH = 48
-EXEC_LANGUAGES = {"python", "py"}
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ def is_executed(language: str, options: dict[str, str], auto: Iterable[str] = ()
     """Exactly the fences markdown-exec executes: a language the book runs, with `exec` true by
     markdown-exec's rule, or among `auto`, the languages named in markdown-exec's
     MARKDOWN_EXEC_AUTO (`bookexec.settings` reads it)."""
-    if language not in EXEC_LANGUAGES:
+    if language not in LANGUAGES:  # the fences the engine registers (`bookexec.guard`)
         return False
     return language in auto or is_true(options.get("exec", "no"))
 

@@ -89,7 +89,11 @@ def _memory(text: str) -> bool:
 
 
 def _yes_or_no(text: str) -> bool:
-    return text.strip().lower() in (*TRUE_WORDS, *FALSE_WORDS)
+    try:
+        parse_bool(text, "")
+    except BookError:
+        return False
+    return True
 
 
 # How markdown-exec places the source (`bookexec.render.layout` lays each out).

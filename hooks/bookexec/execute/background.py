@@ -29,18 +29,24 @@ import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bookexec.discover.blocks import Block
 from bookexec.execute.cache import BlockCache, block_keys
 from bookexec.execute.progress import Progress
-from bookexec.execute.runner import Executor, PageRun, is_fresh
+from bookexec.execute.runner import BlockRun, Executor, PageRun, is_fresh
 from bookexec.files import CachePaths
+
+if TYPE_CHECKING:
+    from mkdocs.livereload import LiveReloadServer
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
 STARTUP = 1.0  # seconds a worker takes to start and import JAX, about
 WATCH_START = 1.0  # MkDocs starts watching after `on_serve`: a change before then is not seen
 POLL = 0.5  # MkDocs' watcher looks for changes this often (LiveReloadServer's polling_interval)
+# A page's run held back: (page, its blocks, its future, each block's cached run or None).
+_Run = tuple[str, list[Block], Future[PageRun], list[BlockRun | None]]
 
 
 def enabled(
@@ -74,14 +80,14 @@ class Background:
         self._last_build = 0.0  # seconds the last build took
         self._last_end = 0.0  # when it ended (time.monotonic)
         self._timer: threading.Timer | None = None
-        self._deferred: list[tuple] = []  # (page, blocks, future, cache hits)
+        self._deferred: list[_Run] = []  # runs the first build left for after it
         self._builds = 0  # builds so far; only the first defers its runs
         self.expected_end: dict[str, float] = {}  # page -> when its run should end
         self.asked_early: set[str] = set()  # pages whose coming rebuild was asked before the end
 
     # -- the server ---------------------------------------------------------------------------
 
-    def attach(self, server) -> None:
+    def attach(self, server: LiveReloadServer) -> None:
         """`on_serve`: MkDocs watches this process's folder; from now on a finished run asks
         for a rebuild by writing there."""
         self.changes.mkdir(parents=True, exist_ok=True)
@@ -195,7 +201,9 @@ class Background:
         future.add_done_callback(lambda _: self._finished(page))
         return future
 
-    def _start(self, page: str, blocks: list[Block], future: Future[PageRun], hits) -> None:
+    def _start(
+        self, page: str, blocks: list[Block], future: Future[PageRun], hits: list[BlockRun | None]
+    ) -> None:
         # When it should end: its blocks' last run times (those the cache does not hold).
         times = self.executor.progress.times
         estimate = sum(

@@ -22,10 +22,11 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib.metadata import distributions
 from pathlib import Path
+from typing import Any
 
 from bookexec.discover.blocks import Block
 from bookexec.execute.progress import outside_mkdocs
@@ -34,6 +35,8 @@ from bookexec.privacy import worker_environment
 
 SCHEMA = 3  # 3: entries record the device count
 KEEP = 4  # entries per block
+# A block's entry, as JSON holds it: its output, seconds, backend, devices, facts and claims.
+Entry = dict[str, Any]
 # These change how the build runs, never what a block prints.
 _ENV_IGNORED = {
     "BOOK_CACHE",
@@ -107,7 +110,7 @@ def _block_part(block: Block) -> bytes:
     return json.dumps([block.id, block.snippet, block.code, options]).encode()
 
 
-def block_keys(blocks: list[Block], env_key: str, is_fresh) -> list[str]:
+def block_keys(blocks: list[Block], env_key: str, is_fresh: Callable[[Block], bool]) -> list[str]:
     """One key per block: the environment, and the session up to and including the block."""
     keys = []
     session = hashlib.sha256(env_key.encode())
@@ -134,13 +137,13 @@ class BlockCache:
     def _path(self, block: Block, key: str) -> Path:
         return self.folder / f"{self._stem(block)}.{key}.json"
 
-    def load(self, block: Block, key: str) -> dict | None:
+    def load(self, block: Block, key: str) -> Entry | None:
         """A block's cached entry under this key, or None (a miss, or unreadable)."""
         path = self._path(block, key)
         if not path.exists():
             return None
         try:
-            entry = json.loads(path.read_text(encoding="utf-8"))
+            entry: Entry = json.loads(path.read_text(encoding="utf-8"))
             _check_entry(entry, block)
             path.touch()  # recently used: kept longest
             return entry
@@ -148,7 +151,7 @@ class BlockCache:
             self._warn(f"{path.name} is unreadable ({error}); running {block.where} again")
             return None
 
-    def save(self, block: Block, key: str, entry: dict) -> None:
+    def save(self, block: Block, key: str, entry: Entry) -> None:
         """Store a block's entry under this key; a failure only warns."""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -173,7 +176,7 @@ class BlockCache:
         )
 
 
-def _check_entry(entry: dict, block: Block) -> None:
+def _check_entry(entry: object, block: Block) -> None:
     if not isinstance(entry, dict) or entry.get("schema") != SCHEMA:
         raise ValueError("not an entry of this cache's schema")
     if entry["page"] != block.page or entry["block"] != block.id:

@@ -28,7 +28,8 @@ def become_subreaper() -> bool:
         # The interpreter's own symbols include libc's: no library search (which may run
         # `ldconfig`).
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        done: int = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # ctypes: an int by default
+        return done == 0
     except (OSError, AttributeError):
         return False
 

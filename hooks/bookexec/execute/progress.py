@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bookexec.execute.eta import RunTimes, left
+
+if TYPE_CHECKING:
+    from bookexec.discover.blocks import Block
 
 DEFAULT_SLOW = 5.0  # seconds; a build's own comes from its settings (BOOK_SLOW)
 
@@ -57,7 +61,13 @@ class Progress:
         self._page_sizes: dict[str, int] = {}
         self._page_done: dict[str, int] = {}
 
-    def expect(self, pages: int, blocks: int, plans: dict | None = None, jobs: int = 1) -> None:
+    def expect(
+        self,
+        pages: int,
+        blocks: int,
+        plans: Mapping[str, Sequence[Block]] | None = None,
+        jobs: int = 1,
+    ) -> None:
         """Learn how many pages and blocks the build will run, each block's last run time and
         how many pages run at once, for the counts and the time left."""
         with self._lock:
@@ -69,7 +79,9 @@ class Progress:
                     key = f"{block.page}#{block.id}"
                     self._remaining[key] = self.times.last(key)
 
-    def block_done(self, where: str, seconds: float, cached: bool, block=None) -> None:
+    def block_done(
+        self, where: str, seconds: float, cached: bool, block: Block | None = None
+    ) -> None:
         """Count a finished block and say so, with the time left."""
         with self._lock:
             self.blocks_done += 1

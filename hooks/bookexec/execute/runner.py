@@ -17,11 +17,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from multiprocessing import Pipe
 from pathlib import Path
+from typing import Any
 
 from bookexec import privacy
 from bookexec.discover.blocks import Block
@@ -34,7 +35,7 @@ from bookexec.execute.lifeline import Lifeline
 from bookexec.execute.progress import Progress
 from bookexec.execute.protocol import BlockResult, BlockStatus, Finished
 from bookexec.execute.runtime import PythonRuntime, Runtime
-from bookexec.execute.watch import CheckoutWatch
+from bookexec.execute.watch import CheckoutWatch, Run
 from bookexec.files import CachePaths
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
@@ -116,7 +117,9 @@ def _out_of_memory(error: protocol.BlockError) -> bool:
     )
 
 
-def _number(environ: Mapping[str, str], name: str, kind: type, default, unit: str):
+def _number[N: float](
+    environ: Mapping[str, str], name: str, kind: Callable[[str], N], default: N, unit: str
+) -> N:
     text = environ.get(name, "").strip()
     if not text:
         return default
@@ -144,6 +147,9 @@ class BlockRun:
     claims: list[Claim] = field(default_factory=list)
     cached: bool = False  # this output came from the author's cache, not from running
     after: str | None = None  # an earlier block of the page that failed first
+    # The worker's own result (masked too), for a caller that records an error as it was
+    # raised (`bookexec.book.jax_changes`); None when cached or when the worker failed.
+    raw: BlockResult | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -161,7 +167,7 @@ class PageRun:
         return next((run.failure for run in self.blocks if run.failure), None)
 
 
-def cache_entry(run: BlockRun, backend: str, devices: int) -> dict:
+def cache_entry(run: BlockRun, backend: str, devices: int) -> dict[str, Any]:
     """A block's run as the block cache stores it."""
     return {
         "output": run.output,
@@ -173,7 +179,7 @@ def cache_entry(run: BlockRun, backend: str, devices: int) -> dict:
     }
 
 
-def from_cache_entry(block: Block, entry: dict) -> BlockRun:
+def from_cache_entry(block: Block, entry: dict[str, Any]) -> BlockRun:
     """A block's run from its cache entry."""
     return BlockRun(
         block=block,
@@ -185,7 +191,7 @@ def from_cache_entry(block: Block, entry: dict) -> BlockRun:
     )
 
 
-NO_BACKEND = {"backend": "none", "devices": 0}
+NO_BACKEND = ("none", 0)  # (backend, devices) of a page with no run to say otherwise
 
 
 def is_fresh(block: Block) -> bool:
@@ -201,7 +207,7 @@ def block_timeout(block: Block, limits: Limits) -> float:
 def judge(block: Block, raw: BlockResult, limits: Limits | None = None) -> BlockRun:
     """Turn a worker's raw result into what the page shows, or a failure that stops the build."""
     limits = limits or Limits()
-    run = BlockRun(block=block, output=raw.output, seconds=raw.seconds)
+    run = BlockRun(block=block, output=raw.output, seconds=raw.seconds, raw=raw)
     band = float(block.options.get("band", measured.DEFAULT_BAND))
     run.facts, run.claims = measured.from_worker(raw.facts, raw.claims, band)
     declared = block.options.get("raises")
@@ -244,7 +250,10 @@ def masked(run: BlockRun, masker: privacy.Masker) -> BlockRun:
     run is made, before anything compares, caches, stores or shows it."""
     if not masker.secrets:
         return run
-    name = lambda text: masker.mask(text).replace(privacy.MASK, "masked")  # noqa: E731
+
+    def name(text: str) -> str:
+        return masker.mask(text).replace(privacy.MASK, "masked")
+
     run.output = masker.mask(run.output)
     run.failure = masker.mask(run.failure) if run.failure else run.failure
     run.facts = [replace(f, name=name(f.name), value=masker.value(f.value)) for f in run.facts]
@@ -252,6 +261,11 @@ def masked(run: BlockRun, masker: privacy.Masker) -> BlockRun:
         replace(c, left=name(c.left), right=masker.value(c.right), says=masker.mask(c.says))
         for c in run.claims
     ]
+    if run.raw is not None:
+        run.raw.output = masker.mask(run.raw.output)
+        if run.raw.error is not None:
+            run.raw.error.shown = masker.mask(run.raw.error.shown)
+            run.raw.error.traceback = masker.mask(run.raw.error.traceback)
     return run
 
 
@@ -505,10 +519,13 @@ class Executor:
         limits: Limits | None = None,
         seed: str = "0",
         settings_key: str = "",
+        python: str = sys.executable,
     ) -> None:
         """`environ` is the build's environment (`bookexec.settings`), `seed` the workers'
-        hash seed and `settings_key` the settings that can change an output (the cache key's)."""
+        hash seed, `settings_key` the settings that can change an output (the cache key's) and
+        `python` the workers' interpreter (another JAX's, for `./book jax-changes`)."""
         self.root = root
+        self.python = python
         self.runtime = runtime or PythonRuntime()
         self.limits = limits or Limits()
         self.env = worker_env(environ, seed)
@@ -534,7 +551,8 @@ class Executor:
         self._log_dir = tempfile.mkdtemp(prefix="bookexec-")
         self.stopped = threading.Event()
         self.notes: list[str] = []  # trouble outside any block, e.g. a worker's last word
-        self._backends: dict[str, dict] = {}  # the backend and devices a cache entry names
+        # The backend and devices a cache entry names, by page.
+        self._backends: dict[str, tuple[str, int]] = {}
 
     def submit(self, page: str, blocks: list[Block]) -> Future[PageRun] | None:
         """Start a page's blocks (or take them from the cache); `page` waits for them. The
@@ -565,15 +583,12 @@ class Executor:
         except (TypeError, ValueError, KeyError) as error:
             self.cache._warn(f"the entry of {block.where} is unreadable ({error}); running again")
             return None
-        self._backends[block.page] = {
-            "backend": entry["backend"],
-            "devices": int(entry.get("devices", 0)),
-        }
+        self._backends[block.page] = (entry["backend"], int(entry.get("devices", 0)))
         return run
 
     def _page_from_cache(self, page: str, runs: list[BlockRun]) -> PageRun:
-        last = self._backends.get(page, NO_BACKEND)
-        return PageRun(page=page, blocks=runs, backend=last["backend"], devices=last["devices"])
+        backend, devices = self._backends.get(page, NO_BACKEND)
+        return PageRun(page=page, blocks=runs, backend=backend, devices=devices)
 
     def page(self, page: str) -> PageRun:
         """The page's run, waited for."""
@@ -655,8 +670,7 @@ class Executor:
             if lasts:
                 result.backend, result.devices = lasts[-1].backend, lasts[-1].devices
             else:
-                recorded = self._backends.get(page, NO_BACKEND)
-                result.backend, result.devices = recorded["backend"], recorded["devices"]
+                result.backend, result.devices = self._backends.get(page, NO_BACKEND)
             if first_failed is None:
                 self._save(result, keys)
         except WorkerFailed as failure:  # the worker's last word, after every block ran
@@ -669,7 +683,7 @@ class Executor:
         self.progress.page_done(page, ran, cached, time.perf_counter() - started)
         return result
 
-    def _judge_changes(self, run: BlockRun, watched) -> None:
+    def _judge_changes(self, run: BlockRun, watched: Run) -> None:
         """A block that changed the checkout fails; a change it cannot have made is the
         build's failure, named with the blocks that may have made it."""
         assert self.watch is not None
@@ -687,6 +701,7 @@ class Executor:
             self.runtime,
             fresh=fresh,
             limits=self.limits,
+            python=self.python,
             memory=memory,
             env=self.env,
         )

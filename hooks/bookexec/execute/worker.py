@@ -22,12 +22,20 @@ import threading
 import time
 import traceback
 import types
-from collections.abc import Callable
+from collections.abc import Buffer, Callable
 from multiprocessing.connection import Connection
 
 from bookexec.execute import protocol, reaper
 from bookexec.execute.lifeline import watch
 from bookexec.execute.protocol import BlockError, BlockResult, BlockStatus
+
+# The worker imports nothing a snippet could notice (tests/unit/test_protocol.py), typing included:
+# its types are mypy's alone.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from bookexec.facts import Record
 
 
 # A BaseException, so that `except Exception` in a snippet cannot swallow it.
@@ -117,7 +125,7 @@ class BinaryStream(io.RawIOBase):
         """Always: it is an output stream."""
         return True
 
-    def write(self, data) -> int:
+    def write(self, data: Buffer) -> int:
         """Decode bytes as UTF-8 into the text stream."""
         data = bytes(data)
         self._text.write(self._decoder.decode(data))
@@ -220,18 +228,22 @@ def shown_text(error: BaseException, hidden_notes: tuple[str, ...] = ()) -> str:
         error.__notes__ = notes
 
 
-def _take_facts() -> tuple[list[dict], list[dict]]:
-    facts = sys.modules.get("bookexec.facts")
-    return facts.take() if facts is not None else ([], [])
+def _take_facts() -> tuple[list[Record], list[Record]]:
+    facts = sys.modules.get("bookexec.facts")  # imported only by a snippet that records
+    if facts is None:
+        return [], []
+    taken: tuple[list[Record], list[Record]] = facts.take()
+    return taken
 
 
-def _function(dotted: str | None) -> Callable | None:
+def _function(dotted: str | None) -> Callable[[], Any] | None:
     """The function a dotted path names, imported only when asked for."""
     if not dotted:
         return None
     module, _, name = dotted.rpartition(".")
     __import__(module)
-    return getattr(sys.modules[module], name)
+    function: Callable[[], Any] = getattr(sys.modules[module], name)
+    return function
 
 
 class Session:

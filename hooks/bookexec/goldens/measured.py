@@ -92,18 +92,34 @@ def _three_figures(value: float) -> str:
     return f"{value:.3g}"
 
 
-def from_worker(facts: list[dict], claims: list[dict], default_band: float) -> tuple:
-    """The worker's plain records as Facts and Claims, each banded fact with its band."""
-    made = [
-        Fact(
-            name=f["name"],
-            kind=f["kind"],
-            value=f["value"],
-            band=(f["band"] or default_band) if f["kind"] != "exact" else None,
-        )
-        for f in facts
-    ]
-    return made, [Claim(c["left"], c["op"], c["right"], c.get("says", "")) for c in claims]
+def from_worker(
+    facts: list[dict[str, object]], claims: list[dict[str, object]], default_band: float
+) -> tuple[list[Fact], list[Claim]]:
+    """The worker's plain records (`bookexec.facts.take`) as Facts and Claims, each banded fact
+    with its band; a record of another shape is a ValueError that shows it."""
+    made: list[Fact] = []
+    for f in facts:
+        match f:
+            case {
+                "name": str(name),
+                "kind": str(kind),
+                "value": int() | float() | str() as value,
+                "band": None | int() | float() as band,
+            }:
+                made.append(
+                    Fact(name, kind, value, (band or default_band) if kind != "exact" else None)
+                )
+            case _:
+                raise ValueError(f"a worker recorded a fact of an unknown shape: {f!r}")
+    said: list[Claim] = []
+    for c in claims:
+        match c:
+            case {"left": str(left), "op": str(op), "right": int() | float() | str() as right}:
+                says = c.get("says", "")
+                said.append(Claim(left, op, right, says if isinstance(says, str) else str(says)))
+            case _:
+                raise ValueError(f"a worker recorded a claim of an unknown shape: {c!r}")
+    return made, said
 
 
 def render(facts: list[Fact], claims: list[Claim]) -> str:

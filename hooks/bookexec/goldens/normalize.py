@@ -82,7 +82,10 @@ def machine_path_rules(root: Path, environ: Mapping[str, str]) -> list[PathRule]
     paths = sysconfig.get_paths()
     temp = {tempfile.gettempdir(), "/tmp", "/var/tmp"}
     homes = {os.path.expanduser("~")}
-    realpaths = lambda items: {str(p) for item in items for p in (item, os.path.realpath(item))}  # noqa: E731
+
+    def realpaths(items: Iterable[str]) -> set[str]:
+        return {str(p) for item in items for p in (item, os.path.realpath(item))}
+
     return path_rules(
         root=root.resolve(),
         site_packages=realpaths({paths["purelib"], paths["platlib"]}),

@@ -22,16 +22,18 @@ import time
 import tty
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bookexec.errors import BookError
 from bookexec.files import CachePaths, confined, exclusive, read_regular, write_atomic
 from bookexec.goldens.report import Report
-from bookexec.goldens.store import read_golden
+from bookexec.goldens.store import read_golden, relative
 
-REPORT = CachePaths(Path()).report  # relative: each use joins it to a root
-LAST_BUILD = CachePaths(Path()).last_build
+REPORT: Path = CachePaths(Path()).report  # relative: each use joins it to a root
+LAST_BUILD: Path = CachePaths(Path()).last_build
 _FORMAT = 2
 
 
@@ -73,7 +75,7 @@ def save(report: Report) -> Path:
                 page=c.page,
                 block_id=c.block_id,
                 snippet=c.snippet,
-                golden=_rel(c.path, report.root),
+                golden=relative(c.path, report.root),
                 kind=c.kind,
                 notes=c.notes(),
                 aligned=drift.diff if drift else "",
@@ -84,7 +86,7 @@ def save(report: Report) -> Path:
             )
         )
     for path in report.stale:
-        rel = _rel(path, report.root)
+        rel = relative(path, report.root)
         text, _ = read_golden(path, inside=report.golden_dir)
         changed.append(Entry("", "", "", rel, "stale", ["no block in the book"], expected=text))
     order = ["structural", "text", "new", "stale", "cosmetic"]
@@ -115,7 +117,10 @@ def _golden_root(root: Path, golden_dir: Path) -> str:
 
 
 def _dump(
-    entries: list[Entry], summary: str, versions: str | None = None, owner: dict | None = None
+    entries: list[Entry],
+    summary: str,
+    versions: str | None = None,
+    owner: dict[str, Any] | None = None,
 ) -> str:
     data = {
         "format": _FORMAT,
@@ -128,7 +133,7 @@ def _dump(
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
-def load(root: Path) -> tuple[dict, list[Entry]]:
+def load(root: Path) -> tuple[dict[str, Any], list[Entry]]:
     """The last failed check's report and its entries; exits with a message if there is none."""
     path = root / REPORT
     if not path.is_file():
@@ -199,9 +204,9 @@ def show(entry: Entry, number: int, total: int) -> str:
     return "\n".join(parts)
 
 
-def _save_remaining(root: Path, data: dict, remaining: list[Entry]) -> None:
+def _save_remaining(root: Path, data: dict[str, Any], remaining: list[Entry]) -> None:
     if remaining:
-        owner = {key: data[key] for key in ("build", "golden_root") if key in data}
+        owner: dict[str, Any] = {key: data[key] for key in ("build", "golden_root") if key in data}
         write_atomic(root / REPORT, _dump(remaining, data.get("summary", ""), None, owner))
     else:
         clear(root)
@@ -228,7 +233,13 @@ def _kinds(entries: list[Entry]) -> str:
     return ", ".join(f"{n} {kind}" for kind, n in counts.items())
 
 
-def interactive(root: Path, data: dict, entries: list[Entry], ask=read_key, say=print) -> int:
+def interactive(
+    root: Path,
+    data: dict[str, Any],
+    entries: list[Entry],
+    ask: Callable[[str], str] = read_key,
+    say: Callable[[str], object] = print,
+) -> int:
     """Walk the entries one key at a time: accept, skip or quit."""
     if data.get("versions"):
         say(data["versions"])
@@ -270,7 +281,7 @@ def interactive(root: Path, data: dict, entries: list[Entry], ask=read_key, say=
     return 0
 
 
-def _ask(ask) -> str:
+def _ask(ask: Callable[[str], str]) -> str:
     while True:
         try:
             answer = ask("accept, skip, reject or quit? [a/s/r/q] ").strip().lower()
@@ -282,7 +293,9 @@ def _ask(ask) -> str:
             return answer[:1]
 
 
-def accept_cosmetic(root: Path, data: dict, entries: list[Entry], say=print) -> int:
+def accept_cosmetic(
+    root: Path, data: dict[str, Any], entries: list[Entry], say: Callable[[str], object] = print
+) -> int:
     """Accept every cosmetic drift, keep the rest in the report, and list it."""
     if data.get("versions"):
         say(data["versions"])
@@ -313,7 +326,9 @@ def run(root: Path, *, cosmetic: bool = False, list_only: bool = False) -> int:
         raise SystemExit(str(busy)) from None
 
 
-def _review(root: Path, data: dict, entries: list[Entry], cosmetic: bool, list_only: bool) -> int:
+def _review(
+    root: Path, data: dict[str, Any], entries: list[Entry], cosmetic: bool, list_only: bool
+) -> int:
     if not entries:
         clear(root)
         print("review: nothing to review")
@@ -329,10 +344,3 @@ def _review(root: Path, data: dict, entries: list[Entry], cosmetic: bool, list_o
             print(f"{entry.kind}: {entry.where}" + (f"  ({entry.notes[0]})" if entry.notes else ""))
         return 0
     return interactive(root, data, entries)
-
-
-def _rel(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root))
-    except ValueError:
-        return str(path)

@@ -32,6 +32,12 @@ from bookexec.jax.parse import (
 )
 
 _COLLAPSED = "{…}"
+# The jaxprs printed before the one compared (`let name = { ... }`), by name.
+_Defs = dict[str, Jaxpr]
+# A field of an equation that a caret marks: ("prim",), ("param", name), ("in", i), ("out", i).
+_Mark = tuple[str | int, ...]
+# A nested jaxpr's diff under its parameter's name: (name, lines).
+_Nested = tuple[str, list[str]]
 _SAME_PROGRAM = (
     "the same program: only variable letters, line wrapping, parameter order "
     "or the order of independent equations changed"
@@ -171,7 +177,7 @@ def _eqn_parts(eqn: Eqn) -> list[tuple[object, str, bool]]:
     return parts
 
 
-def _line(parts: list[tuple[object, str, bool]], marked: set) -> tuple[str, str]:
+def _line(parts: list[tuple[object, str, bool]], marked: set[_Mark]) -> tuple[str, str]:
     """The joined text, and a caret line under the parts whose field is marked."""
     text, carets = "", ""
     for index, (name, piece, glued) in enumerate(parts):
@@ -191,7 +197,7 @@ class _Pair:
     new: Eqn | None
 
 
-def _align(old: Jaxpr, new: Jaxpr, old_defs, new_defs) -> list[_Pair]:
+def _align(old: Jaxpr, new: Jaxpr, old_defs: _Defs, new_defs: _Defs) -> list[_Pair]:
     """Pair equations that compute the same thing, then same-primitive ones, then by position."""
     old_eqns, new_eqns = canonical_order(old), canonical_order(new)
     old_keys = [_key(e, old_defs) for e in old_eqns]
@@ -209,7 +215,7 @@ def _align(old: Jaxpr, new: Jaxpr, old_defs, new_defs) -> list[_Pair]:
     return pairs
 
 
-def _alignments(old: Jaxpr, new: Jaxpr, old_defs, new_defs) -> list[list[_Pair]]:
+def _alignments(old: Jaxpr, new: Jaxpr, old_defs: _Defs, new_defs: _Defs) -> list[list[_Pair]]:
     found = [_align(old, new, old_defs, new_defs)]
     if len(old.eqns) == len(new.eqns):
         pairs = zip(canonical_order(old), canonical_order(new), strict=True)
@@ -233,14 +239,16 @@ def _align_by_primitive(old: list[Eqn], new: list[Eqn]) -> list[_Pair]:
     return pairs
 
 
-def _same_param(a: Param, b: Param, old_defs, new_defs) -> bool:
+def _same_param(a: Param, b: Param, old_defs: _Defs, new_defs: _Defs) -> bool:
     return _param_canon(a, old_defs) == _param_canon(b, new_defs)
 
 
 class _JaxprDiff:
     """The aligned diff of two jaxprs: lines to show, and what changed in words."""
 
-    def __init__(self, old: Jaxpr, new: Jaxpr, old_defs, new_defs, where: str = "") -> None:
+    def __init__(
+        self, old: Jaxpr, new: Jaxpr, old_defs: _Defs, new_defs: _Defs, where: str = ""
+    ) -> None:
         self.old, self.new = old, new
         self.old_defs, self.new_defs = old_defs, new_defs
         self.where = where
@@ -330,9 +338,9 @@ class _JaxprDiff:
             self._say(f"primitive removed: {pair.old.primitive}")
             return
         old, new = pair.old, pair.new
-        old_marks: set[tuple[object, ...]] = set()
-        new_marks: set[tuple[object, ...]] = set()
-        nested: list[tuple[str, list[str]]] = []
+        old_marks: set[_Mark] = set()
+        new_marks: set[_Mark] = set()
+        nested: list[_Nested] = []
         if old.primitive != new.primitive:
             old_marks.add(("prim",))
             new_marks.add(("prim",))
@@ -355,7 +363,14 @@ class _JaxprDiff:
             self.lines.append(f"      in {new.primitive}'s {key}:")
             self.lines += [f"{line[:2]}    {line[2:]}" for line in lines]
 
-    def _params(self, old: Eqn, new: Eqn, old_marks, new_marks, nested) -> None:
+    def _params(
+        self,
+        old: Eqn,
+        new: Eqn,
+        old_marks: set[_Mark],
+        new_marks: set[_Mark],
+        nested: list[_Nested],
+    ) -> None:
         prim = new.primitive
         added = [k for k in new.params if k not in old.params]
         removed = [k for k in old.params if k not in new.params]
@@ -383,7 +398,7 @@ class _JaxprDiff:
                 nested.append((key + label, lines))
                 self.changes += changes
 
-    def _outs(self, old: Eqn, new: Eqn, old_marks, new_marks) -> None:
+    def _outs(self, old: Eqn, new: Eqn, old_marks: set[_Mark], new_marks: set[_Mark]) -> None:
         for i in range(max(len(old.outs), len(new.outs))):
             a = old.outs[i] if i < len(old.outs) else None
             b = new.outs[i] if i < len(new.outs) else None
@@ -401,7 +416,7 @@ class _JaxprDiff:
             else:
                 self._say(f"{new.primitive}: number of outputs changed")
 
-    def _ins(self, old: Eqn, new: Eqn, old_marks, new_marks) -> None:
+    def _ins(self, old: Eqn, new: Eqn, old_marks: set[_Mark], new_marks: set[_Mark]) -> None:
         if len(old.ins) != len(new.ins):
             old_marks.update(("in", i) for i in range(len(old.ins)))
             new_marks.update(("in", i) for i in range(len(new.ins)))
@@ -418,7 +433,7 @@ class _JaxprDiff:
                 self._say(f"{new.primitive}: input {i + 1} reads a different value (data flow)")
 
 
-def _jaxprs_in(value: Param, defs) -> tuple[Jaxpr, ...] | None:
+def _jaxprs_in(value: Param, defs: _Defs) -> tuple[Jaxpr, ...] | None:
     """The jaxprs a parameter holds, when it is nothing but jaxprs around the same text."""
     if isinstance(value, Jaxpr):
         return (value,)
@@ -438,14 +453,16 @@ def _outside_jaxprs(value: Param) -> tuple[str, ...]:
     return ()
 
 
-def _nested(a: Param, b: Param, old_defs, new_defs, where: str):
+def _nested(
+    a: Param, b: Param, old_defs: _Defs, new_defs: _Defs, where: str
+) -> list[tuple[str, list[str], list[str]]] | None:
     """The diff of jaxpr-valued parameters, or None when they are not both jaxprs."""
     if _outside_jaxprs(a) != _outside_jaxprs(b):
         return None
     olds, news = _jaxprs_in(a, old_defs), _jaxprs_in(b, new_defs)
     if olds is None or news is None or len(olds) != len(news):
         return None
-    found = []
+    found: list[tuple[str, list[str], list[str]]] = []
     for index, (x, y) in enumerate(zip(olds, news, strict=True)):
         if canonical(x, old_defs) == canonical(y, new_defs):
             continue

@@ -22,7 +22,8 @@ What it marks, with the token the theme colours:
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, ClassVar
 
 from pygments.lexer import Lexer, RegexLexer, bygroups
 from pygments.token import (
@@ -37,6 +38,12 @@ from pygments.token import (
 )
 
 from bookexec.jax.parse import split_output
+
+if TYPE_CHECKING:
+    from pygments.token import _TokenType  # the class of Keyword, Name...: public in all but name
+
+# What a lexer yields: where a token starts in the text, its kind, and its text.
+_Token = tuple[int, "_TokenType", str]
 
 # Short dtype names as jaxprs print them, and the long names some reprs use.
 _DTYPE = (
@@ -57,7 +64,7 @@ class RegexJaxprLexer(RegexLexer):
     aliases: ClassVar[list[str]] = []
     filenames: ClassVar[list[str]] = []
 
-    tokens: ClassVar[dict] = {
+    tokens: ClassVar[dict[str, list[tuple[str, object]]]] = {
         "root": [
             (r"\s+", Whitespace),
             (r"\{ lambda\b", Keyword),
@@ -112,7 +119,7 @@ class JaxprLexer(Lexer):
     aliases: ClassVar[list[str]] = ["jaxpr"]
     filenames: ClassVar[list[str]] = []
 
-    def get_tokens_unprocessed(self, text):
+    def get_tokens_unprocessed(self, text: str) -> Iterator[_Token]:
         """Tokens with offsets: the parser's spans inside jaxprs, text around them."""
         regex = RegexJaxprLexer()
         try:
@@ -136,6 +143,6 @@ class JaxprLexer(Lexer):
             offset += len(segment.text)
 
 
-def _shifted(lexer: RegexLexer, text: str, offset: int):
+def _shifted(lexer: RegexLexer, text: str, offset: int) -> Iterator[_Token]:
     for start, kind, value in lexer.get_tokens_unprocessed(text):
         yield offset + start, kind, value

@@ -22,6 +22,7 @@ keyword `in`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -92,19 +93,17 @@ class Jaxpr:
 
 @dataclass(frozen=True)
 class Span:
-    """Where one part of a jaxpr is in the text: `kind` is one of SPAN_KINDS."""
+    """Where one part of a jaxpr is in the text, and what part it is (`kind`, below)."""
 
     start: int
     end: int
     kind: str
 
 
-# binder: a variable where it is defined; var: where it is read; def: the name of a jaxpr
-# printed as `let NAME = { ... } in`; ref: a parameter naming one; key: a parameter's name;
-# value: a parameter's value when it is plain printed text (no jaxpr inside).
-SPAN_KINDS = (
-    *("keyword", "binder", "var", "type", "literal", "primitive", "key", "value", "def", "ref"),
-)
+# A span's kind: keyword, type, literal, primitive; binder: a variable where it is defined;
+# var: where it is read; def: the name of a jaxpr printed as `let NAME = { ... } in`; ref: a
+# parameter naming one; key: a parameter's name; value: a parameter's value when it is plain
+# printed text (no jaxpr inside).
 VARIABLE_KINDS = ("binder", "var")
 
 
@@ -185,7 +184,7 @@ class _Reader:
         if kind:
             self.mark(self.pos - len(literal), kind)
 
-    def name(self, kind: str = "", pattern: re.Pattern = _NAME) -> str:
+    def name(self, kind: str = "", pattern: re.Pattern[str] = _NAME) -> str:
         self.skip_space()
         match = pattern.match(self.text, self.pos)
         if not match:
@@ -316,7 +315,7 @@ class _Reader:
             return Operand(self.text[start : self.pos], literal=True)
         return Operand(self.name("var"), literal=False)
 
-    def operands_until(self, done) -> list[Operand]:
+    def operands_until(self, done: Callable[[], bool]) -> list[Operand]:
         found = []
         while not done():
             found.append(self.operand())

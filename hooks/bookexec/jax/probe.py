@@ -18,7 +18,7 @@ def flush_effects() -> None:
             jax.effects_barrier()
 
 
-def probe() -> dict:
+def probe() -> dict[str, str | int]:
     """In the worker, after the last block (when it is safe): the backend JAX ran the page on
     and how many devices it has; "none" and 0 when the page never imported JAX."""
     jax = sys.modules.get("jax")
