@@ -64,6 +64,12 @@ class FakeExecutor:
             runs.append(BlockRun(block=nobody, failure=self.page_failure))
         return PageRun(page, runs, backend="cpu", devices=1)
 
+    def ready(self, page: str) -> bool:
+        return True
+
+    def pending(self) -> list[str]:
+        return []
+
     def close(self) -> None:
         pass
 
@@ -104,7 +110,7 @@ def render_page(build: Build) -> str:
     the page MkDocs writes."""
     page = "".join(
         format_python(
-            build, code=code(build, i), id=i, md=Markdown(), source="", result="", extra={}
+            build.render, code=code(build, i), id=i, md=Markdown(), source="", result="", extra={}
         )
         for i in IDS
     )
@@ -209,9 +215,9 @@ def test_two_builds_in_one_process_get_two_builds(tmp_path, monkeypatch):
     one stops, and the fences the engine registers in the config reach the new one."""
     made: list[FakeExecutor] = []
 
-    def executor(self, build):
+    def executor(self, *made_for):
         made.append(FakeExecutor({i: f"build {len(made)} {i}\n" for i in IDS}))
-        return made[-1]
+        return made[-1], False
 
     monkeypatch.setattr(Engine, "_executor", executor)
     markdown = make_book(tmp_path)
