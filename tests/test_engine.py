@@ -102,7 +102,7 @@ def make_build(
 
 
 def code(build: Build, block_id: str) -> str:
-    return build.block(PAGE, block_id).code
+    return build.planned.pages[PAGE][IDS.index(block_id)].code
 
 
 def render_page(build: Build) -> str:
@@ -120,10 +120,10 @@ def render_page(build: Build) -> str:
 def test_outputs_are_looked_up_by_page_and_id_in_any_order_and_twice(tmp_path):
     build = make_build(tmp_path, FakeExecutor({i: f"out of {i}\n" for i in IDS}))
     for block_id in [*reversed(IDS), "second"]:  # out of order, and one block twice
-        block, output, _, failure = build.output_for(block_id, code(build, block_id))
+        block, output, _, failure = build.render.output_for(block_id, code(build, block_id))
         assert (block.id, output, failure) == (block_id, f"out of {block_id}\n", None)
     # Looked up is not shown: a block counts as rendered once its page's HTML holds it.
-    assert build.rendered == set()
+    assert build.render.rendered == set()
     with pytest.raises(BookError, match="executed blocks that no page rendered"):
         build.check_all_rendered()
 
@@ -133,9 +133,9 @@ def test_a_block_is_known_by_its_page_and_id_alone(tmp_path):
     stable key; a fence markdown-exec renders with no id, or an unknown one, names its page."""
     build = make_build(tmp_path, FakeExecutor({i: "x\n" for i in IDS}))
     with pytest.raises(BookError, match=r"docs/ch\.md: markdown-exec rendered block '\?'"):
-        build.output_for("", "print(1)\n")
+        build.render.output_for("", "print(1)\n")
     with pytest.raises(BookError, match=r"docs/ch\.md: .*block 'nope'"):
-        build.output_for("nope", "print(1)\n")
+        build.render.output_for("nope", "print(1)\n")
     with pytest.raises(BookError, match=r"docs/p\.md:3: executed block has no id"):
         scan_page("p.md", '# P\n\n```python exec="on"\nprint(1)\n```\n', tmp_path)
     other = make_build(tmp_path / "again", FakeExecutor({i: "x\n" for i in IDS}))
@@ -144,12 +144,12 @@ def test_a_block_is_known_by_its_page_and_id_alone(tmp_path):
 
 def test_a_failure_is_reported_at_its_block(tmp_path):
     build = make_build(tmp_path, FakeExecutor({"first": "a\n", "second": None, "third": "c\n"}))
-    _, output, _, failure = build.output_for("second", code(build, "second"))
+    _, output, _, failure = build.render.output_for("second", code(build, "second"))
     assert output == "" and failure.block_id == "second"
     assert "block 'second'" in failure.message
-    _, output, _, failure = build.output_for("third", code(build, "third"))
+    _, output, _, failure = build.render.output_for("third", code(build, "third"))
     assert (output, failure) == ("c\n", None)
-    build.output_for("first", code(build, "first"))
+    build.render.output_for("first", code(build, "first"))
     failures = build.report().failures
     assert [(f.page, f.block_id) for f in failures] == [(PAGE, "second")]
 
@@ -157,10 +157,10 @@ def test_a_failure_is_reported_at_its_block(tmp_path):
 def test_a_page_level_failure_is_the_pages_not_a_blocks(tmp_path):
     executor = FakeExecutor({"first": "a\n"}, page_failure="docs/ch.md: the worker died")
     build = make_build(tmp_path, executor)
-    assert build.output_for("first", code(build, "first"))[3] is None
-    _, _, _, failure = build.output_for("second", code(build, "second"))
+    assert build.render.output_for("first", code(build, "first"))[3] is None
+    _, _, _, failure = build.render.output_for("second", code(build, "second"))
     assert "not run; the page failed: docs/ch.md: the worker died" in failure.message
-    build.output_for("third", code(build, "third"))
+    build.render.output_for("third", code(build, "third"))
     reported = [(f.page, f.block_id, f.message) for f in build.report().failures]
     assert reported == [(PAGE, "", "docs/ch.md: the worker died")]
 

@@ -30,7 +30,7 @@ from bookexec.execute.runner import Executor, PageRun
 from bookexec.execute.runtime import Runtime
 from bookexec.files import CachePaths, exclusive
 from bookexec.goldens import actions, review
-from bookexec.goldens.compare import Comparison, Snapshot
+from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
@@ -370,15 +370,6 @@ class Build:
         """Blocks shown from their goldens while they run (under serve)."""
         return self.judge.pending_blocks
 
-    @property
-    def rendered(self) -> set[tuple[str, str]]:
-        """Blocks found on their page's final HTML as planned."""
-        return self.render.rendered
-
-    def block(self, page: str, block_id: str) -> Block | None:
-        """The page's block with this id."""
-        return self.planned.block(page, block_id)
-
     def pending(self, page: str) -> bool:
         """Under serve: the page's blocks still run, so it shows its goldens."""
         return self.runs.pending(page)
@@ -434,12 +425,6 @@ class Build:
     ) -> str:
         """Start rendering a page: put recorded values into its prose."""
         return self.render.enter_page(src, markdown, meta, offset)
-
-    def output_for(
-        self, block_id: str, code: str, page: str | None = None
-    ) -> tuple[Block, str, Comparison | None, Failure | None]:
-        """What the fence shows for a block (`RenderStage.output_for`)."""
-        return self.render.output_for(block_id, code, page)
 
     def check_page(self, page: str, output: str) -> str:
         """The page's final HTML, checked (`RenderStage.check_page`)."""

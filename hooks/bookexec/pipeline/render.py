@@ -143,12 +143,12 @@ class RenderStage:
     # -- the fence ----------------------------------------------------------------------------
 
     def output_for(
-        self, block_id: str, code: str, page: str | None = None
+        self, block_id: str, code: str
     ) -> tuple[Block, str, Comparison | None, Failure | None]:
         """The normalised output markdown-exec shows for block `block_id` of the page being
-        rendered (or of `page`): looked up by (page, id), so a block rendered twice, or out
-        of order, still gets its own."""
-        page = page or self.page or "?"
+        rendered: looked up by (page, id), so a block rendered twice, or out of order, still
+        gets its own."""
+        page = self.page or "?"
         block = self.plan.block(page, block_id) if block_id else None
         if block is None:
             raise BookError(
