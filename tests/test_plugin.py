@@ -19,7 +19,7 @@ CONFIG = """\
 site_name: options
 plugins:
   - markdown-exec:
-      languages: [python]
+      languages: []
   - executed-book:
       runtime: bookexec.execute.runtime.PythonRuntime
 {options}

@@ -36,7 +36,7 @@ theme:
   name: material
 plugins:
   - markdown-exec:
-      languages: [python]
+      languages: []
   - executed-book:
       runtime: bookexec.execute.runtime.PythonRuntime
 markdown_extensions:
