@@ -315,7 +315,11 @@ def test_the_state_scan_sees_globals_and_mutated_containers(tmp_path):
 
 
 def test_the_engine_imports_no_book_feature_and_no_jax():
-    for path in [PACKAGE / "engine.py", *sorted((PACKAGE / "render").glob("*.py"))]:
+    stages = [
+        *sorted((PACKAGE / "render").glob("*.py")),
+        *sorted((PACKAGE / "pipeline").glob("*.py")),
+    ]
+    for path in [PACKAGE / "engine.py", *stages]:
         tree = ast.parse(path.read_text())
         names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
