@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from markdown_exec import MarkdownConverter, tabbed
 from pymdownx.highlight import Highlight  # type: ignore[import-untyped]
@@ -106,7 +107,7 @@ class Highlighter:
 
     md: object
 
-    def settings(self) -> tuple[dict, object | None]:
+    def settings(self) -> tuple[dict[str, Any], object | None]:
         """The page's highlight settings and the extension holding them (none: defaults)."""
         for ext in getattr(self.md, "registeredExtensions", []):
             if hasattr(ext, "get_pymdownx_highlight_settings"):
@@ -190,7 +191,7 @@ def _tabbed(md: object, block_id: str, source_html: str, output_html: str, look:
         layout = tabbed((titles[0], source_slot), (titles[1], output_slot))
     else:
         layout = tabbed((titles[1], output_slot), (titles[0], source_slot))
-    converter = MarkdownConverter(md, update_toc=False)  # type: ignore[arg-type]
+    converter = MarkdownConverter(md, update_toc=False)
     return str(converter.convert(layout, stash=slots, id_prefix=f"{block_id}-"))
 
 
