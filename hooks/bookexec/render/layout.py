@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from markdown import Markdown
 from markdown_exec import MarkdownConverter, tabbed
 from pymdownx.highlight import Highlight  # type: ignore[import-untyped]
 
@@ -151,7 +152,7 @@ class Highlighter:
         return _untokenise(out, prefix)
 
 
-def block_html(md: object, block_id: str, code: str, output: str, look: Look) -> str:
+def block_html(md: Markdown, block_id: str, code: str, output: str, look: Look) -> str:
     """The block's source and output laid out as `look` asks, every part made here."""
     highlight = Highlighter(md)
     source = code.strip("\n")
@@ -178,7 +179,7 @@ def block_html(md: object, block_id: str, code: str, output: str, look: Look) ->
     return _tabbed(md, block_id, source_html, output_html, look)
 
 
-def _tabbed(md: object, block_id: str, source_html: str, output_html: str, look: Look) -> str:
+def _tabbed(md: Markdown, block_id: str, source_html: str, output_html: str, look: Look) -> str:
     """pymdownx.tabbed's tabs around the two boxes: only the layout is Markdown; each tab holds
     an empty element that the box replaces once the Markdown is HTML."""
     slots = {
