@@ -408,7 +408,7 @@ class Build:
         """
         self.planned.scan(pages, self.root, self.settings.auto, owned)
         if not self.execute:
-            log.info("bookexec: BOOK_EXEC=off: pages show recorded goldens; nothing runs")
+            log.info("bookexec: execute is off: pages show recorded goldens; nothing runs")
             return
         executor = self.runs.executor
         total, pages_with_blocks = self.planned.blocks(), self.planned.pages_with_blocks()
