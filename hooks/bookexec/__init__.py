@@ -53,9 +53,17 @@ Base (imports nothing of the engine):
 - `render.prose`: `{{fact:block.name}}` and `{{figure:block.name}}` in a page's text.
 - `render.figures`: figures drawn at build time from recorded values, as SVG.
 
-`engine`: the `Engine` the plugin makes, and one `Build` per MkDocs build; the `Extension`
-seam through which a book adds its own features. Beside it, `settings`: a build's settings,
-read once as it starts from the plugin's options and the environment.
+`pipeline`: one build's typed stages, each testable alone. Beside it, `settings`: a build's
+settings, read once as it starts from the plugin's options and the environment.
+
+- `pipeline.plan`: pages to blocks, scanned before anything runs.
+- `pipeline.run`: the `PageExecutor` protocol both executors implement, and the goldens shown
+  when nothing runs.
+- `pipeline.judge`: each block's output against its golden, the failures, the report.
+- `pipeline.render`: what the fence shows for a block, prose values and figures, the page check.
+
+`engine`: the `Engine` the plugin makes, and one `Build` per MkDocs build, wiring the stages;
+the `Extension` seam through which a book adds its own features.
 
 `jax`: JAX, the runtime this book uses.
 

@@ -135,7 +135,12 @@ def test_unchanged_output_under_other_versions_is_not_drift(written):
     # the way an update under that JAX would have (the goldens themselves are untouched).
     from bookexec.goldens.store import Provenance, write_versions
 
-    write_versions(versions.parent, Provenance("0.0.1", "0.0.1", recorded.python, "cpu"))
+    write_versions(
+        versions.parent,
+        Provenance.of(
+            {"jax": "0.0.1", "jaxlib": "0.0.1", "python": recorded.version("python")}, "cpu"
+        ),
+    )
     result = site.build()
     assert result.returncode == 0, result.output
     note = "goldens written under jax 0.0.1 (jaxlib 0.0.1"
@@ -369,4 +374,4 @@ def test_a_real_jax_upgrade_end_to_end(version, tmp_path):
         f"tests/golden/{Path(page).with_suffix('').as_posix()}/{block}.txt" for page, block in named
     }
     assert changed == expected | {f"tests/golden/{VERSIONS_FILE}"}
-    assert read_versions(book / "tests" / "golden").jax == version
+    assert read_versions(book / "tests" / "golden").version("jax") == version

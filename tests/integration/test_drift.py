@@ -148,13 +148,14 @@ def test_report_says_first_when_jax_version_differs(book):
 
     golden_dir = book.root / "tests" / "golden"
     running = read_versions(golden_dir)
-    write_versions(golden_dir, Provenance("0.11.0", "0.11.0", running.python, running.backend))
+    old = {"jax": "0.11.0", "jaxlib": "0.11.0", "python": running.version("python")}
+    write_versions(golden_dir, Provenance.of(old, running.backend))
     path = book.golden("drift.md", "jaxpr")
     path.write_text(path.read_text().replace("sin", "cos", 1))
 
     out = book.build().output
-    note = f"goldens written under jax 0.11.0 (jaxlib 0.11.0, Python {running.python}, cpu); "
-    note += f"running jax {running.jax}"
+    note = "goldens written under jax 0.11.0 (jaxlib 0.11.0, "
+    note += f"Python {running.version('python')}, cpu); running jax {running.version('jax')}"
     assert note in out
     assert "1 blocks unchanged, 1 changed" in out
     assert out.index(note) < out.index("DRIFTED (structural)")

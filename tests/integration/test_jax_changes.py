@@ -21,7 +21,7 @@ from bookexec.goldens.store import VERSIONS_FILE, parse, read_versions
 from conftest import REPO
 
 GOLDEN = REPO / "tests" / "golden"
-PINNED = read_versions(GOLDEN).jax
+PINNED = read_versions(GOLDEN).version("jax")
 # Real outputs of the releases: a scan jaxpr, changed counts, a jaxpr that did not change.
 PICKED = [
     "control-flow/scan-jaxpr.txt",
@@ -142,7 +142,7 @@ def test_the_committed_page_matches_the_committed_records_and_goldens():
     for release in RELEASES:  # every block has a record under every release
         records = len(list((REPO / RECORDS / release).glob("*/*.txt")))
         assert records == goldens, release
-        assert read_versions(REPO / RECORDS / release).jax == release
+        assert read_versions(REPO / RECORDS / release).version("jax") == release
 
 
 @pytest.mark.build

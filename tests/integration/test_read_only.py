@@ -189,7 +189,7 @@ def test_the_build_judges_against_the_goldens_it_found_when_it_began(tmp_path, m
         path.write_text(render(PAGE, block_id, f"snippets/ch/{block_id}.py", body))
     (golden_dir / "ch" / "planted.txt").write_text(render(PAGE, "planted", "s.py", "x\n"))
     for block_id in IDS:
-        build.output_for(block_id, code(build, block_id))
+        build.render.output_for(block_id, code(build, block_id))
     report = build.report()
     assert [c.status for c in report.comparisons] == ["drifted"] * len(IDS)
     assert report.stale == []

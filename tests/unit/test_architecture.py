@@ -7,10 +7,11 @@ Layers, lowest first (a module imports only from its own layer or lower ones):
 2. `goldens`: golden format, comparison, report, measured values, normalisation, review
 3. `execute`: protocol, runtime seam, runner, worker, cache, progress
 4. `render`: the markdown-exec formatter, prose references, figures
-5. `engine`: one Build per build, driven by the plugin; `settings`: a build's settings
-6. `jax`: the JAX runtime and the jaxpr parser, diff and lexer
-7. `book`: this book's own features (census, labs, notebooks, jax_changes...)
-8. `plugin`: the MkDocs plugin, which names the runtime and extensions by configuration;
+5. `pipeline`: a build's typed stages (plan, run, judge, render); `settings`: a build's settings
+6. `engine`: one Build per build, wiring the stages, driven by the plugin
+7. `jax`: the JAX runtime and the jaxpr parser, diff and lexer
+8. `book`: this book's own features (census, labs, notebooks, jax_changes...)
+9. `plugin`: the MkDocs plugin, which names the runtime and extensions by configuration;
    `cli`: `book`, the command line, over all of them
 
 `execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`) nor `bookexec.book`.
@@ -36,12 +37,13 @@ LAYERS = {
     "goldens": 2,
     "execute": 3,
     "render": 4,
-    "engine": 5,
+    "pipeline": 5,
     "settings": 5,
-    "jax": 6,
-    "book": 7,
-    "plugin": 8,
-    "cli": 8,
+    "engine": 6,
+    "jax": 7,
+    "book": 8,
+    "plugin": 9,
+    "cli": 9,
 }
 
 

@@ -64,6 +64,12 @@ class FakeExecutor:
             runs.append(BlockRun(block=nobody, failure=self.page_failure))
         return PageRun(page, runs, backend="cpu", devices=1)
 
+    def ready(self, page: str) -> bool:
+        return True
+
+    def pending(self) -> list[str]:
+        return []
+
     def close(self) -> None:
         pass
 
@@ -96,7 +102,7 @@ def make_build(
 
 
 def code(build: Build, block_id: str) -> str:
-    return build.block(PAGE, block_id).code
+    return build.planned.pages[PAGE][IDS.index(block_id)].code
 
 
 def render_page(build: Build) -> str:
@@ -104,7 +110,7 @@ def render_page(build: Build) -> str:
     the page MkDocs writes."""
     page = "".join(
         format_python(
-            build, code=code(build, i), id=i, md=Markdown(), source="", result="", extra={}
+            build.render, code=code(build, i), id=i, md=Markdown(), source="", result="", extra={}
         )
         for i in IDS
     )
@@ -114,10 +120,10 @@ def render_page(build: Build) -> str:
 def test_outputs_are_looked_up_by_page_and_id_in_any_order_and_twice(tmp_path):
     build = make_build(tmp_path, FakeExecutor({i: f"out of {i}\n" for i in IDS}))
     for block_id in [*reversed(IDS), "second"]:  # out of order, and one block twice
-        block, output, _, failure = build.output_for(block_id, code(build, block_id))
+        block, output, _, failure = build.render.output_for(block_id, code(build, block_id))
         assert (block.id, output, failure) == (block_id, f"out of {block_id}\n", None)
     # Looked up is not shown: a block counts as rendered once its page's HTML holds it.
-    assert build.rendered == set()
+    assert build.render.rendered == set()
     with pytest.raises(BookError, match="executed blocks that no page rendered"):
         build.check_all_rendered()
 
@@ -127,9 +133,9 @@ def test_a_block_is_known_by_its_page_and_id_alone(tmp_path):
     stable key; a fence markdown-exec renders with no id, or an unknown one, names its page."""
     build = make_build(tmp_path, FakeExecutor({i: "x\n" for i in IDS}))
     with pytest.raises(BookError, match=r"docs/ch\.md: markdown-exec rendered block '\?'"):
-        build.output_for("", "print(1)\n")
+        build.render.output_for("", "print(1)\n")
     with pytest.raises(BookError, match=r"docs/ch\.md: .*block 'nope'"):
-        build.output_for("nope", "print(1)\n")
+        build.render.output_for("nope", "print(1)\n")
     with pytest.raises(BookError, match=r"docs/p\.md:3: executed block has no id"):
         scan_page("p.md", '# P\n\n```python exec="on"\nprint(1)\n```\n', tmp_path)
     other = make_build(tmp_path / "again", FakeExecutor({i: "x\n" for i in IDS}))
@@ -138,12 +144,12 @@ def test_a_block_is_known_by_its_page_and_id_alone(tmp_path):
 
 def test_a_failure_is_reported_at_its_block(tmp_path):
     build = make_build(tmp_path, FakeExecutor({"first": "a\n", "second": None, "third": "c\n"}))
-    _, output, _, failure = build.output_for("second", code(build, "second"))
+    _, output, _, failure = build.render.output_for("second", code(build, "second"))
     assert output == "" and failure.block_id == "second"
     assert "block 'second'" in failure.message
-    _, output, _, failure = build.output_for("third", code(build, "third"))
+    _, output, _, failure = build.render.output_for("third", code(build, "third"))
     assert (output, failure) == ("c\n", None)
-    build.output_for("first", code(build, "first"))
+    build.render.output_for("first", code(build, "first"))
     failures = build.report().failures
     assert [(f.page, f.block_id) for f in failures] == [(PAGE, "second")]
 
@@ -151,10 +157,10 @@ def test_a_failure_is_reported_at_its_block(tmp_path):
 def test_a_page_level_failure_is_the_pages_not_a_blocks(tmp_path):
     executor = FakeExecutor({"first": "a\n"}, page_failure="docs/ch.md: the worker died")
     build = make_build(tmp_path, executor)
-    assert build.output_for("first", code(build, "first"))[3] is None
-    _, _, _, failure = build.output_for("second", code(build, "second"))
+    assert build.render.output_for("first", code(build, "first"))[3] is None
+    _, _, _, failure = build.render.output_for("second", code(build, "second"))
     assert "not run; the page failed: docs/ch.md: the worker died" in failure.message
-    build.output_for("third", code(build, "third"))
+    build.render.output_for("third", code(build, "third"))
     reported = [(f.page, f.block_id, f.message) for f in build.report().failures]
     assert reported == [(PAGE, "", "docs/ch.md: the worker died")]
 
@@ -209,9 +215,9 @@ def test_two_builds_in_one_process_get_two_builds(tmp_path, monkeypatch):
     one stops, and the fences the engine registers in the config reach the new one."""
     made: list[FakeExecutor] = []
 
-    def executor(self, build):
+    def executor(self, *made_for):
         made.append(FakeExecutor({i: f"build {len(made)} {i}\n" for i in IDS}))
-        return made[-1]
+        return made[-1], False
 
     monkeypatch.setattr(Engine, "_executor", executor)
     markdown = make_book(tmp_path)
@@ -309,7 +315,11 @@ def test_the_state_scan_sees_globals_and_mutated_containers(tmp_path):
 
 
 def test_the_engine_imports_no_book_feature_and_no_jax():
-    for path in [PACKAGE / "engine.py", *sorted((PACKAGE / "render").glob("*.py"))]:
+    stages = [
+        *sorted((PACKAGE / "render").glob("*.py")),
+        *sorted((PACKAGE / "pipeline").glob("*.py")),
+    ]
+    for path in [PACKAGE / "engine.py", *stages]:
         tree = ast.parse(path.read_text())
         names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]

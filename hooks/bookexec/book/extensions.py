@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from bookexec.book import audit, census, jax_changes, labcache, labs, notebooks, provenance
+from bookexec.discover.blocks import Block
 from bookexec.engine import Build, Extension
 from bookexec.errors import BookError
 from bookexec.goldens.measured import Fact
-from bookexec.goldens.store import golden_path, parse, read_versions
+from bookexec.goldens.store import Provenance, golden_path, parse, read_versions
 from bookexec.render import prose
 
 
@@ -21,7 +22,7 @@ def _triple(versions: dict[str, str]) -> tuple[str, str, str]:
     return versions["jax"], versions["jaxlib"], versions["python"]
 
 
-class Provenance(Extension):
+class ProvenanceNote(Extension):
     """The note closing each page with executed blocks: how its outputs were made."""
 
     def __init__(self) -> None:
@@ -31,20 +32,22 @@ class Provenance(Extension):
         """Fix this build's date."""
         self.date = provenance.build_date(build.settings.environ)
 
-    def made(self, build: Build, src: str) -> provenance.Made | None:
-        """How this page's outputs were made; None for a page with no executed blocks."""
+    def made(self, build: Build, src: str) -> tuple[Provenance, bool] | None:
+        """How this page's outputs were made, and whether they are the goldens' (nothing ran);
+        None for a page with no executed blocks."""
         blocks = build.plans.get(src)
         if not blocks:
             return None
         if not build.execute or build.pending(src):
-            return provenance.from_goldens(build.golden_dir, blocks)
+            recorded = provenance.from_goldens(build.golden_dir, blocks)
+            return (recorded, True) if recorded else None
         try:
             _, run = build.results(src)
         except BookError:  # a cancelled page: the failure is reported at its block
             return None
         if run is None or run.failure:
             return None
-        return provenance.executed(_triple(build.versions), run.backend, run.devices)
+        return Provenance.of(build.versions, run.backend, run.devices), False
 
     def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
         """Append the note."""
@@ -53,13 +56,13 @@ class Provenance(Extension):
         if made is None:
             return markdown
         link = provenance.TRUE_PAGE in build.plans
-        return markdown + provenance.note(made, self.date, src, link=link)
+        return markdown + provenance.note(*made, self.date, src, link=link)
 
 
 class Labs(Extension):
     """Lab notebooks: their code cells run as blocks; each chapter links to its lab."""
 
-    def __init__(self, notes: Provenance) -> None:
+    def __init__(self, notes: ProvenanceNote) -> None:
         self.notes = notes
         self.pages: set[str] = set()
 
@@ -67,7 +70,7 @@ class Labs(Extension):
         """Forget the last build's labs."""
         self.pages = set()
 
-    def scan(self, build: Build, src: str, path: Path) -> list | None:
+    def scan(self, build: Build, src: str, path: Path) -> list[Block] | None:
         """A lab's code cells, as blocks; None for a page that is not a lab."""
         if not labs.is_lab(src):
             return None
@@ -80,7 +83,7 @@ class Labs(Extension):
         if not labs.is_lab(src):
             return
         made = self.notes.made(build, src)
-        note = provenance.note_html(made, self.notes.date, src) if made else ""
+        note = provenance.note_html(*made, self.notes.date, src) if made else ""
         source = Path(config.docs_dir) / src
         page.file.abs_src_path = str(labs.render(build, src, source, build.paths.labs, note))
 
@@ -147,7 +150,7 @@ class Audit(Extension):
         for folder in [build.golden_dir, *sorted((build.root / jax_changes.RECORDS).glob("*"))]:
             recorded = read_versions(folder)
             if recorded:
-                versions |= {recorded.jax, recorded.jaxlib}
+                versions |= {recorded.version("jax"), recorded.version("jaxlib")}
         problems = audit.audit_nav(self.nav_titles)
         for page, (markdown, meta) in sorted(build.sources.items()):
             results = build.results(page)[0] if page in outputs else []
@@ -171,8 +174,7 @@ class OtherJax(Extension):
             prov = read_versions(folder)
             if prov is None:
                 return None
-            names = {"jax": prov.jax, "jaxlib": prov.jaxlib, "python": prov.python}
-            return {name: Fact(name, "exact", value) for name, value in names.items()}
+            return {name: Fact(name, "exact", value) for name, value in prov.versions}
         record = golden_path(folder, page, block_id)
         if not record.is_file():
             return None
@@ -209,5 +211,5 @@ class LabRenders(Extension):
 
 def book_extensions() -> list[Extension]:
     """This book's extensions, in the order their page markdown is applied."""
-    notes = Provenance()
+    notes = ProvenanceNote()
     return [Census(), Notebooks(), Labs(notes), notes, Audit(), OtherJax(), LabRenders()]

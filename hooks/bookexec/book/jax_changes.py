@@ -141,7 +141,7 @@ def run_book(
     out_dir: Path = root / RECORDS / facts["jax"]
     if pages:
         have = read_versions(out_dir)
-        if have is None or have.jax != facts["jax"]:
+        if have is None or have.version("jax") != facts["jax"]:
             raise BookError(
                 f"{out_dir} has no record yet: run ./book jax-changes on the whole book"
             )
@@ -194,9 +194,8 @@ def run_book(
     for old in sorted(set(kept) - written):
         remove_confined(old, root / RECORDS)
     if not pages:  # a partial run keeps the folder's versions, checked to be this JAX's
-        prov = Provenance(
-            facts["jax"], facts["jaxlib"], facts["python"], ",".join(sorted(backends))
-        )
+        names = {name: facts[name] for name in ("jax", "jaxlib", "python")}
+        prov = Provenance.of(names, ",".join(sorted(backends)))
         confined(out_dir / "VERSIONS", root / RECORDS)
         write_versions(out_dir, prov)
     return out_dir
@@ -413,10 +412,10 @@ def releases(root: Path) -> list[tuple[str, Path]]:
     for release in RELEASES:
         folder = root / RECORDS / release
         prov = read_versions(folder)
-        found.append((prov.jax if prov else release, folder))
+        found.append((prov.version("jax") if prov else release, folder))
     golden_dir = root / "tests" / "golden"
     pinned = read_versions(golden_dir)
-    found.append((pinned.jax if pinned else version("jax"), golden_dir))
+    found.append((pinned.version("jax") if pinned else version("jax"), golden_dir))
     return found
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
-from bookexec.goldens.store import golden_path, read_versions
+from bookexec.discover.blocks import Block
+from bookexec.goldens.store import Provenance, golden_path, read_versions
 
 DATE_CLASS = "bookexec-build-date"
 TRUE_PAGE = "how-it-stays-true.md"
@@ -27,49 +27,30 @@ def build_date(environ: Mapping[str, str]) -> str:
     return moment.date().isoformat()
 
 
-@dataclass(frozen=True)
-class Made:
-    """Where a page's outputs came from."""
-
-    jax: str
-    jaxlib: str
-    python: str
-    backend: str
-    devices: int  # 0: not known (the goldens do not record it)
-    recorded: bool  # True under BOOK_EXEC=off: the outputs are the goldens
-
-
-def executed(versions: tuple[str, str, str], backend: str, devices: int) -> Made:
-    """Outputs made by running them in this build."""
-    jax, jaxlib, python = versions
-    return Made(jax, jaxlib, python, backend, devices, recorded=False)
-
-
-def from_goldens(golden_dir, blocks) -> Made | None:
+def from_goldens(golden_dir: Path, blocks: Iterable[Block]) -> Provenance | None:
     """What the goldens' VERSIONS file says produced them, if any of the page's blocks has one."""
     if not any(golden_path(golden_dir, b.page, b.id).is_file() for b in blocks):
         return None
-    prov = read_versions(golden_dir)
-    if prov is None:
-        return Made("?", "?", "?", "?", devices=0, recorded=True)
-    return Made(prov.jax, prov.jaxlib, prov.python, prov.backend, devices=0, recorded=True)
+    unknown = Provenance.of({name: "?" for name in ("jax", "jaxlib", "python")}, "?")
+    return read_versions(golden_dir) or unknown
 
 
-def note(made: Made, date: str, page: str, link: bool = True) -> str:
+def note(made: Provenance, recorded: bool, date: str, page: str, link: bool = True) -> str:
     """The admonition closing the page, in markdown (so MkDocs checks its link).
 
-    It links to the page explaining the goldens when the book has one (`link`).
+    `recorded`: nothing ran (BOOK_EXEC=off), the outputs are the goldens'. It links to the
+    page explaining the goldens when the book has one (`link`).
     """
     more = ""
     if link and page != TRUE_PAGE:
         more = f" [How this book stays true]({_relative_link(page)})."
     title = '!!! info bookexec-provenance "How this page was made"'
-    return f"\n\n{title}\n\n    {_body(made, date)}{more}\n"
+    return f"\n\n{title}\n\n    {_body(made, recorded, date)}{more}\n"
 
 
-def note_html(made: Made, date: str, page: str) -> str:
+def note_html(made: Provenance, recorded: bool, date: str, page: str) -> str:
     """The same note as HTML, for a lab: mkdocs-jupyter renders notebooks, not admonitions."""
-    text = html.escape(_body(made, date), quote=False)
+    text = html.escape(_body(made, recorded, date), quote=False)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
     text = text.replace(html.escape(_when(date), quote=False), _when(date))
     link = "../" * (page.count("/") + 1) + PurePosixPath(TRUE_PAGE).stem + "/"
@@ -84,22 +65,23 @@ def _when(date: str) -> str:
     return f'<time class="{DATE_CLASS}" datetime="{date}">{date}</time>'
 
 
-def _body(made: Made, date: str) -> str:
+def _body(made: Provenance, recorded: bool, date: str) -> str:
     when = _when(date)
-    if made.recorded:
+    jax, jaxlib, python = (made.version(name) for name in ("jax", "jaxlib", "python"))
+    if recorded:
         body = (
             f"Nothing ran when this page was built on {when}: execution was off "
             "(`BOOK_EXEC=off`), so every output shown is the recorded golden from "
             "`tests/golden/`. The goldens record JAX "
-            f"{made.jax}, jaxlib {made.jaxlib}, Python {made.python} and the "
+            f"{jax}, jaxlib {jaxlib}, Python {python} and the "
             f"{made.backend} backend; they do not record a device count."
         )
     else:
         devices = f"{made.devices} device" + ("" if made.devices == 1 else "s")
         body = (
             f"Every output on this page was produced by running its code when the page was "
-            f"built on {when}, under JAX {made.jax}, jaxlib {made.jaxlib} and Python "
-            f"{made.python}, on the {made.backend} backend with {devices}. Each output was "
+            f"built on {when}, under JAX {jax}, jaxlib {jaxlib} and Python "
+            f"{python}, on the {made.backend} backend with {devices}. Each output was "
             "compared with its recorded golden before the page was published."
         )
     return body

@@ -266,7 +266,7 @@ class Background:
 
 
 class ServeExecutor:
-    """What `Build` asks of an executor, over the serve process's background runs."""
+    """A `PageExecutor` (`bookexec.pipeline.run`) over the serve process's background runs."""
 
     def __init__(self, background: Background) -> None:
         self.background = background

@@ -105,7 +105,7 @@ class Progress:
         if line:
             self.say(line)
         if not cached and seconds >= self.slow:
-            self.say(f"bookexec: slow block {where}: {seconds:.1f} s (BOOK_SLOW={self.slow:g})")
+            self.say(f"bookexec: slow block {where}: {seconds:.1f} s (slow: {self.slow:g})")
 
     def replayed(self) -> None:
         """Count a cached block run again to rebuild its page's session."""
@@ -135,7 +135,7 @@ def summary(
         f"{tally.cached} from cache" + (replayed if tally.replayed else ""),
     ]
     if shown:
-        parts = [f"0 blocks executed, {shown} shown from goldens (BOOK_EXEC=off)"]
+        parts = [f"0 blocks executed, {shown} shown from goldens (execute: false)"]
     if failed:
         parts.append(f"{failed} failed")
     parts.append(f"{drifted} drifted")

@@ -13,6 +13,7 @@ import adds, or that runs in a fresh interpreter, must see what a fresh Python h
 from __future__ import annotations
 
 from enum import StrEnum
+from multiprocessing.connection import Connection  # the worker has it loaded already
 
 
 class BlockStatus(StrEnum):
@@ -33,12 +34,12 @@ class Message:
     __slots__: tuple[str, ...] = ()
     op = ""
 
-    def fields(self) -> dict:
+    def fields(self) -> dict[str, object]:
         """The message's fields by name, as they are."""
         return {name: getattr(self, name) for name in self.__slots__}
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.fields() == self.fields()  # type: ignore[attr-defined]
+        return type(other) is type(self) and other.fields() == self.fields()
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -124,8 +125,8 @@ class BlockResult(Message):
         self,
         status: BlockStatus,
         output: str = "",
-        facts: list[dict] | None = None,
-        claims: list[dict] | None = None,
+        facts: list[dict[str, object]] | None = None,
+        claims: list[dict[str, object]] | None = None,
         error: BlockError | None = None,
         flood_line: int | None = None,
         seconds: float = 0.0,
@@ -162,7 +163,7 @@ _KINDS: dict[str, type[Message]] = {
 }
 
 
-def encode(message: Message) -> dict:
+def encode(message: Message) -> dict[str, object]:
     """One message as the plain dict sent over the pipe."""
     fields = message.fields()
     if isinstance(message, BlockResult):
@@ -185,11 +186,11 @@ def decode(data: object) -> Message:
         raise ProtocolError(f"not a worker message ({error!r}): {data!r:.200}") from None
 
 
-def send(conn, message: Message) -> None:
+def send(conn: Connection, message: Message) -> None:
     """Write one message to a `multiprocessing` connection."""
     conn.send(encode(message))
 
 
-def receive(conn) -> Message:
+def receive(conn: Connection) -> Message:
     """Read one message from a `multiprocessing` connection."""
     return decode(conn.recv())

@@ -590,6 +590,14 @@ class Executor:
         backend, devices = self._backends.get(page, NO_BACKEND)
         return PageRun(page=page, blocks=runs, backend=backend, devices=devices)
 
+    def ready(self, page: str) -> bool:
+        """Always: a build's own runs are waited for (only the serve background's are not)."""
+        return True
+
+    def pending(self) -> list[str]:
+        """None: no page shows its goldens while it runs."""
+        return []
+
     def page(self, page: str) -> PageRun:
         """The page's run, waited for."""
         return self._runs[page].result()

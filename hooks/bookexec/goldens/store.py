@@ -11,7 +11,8 @@ that one file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from bookexec.errors import BookError
@@ -23,7 +24,6 @@ MODES = ("check", "update")
 _SEPARATOR = "---\n"
 _HEADER_KEYS = ("block", "snippet", "written-by")
 VERSIONS_FILE = "VERSIONS"
-_VERSION_KEYS = ("jax", "jaxlib", "python", "backend")
 _VERSIONS_HEAD = (
     "# Written by GOLDEN=update mkdocs build (never edit by hand): the versions every golden\n"
     "# in this folder was last written or checked under.\n"
@@ -32,28 +32,40 @@ _VERSIONS_HEAD = (
 
 @dataclass(frozen=True)
 class Provenance:
-    """What produced a set of outputs: the versions and the backend."""
+    """What produced a set of outputs: the runtime's named versions and the backend.
 
-    jax: str
-    jaxlib: str
-    python: str
+    The names are the runtime's (`bookexec.execute.runtime.Runtime.versions`, e.g. python, or
+    jax, jaxlib and python): the store records and compares them without knowing any.
+    """
+
+    versions: tuple[tuple[str, str], ...]  # (name, version), in the runtime's order
     backend: str
+    devices: int = field(default=0, compare=False)  # 0: not known (VERSIONS does not say)
 
     @classmethod
-    def of(cls, versions: dict[str, str], backend: str) -> Provenance:
-        """From a runtime's versions; a runtime without jax leaves jax and jaxlib empty."""
-        return cls(versions.get("jax", ""), versions.get("jaxlib", ""), versions["python"], backend)
+    def of(cls, versions: Mapping[str, str], backend: str, devices: int = 0) -> Provenance:
+        """From a runtime's versions, name -> version; an empty version is not recorded."""
+        named = tuple((name, value) for name, value in versions.items() if value)
+        return cls(named, backend, devices)
+
+    def version(self, name: str) -> str:
+        """The version recorded under this name, or "" when there is none."""
+        return dict(self.versions).get(name, "")
 
     def text(self) -> str:
-        """The VERSIONS file: one line a version the runtime has."""
-        values = {key: getattr(self, key) for key in _VERSION_KEYS}
-        return _VERSIONS_HEAD + "".join(f"{k}: {v}\n" for k, v in values.items() if v)
+        """The VERSIONS file: one line a version, then the backend."""
+        lines = [*self.versions, ("backend", self.backend)]
+        return _VERSIONS_HEAD + "".join(f"{k}: {v}\n" for k, v in lines if v)
 
     def describe(self) -> str:
-        """The versions in words, for the report."""
-        if not self.jax:
-            return f"Python {self.python} ({self.backend})"
-        return f"jax {self.jax} (jaxlib {self.jaxlib}, Python {self.python}, {self.backend})"
+        """The versions in words, for the report: the first, then the others and the backend."""
+        words = [f"{_label(name)} {value}" for name, value in self.versions]
+        return f"{words[0]} ({', '.join([*words[1:], self.backend])})" if words else self.backend
+
+
+def _label(name: str) -> str:
+    """Python, the engine's own language, is named as people write it; a runtime's names as is."""
+    return "Python" if name == "python" else name
 
 
 def read_versions(golden_dir: Path) -> Provenance | None:
@@ -68,7 +80,8 @@ def read_versions(golden_dir: Path) -> Provenance | None:
     )
     if not all(key in fields for key in ("python", "backend")):
         return None
-    return Provenance(*(fields.get(key, "") for key in _VERSION_KEYS))
+    backend = fields.pop("backend")
+    return Provenance.of(fields, backend)
 
 
 def write_versions(golden_dir: Path, prov: Provenance) -> bool:

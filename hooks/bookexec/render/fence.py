@@ -10,27 +10,56 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from markupsafe import Markup
 
+from bookexec.discover.blocks import Block
 from bookexec.goldens.compare import Comparison
+from bookexec.goldens.report import Failure
 from bookexec.render.layout import DEFAULT_TABS, Look, block_html
 
 DEFAULT_SOURCE = "block"
 
 
-def format_python(current: Any, **options: Any) -> Markup:
-    """Render one executed block of the page `current` (the build) is rendering."""
+class BlockSource(Protocol):
+    """What the fence asks of the build's render stage (`bookexec.pipeline.render`)."""
+
+    root: Path  # the book's root, which a drift's diff names paths from
+    serving: bool  # under `mkdocs serve`: drift is shown at the block
+
+    @property
+    def pending_blocks(self) -> set[tuple[str, str]]:
+        """(page, block id) of the blocks shown from their goldens while they run."""
+        ...
+
+    def output_for(
+        self, block_id: str, code: str
+    ) -> tuple[Block, str, Comparison | None, Failure | None]:
+        """The block of the page being rendered, its shown output, comparison and failure."""
+        ...
+
+    def result_language(self, output: str) -> str:
+        """The Pygments language of an output's fence (the runtime's)."""
+        ...
+
+    def laid_out(self, block: Block, output: str, look: Look) -> None:
+        """The block's boxes were made: the page check expects them."""
+        ...
+
+
+def format_python(current: BlockSource, **options: Any) -> Markup:
+    """Render one executed block of the page `current` (the render stage) is rendering."""
     extra = dict(options.get("extra", {}))
     block, output, comparison, failure = current.output_for(options.get("id", ""), options["code"])
     # A block that printed nothing shows its source alone, not an empty output box.
     source = options.get("source") or (DEFAULT_SOURCE if output else "above")
-    result = options.get("result") or (current.runtime.result_language(output) if output else "")
+    result = options.get("result") or (current.result_language(output) if output else "")
     look = Look(
         source=source,
         result=result or "text",
-        tabs=tuple(options.get("tabs") or DEFAULT_TABS),  # type: ignore[arg-type]
+        tabs=tuple(options.get("tabs") or DEFAULT_TABS),
         # The reader sees which file the code comes from: the same file the tests use.
         title=extra.get("title", block.snippet),
         hl_lines=extra.get("hl_lines", ""),
@@ -84,7 +113,7 @@ def pending_note(block_id: str) -> str:
     )
 
 
-def drift_warning(comparison: Comparison, root) -> str:
+def drift_warning(comparison: Comparison, root: Path) -> str:
     """At the block, for `mkdocs serve`: a warning with the diff, or for cosmetic drift (the
     same program, re-lettered) a one-line note. The server keeps running."""
     kind, drift = comparison.kind, comparison.drift()
@@ -113,7 +142,7 @@ def drift_warning(comparison: Comparison, root) -> str:
     )
 
 
-def page_summary(failures: list, drifted: list[Comparison]) -> str:
+def page_summary(failures: list[Failure], drifted: list[Comparison]) -> str:
     """One note at the top of a served page that has failures or drift."""
     kinds = [c.kind for c in drifted]
     counts = [f"{len(failures)} failed"] if failures else []

@@ -30,14 +30,15 @@ PREFIX = "figure "
 REFERENCE = re.compile(r"^\{\{\s*figure:(?P<ref>[^{}\s]+)\s*\}\}\s*$")
 
 
-def parse_spec(fact: Fact) -> dict | None:
+def parse_spec(fact: Fact) -> dict[str, Any] | None:
     """The chart a fact describes, or None when the fact is not a figure."""
     if fact.kind != "exact" or not str(fact.value).startswith(PREFIX):
         return None
-    return json.loads(str(fact.value)[len(PREFIX) :])
+    spec: dict[str, Any] = json.loads(str(fact.value)[len(PREFIX) :])
+    return spec
 
 
-def draw_svg(name: str, spec: dict, values: dict[str, float]) -> str:
+def draw_svg(name: str, spec: dict[str, Any], values: dict[str, float]) -> str:
     """The chart as SVG text; the same spec and values always give the same bytes."""
     import matplotlib
 
@@ -73,7 +74,7 @@ def draw_svg(name: str, spec: dict, values: dict[str, float]) -> str:
     return out.getvalue()
 
 
-def figure_html(name: str, spec: dict, values: dict[str, float], caption: str) -> str:
+def figure_html(name: str, spec: dict[str, Any], values: dict[str, float], caption: str) -> str:
     """The figure as one raw HTML line for the page: inline SVG labelled by its alt text."""
     # At the precision a golden records them, so a value drawn as measured and the same
     # value read back from its golden give the same picture.

@@ -17,7 +17,9 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
+from typing import Any
 
+from markdown import Markdown
 from markdown_exec import MarkdownConverter, tabbed
 from pymdownx.highlight import Highlight  # type: ignore[import-untyped]
 
@@ -106,7 +108,7 @@ class Highlighter:
 
     md: object
 
-    def settings(self) -> tuple[dict, object | None]:
+    def settings(self) -> tuple[dict[str, Any], object | None]:
         """The page's highlight settings and the extension holding them (none: defaults)."""
         for ext in getattr(self.md, "registeredExtensions", []):
             if hasattr(ext, "get_pymdownx_highlight_settings"):
@@ -150,7 +152,7 @@ class Highlighter:
         return _untokenise(out, prefix)
 
 
-def block_html(md: object, block_id: str, code: str, output: str, look: Look) -> str:
+def block_html(md: Markdown, block_id: str, code: str, output: str, look: Look) -> str:
     """The block's source and output laid out as `look` asks, every part made here."""
     highlight = Highlighter(md)
     source = code.strip("\n")
@@ -177,7 +179,7 @@ def block_html(md: object, block_id: str, code: str, output: str, look: Look) ->
     return _tabbed(md, block_id, source_html, output_html, look)
 
 
-def _tabbed(md: object, block_id: str, source_html: str, output_html: str, look: Look) -> str:
+def _tabbed(md: Markdown, block_id: str, source_html: str, output_html: str, look: Look) -> str:
     """pymdownx.tabbed's tabs around the two boxes: only the layout is Markdown; each tab holds
     an empty element that the box replaces once the Markdown is HTML."""
     slots = {
@@ -190,7 +192,7 @@ def _tabbed(md: object, block_id: str, source_html: str, output_html: str, look:
         layout = tabbed((titles[0], source_slot), (titles[1], output_slot))
     else:
         layout = tabbed((titles[1], output_slot), (titles[0], source_slot))
-    converter = MarkdownConverter(md, update_toc=False)  # type: ignore[arg-type]
+    converter = MarkdownConverter(md, update_toc=False)
     return str(converter.convert(layout, stash=slots, id_prefix=f"{block_id}-"))
 
 

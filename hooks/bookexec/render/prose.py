@@ -18,6 +18,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from bookexec.errors import BookError
 from bookexec.goldens import measured
@@ -34,14 +35,16 @@ _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 Lookup = Callable[[str, str, str | None], dict[str, Fact] | None]
 # (reference, "docs/page:line") -> the figure's HTML (see bookexec.render.figures)
 FigureMaker = Callable[[str, str], str]
+# (page, message): a reference that cannot be filled, reported instead of raised
+OnError = Callable[[str, str], None]
 
 
-def nav_places(nav) -> dict[str, Fact]:
+def nav_places(nav: object) -> dict[str, Fact]:
     """Each page MkDocs' `nav` lists, by its path without `.md`, with its place in the nav
     (the first page 0), as the facts of the reserved block `nav`."""
     pages: list[str] = []
 
-    def walk(item) -> None:
+    def walk(item: object) -> None:
         if isinstance(item, str):
             pages.append(item)
         elif isinstance(item, dict):
@@ -72,7 +75,7 @@ def render(
     page: str,
     lookup: Lookup,
     figure: FigureMaker | None = None,
-    on_error: Callable[[str, str], None] | None = None,
+    on_error: OnError | None = None,
 ) -> str:
     """Replace every fact reference outside code with its value, or raise naming page and line.
 
@@ -104,8 +107,11 @@ def render(
     return "".join(out)
 
 
-def _render_line(line: str, page: str, number: int, lookup: Lookup, on_error=None) -> str:
-    pieces, last = [], 0
+def _render_line(
+    line: str, page: str, number: int, lookup: Lookup, on_error: OnError | None = None
+) -> str:
+    pieces: list[str] = []
+    last = 0
     for span in _CODE_SPAN.finditer(line):
         pieces.append(_replace(line[last : span.start()], page, number, lookup, on_error))
         pieces.append(span[0])
@@ -114,8 +120,10 @@ def _render_line(line: str, page: str, number: int, lookup: Lookup, on_error=Non
     return "".join(pieces)
 
 
-def _replace(text: str, page: str, number: int, lookup: Lookup, on_error=None) -> str:
-    def value(match: re.Match) -> str:
+def _replace(
+    text: str, page: str, number: int, lookup: Lookup, on_error: OnError | None = None
+) -> str:
+    def value(match: re.Match[str]) -> str:
         if on_error is None:
             return _value(match)
         try:
@@ -124,7 +132,7 @@ def _replace(text: str, page: str, number: int, lookup: Lookup, on_error=None) -
             on_error(page, str(error))
             return f"[missing fact: {html.escape(match['ref'])}]"
 
-    def _value(match: re.Match) -> str:
+    def _value(match: re.Match[str]) -> str:
         where = f"docs/{page}:{number}"
         ref = match["ref"]
         try:
@@ -156,7 +164,7 @@ def _replace(text: str, page: str, number: int, lookup: Lookup, on_error=None) -
     return REFERENCE.sub(value, text)
 
 
-def sentences_using(docs_dir, page: str, block_id: str) -> list[tuple[str, str]]:
+def sentences_using(docs_dir: Path, page: str, block_id: str) -> list[tuple[str, str]]:
     """Every line of the book that quotes a value of this block: (page:line, its text)."""
     found = []
     for path in sorted(docs_dir.rglob("*.md")):

@@ -1,0 +1,169 @@
+"""The judge stage: each block's output against its golden, once per build, and the report.
+
+A verdict is one of: the output as the reader sees it with its `Comparison`, or a `Failure`
+(the block raised, timed out, or its page's worker died). The goldens are the `Snapshot` taken
+as the build began, so a block that writes one cannot change the verdict on itself.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from bookexec.discover.blocks import Block
+from bookexec.execute.progress import outside_mkdocs
+from bookexec.goldens.compare import Classifier, Comparison, compare
+from bookexec.goldens.measured import Fact
+from bookexec.goldens.normalize import PathRule, normalize
+from bookexec.goldens.report import Failure, Report
+from bookexec.goldens.store import Provenance
+from bookexec.pipeline.run import Runs, recorded, run_of
+from bookexec.render.layout import shown_text
+
+Verdict = tuple[str, Comparison | None, Failure | None]  # shown output, comparison, failure
+
+
+def serve_log() -> logging.Logger:
+    """Drift and failures under `mkdocs serve`, outside what a strict config (the book's own)
+    counts, so they never abort the server."""
+    return outside_mkdocs("bookexec.serve", "%(levelname)-7s -  %(message)s")
+
+
+def shown(output: str, facts: list[Fact], backend: str) -> str:
+    """What the page shows: the output with measured values in place of their placeholders
+    (a `Shown`, which knows where they are, so the page marks them)."""
+    if any(fact.kind == "timing" for fact in facts):
+        output += (
+            f"\n[timed in this build on the {backend} backend: fastest of repeated runs,\n"
+            " warm-up excluded, each run waited on with block_until_ready]\n"
+        )
+    return shown_text(output, facts)
+
+
+class Judge:
+    """Every verdict of one build, and its failures; under `serving` each is said at once."""
+
+    def __init__(
+        self,
+        runs: Runs,
+        golden_dir: Path,
+        rules: list[PathRule],
+        classify: Classifier,
+        root: Path,
+        serving: bool,
+    ) -> None:
+        self.runs = runs
+        self.golden_dir = golden_dir
+        self.rules = rules
+        self.classify = classify
+        self.root = root
+        self.serving = serving
+        self.judgements: dict[tuple[str, str], Verdict] = {}
+        self.comparisons: dict[tuple[str, str], Comparison] = {}
+        self.failures: dict[tuple[str, str], Failure] = {}  # (page, block id or "") -> failure
+        self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
+
+    def judged(self, page: str, block: Block) -> Verdict:
+        """A block's output as the reader sees it, its comparison with its golden, or why it
+        has no output. A failure never stops the build here: the report at the end lists it.
+        A block is judged once per build; rendering it again shows the same."""
+        key = (page, block.id)
+        if key not in self.judgements:
+            self.judgements[key] = self._judge(page, block)
+        return self.judgements[key]
+
+    def _judge(self, page: str, block: Block) -> Verdict:
+        if self.runs.recorded_only(page):
+            if self.runs.execute:
+                self.pending_blocks.add((page, block.id))
+            output, facts, _ = recorded(self.runs.goldens, block)
+            return shown(output, facts, "(recorded)"), None, None
+        page_run = self.runs.wait(page)
+        run = run_of(page_run, block)
+        page_failures = [r.failure for r in page_run.blocks if not r.block.id and r.failure]
+        for message in page_failures:  # the page's worker, not one block: the page's failure
+            self.page_failed(page, message)
+        if run is None and page_failures:  # shown at the block, counted once, as the page's
+            message = f"{block.where}: not run; the page failed: {page_failures[0]}"
+            return "", None, Failure(page, block.id, block.snippet, message)
+        if run is None:
+            message = f"{block.where}: not run (the build was stopped)"
+            failure = Failure(page, block.id, block.snippet, message)
+        elif run.failure:
+            failure = Failure(page, block.id, block.snippet, run.failure, run.after)
+        else:
+            body = normalize(run.output, self.rules)
+            comparison = compare(
+                self.golden_dir,
+                page,
+                block.id,
+                block.snippet,
+                body,
+                run.facts,
+                run.claims,
+                self.classify,
+                self.runs.goldens,
+            )
+            self.comparisons[(page, block.id)] = comparison
+            if self.serving and comparison.status != "ok":
+                serve_log().warning(serve_message(comparison, self.root))
+            return shown(body, run.facts, page_run.backend), comparison, None
+        self.failures[(page, block.id)] = failure
+        if self.serving:
+            serve_log().error(failure.message)
+        return "", None, failure
+
+    def page_failed(self, page: str, message: str) -> None:
+        """A failure of the whole page (its worker, not one block): reported once, as the
+        page's, with no block named."""
+        if (page, "") not in self.failures:
+            self.failures[(page, "")] = Failure(page, "", "", message)
+            if self.serving:
+                serve_log().error(message)
+
+    def fail(self, page: str, key: str, message: str) -> None:
+        """A failure of the page's prose or of its final HTML, under its own `key`."""
+        self.failures[(page, key)] = Failure(page, "", "", message)
+        if self.serving:
+            serve_log().error(message)
+
+    def page_problems(self, page: str) -> tuple[list[Failure], list[Comparison]]:
+        """What this build found wrong on one page: its failures, and its blocks that differ."""
+        failures = [f for (p, _), f in self.failures.items() if p == page]
+        drifted = [c for (p, _), c in self.comparisons.items() if p == page and c.status != "ok"]
+        return failures, drifted
+
+    def report(
+        self,
+        stale: list[Path],
+        notes: list[str],
+        problems: list[str],
+        recorded: Provenance | None,
+        running: Provenance,
+    ) -> Report:
+        """One report for the whole build: failures (the executor's `notes` and the book's
+        `problems` among them), drift, new and `stale` goldens, versions."""
+        noted = [
+            Failure(note.split(":", 1)[0].removeprefix("docs/"), "", "", note) for note in notes
+        ]
+        audited = [Failure("", "", "", problem) for problem in problems]
+        failures = [*self.failures.values(), *noted, *audited]
+        comparisons = list(self.comparisons.values())
+        return Report(self.root, self.golden_dir, comparisons, stale, failures, recorded, running)
+
+    def statuses(self) -> list[str]:
+        """Each comparison's status: ok, drifted or new."""
+        return [c.status for c in self.comparisons.values()]
+
+
+def serve_message(comparison: Comparison, root: Path) -> str:
+    """The serve log's line for a block that drifted, or has no golden yet."""
+    if comparison.status == "new":
+        return (
+            f"docs/{comparison.page}#{comparison.block_id}: no golden yet; "
+            "run GOLDEN=update mkdocs build to write it"
+        )
+    reasons = "".join(f"  {reason}\n" for reason in comparison.notes())
+    return f"docs/{comparison.page}#{comparison.block_id} drifted from its golden:\n" + (
+        reasons + comparison.diff(root)
+    )

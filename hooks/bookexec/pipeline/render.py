@@ -1,0 +1,216 @@
+"""The render stage: what the engine's fence shows for each block, the values prose and
+figures quote, and the check of each page's final HTML.
+
+The fence (`bookexec.render.fence`) sees this stage only through its `BlockSource` protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from bookexec.discover.blocks import Block
+from bookexec.errors import BookError
+from bookexec.goldens import measured
+from bookexec.goldens.compare import Comparison
+from bookexec.goldens.measured import Fact
+from bookexec.goldens.report import Failure
+from bookexec.pipeline.judge import Judge
+from bookexec.pipeline.plan import Plan
+from bookexec.pipeline.run import Runs, recorded
+from bookexec.render import figures, prose, verify
+from bookexec.render.fence import verify_box
+from bookexec.render.layout import Look
+
+# A value as another release printed it (`{{fact:...@release}}`): page, block id, release.
+OtherRelease = Callable[[str, str, str], dict[str, Fact] | None]
+
+
+class RenderStage:
+    """One build's pages as MkDocs renders them, one at a time, in any order."""
+
+    def __init__(
+        self,
+        plan: Plan,
+        runs: Runs,
+        judge: Judge,
+        versions: Mapping[str, str],
+        result_language: Callable[[str], str],
+        other_release: OtherRelease,
+        root: Path,
+        serving: bool,
+    ) -> None:
+        self.plan = plan
+        self.runs = runs
+        self.judge = judge
+        self.versions = versions
+        self.result_language = result_language
+        self.other_release = other_release
+        self.root = root
+        self.serving = serving
+        self.nav_places: dict[str, Fact] = {}  # the reserved block `nav`
+        self.sources: dict[str, tuple[str, dict[str, Any]]] = {}  # page -> markdown, meta
+        self.offsets: dict[str, int] = {}  # page -> lines of front matter before its markdown
+        # Blocks found on their page's final HTML as planned (labs: judged), and what each
+        # page must show, from the formatter (see `check_page`).
+        self.rendered: set[tuple[str, str]] = set()
+        self.expected: dict[str, dict[str, verify.Expected]] = {}
+        self.checked: set[str] = set()  # pages whose final HTML was checked
+        self.page: str | None = None
+
+    @property
+    def pending_blocks(self) -> set[tuple[str, str]]:
+        """Blocks shown from their goldens while they run (under serve)."""
+        return self.judge.pending_blocks
+
+    # -- a page's markdown --------------------------------------------------------------------
+
+    def enter_page(
+        self, src: str, markdown: str, meta: dict[str, Any] | None = None, offset: int = 0
+    ) -> str:
+        """Start rendering a page: put recorded values into its prose.
+
+        A reference that cannot be filled is a failure of the page, reported with the rest at
+        the end of the build; the page goes on rendering."""
+        self.page = src
+        self.offsets[src] = offset
+        self.sources[src] = ("\n" * offset + markdown, meta or {})  # lines as in the file
+        return prose.render(markdown, src, self.facts_of, self.figure, on_error=self._prose_failed)
+
+    def _prose_failed(self, page: str, message: str) -> None:
+        self.judge.fail(page, f"(prose) {message}", message)
+
+    def facts_of(
+        self, page: str, block_id: str, release: str | None = None
+    ) -> dict[str, Fact] | None:
+        """A block's values by name (or a reserved block's: the nav's places, the versions);
+        None for a block the page does not have."""
+        if block_id == prose.NAV_BLOCK and release is None:
+            return self.nav_places
+        versions = block_id == prose.VERSIONS_BLOCK
+        block = None if versions else self.plan.block(page, block_id)
+        if block is None and not versions:
+            return None
+        if release is not None:  # the value as another release printed it: an extension's
+            return self.other_release(page, block_id, release)
+        if block is None:  # the versions this build runs
+            return {name: Fact(name, "exact", value) for name, value in self.versions.items()}
+        return self.runs.facts(page, block)
+
+    def figure(self, ref: str, where: str) -> str:
+        """The HTML of the figure `ref` names, drawn from the values it plots."""
+        page = where.removeprefix("docs/").rpartition(":")[0]
+        try:
+            target, block_id, name, _ = prose.parse_reference(ref, page)
+        except ValueError:
+            raise BookError(f"{where}: figure '{ref}' must look like block-id.name") from None
+        facts = self.facts_of(target, block_id)
+        if facts is None:
+            raise BookError(
+                f"{where}: figure '{ref}' names block '{block_id}', "
+                f"which docs/{target} does not have"
+            )
+        spec = figures.parse_spec(facts[name]) if name in facts else None
+        if spec is None:
+            raise BookError(
+                f"{where}: block '{block_id}' recorded no figure '{name}' (bookexec.facts.figure)"
+            )
+        plotted = [n for names in spec["series"].values() for n in names]
+        values, source = facts, "this build's measurement"
+        if not self.runs.execute:
+            source = "the values its golden records"
+        else:
+            # The golden keeps its values (the update mode never rewrites a golden for a
+            # moved time), so drawing them while this build measures within their bands gives
+            # the same SVG from build to build; a value out of its band is drawn as measured.
+            block = self.plan.block(target, block_id)
+            kept = recorded(self.runs.goldens, block)[1] if block else []
+            golden = {f.name: f for f in kept}
+            if all(n in golden and golden[n].kind == facts[n].kind for n in plotted) and not (
+                measured.band_notes([golden[n] for n in plotted], [facts[n] for n in plotted])
+            ):
+                values = golden
+                source = (
+                    "the values its golden records, which this build measured again "
+                    "within their bands"
+                )
+        caption = f"Drawn at build time by block '{block_id}' from {source}."
+        return figures.figure_html(
+            name, spec, {n: float(values[n].value) for n in plotted}, caption
+        )
+
+    # -- the fence ----------------------------------------------------------------------------
+
+    def output_for(
+        self, block_id: str, code: str
+    ) -> tuple[Block, str, Comparison | None, Failure | None]:
+        """The normalised output markdown-exec shows for block `block_id` of the page being
+        rendered: looked up by (page, id), so a block rendered twice, or out of order, still
+        gets its own."""
+        page = self.page or "?"
+        block = self.plan.block(page, block_id) if block_id else None
+        if block is None:
+            raise BookError(
+                f"docs/{page}: markdown-exec rendered block '{block_id or '?'}' that the scanner "
+                f'did not find; write executed fences as ```python exec="on" id="..."'
+            )
+        if code.strip("\n") != block.code.strip("\n"):
+            raise BookError(f"{block.where}: the snippet changed while the book was building")
+        return (block, *self.judge.judged(page, block))
+
+    def laid_out(self, block: Block, output: str, look: Look) -> None:
+        """The formatter made the block's boxes: `check_page` expects them on the page."""
+        expected = verify.Expected(block.id, block.where, block.code, output, look)
+        self.expected.setdefault(block.page, {})[block.id] = expected
+
+    # -- the page's final HTML ----------------------------------------------------------------
+
+    def check_page(self, page: str, output: str) -> str:
+        """The page as MkDocs wrote it: every planned block exactly once, each box holding
+        exactly what its block holds and printed. A problem fails the check at the end of the
+        build like any failure; under serve it is shown at the top of the page."""
+        blocks = self.plan.pages.get(page, [])
+        if not blocks:
+            return output
+        self.checked.add(page)
+        judgements = self.judge.judgements
+        if page in self.plan.owned:  # a lab: mkdocs-jupyter rendered the cells the build judged
+            cells = []
+            for b in blocks:  # what labs.render wrote into the executed copy
+                if (page, b.id) in judgements:
+                    text, _, failure = judgements[(page, b.id)]
+                    cells.append((b.id, b.where, f"{failure.message}\n" if failure else text))
+            found = verify.lab_problems(page, output, cells)
+            shown: set[str] = {block_id for block_id, _, _ in cells}
+        else:
+            planned = self.expected.get(page, {})
+            expected = [planned[b.id] for b in blocks if b.id in planned]
+            found = verify.problems(page, output, expected)  # never laid out: `missed`
+            shown = set(planned)
+        wrong = {block_id for block_id, _ in found}
+        self.rendered |= {(page, b.id) for b in blocks if b.id in shown and b.id not in wrong}
+        messages = [message for _, message in found]
+        for message in messages:
+            self.judge.fail(page, f"(page) {message}", message)
+        if messages and self.serving:
+            return verify_box(output, messages)
+        return output
+
+    def missed(self) -> list[str]:
+        """Blocks the scanner found but markdown-exec never laid out, so nothing checked them.
+        One laid out but not shown as it should be is its page's failure (`check_page`)."""
+        return [
+            block.where
+            for page, blocks in self.plan.pages.items()
+            for block in blocks
+            if (block.page, block.id) not in self.rendered and not self._reported(page, block)
+        ]
+
+    def _reported(self, page: str, block: Block) -> bool:
+        """The page check named this block's problem: it was laid out (a lab's cell: judged)."""
+        if page not in self.checked:
+            return False
+        if page in self.plan.owned:
+            return (page, block.id) in self.judge.judgements
+        return block.id in self.expected.get(page, {})

@@ -1,0 +1,138 @@
+"""The run stage: the executor behind `PageExecutor`, and what a page shows when it has no run.
+
+Two executors implement the protocol: `bookexec.execute.runner.Executor` (a build's own
+workers) and `bookexec.execute.background.ServeExecutor` (the serve process's background runs,
+whose pages show their goldens until their runs end). Under BOOK_EXEC=off, and while a page is
+pending, a block's output and facts are its golden's, as the build began.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import CancelledError
+from typing import Protocol
+
+from bookexec.discover.blocks import Block
+from bookexec.errors import BookError
+from bookexec.execute.cache import BlockCache
+from bookexec.execute.runner import BlockRun, PageRun
+from bookexec.goldens.compare import Snapshot
+from bookexec.goldens.measured import Claim, Fact
+from bookexec.goldens.store import golden_path, parse
+
+
+class PageExecutor(Protocol):
+    """What a build asks of an executor: run pages, hand back their runs, stop."""
+
+    cache: BlockCache | None  # the block cache it reads and fills, if any
+    jobs: int  # pages at a time
+    notes: list[str]  # trouble outside any block (a worker's last word), reported as failures
+
+    def submit(self, page: str, blocks: list[Block]) -> object:
+        """Start running the page's blocks, in order, in one session."""
+        ...
+
+    def ready(self, page: str) -> bool:
+        """False while the page's run is under way and the page shows its goldens instead."""
+        ...
+
+    def pending(self) -> list[str]:
+        """The pages whose runs are still under way."""
+        ...
+
+    def page(self, page: str) -> PageRun:
+        """The page's run, waited for."""
+        ...
+
+    def close(self) -> None:
+        """The build is over: every page has been asked for."""
+        ...
+
+    def stop(self) -> None:
+        """Stop the build's runs."""
+        ...
+
+
+def recorded(goldens: Snapshot, block: Block) -> tuple[str, list[Fact], list[Claim]]:
+    """A block's output and facts as its golden recorded them when the build began."""
+    text, _ = goldens.golden(golden_path(goldens.golden_dir, block.page, block.id))
+    if text is None:
+        return "(execution is off and this block has no golden yet)\n", [], []
+    golden = parse(text)
+    return golden.output, golden.facts, golden.claims
+
+
+def run_of(page_run: PageRun, block: Block) -> BlockRun | None:
+    """The block's run in its page's run, by id; None if the page stopped before it."""
+    return next((run for run in page_run.blocks if run.block.id == block.id), None)
+
+
+class Runs:
+    """The pages' runs, from `executor`; with `execute` off, nothing runs and every block shows
+    its golden (`goldens`, as the build began). `background`: the serve process's executor."""
+
+    def __init__(
+        self, executor: PageExecutor, goldens: Snapshot, execute: bool, background: bool = False
+    ) -> None:
+        self.executor = executor
+        self.goldens = goldens
+        self.execute = execute
+        self.background = background
+
+    def start(self, plan: dict[str, list[Block]]) -> None:
+        """Submit every planned page, in order."""
+        for src, blocks in plan.items():
+            self.executor.submit(src, blocks)
+
+    def pending(self, page: str) -> bool:
+        """The page's blocks still run in the background: it shows its goldens meanwhile."""
+        return not self.executor.ready(page)
+
+    def recorded_only(self, page: str) -> bool:
+        """The page shows its goldens: nothing runs, or its run is under way."""
+        return not self.execute or self.pending(page)
+
+    def wait(self, page: str) -> PageRun:
+        """The page's run, waited for; a cancelled one is named."""
+        try:
+            return self.executor.page(page)
+        except CancelledError:
+            raise BookError(f"docs/{page}: execution was cancelled") from None
+
+    def results(
+        self, page: str, plan: list[Block]
+    ) -> tuple[list[tuple[Block, str, list[Fact]]], PageRun | None]:
+        """Each block of a page with what it printed and recorded, and the page's run; the
+        goldens' outputs and no run when the page shows them."""
+        if not plan:
+            return [], None
+        if self.recorded_only(page):
+            return [(block, *recorded(self.goldens, block)[:2]) for block in plan], None
+        page_run = self.wait(page)
+        # A page that failed ran fewer blocks than it has; those it ran are still counted.
+        runs = ((block, run_of(page_run, block)) for block in plan)
+        return [(block, run.output, run.facts) for block, run in runs if run], page_run
+
+    def facts(self, page: str, block: Block) -> dict[str, Fact]:
+        """The values the block recorded, by name: this build's, or its golden's."""
+        if self.recorded_only(page):
+            return {fact.name: fact for fact in recorded(self.goldens, block)[1]}
+        run = run_of(self.wait(page), block)
+        if run is None or run.failure:
+            raise BookError(f"{block.where}: its values are missing (the block failed)")
+        return {fact.name: fact for fact in run.facts}
+
+    def page_runs(self, plan: dict[str, list[Block]]) -> list[PageRun]:
+        """The runs of every page with blocks; a cancelled page is left out."""
+        runs = []
+        for page, blocks in plan.items():
+            if blocks:
+                try:
+                    runs.append(self.wait(page))
+                except BookError:
+                    continue
+        return runs
+
+    def backends(self, plan: dict[str, list[Block]]) -> str:
+        """The backends the pages ran on, comma-separated; "none" when none is known."""
+        names = {run.backend for run in self.page_runs(plan)} - {"none", "unknown"}
+        return ",".join(sorted(names)) or "none"

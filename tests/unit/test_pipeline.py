@@ -1,0 +1,239 @@
+"""Each stage of a build alone (`bookexec.pipeline`), with fakes in place of the others: an
+in-memory golden snapshot for the store, a canned executor, a fake render stage for the fence.
+Nothing here spawns a worker or a build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from markdown import Markdown
+
+from bookexec.discover.blocks import Block
+from bookexec.errors import BookError
+from bookexec.execute.cache import BlockCache
+from bookexec.execute.runner import BlockRun, PageRun
+from bookexec.goldens.compare import Comparison, Snapshot, compare, plain_text
+from bookexec.goldens.report import Failure
+from bookexec.goldens.store import Provenance, golden_path, read_versions, write_versions
+from bookexec.goldens.store import render as render_golden
+from bookexec.pipeline.judge import Judge
+from bookexec.pipeline.plan import Plan
+from bookexec.pipeline.run import PageExecutor, Runs
+from bookexec.render.fence import format_python
+from bookexec.render.layout import Look
+
+GOLDENS = Path("/nowhere/tests/golden")  # never read: the snapshot holds the goldens
+PAGE = "ch.md"
+
+
+def block(block_id: str, index: int = 0) -> Block:
+    return Block(PAGE, index, 3 + 4 * index, block_id, f"snippets/ch/{block_id}.py", "print(1)\n")
+
+
+def snapshot(outputs: dict[str, str]) -> Snapshot:
+    """A fake golden store: the goldens as the update mode would write them, in memory."""
+    texts: dict[Path, tuple[str | None, str | None]] = {}
+    for block_id, output in outputs.items():
+        text = render_golden(PAGE, block_id, f"snippets/ch/{block_id}.py", output)
+        texts[golden_path(GOLDENS, PAGE, block_id)] = (text, None)
+    return Snapshot(GOLDENS, texts)
+
+
+class CannedExecutor:
+    """A `PageExecutor` handing back fixed runs; `running` pages are not ready yet."""
+
+    def __init__(self, runs: dict[str, BlockRun], running: set[str] | None = None) -> None:
+        self.runs = runs
+        self.running = running or set()
+        self.cache: BlockCache | None = None
+        self.jobs = 1
+        self.notes: list[str] = []
+        self.asked: list[str] = []
+        self.submitted: dict[str, list[Block]] = {}
+
+    def submit(self, page: str, blocks: list[Block]) -> None:
+        self.submitted[page] = blocks
+
+    def ready(self, page: str) -> bool:
+        return page not in self.running
+
+    def pending(self) -> list[str]:
+        return sorted(self.running)
+
+    def page(self, page: str) -> PageRun:
+        self.asked.append(page)
+        return PageRun(page, list(self.runs.values()), backend="cpu", devices=1)
+
+    def close(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+def judge_of(executor: PageExecutor, goldens: Snapshot, execute: bool = True) -> Judge:
+    runs = Runs(executor, goldens, execute)
+    return Judge(runs, GOLDENS, [], plain_text, Path("/nowhere"), serving=False)
+
+
+# -- plan ---------------------------------------------------------------------------------
+
+
+def test_the_plan_scans_pages_and_knows_each_blocks_fence_and_golden(tmp_path):
+    (tmp_path / "snippets" / "p").mkdir(parents=True)
+    (tmp_path / "snippets" / "p" / "one.py").write_text("print(1)\n")
+    page = '# P\n\n```python exec="on" id="one"\n--8<-- "snippets/p/one.py"\n```\n'
+    plan = Plan()
+    plan.scan([("p.md", page), ("empty.md", "# E\n")], tmp_path, ())
+    assert [b.id for b in plan.pages["p.md"]] == ["one"] and plan.pages["empty.md"] == []
+    assert plan.fence_line("p.md", "one") == 3 and plan.fence_line("p.md", "two") is None
+    assert (plan.blocks(), plan.pages_with_blocks()) == (1, 1)
+    assert plan.goldens(tmp_path) == {tmp_path / "p" / "one.txt"}
+    with pytest.raises(BookError, match=r"docs/bad\.md:1: executed block has no id"):
+        plan.scan([("bad.md", '```python exec="on"\nprint(1)\n```\n')], tmp_path, ())
+
+
+# -- run ----------------------------------------------------------------------------------
+
+
+def test_runs_show_the_goldens_when_nothing_runs_or_while_a_page_runs():
+    first = block("first")
+    goldens = snapshot({"first": "recorded\n"})
+    live = {"first": BlockRun(block=first, output="live\n")}
+    off = Runs(CannedExecutor(live), goldens, execute=False)
+    assert off.results(PAGE, [first]) == ([(first, "recorded\n", [])], None)
+    behind = CannedExecutor(live, running={PAGE})
+    assert Runs(behind, goldens, execute=True).results(PAGE, [first])[0][0][1] == "recorded\n"
+    assert behind.asked == []  # a page still running is not waited for
+    results, run = Runs(CannedExecutor(live), goldens, execute=True).results(PAGE, [first])
+    assert results == [(first, "live\n", [])] and run is not None and run.backend == "cpu"
+
+
+def test_a_failed_blocks_values_are_missing_not_empty():
+    first = block("first")
+    failed = {"first": BlockRun(block=first, failure="docs/ch.md:3: raised")}
+    runs = Runs(CannedExecutor(failed), snapshot({}), execute=True)
+    with pytest.raises(BookError, match=r"its values are missing \(the block failed\)"):
+        runs.facts(PAGE, first)
+
+
+# -- judge --------------------------------------------------------------------------------
+
+
+def test_the_judge_compares_with_the_store_it_was_given():
+    blocks = [block("same", 0), block("moved", 1), block("unknown", 2)]
+    executor = CannedExecutor({b.id: BlockRun(block=b, output=f"{b.id}\n") for b in blocks})
+    judge = judge_of(executor, snapshot({"same": "same\n", "moved": "before\n"}))
+    verdicts = {b.id: judge.judged(PAGE, b) for b in blocks}
+    assert {k: c.status for k, (_, c, _) in verdicts.items() if c} == {
+        "same": "ok",
+        "moved": "drifted",
+        "unknown": "new",
+    }
+    assert verdicts["same"][0] == "same\n" and verdicts["moved"][2] is None
+    _, drifted = judge.page_problems(PAGE)
+    assert [c.block_id for c in drifted] == ["moved", "unknown"]
+
+
+def test_a_block_is_judged_once_and_a_failure_is_its_blocks():
+    first, second = block("first", 0), block("second", 1)
+    runs = {
+        "first": BlockRun(block=first, output="a\n"),
+        "second": BlockRun(block=second, failure="docs/ch.md:7: raised ValueError"),
+    }
+    executor = CannedExecutor(runs)
+    judge = judge_of(executor, snapshot({"first": "a\n"}))
+    assert judge.judged(PAGE, first) is judge.judged(PAGE, first)
+    _, comparison, failure = judge.judged(PAGE, second)
+    assert comparison is None and failure == Failure(
+        PAGE, "second", "snippets/ch/second.py", "docs/ch.md:7: raised ValueError"
+    )
+    assert executor.asked == [PAGE, PAGE]  # once per block, never again
+    running = Provenance.of({"python": "3.13"}, "cpu")
+    report = judge.report([], ["docs/ch.md: the worker's last word"], [], running, running)
+    assert [(f.page, f.block_id) for f in report.failures] == [(PAGE, "second"), (PAGE, "")]
+    assert report.failed and report.count("ok") == 1
+
+
+def test_a_page_shown_recorded_is_marked_pending_and_not_compared():
+    first = block("first")
+    executor = CannedExecutor({"first": BlockRun(block=first, output="new\n")}, running={PAGE})
+    judge = judge_of(executor, snapshot({"first": "old\n"}))
+    assert judge.judged(PAGE, first) == ("old\n", None, None)
+    assert judge.pending_blocks == {(PAGE, "first")} and judge.comparisons == {}
+
+
+# -- render: the fence, through its narrow interface ----------------------------------------
+
+
+class FakeSource:
+    """A `BlockSource`: the fence's only view of the build."""
+
+    def __init__(self, output: str, comparison: Comparison | None = None) -> None:
+        self.root = Path("/nowhere")
+        self.serving = True
+        self.pending_blocks: set[tuple[str, str]] = set()
+        self.block = block("first")
+        self.output = output
+        self.comparison = comparison
+        self.laid: list[tuple[str, str, Look]] = []
+
+    def output_for(
+        self, block_id: str, code: str
+    ) -> tuple[Block, str, Comparison | None, Failure | None]:
+        return self.block, self.output, self.comparison, None
+
+    def result_language(self, output: str) -> str:
+        return "pycon"
+
+    def laid_out(self, block: Block, output: str, look: Look) -> None:
+        self.laid.append((block.id, output, look))
+
+
+def render(source: FakeSource) -> str:
+    options = {"id": "first", "source": "", "result": "", "extra": {}}
+    return str(format_python(source, code="print(1)\n", md=Markdown(), **options))
+
+
+def test_the_fence_lays_out_what_the_stage_hands_it_and_says_so():
+    source = FakeSource("printed by the stage\n")
+    html = render(source)
+    assert "printed by the stage" in html
+    assert [(i, o, look.result) for i, o, look in source.laid] == [
+        ("first", "printed by the stage\n", "pycon")
+    ]
+    assert "bookexec-pending" not in html and "bookexec-drift" not in html
+    source.pending_blocks.add((PAGE, "first"))
+    assert 'class="admonition note bookexec-pending" data-block="first"' in render(source)
+
+
+def test_the_fence_shows_drift_at_the_block_under_serve():
+    goldens = snapshot({"first": "old\n"})
+    drift = compare(GOLDENS, PAGE, "first", "snippets/ch/first.py", "new\n", snapshot=goldens)
+    assert drift.status == "drifted"
+    html = render(FakeSource("new\n", drift))
+    assert 'class="admonition warning bookexec-drift" data-block="first"' in html
+
+
+# -- the store: named versions, no runtime's names built in ----------------------------------
+
+
+def test_the_store_records_and_compares_whatever_versions_a_runtime_names(tmp_path):
+    prov = Provenance.of({"lua": "5.4.6", "luarocks": "", "python": "3.13"}, "cpu", devices=2)
+    assert write_versions(tmp_path, prov)
+    text = (tmp_path / "VERSIONS").read_text()
+    assert text.endswith("lua: 5.4.6\npython: 3.13\nbackend: cpu\n")  # the empty one is not
+    read = read_versions(tmp_path)
+    assert read == prov and read is not None and read.devices == 0  # devices: not recorded
+    assert read.version("lua") == "5.4.6" and read.version("jax") == ""
+    assert read.describe() == "lua 5.4.6 (Python 3.13, cpu)"
+    assert read != Provenance.of({"lua": "5.4.7", "python": "3.13"}, "cpu")
+    assert not write_versions(tmp_path, prov)  # unchanged: not rewritten
+
+
+def test_goldens_name_no_runtime():
+    """The runtime supplies its version names; the golden store names none of JAX's."""
+    store = Path(__file__).resolve().parents[1] / "hooks" / "bookexec" / "goldens" / "store.py"
+    code = store.read_text()
+    assert '"jax"' not in code and '"jaxlib"' not in code
