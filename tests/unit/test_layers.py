@@ -47,6 +47,7 @@ class Scanned:
     path: Path
     imports: set[str] = field(default_factory=set)  # modules and the names taken from them
     spawns: list[str] = field(default_factory=list)  # the command lines it starts, as written
+    own_path: bool = False  # whether it finds files from its own __file__
     tests: dict[str, tuple[set[str], set[str]]] = field(default_factory=dict)  # fixtures, marks
 
     @property
@@ -96,6 +97,8 @@ def read(path: Path) -> Scanned:
             found.spawns.append(command)
         elif isinstance(node, ast.FunctionDef):
             functions.append(node)
+        elif isinstance(node, ast.Name) and node.id == "__file__":
+            found.own_path = True
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
             ast.unparse(t) == "pytestmark" for t in node.targets
@@ -149,6 +152,8 @@ def problems(files: list[Scanned]) -> list[str]:
                     f"{where}::{test} uses the fixture {f}"
                     for f in sorted(fixtures & BUILDING_FIXTURES)
                 ]
+        if file.own_path:  # a moved file would look in the wrong folder
+            found.append(f"{where} uses __file__: take REPO from conftest")
         if e2e and file.layer != "e2e":
             found.append(f"{where} needs {', '.join(sorted(e2e))}: it belongs in tests/e2e")
         if file.layer == "unit":
@@ -177,6 +182,7 @@ from conftest import REPO, new_site
 from test_execution import run_page
 
 def test_spawns(tmp_path):
+    assert (Path(__file__).parent / "x").exists()
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=REPO)
     subprocess.run(["bash", str(REPO / "book"), "build"])
 
@@ -200,6 +206,7 @@ def test_the_check_sees_a_build_in_a_unit_test_and_the_book_outside_e2e(tmp_path
         "tests/{}/test_planted.py::test_reads uses built_book but is not marked build",
         "tests/{}/test_planted.py::test_reads uses browser_page but is not marked browser",
         "tests/{}/test_planted.py needs browser_page, built_book: it belongs in tests/e2e",
+        "tests/{}/test_planted.py uses __file__: take REPO from conftest",
     ]
     unit = [
         "tests/unit/test_planted.py::test_builds is marked build",

@@ -22,6 +22,7 @@ from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.run import PageExecutor, Runs
 from bookexec.render.fence import format_python
 from bookexec.render.layout import Look
+from conftest import REPO
 
 GOLDENS = Path("/nowhere/tests/golden")  # never read: the snapshot holds the goldens
 PAGE = "ch.md"
@@ -234,6 +235,6 @@ def test_the_store_records_and_compares_whatever_versions_a_runtime_names(tmp_pa
 
 def test_goldens_name_no_runtime():
     """The runtime supplies its version names; the golden store names none of JAX's."""
-    store = Path(__file__).resolve().parents[1] / "hooks" / "bookexec" / "goldens" / "store.py"
+    store = REPO / "hooks" / "bookexec" / "goldens" / "store.py"
     code = store.read_text()
     assert '"jax"' not in code and '"jaxlib"' not in code
