@@ -78,3 +78,13 @@ def test_every_file_the_guide_names_exists():
         "tests/test_gone.py",
         "bookexec/nowhere.py",
     ]
+
+
+def test_every_guide_page_is_audited_for_versions_only():
+    """A guide page's numbers are the tool's: one equal to a value a block records under another
+    JAX must not fail that upgrade's build (tests/e2e/test_upgrade.py builds under two)."""
+    for page in sorted(GUIDE.glob("*.md")):
+        text = page.read_text()
+        assert text.startswith("---\n"), f"{page.name} has no front matter"
+        meta = yaml.safe_load(text[4 : text.index("\n---\n", 4)])
+        assert str(meta.get("prose-audit-versions-only", "")).strip(), page.name

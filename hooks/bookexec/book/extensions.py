@@ -158,8 +158,17 @@ class Audit(Extension):
                 outputs.get(page, []), [f for _, _, facts in results for f in facts]
             )
             allowed, bad = audit.allowances(meta, page)
-            problems += bad + audit.audit_page(
-                page, markdown, page_numbers, book_numbers, page_names, allowed, versions
+            only_versions, wrong = audit.versions_only(meta, page)
+            problems += bad + wrong
+            problems += audit.audit_page(
+                page,
+                markdown,
+                page_numbers,
+                book_numbers,
+                page_names,
+                allowed,
+                versions,
+                only_versions=only_versions,
             )
         return problems
 
