@@ -9,12 +9,12 @@ setting: the workers' environment and the build's secrets (`bookexec.privacy`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from bookexec.discover.options import parse_bool, parse_switch
+from bookexec.discover.options import parse_bool, parse_number, parse_switch
 from bookexec.errors import BookError
 from bookexec.execute.runner import Limits, hash_seed
 from bookexec.goldens.store import MODES
@@ -127,29 +127,9 @@ def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
     return parse_bool(text, name) if text else default
 
 
-def _parsed[T: float](
-    env: Mapping[str, str],
-    name: str,
-    kind: Callable[[str], T],
-    ok: Callable[[T], bool],
-    default: T,
-    unit: str,
-) -> T:
-    text = env.get(name, "").strip()
-    if not text:
-        return default
-    try:
-        value = kind(text)
-    except ValueError:
-        value = None
-    if value is None or not ok(value):
-        raise BookError(f"{name}={text!r} is not {unit}; set it to e.g. {default:g} or unset it")
-    return value
-
-
 def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
-    return _parsed(env, name, float, lambda v: v >= 0, default, "a number of seconds")
+    return parse_number(env, name, float, lambda v: v >= 0, default, "a number of seconds")
 
 
 def _jobs(env: Mapping[str, str], default: int) -> int:
-    return _parsed(env, "BOOK_JOBS", int, lambda v: v >= 0, default, "a whole number of pages")
+    return parse_number(env, "BOOK_JOBS", int, lambda v: v >= 0, default, "a whole number of pages")

@@ -8,7 +8,7 @@ A misspelt option (`timout="300"`) would otherwise be ignored in silence, and a 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pygments.lexers import find_lexer_class_by_name
@@ -183,3 +183,25 @@ def check(options: dict[str, str], where: str) -> None:
         value = options.get(option.name)
         if value is not None and option.valid is not None and not option.valid(value):
             raise BookError(f'{where}: option {option.name}="{value}" must be {option.must_be}')
+
+
+def parse_number[T: float](
+    environ: Mapping[str, str],
+    name: str,
+    kind: Callable[[str], T],
+    ok: Callable[[T], bool],
+    default: T,
+    unit: str,
+) -> T:
+    """The variable `name` read as `kind` (the default when unset), or a BookError naming it
+    when it is not `unit` (`ok` says which values are)."""
+    text = environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or not ok(value):
+        raise BookError(f"{name}={text!r} is not {unit}; set it to e.g. {default:g} or unset it")
+    return value

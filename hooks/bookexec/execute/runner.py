@@ -26,7 +26,7 @@ from typing import Any
 
 from bookexec import privacy
 from bookexec.discover.blocks import Block
-from bookexec.discover.options import memory_words, parse_bool, parse_memory
+from bookexec.discover.options import memory_words, parse_bool, parse_memory, parse_number
 from bookexec.errors import BookError
 from bookexec.execute import protocol, reaper
 from bookexec.execute.cache import BlockCache, block_keys, environment_key
@@ -120,19 +120,11 @@ def _out_of_memory(error: protocol.BlockError) -> bool:
 def _number[N: float](
     environ: Mapping[str, str], name: str, kind: Callable[[str], N], default: N, unit: str
 ) -> N:
-    text = environ.get(name, "").strip()
-    if not text:
-        return default
-    try:
-        value = kind(text)
-    except ValueError:
-        value = None
-    if value is None or not value > 0:
-        raise BookError(
-            f"{name}={text!r} is not a positive number of {unit}; "
-            f"set it to e.g. {default:g} or unset it (default {default:g})"
-        )
-    return value
+    return parse_number(environ, name, kind, _positive, default, f"a positive number of {unit}")
+
+
+def _positive(value: float) -> bool:
+    return value > 0
 
 
 @dataclass
