@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -220,3 +221,11 @@ def test_the_check_sees_a_build_in_a_unit_test_and_the_book_outside_e2e(tmp_path
     ]
     wanted = [line.format(layer) for line in e2e] + (unit if layer == "unit" else [])
     assert sorted(found) == sorted(wanted)
+
+
+def test_the_heaviest_layer_is_collected_first():
+    """pytest-xdist hands files to its workers in collection order: the e2e layer's long files
+    first, so the unit layer's short ones fill the end instead of one long file running alone."""
+    pytest_options = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pytest"]
+    order = [Path(path).name for path in pytest_options["ini_options"]["testpaths"]]
+    assert order == ["e2e", "integration", "unit"]
