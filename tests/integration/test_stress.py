@@ -71,6 +71,11 @@ def test_a_timing_heavy_chapter_passes_with_two_busy_loops_per_core(tmp_path):
 # verdict, and leave no busy loop behind, whether the builds pass or fail.
 STAND_IN_MKDOCS = """#!/bin/sh
 echo "cache=$BOOK_CACHE args=$*" >> "{log}"
+# A loop just forked still shows its parent's command line until it execs: wait for all three.
+for _ in $(seq 100); do
+  [ "$(ps -o args= --ppid "$PPID" | grep -c book-stress-busy-loop)" -ge 3 ] && break
+  sleep 0.1
+done
 ps -o pid=,args= --ppid "$PPID" >> "{pids}"
 {wait}echo "INFO    -  bookexec: golden check: 3 blocks checked, 0 failed, {drifted} drifted, 0 new"
 echo "INFO    -  bookexec summary: 3 blocks executed, 0 from cache, {drifted} drifted; 1.0 s"
