@@ -71,9 +71,10 @@ def test_a_timing_heavy_chapter_passes_with_two_busy_loops_per_core(tmp_path):
 # verdict, and leave no busy loop behind, whether the builds pass or fail.
 STAND_IN_MKDOCS = """#!/bin/sh
 echo "cache=$BOOK_CACHE args=$*" >> "{log}"
-# A loop just forked still shows its parent's command line until it execs: wait for all three.
+# A loop just forked still shows its parent's command line until it execs: wait for them all.
 for _ in $(seq 100); do
-  [ "$(ps -o args= --ppid "$PPID" | grep -c book-stress-busy-loop)" -ge 3 ] && break
+  seen=$(ps -o args= --ppid "$PPID" | grep -c book-stress-busy-loop)
+  [ "$seen" -ge "$BOOK_STRESS_LOOPS" ] && break
   sleep 0.1
 done
 ps -o pid=,args= --ppid "$PPID" >> "{pids}"
