@@ -34,8 +34,9 @@ from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
-from bookexec.goldens.store import Provenance, read_versions
+from bookexec.goldens.store import Provenance, golden_path, read_versions
 from bookexec.guard import engine_formatter, register
+from bookexec.pipeline import rebuild
 from bookexec.pipeline.judge import Judge, Verdict, serve_log
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
@@ -76,6 +77,11 @@ class Extension:
         """A block's facts as another release recorded them (`{{fact:...@release}}`)."""
         return None
 
+    def reads(self, build: Build, page: str, markdown: str) -> set[str]:
+        """Other pages whose runs this extension shows on `page` (a table over the book): the
+        page is rendered again, under `mkdocs serve --dirty`, when one of their runs changes."""
+        return set()
+
     def problems(self, build: Build) -> list[str]:
         """Problems found over the whole build, reported with its failures."""
         return []
@@ -101,6 +107,10 @@ class Engine:
         self.live_reload = True
         self.build: Build | None = None
         self.background: background.Background | None = None
+        self.dirty = False
+        # Under `mkdocs serve --dirty`: what each page's last render read, so that a rebuild
+        # renders only the pages an edit touches (`pipeline.rebuild`).
+        self.graph: rebuild.Graph | None = None
 
     def current(self) -> Build:
         """The build under way; an error outside one (a formatter called without the plugin)."""
@@ -113,6 +123,9 @@ class Engine:
         `mkdocs serve`."""
         self.command = command
         self.live_reload = live_reload
+        self.dirty = dirty
+        if command == "serve" and dirty and self.graph is None:
+            self.graph = rebuild.Graph()
 
     def on_config(self, config: Any, settings: Settings | None = None) -> Any:
         """A new Build for this build or rebuild, with its settings; the engine's fences
@@ -135,6 +148,7 @@ class Engine:
             background=behind,
         )
         build.render.nav_places = prose.nav_places(config.nav)
+        build.only_entered = self.graph is not None
         self.build = build
         for extension in self.extensions:
             extension.start(build, config)
@@ -215,12 +229,50 @@ class Engine:
         build.plan(pages, owned)
         for extension in self.extensions:
             files = extension.files(build, files, config)
+        if self.dirty:
+            self._choose(build, files, config, dict(pages))
         return files
+
+    def _choose(self, build: Build, files: Any, config: Any, texts: dict[str, str]) -> None:
+        """A dirty build: make older the output of each page to render again, so that MkDocs
+        renders it, and say which and why. MkDocs skips the others."""
+        docs = Path(config.docs_dir)
+        pages = list(files.documentation_pages())
+        if self.graph is None:  # `mkdocs build --dirty`: no last build is known here
+            for f in pages:
+                rebuild.make_older(Path(f.abs_dest_path))
+            return
+        for f in pages:  # a lab's notebook, read as it is
+            if f.src_uri not in texts:
+                texts[f.src_uri] = rebuild.read_or_none(docs / f.src_uri) or ""
+        build.titles = {src: rebuild.title_of(text) for src, text in texts.items()}
+        inputs = {}
+        for src, text in texts.items():
+            reads = set().union(*(e.reads(build, src, text) for e in self.extensions))
+            inputs[src] = build.page_inputs(src, text, docs / src, reads)
+        titled = rebuild.titled_in(config.nav)
+        titles = {src: "" if src in titled else rebuild.title_of(t) for src, t in texts.items()}
+        config_file = Path(config.config_file_path)
+        site = rebuild.site_key(rebuild.read_or_none(config_file) or "", config.nav, titles)
+        watched = [docs, config_file, *(Path(path) for path in config.watch)]
+        now = rebuild.snapshot(build.root, watched)
+        under_docs = rebuild.relative(docs, build.root) + "/"
+        known = {path for path in now if path.startswith(under_docs)}
+        decision = self.graph.decide(site, inputs, now, known)
+        for f in pages:
+            if decision.everything or f.src_uri in decision.pages:
+                rebuild.make_older(Path(f.abs_dest_path))
+        build.inputs = inputs
+        log.info(decision.line(len(pages)))
 
     def on_pre_page(self, page: Any, config: Any, files: Any) -> Any:
         """Hand the page to the extensions before MkDocs reads it (a lab is executed here)."""
+        build, src = self.current(), page.file.src_uri
+        build.entered.add(src)
+        if src in build.inputs:  # the run states this render uses, read before it begins
+            build.used[src] = build.run_states(src)
         for extension in self.extensions:
-            extension.pre_page(self.current(), page, config)
+            extension.pre_page(build, page, config)
         return page
 
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
@@ -249,7 +301,11 @@ class Engine:
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
         """Check the page's final HTML: every block once, each output in its own box."""
-        return self.current().check_page(page.file.src_uri, output)
+        build, src = self.current(), page.file.src_uri
+        checked = build.check_page(src, output)
+        if self.graph is not None and src in build.used:
+            self.graph.rendered_page(build.inputs[src].used(*build.used[src]))
+        return checked
 
     def on_post_build(self, config: Any) -> None:
         """Judge the build: every page has rendered."""
@@ -259,7 +315,9 @@ class Engine:
         build.finish()
 
     def on_build_error(self, error: Exception) -> None:
-        """Stop the build's workers."""
+        """Stop the build's workers; the next build renders every page."""
+        if self.graph is not None:
+            self.graph.forget()
         self.stop()
 
     def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
@@ -310,6 +368,14 @@ class Build:
         # summary (`goldens.actions`); None elsewhere.
         self.actions = actions.from_environ(self.settings.environ)
         self.golden_dir = root / "tests" / "golden"
+        # Under `mkdocs serve --dirty` (`Engine._choose`): each page's inputs, the pages this
+        # build rendered, and the run states each render used.
+        self.only_entered = False
+        self.inputs: dict[str, rebuild.Inputs] = {}
+        self.entered: set[str] = set()
+        self.used: dict[str, tuple[str, dict[str, str]]] = {}
+        self.quoting: dict[str, list[str]] = {}
+        self.titles: dict[str, str] = {}
         # Two updates at once would remove each other's temporary files: the second refuses.
         self._lock = contextlib.ExitStack()
         self.finished = False
@@ -430,6 +496,39 @@ class Build:
         """The page's final HTML, checked (`RenderStage.check_page`)."""
         return self.render.check_page(page, output)
 
+    def page_inputs(self, page: str, text: str, path: Path, reads: set[str]) -> rebuild.Inputs:
+        """What the page reads (`rebuild.page_inputs`): `reads`, the pages whose runs an
+        extension shows on it."""
+        blocks = self.plans.get(page, [])
+        wrote = rebuild.included(text) + [block.snippet for block in blocks]
+        snippets = {path: rebuild.read_or_none(self.root / path) for path in sorted(set(wrote))}
+        goldens = {}
+        for block in blocks:
+            golden = golden_path(self.golden_dir, page, block.id)
+            goldens[rebuild.relative(golden, self.root)] = rebuild.read_or_none(golden)
+        quoted = {target for target, _ in prose.quoted_blocks(text, page)} | reads
+        self.quoting[page] = sorted(quoted - {page})
+        run, states = self.run_states(page)
+        return rebuild.page_inputs(
+            page,
+            text,
+            [(b.id, b.snippet, b.code, b.options) for b in blocks],
+            snippets,
+            goldens,
+            states,
+            run,
+            rebuild.relative(path, self.root),
+        )
+
+    def run_states(self, page: str) -> tuple[str, dict[str, str]]:
+        """The state of the page's own run, and of each run whose values it quotes."""
+        plans, quoted = self.plans, {}
+        for target in self.quoting.get(page, []):
+            # A table over the book shows each page's title too.
+            state = self.runs.state(target, plans.get(target, []))
+            quoted[target] = f"{state} {self.titles.get(target, '')}"
+        return self.runs.state(page, plans.get(page, [])), quoted
+
     # -- finishing ----------------------------------------------------------------------------
 
     def running(self) -> Provenance:
@@ -525,7 +624,7 @@ class Build:
 
     def check_all_rendered(self) -> None:
         """A block the scanner found but markdown-exec never laid out would go unchecked."""
-        missed = self.render.missed()
+        missed = self.render.missed(self.entered if self.only_entered else None)
         if not missed:
             return
         message = (

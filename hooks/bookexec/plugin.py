@@ -14,6 +14,7 @@ The runtime and the extensions are named by dotted path, so that a book brings i
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -193,6 +194,28 @@ def live_reload() -> bool:
     return bool(context.params.get("livereload", True))
 
 
+class DirtyNotice(logging.Filter):
+    """Drops MkDocs' warning that a dirty build is under way. Under `mkdocs serve --dirty` the
+    engine decides which pages render again (`bookexec.pipeline.rebuild`), and a strict build
+    would count the warning as a failure."""
+
+    LOGGERS = ("mkdocs.commands.build", "properdocs.commands.build")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for the notice; every other record passes."""
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+    def install(self) -> None:
+        """Filter the build's loggers."""
+        for name in self.LOGGERS:
+            logging.getLogger(name).addFilter(self)
+
+    def remove(self) -> None:
+        """Stop filtering."""
+        for name in self.LOGGERS:
+            logging.getLogger(name).removeFilter(self)
+
+
 class ExecutedBookPlugin(BasePlugin[BookConfig]):
     """Every MkDocs event goes to the one `Engine`, made from the options."""
 
@@ -202,6 +225,7 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         self.command = "build"
         self.dirty = False
         self.reloads = True
+        self.notice = DirtyNotice()
 
     def configured(self) -> Engine:
         """The engine for the configured runtime and extensions: made again when a build
@@ -224,6 +248,8 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """`build` or `serve`: its presence keeps this instance for the whole serve."""
         self.command, self.dirty, self.reloads = command, dirty, live_reload()
+        if command == "serve" and dirty:
+            self.notice.install()
         if self.engine is not None:
             self.engine.on_startup(command, dirty, self.reloads)
 
@@ -278,5 +304,6 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
 
     def on_shutdown(self) -> None:
         """Stop everything."""
+        self.notice.remove()
         if self.engine is not None:
             self.engine.on_shutdown()

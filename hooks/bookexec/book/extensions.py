@@ -105,6 +105,14 @@ class Census(Extension):
 
         return census.fill(markdown, page.file.src_uri, rows)
 
+    def reads(self, build: Build, page: str, markdown: str) -> set[str]:
+        """A page with the census shows every page's run."""
+        return (
+            {p for p, blocks in build.plans.items() if blocks}
+            if census.MARKER in markdown
+            else set()
+        )
+
 
 class Notebooks(Extension):
     """Each chapter with code, offered as a notebook beside its page."""

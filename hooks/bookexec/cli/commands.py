@@ -36,7 +36,10 @@ Parser = argparse.ArgumentParser
 
 
 def _serve(root: Path, options: Options, rest: list[str], command: Parser) -> int:
-    become([prepare(root).tool("mkdocs"), "serve", *rest])
+    # --dirty: a rebuild renders only the pages an edit touches (`pipeline.rebuild`);
+    # --clean or --dirty given here wins.
+    chosen = {"--clean", "--dirty", "--dirtyreload"} & set(rest)
+    become([prepare(root).tool("mkdocs"), "serve", *([] if chosen else ["--dirty"]), *rest])
     return 0
 
 

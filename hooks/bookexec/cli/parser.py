@@ -52,8 +52,9 @@ PASSES_ON = {
 
 
 DESCRIPTIONS = {
-    "serve": "Set up .venv, then run `mkdocs serve`: pages at once from the goldens, their "
-    "blocks run behind them, live reload on http://127.0.0.1:8000.",
+    "serve": "Set up .venv, then run `mkdocs serve --dirty`: pages at once from the goldens, "
+    "their blocks run behind them, live reload on http://127.0.0.1:8000; a rebuild renders "
+    "only the pages an edit touches (--clean renders every page).",
     "build": "Set up .venv, then run the strict build CI runs (`mkdocs build --strict`): a "
     "failed, drifted, new or stale golden fails it, after the drift report.",
     "update": "Set up .venv, then rewrite the goldens (GOLDEN=update mkdocs build --strict) and "

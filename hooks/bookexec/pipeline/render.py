@@ -197,12 +197,14 @@ class RenderStage:
             return verify_box(output, messages)
         return output
 
-    def missed(self) -> list[str]:
-        """Blocks the scanner found but markdown-exec never laid out, so nothing checked them.
-        One laid out but not shown as it should be is its page's failure (`check_page`)."""
+    def missed(self, pages: set[str] | None = None) -> list[str]:
+        """Blocks the scanner found but markdown-exec never laid out, so nothing checked them;
+        only on `pages`, when given (a dirty build renders some). One laid out but not shown as
+        it should be is its page's failure (`check_page`)."""
         return [
             block.where
             for page, blocks in self.plan.pages.items()
+            if pages is None or page in pages
             for block in blocks
             if (block.page, block.id) not in self.rendered and not self._reported(page, block)
         ]

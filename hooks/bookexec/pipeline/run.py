@@ -18,6 +18,7 @@ from bookexec.execute.runner import BlockRun, PageRun
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.store import golden_path, parse
+from bookexec.pipeline import rebuild
 
 
 class PageExecutor(Protocol):
@@ -120,6 +121,32 @@ class Runs:
         if run is None or run.failure:
             raise BookError(f"{block.where}: its values are missing (the block failed)")
         return {fact.name: fact for fact in run.facts}
+
+    def state(self, page: str, blocks: list[Block]) -> str:
+        """What the page's blocks show, as a fingerprint: "" without blocks, PENDING while the
+        page shows its goldens as it runs, else a digest of its outputs, facts and failures.
+        A page quoting another's values is rendered again when this changes."""
+        if not blocks:
+            return ""
+        if not self.execute:
+            return "execute off"
+        if self.pending(page):
+            return rebuild.PENDING
+        try:
+            page_run = self.wait(page)
+        except BookError:
+            return "cancelled"
+        return rebuild.digest(
+            [
+                [
+                    run.block.id,
+                    run.output,
+                    run.failure,
+                    [[f.name, f.kind, f.value] for f in run.facts],
+                ]
+                for run in page_run.blocks
+            ]
+        )
 
     def page_runs(self, plan: dict[str, list[Block]]) -> list[PageRun]:
         """The runs of every page with blocks; a cancelled page is left out."""

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 PREFIX = "figure "
 REFERENCE = re.compile(r"^\{\{\s*figure:(?P<ref>[^{}\s]+)\s*\}\}\s*$")
+REFERENCE_ANYWHERE = re.compile(r"\{\{\s*figure:(?P<ref>[^{}\s]+)\s*\}\}")
 
 
 def parse_spec(fact: Fact) -> dict[str, Any] | None:

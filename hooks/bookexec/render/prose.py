@@ -164,6 +164,23 @@ def _replace(
     return REFERENCE.sub(value, text)
 
 
+def quoted_blocks(markdown: str, page: str) -> set[tuple[str, str]]:
+    """The (page, block id) of every block whose values this page quotes in a fact or draws in a
+    figure; the reserved blocks and other releases' records are left out. Read anywhere, code
+    included: a reference too many only renders a page once more."""
+    refs = [m["ref"] for m in REFERENCE.finditer(markdown)]
+    refs += [m["ref"] for m in figures.REFERENCE_ANYWHERE.finditer(markdown)]
+    found = set()
+    for ref in refs:
+        try:
+            target, block_id, _, release = parse_reference(ref, page)
+        except ValueError:
+            continue
+        if release is None and block_id not in (NAV_BLOCK, VERSIONS_BLOCK):
+            found.add((target, block_id))
+    return found
+
+
 def sentences_using(docs_dir: Path, page: str, block_id: str) -> list[tuple[str, str]]:
     """Every line of the book that quotes a value of this block: (page:line, its text)."""
     found = []
