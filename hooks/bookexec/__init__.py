@@ -61,6 +61,7 @@ settings, read once as it starts from the plugin's options and the environment.
   when nothing runs.
 - `pipeline.judge`: each block's output against its golden, the failures, the report.
 - `pipeline.render`: what the fence shows for a block, prose values and figures, the page check.
+- `pipeline.rebuild`: under `mkdocs serve --dirty`, the page graph: which pages a rebuild renders.
 
 `engine`: the `Engine` the plugin makes, and one `Build` per MkDocs build, wiring the stages;
 the `Extension` seam through which a book adds its own features.

@@ -141,11 +141,12 @@ def page_outputs(site_dir) -> dict[str, int]:
 
 def settled(served, seconds: float = 240.0) -> None:
     """Every build the server began has ended, and none began for 3 s (a background run's end
-    asks for one more)."""
+    asks for one more). The engine's summary line ends each build: MkDocs logs its own
+    "Documentation built in N seconds" once per distinct N (its logger drops repeats)."""
 
     def quiet() -> bool:
         text = served.log()
-        began, ended = text.count("Building documentation..."), text.count("Documentation built")
+        began, ended = text.count("Building documentation..."), text.count("bookexec summary:")
         if began != ended:
             return False
         time.sleep(3.0)
