@@ -36,6 +36,7 @@ from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, read_versions
 from bookexec.guard import engine_formatter, register
+from bookexec.pipeline.browser_review import BrowserReview
 from bookexec.pipeline.judge import Judge, Verdict, serve_log
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
@@ -101,6 +102,7 @@ class Engine:
         self.live_reload = True
         self.build: Build | None = None
         self.background: background.Background | None = None
+        self.review: BrowserReview | None = None  # under serve: accept and keep in the browser
 
     def current(self) -> Build:
         """The build under way; an error outside one (a formatter called without the plugin)."""
@@ -135,6 +137,10 @@ class Engine:
             background=behind,
         )
         build.render.nav_places = prose.nav_places(config.nav)
+        if serving and settings.execute:  # one review server for the whole serve
+            if self.review is None:
+                self.review = BrowserReview(root, served_origin(config))
+            build.render.review = (self.review.url, self.review.token)
         self.build = build
         for extension in self.extensions:
             extension.start(build, config)
@@ -248,8 +254,14 @@ class Engine:
         return html
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
-        """Check the page's final HTML: every block once, each output in its own box."""
-        return self.current().check_page(page.file.src_uri, output)
+        """Check the page's final HTML: every block once, each output in its own box; under
+        serve, offer the page's drift to the browser review."""
+        build = self.current()
+        output = build.check_page(page.file.src_uri, output)
+        if self.review is not None and build.render.review and page.file.src_uri not in build.owned:
+            _, drifted = build.judge.page_problems(page.file.src_uri)
+            self.review.offer(page.file.src_uri, [review.entry_of(c, build.root) for c in drifted])
+        return output
 
     def on_post_build(self, config: Any) -> None:
         """Judge the build: every page has rendered."""
@@ -266,6 +278,8 @@ class Engine:
         """A page whose blocks finish in the background reloads live."""
         if self.background is not None:
             self.background.attach(server)
+        if self.review is not None:  # an accepted golden rebuilds its page
+            self.review.attach(server)
         return server
 
     def on_shutdown(self) -> None:
@@ -274,6 +288,9 @@ class Engine:
         if self.background is not None:
             self.background.shutdown()
             self.background = None
+        if self.review is not None:
+            self.review.close()
+            self.review = None
 
     def stop(self) -> None:
         """Stop the current build's workers, if a build is under way."""
@@ -555,6 +572,16 @@ class Build:
         if self.execute and not self.serving and not self.finished:
             review.clear(self.root)
         self._lock.close()
+
+
+def served_origin(config: Any) -> str | None:
+    """The served site's address under `mkdocs serve`, which sets `site_url` to it; else the
+    dev_addr it listens on."""
+    site_url = getattr(config, "site_url", None)
+    if site_url:
+        return str(site_url)
+    address = getattr(config, "dev_addr", None)
+    return f"http://{address.host}:{address.port}" if address is not None else None
 
 
 def progress_for(root: Path, settings: Settings) -> Progress:
