@@ -138,9 +138,13 @@ def test_accept_and_keep_in_the_browser(served, browser):
         assert refused == 403
 
         keep.click()
-        status = warning.locator(".bookexec-review-status")
-        status.filter(has_text="kept").wait_for(timeout=30_000)
+        page.locator(".bookexec-drift[data-review-answer]").wait_for(timeout=30_000)
         assert golden.read_bytes() == recorded
+        assert warning.get_attribute("data-review-answer") == "keep"
+        assert (
+            "kept tests/golden/drift/own.txt"
+            in warning.locator(".bookexec-review-status").inner_text()
+        )
         served.until(lambda: "kept in the browser: docs/drift.md#own" in served.log(), 30)
 
         clicked = time.monotonic()
