@@ -37,6 +37,7 @@ from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions
 from bookexec.guard import engine_formatter, register
 from bookexec.pipeline import rebuild
+from bookexec.pipeline.browser_review import BrowserReview
 from bookexec.pipeline.judge import Judge, Verdict, serve_log
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
@@ -111,6 +112,7 @@ class Engine:
         # Under `mkdocs serve --dirty`: what each page's last render read, so that a rebuild
         # renders only the pages an edit touches (`pipeline.rebuild`).
         self.graph: rebuild.Graph | None = None
+        self.review: BrowserReview | None = None  # under serve: accept and keep in the browser
 
     def current(self) -> Build:
         """The build under way; an error outside one (a formatter called without the plugin)."""
@@ -149,6 +151,10 @@ class Engine:
         )
         build.render.nav_places = prose.nav_places(config.nav)
         build.only_entered = self.graph is not None
+        if serving and settings.execute:  # one review server for the whole serve
+            if self.review is None:
+                self.review = BrowserReview(root, served_origin(config))
+            build.render.review = (self.review.url, self.review.token)
         self.build = build
         for extension in self.extensions:
             extension.start(build, config)
@@ -300,12 +306,16 @@ class Engine:
         return html
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
-        """Check the page's final HTML: every block once, each output in its own box."""
+        """Check the page's final HTML: every block once, each output in its own box; under
+        serve, offer the page's drift to the browser review."""
         build, src = self.current(), page.file.src_uri
-        checked = build.check_page(src, output)
+        output = build.check_page(src, output)
         if self.graph is not None and src in build.used:
             self.graph.rendered_page(build.inputs[src].used(*build.used[src]))
-        return checked
+        if self.review is not None and build.render.review and src not in build.owned:
+            _, drifted = build.judge.page_problems(src)
+            self.review.offer(src, [review.entry_of(c, build.root) for c in drifted])
+        return output
 
     def on_post_build(self, config: Any) -> None:
         """Judge the build: every page has rendered."""
@@ -324,6 +334,8 @@ class Engine:
         """A page whose blocks finish in the background reloads live."""
         if self.background is not None:
             self.background.attach(server)
+        if self.review is not None:  # an accepted golden rebuilds its page
+            self.review.attach(server)
         return server
 
     def on_shutdown(self) -> None:
@@ -332,6 +344,9 @@ class Engine:
         if self.background is not None:
             self.background.shutdown()
             self.background = None
+        if self.review is not None:
+            self.review.close()
+            self.review = None
 
     def stop(self) -> None:
         """Stop the current build's workers, if a build is under way."""
@@ -654,6 +669,16 @@ class Build:
         if self.execute and not self.serving and not self.finished:
             review.clear(self.root)
         self._lock.close()
+
+
+def served_origin(config: Any) -> str | None:
+    """The served site's address under `mkdocs serve`, which sets `site_url` to it; else the
+    dev_addr it listens on."""
+    site_url = getattr(config, "site_url", None)
+    if site_url:
+        return str(site_url)
+    address = getattr(config, "dev_addr", None)
+    return f"http://{address.host}:{address.port}" if address is not None else None
 
 
 def progress_for(root: Path, settings: Settings) -> Progress:

@@ -150,4 +150,4 @@ class CachePaths:
     report = _under("last-report.json", "The report a failed check leaves for `./book review`.")
     last_build = _under("last-build", "The id of the last build that ran blocks here.")
     update_lock = _under("update.lock", "Held while an update or a review writes goldens.")
-    serve = _under("serve", "One folder per `mkdocs serve`, touched as background runs end.")
+    serve = _under("serve", "Folders `mkdocs serve` watches, touched to ask for a rebuild.")

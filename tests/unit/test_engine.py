@@ -236,6 +236,57 @@ def test_two_builds_in_one_process_get_two_builds(tmp_path, monkeypatch):
     html = md.convert(markdown)
     assert "build 1 first" in html and "build 0" not in html  # the second build's output
     assert "build 1 third" in html
+    eng.on_shutdown()  # the serve's browser review, too
+
+
+def test_under_serve_one_browser_review_is_offered_each_pages_drift(tmp_path, monkeypatch):
+    """`mkdocs serve`: one review server for the whole serve, its address and token handed to
+    each build's render stage, each page's drift offered as it is written, closed at the end;
+    a plain build has none."""
+    golden_dir = tmp_path / "tests" / "golden"
+    for block_id in IDS:
+        path = golden_path(golden_dir, PAGE, block_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        body = "before\n" if block_id == "second" else f"now {block_id}\n"
+        path.write_text(render_golden(PAGE, block_id, f"snippets/ch/{block_id}.py", body))
+
+    def executor(self, *made_for):
+        return FakeExecutor({i: f"now {i}\n" for i in IDS}), False
+
+    monkeypatch.setattr(Engine, "_executor", executor)
+    markdown = make_book(tmp_path)
+    eng = Engine(FakeRuntime())
+    eng.on_startup("serve", dirty=False)
+    config = fixture_config(tmp_path, site_url="http://127.0.0.1:8123/")
+    eng.on_config(config)
+    served = eng.review
+    assert served is not None and served.origins == {
+        "http://127.0.0.1:8123",
+        "http://localhost:8123",
+    }
+    eng.on_config(config)  # a rebuild keeps it
+    assert eng.review is served and eng.build.render.review == (served.url, served.token)
+    build = eng.build
+    build.plan([(PAGE, markdown)])
+    build.enter_page(PAGE, markdown)
+    html = render_page(build)
+    assert html.count('data-answer="accept"') == 1 and f'data-review-token="{served.token}"' in html
+    page = SimpleNamespace(file=SimpleNamespace(src_uri=PAGE))
+    assert eng.on_post_page(html, page, config) == html
+    entry = served.offered(PAGE, "second")
+    assert entry is not None and entry.actual is not None and "now second" in entry.actual
+    assert served.offered(PAGE, "first") is None  # it passes: nothing to accept
+    eng.on_shutdown()
+    assert eng.review is None
+    assert served._server.socket.fileno() == -1  # closed
+
+    plain = Engine(FakeRuntime())
+    plain.on_config(fixture_config(tmp_path))
+    assert plain.review is None and plain.build.render.review is None
+    off = Engine(FakeRuntime())
+    off.on_startup("serve", dirty=False)
+    off.on_config(fixture_config(tmp_path), Settings(execute=False))
+    assert off.review is None and off.build.render.review is None
 
 
 def test_a_config_giving_the_books_languages_to_markdown_exec_is_refused(tmp_path):

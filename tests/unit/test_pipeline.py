@@ -174,6 +174,7 @@ class FakeSource:
     def __init__(self, output: str, comparison: Comparison | None = None) -> None:
         self.root = Path("/nowhere")
         self.serving = True
+        self.review: tuple[str, str] | None = None
         self.pending_blocks: set[tuple[str, str]] = set()
         self.block = block("first")
         self.output = output
@@ -215,6 +216,31 @@ def test_the_fence_shows_drift_at_the_block_under_serve():
     assert drift.status == "drifted"
     html = render(FakeSource("new\n", drift))
     assert 'class="admonition warning bookexec-drift" data-block="first"' in html
+    assert "<button" not in html and "<script" not in html  # no browser review: no buttons
+
+
+def test_with_the_browser_review_the_drift_has_accept_and_keep_escaped():
+    goldens = snapshot({"first": "old\n"})
+    drift = compare(GOLDENS, PAGE, "first", "snippets/ch/first.py", "new\n", snapshot=goldens)
+    source = FakeSource("new\n", drift)
+    source.review = ('http://127.0.0.1:1/"><script>', "tok&en")
+    html = render(source)
+    warning = html[html.index('<div class="admonition warning bookexec-drift"') :]
+    head = warning[: warning.index(">")]
+    assert 'data-block="first"' in head and f'data-page="{PAGE}"' in head
+    assert 'data-review-url="http://127.0.0.1:1/&quot;&gt;&lt;script&gt;"' in head
+    assert 'data-review-token="tok&amp;en"' in head
+    assert '<button type="button" class="md-button" data-answer="accept"' in warning
+    assert '<button type="button" class="md-button" data-answer="keep"' in warning
+    assert '<span class="bookexec-review-status" role="status"></span>' in warning
+    assert warning.count("<script>") == 1 and "fetch(" in warning
+    # A cosmetic drift's one-line note gets them too.
+    cosmetic = compare(GOLDENS, PAGE, "first", "snippets/ch/first.py", "old \n", snapshot=goldens)
+    assert cosmetic.kind == "cosmetic"
+    source.comparison = cosmetic
+    note = render(source)
+    assert '<div class="bookexec-drift-note" data-block="first" data-page="ch.md"' in note
+    assert 'data-answer="accept"' in note and note.count("<script>") == 1
 
 
 # -- the store: named versions, no runtime's names built in ----------------------------------

@@ -29,6 +29,7 @@ from typing import Any
 
 from bookexec.errors import BookError
 from bookexec.files import CachePaths, confined, exclusive, read_regular, write_atomic
+from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Report
 from bookexec.goldens.store import read_golden, relative
 
@@ -59,32 +60,33 @@ class Entry:
         return f"docs/{self.page}#{self.block_id}" if self.page else self.golden
 
 
+def entry_of(comparison: Comparison, root: Path) -> Entry:
+    """The entry for one comparison that is not ok (drifted, or no golden yet): what the
+    report holds for it, and what `accept` writes. The browser review (under `mkdocs serve`)
+    makes its entries here too, so both review the same thing."""
+    drift = comparison.drift()
+    return Entry(
+        page=comparison.page,
+        block_id=comparison.block_id,
+        snippet=comparison.snippet,
+        golden=relative(comparison.path, root),
+        kind=comparison.kind,
+        notes=comparison.notes(),
+        aligned=drift.diff if drift else "",
+        diff=comparison.diff(root),
+        expected=comparison.expected,
+        actual=comparison.actual,
+        broken=list(comparison.broken),
+    )
+
+
 def save(report: Report) -> Path:
     """Write the failed check's report for `./book review` (atomically, like a golden), in the
     report's own order: failures, structural, text, new, stale, then cosmetic drift."""
     entries = [
         Entry(f.page, f.block_id, f.snippet, "", "failed", [f.line()]) for f in report.failures
     ]
-    changed: list[Entry] = []
-    for c in report.comparisons:
-        if c.status == "ok":
-            continue
-        drift = c.drift()
-        changed.append(
-            Entry(
-                page=c.page,
-                block_id=c.block_id,
-                snippet=c.snippet,
-                golden=relative(c.path, report.root),
-                kind=c.kind,
-                notes=c.notes(),
-                aligned=drift.diff if drift else "",
-                diff=c.diff(report.root),
-                expected=c.expected,
-                actual=c.actual,
-                broken=list(c.broken),
-            )
-        )
+    changed = [entry_of(c, report.root) for c in report.comparisons if c.status != "ok"]
     for path in report.stale:
         rel = relative(path, report.root)
         text, _ = read_golden(path, inside=report.golden_dir)

@@ -49,6 +49,9 @@ class RenderStage:
         self.other_release = other_release
         self.root = root
         self.serving = serving
+        # Under `mkdocs serve`: the browser review's (address, token), set by the engine;
+        # the drift shown at a block then has accept and keep buttons (`fence.drift_warning`).
+        self.review: tuple[str, str] | None = None
         self.nav_places: dict[str, Fact] = {}  # the reserved block `nav`
         self.sources: dict[str, tuple[str, dict[str, Any]]] = {}  # page -> markdown, meta
         self.offsets: dict[str, int] = {}  # page -> lines of front matter before its markdown

@@ -28,6 +28,9 @@ class BlockSource(Protocol):
 
     root: Path  # the book's root, which a drift's diff names paths from
     serving: bool  # under `mkdocs serve`: drift is shown at the block
+    # Under `mkdocs serve`: the browser review's address and token, which the drift shown at
+    # a block posts its accept or keep to (`pipeline.browser_review`); None elsewhere.
+    review: tuple[str, str] | None
 
     @property
     def pending_blocks(self) -> set[tuple[str, str]]:
@@ -70,7 +73,7 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
     if failure is not None:  # the report at the end of the build lists it too
         rendered += failure_box(failure.message)
     elif current.serving and comparison is not None and comparison.status != "ok":
-        rendered += drift_warning(comparison, current.root)  # its parts are escaped
+        rendered += drift_warning(comparison, current.root, current.review)  # escaped
     if output is not None and (block.page, block.id) in current.pending_blocks:
         rendered += pending_note(block.id)
     return Markup(rendered)  # every part is escaped, or made by the engine
@@ -113,18 +116,25 @@ def pending_note(block_id: str) -> str:
     )
 
 
-def drift_warning(comparison: Comparison, root: Path) -> str:
+def drift_warning(comparison: Comparison, root: Path, review: tuple[str, str] | None = None) -> str:
     """At the block, for `mkdocs serve`: a warning with the diff, or for cosmetic drift (the
-    same program, re-lettered) a one-line note. The server keeps running."""
+    same program, re-lettered) a one-line note. The server keeps running. With `review` (the
+    browser review's address and token), it also has the buttons that accept the new output
+    or keep the golden (`review_controls`)."""
     kind, drift = comparison.kind, comparison.drift()
+    block_id = html.escape(comparison.block_id)
+    attrs = f'data-block="{block_id}"' + (_review_attrs(comparison, review) if review else "")
+    controls = review_controls() if review else ""
     if kind == "cosmetic" and drift is not None:
         why = drift.headline().removeprefix("cosmetic: ")
-        return (
-            f'<p class="bookexec-drift-note" data-block="{comparison.block_id}">'
-            f"<small>Block '{html.escape(comparison.block_id)}': cosmetic drift from its golden "
+        note = (
+            f"<small>Block '{block_id}': cosmetic drift from its golden "
             f"({html.escape(why)}); <code>./book review --accept-cosmetic</code> accepts it."
-            "</small></p>"
+            "</small>"
         )
+        if not controls:
+            return f'<p class="bookexec-drift-note" {attrs}>{note}</p>'
+        return f'<div class="bookexec-drift-note" {attrs}><p>{note}</p>{controls}</div>'
     if comparison.status == "new":
         title = f"No golden yet for block '{comparison.block_id}'"
         body = "Run <code>GOLDEN=update mkdocs build</code> to write it."
@@ -137,8 +147,67 @@ def drift_warning(comparison: Comparison, root: Path) -> str:
             body += f"<pre><code>{html.escape(drift.diff)}</code></pre>"
         body += f"<pre><code>{html.escape(comparison.diff(root))}</code></pre>"
     return (
-        f'<div class="admonition warning bookexec-drift" data-block="{comparison.block_id}">'
-        f'<p class="admonition-title">{html.escape(title)}</p>{body}</div>'
+        f'<div class="admonition warning bookexec-drift" {attrs}>'
+        f'<p class="admonition-title">{html.escape(title)}</p>{body}{controls}</div>'
+    )
+
+
+def _review_attrs(comparison: Comparison, review: tuple[str, str]) -> str:
+    url, token = review
+    values = {
+        "page": comparison.page,
+        "review-url": url,
+        "review-token": token,
+    }
+    return "".join(f' data-{name}="{html.escape(value)}"' for name, value in values.items())
+
+
+# Posts the answer of the button clicked to the browser review (the element's data-review-url),
+# with its page, block and token; after an accept the page reloads once rebuilt (live reload,
+# which `mkdocs serve` injects as `livereload`), or by itself without live reload.
+_REVIEW_SCRIPT = """(function (box) {
+  var status = box.querySelector(".bookexec-review-status");
+  box.querySelectorAll("button[data-answer]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var answer = button.getAttribute("data-answer");
+      status.textContent = answer + "\u2026";
+      fetch(box.getAttribute("data-review-url") + "/" + answer, {
+        method: "POST",
+        headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({
+          page: box.getAttribute("data-page"),
+          block: box.getAttribute("data-block"),
+          token: box.getAttribute("data-review-token")
+        })
+      }).then(function (response) {
+        return response.json().then(function (said) {
+          status.textContent = said.message;
+          box.setAttribute("data-review-answer", response.ok ? answer : "refused");
+          if (response.ok && answer === "accept" && typeof livereload !== "function") {
+            setTimeout(function () { location.reload(); }, 1000);
+          }
+        });
+      }).catch(function (error) {
+        status.textContent = answer + " failed: " + error;
+        box.setAttribute("data-review-answer", "failed");
+      });
+    });
+  });
+})(document.currentScript.parentElement);
+"""
+
+
+def review_controls() -> str:
+    """Under `mkdocs serve`, in a drift warning: "accept" (write the new golden) and "keep"
+    (leave it), a status line, and the script that posts the answer."""
+    return (
+        '<p class="bookexec-review">'
+        '<button type="button" class="md-button" data-answer="accept" '
+        'title="write this build\'s output as the new golden">accept</button> '
+        '<button type="button" class="md-button" data-answer="keep" '
+        'title="leave the golden; change the snippet instead">keep</button> '
+        '<span class="bookexec-review-status" role="status"></span></p>'
+        f"<script>{_REVIEW_SCRIPT}</script>"
     )
 
 
