@@ -85,11 +85,13 @@ def drifted_book(site):
     assert site.build("update").returncode == 0
 
 
-@pytest.fixture
-def served(prebuilt, tmp_path):
+@pytest.fixture(params=[(), ("--dirty",)], ids=["serve", "serve-dirty"])
+def served(prebuilt, tmp_path, request):
+    """The drifted book under `mkdocs serve`, and under `--dirty` as `./book serve` runs it
+    (an accepted golden then renders its page again through the engine's page graph)."""
     site = prebuilt(drifted_book, tmp_path)
     site.snippet("drift/own.py", "print('edited output')\n")  # its output now drifts
-    with serving(site.root, tmp_path / "serve.log", BOOK_CACHE=None) as served:
+    with serving(site.root, tmp_path / "serve.log", *request.param, BOOK_CACHE=None) as served:
         yield site, served
 
 

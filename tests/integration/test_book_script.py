@@ -90,7 +90,8 @@ def test_serve_installs_only_what_serving_needs_and_says_so(checkout, tmp_path):
     calls = log.read_text().splitlines()
     installs = [call for call in calls if " install " in call and "--upgrade pip" not in call]
     assert installs == ["python -m pip install --quiet --disable-pip-version-check -e ."]
-    assert calls[-1] == "mkdocs serve -a 127.0.0.1:9"
+    # --dirty: a rebuild renders only the pages an edit touches (bookexec.pipeline.rebuild)
+    assert calls[-1] == "mkdocs serve --dirty -a 127.0.0.1:9"
     # One line says what is being installed and about how long it takes.
     assert "installing the book, JAX 0.12.0.1 and MkDocs" in result.stdout
     assert "30 to 60 seconds" in result.stdout
@@ -99,7 +100,10 @@ def test_serve_installs_only_what_serving_needs_and_says_so(checkout, tmp_path):
     log.unlink()
     again = run(checkout, "serve")  # set up already: nothing is installed again
     assert again.returncode == 0
-    assert log.read_text().splitlines() == ["mkdocs serve"]
+    assert log.read_text().splitlines() == ["mkdocs serve --dirty"]
+    log.unlink()
+    assert run(checkout, "serve", "--clean").returncode == 0  # the author's choice wins
+    assert log.read_text().splitlines() == ["mkdocs serve --clean"]
 
 
 def test_test_installs_the_test_tools_and_serve_then_reuses_them(checkout, tmp_path):
@@ -121,7 +125,7 @@ def test_test_installs_the_test_tools_and_serve_then_reuses_them(checkout, tmp_p
     assert calls[-4:-1] == ["ruff check .", "ruff format --check .", "mypy "]
     log.unlink()
     assert run(checkout, "serve").returncode == 0  # the test set includes the serve set
-    assert log.read_text().splitlines() == ["mkdocs serve"]
+    assert log.read_text().splitlines() == ["mkdocs serve --dirty"]
 
 
 def test_chromium_is_not_installed_without_asking(checkout, tmp_path):
