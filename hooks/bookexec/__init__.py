@@ -52,6 +52,7 @@ Base (imports nothing of the engine):
 - `render.verify`: each page's final HTML checked against what its blocks hold and printed.
 - `render.prose`: `{{fact:block.name}}` and `{{figure:block.name}}` in a page's text.
 - `render.figures`: figures drawn at build time from recorded values, as SVG.
+- `render.templates`: the theme's compiled templates, kept across the rebuilds of `mkdocs serve`.
 
 `pipeline`: one build's typed stages, each testable alone. Beside it, `settings`: a build's
 settings, read once as it starts from the plugin's options and the environment.

@@ -44,6 +44,7 @@ from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
 from bookexec.render import prose
 from bookexec.render.fence import anchor_blocks, format_python, page_summary
+from bookexec.render.templates import TemplateCache
 from bookexec.settings import Settings
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
@@ -113,6 +114,7 @@ class Engine:
         # renders only the pages an edit touches (`pipeline.rebuild`).
         self.graph: rebuild.Graph | None = None
         self.review: BrowserReview | None = None  # under serve: accept and keep in the browser
+        self.templates = TemplateCache()  # the theme's compiled templates, across rebuilds
 
     def current(self) -> Build:
         """The build under way; an error outside one (a formatter called without the plugin)."""
@@ -324,6 +326,10 @@ class Engine:
             extension.post_build(build)
         build.finish()
 
+    def on_env(self, env: Any) -> Any:
+        """Under serve: the theme's templates compiled once, not at every rebuild."""
+        return self.templates.attach(env) if self.command == "serve" else env
+
     def on_build_error(self, error: Exception) -> None:
         """Stop the build's workers; the next build renders every page."""
         if self.graph is not None:
@@ -520,7 +526,7 @@ class Build:
         goldens = {}
         for block in blocks:
             golden = golden_path(self.golden_dir, page, block.id)
-            goldens[rebuild.relative(golden, self.root)] = rebuild.read_or_none(golden)
+            goldens[golden.relative_to(self.root).as_posix()] = rebuild.read_or_none(golden)
         quoted = {target for target, _ in prose.quoted_blocks(text, page)} | reads
         self.quoting[page] = sorted(quoted - {page})
         run, states = self.run_states(page)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import click
+import jinja2
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
@@ -289,6 +290,13 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Judge the build."""
         self.current().on_post_build(config)
+
+    def on_env(
+        self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
+    ) -> jinja2.Environment | None:
+        """Keep the theme's compiled templates across the rebuilds of `mkdocs serve`."""
+        kept: jinja2.Environment = self.current().on_env(env)
+        return kept
 
     def on_build_error(self, *, error: Exception) -> None:
         """Stop the build's workers."""

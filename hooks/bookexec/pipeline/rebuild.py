@@ -153,12 +153,13 @@ def snapshot(root: Path, watched: Iterable[Path]) -> dict[str, int]:
             continue
         for folder, dirs, names in os.walk(top):
             dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", ".git"))
+            under = relative(Path(folder), root)  # once a folder: resolving paths is slow
             for name in names:
-                path = Path(folder) / name
                 try:
-                    files[relative(path, root)] = path.stat().st_mtime_ns
+                    mtime = os.stat(os.path.join(folder, name)).st_mtime_ns
                 except OSError:
                     continue
+                files[name if under == "." else f"{under}/{name}"] = mtime
     return files
 
 
