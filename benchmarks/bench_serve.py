@@ -85,8 +85,12 @@ def copy_book(source: Path, target: Path, extra: tuple[str, ...] = ()) -> None:
             shutil.copy2(path, target / name)
 
 
-def environ(**extra: str) -> dict[str, str]:
+def environ(root: Path | None = None, **extra: str) -> dict[str, str]:
+    """The environment of a command run on the copy `root`: its own engine first on the path,
+    so that a `--before` copy runs its own code, not this venv's editable install."""
     env = {k: v for k, v in os.environ.items() if k not in ("BOOK_EXEC", "BOOK_CACHE")}
+    if root is not None and (root / "hooks" / "bookexec").is_dir():
+        env["PYTHONPATH"] = str(root / "hooks")
     return {**env, "NO_MKDOCS_2_WARNING": "1", "GOLDEN": "check", **extra}
 
 
@@ -95,7 +99,7 @@ def build(root: Path, **env: str) -> float:
     proc = subprocess.run(
         [str(MKDOCS), "build", "--strict"],
         cwd=root,
-        env=environ(**env),
+        env=environ(root, **env),
         capture_output=True,
         text=True,
     )
@@ -133,7 +137,7 @@ class Server:
                 [str(MKDOCS), "serve", "-a", f"127.0.0.1:{self.port}"]
                 + (["--dirty"] if dirty else []),
                 cwd=root,
-                env=environ(**env),
+                env=environ(root, **env),
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -449,7 +453,7 @@ def main() -> None:
             subprocess.run(
                 [str(MKDOCS), "build"],
                 cwd=root,
-                env=environ(BOOK_CACHE="on"),
+                env=environ(root, BOOK_CACHE="on"),
                 capture_output=True,
                 check=False,
             )
