@@ -227,3 +227,48 @@ def test_a_bad_limit_in_the_environment_is_named_when_the_build_starts(
     with pytest.raises(BookError) as raised:
         settings.read({}, {name: value})  # what the plugin does as each build starts
     assert str(raised.value).startswith(f"{name}={value!r} is not a positive number of ")
+
+
+def test_the_serve_executor_keeps_one_fresh_worker_started_ahead(tmp_path):
+    """Under serve the next page run takes a worker started (and preloaded) before it was
+    asked for; that worker has run nothing, so a page never sees another page's session, and
+    none is left running once the executor stops."""
+    executor = Executor(tmp_path, jobs=1, runtime=PythonRuntime(), watch=False, environ=os.environ)
+
+    def ready_spare(other_than: int | None = None) -> int:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            pid = executor.spare_pid()
+            if pid is not None and pid != other_than:
+                return pid
+            time.sleep(0.05)
+        raise AssertionError("no spare worker was started")
+
+    def page(name: str, code: str) -> str:
+        snippet = tmp_path / "snippets" / name / "block.py"
+        snippet.parent.mkdir(parents=True, exist_ok=True)
+        snippet.write_text(code)
+        block = Block(f"{name}.md", 0, 1, "b", f"snippets/{name}/block.py", code, {})
+        executor.submit(f"{name}.md", [block])
+        run = executor.page(f"{name}.md").blocks[0]
+        assert run.failure is None, run.failure
+        return run.output
+
+    started = []
+    try:
+        executor.keep_spare()
+        first = ready_spare()
+        started.append(first)
+        assert page("one", "import os\nMARK = 1\nprint(os.getpid())\n") == f"{first}\n"
+        second = ready_spare(other_than=first)  # the next one, started as the first was taken
+        started.append(second)
+        shown = page("two", "import os\nprint(os.getpid(), 'MARK' in globals())\n")
+        assert shown == f"{second} False\n"
+        started.append(ready_spare(other_than=second))
+    finally:
+        executor.stop()
+        executor.close()
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in started if Path(f"/proc/{pid}").exists()]

@@ -236,6 +236,9 @@ class Background:
             wanted = self._wanted
         for page, blocks, future, hits in deferred:
             self._start(page, blocks, future, hits)
+        # After the first build, so that the first page is not slowed by it: a worker started
+        # ahead, which the run of the next edit takes.
+        self.executor.keep_spare()
         if wanted and ask:
             self._request_rebuild()
 

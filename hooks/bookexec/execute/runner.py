@@ -42,6 +42,7 @@ from bookexec.goldens.measured import Claim, Fact
 
 _STARTUP_TIMEOUT = 120.0
 WORKER_MARK = "BOOKEXEC_WORKER"
+_STARTING = object()  # a spare worker being started (`Executor.keep_spare`)
 
 
 def default_memory() -> int:
@@ -545,6 +546,11 @@ class Executor:
         self.notes: list[str] = []  # trouble outside any block, e.g. a worker's last word
         # The backend and devices a cache entry names, by page.
         self._backends: dict[str, tuple[str, int]] = {}
+        # Under serve (`keep_spare`): one worker started and preloaded ahead, so that the run
+        # an edit asks for does not wait for a process to start and import its runtime. It is
+        # as fresh as any: it has run nothing.
+        self._keeps_spare = False
+        self._spare: Worker | object | None = None
 
     def submit(self, page: str, blocks: list[Block]) -> Future[PageRun] | None:
         """Start a page's blocks (or take them from the cache); `page` waits for them. The
@@ -693,8 +699,59 @@ class Executor:
             else:
                 self._note(change.message())
 
+    def keep_spare(self) -> None:
+        """From now on keep one worker started ahead (the serve process's executor)."""
+        self._keeps_spare = True
+        self._refill()
+
+    def spare_pid(self) -> int | None:
+        """The process id of the spare worker, once it is ready; None before."""
+        with self._lock:
+            spare = self._spare
+        return spare.proc.pid if isinstance(spare, Worker) else None
+
+    def _refill(self) -> None:
+        """Start the next spare worker, in the background, unless one is there or starting."""
+        with self._lock:
+            if not self._keeps_spare or self._spare is not None or self.stopped.is_set():
+                return
+            self._spare = _STARTING
+
+        def start() -> None:
+            try:
+                worker = self._spawn(self.limits.memory)
+            except WorkerFailed:  # a page that needs one says why when it starts its own
+                with self._lock:
+                    self._spare = None
+                return
+            with self._lock:
+                kept = not self.stopped.is_set()
+                self._spare = worker if kept else None
+            if not kept:
+                self._forget(worker)
+
+        threading.Thread(target=start, name="book-spare-worker", daemon=True).start()
+
+    def _take_spare(self, memory: int) -> Worker | None:
+        """The spare worker, if one is ready with this memory limit and still alive."""
+        with self._lock:
+            spare = self._spare
+            if not isinstance(spare, Worker):
+                return None
+            self._spare = None
+        if spare.memory == memory and spare.alive():
+            return spare
+        self._forget(spare)
+        return None
+
     def _start_worker(self, blocks: list[Block], fresh: bool = False) -> Worker:
         memory = max(block_memory(block, self.limits) for block in blocks)
+        worker = None if fresh else self._take_spare(memory)
+        if not fresh:
+            self._refill()  # for the next run
+        return worker or self._spawn(memory, fresh)
+
+    def _spawn(self, memory: int, fresh: bool = False) -> Worker:
         worker = Worker(
             self.root,
             self._log_dir,
