@@ -12,6 +12,7 @@ engine never imports `bookexec.book`.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import sys
 import time
@@ -28,7 +29,7 @@ from bookexec.execute.eta import RunTimes
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
 from bookexec.execute.runner import Executor, PageRun
 from bookexec.execute.runtime import Runtime
-from bookexec.files import CachePaths, exclusive
+from bookexec.files import CachePaths, exclusive, write_atomic
 from bookexec.goldens import actions, review
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
@@ -113,6 +114,7 @@ class Engine:
         # Under `mkdocs serve --dirty`: what each page's last render read, so that a rebuild
         # renders only the pages an edit touches (`pipeline.rebuild`).
         self.graph: rebuild.Graph | None = None
+        self.search_docs: list[dict[str, object]] | None = None  # the last full search index
         self.review: BrowserReview | None = None  # under serve: accept and keep in the browser
         self.templates = TemplateCache()  # the theme's compiled templates, across rebuilds
 
@@ -153,6 +155,13 @@ class Engine:
         )
         build.render.nav_places = prose.nav_places(config.nav)
         build.only_entered = self.graph is not None
+        if self.graph is not None:
+            # What the graph reads of the files, read before MkDocs reads them: a file changed
+            # during this build then differs at the next one, and renders its pages again.
+            config_file = Path(config.config_file_path)
+            watched = [Path(config.docs_dir), config_file, *(Path(p) for p in config.watch)]
+            build.files_at_start = rebuild.snapshot(root, watched)
+            build.config_text = rebuild.read_or_none(config_file) or ""
         if serving and settings.execute:  # one review server for the whole serve
             if self.review is None:
                 self.review = BrowserReview(root, served_origin(config))
@@ -260,10 +269,8 @@ class Engine:
             inputs[src] = build.page_inputs(src, text, docs / src, reads)
         titled = rebuild.titled_in(config.nav)
         titles = {src: "" if src in titled else rebuild.title_of(t) for src, t in texts.items()}
-        config_file = Path(config.config_file_path)
-        site = rebuild.site_key(rebuild.read_or_none(config_file) or "", config.nav, titles)
-        watched = [docs, config_file, *(Path(path) for path in config.watch)]
-        now = rebuild.snapshot(build.root, watched)
+        site = rebuild.site_key(build.config_text, config.nav, titles)
+        now = build.files_at_start
         under_docs = rebuild.relative(docs, build.root) + "/"
         known = {path for path in now if path.startswith(under_docs)}
         decision = self.graph.decide(site, inputs, now, known)
@@ -277,6 +284,7 @@ class Engine:
         """Hand the page to the extensions before MkDocs reads it (a lab is executed here)."""
         build, src = self.current(), page.file.src_uri
         build.entered.add(src)
+        build.urls.add(page.url)
         if src in build.inputs:  # the run states this render uses, read before it begins
             build.used[src] = build.run_states(src)
         for extension in self.extensions:
@@ -324,7 +332,23 @@ class Engine:
         build = self.current()
         for extension in self.extensions:
             extension.post_build(build)
+        if self.graph is not None:
+            self._repair_search(Path(config.site_dir), build.urls)
         build.finish()
+
+    def _repair_search(self, site_dir: Path, rendered: set[str]) -> None:
+        """A dirty build: the search index as a full build would write it (Material's search
+        merges as if one page was rendered; see `rebuild.merged_index`)."""
+        path = site_dir / "search" / "search_index.json"
+        if not path.is_file():
+            return
+        data = json.loads(path.read_text(encoding="utf-8"))
+        written = data.get("docs", [])
+        docs = rebuild.merged_index(self.search_docs, written, rendered)
+        self.search_docs = docs
+        if docs != written:
+            data["docs"] = docs
+            write_atomic(path, json.dumps(data, separators=(",", ":"), default=str))
 
     def on_env(self, env: Any) -> Any:
         """Under serve: the theme's templates compiled once, not at every rebuild."""
@@ -394,9 +418,12 @@ class Build:
         self.only_entered = False
         self.inputs: dict[str, rebuild.Inputs] = {}
         self.entered: set[str] = set()
+        self.urls: set[str] = set()  # the URLs of the pages entered
         self.used: dict[str, tuple[str, dict[str, str]]] = {}
         self.quoting: dict[str, list[str]] = {}
         self.titles: dict[str, str] = {}
+        self.files_at_start: dict[str, int] = {}
+        self.config_text = ""
         # Two updates at once would remove each other's temporary files: the second refuses.
         self._lock = contextlib.ExitStack()
         self.finished = False
@@ -524,9 +551,11 @@ class Build:
         wrote = rebuild.included(text) + [block.snippet for block in blocks]
         snippets = {path: rebuild.read_or_none(self.root / path) for path in sorted(set(wrote))}
         goldens = {}
-        for block in blocks:
+        for block in blocks:  # as this build judges them: read as it began
             golden = golden_path(self.golden_dir, page, block.id)
-            goldens[golden.relative_to(self.root).as_posix()] = rebuild.read_or_none(golden)
+            goldens[golden.relative_to(self.root).as_posix()] = repr(
+                self.runs.goldens.golden(golden)
+            )
         quoted = {target for target, _ in prose.quoted_blocks(text, page)} | reads
         self.quoting[page] = sorted(quoted - {page})
         run, states = self.run_states(page)

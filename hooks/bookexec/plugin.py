@@ -287,6 +287,7 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         """Check the page's final HTML against what its blocks printed."""
         return self.current().on_post_page(output, page, config)
 
+    @event_priority(-50)  # after the search plugin has written its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Judge the build."""
         self.current().on_post_build(config)

@@ -9,6 +9,7 @@ fact it quotes from the other page, and the nav.
 
 from __future__ import annotations
 
+import json
 import time
 import urllib.request
 
@@ -139,6 +140,20 @@ def page_outputs(site_dir) -> dict[str, int]:
     return found
 
 
+def searched(site_dir) -> dict[str, str]:
+    """The served search index, each page's text by its URL, once checked whole: every page in
+    it, and no entry twice."""
+    docs = json.loads((site_dir / "search" / "search_index.json").read_text())["docs"]
+    locations = [doc["location"] for doc in docs]
+    assert len(locations) == len(set(locations)), sorted(locations)
+    pages: dict[str, str] = {}
+    for doc in docs:
+        url = doc["location"].partition("#")[0]
+        pages[url] = pages.get(url, "") + " " + doc["title"] + " " + doc["text"]
+    assert set(pages) == {"", "uses/", "source/", "first/", "second/", "other/", "labs/demo/"}
+    return pages
+
+
 def settled(served, seconds: float = 240.0) -> None:
     """Every build the server began has ended, and none began for 3 s (a background run's end
     asks for one more). The engine's summary line ends each build: MkDocs logs its own
@@ -177,7 +192,10 @@ def test_a_dirty_serve_renders_only_the_pages_an_edit_touches(site, tmp_path):
         "  - First: first.md\n  - Second: second.md\n  - Other: other.md\n"
         "  - Lab: labs/demo.ipynb\n"
     )
-    config.write_text(config.read_text() + nav + book_watch())
+    # The book's theme and its search, whose index a dirty build must keep whole and fresh.
+    text = config.read_text().replace("plugins:\n", "plugins:\n  - search\n", 1)
+    text = text.replace("docs_dir: docs\n", "docs_dir: docs\ntheme:\n  name: material\n", 1)
+    config.write_text(text + nav + book_watch())
     assert site.build("update").returncode == 0
     temp = tmp_path / "tmp"  # MkDocs serves from a folder it makes here (tempfile.mkdtemp)
     temp.mkdir()
@@ -213,6 +231,7 @@ def test_a_dirty_serve_renders_only_the_pages_an_edit_touches(site, tmp_path):
             assert again == expected, served.log()[mark:]
             said = served.log()[mark:]
             assert "A 'dirty' build" not in said  # strict serve would fail on that warning
+            searched(site_dir)
             return said
 
         # 1. a page's prose
@@ -221,6 +240,8 @@ def test_a_dirty_serve_renders_only_the_pages_an_edit_touches(site, tmp_path):
             lambda h: "Intro two." in h,
             {"uses.md"},
         )
+        index = searched(site_dir)
+        assert "Intro two." in index["uses/"] and "Intro one." not in str(index)
         # 2. a snippet two pages show
         step(
             lambda: site.snippet("shared/marker.py", "marker_two = 2\n"),
@@ -229,6 +250,9 @@ def test_a_dirty_serve_renders_only_the_pages_an_edit_touches(site, tmp_path):
             url="first/",
         )
         assert "marker_two" in get(served.url + "second/")
+        index = searched(site_dir)
+        assert "marker_two" in index["first/"] and "marker_two" in index["second/"]
+        assert "marker_one" not in str(index)  # neither page's old entries are left
         # 3. a page's own snippet (shown from the golden while it runs, then live)
         step(
             lambda: site.snippet("uses/own.py", "print('own output v2')\n"),
