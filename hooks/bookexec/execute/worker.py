@@ -159,8 +159,15 @@ def describe_exception(
             )
         ),
         line=snippet_line(error, snippet),
-        memory=at_memory_limit() or _depth(error) > _RUNAWAY_DEPTH,
+        memory=at_memory_limit() or _depth(error) > _RUNAWAY_DEPTH or _lost_allocation(error),
     )
+
+
+def _lost_allocation(error: BaseException) -> bool:
+    """CPython's "error return without exception set": a C function returned failure without
+    saying why, which under the worker's memory limit is an allocation that failed (seen once
+    for a runaway recursion under a loaded machine, not deep enough for `_RUNAWAY_DEPTH`)."""
+    return isinstance(error, SystemError) and "without exception set" in str(error)
 
 
 # Frames deeper than this are a runaway recursion: under a raised recursion limit it ends when
