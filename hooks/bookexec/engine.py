@@ -549,7 +549,7 @@ class Build:
         extension shows on it."""
         blocks = self.plans.get(page, [])
         wrote = rebuild.included(text) + [block.snippet for block in blocks]
-        snippets = {path: rebuild.read_or_none(self.root / path) for path in sorted(set(wrote))}
+        snippets = {name: rebuild.read_or_none(self.root / name) for name in sorted(set(wrote))}
         goldens = {}
         for block in blocks:  # as this build judges them: read as it began
             golden = golden_path(self.golden_dir, page, block.id)

@@ -249,10 +249,6 @@ class Graph:
         """A page was rendered from these inputs."""
         self.rendered[inputs.page] = inputs
 
-    def last(self, page: str) -> Inputs | None:
-        """What the page's last render read, if it was rendered."""
-        return self.rendered.get(page)
-
     def forget(self) -> None:
         """A build failed: what it rendered is unknown, so the next one renders everything."""
         self.failed = True
