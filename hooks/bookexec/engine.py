@@ -268,7 +268,7 @@ class Engine:
             reads = set().union(*(e.reads(build, src, text) for e in self.extensions))
             inputs[src] = build.page_inputs(src, text, docs / src, reads)
         titled = rebuild.titled_in(config.nav)
-        titles = {src: "" if src in titled else rebuild.title_of(t) for src, t in texts.items()}
+        titles = {src: "" if src in titled else title for src, title in build.titles.items()}
         site = rebuild.site_key(build.config_text, config.nav, titles)
         now = build.files_at_start
         under_docs = rebuild.relative(docs, build.root) + "/"

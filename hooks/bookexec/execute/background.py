@@ -49,6 +49,35 @@ POLL = 0.5  # MkDocs' watcher looks for changes this often (LiveReloadServer's p
 _Run = tuple[str, list[Block], Future[PageRun], list[BlockRun | None]]
 
 
+class RebuildSignal:
+    """A folder MkDocs watches once `attach`ed (`server.watch`, its public serve API): a file
+    written there asks MkDocs' own watcher for a rebuild. The background runs and the browser
+    review each have one."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.attached = False
+
+    def attach(self, server: LiveReloadServer) -> None:
+        """`on_serve`: from now on `ask` rebuilds."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        server.watch(str(self.folder))
+        self.attached = True
+
+    def ask(self, name: str) -> None:
+        """Ask for a rebuild (MkDocs' watcher polls every 0.5 s); nothing before `attach`."""
+        if not self.attached:
+            return
+        try:
+            (self.folder / name).write_text(f"{time.time_ns()}\n")
+        except OSError as error:  # the folder went away: the page reloads at the next edit
+            log.warning(f"bookexec: cannot ask for a rebuild ({error})")
+
+    def remove(self) -> None:
+        """The serve is over."""
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 def enabled(
     serving: bool, live_reload: bool, execute: bool, cache: BlockCache | None, setting: bool
 ) -> bool:
@@ -73,7 +102,7 @@ class Background:
         self.waiting: set[str] = set()  # pages the last build showed from goldens
         self._lock = threading.Lock()
         # Watched by MkDocs once `attach`ed: a file written here asks for a rebuild.
-        self.changes = CachePaths(root).serve / str(os.getpid())
+        self.changes = RebuildSignal(CachePaths(root).serve / str(os.getpid()))
         self._attached = False
         self._wanted = False  # a finished run waits for a rebuild
         self._building = False
@@ -90,8 +119,7 @@ class Background:
     def attach(self, server: LiveReloadServer) -> None:
         """`on_serve`: MkDocs watches this process's folder; from now on a finished run asks
         for a rebuild by writing there."""
-        self.changes.mkdir(parents=True, exist_ok=True)
-        server.watch(str(self.changes))
+        self.changes.attach(server)
         with self._lock:
             self._attached = True
             finished = any(self.runs[page][1].done() for page in self.waiting if page in self.runs)
@@ -158,11 +186,8 @@ class Background:
         timer.start()
 
     def _notify(self) -> None:
-        """A change in the watched folder: MkDocs' watcher rebuilds (it polls, every 0.5 s)."""
-        try:
-            (self.changes / "run-ended").write_text(f"{time.time_ns()}\n")
-        except OSError as error:  # the folder went away: the page reloads at the next edit
-            log.warning(f"bookexec: cannot ask for a rebuild ({error})")
+        """A change in the watched folder: MkDocs' watcher rebuilds."""
+        self.changes.ask("run-ended")
 
     # -- one build's view ---------------------------------------------------------------------
 
@@ -252,7 +277,7 @@ class Background:
             future.cancel()
         self.executor.stop()
         self.executor.close()
-        shutil.rmtree(self.changes, ignore_errors=True)
+        self.changes.remove()
 
     def expected(self, page: str) -> tuple[float | None, bool]:
         """When the page's run should end (time.monotonic; None: not known), and whether this

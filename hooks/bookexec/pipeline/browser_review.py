@@ -31,9 +31,7 @@ import json
 import logging
 import os
 import secrets
-import shutil
 import threading
-import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -41,6 +39,7 @@ from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlsplit
 
 from bookexec.errors import BookError
+from bookexec.execute.background import RebuildSignal
 from bookexec.files import CachePaths, exclusive
 from bookexec.goldens import review
 from bookexec.goldens.review import Entry
@@ -83,7 +82,7 @@ class BrowserReview:
         self._entries: dict[tuple[str, str], Entry] = {}
         self._lock = threading.Lock()
         # Watched by MkDocs once `attach`ed: a file written here asks for a rebuild.
-        self.changes = CachePaths(root).serve / f"{os.getpid()}-review"
+        self.changes = RebuildSignal(CachePaths(root).serve / f"{os.getpid()}-review")
         self._server = _Server((HOST, 0), _Handler)
         self._server.review = self
         self.port: int = self._server.server_address[1]
@@ -121,8 +120,7 @@ class BrowserReview:
 
     def attach(self, server: LiveReloadServer) -> None:
         """`on_serve`: MkDocs watches this process's folder; an accepted golden writes there."""
-        self.changes.mkdir(parents=True, exist_ok=True)
-        server.watch(str(self.changes))
+        self.changes.attach(server)
 
     def accept(self, entry: Entry) -> tuple[bool, str]:
         """Write the block's golden with `review.accept` (the terminal review's writer), under
@@ -139,7 +137,7 @@ class BrowserReview:
         with self._lock:
             if self._entries.get((entry.page, entry.block_id)) is entry:
                 del self._entries[(entry.page, entry.block_id)]
-        self._rebuild()
+        self.changes.ask("accepted")  # the page rebuilds, even where goldens are not watched
         return True, outcome
 
     def keep(self, entry: Entry) -> tuple[bool, str]:
@@ -147,21 +145,12 @@ class BrowserReview:
         log.info(f"bookexec: kept in the browser: {entry.where}")
         return True, f"kept {entry.golden}; change the snippet to match it"
 
-    def _rebuild(self) -> None:
-        """Ask MkDocs to rebuild: a change in the watched folder (it polls every 0.5 s)."""
-        if not self.changes.is_dir():
-            return  # not attached (no live reload): the next rebuild shows it
-        try:
-            (self.changes / "accepted").write_text(f"{time.time_ns()}\n")
-        except OSError as error:
-            log.warning(f"bookexec: cannot ask for a rebuild ({error})")
-
     def close(self) -> None:
         """Stop serving, and remove the watched folder."""
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
-        shutil.rmtree(self.changes, ignore_errors=True)
+        self.changes.remove()
 
 
 class _Server(ThreadingHTTPServer):
