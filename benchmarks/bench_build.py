@@ -35,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import edit_prose, edit_snippet
+from common import PAGE, SNIPPET, check_edits, edit_prose, edit_snippet
 
 REPO = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).parent / "mkdocs"
@@ -148,16 +148,21 @@ def one_round(root: Path, args: argparse.Namespace, number: int) -> dict[str, tu
     return done
 
 
-def main() -> None:
+def arguments() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--page", default="tracers.md", help="the chapter whose prose is edited")
+    parser.add_argument("--page", default=PAGE, help="the chapter whose prose is edited")
     parser.add_argument(
         "--snippet",
-        default="snippets/captures/retrace_counter.py",
+        default=SNIPPET,
         help="the snippet edited (default: a block in the middle of its page)",
     )
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = arguments().parse_args()
+    check_edits(REPO, args.page, args.snippet)
 
     times: dict[str, list[float]] = {name: [] for name in BUILDS}
     said: dict[str, str] = {}

@@ -52,7 +52,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from common import edit_prose, edit_snippet
+from common import PAGE, SNIPPET, check_edits, edit_prose, edit_snippet
 
 try:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -398,14 +398,14 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def main() -> None:
+def arguments() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--before", type=Path, help="a checkout to measure as the baseline")
-    parser.add_argument("--page", default="tracers.md", help="the chapter whose prose is edited")
+    parser.add_argument("--page", default=PAGE, help="the chapter whose prose is edited")
     parser.add_argument(
         "--snippet",
-        default="snippets/captures/local_state.py",
+        default=SNIPPET,
         help="the snippet edited (its output kept, then drifted and accepted)",
     )
     parser.add_argument("--fresh", action="store_true", help="also time a fresh clone's setup")
@@ -414,7 +414,12 @@ def main() -> None:
         "--before-dirty", action="store_true", help="serve the --before checkout with --dirty"
     )
     parser.add_argument("--save-baseline", action="store_true", help=f"write {BASELINE.name}")
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = arguments().parse_args()
+    check_edits(REPO, args.page, args.snippet)
     from playwright.sync_api import sync_playwright
 
     books = {"now": REPO} | ({"before": args.before.resolve()} if args.before else {})
