@@ -393,7 +393,7 @@ def test_a_visited_page_is_read_whole_on_a_slow_machine(served, new_page):
     """The checks above read a page only when all of it is there, however busy the machine.
 
     With the browser's CPU slowed twentyfold the network is quiet long before the parser
-    reaches the end of a long chapter; a check that waited for that alone saw 3 of its jaxprs.
+    reaches the end of a long chapter; a check that waited for that alone saw part of it.
     """
     page = new_page()
     page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 20})
