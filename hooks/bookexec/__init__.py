@@ -12,6 +12,8 @@ Base (imports nothing of the engine):
 - `privacy`: the worker's environment, the masking of the build's credentials, and the
   machine's names that must never reach a page.
 - `guard`: a Markdown extension that stops any build not going through this engine.
+- `hidden`: control and bidirectional characters made visible: escaped in what a terminal
+  prints, marked on the page.
 
 `discover`: what a book runs, found before anything runs.
 
@@ -20,7 +22,7 @@ Base (imports nothing of the engine):
 
 `goldens`: the recorded output of every block; generic, it knows nothing of JAX.
 
-- `goldens.store`: the golden file format, paths, and the VERSIONS file.
+- `goldens.store`: the golden file format (its body's escapes), paths, and the VERSIONS file.
 - `goldens.compare`: a golden against this build's output; `Drift` and its classes.
 - `goldens.report`: what a check or an update says, in one order, and what the update writes.
 - `goldens.actions`: under GitHub Actions, the check's annotations on each block's fence and

@@ -37,6 +37,7 @@ from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions
 from bookexec.guard import engine_formatter, register
+from bookexec.hidden import terminal
 from bookexec.pipeline import rebuild
 from bookexec.pipeline.browser_review import BrowserReview
 from bookexec.pipeline.judge import Judge, Verdict, serve_log
@@ -663,7 +664,7 @@ class Build:
         for extension in self.extensions:
             extension.after_update(self)
         for problem in problems:
-            log.error(problem)
+            log.error(terminal(problem))  # a refused claim quotes what a block printed
         log.info(f"bookexec: {report.update_summary()}")
         log.info(self.summary_line())
         if problems:

@@ -34,16 +34,17 @@ from bookexec.execute.protocol import BlockResult, BlockStatus
 from bookexec.execute.runner import BlockRun, Executor, Limits, hash_seed
 from bookexec.files import confined, read_regular, remove_confined, write_atomic
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift
-from bookexec.goldens.measured import render as render_facts
 from bookexec.goldens.normalize import PathRule, normalize, path_rules
 from bookexec.goldens.store import (
     Parsed,
     Provenance,
+    encode_output,
     golden_path,
     parse,
     read_versions,
     write_versions,
 )
+from bookexec.goldens.store import body as golden_body
 from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
 from bookexec.jax.parse import Jaxpr, Opaque, split_output
@@ -112,12 +113,12 @@ def _body(run: BlockRun, rules: list[PathRule]) -> tuple[str, str]:
     if run.raw is None:  # its worker failed (`run.failure` says how); nothing it printed is left
         # Without the block's page line, which moves with the prose: a record follows the code.
         why = (run.failure or "").removeprefix(f"{run.block.where}: ")
-        return "failed", normalize(f"{why}\n", rules)
+        return "failed", encode_output(normalize(f"{why}\n", rules))
     if run.failure:
-        return "failed", normalize(
-            normalize(run.output, rules) + _error_text(run.raw, run.block), rules
+        return "failed", encode_output(
+            normalize(normalize(run.output, rules) + _error_text(run.raw, run.block), rules)
         )
-    return "ok", normalize(run.output, rules) + render_facts(run.facts, run.claims)
+    return "ok", golden_body(normalize(run.output, rules), run.facts, run.claims)
 
 
 def run_book(

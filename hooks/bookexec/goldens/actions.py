@@ -18,6 +18,7 @@ from pathlib import Path
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Comparison
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import VERSIONS_FILE, relative
+from bookexec.hidden import terminal
 
 # A diff this long is cut in the annotation; the job summary has all of it.
 MESSAGE_LIMIT = 4000
@@ -64,7 +65,7 @@ def command(
     if title:
         props.append(f"title={escape_property(title)}")
     head = f"{kind} {','.join(props)}" if props else kind
-    return f"::{head}::{escape_message(message)}"
+    return f"::{head}::{escape_message(terminal(message))}"  # the log is a terminal too
 
 
 def _cut(text: str) -> str:

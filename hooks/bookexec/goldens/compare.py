@@ -16,6 +16,7 @@ from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.store import (
     Parsed,
+    body,
     existing_goldens,
     golden_path,
     parse,
@@ -181,8 +182,7 @@ def compare(
     taken before any block ran, or read now without one."""
     path = golden_path(golden_dir, page, block_id)
     facts, claims = list(facts or []), list(claims or [])
-    body = output + measured.render(facts, claims)
-    actual = render(page, block_id, snippet, body)
+    actual = render(page, block_id, snippet, body(output, facts, claims))
     expected, damage = snapshot.golden(path) if snapshot else read_golden(path, inside=golden_dir)
     result = Comparison(page, block_id, snippet, path, expected, actual, classify=classify)
     result.broken = measured.broken_claims(facts, claims)

@@ -18,6 +18,7 @@ from bookexec.goldens.store import (
     remove_leftovers,
     write_versions,
 )
+from bookexec.hidden import terminal
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,11 @@ class Report:
 
     def check_lines(self) -> list[str]:
         """The check's report, most serious first: versions, failures, structural drift, text
-        drift, new and stale goldens, then cosmetic drift one line a block."""
+        drift, new and stale goldens, then cosmetic drift one line a block. Terminal-safe: a
+        control or bidirectional character a block printed is shown as its escape."""
+        return [terminal(line) for line in self._check_lines()]
+
+    def _check_lines(self) -> list[str]:
         out: list[str] = []
         note = self.version_note()
         if note:
@@ -150,7 +155,7 @@ class Report:
         (the golden's times may come from another machine; claims judge inside one run).
         With `kept_only`, only goldens the update leaves as they are."""
         return [
-            f"NOTE (timing): {_where(c.page, c.block_id, c.snippet)}: {moved}"
+            terminal(f"NOTE (timing): {_where(c.page, c.block_id, c.snippet)}: {moved}")
             for c in self.comparisons
             if not kept_only or c.status == "ok"
             for moved in c.moved

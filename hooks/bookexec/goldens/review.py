@@ -32,6 +32,7 @@ from bookexec.files import CachePaths, confined, exclusive, read_regular, write_
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Report
 from bookexec.goldens.store import read_golden, relative
+from bookexec.hidden import terminal
 
 REPORT: Path = CachePaths(Path()).report  # relative: each use joins it to a root
 LAST_BUILD: Path = CachePaths(Path()).last_build
@@ -192,7 +193,8 @@ def accept(root: Path, entry: Entry) -> str:
 
 
 def show(entry: Entry, number: int, total: int) -> str:
-    """One entry as the review shows it: where, notes and diffs."""
+    """One entry as the review shows it: where, notes and diffs, terminal-safe (a control or
+    bidirectional character a block printed is shown as its escape)."""
     head = f"[{number}/{total}] {entry.kind.upper()}  {entry.where}"
     if entry.snippet:
         head += f"  (snippet {entry.snippet}, golden {entry.golden})"
@@ -203,7 +205,14 @@ def show(entry: Entry, number: int, total: int) -> str:
         parts.append(entry.diff.rstrip())
     elif entry.kind == "new":
         parts.append("(no golden yet) it would be:\n" + (entry.actual or ""))
-    return "\n".join(parts)
+    return terminal("\n".join(parts))
+
+
+def listed(entry: Entry) -> str:
+    """One entry on one line of a list: its class, where, and its first note."""
+    return terminal(
+        f"{entry.kind}: {entry.where}" + (f"  ({entry.notes[0]})" if entry.notes else "")
+    )
 
 
 def _save_remaining(root: Path, data: dict[str, Any], remaining: list[Entry]) -> None:
@@ -305,7 +314,7 @@ def accept_cosmetic(
     for entry in entries:
         if entry.kind == "cosmetic":
             outcome = accept(root, entry)
-            say(f"{entry.where}: {outcome}")
+            say(terminal(f"{entry.where}: {outcome}"))
             if not outcome.startswith("not accepted"):
                 continue
         remaining.append(entry)
@@ -313,7 +322,7 @@ def accept_cosmetic(
     accepted = len(entries) - len(remaining)
     say(f"review: {accepted} cosmetic accepted; {len(remaining)} left for review:")
     for entry in remaining:
-        say(f"  {entry.kind}: {entry.where}" + (f"  ({entry.notes[0]})" if entry.notes else ""))
+        say(f"  {listed(entry)}")
     return 0
 
 
@@ -343,6 +352,6 @@ def _review(
         if not list_only:
             print("review: not a terminal; listing only (use --accept-cosmetic to accept)")
         for entry in entries:
-            print(f"{entry.kind}: {entry.where}" + (f"  ({entry.notes[0]})" if entry.notes else ""))
+            print(listed(entry))
         return 0
     return interactive(root, data, entries)

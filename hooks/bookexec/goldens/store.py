@@ -1,4 +1,4 @@
-"""Golden files on disk: one plain-text file per block, its header saying which block wrote it.
+r"""Golden files on disk: one plain-text file per block, its header saying which block wrote it.
 
 A golden is written only by the update mode. Check mode compares the whole file, header and
 body, with what the update mode would write now, so one changed character anywhere is drift.
@@ -7,10 +7,22 @@ The versions the goldens were written under live in one file, `tests/golden/VERS
 each golden: after an upgrade that leaves a block's output alone, its golden stays byte for
 byte the same, and `git diff tests/golden` shows only the blocks whose output changed, plus
 that one file.
+
+The body is unambiguous: whatever a block prints, no line of it can be read as the golden's
+own structure, and the file stays text to git. A body line is the output's line as printed
+unless it starts with a backslash; an output line that would be ambiguous (it starts with a
+backslash, is `---` or looks like a section line such as `--- facts ---`), that holds a
+character git, a terminal or a reader would not take as plain text (`bookexec.hidden.UNSAFE`:
+NUL and the other controls but tab, bidirectional controls), or that is the output's last
+and has no newline, is stored as a backslash and the line in escapes: `\\` for a backslash,
+`\n` for its newline (so a line without one has none), `\xHH`, `\uHHHH` or `\UHHHHHHHH` for
+the others. Reading undoes it exactly (`encode_output`, `decode_output`), and goldens of
+outputs that hold none of these are written byte for byte as before.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -19,11 +31,16 @@ from bookexec.errors import BookError
 from bookexec.files import confined, read_regular, remove_confined, write_atomic
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
+from bookexec.hidden import UNSAFE
+from bookexec.hidden import escape as escape_char
 
 MODES = ("check", "update")
 _SEPARATOR = "---\n"
 _HEADER_KEYS = ("block", "snippet", "written-by")
 VERSIONS_FILE = "VERSIONS"
+# What an escaped body line may hold: plain characters and the escapes `encode_output` writes.
+_ESCAPED = re.compile(r"(?:[^\\\n]|\\(?:\\|n|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}))*")
+_ESCAPE = re.compile(r"\\(?:(\\)|(n)|x([0-9a-f]{2})|u([0-9a-f]{4})|U([0-9a-f]{8}))")
 _VERSIONS_HEAD = (
     "# Written by GOLDEN=update mkdocs build (never edit by hand): the versions every golden\n"
     "# in this folder was last written or checked under.\n"
@@ -114,6 +131,68 @@ def render(
     return "".join(f"{key}: {value}\n" for key, value in header.items()) + _SEPARATOR + body
 
 
+def _ambiguous(line: str) -> bool:
+    """Whether an output line, as is, could be read as the golden's structure or as binary."""
+    if line.startswith("\\") or line == "---":
+        return True
+    return (line.startswith("--- ") and line.endswith(" ---")) or UNSAFE.search(line) is not None
+
+
+def _escape_line(chunk: str) -> str:
+    def one(found: re.Match[str]) -> str:
+        char = found[0]
+        return "\\\\" if char == "\\" else "\\n" if char == "\n" else escape_char(char)
+
+    return "\\" + re.sub(r"[\\\n]|" + UNSAFE.pattern, one, chunk) + "\n"
+
+
+def encode_output(output: str) -> str:
+    """A block's output as a golden's body stores it: each line as printed, or escaped."""
+    stored = []
+    for chunk in _lines(output):
+        line = chunk.removesuffix("\n")
+        plain = chunk.endswith("\n") and not _ambiguous(line)
+        stored.append(chunk if plain else _escape_line(chunk))
+    return "".join(stored)
+
+
+def _lines(text: str) -> list[str]:
+    """`text` cut after each newline alone (str.splitlines also cuts at other controls)."""
+    return re.findall(r"[^\n]*\n|[^\n]+$", text)
+
+
+def decode_output(stored: str) -> tuple[str, int | None]:
+    """The output a golden's body stores, and the first escaped line (1-based, in the body)
+    that is damaged (an unknown escape), or None. A damaged line is read as it stands."""
+    out, damaged = [], None
+    for number, line in enumerate(_lines(stored), start=1):
+        if not line.startswith("\\"):
+            out.append(line)
+            continue
+        inner = line[1:].removesuffix("\n")
+        try:
+            if not _ESCAPED.fullmatch(inner):
+                raise ValueError(inner)
+            out.append(_ESCAPE.sub(_unescape, inner))
+        except ValueError:
+            damaged = damaged or number
+            out.append(line)
+    return "".join(out), damaged
+
+
+def _unescape(found: re.Match[str]) -> str:
+    if found[1]:
+        return "\\"
+    if found[2]:
+        return "\n"
+    return chr(int(found[3] or found[4] or found[5], 16))  # ValueError past U+10FFFF
+
+
+def body(output: str, facts: list[Fact], claims: list[Claim]) -> str:
+    """A golden's body: the output as stored, then the recorded values' section."""
+    return encode_output(output) + measured.render(facts, claims)
+
+
 @dataclass(frozen=True)
 class Parsed:
     """A golden's parts: its header, the block's output, and the recorded values."""
@@ -122,6 +201,8 @@ class Parsed:
     output: str
     facts: list[Fact]
     claims: list[Claim]
+    stored: str = ""  # the output as the golden stores it, escapes and all
+    damaged: int | None = None  # the file's first line that is a damaged escaped line
 
     def header_fields(self) -> dict[str, str]:
         """The header's `key: value` lines."""
@@ -130,15 +211,28 @@ class Parsed:
 
     def exact(self) -> str:
         """Everything that must match exactly: all but the measured values themselves."""
-        return self.header + self.output + measured.masked(self.facts, self.claims)
+        return self.header + self.stored + measured.masked(self.facts, self.claims)
+
+
+def _split(text: str) -> tuple[str, str, str]:
+    """Header, stored output and facts section: the header ends at the first `---` line, the
+    output at the first `--- facts ---` line (no stored output line is either)."""
+    lines = _lines(text)
+    cut = next((i for i, line in enumerate(lines) if line == _SEPARATOR), None)
+    if cut is None:
+        return text, "", ""
+    header, rest = "".join(lines[: cut + 1]), lines[cut + 1 :]
+    cut = next((i for i, line in enumerate(rest) if line == measured.SECTION), len(rest))
+    return header, "".join(rest[:cut]), "".join(rest[cut + 1 :])
 
 
 def parse(text: str) -> Parsed:
     """A golden's text split into header, output, and its measured values and claims."""
-    header, _, body = text.partition(_SEPARATOR)
-    output, section = measured.split_body(body)
+    header, stored, section = _split(text)
+    output, damaged = decode_output(stored)
     facts, claims = measured.parse(section)
-    return Parsed(header, output, facts, claims)
+    at = damaged + header.count("\n") if damaged is not None else None  # the file's line
+    return Parsed(header.removesuffix(_SEPARATOR), output, facts, claims, stored, at)
 
 
 def read_golden(path: Path, inside: Path | None = None) -> tuple[str | None, str | None]:
@@ -164,12 +258,18 @@ def read_golden(path: Path, inside: Path | None = None) -> tuple[str | None, str
             f"the golden is not valid UTF-8 (byte {error.start}); shown with U+FFFD in the "
             "diff; GOLDEN=update rewrites it"
         )
-    header, separator, _ = text.partition(_SEPARATOR)
-    keys = [line.split(": ", 1)[0] for line in header.splitlines()]
-    if not separator or keys != list(_HEADER_KEYS):
+    header, _, _ = _split(text)
+    keys = [line.split(": ", 1)[0] for line in header.splitlines()[:-1]]
+    if not header.endswith(_SEPARATOR) or keys != list(_HEADER_KEYS):
         return text, (
             "the golden is damaged or truncated (its header is not the one the update mode "
             "writes); GOLDEN=update rewrites it"
+        )
+    damaged = parse(text).damaged
+    if damaged is not None:
+        return text, (
+            f"the golden is damaged: its line {damaged} starts with a backslash but "
+            "is not an escaped line the update mode writes; GOLDEN=update rewrites it"
         )
     return text, None
 

@@ -17,6 +17,7 @@ from bookexec.goldens.measured import Fact
 from bookexec.goldens.normalize import PathRule, normalize
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance
+from bookexec.hidden import terminal
 from bookexec.pipeline.run import Runs, recorded, run_of
 from bookexec.render.layout import shown_text
 
@@ -106,11 +107,11 @@ class Judge:
             )
             self.comparisons[(page, block.id)] = comparison
             if self.serving and comparison.status != "ok":
-                serve_log().warning(serve_message(comparison, self.root))
+                serve_log().warning(terminal(serve_message(comparison, self.root)))
             return shown(body, run.facts, page_run.backend), comparison, None
         self.failures[(page, block.id)] = failure
         if self.serving:
-            serve_log().error(failure.message)
+            serve_log().error(terminal(failure.message))
         return "", None, failure
 
     def page_failed(self, page: str, message: str) -> None:
@@ -119,13 +120,13 @@ class Judge:
         if (page, "") not in self.failures:
             self.failures[(page, "")] = Failure(page, "", "", message)
             if self.serving:
-                serve_log().error(message)
+                serve_log().error(terminal(message))
 
     def fail(self, page: str, key: str, message: str) -> None:
         """A failure of the page's prose or of its final HTML, under its own `key`."""
         self.failures[(page, key)] = Failure(page, "", "", message)
         if self.serving:
-            serve_log().error(message)
+            serve_log().error(terminal(message))
 
     def page_problems(self, page: str) -> tuple[list[Failure], list[Comparison]]:
         """What this build found wrong on one page: its failures, and its blocks that differ."""
