@@ -24,6 +24,7 @@ BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069
 # them as line ends), the bidirectional controls, and lone surrogates (not UTF-8).
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029" + BIDI + "\ud800-\udfff]")
 _BIDI = re.compile(f"[{BIDI}]")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 BIDI_CLASS = "bookexec-bidi"
 WARNING_CLASS = "bookexec-bidi-warning"
 
@@ -40,6 +41,12 @@ def terminal(text: str) -> str:
     """`text` safe to print: every unsafe character (all but tab and newline of the controls,
     the bidirectional ones) shown as its escape, never sent raw."""
     return UNSAFE.sub(lambda m: escape(m[0]), text)
+
+
+def shown_html(text: str) -> str:
+    """`text` as HTML a reviewer reads (a drift's diff, an error): HTML-escaped, each control
+    character as its escape, each bidirectional control marked (`marked_html`)."""
+    return marked_html(html.escape(_CONTROLS.sub(lambda m: escape(m[0]), text)))
 
 
 def marker(char: str) -> str:

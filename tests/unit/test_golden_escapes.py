@@ -14,6 +14,7 @@ from bookexec.goldens.compare import compare
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import decode_output, encode_output, parse, read_golden, render
+from bookexec.render import fence
 from conftest import REPO
 
 # Everything that could pass for structure or be read as something else, and its pieces.
@@ -156,3 +157,18 @@ def test_bidirectional_controls_are_marked_in_html():
     assert "\u27eaU+202E\u27eb" in marked
     assert hidden.visible("a\u2066b\u2069") == "a\u27eaU+2066\u27ebb\u27eaU+2069\u27eb"
     assert hidden.terminal("\t\n") == "\t\n"
+
+
+def test_the_in_page_drift_view_marks_bidi_and_escapes_controls(tmp_path: Path):
+    golden = compare(tmp_path, "p.md", "b", "snippets/p.py", "status: good\n")
+    golden.path.parent.mkdir(parents=True)
+    golden.path.write_text(golden.actual)
+    drifted = compare(tmp_path, "p.md", "b", "snippets/p.py", "\u202eevil\x1b[2K\n")
+    drifted.reasons.append("a note with \x1b]0;title\x07 and \u2066")
+    view = fence.drift_warning(drifted, tmp_path, ("http://127.0.0.1:1", "token"))
+    failed = fence.failure_box("raised ValueError: \u202e\x1b[2J")
+    for html_text in (view, failed):
+        assert not _raw_in(html_text), html_text
+        assert f'<span class="{hidden.BIDI_CLASS}" title="U+' in html_text
+        assert hidden.WARNING_CLASS in html_text
+    assert "\\x1b]0;title\\x07" in view and "\\x1b[2J" in failed

@@ -18,6 +18,7 @@ from markupsafe import Markup
 from bookexec.discover.blocks import Block
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Failure
+from bookexec.hidden import bidi_warning, has_bidi, shown_html
 from bookexec.render.layout import DEFAULT_TABS, Look, block_html
 
 DEFAULT_SOURCE = "block"
@@ -80,11 +81,13 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
 
 
 def failure_box(message: str) -> str:
-    """An error admonition at a block that raised, timed out or flooded."""
+    """An error admonition at a block that raised, timed out or flooded: what the block
+    printed in it is shown, never obeyed (`bookexec.hidden`)."""
+    warning = bidi_warning("error") if has_bidi(message) else ""
     return (
         '<div class="admonition failure bookexec-failure">'
-        '<p class="admonition-title">This block failed</p>'
-        f"<pre><code>{html.escape(message)}</code></pre></div>"
+        f'<p class="admonition-title">This block failed</p>{warning}'
+        f"<pre><code>{shown_html(message)}</code></pre></div>"
     )
 
 
@@ -129,7 +132,7 @@ def drift_warning(comparison: Comparison, root: Path, review: tuple[str, str] | 
         why = drift.headline().removeprefix("cosmetic: ")
         note = (
             f"<small>Block '{block_id}': cosmetic drift from its golden "
-            f"({html.escape(why)}); <code>./book review --accept-cosmetic</code> accepts it."
+            f"({shown_html(why)}); <code>./book review --accept-cosmetic</code> accepts it."
             "</small>"
         )
         if not controls:
@@ -140,12 +143,17 @@ def drift_warning(comparison: Comparison, root: Path, review: tuple[str, str] | 
         body = "Run <code>GOLDEN=update mkdocs build</code> to write it."
     else:
         title = f"Block '{comparison.block_id}' drifted from its golden ({kind})"
-        reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in comparison.notes())
+        # What the block printed is shown, never obeyed: controls escaped, bidi marked.
+        notes, diff = comparison.notes(), comparison.diff(root)
+        reasons = "".join(f"<li>{shown_html(reason)}</li>" for reason in notes)
         body = f"<ul>{reasons}</ul>" if reasons else ""
         drift = comparison.drift()
-        if drift and drift.diff:  # the aligned equation diff of a structural jaxpr drift
-            body += f"<pre><code>{html.escape(drift.diff)}</code></pre>"
-        body += f"<pre><code>{html.escape(comparison.diff(root))}</code></pre>"
+        aligned = drift.diff if drift else ""
+        if aligned:  # the aligned equation diff of a structural jaxpr drift
+            body += f"<pre><code>{shown_html(aligned)}</code></pre>"
+        body += f"<pre><code>{shown_html(diff)}</code></pre>"
+        if has_bidi("".join([*notes, aligned, diff])):
+            body = bidi_warning("drift") + body
     return (
         f'<div class="admonition warning bookexec-drift" {attrs}>'
         f'<p class="admonition-title">{html.escape(title)}</p>{body}{controls}</div>'

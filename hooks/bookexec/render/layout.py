@@ -9,7 +9,10 @@ fence gets: Material's code block, the title, the copy button, the jaxpr colours
 layout around them (tabs) is Markdown, with empty slots that the highlighted code fills after.
 
 Measured values reach the highlighter as tokens of letters and digits, which no lexer splits,
-with a prefix the block's own text does not contain, so no output can forge one.
+with a prefix the block's own text does not contain, so no output can forge one. So do the
+bidirectional controls a source or an output holds, which would reorder what the reader sees
+(the "Trojan Source" trick): each comes out as a visible, titled marker (`bookexec.hidden`),
+and the box gets a warning line above it.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from pymdownx.highlight import Highlight  # type: ignore[import-untyped]
 
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Fact
+from bookexec.hidden import BIDI, bidi_warning, has_bidi, marked_html, visible
 
 SOURCE_PLACES = ("block", "above", "below", "tabbed-left", "tabbed-right", "console")
 DEFAULT_TABS = ("Source", "Result")
@@ -36,6 +40,9 @@ CONSOLE_ATTR = "data-bookexec-console"
 # STX...ETX as its own placeholders. As character references they are text in the browser.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _PREFIX = "bookexecvalue"
+_BIDI = re.compile(f"[{BIDI}]")
+# Which box a code box is, by its data attribute, for its warning line.
+_WHAT = {SOURCE_ATTR: "source", OUTPUT_ATTR: "output", CONSOLE_ATTR: "console"}
 # The settings superfences hands pymdownx.highlight's `Highlight` (all but stripnl).
 _SETTINGS = (
     *("guess_lang", "pygments_style", "use_pygments", "noclasses", "linenums"),
@@ -84,8 +91,9 @@ def measured_spans(text: str) -> tuple[tuple[int, int], ...]:
 
 def displayed(text: str) -> str:
     """The text a code box holds for `text`: what the reader's browser shows. Pygments reads
-    a carriage return as a line end, and ends the code with one newline."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    a carriage return as a line end, and ends the code with one newline; a bidirectional
+    control is shown as its marker."""
+    text = visible(text.replace("\r\n", "\n").replace("\r", "\n"))
     return text if text.endswith("\n") else text + "\n"
 
 
@@ -130,7 +138,7 @@ class Highlighter:
         # Every line as printed, blank first and last lines included.
         highlighter = Highlight(self.md, stripnl=False, **options)
         prefix = _token_prefix(text)
-        tokenised = _tokenise(text, spans, prefix)
+        tokenised = _BIDI.sub(lambda m: f"{prefix}u{ord(m[0]):x}x", _tokenise(text, spans, prefix))
         count = 0
         if ext is not None and hasattr(ext, "pygments_code_block"):
             ext.pygments_code_block += 1
@@ -145,11 +153,12 @@ class Highlighter:
             linestep=linestep,
             linespecial=linespecial,
             attrs=attrs,
-            title=look.title or None,
+            title=visible(look.title) or None,
             code_block_count=count,
         )
         out = _CONTROL.sub(lambda m: f"&#{ord(m[0])};", out)
-        return _untokenise(out, prefix)
+        warning = bidi_warning(_WHAT.get(next(iter(attrs), ""), "code")) if has_bidi(text) else ""
+        return warning + _untokenise(out, prefix)
 
 
 def block_html(md: Markdown, block_id: str, code: str, output: str, look: Look) -> str:
@@ -216,6 +225,8 @@ def _tokenise(text: str, spans: tuple[tuple[int, int], ...], prefix: str) -> str
 
 def _untokenise(rendered: str, prefix: str) -> str:
     token = re.compile(re.escape(prefix) + r"([0-9a-f]+)x")
+    bidi = re.compile(re.escape(prefix) + r"u([0-9a-f]+)x")  # 'u' is no hex digit: apart
+    rendered = bidi.sub(lambda m: marked_html(chr(int(m[1], 16))), rendered)
     return token.sub(
         lambda m: measured.html_mark(html.escape(bytes.fromhex(m[1]).decode(), quote=False)),
         rendered,
