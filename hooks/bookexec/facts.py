@@ -28,6 +28,8 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any, Literal, overload
 
+from bookexec.hidden import UNSAFE
+
 KINDS = ("exact", "timing", "ratio")
 OPS = (">=", ">", "<=", "<")
 # Said when markdown-exec runs a snippet in the builder's own process (see _refuse_in_builder).
@@ -111,6 +113,8 @@ def record(
             raise TypeError(
                 f"fact {name!r}: an exact fact is an int or a str; for a float use kind='ratio'"
             )
+        if isinstance(value, str) and not _plain_line(value):
+            raise ValueError(f"fact {name!r}: an exact value must be one line of plain text")
         _facts.append({"name": name, "kind": kind, "value": value, "band": None})
         return value
     number = float(value)
@@ -174,9 +178,15 @@ def claim(left: str, op: str, right: str | float, says: str = "") -> None:
     _refuse_in_builder()
     if op not in OPS:
         raise ValueError(f"claim operator must be one of {OPS}, not {op!r}")
-    if "\n" in says:
-        raise ValueError("a claim's words must fit on one line")
+    if not _plain_line(says):
+        raise ValueError("a claim's words must be one line of plain text")
     _claims.append({"left": left, "op": op, "right": right, "says": says})
+
+
+def _plain_line(text: str) -> bool:
+    """A golden records it as a line of its own: no line break (which could forge another
+    line of the section) and no character git or a terminal would not read as text."""
+    return "\n" not in text and UNSAFE.search(text) is None
 
 
 def _timed(fn: Callable[[], Any]) -> float:

@@ -8,6 +8,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
+from bookexec import facts as facts_api
 from bookexec import hidden
 from bookexec.goldens import measured, review
 from bookexec.goldens.compare import compare
@@ -172,3 +175,20 @@ def test_the_in_page_drift_view_marks_bidi_and_escapes_controls(tmp_path: Path):
         assert f'<span class="{hidden.BIDI_CLASS}" title="U+' in html_text
         assert hidden.WARNING_CLASS in html_text
     assert "\\x1b]0;title\\x07" in view and "\\x1b[2J" in failed
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: facts_api.record("forged", "3\nclaim: a >= 1"),
+        lambda: facts_api.record("nul", "a\x00b"),
+        lambda: facts_api.record("bidi", "a\u202eb"),
+        lambda: facts_api.claim("a", ">=", 1, "the prose \x1b[2K says"),
+    ],
+)
+def test_a_recorded_value_or_claim_is_one_line_of_plain_text(call):
+    """A fact's value and a claim's words are golden lines too: no line break to forge a
+    line of the section with, no character git or a terminal would read as something else."""
+    with pytest.raises(ValueError, match="one line of plain text"):
+        call()
+    facts_api.take()
