@@ -152,14 +152,6 @@ def parse(section: str) -> tuple[list[Fact], list[Claim]]:
     return facts, claims
 
 
-def split_body(body: str) -> tuple[str, str]:
-    """A golden's body is the output, then optionally the facts section."""
-    if SECTION in body:
-        output, _, section = body.partition(SECTION)
-        return output, section
-    return body, ""
-
-
 def masked(facts: list[Fact], claims: list[Claim]) -> str:
     """The parts that must match exactly: names, kinds, bands, exact values and claims."""
     lines = [
