@@ -12,7 +12,7 @@ Base (imports nothing of the engine):
 - `privacy`: the worker's environment, the masking of the build's credentials, and the
   machine's names that must never reach a page.
 - `guard`: a Markdown extension that stops any build not going through this engine.
-- `hidden`: control and bidirectional characters made visible: escaped in what a terminal
+- `escapes`: control and bidirectional characters made visible: escaped in what a terminal
   prints, marked on the page.
 
 `discover`: what a book runs, found before anything runs.

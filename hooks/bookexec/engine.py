@@ -24,6 +24,7 @@ from markupsafe import Markup
 
 from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
+from bookexec.escapes import terminal
 from bookexec.execute import background, cache
 from bookexec.execute.eta import RunTimes
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
@@ -37,7 +38,6 @@ from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions
 from bookexec.guard import engine_formatter, register
-from bookexec.hidden import terminal
 from bookexec.pipeline import rebuild
 from bookexec.pipeline.browser_review import BrowserReview
 from bookexec.pipeline.judge import Judge, Verdict, serve_log

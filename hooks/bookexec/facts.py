@@ -28,7 +28,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any, Literal, overload
 
-from bookexec.hidden import UNSAFE
+from bookexec.escapes import UNSAFE
 
 KINDS = ("exact", "timing", "ratio")
 OPS = (">=", ">", "<=", "<")

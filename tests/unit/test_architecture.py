@@ -2,7 +2,7 @@
 
 Layers, lowest first (a module imports only from its own layer or lower ones):
 
-0. base: `errors`, `files`, `facts`, `privacy`, `hidden`
+0. base: `errors`, `files`, `facts`, `privacy`, `escapes`
 1. `discover`: pages and labs to blocks, fence options
 2. `goldens`: golden format, comparison, report, measured values, normalisation, review
 3. `execute`: protocol, runtime seam, runner, worker, cache, progress
@@ -33,7 +33,7 @@ LAYERS = {
     "facts": 0,
     "privacy": 0,
     "guard": 0,
-    "hidden": 0,
+    "escapes": 0,
     "discover": 1,
     "goldens": 2,
     "execute": 3,

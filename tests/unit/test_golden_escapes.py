@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bookexec import escapes
 from bookexec import facts as facts_api
-from bookexec import hidden
 from bookexec.goldens import measured, review
 from bookexec.goldens.compare import compare
 from bookexec.goldens.measured import Claim, Fact
@@ -78,7 +78,7 @@ def test_no_stored_line_can_be_read_as_the_goldens_structure_or_binary():
         for line in encode_output(output).splitlines():
             assert line not in ("---", "--- facts ---"), repr(output)
             assert not (line.startswith("--- ") and line.endswith(" ---")), repr(output)
-            assert "\x00" not in line and hidden.UNSAFE.search(line) is None, repr(output)
+            assert "\x00" not in line and escapes.UNSAFE.search(line) is None, repr(output)
 
 
 def test_the_goldens_already_written_are_written_byte_for_byte_the_same():
@@ -154,12 +154,12 @@ def test_the_terminal_review_shows_control_and_bidi_characters_escaped():
 
 
 def test_bidirectional_controls_are_marked_in_html():
-    marked = hidden.marked_html("if admin\u202e {")
+    marked = escapes.marked_html("if admin\u202e {")
     assert "\u202e" not in marked
     assert '<span class="bookexec-bidi" title="U+202E RIGHT-TO-LEFT OVERRIDE' in marked
     assert "\u27eaU+202E\u27eb" in marked
-    assert hidden.visible("a\u2066b\u2069") == "a\u27eaU+2066\u27ebb\u27eaU+2069\u27eb"
-    assert hidden.terminal("\t\n") == "\t\n"
+    assert escapes.visible("a\u2066b\u2069") == "a\u27eaU+2066\u27ebb\u27eaU+2069\u27eb"
+    assert escapes.terminal("\t\n") == "\t\n"
 
 
 def test_the_in_page_drift_view_marks_bidi_and_escapes_controls(tmp_path: Path):
@@ -172,8 +172,8 @@ def test_the_in_page_drift_view_marks_bidi_and_escapes_controls(tmp_path: Path):
     failed = fence.failure_box("raised ValueError: \u202e\x1b[2J")
     for html_text in (view, failed):
         assert not _raw_in(html_text), html_text
-        assert f'<span class="{hidden.BIDI_CLASS}" title="U+' in html_text
-        assert hidden.WARNING_CLASS in html_text
+        assert f'<span class="{escapes.BIDI_CLASS}" title="U+' in html_text
+        assert escapes.WARNING_CLASS in html_text
     assert "\\x1b]0;title\\x07" in view and "\\x1b[2J" in failed
 
 

@@ -15,10 +15,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bookexec.escapes import terminal
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Comparison
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import VERSIONS_FILE, relative
-from bookexec.hidden import terminal
 
 # A diff this long is cut in the annotation; the job summary has all of it.
 MESSAGE_LIMIT = 4000

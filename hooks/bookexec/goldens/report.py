@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bookexec.errors import BookError
+from bookexec.escapes import terminal
 from bookexec.files import remove_confined, write_atomic
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Comparison
 from bookexec.goldens.store import (
@@ -18,7 +19,6 @@ from bookexec.goldens.store import (
     remove_leftovers,
     write_versions,
 )
-from bookexec.hidden import terminal
 
 
 @dataclass(frozen=True)

@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from bookexec.errors import BookError
+from bookexec.escapes import terminal
 from bookexec.files import CachePaths, confined, exclusive, read_regular, write_atomic
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Report
 from bookexec.goldens.store import read_golden, relative
-from bookexec.hidden import terminal
 
 REPORT: Path = CachePaths(Path()).report  # relative: each use joins it to a root
 LAST_BUILD: Path = CachePaths(Path()).last_build

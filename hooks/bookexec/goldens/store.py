@@ -12,7 +12,7 @@ The body is unambiguous: whatever a block prints, no line of it can be read as t
 own structure, and the file stays text to git. A body line is the output's line as printed
 unless it starts with a backslash; an output line that would be ambiguous (it starts with a
 backslash, is `---` or looks like a section line such as `--- facts ---`), that holds a
-character git, a terminal or a reader would not take as plain text (`bookexec.hidden.UNSAFE`:
+character git, a terminal or a reader would not take as plain text (`bookexec.escapes.UNSAFE`:
 NUL and the other controls but tab, bidirectional controls), or that is the output's last
 and has no newline, is stored as a backslash and the line in escapes: `\\` for a backslash,
 `\n` for its newline (so a line without one has none), `\xHH`, `\uHHHH` or `\UHHHHHHHH` for
@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from bookexec.errors import BookError
+from bookexec.escapes import UNSAFE
+from bookexec.escapes import escape as escape_char
 from bookexec.files import confined, read_regular, remove_confined, write_atomic
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
-from bookexec.hidden import UNSAFE
-from bookexec.hidden import escape as escape_char
 
 MODES = ("check", "update")
 _SEPARATOR = "---\n"

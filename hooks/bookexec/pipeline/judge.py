@@ -11,13 +11,13 @@ import logging
 from pathlib import Path
 
 from bookexec.discover.blocks import Block
+from bookexec.escapes import terminal
 from bookexec.execute.progress import outside_mkdocs
 from bookexec.goldens.compare import Classifier, Comparison, compare
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.normalize import PathRule, normalize
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance
-from bookexec.hidden import terminal
 from bookexec.pipeline.run import Runs, recorded, run_of
 from bookexec.render.layout import shown_text
 

@@ -16,9 +16,9 @@ from typing import Any, Protocol
 from markupsafe import Markup
 
 from bookexec.discover.blocks import Block
+from bookexec.escapes import bidi_warning, has_bidi, shown_html
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Failure
-from bookexec.hidden import bidi_warning, has_bidi, shown_html
 from bookexec.render.layout import DEFAULT_TABS, Look, block_html
 
 DEFAULT_SOURCE = "block"
@@ -82,7 +82,7 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
 
 def failure_box(message: str) -> str:
     """An error admonition at a block that raised, timed out or flooded: what the block
-    printed in it is shown, never obeyed (`bookexec.hidden`)."""
+    printed in it is shown, never obeyed (`bookexec.escapes`)."""
     warning = bidi_warning("error") if has_bidi(message) else ""
     return (
         '<div class="admonition failure bookexec-failure">'

@@ -11,7 +11,7 @@ layout around them (tabs) is Markdown, with empty slots that the highlighted cod
 Measured values reach the highlighter as tokens of letters and digits, which no lexer splits,
 with a prefix the block's own text does not contain, so no output can forge one. So do the
 bidirectional controls a source or an output holds, which would reorder what the reader sees
-(the "Trojan Source" trick): each comes out as a visible, titled marker (`bookexec.hidden`),
+(the "Trojan Source" trick): each comes out as a visible, titled marker (`bookexec.escapes`),
 and the box gets a warning line above it.
 """
 
@@ -26,9 +26,9 @@ from markdown import Markdown
 from markdown_exec import MarkdownConverter, tabbed
 from pymdownx.highlight import Highlight  # type: ignore[import-untyped]
 
+from bookexec.escapes import BIDI, bidi_warning, has_bidi, marked_html, visible
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Fact
-from bookexec.hidden import BIDI, bidi_warning, has_bidi, marked_html, visible
 
 SOURCE_PLACES = ("block", "above", "below", "tabbed-left", "tabbed-right", "console")
 DEFAULT_TABS = ("Source", "Result")
