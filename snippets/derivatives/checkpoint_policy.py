@@ -2,7 +2,7 @@ import jax
 import jax.numpy as jnp
 from jax.ad_checkpoint import checkpoint_name, print_saved_residuals
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def two_layers(w, x):
@@ -41,8 +41,8 @@ for label, f in (("tanh(w @ x) named", two_layers), ("w @ x named", two_layers_p
     key = "tanh" if f is two_layers else "pre"
     for policy_label, policy in (("default", None), ("policy", keep_hidden)):
         starts, dots, outer, compiled_dots = backward(f, policy)
-        dots = record(f"{key}_{policy_label}_dots", dots)
-        compiled_dots = record(f"{key}_{policy_label}_compiled", compiled_dots)
+        dots = record(f"{key}_{policy_label}_dots", dots)  # hidden
+        compiled_dots = record(f"{key}_{policy_label}_compiled", compiled_dots)  # hidden
         print(f"{label}, {policy_label}: backward starts {starts}")
         print(f"  lowered: {dots} dot_generals ({outer} outer products)")
         print(f"  compiled: {compiled_dots} dots")
