@@ -1,8 +1,6 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record  # hidden
-
 
 def block(x):
     return jnp.sin(jnp.sin(x))
@@ -16,6 +14,10 @@ print(jax.make_jaxpr(jax.grad(model))(jnp.ones(3)))
 sines = sum(e.primitive.name == "sin" for e in jax.make_jaxpr(jax.grad(model))(jnp.ones(3)).eqns)
 lowered = jax.jit(jax.grad(model)).lower(jnp.ones(3)).as_text()
 print("sin in the jaxpr:", sines)
+# hidden: begin
+from bookexec.facts import record  # noqa: E402
+
+# hidden: end
 record("jaxpr_sins", sines)  # hidden
 print("sine in the jitted program:", lowered.count("stablehlo.sine"))
 record("lowered_sins", lowered.count("stablehlo.sine"))  # hidden

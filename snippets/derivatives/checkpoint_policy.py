@@ -2,8 +2,6 @@ import jax
 import jax.numpy as jnp
 from jax.ad_checkpoint import checkpoint_name, print_saved_residuals
 
-from bookexec.facts import record  # hidden
-
 
 def two_layers(w, x):
     h = checkpoint_name(jnp.tanh(w @ x), "hidden")
@@ -37,6 +35,10 @@ def backward(f, policy):
     return starts, dots, outer, compiled_dots
 
 
+# hidden: begin
+from bookexec.facts import record  # noqa: E402
+
+# hidden: end
 for label, f in (("tanh(w @ x) named", two_layers), ("w @ x named", two_layers_pre)):
     key = "tanh" if f is two_layers else "pre"
     for policy_label, policy in (("default", None), ("policy", keep_hidden)):
