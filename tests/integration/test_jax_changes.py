@@ -464,11 +464,15 @@ def test_a_note_whose_block_did_not_change_stops_the_page(small_book):
     with pytest.raises(BookError) as refused:
         render_page(small_book)
     assert str(refused.value) == (
-        f"{NOTES}, note 1 (What it means): tracers/scalar-jaxpr printed the same under JAX "
-        f"{old} and {new}, so it does not show this change"
+        f"{NOTES}, note 1 (What it means): tracers/scalar-jaxpr printed the same under both, "
+        f"so it does not show this change from JAX {old} to {new}"
     )
     (small_book / NOTES).write_text(NOTE.format(old=old, new="9.9", block="tracers/scalar-jaxpr"))
     with pytest.raises(BookError, match=f"JAX {old} to 9.9 is not a step of the page"):
+        render_page(small_book)
+    (small_book / NOTES).write_text(NOTE.format(old=old, new=new, block="control-flow/scan-jaxpr"))
+    (small_book / RECORDS / new / "control-flow" / "scan-jaxpr.txt").unlink()
+    with pytest.raises(BookError, match="control-flow/scan-jaxpr was not compared between them"):
         render_page(small_book)
     (small_book / NOTES).write_text('[[note]]\nbetween = "x"\n')
     with pytest.raises(BookError, match="note 1: `between` is two JAX versions"):

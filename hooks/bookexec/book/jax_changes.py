@@ -676,11 +676,7 @@ def _lead(notes: list[Note], steps: list[tuple[str, str]], seen: list[Seen]) -> 
     """The notes as the page's first section; a note whose blocks do not show it is an error."""
     if not notes:
         return ""
-    changed = {
-        (s.old, s.new, f"{s.chapter}/{s.change.block_id}")
-        for s in seen
-        if s.change.kind not in ("fails", "not run")  # compared, and found to differ
-    }
+    kinds = {(s.old, s.new, f"{s.chapter}/{s.change.block_id}"): s.change.kind for s in seen}
     out = ["\n## What may break your code {#changes-breaking}\n\n"]
     for number, note in enumerate(notes, 1):
         if (note.old, note.new) not in steps:
@@ -688,12 +684,19 @@ def _lead(notes: list[Note], steps: list[tuple[str, str]], seen: list[Seen]) -> 
                 f"{NOTES}, note {number} ({note.title}): JAX {note.old} to {note.new} is not a "
                 f"step of the page (its steps: {', '.join(f'{a} to {b}' for a, b in steps)})"
             )
-        quiet = [b for b in note.blocks if (note.old, note.new, b) not in changed]
-        if quiet:
-            raise BookError(
-                f"{NOTES}, note {number} ({note.title}): {', '.join(quiet)} printed the same "
-                f"under JAX {note.old} and {note.new}, so it does not show this change"
-            )
+        for block in note.blocks:
+            kind = kinds.get((note.old, note.new, block))
+            if kind in (None, "fails", "not run"):
+                why = (
+                    "printed the same under both"
+                    if kind is None
+                    else "was not compared between them (a record is missing, failed, or older "
+                    "than the page's code: run ./book jax-changes --chapter for its page)"
+                )
+                raise BookError(
+                    f"{NOTES}, note {number} ({note.title}): {block} {why}, so it does not "
+                    f"show this change from JAX {note.old} to {note.new}"
+                )
         links = ", ".join(
             f"[`{b.split('/')[1]}`](#changes-{b.replace('/', '-')})" for b in note.blocks
         )
