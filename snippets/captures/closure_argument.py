@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 traces = 0
 
@@ -17,4 +17,5 @@ fast_amplify = jax.jit(amplify)
 print(fast_amplify.trace(x, jnp.array([1.0, 2.0, 3.0])).jaxpr)
 print(fast_amplify(x, jnp.array([1.0, 2.0, 3.0])))
 print(fast_amplify(x, jnp.array([10.0, 20.0, 30.0])))
-print("traces:", record("traces", traces))
+print("traces:", traces)
+record("traces", traces)  # hidden

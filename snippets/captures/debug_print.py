@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 python_prints = 0
 
@@ -18,4 +18,5 @@ def halve(x):
 for value in [2.0, 4.0, 6.0]:
     halve(jnp.float32(value)).block_until_ready()
 jax.effects_barrier()  # wait for any debug output still in flight
-print("python_prints:", record("python_prints", python_prints))
+print("python_prints:", python_prints)
+record("python_prints", python_prints)  # hidden

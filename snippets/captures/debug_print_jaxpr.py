@@ -1,6 +1,6 @@
 import jax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def halve(x):
@@ -12,5 +12,7 @@ closed = jax.make_jaxpr(halve)(1.0)
 print("primitives:", [eqn.primitive.name for eqn in closed.jaxpr.eqns])
 first = closed.jaxpr.eqns[0]
 print("fmt:       ", first.params["fmt"])
-print("inputs:    ", record("debug_inputs", len(first.invars)))
-print("outputs:   ", record("debug_outputs", len(first.outvars)))
+print("inputs:    ", len(first.invars))
+record("debug_inputs", len(first.invars))  # hidden
+print("outputs:   ", len(first.outvars))
+record("debug_outputs", len(first.outvars))  # hidden

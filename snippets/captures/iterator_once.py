@@ -2,13 +2,16 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 steps = iter(range(1, 11))  # the numbers 1 to 10, one at a time
 total = lax.fori_loop(0, 10, lambda i, acc: acc + next(steps), 0)
-print("fori_loop over next(steps):", record("loop_total", int(total)))
-print("left in the iterator:      ", record("left", len(list(steps))))
-print("what was meant:            ", record("meant", sum(range(1, 11))))
+print("fori_loop over next(steps):", int(total))
+record("loop_total", int(total))  # hidden
+print("left in the iterator:      ", len(list(steps)))
+record("left", len(list(steps)))  # hidden
+print("what was meant:            ", sum(range(1, 11)))
+record("meant", sum(range(1, 11)))  # hidden
 
 feed = iter(range(1, 11))
 

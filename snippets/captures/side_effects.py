@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 body_runs = 0  # a global counter
 shapes_seen = []  # a list the body appends to
@@ -19,6 +19,7 @@ def total(x):
 results = [total(jnp.full(4, k, dtype=jnp.float32)) for k in range(5)]  # five calls, one type
 print("results:    ", [r.item() for r in results])
 print(total.trace(jnp.zeros(4)).jaxpr)  # the recorded program, from the cache
-print("body_runs:  ", record("body_runs", body_runs))
+print("body_runs:  ", body_runs)
+record("body_runs", body_runs)  # hidden
 print("shapes_seen:", shapes_seen)
-record("list_length", len(shapes_seen))
+record("list_length", len(shapes_seen))  # hidden

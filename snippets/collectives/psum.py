@@ -12,11 +12,13 @@ print(jax.make_jaxpr(total)(xs))
 print(total(xs), "=", xs.sum())
 
 
-def mean_and_max(block):
-    return jax.lax.pmean(block.mean(), "i"), jax.lax.pmax(block.max(), "i")
+def mean_max_min(block):
+    mean = jax.lax.pmean(block.mean(), "i")
+    return mean, jax.lax.pmax(block.max(), "i"), jax.lax.pmin(block.min(), "i")
 
 
-both = jax.shard_map(mean_and_max, mesh=ring, in_specs=P("i"), out_specs=(P(), P()))
-inner = jax.make_jaxpr(both)(xs).eqns[0].params["jaxpr"]
-print("pmean and pmax bind:", [e.primitive.name for e in inner.eqns])
-print("mean of all elements:", both(xs)[0], " largest element:", both(xs)[1])
+spread = jax.shard_map(mean_max_min, mesh=ring, in_specs=P("i"), out_specs=(P(), P(), P()))
+inner = jax.make_jaxpr(spread)(xs).eqns[0].params["jaxpr"]
+print("pmean, pmax and pmin bind:", [e.primitive.name for e in inner.eqns])
+mean, largest, smallest = spread(xs)
+print("mean of all elements:", mean, " largest:", largest, " smallest:", smallest)

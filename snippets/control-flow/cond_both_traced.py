@@ -6,7 +6,7 @@ import jax.numpy as jnp
 # lax: JAX's lower-level primitives
 from jax import lax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 calls = Counter()  # how many times each branch's Python body has run
 
@@ -27,6 +27,6 @@ def toward_ten(x):
 
 step = jax.jit(toward_ten)
 print("from 12:", step(jnp.float32(12.0)), " bodies run:", dict(calls))
-record("climb_after_first", calls["climb"])
-record("descend_after_first", calls["descend"])
+record("climb_after_first", calls["climb"])  # hidden
+record("descend_after_first", calls["descend"])  # hidden
 print("from 3: ", step(jnp.float32(3.0)), " bodies run:", dict(calls))

@@ -2,7 +2,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def double(i, v):
@@ -27,12 +27,14 @@ print(f"{'construct':12} {'primitive':10} {'jvp':12} grad")
 for name, f in constructs.items():
     names = [e.primitive.name for e in jax.make_jaxpr(f)(x, n).jaxpr.eqns]
     primitive = next(p for p in names if p in ("cond", "while", "scan"))
-    row = [record(f"{name}_primitive", primitive)]
+    row = [primitive]
+    record(f"{name}_primitive", primitive)  # hidden
     for mode, transform in modes.items():
         try:
             transform(f)(x, n)
             outcome = "works"
         except Exception as err:
             outcome = type(err).__name__
-        row.append(record(f"{name}_{mode}", outcome))
+        row.append(outcome)
+        record(f"{name}_{mode}", outcome)  # hidden
     print(f"{name:12} {row[0]:10} {row[1]:12} {row[2]}")

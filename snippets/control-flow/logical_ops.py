@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 # Python's keywords: each one asks its operand for a real True or False.
 keyword_forms = {
@@ -17,7 +17,7 @@ for text, fn in keyword_forms.items():
     except Exception as err:
         errors.add(type(err).__name__)
         print(f"{text:21} -> {type(err).__name__}")
-record("keyword_error", " ".join(sorted(errors)))
+record("keyword_error", " ".join(sorted(errors)))  # hidden
 
 # The array operators: each one is an operation, recorded like any other.
 x = jnp.array([-0.5, 0.5, 1.5])
@@ -36,4 +36,4 @@ except TypeError as err:
     print("x > 0 & x < 1         -> TypeError:", err)
 closed = jax.make_jaxpr(lambda x: ((x > 0) & (x < 1)) | ~(x > 2))(x)
 print(closed)
-record("primitives", ", ".join(sorted({e.primitive.name for e in closed.jaxpr.eqns})))
+record("primitives", ", ".join(sorted({e.primitive.name for e in closed.jaxpr.eqns})))  # hidden

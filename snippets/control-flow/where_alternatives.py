@@ -2,7 +2,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 x = jnp.linspace(-2.0, 2.0, 5)
 
@@ -21,8 +21,8 @@ def three_way_piecewise(x):
 
 
 print("jnp.piecewise:", three_way_piecewise(x))  # here the last condition that holds wins
-record("piecewise_at_minus_2", int(three_way_piecewise(x)[0]))
-record("select_at_minus_2", int(three_way(x)[0]))
+record("piecewise_at_minus_2", int(three_way_piecewise(x)[0]))  # hidden
+record("select_at_minus_2", int(three_way(x)[0]))  # hidden
 (call,) = [e for e in jax.make_jaxpr(three_way_piecewise)(x).jaxpr.eqns if "jaxpr" in e.params]
 computed = [
     f"{e.primitive.name}: {e.outvars[0].aval}"
@@ -30,14 +30,14 @@ computed = [
     if e.primitive.name in ("neg", "mul")
 ]
 print("inside jnp.piecewise:", ", ".join(computed))  # each function runs on every element
-record("piecewise_computed", ", ".join(f"`{c}`" for c in computed))
+record("piecewise_computed", ", ".join(f"`{c}`" for c in computed))  # hidden
 print("lax.select:   ", lax.select(x < 0, -x, x))
 eqn = jax.make_jaxpr(lambda x: lax.select(x < 0, -x, x))(x).jaxpr.eqns[-1]
-record("lax_select_primitive", eqn.primitive.name)
+record("lax_select_primitive", eqn.primitive.name)  # hidden
 print("lax.select(True, x, -x):", lax.select(True, x, -x))  # a scalar predicate picks a whole case
 try:
     lax.select(x < 0, -x, 0.0)  # lax.select does not broadcast
 except TypeError as err:
     print("lax.select(x < 0, -x, 0.0) ->", type(err).__name__ + ":", err)
 (select,) = [e for e in jax.make_jaxpr(three_way)(x).jaxpr.eqns if e.primitive.name == "select_n"]
-record("select_cases", len(select.invars) - 1)
+record("select_cases", len(select.invars) - 1)  # hidden

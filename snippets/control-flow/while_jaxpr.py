@@ -4,7 +4,7 @@ import jax.numpy as jnp
 # lax: JAX's lower-level primitives
 from jax import lax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def doublings(x):
@@ -24,6 +24,6 @@ def doublings(x):
 fast = jax.jit(doublings)
 for start in (3.0, 40.0):
     value, steps = fast(jnp.float32(start))
-    record(f"steps_from_{int(start)}", int(steps))
+    record(f"steps_from_{int(start)}", int(steps))  # hidden
     print(f"from {start}: {steps} doublings, reaching {value}")
 print(jax.make_jaxpr(doublings)(jnp.float32(3.0)))

@@ -1,8 +1,6 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
-
 
 def block(x):
     return jnp.sin(jnp.sin(x))
@@ -15,5 +13,11 @@ def model(x):
 print(jax.make_jaxpr(jax.grad(model))(jnp.ones(3)))
 sines = sum(e.primitive.name == "sin" for e in jax.make_jaxpr(jax.grad(model))(jnp.ones(3)).eqns)
 lowered = jax.jit(jax.grad(model)).lower(jnp.ones(3)).as_text()
-print("sin in the jaxpr:", record("jaxpr_sins", sines))
-print("sine in the jitted program:", record("lowered_sins", lowered.count("stablehlo.sine")))
+print("sin in the jaxpr:", sines)
+# hidden: begin
+from bookexec.facts import record  # noqa: E402
+
+# hidden: end
+record("jaxpr_sins", sines)  # hidden
+print("sine in the jitted program:", lowered.count("stablehlo.sine"))
+record("lowered_sins", lowered.count("stablehlo.sine"))  # hidden

@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def energy(x):  # from R^3 to R
@@ -15,10 +15,12 @@ print("hessian is jacfwd(jacrev):", bool(jnp.allclose(h, jax.jacfwd(jax.jacrev(e
 print("and jacrev(jacfwd):", bool(jnp.allclose(h, jax.jacrev(jax.jacfwd(energy))(x3))))
 for name, fn in (("grad", jax.grad), ("hessian", jax.hessian)):
     n = len(jax.make_jaxpr(fn(energy))(x3).jaxpr.eqns)
-    record(f"{name}_eqns", n)
+    record(f"{name}_eqns", n)  # hidden
     print(name, "equations:", n)
 eqns = jax.make_jaxpr(jax.hessian(energy))(x3).jaxpr.eqns
 trig = sorted({str(e.outvars[0].aval) for e in eqns if e.primitive.name in ("sin", "cos")})
-print("every sin and cos in the Hessian's jaxpr:", record("trig_types", ", ".join(trig)))
+print("every sin and cos in the Hessian's jaxpr:", ", ".join(trig))
+record("trig_types", ", ".join(trig))  # hidden
 tangents = [e for e in eqns if e.outvars[0].aval.shape[:1] == (3,) and e.outvars[0].aval.ndim >= 2]
-print("equations with a leading axis of three tangents:", record("batched_eqns", len(tangents)))
+print("equations with a leading axis of three tangents:", len(tangents))
+record("batched_eqns", len(tangents))  # hidden

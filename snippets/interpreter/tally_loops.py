@@ -5,7 +5,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def steps(x):
@@ -18,7 +18,7 @@ print([eqn.primitive.name for eqn in program.eqns])
 counts = Counter()
 tally(program, counts)
 print("tally:      ", dict(sorted(counts.items())))
-record("tanh_once", counts["tanh"])
+record("tanh_once", counts["tanh"])  # hidden
 
 
 def tally_loops(jaxpr, counts, times=1):
@@ -41,8 +41,8 @@ def tally_loops(jaxpr, counts, times=1):
 counts = Counter()
 tally_loops(program, counts)
 print("tally_loops:", dict(sorted(counts.items())))
-record("tanh_all", counts["tanh"])
-record("length", program.eqns[0].params["length"])
+record("tanh_all", counts["tanh"])  # hidden
+record("length", program.eqns[0].params["length"])  # hidden
 
 grow = jax.make_jaxpr(lambda x: lax.while_loop(lambda c: c.sum() < 1e3, lambda c: c * 2.0, x))
 print("while params:", sorted(grow(jnp.ones(8)).jaxpr.eqns[0].params))

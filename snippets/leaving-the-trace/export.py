@@ -4,7 +4,7 @@ import jax
 import jax.numpy as jnp
 from jax import export
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def predict(w, x):
@@ -32,7 +32,10 @@ try:
     restored.call(w, jnp.ones((5, 3)))  # five rows, where the export was made for four
 except ValueError as err:
     print("five rows:", err)
-version = record("convention", exported.calling_convention_version)
-oldest = record("oldest", export.minimum_supported_calling_convention_version)
-newest = record("newest", export.maximum_supported_calling_convention_version)
+version = exported.calling_convention_version
+record("convention", version)  # hidden
+oldest = export.minimum_supported_calling_convention_version
+record("oldest", oldest)  # hidden
+newest = export.maximum_supported_calling_convention_version
+record("newest", newest)  # hidden
 print(f"calling convention: {version} | this JAX supports {oldest} to {newest}")

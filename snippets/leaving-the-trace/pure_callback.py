@@ -2,8 +2,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+received = []  # what each call of the host function was handed
+
 
 def host_sinc(x):
+    received.append((isinstance(x, jax.Array), isinstance(x, np.ndarray), x.devices()))
     return np.sinc(np.asarray(x)).astype(np.float32)  # plain NumPy, outside the trace
 
 
@@ -14,6 +17,16 @@ def sinc(x):
 
 xs = jnp.array([0.0, 0.5, 1.0])
 print(jax.jit(sinc)(xs))
+(is_jax_array, is_numpy_array, devices) = received[0]
+print("host function handed a jax.Array:", is_jax_array, " a NumPy array:", is_numpy_array)
+print("  on", devices)
+
+
+def host_sinc_in_jax(x):
+    return jnp.sinc(x)  # JAX itself, called from inside the compiled program
+
+
+print(jax.jit(lambda x: jax.pure_callback(host_sinc_in_jax, x, x))(xs))
 jaxpr = jax.make_jaxpr(sinc)(xs)
 (eqn,) = jaxpr.jaxpr.eqns
 print(eqn.primitive.name, "params:", sorted(eqn.params), "effects:", eqn.effects)

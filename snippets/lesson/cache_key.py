@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 keys = []
 
@@ -25,8 +25,8 @@ for params, s in calls:
     out = rescale(params, s)
     print(jax.tree.leaves(out)[0].dtype, end="  ")
 print()
-record("calls", len(calls))
-record("traces", len(keys))
-record("treedefs", len({str(treedef) for treedef, _ in keys}))
+record("calls", len(calls))  # hidden
+record("traces", len(keys))  # hidden
+record("treedefs", len({str(treedef) for treedef, _ in keys}))  # hidden
 for treedef, s_type in keys:
     print(s_type, treedef)

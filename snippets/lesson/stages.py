@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def gelu_tanh(x):
@@ -15,12 +15,16 @@ lowered = traced.lower()  # stage 2: a StableHLO module
 compiled = lowered.compile()  # stage 3: XLA's optimised executable
 
 print(traced.jaxpr)
-ops = record("stablehlo_ops", lowered.as_text().count(" = stablehlo."))
+ops = lowered.as_text().count(" = stablehlo.")
+record("stablehlo_ops", ops)  # hidden
 entry = compiled.as_text().split("ENTRY")[1]  # the top-level computation
-kernels = record("kernels", entry.count(" fusion("))
-flops = record("flops", int(compiled.cost_analysis()["flops"]))
-per_element = record("flops_per_element", flops // x.size)
-record("jaxpr_eqns", len(traced.jaxpr.eqns))
+kernels = entry.count(" fusion(")
+record("kernels", kernels)  # hidden
+flops = int(compiled.cost_analysis()["flops"])
+record("flops", flops)  # hidden
+per_element = flops // x.size
+record("flops_per_element", per_element)  # hidden
+record("jaxpr_eqns", len(traced.jaxpr.eqns))  # hidden
 print(f"StableHLO operations: {ops}")
 print(f"fused kernels in the executable: {kernels}")
 print(f"flops (XLA's estimate): {flops}, or {per_element} per element")

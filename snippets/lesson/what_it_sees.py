@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 seen = []  # filled by Python code inside the jitted function
 
@@ -17,7 +17,7 @@ centre(jnp.arange(12.0).reshape(4, 3))  # other values, same abstract value
 centre(jnp.zeros((4, 3)))
 out = centre(jnp.ones((5, 3)))  # one more row: a different abstract value
 
-record("traces", len(seen))
+record("traces", len(seen))  # hidden
 for line in seen:
     print(line)
 print(type(out).__name__, out.shape)

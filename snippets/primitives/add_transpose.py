@@ -2,7 +2,7 @@
 import jax
 from jax.interpreters import ad
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 seen = []  # what the rule receives as its primal argument
 
@@ -17,4 +17,4 @@ ad.primitive_transposes[cyclic_shift_p] = cyclic_shift_transpose
 print("grad:", jax.grad(weighted)(x))
 print(jax.make_jaxpr(jax.grad(weighted))(x))
 print("the rule's x:", *seen[0])
-record("undefined", str(seen[0][1]))
+record("undefined", str(seen[0][1]))  # hidden

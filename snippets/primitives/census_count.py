@@ -31,3 +31,6 @@ kinds = Counter(type(p).__name__ for p in prims)
 by_count = sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
 print(", ".join(f"{kind}: {n}" for kind, n in by_count))
 record("n_subclasses", len(kinds) - 1)  # every kind other than plain Primitive
+# Some of the names: much more than arithmetic is a primitive.
+names = {p.name for p in prims}
+print("among them:", sorted(names & {"jit", "device_put", "debug_print", "remat2", "ffi_call"}))

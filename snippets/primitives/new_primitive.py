@@ -13,7 +13,9 @@ def cyclic_shift(x, shift=1):
 
 @cyclic_shift_p.def_abstract_eval
 def cyclic_shift_abstract(x, *, shift):
-    return jax.core.ShapedArray(x.shape, x.dtype)  # the output's type, from the input's
+    # The output's type, from the input's. `update` starts from the whole input type, so the
+    # weak type, sharding and memory space carry over where a new ShapedArray would drop them.
+    return x.update(shape=x.shape, dtype=x.dtype)
 
 
 @cyclic_shift_p.def_impl
@@ -24,3 +26,4 @@ def cyclic_shift_impl(x, *, shift):
 x = jnp.arange(5.0)
 print("eager:", cyclic_shift(x))
 print(jax.make_jaxpr(cyclic_shift)(x))
+print("weak type of a Python scalar kept:", jax.eval_shape(cyclic_shift, 1.0).weak_type)

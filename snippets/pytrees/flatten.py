@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 model = {
     "encoder": {"w": jnp.ones((3, 2)), "b": jnp.zeros(2)},
@@ -13,5 +13,7 @@ leaves, treedef = jax.tree.flatten(model)
 for leaf in leaves:
     print("leaf:", type(leaf).__name__, getattr(leaf, "shape", leaf))
 print("treedef:", treedef)
-print("leaves:", record("leaves", treedef.num_leaves))
-print("nodes: ", record("nodes", treedef.num_nodes))
+print("leaves:", treedef.num_leaves)
+record("leaves", treedef.num_leaves)  # hidden
+print("nodes: ", treedef.num_nodes)
+record("nodes", treedef.num_nodes)  # hidden

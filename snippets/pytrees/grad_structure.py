@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 params = {
     "hidden": {"w": jnp.full((3, 4), 0.1), "b": jnp.zeros(4)},
@@ -19,5 +19,6 @@ params_def = jax.tree.structure(params)
 grads_def = jax.tree.structure(grads)
 print("params:", params_def)
 print("grads: ", grads_def)
-print("same structure:", record("same_structure", str(grads_def == params_def)))
+print("same structure:", str(grads_def == params_def))
+record("same_structure", str(grads_def == params_def))  # hidden
 print("grad shapes:", jax.tree.map(jnp.shape, grads))

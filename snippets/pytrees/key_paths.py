@@ -1,12 +1,13 @@
 import jax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 # model is the dict of the first block
 pairs, treedef = jax.tree_util.tree_flatten_with_path(model)
 for path, leaf in pairs:
     print(f"{jax.tree_util.keystr(path):17} {jax.typeof(leaf)!s:13} {path}")
-same = record("same_treedef", str(treedef == jax.tree.flatten(model)[1]))
+same = str(treedef == jax.tree.flatten(model)[1])
+record("same_treedef", same)  # hidden
 print("same treedef as flatten's:", same)
 
 

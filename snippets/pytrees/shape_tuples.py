@@ -1,12 +1,12 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 shapes = [(2, 3), (3, 4)]  # meant as two shapes, one per array to make
 print("leaves:   ", jax.tree.leaves(shapes))
 print("structure:", jax.tree.structure(shapes))
-record("leaf_count", len(jax.tree.leaves(shapes)))
+record("leaf_count", len(jax.tree.leaves(shapes)))  # hidden
 
 wrong = jax.tree.map(jnp.ones, shapes)  # jnp.ones(2), jnp.ones(3), ...: one array per number
 print("without is_leaf:", jax.tree.map(jnp.shape, wrong))

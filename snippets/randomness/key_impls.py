@@ -2,7 +2,7 @@ import re
 
 import jax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def draw(k):
@@ -21,9 +21,9 @@ for impl in registered:
     words = jax.random.key_data(key).size
     rbg_op = "rng_bit_generator" in hlo
     print(f"  {impl:13} {jax.typeof(key)!s:11} {words} words   rng_bit_generator: {rbg_op}")
-record("count", len(registered))
+record("count", len(registered))  # hidden
 studied = ("threefry2x32", "rbg", "unsafe_rbg")
-record("others", ", ".join(f"`{i}`" for i in registered if i not in studied))
+record("others", ", ".join(f"`{i}`" for i in registered if i not in studied))  # hidden
 print()
 
 primitive_sets = []
@@ -43,7 +43,7 @@ for impl in studied:
     primitive_sets.append(sorted({e.primitive.name for e in body.eqns}))
     functions = re.findall(r"func\.func \w+ @(\w+)", hlo)
     print("  lowered functions:", functions, "  rng_bit_generator:", "rng_bit_generator" in hlo)
-    record(f"{impl}_type", str(jax.typeof(key)))
-    record(f"{impl}_words", jax.random.key_data(key).size)
-    record(f"{impl}_rbg", str("rng_bit_generator" in hlo))
-record("same_primitives", str(all(p == primitive_sets[0] for p in primitive_sets)))
+    record(f"{impl}_type", str(jax.typeof(key)))  # hidden
+    record(f"{impl}_words", jax.random.key_data(key).size)  # hidden
+    record(f"{impl}_rbg", str("rng_bit_generator" in hlo))  # hidden
+record("same_primitives", str(all(p == primitive_sets[0] for p in primitive_sets)))  # hidden

@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 shapes = {"embed": (5, 3), "hidden": (3, 3), "out": (3, 1)}  # a small model's weights
 
@@ -17,7 +17,7 @@ params = jax.tree.map(
     is_leaf=lambda s: isinstance(s, tuple),
 )
 print(jax.tree.map(jnp.shape, params))
-record("n_keys", len(jax.tree.leaves(key_tree)))
+record("n_keys", len(jax.tree.leaves(key_tree)))  # hidden
 
 
 @jax.jit

@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 key = jax.random.key(0)
 at_once = jax.random.normal(key, (4,))  # four numbers from one key
@@ -12,18 +12,24 @@ print("two halves from split(key) ", halves)
 print("four scalars, split(key, 4)", one_by_one)
 print("normal(key, (2,))          ", jax.random.normal(key, (2,)))
 
-record("halves_equal", str(bool(jnp.array_equal(at_once, halves))))
-record("scalars_equal", str(bool(jnp.array_equal(at_once, one_by_one))))
+record("halves_equal", str(bool(jnp.array_equal(at_once, halves))))  # hidden
+record("scalars_equal", str(bool(jnp.array_equal(at_once, one_by_one))))  # hidden
+# hidden: begin
 record("prefix_equal", str(bool(jnp.array_equal(at_once[:2], jax.random.normal(key, (2,))))))
-partitionable = record("partitionable", str(jax.config.jax_threefry_partitionable))
+# hidden: end
+partitionable = str(jax.config.jax_threefry_partitionable)
+record("partitionable", partitionable)  # hidden
 print("jax_threefry_partitionable:", partitionable)
 with jax.threefry_partitionable(False):  # the older scheme: the prefix no longer matches
     prefix_off = jnp.array_equal(jax.random.normal(key, (4,))[:2], jax.random.normal(key, (2,)))
-print("prefix equal with it off:", record("prefix_equal_off", str(bool(prefix_off))))
+print("prefix equal with it off:", str(bool(prefix_off)))
+record("prefix_equal_off", str(bool(prefix_off)))  # hidden
 # the halves and the scalars share two values: split(key, 4) begins with split(key)'s children
 four, two = jax.random.split(key, 4), jax.random.split(key)
 children_prefix = bool(jnp.array_equal(jax.random.key_data(four[:2]), jax.random.key_data(two)))
-print("split(key, 4)[:2] equals split(key):", record("children_prefix", str(children_prefix)))
+print("split(key, 4)[:2] equals split(key):", str(children_prefix))
+record("children_prefix", str(children_prefix))  # hidden
 child = jax.random.split(key)[0]
 scalar_first = bool(jax.random.normal(child) == jax.random.normal(child, (2,))[0])
-print("a scalar draw is the first of a (2,) draw:", record("scalar_first", str(scalar_first)))
+print("a scalar draw is the first of a (2,) draw:", str(scalar_first))
+record("scalar_first", str(scalar_first))  # hidden

@@ -1,10 +1,6 @@
-import inspect
-import re
-
 import jax
-from jax._src import core as jax_core
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def draw(k):
@@ -18,14 +14,20 @@ print(closed)
 inner = closed.jaxpr.eqns[0].params["jaxpr"].jaxpr
 (or_eqn,) = [e for e in inner.eqns if e.primitive.name == "or"]
 constant = int(or_eqn.invars[1].val)
-record("or_constant", constant)
-record("or_constant_hex", hex(constant))
-record("inner_eqns", len(inner.eqns))
+record("or_constant", constant)  # hidden
+record("or_constant_hex", hex(constant))  # hidden
+record("inner_eqns", len(inner.eqns))  # hidden
 print("or constant:", constant, "=", hex(constant))
 print("appears in the printout:", "1065353216" in str(closed))
 
-# The printer's own rule for "long", read from the pinned JAX's source.
+# hidden: begin
+# The printer's own rule for "long", read from the pinned JAX's source, for the prose.
+import inspect  # noqa: E402
+import re  # noqa: E402
+
+from jax._src import core as jax_core  # noqa: E402
+
 src = inspect.getsource(jax_core.pp_toplevel_jaxpr)
 (rule,) = [ln.strip() for ln in src.splitlines() if "len(jaxpr.eqns) >" in ln]
-print("printer source:", rule)
-print("inline limit:", record("inline_limit", int(re.search(r"> (\d+)", rule).group(1))))
+record("inline_limit", int(re.search(r"> (\d+)", rule).group(1)))
+# hidden: end

@@ -1,6 +1,6 @@
 import jax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def one_draw(k):
@@ -15,5 +15,5 @@ for impl in ("threefry2x32", "threefry4x32", "philox2x32", "philox4x32", "rbg", 
     per_key = bool((batched == looped).all())
     first = bool((batched == from_first).all())
     print(f"{impl:13} vmap equals the loop: {per_key!s:5}  equals normal(keys[0], (3, 2)): {first}")
-    record(f"{impl}_per_key", str(per_key))
-    record(f"{impl}_first", str(first))
+    record(f"{impl}_per_key", str(per_key))  # hidden
+    record(f"{impl}_first", str(first))  # hidden

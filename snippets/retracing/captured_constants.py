@@ -4,7 +4,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 table = np.ones((1000, 250), np.float32)  # 1 MB of NumPy data, closed over below
 
@@ -23,4 +23,4 @@ with warnings.catch_warnings(record=True) as caught:
 jax.config.update("jax_captured_constants_warn_bytes", before)
 for warning in caught:
     print(f"{warning.category.__name__}: {warning.message}")
-record("n_warnings", len(caught))
+record("n_warnings", len(caught))  # hidden

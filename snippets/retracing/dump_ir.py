@@ -4,7 +4,7 @@ import tempfile
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def deep(x):
@@ -28,5 +28,5 @@ jax.config.update("jax_dump_ir_to", "")  # stop dumping
 # Each name is jax_<counter>_<function>.<mode>; drop the counter, which counts every dump.
 names = sorted(path.name.split("_", 2)[2] for path in pathlib.Path(dump_dir).iterdir())
 print(names)
-record("n_dumped", len(names))
+record("n_dumped", len(names))  # hidden
 print("deep traced to", len(jax.make_jaxpr(deep)(x).eqns), "equations")

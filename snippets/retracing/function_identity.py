@@ -3,7 +3,7 @@ import functools
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 traced = []
 
@@ -21,17 +21,20 @@ def scaled(x, scale):
 x = jnp.ones(4)
 for _ in range(3):
     jax.jit(halve)(x)  # a new jit wrapper each time, the same function inside
-same = record("same_function", len(traced))
+same = len(traced)
+record("same_function", same)  # hidden
 
 traced.clear()
 for _ in range(3):
     jax.jit(lambda v: halve(v))(x)  # a new lambda object each time
-fresh = record("new_lambdas", len(traced))
+fresh = len(traced)
+record("new_lambdas", fresh)  # hidden
 
 traced.clear()
 for scale in (2.0, 2.0, 3.0):
     jax.jit(functools.partial(scaled, scale=scale))(x)  # a new partial object each time
-partials = record("new_partials", len(traced))
+partials = len(traced)
+record("new_partials", partials)  # hidden
 print("jax.jit(halve), three times:   ", same, "trace(s)")
 print("jax.jit(lambda ...), three times:", fresh, "trace(s)")
 print("jax.jit(partial(...)), three times:", partials, "trace(s)")

@@ -3,7 +3,7 @@ import functools
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 traced = []
 
@@ -31,9 +31,9 @@ x = jnp.arange(3.0)
 ns = [2, 3, 3, 2, 5, 3]
 for n in ns:
     print(f"n={n}:", power_scaled(x, n))
-record("calls", len(ns))
-record("traces", len(traced))
-record("compiles", len(compiles))
+record("calls", len(ns))  # hidden
+record("traces", len(traced))  # hidden
+record("compiles", len(compiles))  # hidden
 print("traced for n in", traced)
 print(len(compiles), "XLA compilations")
 

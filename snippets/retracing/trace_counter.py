@@ -2,7 +2,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 traced = []  # the body appends here only while JAX traces it
 
@@ -28,6 +28,6 @@ for arg in calls:
 
 for line in traced:
     print("traced for", line)
-record("calls", len(calls))
-record("traces", len(traced))
+record("calls", len(calls))  # hidden
+record("traces", len(traced))  # hidden
 print(f"{len(calls)} calls, {len(traced)} traces")

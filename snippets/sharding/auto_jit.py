@@ -5,7 +5,7 @@ import numpy as np
 from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as Spec
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 advice = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))  # Auto axes
 
@@ -26,5 +26,5 @@ print(jax.make_jaxpr(fast_layer)(x, w))
 out = fast_layer(x, w)
 print("type:     ", jax.typeof(out))
 print("placement:", out.sharding.spec)
-record("auto_out_type", str(jax.typeof(out)))
-record("auto_collectives", sum(collectives(fast_layer, x, w).values()))
+record("auto_out_type", str(jax.typeof(out)))  # hidden
+record("auto_collectives", sum(collectives(fast_layer, x, w).values()))  # hidden

@@ -3,7 +3,7 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as Spec
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 weights = place((12, 10), Spec("model", None))  # 12 features split like feats' columns
 COLLECTIVES = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all")
@@ -30,6 +30,6 @@ with jax.set_mesh(grid):
 
         result_type = jax.make_jaxpr(product)(feats, weights).out_avals[0]
         talk = collectives(product, feats, weights)
-        record(f"{name}_type", str(result_type))
-        record(f"{name}_collectives", sum(talk.values()))
+        record(f"{name}_type", str(result_type))  # hidden
+        record(f"{name}_collectives", sum(talk.values()))  # hidden
         print(f"{name:9} {result_type!s:26} {talk or 'no communication'}")

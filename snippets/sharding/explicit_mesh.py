@@ -3,7 +3,7 @@ import jax.numpy as jnp
 from jax.sharding import AxisType, NamedSharding
 from jax.sharding import PartitionSpec as Spec
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 grid = jax.make_mesh((2, 4), ("data", "model"), axis_types=(AxisType.Explicit,) * 2)
 print(grid)
@@ -15,7 +15,9 @@ def place(shape, spec):
 
 feats = place((6, 12), Spec("data", "model"))  # 6 examples, 12 features
 kernel = place((12, 10), Spec("model", "data"))  # 12 features in, 10 out
-print("feats: ", record("feats_type", str(jax.typeof(feats))))
-print("kernel:", record("kernel_type", str(jax.typeof(kernel))))
+print("feats: ", jax.typeof(feats))
+record("feats_type", str(jax.typeof(feats)))  # hidden
+print("kernel:", jax.typeof(kernel))
+record("kernel_type", str(jax.typeof(kernel)))  # hidden
 print("block of feats held by device 0: ", feats.addressable_shards[0].data.shape)
 print("block of kernel held by device 0:", kernel.addressable_shards[0].data.shape)

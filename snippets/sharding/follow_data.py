@@ -2,11 +2,12 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 on_grid = jnp.sin(feats) + 1  # eager: no jit, no mesh context
 print("sin(feats) + 1:", jax.typeof(on_grid), on_grid.sharding.spec)
-print("same sharding as feats:", record("same_sharding", str(on_grid.sharding == feats.sharding)))
+print("same sharding as feats:", on_grid.sharding == feats.sharding)
+record("same_sharding", str(on_grid.sharding == feats.sharding))  # hidden
 
 loose = jnp.ones((6, 12))  # created without a placement
 print("committed: feats", feats.committed, "| loose", loose.committed, "on", loose.devices())

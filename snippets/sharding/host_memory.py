@@ -1,7 +1,7 @@
 # Feats comes from the blocks above
 import jax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 print("memories of device 0:", jax.devices()[0].addressable_memories())
 
@@ -14,7 +14,7 @@ for kind in ("pinned_host", "unpinned_host"):
 
 spaces = list(jax.memory.Space)
 print("jax.memory.Space:", spaces)
-record("n_spaces", len(spaces))
-record("spaces", ", ".join(space.name for space in spaces))
+record("n_spaces", len(spaces))  # hidden
+record("spaces", ", ".join(space.name for space in spaces))  # hidden
 
 print(jax.make_jaxpr(lambda v: v * 2)(on_host))

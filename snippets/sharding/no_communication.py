@@ -3,7 +3,7 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as Spec
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 rows = place((6, 12), Spec("data", None))  # rows split, every row whole
 shared = place((12, 10), Spec(None, None))  # every device holds all of the weights
@@ -12,7 +12,9 @@ with jax.set_mesh(grid):
     # only weights splits the contracted dimension: no out_sharding needed
     print("rows @ weights:", jax.typeof(rows @ weights), collectives(jnp.matmul, rows, weights))
     print("feats.sum(axis=1):", collectives(lambda x: x.sum(axis=1), feats))
+    # hidden: begin
     record("local_collectives", sum(collectives(jnp.matmul, rows, shared).values()))
     record("one_side_type", str(jax.typeof(rows @ weights)))
     record("one_side_collectives", sum(collectives(jnp.matmul, rows, weights).values()))
     record("row_sum_collectives", sum(collectives(lambda x: x.sum(axis=1), feats).values()))
+    # hidden: end

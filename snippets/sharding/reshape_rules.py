@@ -3,7 +3,7 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as Spec
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 tall = place((8, 12), Spec("data", "model"))
 print("tall:", jax.typeof(tall))
@@ -26,7 +26,7 @@ with jax.set_mesh(grid):
             print(f"{name:17} {type(err).__name__}: {err}")
             continue
         talk = collectives(reshape, tall)
-        record(f"{name}_collectives", sum(talk.values()))
+        record(f"{name}_collectives", sum(talk.values()))  # hidden
         print(f"{name:17} {result_type!s:28} {talk or 'no communication'}")
 
     def split_whole(x):
@@ -35,4 +35,4 @@ with jax.set_mesh(grid):
     print(jax.make_jaxpr(split_whole)(tall))
     talk = collectives(split_whole, tall)
     print("with out_sharding:", talk)
-    record("fixed_collectives", sum(talk.values()))
+    record("fixed_collectives", sum(talk.values()))  # hidden

@@ -3,7 +3,7 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as Spec
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 cols = place((6, 12), Spec(None, "model"))  # rows whole, columns split like feats'
 scale = place((12,), Spec("model"))  # one entry per feature, split like feats' columns
@@ -19,5 +19,5 @@ cases = {
 with jax.set_mesh(grid):
     for name, make in cases.items():
         print(f"{name:18} {jax.typeof(make())}")
-    record("mixed_type", str(jax.typeof(feats + cols)))
-    record("row_sum_type", str(jax.typeof(feats.sum(axis=1))))
+    record("mixed_type", str(jax.typeof(feats + cols)))  # hidden
+    record("row_sum_type", str(jax.typeof(feats.sum(axis=1))))  # hidden

@@ -1,7 +1,7 @@
 # Feats comes from the block above
 import jax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 shards = sorted(feats.addressable_shards, key=lambda shard: shard.device.id)
 for shard in shards:
@@ -10,7 +10,7 @@ for shard in shards:
         f"device {shard.device.id}: rows {rows.start}:{rows.stop}, "
         f"columns {cols.start}:{cols.stop}, block {shard.data.shape}"
     )
-record("n_shards", len(shards))
+record("n_shards", len(shards))  # hidden
 try:
     jax.debug.visualize_array_sharding(feats)  # draws the same table as a picture
 except ValueError as err:

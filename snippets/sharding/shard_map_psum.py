@@ -2,7 +2,7 @@
 import jax
 from jax.sharding import PartitionSpec as Spec
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def local_row_sums(block):
@@ -15,4 +15,4 @@ with jax.set_mesh(grid):
     print(jax.make_jaxpr(row_sums)(feats))
     total = row_sums(feats)
 print(jax.typeof(total), total)
-record("psum_collectives", sum(collectives(row_sums, feats).values()))
+record("psum_collectives", sum(collectives(row_sums, feats).values()))  # hidden

@@ -4,7 +4,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def fixed_point(f, a, x0):
@@ -52,4 +52,4 @@ print("sqrt by iteration: ", solve(babylonian, a, 1.0))
 slope = jax.grad(solve, argnums=1)(babylonian, a, 1.0)
 exact = 0.5 / jnp.sqrt(a)
 print("d sqrt(a)/da, implicit rule:", slope, "  1/(2 sqrt a):", exact)
-record("matches", str(bool(jnp.allclose(slope, exact))))
+record("matches", str(bool(jnp.allclose(slope, exact))))  # hidden

@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def agreement(p, q):  # two vectors of the same length in, a scalar out
@@ -23,6 +23,9 @@ both = jax.make_jaxpr(jax.vmap(agreement, in_axes=(1, 1)))(cols, cols)
 print(one_pair)
 print(shared)
 print(both)
-print("one pair:            ", record("single", contraction_of(one_pair)))
-print("in_axes=(None, 0):   ", record("shared", contraction_of(shared)))
-print("in_axes=(1, 1):      ", record("both", contraction_of(both)))
+print("one pair:            ", contraction_of(one_pair))
+record("single", contraction_of(one_pair))  # hidden
+print("in_axes=(None, 0):   ", contraction_of(shared))
+record("shared", contraction_of(shared))  # hidden
+print("in_axes=(1, 1):      ", contraction_of(both))
+record("both", contraction_of(both))  # hidden

@@ -9,14 +9,17 @@ import shutil
 import pytest
 
 from bookexec.book.jax_changes import (
+    NOTES,
     PAGE,
     RECORDS,
     RELEASES,
     compare_block,
     page_problem,
+    read_notes,
     render_page,
     write_page,
 )
+from bookexec.errors import BookError
 from bookexec.goldens.store import VERSIONS_FILE, parse, read_versions
 from conftest import REPO
 
@@ -431,3 +434,54 @@ def test_records_are_made_by_the_executor_s_page_run(tmp_path):
             assert "timed out after 3" in record.output, record.output
         else:
             assert record.output == body, name
+
+
+NOTE = """
+[[note]]
+between = ["{old}", "{new}"]
+blocks = ["{block}"]
+title = "What it means"
+text = "Code that reads this must change."
+"""
+
+
+def test_the_notes_lead_the_page_and_link_the_blocks_that_show_them(small_book):
+    old, new = RELEASES[0], RELEASES[1]
+    (small_book / NOTES).write_text(NOTE.format(old=old, new=new, block="control-flow/scan-jaxpr"))
+    page = render_page(small_book)
+    lead = page.index("## What may break your code")
+    assert lead < page.index("## What changed that matters") < page.index("| chapter | blocks |")
+    assert (
+        f"- **What it means** (JAX {old} → {new}; "
+        "[`scan-jaxpr`](#changes-control-flow-scan-jaxpr)). Code that reads this must change."
+    ) in page
+    assert "{#changes-control-flow-scan-jaxpr}" in page  # the link has its target
+
+
+def test_a_note_whose_block_did_not_change_stops_the_page(small_book):
+    old, new = RELEASES[0], RELEASES[1]
+    (small_book / NOTES).write_text(NOTE.format(old=old, new=new, block="tracers/scalar-jaxpr"))
+    with pytest.raises(BookError) as refused:
+        render_page(small_book)
+    assert str(refused.value) == (
+        f"{NOTES}, note 1 (What it means): tracers/scalar-jaxpr printed the same under both, "
+        f"so it does not show this change from JAX {old} to {new}"
+    )
+    (small_book / NOTES).write_text(NOTE.format(old=old, new="9.9", block="tracers/scalar-jaxpr"))
+    with pytest.raises(BookError, match=f"JAX {old} to 9.9 is not a step of the page"):
+        render_page(small_book)
+    (small_book / NOTES).write_text(NOTE.format(old=old, new=new, block="control-flow/scan-jaxpr"))
+    (small_book / RECORDS / new / "control-flow" / "scan-jaxpr.txt").unlink()
+    with pytest.raises(BookError, match="control-flow/scan-jaxpr was not compared between them"):
+        render_page(small_book)
+    (small_book / NOTES).write_text('[[note]]\nbetween = "x"\n')
+    with pytest.raises(BookError, match="note 1: `between` is two JAX versions"):
+        render_page(small_book)
+
+
+def test_the_books_notes_each_show_a_change():
+    notes = read_notes(REPO)
+    assert notes, f"{NOTES} holds the page's lead"
+    page = (REPO / PAGE).read_text(encoding="utf-8")
+    for note in notes:
+        assert f"- **{note.title}** (JAX {note.old} → {note.new};" in page

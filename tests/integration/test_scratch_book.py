@@ -132,7 +132,7 @@ def test_a_scratch_book_installs_the_engine_and_its_strict_build_checks_its_gold
 
     check = build("check")
     assert check.returncode == 0, check.stdout
-    clean = "golden check: 1 blocks checked, 0 failed, 0 drifted, 0 new, 0 stale"
+    clean = "golden check: 1 block checked, 0 failed, 0 drifted, 0 new, 0 stale"
     assert clean in check.stdout, check.stdout
     assert "sum: 45" in (book / "site" / "index.html").read_text()
 

@@ -172,7 +172,7 @@ class Report:
     def summary(self) -> str:
         """The check's last line: blocks checked, failed, drifted, new and stale."""
         return (
-            f"golden check: {self.blocks()} blocks checked, "
+            f"golden check: {_blocks(self.blocks())} checked, "
             f"{len(self.failures)} failed, {self.count('drifted')} drifted, "
             f"{self.count('new')} new, {len(self.stale)} stale"
         )
@@ -220,10 +220,14 @@ class Report:
         """The update's last line: what it wrote, deleted and refused."""
         written = sum(c.status != "ok" and not c.broken for c in self.comparisons)
         return (
-            f"golden update: {self.blocks()} blocks checked, "
+            f"golden update: {_blocks(self.blocks())} checked, "
             f"{written} written ({self.count('new')} new), {len(self.stale)} stale deleted, "
             f"{len(self.refused())} refused (claims), {len(self.failures)} failed"
         )
+
+
+def _blocks(count: int) -> str:
+    return f"{count} block" if count == 1 else f"{count} blocks"
 
 
 def _prune_empty(folder: Path, golden_dir: Path) -> None:

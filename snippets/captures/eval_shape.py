@@ -1,0 +1,15 @@
+import jax
+import jax.numpy as jnp
+
+
+def standardize(batch):
+    print("tracing with", batch)
+    mean = batch.mean(axis=0)
+    return {"z": (batch - mean) / batch.std(axis=0), "rows": batch.shape[0]}
+
+
+huge = jax.ShapeDtypeStruct((1_000_000, 512), jnp.float32)  # a type; no 2 GB array is made
+print(jax.eval_shape(standardize, huge))
+small = jnp.ones((4, 3))
+print(jax.eval_shape(standardize, small))  # a real array: only its type is used
+print("jit:", jax.jit(standardize)(small)["rows"])

@@ -1,0 +1,52 @@
+# ring, P and shift come from the blocks above
+import jax
+import jax.numpy as jnp
+from jax.sharding import NamedSharding
+
+lhs = jnp.arange(128.0).reshape(16, 8) / 64
+rhs = jnp.arange(128.0).reshape(8, 16) / 64
+lhs_rows = jax.device_put(lhs, NamedSharding(ring, P("i", None)))  # two rows per device
+rhs_cols = jax.device_put(rhs, NamedSharding(ring, P(None, "i")))  # two columns per device
+
+
+def gather_then_multiply(a, b):
+    return jax.lax.all_gather(a, "i", tiled=True) @ b  # every row first, then one product
+
+
+def multiply_while_passing(a, b):
+    me, rows = jax.lax.axis_index("i"), a.shape[0]
+    out = jnp.zeros((8 * rows, b.shape[1]))
+    for step in range(8):
+        owner = (me - step) % 8  # whose rows this device holds at this step
+        passed = jax.lax.ppermute(a, "i", perm=shift) if step < 7 else None  # send them on...
+        out = jax.lax.dynamic_update_slice_in_dim(out, a @ b, owner * rows, axis=0)  # ...and use
+        a = passed
+    return out
+
+
+def steps(sharded):
+    """The per-device program's collectives and products, in order, with their types."""
+    eqns = jax.make_jaxpr(sharded)(lhs_rows, rhs_cols).eqns[0].params["jaxpr"].eqns
+    kinds = ("all_gather", "ppermute", "dot_general")
+    return [e for e in eqns if e.primitive.name in kinds]
+
+
+specs = dict(mesh=ring, in_specs=(P("i", None), P(None, "i")), out_specs=P(None, "i"))
+for fn in (gather_then_multiply, multiply_while_passing):
+    sharded = jax.shard_map(fn, **specs)
+    result = sharded(lhs_rows, rhs_cols)
+    same = jnp.allclose(result, lhs @ rhs)  # the product of the unsharded arrays
+    print(f"{fn.__name__}: {jax.typeof(result)}, equals lhs @ rhs: {same}")
+    for e in steps(sharded)[:4]:
+        print(f"  {e.primitive.name:11} -> {e.outvars[0].aval.str_short(short_dtypes=True)}")
+
+passing = jax.shard_map(multiply_while_passing, **specs)
+work = steps(passing)
+sends = [e for e in work if e.primitive.name == "ppermute"]
+products = [e for e in work if e.primitive.name == "dot_general"]
+same_block = all(p.invars[0] is s.invars[0] for p, s in zip(products, sends, strict=False))
+print(f"{len(sends)} ppermutes, {len(products)} products")
+print("each product multiplies the block its step sends on:", same_block)
+hlo = jax.jit(passing).lower(lhs_rows, rhs_cols).compile().as_text()
+kinds = ("collective-permute", "collective-permute-start")
+print("compiled for CPU:", {kind: hlo.count(f" {kind}(") for kind in kinds})
