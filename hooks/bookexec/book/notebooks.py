@@ -219,7 +219,7 @@ def chapter_notebook(
 def _add_block(
     cells: list[NotebookNode], block: Block, page: str, golden_dir: Path, root: Path
 ) -> None:
-    code = block.code.rstrip("\n")
+    code = block.shown.rstrip("\n")  # no hidden lines: what the page shows
     tags = []
     if block.options.get("raises"):
         tags.append("raises-exception")
