@@ -4,6 +4,7 @@ its copy button and the chapter's notebook never show them."""
 from __future__ import annotations
 
 import json
+from importlib.metadata import version
 
 import pytest
 
@@ -62,6 +63,16 @@ def test_the_page_and_the_notebook_show_the_snippet_without_its_hidden_lines(boo
     nb = json.loads((book.root / "site" / "hidden" / "hidden.ipynb").read_text())
     (cell,) = [c for c in nb["cells"] if c["metadata"].get("bookexec", {}).get("block")]
     assert "".join(cell["source"]) == SHOWN.rstrip("\n")
+
+
+def test_the_notebook_of_a_chapter_that_needs_no_engine_opens_with_a_short_set_up(book):
+    nb = json.loads((book.root / "site" / "hidden" / "hidden.ipynb").read_text())
+    (setup,) = [c for c in nb["cells"] if c["metadata"].get("bookexec", {}).get("setup")]
+    source = "".join(setup["source"])
+    assert "bookexec" not in source and len(source) < 1000, source[:300]
+    assert f"    %pip install -q jax=={version('jax')} jaxlib=={version('jaxlib')}\n" in source
+    code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "bookexec" not in code and "hidden" not in code
 
 
 def test_a_claim_on_a_hidden_line_still_fails_the_build(book):
