@@ -18,6 +18,7 @@ Base (imports nothing of the engine):
 `discover`: what a book runs, found before anything runs.
 
 - `discover.blocks`: the executed fences of a page, with their ids, snippets and lines.
+- `discover.hidden`: hidden lines, which a block runs but the reader never sees nor copies.
 - `discover.options`: the fence options, and the one rule for yes/no values.
 
 `goldens`: the recorded output of every block; generic, it knows nothing of JAX.

@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 def set_first(x):
@@ -13,15 +13,20 @@ def set_first_of_sin(x):
 
 
 x = jnp.zeros(1_000_000)
-versions = [
-    ("kept", "input, kept by caller", jax.jit(set_first)),
-    ("donated", "input, donated", jax.jit(set_first, donate_argnums=0)),
-    ("inner", "made inside", jax.jit(set_first_of_sin)),
-]
-for key, label, jitted in versions:
+versions = {
+    "input, kept by caller": jax.jit(set_first),
+    "input, donated": jax.jit(set_first, donate_argnums=0),
+    "made inside": jax.jit(set_first_of_sin),
+}
+# hidden: begin
+keys = {"input, kept by caller": "kept", "input, donated": "donated", "made inside": "inner"}
+# hidden: end
+for label, jitted in versions.items():
     hlo = jitted.lower(x).compile().as_text()  # what XLA compiled
     entry = hlo[hlo.index("ENTRY") :]
-    copies = record(f"copies_{key}", sum(" copy(" in line for line in entry.splitlines()))
+    copies = sum(" copy(" in line for line in entry.splitlines())
     update = "dynamic-update-slice(" in hlo
-    aliased = record(f"aliased_{key}", str("input_output_alias" in hlo))
+    aliased = "input_output_alias" in hlo
     print(f"{label:22} dynamic-update-slice: {update}  copies: {copies}  aliased: {aliased}")
+    record(f"copies_{keys[label]}", copies)  # hidden
+    record(f"aliased_{keys[label]}", str(aliased))  # hidden

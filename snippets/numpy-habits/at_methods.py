@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 x = jnp.arange(5.0)
 updates = {
@@ -14,7 +14,7 @@ updates = {
 for name, update in updates.items():
     closed = jax.make_jaxpr(update)(x)
     primitive = closed.jaxpr.eqns[-1].primitive.name
-    record(f"{name}_primitive", primitive)
     print(f".at[1].{name:8} {update(x)}   last equation: {primitive}")
+    record(f"{name}_primitive", primitive)  # hidden
 print("x is unchanged:", x)
 print(jax.make_jaxpr(updates["add"])(x))

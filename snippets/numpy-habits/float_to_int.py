@@ -2,17 +2,20 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 special = np.array([np.nan, np.inf, -np.inf, 1e10, -2.7], dtype=np.float32)
-print("backend:           ", record("backend", jax.default_backend()))
+print("backend:           ", jax.default_backend())
 print("input:             ", special)
 eager = jnp.asarray(special).astype(jnp.int32)
 jitted = jax.jit(lambda v: v.astype(jnp.int32))(special)
 print("jnp, eager:        ", eager)
 print("jnp, under jit:    ", jitted)
+# hidden: begin
+record("backend", jax.default_backend())
 record("nan_to_int", int(eager[0]))
 record("same_under_jit", str(bool((eager == jitted).all())))
+# hidden: end
 with np.errstate(invalid="raise"):  # NumPy leaves the result to the C cast; ask it to raise
     try:
         special.astype(np.int32)

@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 values = [1, 2, 3]
 print("jnp.sum(jnp.asarray(values)):", jnp.sum(jnp.asarray(values)))
@@ -13,4 +13,4 @@ def total(v):
 
 closed = jax.make_jaxpr(total)(values)  # a list is a pytree: one input per element
 print(closed)
-record("list_inputs", len(closed.jaxpr.invars))
+record("list_inputs", len(closed.jaxpr.invars))  # hidden

@@ -2,7 +2,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 tenths = np.array([0.1, 0.2, 0.3])  # float64, as NumPy makes them
 
@@ -11,9 +11,9 @@ def report(label):
     back = np.asarray(jnp.asarray(tenths))
     print(f"{label}: dtype {back.dtype}, equal to NumPy: {(back == tenths).tolist()}")
     print(jax.make_jaxpr(lambda v: v * 2)(tenths))
-    return str(back.dtype)
+    record(f"{label.strip()}_dtype", str(back.dtype))  # hidden
 
 
-record("default_dtype", report("default"))
+report("default")
 jax.config.update("jax_enable_x64", True)  # from here on new arrays are 64-bit; set it at start-up
-record("x64_dtype", report("x64    "))
+report("x64    ")

@@ -1,9 +1,9 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
-tangents = []  # the class of each tangent grad or linearize handed in
+tangents = []  # hidden
 
 
 def wave(x):
@@ -11,7 +11,7 @@ def wave(x):
     print("handed in:", repr(x))
     print("  primal:", x.primal, "  wave's value, computed now:", y.primal)
     print("  tangent:", type(x.tangent).__name__, repr(x.tangent))
-    tangents.append(type(x.tangent).__name__)
+    tangents.append(type(x.tangent).__name__)  # hidden
     return y
 
 
@@ -22,5 +22,5 @@ value, linear = jax.linearize(wave, 3.0)
 print(jax.make_jaxpr(linear)(1.0))
 # transposing that linear function is grad's second half
 print("transposed, at a cotangent of 1.0:", jax.linear_transpose(linear, 1.0)(1.0)[0])
-record("tangent_class", tangents[0])
-record("same_tangent_class", str(len(set(tangents)) == 1))
+record("tangent_class", tangents[0])  # hidden
+record("same_tangent_class", str(len(set(tangents)) == 1))  # hidden

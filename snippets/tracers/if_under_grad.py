@@ -1,7 +1,5 @@
 import jax
 
-from bookexec.facts import record
-
 
 def kink(x):
     if x > 0:  # a Python if on the value of x
@@ -9,5 +7,12 @@ def kink(x):
     return -x
 
 
-print("grad at  3.0:", record("at_3", str(jax.grad(kink)(3.0))))
-print("grad at -2.0:", record("at_minus_2", str(jax.grad(kink)(-2.0))))
+print("grad at  3.0:", jax.grad(kink)(3.0))
+print("grad at -2.0:", jax.grad(kink)(-2.0))
+# hidden: begin
+# Below the shown code, so that the lines JAX's errors name (the next block) stay the same.
+from bookexec.facts import record  # noqa: E402
+
+record("at_3", str(jax.grad(kink)(3.0)))
+record("at_minus_2", str(jax.grad(kink)(-2.0)))
+# hidden: end

@@ -1,15 +1,15 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
-body_runs = []
+body_runs = []  # hidden
 
 
 @jax.jit
 def scaled(x):
     print("tracing scaled with", x.shape, x.dtype)
-    body_runs.append(x.shape)
+    body_runs.append(x.shape)  # hidden
     return x * 10
 
 
@@ -17,4 +17,4 @@ first = scaled(jnp.arange(3.0))
 second = scaled(jnp.array([7.0, 8.0, 9.0]))
 print("first: ", first)
 print("second:", second)
-record("body_runs", len(body_runs))
+record("body_runs", len(body_runs))  # hidden

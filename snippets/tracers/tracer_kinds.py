@@ -1,16 +1,17 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
-seen = {}
+seen = {}  # hidden
 
 
 def watched(name):
-    """The same square, reporting which tracer it was handed under the name given."""
+    """The same square, printing which tracer it was handed under the name given."""
 
     def square(x):
-        seen[name] = (type(x).__name__, repr(x))
+        print(f"{name:5} {type(x).__name__:19} {x!r}")
+        seen[name] = (type(x).__name__, repr(x))  # hidden
         return x * x
 
     return square
@@ -20,7 +21,8 @@ jax.grad(watched("grad"))(3.0)
 jax.jvp(watched("jvp"), (3.0,), (1.0,))
 jax.vmap(watched("vmap"))(jnp.array([1.0, 2.0]))
 jax.jit(watched("jit"))(3.0)
+# hidden: begin
 for name, (cls, text) in seen.items():
-    print(f"{name:5} {cls:19} {text}")
     record(f"{name}_class", cls)
     record(f"{name}_repr", text)
+# hidden: end

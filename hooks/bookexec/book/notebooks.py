@@ -6,10 +6,14 @@ notebook: the build writes it next to the page and the page links to it.
 
 The notebook must run top to bottom in a fresh Jupyter kernel with nothing from the build:
 
-- Measuring snippets import `bookexec.facts`. A first setup cell writes that module, and
-  `bookexec.goldens.measured` which formats its values, from their source into a temporary folder.
-  In the notebook a measured value prints as itself (`3.2 ms`), where the book's golden keeps a
-  placeholder (`⟦t_jit⟧`); the values are the reader's own.
+- Its code cells are the snippets as the page shows them, without their hidden lines
+  (`bookexec.discover.hidden`), so a chapter written for the reader imports nothing of the
+  book. Its first cell is a short set-up a reader understands: it installs the pinned JAX only
+  when the kernel lacks it, and makes a cell show what it prints, as a block does.
+- A chapter whose shown code still imports `bookexec` (not converted to hidden lines yet) gets
+  the older set-up instead: a cell that writes `bookexec.facts`, and `bookexec.goldens.measured`
+  which formats its values, from their source into a temporary folder. There a measured value
+  prints as itself (`3.2 ms`), where the book's golden keeps a placeholder (`⟦t_jit⟧`).
 - A block that must raise (`raises=...`) gets the cell tag `raises-exception`: Jupyter and
   nbclient then show the traceback and go on to the next cell.
 - A `fresh="true"` block runs in the book in a new interpreter with nothing imported, because
@@ -142,6 +146,33 @@ def add_link(markdown: str, page: str) -> str:
     return download_link(page) + "\n" + markdown
 
 
+# The set-up of a chapter whose shown code is plain JAX: what a reader needs, and no more.
+_READER_SETUP = """\
+# Set-up. The book ran this chapter under JAX {jax}; install it only if this kernel has
+# another version, or none (then restart the kernel).
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    installed = version("jax")
+except PackageNotFoundError:
+    installed = None
+if installed != "{jax}":
+    %pip install -q jax=={jax} jaxlib=={jaxlib}
+# Each cell shows what it prints, as on the book's page, not the value of its last line too.
+get_ipython().ast_node_interactivity = "none"
+"""
+
+
+def needs_engine(blocks: list[Block]) -> bool:
+    """Does a chapter's shown code still import the book's own modules (no hidden lines)?"""
+    return any(re.search(r"^\s*(?:from|import)\s+bookexec\b", b.shown, re.M) for b in blocks)
+
+
+def reader_setup(jax: str, jaxlib: str) -> str:
+    """The set-up cell of a chapter whose shown code needs nothing but JAX."""
+    return _READER_SETUP.format(jax=jax, jaxlib=jaxlib)
+
+
 def setup_source(jax_version: str) -> str:
     """The setup cell: writes the book's small facts module where the cells import it."""
     modules = {
@@ -193,7 +224,8 @@ def chapter_notebook(
         " cells measure your own."
     )
     cells.append(_markdown(intro, "about"))
-    cells.append(_code(setup_source(jax), "setup", {"bookexec": {"setup": True}}))
+    setup = setup_source(jax) if needs_engine(blocks) else reader_setup(jax, jaxlib)
+    cells.append(_code(setup, "setup", {"bookexec": {"setup": True}}))
     # Each executed fence becomes a marker line, so that the prose can be converted as a
     # whole (a fence may sit inside a tab) and then cut into cells at the markers.
     lines = markdown.splitlines()
@@ -219,7 +251,7 @@ def chapter_notebook(
 def _add_block(
     cells: list[NotebookNode], block: Block, page: str, golden_dir: Path, root: Path
 ) -> None:
-    code = block.code.rstrip("\n")
+    code = block.shown.rstrip("\n")  # no hidden lines: what the page shows
     tags = []
     if block.options.get("raises"):
         tags.append("raises-exception")

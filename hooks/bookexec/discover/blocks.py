@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from bookexec.discover import hidden
 from bookexec.discover.options import check as options_check
 from bookexec.discover.options import is_true
 from bookexec.errors import BookError
@@ -52,8 +53,14 @@ class Block:
     line: int  # 1-based line of the opening fence in the page source
     id: str
     snippet: str  # repository-relative path of the included file
-    code: str
+    code: str  # what the engine runs: the whole snippet
     options: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    # What the reader sees, copies and downloads: the code without its hidden lines.
+    shown: str = field(init=False, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Read once, as the block is found: a marker that cannot be read fails the scan.
+        object.__setattr__(self, "shown", hidden.shown(self.code, self.where))
 
     @property
     def where(self) -> str:

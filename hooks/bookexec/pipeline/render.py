@@ -164,7 +164,7 @@ class RenderStage:
 
     def laid_out(self, block: Block, output: str, look: Look) -> None:
         """The formatter made the block's boxes: `check_page` expects them on the page."""
-        expected = verify.Expected(block.id, block.where, block.code, output, look)
+        expected = verify.Expected(block.id, block.where, block.shown, output, look)
         self.expected.setdefault(block.page, {})[block.id] = expected
 
     # -- the page's final HTML ----------------------------------------------------------------

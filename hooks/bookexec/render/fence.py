@@ -69,7 +69,8 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
         hl_lines=extra.get("hl_lines", ""),
         linenums=extra.get("linenums", ""),
     )
-    rendered = block_html(options["md"], block.id, block.code, output, look)
+    # The reader sees the snippet without its hidden lines (`bookexec.discover.hidden`).
+    rendered = block_html(options["md"], block.id, block.shown, output, look)
     current.laid_out(block, output, look)  # what the page verifier expects to find
     if failure is not None:  # the report at the end of the build lists it too
         rendered += failure_box(failure.message)

@@ -4,8 +4,9 @@ A golden that matches proves the output was right; only the page proves the read
 After MkDocs has written a page (`on_post_page`), every block the scanner planned for it must
 be there exactly once: its source in one box, its output in one box of its own (inside the
 `result` element when shown below the source), and the text of each box exactly what the block
-holds and printed. A block rendered twice, missing, cut short or spilling out of its box is a
-problem named by page, block and snippet.
+shows (its snippet without the hidden lines, `bookexec.discover.hidden`) and printed. A block
+rendered twice, missing, cut short or spilling out of its box is a problem named by page, block
+and snippet.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class Expected:
 
     block_id: str
     where: str  # page, line, block and snippet, as every error names a block
-    code: str
+    code: str  # the source the reader sees: the snippet without its hidden lines
     output: str
     look: Look
 

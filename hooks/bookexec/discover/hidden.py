@@ -1,0 +1,136 @@
+"""Hidden lines: code the engine runs but the reader never sees, copies or downloads.
+
+A snippet records facts, claims and timings through `bookexec.facts`, which a reader does not
+have; those lines are marked, and the page, its copy button and the chapter's notebook show the
+snippet without them (as rustdoc and mdBook hide lines starting with `# `):
+
+    import jax
+
+    from bookexec.facts import record  # hidden
+
+    print("grad at 3.0:", jax.grad(kink)(3.0))
+    record("at_3", str(jax.grad(kink)(3.0)))  # hidden
+
+    # hidden: begin
+    ...several lines...
+    # hidden: end
+
+A line ending in the comment `# hidden` is hidden; so is every line from a comment line
+`# hidden: begin` to the next `# hidden: end`, both included. Only real comments count (not the
+text inside a string), and a statement over several lines is hidden with a region, never with
+a trailing mark on one of its lines. Blank lines that meet where hidden lines were taken out
+keep the longer of the two runs, so the shown code is spaced as if written without them.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+
+from bookexec.errors import BookError
+
+MARK = "# hidden"
+BEGIN = "# hidden: begin"
+END = "# hidden: end"
+# The line-based reading, for a snippet that does not tokenize (it fails when it runs anyway).
+_TRAILING = re.compile(r"(?:^|\s)#\s*hidden\s*$")
+
+
+def _normal(comment: str) -> str:
+    """A comment as the markers are compared: one space after `#`; a comment that ends in
+    `# hidden` after another (`# noqa: E731  # hidden`) is the mark."""
+    if _TRAILING.search(comment):
+        return MARK
+    return "# " + comment.lstrip("#").strip()
+
+
+def _comments(code: str) -> dict[int, tuple[str, bool]] | None:
+    """Each 1-based line that holds a comment: the comment, and whether the line's statement
+    goes on over other lines. None when the code does not tokenize."""
+    found: dict[int, tuple[str, bool]] = {}
+    start: int | None = None  # the first row of the logical line being read
+    pending: list[tuple[int, str]] = []  # comments seen in that logical line
+    skip = {tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            row = token.start[0]
+            if token.type == tokenize.COMMENT:
+                if start is None:  # a comment on a line of its own
+                    found[row] = (_normal(token.string), False)
+                else:
+                    pending.append((row, _normal(token.string)))
+            elif token.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                for at, text in pending:
+                    found[at] = (text, start != row)
+                start, pending = None, []
+            elif token.type not in skip and start is None:
+                start = row
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return found
+
+
+def shown(code: str, where: str = "") -> str:
+    """The code without its hidden lines, or a BookError naming `where` (the page, the block
+    and the snippet) and the snippet's line for a marker that cannot be read one way only."""
+    lines = code.splitlines()
+    comments = _comments(code)
+    if comments is None:
+        comments = {
+            n: (_normal(ln[ln.index("#") :]), False)
+            for n, ln in enumerate(lines, start=1)
+            if "#" in ln
+        }
+    prefix = f"{where}: " if where else ""
+    kept: list[str] = []
+    opened: int | None = None  # the line of the `# hidden: begin` being read
+    hiding = False  # the line before was hidden
+    for number, line in enumerate(lines, start=1):
+        comment, continued = comments.get(number, ("", False))
+        alone = comment and line.strip().startswith("#")
+        if alone and comment == BEGIN:
+            if opened is not None:
+                raise BookError(
+                    f"{prefix}line {number}: '{BEGIN}' inside the hidden region opened at line "
+                    f"{opened}; end that region first with '{END}'"
+                )
+            opened = number
+        elif alone and comment == END:
+            if opened is None:
+                raise BookError(
+                    f"{prefix}line {number}: '{END}' with no '{BEGIN}' before it; "
+                    "open the region or delete the line"
+                )
+            opened = None
+        elif opened is None and comment == MARK and continued:
+            raise BookError(
+                f"{prefix}line {number}: '{MARK}' on one line of a statement written over "
+                f"several; hide the whole statement with '{BEGIN}' and '{END}' around it"
+            )
+        elif opened is None and comment != MARK:
+            if hiding:
+                _drop_blanks_met(kept, lines, number)
+            kept.append(line)
+            hiding = False
+            continue
+        hiding = True
+    if opened is not None:
+        raise BookError(
+            f"{prefix}line {opened}: '{BEGIN}' is never closed; add '{END}' after the last "
+            "line to hide"
+        )
+    text = "\n".join(kept).strip("\n")
+    return text + "\n" if text else ""
+
+
+def _drop_blanks_met(kept: list[str], lines: list[str], number: int) -> None:
+    """Hidden lines were taken out just before line `number`: the blank lines kept before them
+    and those from `number` on meet; keep only the longer run."""
+    before = 0
+    while before < len(kept) and not kept[-1 - before].strip():
+        before += 1
+    after = 0
+    while number - 1 + after < len(lines) and not lines[number - 1 + after].strip():
+        after += 1
+    del kept[len(kept) - min(before, after) :]

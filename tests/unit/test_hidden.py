@@ -1,0 +1,91 @@
+"""Hidden lines: what the reader sees of a snippet, and the markers that cannot be read."""
+
+from __future__ import annotations
+
+import pytest
+
+from bookexec.discover.blocks import scan_page
+from bookexec.discover.hidden import shown
+from bookexec.errors import BookError
+
+
+def test_a_trailing_mark_hides_its_line_and_the_blank_lines_close_up():
+    code = (
+        "import jax\n"
+        "\n"
+        "from bookexec.facts import record  # hidden\n"
+        "\n"
+        "\n"
+        "def f(x):\n"
+        "    return x * 2\n"
+        "\n"
+        'print("f:", f(3.0))\n'
+        'record("f_at_3", str(f(3.0)))  # hidden\n'
+    )
+    assert shown(code) == ('import jax\n\n\ndef f(x):\n    return x * 2\n\nprint("f:", f(3.0))\n')
+
+
+def test_a_region_hides_every_line_between_its_markers():
+    code = (
+        "x = 1\n"
+        "# hidden: begin\n"
+        "from bookexec.facts import claim\n"
+        "\n"
+        'claim("x", ">=", 1)\n'
+        "# hidden: end\n"
+        "print(x)\n"
+    )
+    assert shown(code) == "x = 1\nprint(x)\n"
+
+
+def test_only_real_comments_are_marks():
+    code = 'print("# hidden")\ntext = """\n# hidden: begin\n"""\nv = 1  # noqa: E731  # hidden\n'
+    assert shown(code) == 'print("# hidden")\ntext = """\n# hidden: begin\n"""\n'
+
+
+def test_a_snippet_with_no_marks_is_shown_whole():
+    code = "import jax\n\n\nprint(jax.numpy.ones(3))  # a comment\n"
+    assert shown(code) == code
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("x = 1\n# hidden: begin\ny = 2\n", "line 2: '# hidden: begin' is never closed"),
+        ("x = 1\n# hidden: end\n", "line 2: '# hidden: end' with no '# hidden: begin'"),
+        (
+            "# hidden: begin\n# hidden: begin\n# hidden: end\n",
+            "line 2: '# hidden: begin' inside the hidden region opened at line 1",
+        ),
+        (
+            "total = sum([\n    1,\n    2,\n])  # hidden\n",
+            "line 4: '# hidden' on one line of a statement written over several",
+        ),
+        (
+            "total = sum([  # hidden\n    1,\n])\n",
+            "line 1: '# hidden' on one line of a statement written over several",
+        ),
+    ],
+)
+def test_a_marker_that_cannot_be_read_one_way_names_its_line(code, message):
+    with pytest.raises(BookError) as raised:
+        shown(code, "docs/ch.md:5 (block 'a', snippet snippets/ch/a.py)")
+    assert str(raised.value).startswith("docs/ch.md:5 (block 'a', snippet snippets/ch/a.py): ")
+    assert message in str(raised.value)
+
+
+def test_a_block_keeps_what_it_runs_and_what_it_shows(tmp_path):
+    (tmp_path / "snippets" / "ch").mkdir(parents=True)
+    code = "x = 2\nprint(x)\nassert x == 2  # hidden\n"
+    (tmp_path / "snippets" / "ch" / "a.py").write_text(code)
+    page = '# Ch\n\n```python exec="on" id="a"\n--8<-- "snippets/ch/a.py"\n```\n'
+    (block,) = scan_page("ch.md", page, tmp_path)
+    assert (block.code, block.shown) == (code, "x = 2\nprint(x)\n")
+
+
+def test_the_scan_fails_on_a_bad_marker_naming_page_block_snippet_and_line(tmp_path):
+    (tmp_path / "snippets" / "ch").mkdir(parents=True)
+    (tmp_path / "snippets" / "ch" / "a.py").write_text("x = 2\n# hidden: begin\n")
+    page = '# Ch\n\n```python exec="on" id="a"\n--8<-- "snippets/ch/a.py"\n```\n'
+    with pytest.raises(BookError, match=r"^docs/ch.md:3 \(block 'a', snippet snippets/ch/a.py\): "):
+        scan_page("ch.md", page, tmp_path)
