@@ -371,8 +371,8 @@ class Engine:
         if self.copies is None:
             root = Path(config.config_file_path).resolve().parent
             copies = answer.SiteCopies(CachePaths(root).serve / f"{os.getpid()}-site")
-            copies.take(Path(config.site_dir))  # the first build's
-            if answer.attach(server, copies):
+            # The first build's; without a copy MkDocs answers, as it would alone.
+            if copies.take(Path(config.site_dir)) and answer.attach(server, copies):
                 self.copies = copies
             else:
                 copies.remove()

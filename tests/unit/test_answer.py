@@ -104,3 +104,17 @@ def test_pages_come_from_the_last_copy_while_a_build_is_under_way(tmp_path):
     # The live-reload poll is MkDocs' own: it answers with the epoch shown now.
     status, _, body = get(app, "/livereload/0/1")
     assert status == "200 OK" and int(body) == server._visible_epoch
+
+
+def test_a_copy_that_cannot_be_written_is_said_and_the_last_one_stays(tmp_path, caplog):
+    site, copies = tmp_path / "site", answer.SiteCopies(tmp_path / "copies")
+    write(site / "index.html", "home v1")
+    assert copies.take(site)
+    last = copies.current()
+    (tmp_path / "copies" / "2").write_text("in the way")  # where the next copy would go
+    write(site / "index.html", "home v2")
+    with caplog.at_level("WARNING", logger="mkdocs.plugins.bookexec"):
+        assert not copies.take(site)  # no traceback: a line in the log
+    assert copies.current() == last and (last.folder / "index.html").read_text() == "home v1"
+    assert "bookexec: cannot copy the served site" in caplog.text
+    assert "pages show the last copy" in caplog.text

@@ -65,11 +65,28 @@ class SiteCopies:
         self._copies: list[Copy] = []  # oldest first; at most two
         self._made = 0
 
-    def take(self, site: Path) -> None:
-        """Copy the site MkDocs has just finished writing; the copy is answered from at once."""
+    def take(self, site: Path) -> bool:
+        """Copy the site MkDocs has just finished writing; the copy is answered from at once.
+        False, said in the log, when it cannot be written: the last copy is answered still."""
         last = self.current()
         self._made += 1
         folder = self.folder / str(self._made)
+        try:
+            stats = self._copy(site, folder, last)
+        except OSError as error:
+            shutil.rmtree(folder, ignore_errors=True)
+            said = f"bookexec: cannot copy the served site ({error}): pages show the last copy"
+            log.warning(said)
+            return False
+        with self._lock:
+            self._copies.append(Copy(folder, stats))
+            gone, self._copies = self._copies[:-2], self._copies[-2:]
+        for old in gone:
+            shutil.rmtree(old.folder, ignore_errors=True)
+        return True
+
+    @staticmethod
+    def _copy(site: Path, folder: Path, last: Copy | None) -> dict[str, Stat]:
         stats: dict[str, Stat] = {}
         for path in sorted(site.rglob("*")):
             if not path.is_file():
@@ -85,11 +102,7 @@ class SiteCopies:
                 except OSError:
                     pass
             shutil.copyfile(path, target)
-        with self._lock:
-            self._copies.append(Copy(folder, stats))
-            gone, self._copies = self._copies[:-2], self._copies[-2:]
-        for old in gone:
-            shutil.rmtree(old.folder, ignore_errors=True)
+        return stats
 
     def current(self) -> Copy | None:
         """The last copy taken, or None before the first."""
