@@ -122,9 +122,10 @@ class Served:
 
 
 @contextlib.contextmanager
-def serving(root: Path, log_path: Path, *args: str, **env: str | None):
-    """`mkdocs serve` in `root` on a free port, up once it says "Serving on"; stopped after.
-    `env` adds to the environment; a value of None removes that name."""
+def serving(root: Path, log_path: Path, *args: str, up: float = 120, **env: str | None):
+    """`mkdocs serve` in `root` on a free port, up once it says "Serving on" (it listens after
+    its first build: `up` seconds at most); stopped after. `env` adds to the environment; a
+    value of None removes that name."""
     port = free_port()
     environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "GOLDEN": "check", **env}
     environ = {name: value for name, value in environ.items() if value is not None}
@@ -138,7 +139,7 @@ def serving(root: Path, log_path: Path, *args: str, **env: str | None):
         )
     try:
         served = Served(proc, f"http://127.0.0.1:{port}/", log_path)
-        served.until(lambda: "Serving on" in served.log())
+        served.until(lambda: "Serving on" in served.log(), up)
         yield served
     finally:
         proc.terminate()

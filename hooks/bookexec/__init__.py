@@ -66,6 +66,8 @@ settings, read once as it starts from the plugin's options and the environment.
 - `pipeline.judge`: each block's output against its golden, the failures, the report.
 - `pipeline.render`: what the fence shows for a block, prose values and figures, the page check.
 - `pipeline.rebuild`: under `mkdocs serve --dirty`, the page graph: which pages a rebuild renders.
+- `pipeline.answer`: under `mkdocs serve`, every file of the site answered at once from the last
+  finished build's copy, never held while a rebuild runs.
 - `pipeline.browser_review`: under `mkdocs serve`, accept or keep a drifted golden from its page
   (a loopback-only server with a token; `goldens.review` writes the golden).
 

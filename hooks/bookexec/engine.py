@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -38,7 +39,7 @@ from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions
 from bookexec.guard import engine_formatter, register
-from bookexec.pipeline import rebuild
+from bookexec.pipeline import answer, rebuild
 from bookexec.pipeline.browser_review import BrowserReview
 from bookexec.pipeline.judge import Judge, Verdict, serve_log
 from bookexec.pipeline.plan import Plan
@@ -118,6 +119,8 @@ class Engine:
         self.search_docs: list[dict[str, object]] | None = None  # the last full search index
         self.review: BrowserReview | None = None  # under serve: accept and keep in the browser
         self.templates = TemplateCache()  # the theme's compiled templates, across rebuilds
+        # Under serve with live reload: the finished builds' sites, answered from at once.
+        self.copies: answer.SiteCopies | None = None
 
     def current(self) -> Build:
         """The build under way; an error outside one (a formatter called without the plugin)."""
@@ -335,6 +338,8 @@ class Engine:
             extension.post_build(build)
         if self.graph is not None:
             self._repair_search(Path(config.site_dir), build.urls)
+        if self.copies is not None:  # before the summary line, which tells that it is done
+            self.copies.take(Path(config.site_dir))
         build.finish()
 
     def _repair_search(self, site_dir: Path, rendered: set[str]) -> None:
@@ -362,7 +367,16 @@ class Engine:
         self.stop()
 
     def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
-        """A page whose blocks finish in the background reloads live."""
+        """Every request answered at once from the last finished build (`pipeline.answer`); a
+        page whose blocks finish in the background reloads live."""
+        if self.copies is None:
+            root = Path(config.config_file_path).resolve().parent
+            copies = answer.SiteCopies(CachePaths(root).serve / f"{os.getpid()}-site")
+            # The first build's; without a copy MkDocs answers, as it would alone.
+            if copies.take(Path(config.site_dir)) and answer.attach(server, copies):
+                self.copies = copies
+            else:
+                copies.remove()
         if self.background is not None:
             self.background.attach(server)
         if self.review is not None:  # an accepted golden rebuilds its page
@@ -378,6 +392,9 @@ class Engine:
         if self.review is not None:
             self.review.close()
             self.review = None
+        if self.copies is not None:
+            self.copies.remove()
+            self.copies = None
 
     def stop(self) -> None:
         """Stop the current build's workers, if a build is under way."""

@@ -233,9 +233,12 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         starts with others (an edit of mkdocs.yml under `mkdocs serve`)."""
         wanted = (self.config.runtime, tuple(self.config.extensions))
         if self.engine is None or self.made_from != wanted:
+            copies = None  # the server answers from them: they outlive the engine
             if self.engine is not None:
+                copies, self.engine.copies = self.engine.copies, None
                 self.engine.on_shutdown()
             self.engine = Engine(make_runtime(wanted[0]), make_extensions(wanted[1]))
+            self.engine.copies = copies
             self.engine.on_startup(self.command, self.dirty, self.reloads)
             self.made_from = wanted
         return self.engine
