@@ -288,7 +288,7 @@ class Worker:
         self._kill_lock = threading.Lock()
         self.stack_file = os.path.join(log_dir, f"stack-{id(self)}.txt")
         self.log_file = os.path.join(log_dir, f"worker-{id(self)}.log")
-        # Issue 18: the worker exits as soon as this process is gone (bookexec.execute.lifeline).
+        # Issue 18: the worker is killed once this process is gone (bookexec.execute.lifeline).
         self.lifeline = Lifeline()
         with open(self.log_file, "wb") as log:
             self.proc = subprocess.Popen(
@@ -299,12 +299,12 @@ class Worker:
                     "-m",
                     "bookexec.execute.launch",
                     str(self.memory),
+                    str(self.lifeline.child_fd),
                     "--",
                     python,
                     "-m",
                     "bookexec.execute.worker",
                     str(child.fileno()),
-                    str(self.lifeline.child_fd),
                 ],
                 pass_fds=[child.fileno(), self.lifeline.child_fd],
                 stdin=subprocess.DEVNULL,
@@ -378,6 +378,8 @@ class Worker:
             raise WorkerFailed(
                 f"worker died while {doing} (exit code {self.proc.returncode}){fix}" + tail
             ) from None
+        if block is not None:
+            self._dump_stacks()
         self.kill()
         if block is None:
             raise WorkerFailed(f"timed out after {timeout:g} s while {doing}")
@@ -412,6 +414,20 @@ class Worker:
                 return
             for pid in found:
                 reaper.kill_tree(pid)
+
+    def _dump_stacks(self) -> None:
+        """Ask the worker for its threads' stacks (`protocol.STACK_SIGNAL`), and wait a little
+        for the dump: it says which snippet line was running."""
+        with contextlib.suppress(OSError):
+            os.kill(self.proc.pid, protocol.STACK_SIGNAL)
+            deadline = time.monotonic() + 2.0
+            size = -1
+            while time.monotonic() < deadline:
+                time.sleep(0.05)
+                now = os.path.getsize(self.stack_file)
+                if now and now == size:  # written, and no longer growing
+                    return
+                size = now
 
     def _stuck_line(self, block: Block | None) -> str:
         if block is None or not os.path.exists(self.stack_file):
