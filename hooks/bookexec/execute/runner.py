@@ -26,7 +26,15 @@ from typing import Any
 
 from bookexec import privacy
 from bookexec.discover.blocks import Block
-from bookexec.discover.options import memory_words, parse_bool, parse_memory, parse_number
+from bookexec.discover.options import (
+    MAX_LIMIT,
+    MAX_MEMORY,
+    MAX_TIMEOUT,
+    memory_words,
+    parse_bool,
+    parse_memory,
+    parse_number,
+)
 from bookexec.errors import BookError
 from bookexec.execute import protocol, reaper
 from bookexec.execute.cache import BlockCache, block_keys, environment_key
@@ -72,8 +80,10 @@ class Limits:
         BOOK_MEMORY_LIMIT over it; a BookError naming a bad value."""
         base = base or cls()
         return cls(
-            timeout=_number(environ, "BOOK_BLOCK_TIMEOUT", float, base.timeout, "seconds"),
-            output=_number(environ, "BOOK_OUTPUT_LIMIT", int, base.output, "characters"),
+            timeout=_number(
+                environ, "BOOK_BLOCK_TIMEOUT", float, base.timeout, "seconds", MAX_TIMEOUT
+            ),
+            output=_number(environ, "BOOK_OUTPUT_LIMIT", int, base.output, "characters", MAX_LIMIT),
             memory=_memory_from_env(environ, base.memory),
         )
 
@@ -83,9 +93,10 @@ def _memory_from_env(environ: Mapping[str, str], default: int) -> int:
     if not text:
         return default
     size = parse_memory(text)
-    if size is None:
+    if size is None or size > MAX_MEMORY:
         raise BookError(
-            f"BOOK_MEMORY_LIMIT={text!r} is not a size; set it to e.g. 8G or 512M, "
+            f"BOOK_MEMORY_LIMIT={text!r} is not a size; set it to e.g. 8G or 512M (at most "
+            f"{memory_words(MAX_MEMORY)}), "
             f"or unset it (default {memory_words(default)})"
         )
     return size
@@ -119,13 +130,21 @@ def _out_of_memory(error: protocol.BlockError) -> bool:
 
 
 def _number[N: float](
-    environ: Mapping[str, str], name: str, kind: Callable[[str], N], default: N, unit: str
+    environ: Mapping[str, str],
+    name: str,
+    kind: Callable[[str], N],
+    default: N,
+    unit: str,
+    most: int,
 ) -> N:
-    return parse_number(environ, name, kind, _positive, default, f"a positive number of {unit}")
-
-
-def _positive(value: float) -> bool:
-    return value > 0
+    return parse_number(
+        environ,
+        name,
+        kind,
+        lambda value: 0 < value <= most,  # the fence options' range (discover.options)
+        default,
+        f"a positive number of {unit}, at most {most}",
+    )
 
 
 @dataclass
