@@ -14,7 +14,9 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -117,6 +119,7 @@ class Engine:
         self.search_docs: list[dict[str, object]] | None = None  # the last full search index
         self.review: BrowserReview | None = None  # under serve: accept and keep in the browser
         self.templates = TemplateCache()  # the theme's compiled templates, across rebuilds
+        self._restore_sigterm: Callable[[], None] = lambda: None
 
     def current(self) -> Build:
         """The build under way; an error outside one (a formatter called without the plugin)."""
@@ -130,6 +133,9 @@ class Engine:
         self.command = command
         self.live_reload = live_reload
         self.dirty = dirty
+        if command == "serve":
+            self._restore_sigterm()
+            self._restore_sigterm = stop_on_sigterm()
         if command == "serve" and dirty and self.graph is None:
             self.graph = rebuild.Graph()
 
@@ -370,6 +376,8 @@ class Engine:
 
     def on_shutdown(self) -> None:
         """Stop the build and the serve process's background executor."""
+        self._restore_sigterm()
+        self._restore_sigterm = lambda: None
         self.stop()
         if self.background is not None:
             self.background.shutdown()
@@ -704,6 +712,29 @@ class Build:
         if self.execute and not self.serving and not self.finished:
             review.clear(self.root)
         self._lock.close()
+
+
+def stop_on_sigterm() -> Callable[[], None]:
+    """Under `mkdocs serve`, SIGTERM ends it as Ctrl+C does: MkDocs' own shutdown runs
+    `on_shutdown`, which stops the workers and removes this process's serve folders (SIGTERM
+    used to end the process at once and leave them). Only from the main thread and over the
+    default handler; the function returned puts the default back."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return lambda: None  # someone else's handler: theirs to keep
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+    def restore() -> None:
+        main = threading.current_thread() is threading.main_thread()
+        if main and signal.getsignal(signal.SIGTERM) is interrupt:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    return restore
 
 
 def served_origin(config: Any) -> str | None:
