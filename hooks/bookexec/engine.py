@@ -31,7 +31,7 @@ from bookexec.execute.eta import RunTimes
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
 from bookexec.execute.runner import Executor, PageRun
 from bookexec.execute.runtime import Runtime
-from bookexec.files import CachePaths, exclusive, write_atomic
+from bookexec.files import CachePaths, exclusive, killed_holder, write_atomic
 from bookexec.goldens import actions, review
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
@@ -435,6 +435,13 @@ class Build:
         # Two updates at once would remove each other's temporary files: the second refuses.
         self._lock = contextlib.ExitStack()
         self.finished = False
+        if self.mode != "update" and (killed := killed_holder(self.paths.update_lock)):
+            # Said, not failed: the goldens as they are get judged as always (issue 38).
+            outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s").warning(
+                f"bookexec: the last update of the goldens ({killed}) was killed before it "
+                "ended: some goldens may hold the old text and some the new; run ./book update "
+                "(GOLDEN=update) again to finish it"
+            )
         if self.execute and self.mode == "update":
             self._lock.enter_context(exclusive(self.paths.update_lock, "GOLDEN=update"))
         # Issue 24: the goldens as they are before any block runs; every verdict uses these.
