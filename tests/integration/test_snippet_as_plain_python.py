@@ -96,3 +96,21 @@ def test_a_mocked_getpid_does_not_aim_the_reaper_at_another_process(tmp_path):
     finally:
         reaper.kill_tree(bystander.pid)
         bystander.wait()
+
+
+def test_a_book_whose_block_forks_builds_green_twice_and_its_golden_is_plain_python_s(
+    site, tmp_path
+):
+    """The whole path, under the book's own runtime (JAX preloaded): the update writes the
+    golden, and two checks after it pass."""
+    site.page(
+        "fork.md", '# Fork\n\n```python exec="on" id="fork"\n--8<-- "snippets/fork/f.py"\n```\n'
+    )
+    site.snippet("fork/f.py", FORK)
+    assert site.build("update").returncode == 0
+    golden = site.golden("fork.md", "fork").read_text()
+    assert "multi-threaded" not in golden and "pid=" not in golden
+    assert golden.endswith(plain_python(tmp_path, FORK))
+    for _ in range(2):
+        check = site.build("check")
+        assert check.returncode == 0, check.output
