@@ -123,8 +123,8 @@ class Memory(base.BaseConfigOption[int | None]):
         size = None if isinstance(value, bool) else parse_memory(str(value))
         if size is None or size > MAX_MEMORY:
             raise base.ValidationError(
-                f"expected a size such as 8G or 512M, at most {memory_words(MAX_MEMORY)}, "
-                f"got {value!r}"
+                f"expected a size such as 8G or 512M, got {value!r}; a size may be at most "
+                f"{memory_words(MAX_MEMORY)}"
             )
         return size
 

@@ -109,7 +109,7 @@ def test_a_bad_variable_is_a_book_error_naming_it(name, value, says):
     [
         ("timeout", 1e13, "expected a number of seconds, more than 0 and at most 86400"),
         ("output", 10**12, "expected a whole number of characters, more than 0 and at most"),
-        ("memory", "2048T", "expected a size such as 8G or 512M, at most 1024T"),
+        ("memory", "2048T", "got '2048T'; a size may be at most 1024T"),
     ],
 )
 def test_a_plugin_limit_past_its_range_is_refused_by_the_config_check(option, value, says):
