@@ -15,7 +15,9 @@ import contextlib
 import json
 import logging
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -31,7 +33,7 @@ from bookexec.execute.eta import RunTimes
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
 from bookexec.execute.runner import Executor, PageRun
 from bookexec.execute.runtime import Runtime
-from bookexec.files import CachePaths, exclusive, write_atomic
+from bookexec.files import CachePaths, exclusive, killed_holder, write_atomic
 from bookexec.goldens import actions, review
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
@@ -121,6 +123,7 @@ class Engine:
         self.templates = TemplateCache()  # the theme's compiled templates, across rebuilds
         # Under serve with live reload: the finished builds' sites, answered from at once.
         self.copies: answer.SiteCopies | None = None
+        self._restore_sigterm: Callable[[], None] = lambda: None
 
     def current(self) -> Build:
         """The build under way; an error outside one (a formatter called without the plugin)."""
@@ -134,6 +137,9 @@ class Engine:
         self.command = command
         self.live_reload = live_reload
         self.dirty = dirty
+        if command == "serve":
+            self._restore_sigterm()
+            self._restore_sigterm = stop_on_sigterm()
         if command == "serve" and dirty and self.graph is None:
             self.graph = rebuild.Graph()
 
@@ -385,6 +391,8 @@ class Engine:
 
     def on_shutdown(self) -> None:
         """Stop the build and the serve process's background executor."""
+        self._restore_sigterm()
+        self._restore_sigterm = lambda: None
         self.stop()
         if self.background is not None:
             self.background.shutdown()
@@ -445,6 +453,13 @@ class Build:
         # Two updates at once would remove each other's temporary files: the second refuses.
         self._lock = contextlib.ExitStack()
         self.finished = False
+        if self.mode != "update" and (killed := killed_holder(self.paths.update_lock)):
+            # Said, not failed: the goldens as they are get judged as always (issue 38).
+            outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s").warning(
+                f"bookexec: the last update of the goldens ({killed}) was killed before it "
+                "ended: some goldens may hold the old text and some the new; run ./book update "
+                "(GOLDEN=update) again to finish it"
+            )
         if self.execute and self.mode == "update":
             self._lock.enter_context(exclusive(self.paths.update_lock, "GOLDEN=update"))
         # Issue 24: the goldens as they are before any block runs; every verdict uses these.
@@ -722,6 +737,29 @@ class Build:
         if self.execute and not self.serving and not self.finished:
             review.clear(self.root)
         self._lock.close()
+
+
+def stop_on_sigterm() -> Callable[[], None]:
+    """Under `mkdocs serve`, SIGTERM ends it as Ctrl+C does: MkDocs' own shutdown runs
+    `on_shutdown`, which stops the workers and removes this process's serve folders (SIGTERM
+    used to end the process at once and leave them). Only from the main thread and over the
+    default handler; the function returned puts the default back."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return lambda: None  # someone else's handler: theirs to keep
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+    def restore() -> None:
+        main = threading.current_thread() is threading.main_thread()
+        if main and signal.getsignal(signal.SIGTERM) is interrupt:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    return restore
 
 
 def served_origin(config: Any) -> str | None:

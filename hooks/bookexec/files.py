@@ -128,6 +128,26 @@ def exclusive(lock: Path, what: str) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def killed_holder(lock: Path) -> str | None:
+    """Who held the lock file `lock` and was killed holding it ("process N"): `exclusive`
+    empties the file as its holder ends, however it ends but SIGKILL or a crash. None when the
+    file is empty, missing, or held right now."""
+    try:
+        handle = open(lock)  # noqa: SIM115 (closed below, after the flock test)
+    except OSError:
+        return None
+    with handle:
+        holder = handle.read().strip()
+        if not holder:
+            return None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return None  # its holder is alive, writing
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return holder
+
+
 def _under(name: str, doc: str) -> property:
     return property(lambda self: self.base / name, doc=doc)
 

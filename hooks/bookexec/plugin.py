@@ -27,7 +27,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
 from bookexec import settings
-from bookexec.discover.options import parse_memory
+from bookexec.discover.options import (
+    MAX_LIMIT,
+    MAX_MEMORY,
+    MAX_TIMEOUT,
+    memory_words,
+    parse_memory,
+)
 from bookexec.engine import Engine, Extension
 from bookexec.execute.runtime import Runtime
 
@@ -75,12 +81,19 @@ class DottedPath(base.BaseConfigOption[str]):
 
 
 class Number(base.BaseConfigOption[float]):
-    """A number of `unit`, positive (or, with `zero`, at least 0)."""
+    """A number of `unit`, positive (or, with `zero`, at least 0), and at most `most`."""
 
-    def __init__(self, default: float, unit: str, zero: bool = False, whole: bool = False):
+    def __init__(
+        self,
+        default: float,
+        unit: str,
+        zero: bool = False,
+        whole: bool = False,
+        most: float | None = None,
+    ):
         super().__init__()
         self.default = default
-        self.unit, self.zero, self.whole = unit, zero, whole
+        self.unit, self.zero, self.whole, self.most = unit, zero, whole, most
 
     def run_validation(self, value: object) -> float:
         """The number; anything else is an error saying what is expected."""
@@ -88,9 +101,12 @@ class Number(base.BaseConfigOption[float]):
         number = value if isinstance(value, int | float) and not isinstance(value, bool) else None
         if self.whole and not isinstance(number, int):
             number = None  # 2.5 pages at once is no whole number
-        if number is not None and (number >= 0 if self.zero else number > 0):
+        in_range = self.most is None or (number is not None and number <= self.most)
+        if number is not None and (number >= 0 if self.zero else number > 0) and in_range:
             return number
         least = "0 or more" if self.zero else "more than 0"
+        if self.most is not None:
+            least += f" and at most {self.most:g}"
         kind = "a whole number" if self.whole else "a number"
         raise base.ValidationError(
             f"expected {kind} of {self.unit}, {least}, e.g. {self.default:g}; got {value!r}"
@@ -105,8 +121,11 @@ class Memory(base.BaseConfigOption[int | None]):
         if value is None:
             return None
         size = None if isinstance(value, bool) else parse_memory(str(value))
-        if size is None:
-            raise base.ValidationError(f"expected a size such as 8G or 512M, got {value!r}")
+        if size is None or size > MAX_MEMORY:
+            raise base.ValidationError(
+                f"expected a size such as 8G or 512M, got {value!r}; a size may be at most "
+                f"{memory_words(MAX_MEMORY)}"
+            )
         return size
 
 
@@ -130,8 +149,8 @@ class CacheSwitch(base.BaseConfigOption[str]):
 class LimitsConfig(base.Config):
     """Each block's limits, unless its fence sets its own (`timeout`, `limit`, `memory`)."""
 
-    timeout = Number(120.0, "seconds")
-    output = Number(200000, "characters", whole=True)
+    timeout = Number(120.0, "seconds", most=MAX_TIMEOUT)
+    output = Number(200000, "characters", whole=True, most=MAX_LIMIT)
     memory = Memory()
 
 

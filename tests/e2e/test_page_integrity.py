@@ -279,6 +279,7 @@ GOOD_OPTIONS = [
 
 @pytest.mark.parametrize("option", GOOD_OPTIONS)
 def test_the_display_options_still_work(root, option):
+    (root / "snippets" / "ch" / "a.py").write_text("a = 1\nb = 2\nc = 3\nprint(a, b, c)\n")
     text = f'```python exec="on" id="x" {option}\n--8<-- "snippets/ch/a.py"\n```\n'
     (block,) = scan(root, text)
     assert block.id == "x"

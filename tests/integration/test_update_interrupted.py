@@ -217,3 +217,50 @@ def test_goldens_and_versions_are_written_0644_under_the_usual_umask(site):
     base = site.root / "tests" / "golden"
     modes = {str(p.relative_to(base)): oct(p.stat().st_mode & 0o777) for p in base.rglob("*")}
     assert modes == {"p": "0o755", "p/b.txt": "0o644", "VERSIONS": "0o644"}
+
+
+# -- issue 38: a check after a killed update says so ---------------------------------------------
+
+SLOW_WHEN_STARTED = """\
+import os
+import pathlib
+import time
+
+if os.environ.get("BOOK_SNIPPET_STARTED"):
+    pathlib.Path(os.environ["BOOK_SNIPPET_STARTED"]).touch()
+    time.sleep(60)
+print("v2")
+"""
+
+
+def test_a_check_after_a_killed_update_says_the_goldens_may_be_half_updated(site, tmp_path):
+    """The update holds its lock from its start to its last golden; killed, it leaves its
+    name in the lock file, and the builds after it say so until an update ends."""
+    for n in range(2):
+        site.page(
+            f"p{n}.md", f'# P\n\n```python exec="on" id="b"\n--8<-- "snippets/p{n}/b.py"\n```\n'
+        )
+        site.snippet(f"p{n}/b.py", "print('v1')\n")
+    assert site.build("update").returncode == 0
+    for n in range(2):
+        site.snippet(f"p{n}/b.py", SLOW_WHEN_STARTED)
+    started = tmp_path / "started"
+    update = _update(site.root, BOOK_JOBS="1", BOOK_SNIPPET_STARTED=str(started))
+    try:
+        deadline = time.monotonic() + 120
+        while not started.exists():
+            assert update.poll() is None and time.monotonic() < deadline, update.stdout.read()
+            time.sleep(0.05)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(update.pid, signal.SIGKILL)
+        update.wait()
+    said = f"the last update of the goldens (process {update.pid}) was killed before it ended"
+    check = site.build("check")
+    assert said in check.output, check.output
+    assert "run ./book update (GOLDEN=update) again to finish it" in check.output
+    assert "Traceback" not in check.output
+    assert site.build("update").returncode == 0
+    again = site.build("check")
+    assert again.returncode == 0, again.output
+    assert said not in again.output

@@ -292,3 +292,39 @@ def test_the_chromium_prompt_reads_the_book_s_yes(answer, agreed, monkeypatch):
         with pytest.raises(Failed, match="not installed"):
             chromium.ensure_chromium(yes=False)
         assert calls == []
+
+
+# Issue 38, points 6 and 12: every numeric option has a range, checked before anything runs.
+OUT_OF_RANGE = {
+    # 30 million lines took the main process 2.5 s; these would take hours.
+    'hl_lines="1-99999999999"': 'hl_lines="1-99999999999" must be line numbers from 1 to 3',
+    'hl_lines="2 4"': 'hl_lines="2 4" must be line numbers from 1 to 3',
+    'hl_lines="0"': 'hl_lines="0" must be line numbers from 1 to 3',
+    # faulthandler and the pipes' waits refuse such a number of seconds: the worker died.
+    'timeout="1e13"': 'timeout="1e13" must be a positive number of seconds, like timeout="300", '
+    "at most 86400",
+    'limit="99999999999999"': 'limit="99999999999999" must be a positive whole number',
+    'memory="1e30T"': 'memory="1e30T" must be a size in bytes',
+    'band="1e300"': 'band="1e300" must be',
+    'width="99999999999999"': 'width="99999999999999" must be',
+    'linenums="99999999999999"': 'linenums="99999999999999" must be',
+}
+
+
+@pytest.mark.parametrize("option", list(OUT_OF_RANGE))
+def test_a_number_out_of_its_range_names_the_page_line_snippet_and_option(root, option):
+    (root / "snippets" / "ch" / "a.py").write_text("x = 1\ny = 2\nprint(x + y)\n")
+    with pytest.raises(BookError) as error:
+        scan_page("ch.md", page(fence(f'python exec="on" id="s" {option}')), root)
+    message = str(error.value)
+    assert message.startswith("docs/ch.md:5 (block 's', snippet snippets/ch/a.py): option ")
+    assert OUT_OF_RANGE[option] in message
+
+
+@pytest.mark.parametrize(
+    "option", ['hl_lines="1 2-3"', 'timeout="86400"', 'memory="1T"', 'linenums="10 2 4"']
+)
+def test_a_number_inside_its_range_is_taken(root, option):
+    (root / "snippets" / "ch" / "a.py").write_text("x = 1\ny = 2\nprint(x + y)\n")
+    (block,) = scan_page("ch.md", page(fence(f'python exec="on" id="s" {option}')), root)
+    assert block.id == "s"

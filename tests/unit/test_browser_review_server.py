@@ -136,6 +136,34 @@ def test_the_served_sites_preflight_is_answered_in_both_spellings(server):
     assert allowed_origins(None) == frozenset()
 
 
+# `mkdocs serve -a ADDRESS:PORT` sets site_url to http://ADDRESS:PORT/, an IPv6 address bare.
+SERVED_ON = {
+    # Every address: the browser on this machine opens the loopback address, by either name.
+    "http://0.0.0.0:8123/": {SITE, "http://localhost:8123"},
+    "http://:::8123/": {SITE, "http://localhost:8123", "http://[::1]:8123"},
+    "http://::1:8123/": {"http://[::1]:8123"},
+    "http://[::1]:8123/book/": {"http://[::1]:8123"},
+}
+
+
+@pytest.mark.parametrize("site_url", list(SERVED_ON))
+def test_the_origin_is_the_address_the_browser_opens(drifted, site_url):
+    """The origins were built as `http://0.0.0.0:8123` and `http://::1:8123`, which no browser
+    sends: every review button was refused."""
+    root, comparison = drifted
+    assert allowed_origins(site_url) == SERVED_ON[site_url]
+    served = BrowserReview(root, site_url)
+    served.offer(PAGE, [review.entry_of(comparison, root)])
+    try:
+        for origin in sorted(SERVED_ON[site_url]):
+            status, _, headers = post(served, "/keep", b"", origin=origin, method="OPTIONS")
+            assert status == 204, origin
+            assert headers["Access-Control-Allow-Origin"] == origin
+        assert post(served, "/keep", origin="http://0.0.0.0:8123")[0] == 403
+    finally:
+        served.close()
+
+
 def test_a_wrong_host_is_refused(server):
     """A DNS name rebound to 127.0.0.1 sends its own name as the Host."""
     served, comparison = server

@@ -83,9 +83,40 @@ def test_the_cache_key_follows_what_can_change_an_output():
         ("BOOK_MEMORY_LIMIT", "lots", "BOOK_MEMORY_LIMIT='lots' is not a size"),
         ("BOOK_HASH_SEED", "seven", "BOOK_HASH_SEED='seven' is not a hash seed"),
         ("GOLDEN", "upgrade", "GOLDEN='upgrade' is not a mode"),
+        # Issue 38: the worker's clock overflowed on such a number of seconds.
+        (
+            "BOOK_BLOCK_TIMEOUT",
+            "1e13",
+            "BOOK_BLOCK_TIMEOUT='1e13' is not a positive number of seconds, at most 86400",
+        ),
+        (
+            "BOOK_OUTPUT_LIMIT",
+            "1000000000000",
+            "BOOK_OUTPUT_LIMIT='1000000000000' is not a positive number of characters, at most "
+            "1000000000",
+        ),
+        ("BOOK_MEMORY_LIMIT", "1e30T", "BOOK_MEMORY_LIMIT='1e30T' is not a size"),
     ],
 )
 def test_a_bad_variable_is_a_book_error_naming_it(name, value, says):
     with pytest.raises(BookError) as raised:
         settings.read({}, {name: value})
     assert str(raised.value).startswith(says)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "says"),
+    [
+        ("timeout", 1e13, "expected a number of seconds, more than 0 and at most 86400"),
+        ("output", 10**12, "expected a whole number of characters, more than 0 and at most"),
+        ("memory", "2048T", "got '2048T'; a size may be at most 1024T"),
+    ],
+)
+def test_a_plugin_limit_past_its_range_is_refused_by_the_config_check(option, value, says):
+    """The same ranges as the fence options' (`bookexec.discover.options`)."""
+    from bookexec.plugin import LimitsConfig
+
+    config = LimitsConfig()
+    config.load_dict({option: value})
+    failed, _ = config.validate()
+    assert [(name, says in str(error)) for name, error in failed] == [(option, True)]

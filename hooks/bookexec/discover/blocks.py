@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from bookexec.discover import hidden
 from bookexec.discover.options import check as options_check
-from bookexec.discover.options import is_true
+from bookexec.discover.options import check_lines, is_true
 from bookexec.errors import BookError
 from bookexec.guard import LANGUAGES
 
@@ -194,6 +194,7 @@ def scan_page(page: str, markdown: str, root: Path, auto: Iterable[str] = ()) ->
                 "create the file or fix the path in the include"
             )
         code = read_snippet(snippet, root, where, block_id)
+        check_lines(options, f"{where} (block '{block_id}', snippet {snippet})", code)
         add_block(blocks, page, start, block_id, snippet, code, options)
     return blocks
 

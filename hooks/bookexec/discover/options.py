@@ -44,20 +44,31 @@ def parse_switch(text: str, where: str) -> bool | None:
     return None if text.strip().lower() == "auto" else parse_bool(text, where)
 
 
-def _positive(text: str) -> bool:
-    return _number(text, float)
+# The largest value of each numeric option (issue 38): beyond these the platform refuses the
+# number (faulthandler and the pipes' waits overflow past some 10**12 seconds, setrlimit past
+# 2**63 bytes) or the book does work in proportion to it.
+MAX_TIMEOUT = 86400  # seconds: a day
+MAX_LIMIT = 10**9  # characters of output
+MAX_BAND = 1000  # a factor either way
+MAX_MEMORY = 2**50  # bytes
+MAX_WIDTH = 10000  # columns
+MAX_LINENUMS = 10**6  # markdown-exec's and superfences' first line, step and special line
 
 
-def _whole(text: str) -> bool:
-    return _number(text, int)
+def _positive(most: float) -> Callable[[str], bool]:
+    return lambda text: _number(text, float, most)
 
 
-def _number(text: str, kind: Callable[[str], float]) -> bool:
+def _whole(most: int) -> Callable[[str], bool]:
+    return lambda text: _number(text, int, most)
+
+
+def _number(text: str, kind: Callable[[str], float], most: float) -> bool:
     try:
         value = kind(text)
     except ValueError:
         return False
-    return value > 0 and value != float("inf")
+    return 0 < value <= most
 
 
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
@@ -85,7 +96,8 @@ def memory_words(size: int) -> str:
 
 
 def _memory(text: str) -> bool:
-    return parse_memory(text) is not None
+    size = parse_memory(text)
+    return size is not None and size <= MAX_MEMORY
 
 
 def _yes_or_no(text: str) -> bool:
@@ -107,6 +119,12 @@ _TAB_SPLIT = re.compile(r"(?<!\\)\|")  # markdown-exec splits `tabs` on an unesc
 
 def _matches(pattern: re.Pattern[str]) -> Callable[[str], bool]:
     return lambda text: pattern.fullmatch(text) is not None
+
+
+def _linenums(text: str) -> bool:
+    return _LINENUMS.fullmatch(text) is not None and all(
+        int(n) <= MAX_LINENUMS for n in text.split()
+    )
 
 
 def _a_lexer(text: str) -> bool:
@@ -139,10 +157,22 @@ BOOK_OPTIONS = (
     Option("id", runs=False, in_labs=False),  # markdown-exec reads id and exec too
     Option("exec", runs=False, in_labs=False),
     Option("raises"),
-    Option("timeout", _positive, 'a positive number, like timeout="300"'),
-    Option("limit", _whole, 'a positive whole number, like limit="500000"'),
-    Option("band", _positive, 'a positive number, like band="10"'),
-    Option("memory", _memory, 'a size in bytes with K, M or G, like memory="8G"'),
+    Option(
+        "timeout",
+        _positive(MAX_TIMEOUT),
+        f'a positive number of seconds, like timeout="300", at most {MAX_TIMEOUT} (a day)',
+    ),
+    Option(
+        "limit",
+        _whole(MAX_LIMIT),
+        f'a positive whole number, like limit="500000", at most {MAX_LIMIT}',
+    ),
+    Option("band", _positive(MAX_BAND), f'a positive number, like band="10", at most {MAX_BAND}'),
+    Option(
+        "memory",
+        _memory,
+        f'a size in bytes with K, M or G, like memory="8G", at most {memory_words(MAX_MEMORY)}',
+    ),
     # A lab runs in one session, like a page: a cell cannot leave it.
     Option("fresh", _yes_or_no, 'fresh="true" or "false"', in_labs=False),
 )
@@ -157,9 +187,16 @@ DISPLAY_OPTIONS = (
     Option("result", _a_lexer, 'a Pygments language, like result="text" or "diff"'),
     Option("title"),
     Option("tabs", _two_tabs, 'two titles split by |, like tabs="Source|Output"'),
-    Option("width", _whole, 'a positive whole number, like width="80"'),
+    Option(
+        "width", _whole(MAX_WIDTH), f'a positive whole number, like width="80", at most {MAX_WIDTH}'
+    ),
     Option("hl_lines", _matches(_HL_LINES), 'line numbers or ranges, like hl_lines="1 3-5"'),
-    Option("linenums", _matches(_LINENUMS), 'a first line number, like linenums="1"'),
+    Option(
+        "linenums",
+        _linenums,
+        f"a first line number (then a step and a special line), each at most {MAX_LINENUMS}, "
+        'like linenums="1"',
+    ),
 )
 DISPLAY = tuple(option.name for option in DISPLAY_OPTIONS)
 KNOWN = frozenset(BOOK + DISPLAY)
@@ -183,6 +220,21 @@ def check(options: dict[str, str], where: str) -> None:
         value = options.get(option.name)
         if value is not None and option.valid is not None and not option.valid(value):
             raise BookError(f'{where}: option {option.name}="{value}" must be {option.must_be}')
+
+
+def check_lines(options: Mapping[str, str], where: str, code: str) -> None:
+    """`hl_lines` counts the snippet's own lines: a number past its last line is a BookError
+    (highlighting used to walk every number of a range, and `1-99999999999` never ended)."""
+    spec = options.get("hl_lines")
+    if spec is None:
+        return
+    count = len(code.strip("\n").split("\n"))
+    numbers = [int(n) for entry in spec.split() for n in entry.split("-")]
+    if any(not 1 <= n <= count for n in numbers):
+        raise BookError(
+            f'{where}: option hl_lines="{spec}" must be line numbers from 1 to {count}, the '
+            'snippet\'s lines, like hl_lines="1 3-5"'
+        )
 
 
 def parse_number[T: float](

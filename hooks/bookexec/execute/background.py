@@ -60,6 +60,7 @@ class RebuildSignal:
 
     def attach(self, server: LiveReloadServer) -> None:
         """`on_serve`: from now on `ask` rebuilds."""
+        remove_dead_folders(self.folder.parent)
         self.folder.mkdir(parents=True, exist_ok=True)
         server.watch(str(self.folder))
         self.attached = True
@@ -76,6 +77,26 @@ class RebuildSignal:
     def remove(self) -> None:
         """The serve is over."""
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def remove_dead_folders(serve: Path) -> None:
+    """Remove the folders (`PID` or `PID-review`) of serve processes that are gone: one killed
+    with SIGKILL, or crashed, could not remove its own."""
+    with contextlib.suppress(OSError):
+        for folder in serve.iterdir():
+            pid = folder.name.split("-")[0]
+            if pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's: alive
+        return True
+    return True
 
 
 def enabled(

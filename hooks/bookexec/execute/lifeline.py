@@ -1,30 +1,30 @@
-"""A worker dies with the build that started it.
+"""A worker dies with the build that started it, and nothing of the engine runs beside a block.
 
-The build holds the write end of a pipe for each worker; the worker holds only the read end, on
-a thread that does nothing but read it. Nothing is ever written, so the read returns only when
-every write end is closed: the build closed it on purpose, or the build's process is gone
-(killed by SIGTERM or SIGKILL, or crashed), since the kernel closes a dead process's files.
-Either way the worker kills every process below it (`bookexec.execute.reaper`) and leaves at
-once with `os._exit`, even while its main thread is deep in a
-snippet or an XLA compile, instead of outliving the build until its page ends.
+The build holds the write end of a pipe for each worker. Nothing is ever written, so a read of
+the other end returns only when every write end is closed: the build closed it on purpose, or
+the build's process is gone (killed by SIGTERM or SIGKILL, or crashed), since the kernel closes
+a dead process's files. The read end is held by a *watcher*: a process that the launcher
+(`bookexec.execute.launch`) forks out of the worker's tree before it becomes the worker. When
+the pipe ends, the watcher stops and kills the worker and every process below it
+(`bookexec.execute.reaper`), even while the worker is deep in a snippet or an XLA compile.
 
-A pipe, not Linux's parent-death signal (`PR_SET_PDEATHSIG`): that signal fires when the
-*thread* that started the child exits, and the build starts workers from pool threads; the pipe
-is closed only when the whole process is gone, and works on every POSIX system.
+A process, not a thread of the worker (issue 38): a thread ran beside every block, so a block
+that forked was warned `This process (pid=...) is multi-threaded` with a new pid each run, a
+warning plain `python` never prints. Outside the worker's tree, so that a snippet's `os.wait()`
+or the reaper after each block never meets it. Not Linux's parent-death signal
+(`PR_SET_PDEATHSIG`): that signal fires when the *thread* that started the child exits, and the
+build starts workers from pool threads.
 """
 
 from __future__ import annotations
 
 import os
-import threading
 
 from bookexec.execute import reaper
 
-EXIT_CODE = 70  # what a worker whose build is gone exits with
-
 
 class Lifeline:
-    """The build's side: a pipe whose read end is handed to one worker."""
+    """The build's side: a pipe whose read end is handed to one worker's watcher."""
 
     def __init__(self) -> None:
         # os.pipe makes both ends non-inheritable: no other child of the build holds them, so
@@ -38,25 +38,51 @@ class Lifeline:
             self.child_fd = -1
 
     def cut(self) -> None:
-        """The worker must go: it sees the end of the pipe and exits."""
+        """The worker must go: its watcher sees the end of the pipe and kills it."""
         self.handed_over()
         if self._write_fd >= 0:
             os.close(self._write_fd)
             self._write_fd = -1
 
 
-def watch(fd: int) -> threading.Thread:
-    """The worker's side: exit the moment the build's end of the pipe is closed."""
+def started(pid: int) -> str | None:
+    """When pid started (field 22 of /proc/<pid>/stat): a pid reused by a new process differs."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[19].decode()
+    except (OSError, IndexError):
+        return None
 
-    def wait_for_the_end() -> None:
+
+def keep_watch(fd: int) -> None:
+    """In the launcher, before it becomes the worker: fork the watcher of pipe `fd` out of this
+    process's tree (a double fork: it is nobody's child here), then close this copy of `fd`."""
+    worker = os.getpid()
+    born = started(worker)
+    middle = os.fork()
+    if middle == 0:
         try:
-            while os.read(fd, 1):
-                pass
-        except OSError:
-            pass
-        reaper.kill_descendants()  # what the snippet started goes with the worker
-        os._exit(EXIT_CODE)
+            if os.fork() == 0:
+                _watch(fd, worker, born)
+        finally:
+            os._exit(0)
+    os.waitpid(middle, 0)
+    os.close(fd)
 
-    thread = threading.Thread(target=wait_for_the_end, name="bookexec-lifeline", daemon=True)
-    thread.start()
-    return thread
+
+def _watch(fd: int, worker: int, born: str | None) -> None:
+    """The watcher: wait for the end of the pipe, then kill the worker's tree if the worker is
+    still the process it watched (the build kills and reaps its worker before it cuts)."""
+    try:
+        os.setsid()  # Ctrl+C in the build's terminal is not for the watcher
+        # The build's connection stays the worker's alone (the log, on 1 and 2, is shared).
+        os.closerange(3, fd)
+        os.closerange(fd + 1, os.sysconf("SC_OPEN_MAX"))
+        while os.read(fd, 1):
+            pass
+    except OSError:
+        pass
+    finally:
+        if born is not None and started(worker) == born:
+            reaper.kill_tree(worker)
+        os._exit(0)

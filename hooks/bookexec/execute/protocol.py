@@ -15,6 +15,11 @@ from __future__ import annotations
 from enum import StrEnum
 from multiprocessing.connection import Connection  # the worker has it loaded already
 
+# The signal on which a worker dumps every thread's stack into its `Start.stack_file`, asked
+# by the build before it kills a block that ran out of time. Linux's SIGRTMAX, as a number: the
+# worker must not import `signal`; a snippet is unlikely to send it.
+STACK_SIGNAL = 64
+
 
 class BlockStatus(StrEnum):
     """How a block ended inside the worker."""

@@ -15,8 +15,11 @@ loaded already: a snippet counting the modules an import adds must not notice it
 
 from __future__ import annotations
 
-import os
 import time
+
+# os's functions as they were when the worker started: a block may replace `os.getpid` or
+# `os.kill` with a mock, and a reaper aimed by a mocked pid would kill another process's tree.
+from os import WNOHANG, getpid, kill, listdir, waitpid
 
 # Numbers, not `signal.SIGKILL`: importing `signal` here would change what a snippet's imports
 # add to `sys.modules`. These are Linux's, the only system with /proc and subreapers.
@@ -29,7 +32,7 @@ def parents() -> dict[int, int]:
     """Every process's parent, read from /proc now (empty where there is no /proc)."""
     found: dict[int, int] = {}
     try:
-        names = os.listdir("/proc")
+        names = listdir("/proc")
     except OSError:
         return found
     for name in names:
@@ -63,7 +66,7 @@ def descendants(pid: int, table: dict[int, int] | None = None) -> list[int]:
 def _signal(pids: list[int], number: int) -> None:
     for pid in pids:
         try:
-            os.kill(pid, number)
+            kill(pid, number)
         except OSError:  # gone already, or not ours
             continue
 
@@ -105,7 +108,7 @@ def reap() -> None:
     """Collect every exited child of this process (a subreaper inherits the orphans)."""
     while True:
         try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
+            pid, _ = waitpid(-1, WNOHANG)
         except ChildProcessError:
             return
         if pid == 0:
@@ -114,7 +117,7 @@ def reap() -> None:
 
 def kill_descendants(seconds: float = 1.0) -> None:
     """In the worker: kill every process below it and collect them, within about `seconds`."""
-    me = os.getpid()
+    me = getpid()
     deadline = time.monotonic() + seconds
     while True:
         killed = kill_tree(me, include_self=False)

@@ -26,7 +26,15 @@ from typing import Any
 
 from bookexec import privacy
 from bookexec.discover.blocks import Block
-from bookexec.discover.options import memory_words, parse_bool, parse_memory, parse_number
+from bookexec.discover.options import (
+    MAX_LIMIT,
+    MAX_MEMORY,
+    MAX_TIMEOUT,
+    memory_words,
+    parse_bool,
+    parse_memory,
+    parse_number,
+)
 from bookexec.errors import BookError
 from bookexec.execute import protocol, reaper
 from bookexec.execute.cache import BlockCache, block_keys, environment_key
@@ -72,8 +80,10 @@ class Limits:
         BOOK_MEMORY_LIMIT over it; a BookError naming a bad value."""
         base = base or cls()
         return cls(
-            timeout=_number(environ, "BOOK_BLOCK_TIMEOUT", float, base.timeout, "seconds"),
-            output=_number(environ, "BOOK_OUTPUT_LIMIT", int, base.output, "characters"),
+            timeout=_number(
+                environ, "BOOK_BLOCK_TIMEOUT", float, base.timeout, "seconds", MAX_TIMEOUT
+            ),
+            output=_number(environ, "BOOK_OUTPUT_LIMIT", int, base.output, "characters", MAX_LIMIT),
             memory=_memory_from_env(environ, base.memory),
         )
 
@@ -83,9 +93,10 @@ def _memory_from_env(environ: Mapping[str, str], default: int) -> int:
     if not text:
         return default
     size = parse_memory(text)
-    if size is None:
+    if size is None or size > MAX_MEMORY:
         raise BookError(
-            f"BOOK_MEMORY_LIMIT={text!r} is not a size; set it to e.g. 8G or 512M, "
+            f"BOOK_MEMORY_LIMIT={text!r} is not a size; set it to e.g. 8G or 512M (at most "
+            f"{memory_words(MAX_MEMORY)}), "
             f"or unset it (default {memory_words(default)})"
         )
     return size
@@ -119,13 +130,21 @@ def _out_of_memory(error: protocol.BlockError) -> bool:
 
 
 def _number[N: float](
-    environ: Mapping[str, str], name: str, kind: Callable[[str], N], default: N, unit: str
+    environ: Mapping[str, str],
+    name: str,
+    kind: Callable[[str], N],
+    default: N,
+    unit: str,
+    most: int,
 ) -> N:
-    return parse_number(environ, name, kind, _positive, default, f"a positive number of {unit}")
-
-
-def _positive(value: float) -> bool:
-    return value > 0
+    return parse_number(
+        environ,
+        name,
+        kind,
+        lambda value: 0 < value <= most,  # the fence options' range (discover.options)
+        default,
+        f"a positive number of {unit}, at most {most}",
+    )
 
 
 @dataclass
@@ -288,7 +307,7 @@ class Worker:
         self._kill_lock = threading.Lock()
         self.stack_file = os.path.join(log_dir, f"stack-{id(self)}.txt")
         self.log_file = os.path.join(log_dir, f"worker-{id(self)}.log")
-        # Issue 18: the worker exits as soon as this process is gone (bookexec.execute.lifeline).
+        # Issue 18: the worker is killed once this process is gone (bookexec.execute.lifeline).
         self.lifeline = Lifeline()
         with open(self.log_file, "wb") as log:
             self.proc = subprocess.Popen(
@@ -299,12 +318,12 @@ class Worker:
                     "-m",
                     "bookexec.execute.launch",
                     str(self.memory),
+                    str(self.lifeline.child_fd),
                     "--",
                     python,
                     "-m",
                     "bookexec.execute.worker",
                     str(child.fileno()),
-                    str(self.lifeline.child_fd),
                 ],
                 pass_fds=[child.fileno(), self.lifeline.child_fd],
                 stdin=subprocess.DEVNULL,
@@ -378,6 +397,8 @@ class Worker:
             raise WorkerFailed(
                 f"worker died while {doing} (exit code {self.proc.returncode}){fix}" + tail
             ) from None
+        if block is not None:
+            self._dump_stacks()
         self.kill()
         if block is None:
             raise WorkerFailed(f"timed out after {timeout:g} s while {doing}")
@@ -412,6 +433,20 @@ class Worker:
                 return
             for pid in found:
                 reaper.kill_tree(pid)
+
+    def _dump_stacks(self) -> None:
+        """Ask the worker for its threads' stacks (`protocol.STACK_SIGNAL`), and wait a little
+        for the dump: it says which snippet line was running."""
+        with contextlib.suppress(OSError):
+            os.kill(self.proc.pid, protocol.STACK_SIGNAL)
+            deadline = time.monotonic() + 2.0
+            size = -1
+            while time.monotonic() < deadline:
+                time.sleep(0.05)
+                now = os.path.getsize(self.stack_file)
+                if now and now == size:  # written, and no longer growing
+                    return
+                size = now
 
     def _stuck_line(self, block: Block | None) -> str:
         if block is None or not os.path.exists(self.stack_file):

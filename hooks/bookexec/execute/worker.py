@@ -26,7 +26,6 @@ from collections.abc import Buffer, Callable
 from multiprocessing.connection import Connection
 
 from bookexec.execute import protocol, reaper
-from bookexec.execute.lifeline import watch
 from bookexec.execute.protocol import BlockError, BlockResult, BlockStatus
 
 # The worker imports nothing a snippet could notice (tests/unit/test_protocol.py), typing included:
@@ -261,7 +260,14 @@ class Session:
         self.stack_file = start.stack_file
         self._flush = _function(start.flush) or (lambda: None)
         self.hidden_notes = tuple(start.hidden_notes)
-        self.pid = os.getpid()
+        # os.getpid as the worker started: a block may replace os.getpid with a mock.
+        self._getpid = os.getpid
+        self.pid = self._getpid()
+        # If the build has to kill us, it first asks for this dump, which says which snippet
+        # line was running. A signal, not faulthandler's timer: that is a thread, and no thread
+        # of the engine may run beside a block (a fork would be warned about it).
+        self._stacks = open(self.stack_file, "w")  # noqa: SIM115 (open while the worker lives)
+        faulthandler.register(protocol.STACK_SIGNAL, file=self._stacks, all_threads=True)
         self.module = types.ModuleType("__main__")
         self.module.__dict__["__builtins__"] = __builtins__
         sys.modules["__main__"] = self.module
@@ -269,37 +275,34 @@ class Session:
     def _leave_if_forked(self) -> None:
         """A child the snippet forked came back out of it: it must not go on as a second
         worker on the build's pipe (nor flush a runtime that a fork cannot use)."""
-        if os.getpid() != self.pid:
+        if self._getpid() != self.pid:
             os._exit(0)
 
-    def run(self, code: str, snippet: str, timeout: float, limit: int) -> BlockResult:
-        """Run one block's code; what it printed and recorded, and how it ended."""
+    def run(self, code: str, snippet: str, limit: int) -> BlockResult:
+        """Run one block's code; what it printed and recorded, and how it ended (its timeout
+        is the build's to enforce)."""
         self.capture.reset(limit)
         error = None
         flooded, flood_line = False, None
-        with open(self.stack_file, "w") as stacks:
-            # If the build has to kill us, this dump says which snippet line was running.
-            faulthandler.dump_traceback_later(timeout, file=stacks)
-            start = time.perf_counter()
+        start = time.perf_counter()
+        try:
+            exec(compile(code, snippet, "exec"), self.module.__dict__)
+            self._leave_if_forked()
+            self._flush()
+            _finish_streams()
+        except OutputFlood as exc:
+            flooded, flood_line = True, snippet_line(exc, snippet)
+        except BaseException as exc:  # SystemExit too: report it, stay alive
+            self._leave_if_forked()
             try:
-                exec(compile(code, snippet, "exec"), self.module.__dict__)
-                self._leave_if_forked()
                 self._flush()
                 _finish_streams()
-            except OutputFlood as exc:
-                flooded, flood_line = True, snippet_line(exc, snippet)
-            except BaseException as exc:  # SystemExit too: report it, stay alive
-                self._leave_if_forked()
-                try:
-                    self._flush()
-                    _finish_streams()
-                except OutputFlood:
-                    flooded = True
-                error = describe_exception(exc, snippet, self.hidden_notes)
-            finally:
-                self._leave_if_forked()
-                seconds = time.perf_counter() - start
-                faulthandler.cancel_dump_traceback_later()
+            except OutputFlood:
+                flooded = True
+            error = describe_exception(exc, snippet, self.hidden_notes)
+        finally:
+            self._leave_if_forked()
+            seconds = time.perf_counter() - start
         # Nothing a block started outlives it (bookexec.execute.reaper).
         reaper.kill_descendants()
         facts, claims = _take_facts()
@@ -318,10 +321,8 @@ class Session:
         )
 
 
-def main(fd: int, lifeline: int | None = None) -> None:
+def main(fd: int) -> None:
     """Serve one page: preload, then run blocks until the build says finish."""
-    if lifeline is not None:
-        watch(lifeline)  # leave at once when the build is gone (bookexec.execute.lifeline)
     conn = Connection(fd)
     capture = Capture()
     sys.stdin = io.StringIO("")
@@ -344,7 +345,7 @@ def main(fd: int, lifeline: int | None = None) -> None:
         except EOFError:
             return
         if isinstance(message, protocol.RunBlock):
-            result = session.run(message.code, message.snippet, message.timeout, message.limit)
+            result = session.run(message.code, message.snippet, message.limit)
             protocol.send(conn, result)
         elif isinstance(message, protocol.Finish):
             probe = _function(start.probe)
@@ -355,4 +356,4 @@ def main(fd: int, lifeline: int | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else None)
+    main(int(sys.argv[1]))

@@ -14,8 +14,9 @@ What a request must carry, or it is refused and nothing is written:
 - a `Host` of `127.0.0.1:PORT` or `localhost:PORT`, so a DNS name rebound to the loopback
   address reaches nothing (403);
 - no `Origin`, or the served site's own (the `mkdocs serve` address, spelt `127.0.0.1` or
-  `localhost`), so no other site the browser has open can post (403); the CORS preflight is
-  answered for that origin alone;
+  `localhost`, or `[::1]`; the loopback address when it serves on `0.0.0.0` or `::`), so no
+  other site the browser has open can post (403); the CORS preflight is answered for that
+  origin alone;
 - a body of at most 4096 bytes (413), naming a block the last build offered (404).
 
 An accepted golden is written under `tests/golden/`; the plugin also writes a file in a folder
@@ -56,17 +57,38 @@ LOOPBACK_NAMES = ("127.0.0.1", "localhost")
 
 
 def allowed_origins(origin: str | None) -> frozenset[str]:
-    """The served site's origin (`scheme://host:port` of `origin`, which may carry a path),
-    in both spellings of the loopback address when it is one of them; none for None."""
+    """The served site's origin (`scheme://host:port` of `origin`, which may carry a path), as
+    a browser sends it: both spellings of the loopback address when it is one of them or the
+    server listens on every address (the browser here opens the loopback address), an IPv6
+    address in brackets; none for None."""
     if not origin:
         return frozenset()
     parts = urlsplit(origin)
-    if not parts.scheme or not parts.hostname:
+    host, port = _host_and_port(parts.netloc)
+    if not parts.scheme or not host:
         return frozenset()
-    port = f":{parts.port}" if parts.port is not None else ""
-    host = parts.hostname.lower()
-    names = LOOPBACK_NAMES if host in LOOPBACK_NAMES else (host,)
+    if host in (*LOOPBACK_NAMES, "0.0.0.0"):
+        names: tuple[str, ...] = LOOPBACK_NAMES
+    elif host == "::":  # every address, IPv6 ones too
+        names = (*LOOPBACK_NAMES, "[::1]")
+    else:
+        names = (f"[{host}]" if ":" in host else host,)
+    port = f":{port}" if port else ""
     return frozenset(f"{parts.scheme.lower()}://{name}{port}" for name in names)
+
+
+def _host_and_port(netloc: str) -> tuple[str, str]:
+    """The host and port of a URL's netloc; MkDocs writes an IPv6 `dev_addr` without brackets
+    (`http://::1:8000/`), its port last."""
+    netloc = netloc.rpartition("@")[2]
+    if netloc.startswith("["):
+        host, _, rest = netloc[1:].partition("]")
+        port = rest.removeprefix(":")
+    elif netloc.count(":") > 1:
+        host, _, port = netloc.rpartition(":")
+    else:
+        host, _, port = netloc.partition(":")
+    return host.lower(), port if port.isdigit() else ""
 
 
 class BrowserReview:
