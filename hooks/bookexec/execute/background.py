@@ -80,7 +80,7 @@ class RebuildSignal:
 
 
 def remove_dead_folders(serve: Path) -> None:
-    """Remove the folders (`PID` or `PID-review`) of serve processes that are gone: one killed
+    """Remove the folders (`PID`, `PID-review`, `PID-site`) of serve processes that are gone: one killed
     with SIGKILL, or crashed, could not remove its own."""
     with contextlib.suppress(OSError):
         for folder in serve.iterdir():
