@@ -80,8 +80,8 @@ class RebuildSignal:
 
 
 def remove_dead_folders(serve: Path) -> None:
-    """Remove the folders (`PID`, `PID-review`, `PID-site`) of serve processes that are gone: one killed
-    with SIGKILL, or crashed, could not remove its own."""
+    """Remove the folders (`PID`, `PID-review`, `PID-site`) of serve processes that are gone:
+    one killed with SIGKILL, or crashed, could not remove its own."""
     with contextlib.suppress(OSError):
         for folder in serve.iterdir():
             pid = folder.name.split("-")[0]
