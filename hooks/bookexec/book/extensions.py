@@ -155,7 +155,8 @@ class Audit(Extension):
             numbers, _ = audit.produced([], [f for _, _, facts in results for f in facts])
             book_numbers |= {n for n in numbers if audit._large(n)}
         versions = {build.versions["jax"], build.versions["jaxlib"]}
-        for folder in [build.golden_dir, *sorted((build.root / jax_changes.RECORDS).glob("*"))]:
+        records = sorted(p for p in (build.root / jax_changes.RECORDS).glob("*") if p.is_dir())
+        for folder in [build.golden_dir, *records]:
             recorded = read_versions(folder)
             if recorded:
                 versions |= {recorded.version("jax"), recorded.version("jaxlib")}
