@@ -18,6 +18,7 @@ from markupsafe import Markup
 from bookexec.discover.blocks import Block
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Failure
+from bookexec.privacy import Masker
 from bookexec.render.layout import DEFAULT_TABS, Look, block_html
 
 DEFAULT_SOURCE = "block"
@@ -31,6 +32,7 @@ class BlockSource(Protocol):
     # Under `mkdocs serve`: the browser review's address and token, which the drift shown at
     # a block posts its accept or keep to (`pipeline.browser_review`); None elsewhere.
     review: tuple[str, str] | None
+    masker: Masker  # the build's secrets, masked in the source a block shows
 
     @property
     def pending_blocks(self) -> set[tuple[str, str]]:
@@ -68,7 +70,9 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
         hl_lines=extra.get("hl_lines", ""),
         linenums=extra.get("linenums", ""),
     )
-    rendered = block_html(options["md"], block.id, block.code, output, look)
+    # The source is masked before it is highlighted: highlighting could split a secret.
+    code = current.masker.mask(block.code)
+    rendered = block_html(options["md"], block.id, code, output, look)
     current.laid_out(block, output, look)  # what the page verifier expects to find
     if failure is not None:  # the report at the end of the build lists it too
         rendered += failure_box(failure.message)
