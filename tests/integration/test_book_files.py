@@ -118,3 +118,5 @@ def test_a_credential_is_masked_in_every_source_and_include_a_page_shows(site):
     assert shown == []
     page = (site.root / "site" / "leak" / "index.html").read_text()
     assert page.count("***") >= 3  # the source, the include and the prose each show the mask
+    (notebook,) = (site.root / "site" / "leak").glob("*.ipynb")  # the chapter's notebook
+    assert "***" in notebook.read_text()
