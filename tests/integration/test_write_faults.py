@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_review import drifted_book, entries_at, review
 
 from conftest import Site
 
@@ -132,3 +133,19 @@ def test_an_unwritable_golden_is_named_and_every_other_write_is_made(
     assert book.golden("b.md", "big").read_text() == old_big
     assert not list((golden_dir / "b").glob(".*.tmp"))
     assert "1 written (0 new), 1 could not be written" in output
+
+
+def test_a_golden_the_review_cannot_write_is_named_and_kept_for_review(prebuilt, tmp_path):
+    book = prebuilt(drifted_book, tmp_path)
+    golden = book.golden("review.md", "product")
+    before = golden.read_text()
+    with immutable(golden.parent):
+        result = review(book, "--accept-cosmetic")
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr[-1500:]
+    assert (
+        "not accepted: could not write tests/golden/review/product.txt: Operation not permitted"
+        in result.stdout
+    ), result.stdout + result.stderr
+    assert "0 cosmetic accepted" in result.stdout
+    assert golden.read_text() == before
+    assert any(entry["block_id"] == "product" for entry in entries_at(book.root))
