@@ -6,11 +6,12 @@ Layers, lowest first; a module imports only from its own layer or lower ones
 Base (imports nothing of the engine):
 
 - `errors`: the one error type the book raises for bad input.
-- `files`: atomic writes confined to their folder (no symlink on the way), the update lock,
-  and `CachePaths`, the one home of the `.cache/bookexec` paths.
+- `files`: atomic writes confined to their folder (no symlink on the way), whether a file a
+  page shows is one of the book's, the update lock, and `CachePaths`, the one home of the
+  `.cache/bookexec` paths.
 - `facts`: what a snippet records (counts, timings, ratios, claims, figures); runs in the worker.
-- `privacy`: the worker's environment, the masking of the build's credentials, and the
-  machine's names that must never reach a page.
+- `privacy`: the worker's environment, the masking of the build's credentials (in outputs and
+  in everything a page shows), and the machine's names that must never reach a page.
 - `guard`: a Markdown extension that stops any build not going through this engine.
 - `escapes`: control and bidirectional characters made visible: escaped in what a terminal
   prints, marked on the page.

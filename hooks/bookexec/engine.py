@@ -25,6 +25,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from bookexec import privacy
 from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
 from bookexec.escapes import terminal
@@ -33,7 +34,7 @@ from bookexec.execute.eta import RunTimes
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
 from bookexec.execute.runner import Executor, PageRun
 from bookexec.execute.runtime import Runtime
-from bookexec.files import CachePaths, exclusive, killed_holder, write_atomic
+from bookexec.files import CachePaths, exclusive, killed_holder, not_of_the_book, write_atomic
 from bookexec.goldens import actions, review
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
@@ -246,6 +247,11 @@ class Engine:
         build = self.current()
         pages, owned = [], {}
         for f in files.documentation_pages():
+            if problem := not_of_the_book(Path(config.docs_dir) / f.src_uri, build.root):
+                raise BookError(
+                    f"docs/{f.src_uri}: {problem}; the site shows only files of the book: put "
+                    "the file itself there. Nothing was read"
+                )
             for extension in self.extensions:
                 blocks = extension.scan(build, f.src_uri, Path(config.docs_dir) / f.src_uri)
                 if blocks is not None:
@@ -323,13 +329,13 @@ class Engine:
             failures, drifted = build.judge.page_problems(page.file.src_uri)
             if failures or drifted:  # the details stay at the blocks
                 html = page_summary(failures, drifted) + html
-        return html
+        return build.masker.mask_shown(html)  # what the search index takes, too
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
         """Check the page's final HTML: every block once, each output in its own box; under
         serve, offer the page's drift to the browser review."""
         build, src = self.current(), page.file.src_uri
-        output = build.check_page(src, output)
+        output = build.check_page(src, build.masker.mask_shown(output))  # its title, nav, toc
         if self.graph is not None and src in build.used:
             self.graph.rendered_page(build.inputs[src].used(*build.used[src]))
         if self.review is not None and build.render.review and src not in build.owned:
@@ -438,6 +444,8 @@ class Build:
         # Under GitHub Actions the check also annotates each block's fence and writes the job
         # summary (`goldens.actions`); None elsewhere.
         self.actions = actions.from_environ(self.settings.environ)
+        # The build's secrets, masked in everything a page shows: sources and includes too.
+        self.masker = privacy.Masker.from_environ(self.settings.environ)
         self.golden_dir = root / "tests" / "golden"
         # Under `mkdocs serve --dirty` (`Engine._choose`): each page's inputs, the pages this
         # build rendered, and the run states each render used.
@@ -483,6 +491,7 @@ class Build:
             self._other_release,
             root,
             serving,
+            self.masker,
         )
 
     # -- what the extensions read -------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 Goldens and records are written only inside their own folder (`confined`): a symlink on the
 way, a path that leaves the folder, or something there that is not a regular file is refused
-with an error naming it, so no report, golden or snippet can steer a write elsewhere.
+with an error naming it, so no report, golden or snippet can steer a write elsewhere. What a
+page shows and runs is likewise only a file of the book (`not_of_the_book`).
 """
 
 from __future__ import annotations
@@ -82,6 +83,35 @@ def confined(path: Path, inside: Path) -> Path:
     ):
         raise BookError(f"refused: {path} resolves outside {inside}; nothing was written")
     return target
+
+
+def not_of_the_book(path: Path, root: Path) -> str | None:
+    """Why `path` is not a file of the book at `root`, in words, or None when it is one.
+
+    A page shows and runs only the book's own files: a symlink on the way (the file, or a folder
+    between the book's root and it) would publish whatever it points to, a private file of the
+    machine included, and so would a path that leaves the book. A path that does not exist is
+    left to the caller."""
+    base = Path(os.path.abspath(root))
+    target = Path(os.path.abspath(path))
+    try:
+        parts = target.relative_to(base).parts
+    except ValueError:
+        return f"{path} is outside the book ({root})"
+    current = base
+    for part in parts:
+        current = current / part
+        try:
+            mode = os.lstat(current).st_mode
+        except OSError:
+            return None
+        if stat.S_ISLNK(mode):
+            shown = current.relative_to(base).as_posix()
+            return f"{shown} is a symlink (to {os.readlink(current)})"
+    real = os.path.realpath(base)
+    if os.path.commonpath([real, os.path.realpath(target)]) != real:
+        return f"{path} resolves outside the book ({root})"
+    return None
 
 
 def remove_confined(path: Path, inside: Path) -> None:

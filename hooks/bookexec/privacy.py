@@ -5,7 +5,9 @@ cache's key covers), and never one whose name looks like a credential, so a snip
 print the value of any other variable of the machine. A snippet can still find the build's
 own environment (`/proc/<parent>/environ`), so on top of that every output is masked as CI
 systems mask secrets (`Masker`): each value of 8 characters or more of a credential-looking
-variable of the build process becomes `***` before it is compared, stored, cached or shown.
+variable of the build process becomes `***` before it is compared, stored, cached or shown;
+and whatever else a page shows (a block's source, an included file, the prose) is masked too
+(`Masker.mask_shown`).
 Paths, the user name and the host name that a snippet can still find out are replaced by
 placeholders in `normalize`.
 """
@@ -14,6 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import getpass
+import html
+import json
 import re
 import socket
 from collections.abc import Mapping
@@ -87,9 +91,30 @@ class Masker:
                 text = text.replace(secret, MASK)
         return text
 
+    def mask_shown(self, text: str) -> str:
+        """A text as a page, a notebook or the search index holds it: every secret masked as
+        it is written, HTML-escaped and JSON-escaped (a shown source, an included file, the
+        prose: whatever a page shows, not only what a block printed)."""
+        for secret in self.secrets:
+            for form in sorted(_written_forms(secret), key=len, reverse=True):
+                if form in text:
+                    text = text.replace(form, MASK)
+        return text
+
     def value(self, value: float | str) -> float | str:
         """A recorded value: a string masked, a number as it is."""
         return self.mask(value) if isinstance(value, str) else value
+
+
+def _written_forms(secret: str) -> set[str]:
+    """A secret as it can appear in an HTML page or a JSON file."""
+    return {
+        secret,
+        html.escape(secret),
+        html.escape(secret, quote=False),
+        json.dumps(secret)[1:-1],
+        json.dumps(secret, ensure_ascii=False)[1:-1],
+    }
 
 
 def machine_names(environ: Mapping[str, str]) -> dict[str, str]:

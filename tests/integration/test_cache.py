@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 import pytest
 
+from bookexec.discover.blocks import Block
 from bookexec.execute import cache
+from bookexec.execute.cache import BlockCache
+from bookexec.execute.runner import BlockRun, Executor, cache_entry
+from bookexec.execute.runtime import PythonRuntime
+from bookexec.goldens.measured import Claim, Fact
 from conftest import PLUGIN, Site
 
 pytestmark = pytest.mark.build
@@ -221,6 +227,120 @@ def test_a_damaged_entry_warns_and_runs_again(book, damage):
     assert result.returncode == 0, result.output  # strict, yet the cache cannot fail it
     assert "WARNING -  bookexec cache:" in result.output and "other.md__alone" in result.output
     assert SUMMARY.search(result.output)[1] == "1"
+    book.assert_all_cached()
+
+
+def _set(path: str, value: object) -> Callable[[dict], None]:
+    """Set one field of an entry (`facts.0.value`: the first fact's value)."""
+
+    def damage(entry: dict) -> None:
+        *parents, last = path.split(".")
+        for part in parents:
+            entry = entry[int(part)] if part.isdigit() else entry[part]
+        entry[int(last) if last.isdigit() else last] = value
+
+    return damage
+
+
+def _drop(path: str) -> Callable[[dict], None]:
+    def damage(entry: dict) -> None:
+        *parents, last = path.split(".")
+        for part in parents:
+            entry = entry[int(part)] if part.isdigit() else entry[part]
+        del entry[last]
+
+    return damage
+
+
+# Every field of an entry, at the top and in its facts and claims: a wrong type, null, missing.
+_WRONG = {
+    "schema": "3",
+    "page": 1,
+    "block": ["alone"],
+    "output": 7,
+    "seconds": "x",
+    "backend": {"cpu": 1},
+    "devices": "x",
+    "facts": {"n": 1},
+    "claims": "n > 1",
+    "facts.0": "n = 1",
+    "facts.0.name": 3,
+    "facts.0.kind": "guess",
+    "facts.0.value": [1],
+    "facts.0.band": "wide",
+    "claims.0": ["n", ">", 1],
+    "claims.0.left": None,
+    "claims.0.op": "!=",
+    "claims.0.right": {"x": 1},
+    "claims.0.says": 5,
+}
+_OPTIONAL = {"claims.0.says"}  # a claim may say no sentence
+DAMAGES = [
+    *(pytest.param(_set(path, value), id=f"{path}-wrong-type") for path, value in _WRONG.items()),
+    # An exact fact's band is null: a timing's is not.
+    *(
+        pytest.param(_set(path, None), id=f"{path}-null")
+        for path in _WRONG
+        if path != "facts.0.band"
+    ),
+    pytest.param(_set("facts.1.band", None), id="facts.1.band-null"),
+    *(
+        pytest.param(_drop(path), id=f"{path}-missing")
+        for path in _WRONG
+        if path not in _OPTIONAL and not path.split(".")[-1].isdigit()
+    ),
+    pytest.param(_set("garbage", "x"), id="extra-field"),
+    pytest.param(_set("facts.0.garbage", 1), id="facts.0-extra-field"),
+    pytest.param(_set("claims.0.garbage", 1), id="claims.0-extra-field"),
+    pytest.param(_set("seconds", float("nan")), id="seconds-nan"),
+    pytest.param(_set("devices", -2), id="devices-negative"),
+    pytest.param(_set("devices", True), id="devices-bool"),
+    pytest.param(_set("facts.1.value", "slow"), id="timing-value-text"),
+]
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_every_field_of_an_entry_is_checked_a_bad_one_warns_and_runs_again(tmp_path, damage):
+    """A real entry, saved by the cache, read back through the executor as a build does; any
+    field damaged is a warning and a miss (the block runs again), never an exception."""
+    block = Block("other.md", 0, 3, "alone", "snippets/other/alone.py", "print(1)\n", {})
+    blocks = BlockCache(tmp_path / ".cache" / "bookexec" / "blocks")
+    executor = Executor(tmp_path, cache=blocks, runtime=PythonRuntime(), environ={})
+    try:
+        facts = [Fact("n", "exact", 3), Fact("t", "timing", 0.5, 0.2)]
+        claims = [Claim("n", ">", 1.0, "more")]
+        run = BlockRun(block, output="1\n", seconds=0.25, facts=facts, claims=claims)
+        blocks.save(block, "k", cache_entry(run, "cpu", 1))
+        assert executor.cached(block, "k") is not None  # the entry as saved is a hit
+        (path,) = blocks.folder.glob("*.json")
+        entry = json.loads(path.read_text())
+        damage(entry)
+        path.write_text(json.dumps(entry))
+        assert executor.cached(block, "k") is None
+        assert blocks.warnings == 1
+    finally:
+        executor.close()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(_set("devices", "x"), id="devices-text"),
+        pytest.param(_set("devices", None), id="devices-null"),
+        pytest.param(_set("claims", [{"left": "a", "op": "!=", "right": 1}]), id="claim-op"),
+    ],
+)
+def test_a_bad_field_in_a_real_cache_entry_warns_and_the_strict_build_passes(book, damage):
+    entries = sorted((book.root / ".cache" / "bookexec" / "blocks").glob("other.md__alone.*"))
+    newest = max(entries, key=lambda p: p.stat().st_mtime)
+    entry = json.loads(newest.read_text())
+    damage(entry)
+    newest.write_text(json.dumps(entry))
+    result = book.cached_build()
+    assert result.returncode == 0, result.output
+    assert "WARNING -  bookexec cache:" in result.output and "other.md__alone" in result.output
+    assert "Traceback" not in result.output
+    assert SUMMARY.search(result.output)[1] == "1"  # the block ran again
     book.assert_all_cached()
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bookexec.discover.blocks import parse_info, scan_page
+from bookexec.discover.blocks import check_includes, includes, parse_info, scan_page
 from bookexec.errors import BookError
+from bookexec.privacy import Masker
 
 
 @pytest.fixture
@@ -328,3 +329,35 @@ def test_a_number_inside_its_range_is_taken(root, option):
     (root / "snippets" / "ch" / "a.py").write_text("x = 1\ny = 2\nprint(x + y)\n")
     (block,) = scan_page("ch.md", page(fence(f'python exec="on" id="s" {option}')), root)
     assert block.id == "s"
+
+
+def test_every_include_form_pymdownx_reads_is_found_with_its_line():
+    text = (
+        '--8<-- "a.txt"\n'
+        ';--8<-- "escaped.txt"\n'
+        "  -8<- 'b.txt:3:9'\n"
+        "--8<--\n"
+        "c.txt\n"
+        ";d.txt\n"
+        "--8<--\n"
+    )
+    assert includes(text) == [(1, "a.txt"), (3, "b.txt:3:9"), (5, "c.txt")]
+
+
+def test_an_include_of_lines_through_a_symlinked_folder_is_refused(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "key.txt").write_text("private\n")
+    book = tmp_path / "book"
+    book.mkdir()
+    (book / "notes").symlink_to(outside)
+    with pytest.raises(BookError) as refused:
+        check_includes("docs/p.md", 'Text.\n\n--8<-- "notes/key.txt:1:1"\n', book)
+    assert str(refused.value).startswith("docs/p.md:3: includes notes/key.txt:1:1, but notes is")
+    check_includes("docs/p.md", '--8<-- "https://example.com/x.txt"\n', book)  # pymdownx's
+
+
+def test_a_secret_is_masked_as_written_html_escaped_and_json_escaped():
+    masker = Masker(('s3cr&t"<value>',))
+    shown = 's3cr&t"<value> s3cr&amp;t&quot;&lt;value&gt; s3cr&amp;t"&lt;value&gt; s3cr&t\\"<value>'
+    assert masker.mask_shown(shown) == "*** *** *** ***"

@@ -20,6 +20,7 @@ from bookexec.goldens.store import render as render_golden
 from bookexec.pipeline.judge import Judge
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.run import PageExecutor, Runs
+from bookexec.privacy import Masker
 from bookexec.render.fence import format_python
 from bookexec.render.layout import Look
 from conftest import REPO
@@ -175,6 +176,7 @@ class FakeSource:
         self.root = Path("/nowhere")
         self.serving = True
         self.review: tuple[str, str] | None = None
+        self.masker = Masker()
         self.pending_blocks: set[tuple[str, str]] = set()
         self.block = block("first")
         self.output = output

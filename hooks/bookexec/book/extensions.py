@@ -127,7 +127,8 @@ class Notebooks(Extension):
         nb = notebooks.chapter_notebook(
             src, padded, blocks, build.golden_dir, _triple(build.versions), build.root
         )
-        notebooks.write(notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src), nb)
+        path = notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src)
+        notebooks.write(path, nb, build.masker.mask_shown)
         return notebooks.add_link(markdown, src)
 
 

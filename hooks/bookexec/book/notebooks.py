@@ -276,10 +276,10 @@ def _add_block(
     cells.append(_code(code, block.id, metadata))
 
 
-def write(path: Path, nb: NotebookNode) -> None:
-    """Validate the notebook and write it (atomically)."""
+def write(path: Path, nb: NotebookNode, mask: Callable[[str], str] = str) -> None:
+    """Validate the notebook and write it (atomically), `mask`ing the build's secrets."""
     nbformat.validate(nb)
-    write_atomic(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+    write_atomic(path, mask(json.dumps(nb, indent=1, ensure_ascii=False) + "\n"))
 
 
 def _closing_fence(lines: list[str], opening: int) -> int:

@@ -12,6 +12,7 @@ An executed block looks like this, and its body is exactly one snippet include::
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -21,11 +22,19 @@ from bookexec.discover import hidden
 from bookexec.discover.options import check as options_check
 from bookexec.discover.options import check_lines, is_true
 from bookexec.errors import BookError
+from bookexec.files import not_of_the_book
 from bookexec.guard import LANGUAGES
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
 _ATTR = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|[^\s"']+)""")
 _INCLUDE = re.compile(r"""^--8<--[ \t]+(["'])(?P<path>[^"']+)\1[ \t]*$""")
+# Every include pymdownx.snippets reads, wherever it is: `--8<-- "path"` (any run of dashes
+# around `8<`), or the block form: a line `--8<--`, one path a line, and `--8<--` again; a
+# leading `;` escapes the line. A path may end in a selection (`:3:9`, `:name`).
+_ANY_INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+(["'])(?P<path>[^"'\n]+)\1""")
+_INCLUDE_MARK = re.compile(r"^[ \t]*-+8<-+[ \t]*$")
+_SELECTION = re.compile(r"(?::[^:/\\]*)+$")
+_INCLUDE_DEPTH = 8  # nested includes followed at most this deep (pymdownx follows them all)
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 # superfences' option syntax (pymdownx.superfences RE_NESTED_FENCE_START): `name` alone, or
 # `name="value"` / `name='value'`; anything else makes it ignore the fence, or read a bare word
@@ -188,6 +197,12 @@ def scan_page(page: str, markdown: str, root: Path, auto: Iterable[str] = ()) ->
                 f"{where}: block '{block_id}' includes {snippet}; "
                 f"snippets of docs/{page} live in {expected_dir}/: move the file there"
             )
+        if problem := not_of_the_book(root / snippet, root):
+            raise BookError(
+                f"{where}: block '{block_id}' includes {snippet}, which the page would show and "
+                f"run, but {problem}; a page shows only files of the book: put the file itself "
+                "there. Nothing was read"
+            )
         if not (root / snippet).is_file():
             raise BookError(
                 f"{where}: block '{block_id}' includes {snippet}, which does not exist; "
@@ -196,7 +211,46 @@ def scan_page(page: str, markdown: str, root: Path, auto: Iterable[str] = ()) ->
         code = read_snippet(snippet, root, where, block_id)
         check_lines(options, f"{where} (block '{block_id}', snippet {snippet})", code)
         add_block(blocks, page, start, block_id, snippet, code, options)
+    check_includes(f"docs/{page}", markdown, root)
     return blocks
+
+
+def includes(text: str) -> list[tuple[int, str]]:
+    """Each file a text includes with pymdownx.snippets, as (line, path as written), the line
+    1-based; a line selection after the path is dropped."""
+    found: list[tuple[int, str]] = []
+    inside = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if _INCLUDE_MARK.match(line):
+            inside = not inside
+        elif inside and line.strip() and not line.strip().startswith(";"):
+            found.append((number, line.strip()))
+        elif matched := _ANY_INCLUDE.match(line):
+            found.append((number, matched["path"].strip()))
+    return found
+
+
+def check_includes(name: str, text: str, root: Path, depth: int = 0) -> None:
+    """Every file `name` (a page, or a file a page includes) pulls in with pymdownx.snippets,
+    and every file those pull in, is a file of the book: a symlink, or a path that leaves the
+    book, is a BookError naming the page, the line and the file, before anything is shown."""
+    for line, written in includes(text):
+        if written.startswith(("http://", "https://")):
+            continue  # pymdownx reads a URL only with url_download, which the book leaves off
+        path = root / written
+        if not os.path.lexists(path):
+            path = root / _SELECTION.sub("", written)
+        if problem := not_of_the_book(path, root):
+            raise BookError(
+                f"{name}:{line}: includes {written}, but {problem}; a page shows only files of "
+                "the book: put the file itself there. Nothing was read"
+            )
+        if depth < _INCLUDE_DEPTH and path.is_file():
+            try:
+                inner = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue  # pymdownx says what is wrong with it
+            check_includes(f"{name}:{line}: {written}", inner, root, depth + 1)
 
 
 def _skip_comment(page: str, lines: list[str], i: int, auto: Iterable[str]) -> int:

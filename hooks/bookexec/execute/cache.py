@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sys
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -30,6 +31,7 @@ from typing import Any
 
 from bookexec.discover.blocks import Block
 from bookexec.execute.progress import outside_mkdocs
+from bookexec.facts import OPS
 from bookexec.files import write_atomic
 from bookexec.privacy import worker_environment
 
@@ -177,12 +179,74 @@ class BlockCache:
 
 
 def _check_entry(entry: object, block: Block) -> None:
+    """Every field of an entry, checked before any is used: a ValueError says the first that
+    is wrong (of another type, null, missing, or a field no entry has)."""
     if not isinstance(entry, dict) or entry.get("schema") != SCHEMA:
         raise ValueError("not an entry of this cache's schema")
+    _fields(entry, "the entry", _ENTRY_FIELDS)
     if entry["page"] != block.page or entry["block"] != block.id:
         raise ValueError("the entry belongs to another block")
-    if not isinstance(entry["output"], str) or not isinstance(entry["backend"], str):
-        raise TypeError("output and backend must be text")
-    float(entry["seconds"])
-    if not isinstance(entry["facts"], list) or not isinstance(entry["claims"], list):
-        raise TypeError("facts and claims must be lists")
+    for name in ("output", "backend"):
+        _kind(entry[name], str, name)
+    if not _number(entry["seconds"]) or not 0 <= entry["seconds"] < math.inf:
+        raise ValueError(f"seconds must be a number of seconds, not {entry['seconds']!r}")
+    devices = entry["devices"]
+    if isinstance(devices, bool) or not isinstance(devices, int) or devices < 0:
+        raise ValueError(f"devices must be a count, not {devices!r}")
+    for fact in _kind(entry["facts"], list, "facts"):
+        _check_fact(_fields(fact, "a fact", _FACT_FIELDS))
+    for claim in _kind(entry["claims"], list, "claims"):
+        _check_claim(_fields(claim, "a claim", _CLAIM_FIELDS, frozenset({"says"})))
+
+
+_ENTRY_FIELDS = frozenset(
+    {"schema", "page", "block", "output", "seconds", "backend", "devices", "facts", "claims"}
+)
+_FACT_FIELDS = frozenset({"name", "kind", "value", "band"})
+_CLAIM_FIELDS = frozenset({"left", "op", "right", "says"})
+_FACT_KINDS = ("exact", "timing", "ratio")
+
+
+def _number(value: object) -> bool:
+    """An int or a float that is a number (JSON's true is not one, nor NaN)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == value
+
+
+def _kind[T](value: object, kind: type[T], name: str) -> T:
+    if not isinstance(value, kind):
+        raise ValueError(f"{name} must be {kind.__name__}, not {value!r}")
+    return value
+
+
+def _fields(
+    record: object, what: str, names: frozenset[str], optional: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """`record` as a dict with exactly these keys (those in `optional` may be missing)."""
+    if not isinstance(record, dict):
+        raise ValueError(f"{what} must be a mapping, not {record!r}")
+    if missing := sorted(names - set(optional) - record.keys()):
+        raise ValueError(f"{what} has no {', '.join(missing)}")
+    if extra := sorted(map(str, record.keys() - names)):
+        raise ValueError(f"{what} has fields no entry has: {', '.join(extra)}")
+    return record
+
+
+def _check_fact(fact: dict[str, Any]) -> None:
+    _kind(fact["name"], str, "a fact's name")
+    if fact["kind"] not in _FACT_KINDS:
+        raise ValueError(f"a fact's kind must be one of {_FACT_KINDS}, not {fact['kind']!r}")
+    value, band = fact["value"], fact["band"]
+    if fact["kind"] == "exact":
+        if not (_number(value) or isinstance(value, str)) or band is not None:
+            raise ValueError(f"an exact fact holds a number or a text and no band: {fact!r}")
+    elif not _number(value) or not _number(band):
+        raise ValueError(f"a measured fact holds a number and its band: {fact!r}")
+
+
+def _check_claim(claim: dict[str, Any]) -> None:
+    _kind(claim["left"], str, "a claim's left side")
+    if claim["op"] not in OPS:
+        raise ValueError(f"a claim's operator must be one of {OPS}, not {claim['op']!r}")
+    if not (_number(claim["right"]) or isinstance(claim["right"], str)):
+        raise ValueError(f"a claim's right side must be a name or a number: {claim!r}")
+    _kind(claim.get("says", ""), str, "a claim's sentence")

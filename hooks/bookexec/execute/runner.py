@@ -616,7 +616,7 @@ class Executor:
         except (TypeError, ValueError, KeyError) as error:
             self.cache._warn(f"the entry of {block.where} is unreadable ({error}); running again")
             return None
-        self._backends[block.page] = (entry["backend"], int(entry.get("devices", 0)))
+        self._backends[block.page] = (entry["backend"], entry["devices"])  # checked on load
         return run
 
     def _page_from_cache(self, page: str, runs: list[BlockRun]) -> PageRun:

@@ -63,6 +63,7 @@ class Report:
     recorded: Provenance | None = None  # the goldens' VERSIONS file
     running: Provenance | None = None  # this build's versions
     refused_writes: list[str] = field(default_factory=list)  # what apply_update would not do
+    unwritten: list[Path] = field(default_factory=list)  # the goldens it could not write
 
     def versions_problem(self) -> str | None:
         """A folder of goldens must say which versions wrote them: a missing or damaged
@@ -184,44 +185,63 @@ class Report:
     def apply_update(self) -> list[str]:
         """Write every drifted and new golden whose claims hold, delete stale ones, record the
         versions; return what changed. Refused blocks and failures are left as they are. A
-        write that would leave the golden folder (a symlink on the way) is refused and kept
-        in `refused_writes`; the others are still made."""
+        write that would leave the golden folder (a symlink on the way) is refused, and one the
+        machine does not allow (a read-only or full disk, an immutable folder) could not be
+        made: each is kept in `refused_writes`, naming its file and why; every other write is
+        still made, and returned, so nothing written goes unsaid."""
         self.refused_writes = []
+        self.unwritten = []
         changes = [
             f"removed {relative(path, self.root)}, left by an interrupted update"
-            for path in self._guarded(remove_leftovers, self.golden_dir) or []
+            for path in self._guarded(self.golden_dir, remove_leftovers, self.golden_dir) or []
         ]
         for c in self.comparisons:
             if c.status == "ok" or c.broken:
                 continue
-            if self._guarded(write_atomic, c.path, c.actual, self.golden_dir) is not False:
-                verb = "wrote new" if c.status == "new" else "rewrote"
-                changes.append(f"{verb} {relative(c.path, self.root)}")
+            if self._guarded(c.path, write_atomic, c.path, c.actual, self.golden_dir) is False:
+                self.unwritten.append(c.path)
+                continue
+            verb = "wrote new" if c.status == "new" else "rewrote"
+            changes.append(f"{verb} {relative(c.path, self.root)}")
         for path in self.stale:
-            if self._guarded(remove_confined, path, self.golden_dir) is not False:
+            if self._guarded(path, remove_confined, path, self.golden_dir) is not False:
                 changes.append(f"deleted stale {relative(path, self.root)}")
-                _prune_empty(path.parent, self.golden_dir)
-        if self.running and self._guarded(write_versions, self.golden_dir, self.running):
-            changes.append(
-                f"recorded {self.running.describe()} in "
-                f"{relative(self.golden_dir / VERSIONS_FILE, self.root)}"
-            )
+                self._guarded(path.parent, _prune_empty, path.parent, self.golden_dir)
+            else:
+                self.unwritten.append(path)
+        versions = self.golden_dir / VERSIONS_FILE
+        if self.running and self._guarded(versions, write_versions, self.golden_dir, self.running):
+            changes.append(f"recorded {self.running.describe()} in {relative(versions, self.root)}")
         return changes
 
-    def _guarded(self, write: Callable[..., Any], *args: Any) -> Any:
-        """One write's result, or False when it was refused (kept in `refused_writes`)."""
+    def _guarded(self, path: Path, write: Callable[..., Any], *args: Any) -> Any:
+        """One write's result, or False when it was refused or failed (kept, naming `path`
+        and why, in `refused_writes`)."""
         try:
             return write(*args)
         except BookError as refused:
             self.refused_writes.append(f"REFUSED WRITE: {refused}")
-            return False
+        except OSError as error:
+            why = error.strerror or str(error)
+            self.refused_writes.append(
+                f"COULD NOT WRITE: {relative(path, self.root)}: {why}; it is as it was. Make "
+                "it writable (or free space), then run the update again"
+            )
+        return False
 
     def update_summary(self) -> str:
         """The update's last line: what it wrote, deleted and refused."""
-        written = sum(c.status != "ok" and not c.broken for c in self.comparisons)
+        written = sum(
+            c.status != "ok" and not c.broken and c.path not in self.unwritten
+            for c in self.comparisons
+        )
+        new = sum(c.status == "new" and c.path not in self.unwritten for c in self.comparisons)
+        failed = sum(c.path in self.unwritten for c in self.comparisons)
+        unwritten = f", {failed} could not be written" if failed else ""
+        deleted = sum(path not in self.unwritten for path in self.stale)
         return (
             f"golden update: {_blocks(self.blocks())} checked, "
-            f"{written} written ({self.count('new')} new), {len(self.stale)} stale deleted, "
+            f"{written} written ({new} new){unwritten}, {deleted} stale deleted, "
             f"{len(self.refused())} refused (claims), {len(self.failures)} failed"
         )
 

@@ -182,13 +182,16 @@ def accept(root: Path, entry: Entry) -> str:
         return "not accepted: a claim does not hold, so the prose would be false: " + "; ".join(
             entry.broken
         )
-    if entry.actual is None:
-        path.unlink()
-        return f"deleted stale {entry.golden}"
     try:
+        if entry.actual is None:
+            path.unlink()
+            return f"deleted stale {entry.golden}"
         write_atomic(path, entry.actual, inside=golden_dir)
     except BookError as refused:
         return f"not accepted: {refused}"
+    except OSError as error:  # a read-only or full disk, an immutable folder: it is kept
+        verb = "delete" if entry.actual is None else "write"
+        return f"not accepted: could not {verb} {entry.golden}: {error.strerror or error}"
     return f"{'wrote new' if entry.expected is None else 'rewrote'} {entry.golden}"
 
 

@@ -24,12 +24,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bookexec.discover.blocks import includes
+
 PENDING = "pending"  # a run state: the page showed its goldens while its blocks ran
 
-# `--8<-- "path"` or `--8<-- 'path:3:9'` on one line, or the block form: a line `--8<--`, one
-# path per line, and `--8<--` again.
-_INLINE = re.compile(r"""^\s*--8<--\s+(["'])(?P<path>[^"'\n]+)\1""", re.M)
-_MARK = re.compile(r"^\s*--8<--\s*$")
 _LINES = re.compile(r"(:[-\d,]*)+$")  # a selection of lines after the path
 _TITLE = re.compile(r"^(?:title:\s*(?P<meta>.+)|#\s+(?P<heading>.+))$", re.M)
 
@@ -42,14 +40,7 @@ def digest(*parts: object) -> str:
 
 def included(markdown: str) -> list[str]:
     """The files a page includes with pymdownx.snippets, as written (relative to the book)."""
-    found = [_LINES.sub("", match["path"].strip()) for match in _INLINE.finditer(markdown)]
-    inside = False
-    for line in markdown.splitlines():
-        if _MARK.match(line):
-            inside = not inside
-        elif inside and line.strip() and not line.strip().startswith(";"):
-            found.append(_LINES.sub("", line.strip()))
-    return sorted(set(found))
+    return sorted({_LINES.sub("", path) for _, path in includes(markdown)})
 
 
 def title_of(text: str) -> str:

@@ -19,6 +19,7 @@ from bookexec.goldens.report import Failure
 from bookexec.pipeline.judge import Judge
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.run import Runs, recorded
+from bookexec.privacy import Masker
 from bookexec.render import figures, prose, verify
 from bookexec.render.fence import verify_box
 from bookexec.render.layout import Look
@@ -40,8 +41,10 @@ class RenderStage:
         other_release: OtherRelease,
         root: Path,
         serving: bool,
+        masker: Masker | None = None,
     ) -> None:
         self.plan = plan
+        self.masker = masker or Masker()
         self.runs = runs
         self.judge = judge
         self.versions = versions
@@ -164,7 +167,8 @@ class RenderStage:
 
     def laid_out(self, block: Block, output: str, look: Look) -> None:
         """The formatter made the block's boxes: `check_page` expects them on the page."""
-        expected = verify.Expected(block.id, block.where, block.shown, output, look)
+        code = self.masker.mask(block.shown)  # as the fence shows it: no hidden lines, masked
+        expected = verify.Expected(block.id, block.where, code, output, look)
         self.expected.setdefault(block.page, {})[block.id] = expected
 
     # -- the page's final HTML ----------------------------------------------------------------

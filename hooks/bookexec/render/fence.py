@@ -19,6 +19,7 @@ from bookexec.discover.blocks import Block
 from bookexec.escapes import bidi_warning, has_bidi, shown_html
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Failure
+from bookexec.privacy import Masker
 from bookexec.render.layout import DEFAULT_TABS, Look, block_html
 
 DEFAULT_SOURCE = "block"
@@ -32,6 +33,7 @@ class BlockSource(Protocol):
     # Under `mkdocs serve`: the browser review's address and token, which the drift shown at
     # a block posts its accept or keep to (`pipeline.browser_review`); None elsewhere.
     review: tuple[str, str] | None
+    masker: Masker  # the build's secrets, masked in the source a block shows
 
     @property
     def pending_blocks(self) -> set[tuple[str, str]]:
@@ -69,8 +71,10 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
         hl_lines=extra.get("hl_lines", ""),
         linenums=extra.get("linenums", ""),
     )
-    # The reader sees the snippet without its hidden lines (`bookexec.discover.hidden`).
-    rendered = block_html(options["md"], block.id, block.shown, output, look)
+    # The reader sees the snippet without its hidden lines (`bookexec.discover.hidden`), masked
+    # before it is highlighted: highlighting could split a secret.
+    code = current.masker.mask(block.shown)
+    rendered = block_html(options["md"], block.id, code, output, look)
     current.laid_out(block, output, look)  # what the page verifier expects to find
     if failure is not None:  # the report at the end of the build lists it too
         rendered += failure_box(failure.message)
