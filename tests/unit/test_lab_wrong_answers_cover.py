@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import nbformat
-from lab_wrong_answers import KINDS, WRONG
+from lab_wrong_answers import ISSUE_36, KINDS, WRONG
 
 from conftest import REPO
 
@@ -38,3 +38,20 @@ def test_wrong_answers_are_well_formed():
                 assert w.code.strip(), (lab, n, w)
                 if w.kind != "n/a":
                     compile(w.code, f"{lab} {n} {w.label}", "exec")
+
+
+def test_the_cases_issue_36_found_passing_stay_in_the_table():
+    """The seven wrong answers the issue saw pass; each was red before its check was fixed."""
+    cases = {(lab, n) for lab, exercises in ISSUE_36.items() for n in exercises}
+    assert cases == {
+        ("retracing", 3),
+        ("jit-in-practice", 1),
+        ("pytrees", 4),
+        ("interpreter", 2),
+        ("derivatives", 3),
+        ("sharding", 3),
+        ("sharding", 4),
+    }
+    for lab, exercises in ISSUE_36.items():
+        for n, answers in exercises.items():
+            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
