@@ -927,32 +927,47 @@ OTHERS: dict[str, dict[int, list[Wrong]]] = {
         ],
         3: [
             wrong(
-                "predicts that jit runs",
+                "the type for three numbers, typed in",
                 "constant",
                 """
-                twice_p = Primitive("twice")
-                twice_p.def_impl(lambda x: 2 * x)
-                twice_p.def_abstract_eval(lambda aval: aval)
-                predicted_jit_runs = True
+                stack2_p = Primitive("stack2")
+                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
+                stack2_p.def_abstract_eval(lambda aval: jax.core.ShapedArray((2, 3), aval.dtype))
+                stack2_out = "f32[2,3]"
                 """,
             ),
             wrong(
-                "no abstract evaluation rule",
+                "the input's type unchanged, as for an elementwise primitive",
                 "skips-technique",
                 """
-                twice_p = Primitive("twice")
-                twice_p.def_impl(lambda x: 2 * x)
-                predicted_jit_runs = False
+                stack2_p = Primitive("stack2")
+                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
+                stack2_p.def_abstract_eval(lambda aval: aval)
+                stack2_out = "f32[3]"
                 """,
             ),
             wrong(
-                "x * x: right at 0 and 2",
+                "x + 1 for 2 * x: right on all-ones x",
                 "uniform-only",
                 """
-                twice_p = Primitive("twice")
-                twice_p.def_impl(lambda x: x * x)
-                twice_p.def_abstract_eval(lambda aval: aval)
-                predicted_jit_runs = False
+                stack2_p = Primitive("stack2")
+                stack2_p.def_impl(lambda x: jnp.stack([x, x + 1]))
+                stack2_p.def_abstract_eval(
+                    lambda aval: jax.core.ShapedArray((2, *aval.shape), aval.dtype)
+                )
+                stack2_out = "f32[2,3]"
+                """,
+            ),
+            wrong(
+                "the type read as the input's",
+                "constant",
+                """
+                stack2_p = Primitive("stack2")
+                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
+                stack2_p.def_abstract_eval(
+                    lambda aval: jax.core.ShapedArray((2, *aval.shape), aval.dtype)
+                )
+                stack2_out = "f32[3]"
                 """,
             ),
         ],
