@@ -8,6 +8,11 @@
 One process per lab (tests/e2e/test_labs.py starts it) keeps the cost to one JAX start per lab.
 Each cell's stdout is captured; an exception is recorded by type and message (a cell whose
 `bookexec` metadata declares `raises` is expected to raise that).
+
+`python tests/lab_runner.py --wrong docs/labs/<lab>.ipynb` plays the lab solved instead, and
+just before each `answer-<n>` cell runs every wrong answer of exercise n
+(tests/lab_wrong_answers.py) in a copy of the namespace: the checks cell again (so that
+`problem_<n>` reads the copy), the wrong answer, then `check(n, problem_n)`.
 """
 
 from __future__ import annotations
@@ -42,24 +47,30 @@ def plan(cells: list, mode: str) -> list[tuple[str, nbformat.NotebookNode]]:
     return steps
 
 
+def execute(source: str, name: str, namespace: dict) -> tuple[str, str | None]:
+    """Run one cell's source in `namespace`: (its stdout, the exception it raised or None)."""
+    out = io.StringIO()
+    raised = None
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(source, name, "exec"), namespace)
+    except BaseException as error:  # recorded, judged by the test
+        raised = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+    return out.getvalue(), raised
+
+
 def run(path: str, mode: str) -> list[dict]:
     cells = nbformat.read(path, as_version=4).cells
     namespace: dict = {"__name__": "__main__"}
     results = []
     for shown, cell in plan(cells, mode):
-        out = io.StringIO()
-        raised = None
-        try:
-            with contextlib.redirect_stdout(out):
-                exec(compile(cell.source, f"{path}#{cell.id}", "exec"), namespace)
-        except BaseException as error:  # recorded, judged by the test
-            raised = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        stdout, raised = execute(cell.source, f"{path}#{cell.id}", namespace)
         expected = cell.metadata.get("bookexec", {}).get("raises")
         results.append(
             {
                 "id": shown,
                 "ran": cell.id,
-                "stdout": out.getvalue(),
+                "stdout": stdout,
                 "raised": raised,
                 "expected": expected,
             }
@@ -67,7 +78,44 @@ def run(path: str, mode: str) -> list[dict]:
     return results
 
 
+def run_wrong(path: str) -> list[dict]:
+    """Each wrong answer of the lab, run in its exercise's place, and what its check said."""
+    from lab_wrong_answers import WRONG
+
+    lab = path.rsplit("/", 1)[-1].removesuffix(".ipynb")
+    cells = nbformat.read(path, as_version=4).cells
+    checks = next(c for c in cells if c.id == "checks")
+    namespace: dict = {"__name__": "__main__"}
+    results = []
+    for shown, cell in plan(cells, "solved"):
+        if shown.startswith("answer-"):
+            n = int(shown.removeprefix("answer-"))
+            for wrong in WRONG.get(lab, {}).get(n, []):
+                if not wrong.code_runs:
+                    continue
+                # A shallow copy: what the wrong answer defines stays out of the real run.
+                trial = dict(namespace)
+                execute(checks.source, f"{path}#checks", trial)
+                _, raised = execute(wrong.code, f"{path}#{shown} (wrong: {wrong.label})", trial)
+                said, check_raised = execute(f"check({n}, problem_{n})", f"{path}#check-{n}", trial)
+                results.append(
+                    {
+                        "exercise": n,
+                        "label": wrong.label,
+                        "kind": wrong.kind,
+                        "raised": raised or check_raised,
+                        "said": said,
+                    }
+                )
+        execute(cell.source, f"{path}#{cell.id}", namespace)
+    return results
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--wrong":
+        report = run_wrong(sys.argv[2])
+        sys.stdout.write("LAB-WRONG " + json.dumps(report) + "\n")
+        sys.exit(0)
     lab = sys.argv[1]
     report = {mode: run(lab, mode) for mode in ("given", "solved")}
     sys.stdout.write("LAB-RESULTS " + json.dumps(report) + "\n")

@@ -1,0 +1,56 @@
+"""Labs' checks cannot be fooled: every wrong answer of tests/lab_wrong_answers.py, run in its
+exercise's place, gets "not yet". One process per lab (tests/lab_runner.py --wrong)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from lab_wrong_answers import WRONG
+
+from conftest import REPO
+
+LAB = "docs/labs/{}.ipynb"
+
+
+def wrong_answers_of(lab: str) -> list[dict]:
+    from bookexec.privacy import worker_environment
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "tests" / "lab_runner.py"),
+            "--wrong",
+            f"docs/labs/{lab}.ipynb",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=REPO,
+        env=worker_environment(os.environ),
+    )
+    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("LAB-WRONG ")), None)
+    assert line, done.stdout[-2000:] + done.stderr[-2000:]
+    return json.loads(line.removeprefix("LAB-WRONG "))
+
+
+@pytest.mark.parametrize("lab", sorted(WRONG))
+def test_lab_check_says_not_yet_to_every_wrong_answer(lab):
+    report = wrong_answers_of(lab)
+    expected = [
+        (n, w.label)
+        for n, answers in sorted(WRONG[lab].items())
+        for w in answers
+        if w.kind != "n/a"
+    ]
+    assert [(r["exercise"], r["label"]) for r in report] == expected
+    fooled = [
+        f"Exercise {r['exercise']} ({r['kind']}: {r['label']}): "
+        + (f"the wrong answer raised {r['raised']}" if r["raised"] else r["said"].strip())
+        for r in report
+        if r["raised"] or not r["said"].startswith(f"Exercise {r['exercise']}: not yet: ")
+    ]
+    assert not fooled, "\n".join(fooled)

@@ -1,0 +1,1659 @@
+"""Plausible wrong answers for every exercise of every lab: each must get "not yet".
+
+`WRONG[lab][n]` lists `Wrong(label, kind, code)`: `code` replaces the lab's `answer-<n>` cell
+(tests/lab_runner.py --wrong runs it after the cells before it, earlier exercises solved) and
+`check(n, problem_n)` must then print `Exercise <n>: not yet: ...`. The kinds:
+
+- "constant": a hard-coded or constant result, computed from nothing;
+- "skips-technique": the right numbers on the check's own case, without the technique the
+  exercise teaches;
+- "uniform-only": right only on all-ones, all-zeros or otherwise uniform inputs;
+- "n/a": the kind named by `label` cannot apply to this exercise; `code` then says why, and
+  nothing runs.
+
+tests/unit/test_lab_wrong_answers_cover.py requires one of each kind for every exercise;
+tests/integration/test_lab_wrong_answers.py runs them. docs/guide/labs.md says how to add one.
+"""
+
+from __future__ import annotations
+
+from textwrap import dedent
+from typing import NamedTuple
+
+KINDS = ("constant", "skips-technique", "uniform-only")
+
+
+class Wrong(NamedTuple):
+    label: str
+    kind: str  # one of KINDS, or "n/a"
+    code: str  # the answer cell's replacement; for "n/a", why the kind cannot apply
+
+    @property
+    def code_runs(self) -> bool:
+        return self.kind != "n/a"
+
+
+def wrong(label: str, kind: str, code: str) -> Wrong:
+    return Wrong(label, kind, dedent(code).strip() + "\n")
+
+
+def not_applicable(kind: str, why: str) -> Wrong:
+    return Wrong(kind, "n/a", why)
+
+
+PREDICTION = (
+    "a prediction of the check's own fixed program: there is no input to make uniform, "
+    "and a wrong guess is the constant kind"
+)
+
+
+# The cases issue 36 found passing on the checks it reviewed; each was red before its fix.
+ISSUE_36: dict[str, dict[int, list[Wrong]]] = {
+    "retracing": {
+        3: [
+            wrong(
+                "no padding, never calls affine",
+                "skips-technique",
+                """
+                def padded_affine(x):
+                    return 3 * x + 1
+                """,
+            ),
+        ],
+    },
+    "jit-in-practice": {
+        1: [
+            wrong(
+                "never calls f",
+                "constant",
+                """
+                def time_it(f):
+                    return 1.0
+                """,
+            ),
+        ],
+    },
+    "pytrees": {
+        4: [
+            wrong(
+                "a list comprehension, no tree.map or is_leaf",
+                "skips-technique",
+                """
+                def make_zeros(shapes):
+                    return [jnp.zeros(s) for s in shapes]
+                """,
+            ),
+        ],
+    },
+    "interpreter": {
+        2: [
+            wrong(
+                "eval_jaxpr, then the equations read from their types",
+                "skips-technique",
+                """
+                def run_and_watch(jaxpr, consts, *args):
+                    return jax.core.eval_jaxpr(jaxpr, consts, *args), [
+                        (e.primitive.name, e.outvars[0].aval.shape) for e in jaxpr.eqns
+                    ]
+                """,
+            ),
+            wrong(
+                "binds each equation with its raw params: breaks on jax.nn.relu",
+                "skips-technique",
+                """
+                def run_and_watch(jaxpr, consts, *args):
+                    env, seen = dict(zip(jaxpr.constvars, consts)), []
+                    env.update(zip(jaxpr.invars, args))
+                    for eqn in jaxpr.eqns:
+                        ins = [read(env, a) for a in eqn.invars]
+                        outs = eqn.primitive.bind(*ins, **eqn.params)
+                        outs = outs if eqn.primitive.multiple_results else [outs]
+                        seen.append((eqn.primitive.name, tuple(outs[0].shape)))
+                        env.update(zip(eqn.outvars, outs))
+                    return [read(env, a) for a in jaxpr.outvars], seen
+                """,
+            ),
+        ],
+    },
+    "derivatives": {
+        3: [
+            wrong(
+                "also saves the second layer's unnamed dot_general",
+                "skips-technique",
+                """
+                def two_layers_named(w, x):
+                    z = checkpoint_name(w @ x, "first")
+                    return jnp.sum(jnp.tanh(w @ jnp.tanh(z)))
+
+
+                policy = jax.checkpoint_policies.save_from_both_policies(
+                    jax.checkpoint_policies.save_only_these_names("first"),
+                    jax.checkpoint_policies.dots_with_no_batch_dims_saveable,
+                )
+                saved_policy_fn = jax.checkpoint(two_layers_named, policy=policy)
+                """,
+            ),
+        ],
+    },
+    "sharding": {
+        3: [
+            wrong(
+                "a + a: right on all-ones inputs",
+                "uniform-only",
+                """
+                def add_resharded(a, b):
+                    return a + a
+                """,
+            ),
+        ],
+        4: [
+            wrong(
+                "a constant array of ones",
+                "constant",
+                """
+                def as_groups(x):
+                    return jnp.ones((6, 3, 4))
+                """,
+            ),
+        ],
+    },
+}
+
+OTHERS: dict[str, dict[int, list[Wrong]]] = {
+    "captures": {
+        1: [
+            wrong(
+                "multiplies by 3, the value steps has now",
+                "constant",
+                """
+                traces = []
+
+
+                @jax.jit
+                def times_steps(x):
+                    traces.append(x.shape)
+                    return x * 3
+                """,
+            ),
+            wrong(
+                "not jitted",
+                "skips-technique",
+                """
+                traces = []
+
+
+                def times_steps(x):
+                    traces.append(x.shape)
+                    return x * steps
+                """,
+            ),
+            wrong(
+                "ignores x: right on an all-sevens x",
+                "uniform-only",
+                """
+                traces = []
+
+
+                @jax.jit
+                def times_steps(x):
+                    traces.append(x.shape)
+                    return jnp.full_like(x, 7.0) * steps
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "every call sees the new steps and traces",
+                "constant",
+                """
+                predicted_values = [3.0, 10.0, 5.0]
+                predicted_traces = [1, 2, 3]
+                """,
+            ),
+            wrong(
+                "values as if the cache saw steps",
+                "skips-technique",
+                """
+                predicted_values = [3.0, 10.0, 5.0]
+                predicted_traces = [1, 1, 2]
+                """,
+            ),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        3: [
+            wrong(
+                "ignores x: n times a vector of ones",
+                "constant",
+                """
+                n_traces = []
+
+
+                @jax.jit
+                def times_n(x, n):
+                    n_traces.append(1)
+                    return jnp.ones(3) * n
+                """,
+            ),
+            wrong(
+                "n static: a trace per value",
+                "skips-technique",
+                """
+                n_traces = []
+
+
+                def _times(x, n):
+                    n_traces.append(n)
+                    return x * n
+
+
+                times_n = jax.jit(_times, static_argnums=1)
+                """,
+            ),
+            wrong(
+                "x ** 0 * n: right on all-ones x",
+                "uniform-only",
+                """
+                n_traces = []
+
+
+                @jax.jit
+                def times_n(x, n):
+                    n_traces.append(1)
+                    return x**0 * n
+                """,
+            ),
+        ],
+    },
+    "collectives": {
+        1: [
+            wrong(
+                "the mean computed eagerly, outside",
+                "constant",
+                """
+                _mean = float(xs.mean())
+                mean_all = lambda a: jnp.float32(_mean)  # noqa: E731
+                """,
+            ),
+            wrong(
+                "psum over a hard-coded 16",
+                "skips-technique",
+                """
+                mean_all = jax.shard_map(
+                    lambda b: jax.lax.psum(b.sum(), "i") / 16,
+                    mesh=ring,
+                    in_specs=P("i"),
+                    out_specs=P(),
+                )
+                """,
+            ),
+            wrong(
+                "pmean of each block's first element",
+                "uniform-only",
+                """
+                mean_all = jax.shard_map(
+                    lambda b: jax.lax.pmean(b[0], "i"), mesh=ring, in_specs=P("i"), out_specs=P()
+                )
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "jnp.roll, no ppermute",
+                "skips-technique",
+                """
+                from_right = lambda a: jnp.roll(a, -2)  # noqa: E731
+                """,
+            ),
+            wrong(
+                "the left neighbour's block",
+                "constant",
+                """
+                right = [(d, (d + 1) % 8) for d in range(8)]
+                from_right = jax.shard_map(
+                    lambda b: jax.lax.ppermute(b, "i", perm=right),
+                    mesh=ring,
+                    in_specs=P("i"),
+                    out_specs=P("i"),
+                )
+                """,
+            ),
+            wrong(
+                "the block two devices to the right",
+                "uniform-only",
+                """
+                two = [(d, (d - 2) % 8) for d in range(8)]
+                from_right = jax.shard_map(
+                    lambda b: jax.lax.ppermute(b, "i", perm=two),
+                    mesh=ring,
+                    in_specs=P("i"),
+                    out_specs=P("i"),
+                )
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "eight copies of a number",
+                "constant",
+                """
+                max_everywhere = lambda a: jnp.full((8,), 6.0)  # noqa: E731
+                """,
+            ),
+            wrong(
+                "pmax",
+                "skips-technique",
+                """
+                max_everywhere = jax.shard_map(
+                    lambda b: jax.lax.pmax(b.max(keepdims=True), "i"),
+                    mesh=ring,
+                    in_specs=P("i"),
+                    out_specs=P("i"),
+                )
+                """,
+            ),
+            wrong(
+                "gathers, then takes the local block's max",
+                "uniform-only",
+                """
+                def _local(block):
+                    jax.lax.all_gather(block, "i", tiled=True)
+                    return block.max(keepdims=True)
+
+
+                max_everywhere = jax.shard_map(_local, mesh=ring, in_specs=P("i"), out_specs=P("i"))
+                """,
+            ),
+        ],
+    },
+    "compose": {
+        1: [
+            wrong(
+                "the outer vmap reaches f",
+                "constant",
+                """
+                predicted = ["BatchTracer", "LinearizeTracer", "BatchTracer", "DynamicJaxprTracer"]
+                """,
+            ),
+            wrong(
+                "grad as a JVPTracer",
+                "skips-technique",
+                """
+                predicted = ["JVPTracer", "BatchTracer", "DynamicJaxprTracer"]
+                """,
+            ),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        2: [
+            wrong(
+                "the check's expected values",
+                "constant",
+                """
+                def track_fixed(x, best):
+                    return jnp.array([6.0, 4.0]), jnp.float32(5.0)
+                """,
+            ),
+            wrong(
+                "still appends to history",
+                "skips-technique",
+                """
+                def track_fixed(x, best):
+                    history.append(x.max())
+                    return x * 2, jnp.maximum(best, x.max())
+                """,
+            ),
+            wrong(
+                "the last element for the maximum",
+                "uniform-only",
+                """
+                def track_fixed(x, best):
+                    return x * 2, jnp.maximum(best, x[-1])
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "the check's values for 3.0",
+                "constant",
+                """
+                def scaled_known(x):
+                    return jnp.array([3.0, 6.0, 12.0, 24.0, 48.0])
+                """,
+            ),
+            wrong(
+                "a cumprod: no iota, and no constant either",
+                "skips-technique",
+                """
+                def scaled_known(x):
+                    return x * jnp.cumprod(jnp.full(5, 2.0)) / 2
+                """,
+            ),
+            wrong(
+                "abs(x): right for positive x only",
+                "uniform-only",
+                """
+                def scaled_known(x):
+                    with jax.ensure_compile_time_eval():
+                        table = 2.0 ** jnp.arange(5)
+                    return jnp.abs(x) * table
+                """,
+            ),
+        ],
+    },
+    "control-flow": {
+        1: [
+            wrong(
+                "the first row's answer",
+                "constant",
+                """
+                def clip_where(v, limit):
+                    return v * 0 + jnp.array([1.2, 1.6])
+                """,
+            ),
+            wrong(
+                "lax.cond instead of where",
+                "skips-technique",
+                """
+                def clip_where(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return lax.cond(norm > limit, lambda u: u * (limit / norm), lambda u: u, v)
+                """,
+            ),
+            wrong(
+                "the largest entry for the norm",
+                "uniform-only",
+                """
+                def clip_where(v, limit):
+                    norm = jnp.abs(v).max() * jnp.sqrt(v.size)
+                    return jnp.where(norm > limit, v * (limit / norm), v)
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "always rescales",
+                "constant",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return lax.cond(True, lambda u: u * (limit / norm), lambda u: u, v)
+                """,
+            ),
+            wrong(
+                "jnp.where instead of cond",
+                "skips-technique",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return jnp.where(norm > limit, v * (limit / norm), v)
+                """,
+            ),
+            wrong(
+                "the sum for the norm",
+                "uniform-only",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.sum(v)
+                    return lax.cond(norm > limit, lambda u: u * (limit / norm), lambda u: u, v)
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "cond stays, nothing raised",
+                "constant",
+                """
+                predicted_choice = "cond"
+                predicted_static_error = "nothing"
+                """,
+            ),
+            wrong(
+                "select_n, but static fixes the if",
+                "skips-technique",
+                """
+                predicted_choice = "select_n"
+                predicted_static_error = "nothing"
+                """,
+            ),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        4: [
+            wrong(
+                "the check's batch's answer",
+                "constant",
+                """
+                def in_band(batch):
+                    return jnp.array([True, False, False]) & True
+                """,
+            ),
+            wrong(
+                "where in place of &",
+                "skips-technique",
+                """
+                def in_band(batch):
+                    norms = jnp.linalg.norm(batch, axis=1)
+                    return jnp.where(norms > 1.0, norms < 8.0, False)
+                """,
+            ),
+            wrong(
+                "the largest entry for the norm",
+                "uniform-only",
+                """
+                def in_band(batch):
+                    norms = jnp.abs(batch).max(axis=1)
+                    return (norms > 1.0) & (norms < 8.0)
+                """,
+            ),
+        ],
+        5: [
+            wrong(
+                "times 0.125",
+                "constant",
+                """
+                def halve(u, steps):
+                    return u * 0.125
+                """,
+            ),
+            wrong(
+                "a Python loop",
+                "skips-technique",
+                """
+                def halve(u, steps):
+                    for _ in range(steps):
+                        u = u * 0.5
+                    return u
+                """,
+            ),
+            wrong(
+                "fori_loop over a fixed 3 steps",
+                "uniform-only",
+                """
+                def halve(u, steps):
+                    return lax.fori_loop(0, 3, lambda i, w: w * 0.5, u)
+                """,
+            ),
+        ],
+    },
+    "leaving-the-trace": {
+        1: [
+            wrong(
+                "jnp.cumsum, no callback",
+                "skips-technique",
+                """
+                def host_cumsum(x):
+                    return jnp.cumsum(x)
+                """,
+            ),
+            wrong(
+                "a callback that returns zeros",
+                "constant",
+                """
+                def host_cumsum(x):
+                    out = jax.ShapeDtypeStruct(x.shape, x.dtype)
+                    return jax.pure_callback(
+                        lambda v: np.zeros_like(v), out, x, vmap_method="sequential"
+                    )
+                """,
+            ),
+            wrong(
+                "first entry times the position: right on constant rows",
+                "uniform-only",
+                """
+                def host_cumsum(x):
+                    out = jax.ShapeDtypeStruct(x.shape, x.dtype)
+                    return jax.pure_callback(
+                        lambda v: (np.arange(1, v.size + 1) * v[0]).astype(v.dtype),
+                        out,
+                        x,
+                        vmap_method="sequential",
+                    )
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "exported for three rows only",
+                "constant",
+                """
+                blob = export.export(jax.jit(lambda x: jnp.sin(x).sum(axis=0)))(
+                    jax.ShapeDtypeStruct((3, 4), jnp.float32)
+                ).serialize(vjp_order=1)
+                """,
+            ),
+            wrong(
+                "serialized without its VJP",
+                "skips-technique",
+                """
+                (n,) = export.symbolic_shape("n")
+                blob = export.export(jax.jit(lambda x: jnp.sin(x).sum(axis=0)))(
+                    jax.ShapeDtypeStruct((n, 4), jnp.float32)
+                ).serialize()
+                """,
+            ),
+            wrong(
+                "x instead of sin(x): right near zero",
+                "uniform-only",
+                """
+                (n,) = export.symbolic_shape("n")
+                blob = export.export(jax.jit(lambda x: x.sum(axis=0)))(
+                    jax.ShapeDtypeStruct((n, 4), jnp.float32)
+                ).serialize(vjp_order=1)
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "no kernel",
+                "skips-technique",
+                """
+                def axpy(x, y):
+                    return x * 2 + y
+                """,
+            ),
+            wrong(
+                "one instance over all eight",
+                "constant",
+                """
+                def _kernel(x_ref, y_ref, o_ref):
+                    o_ref[...] = x_ref[...] * 2.0 + y_ref[...]
+
+
+                def axpy(x, y):
+                    return pl.pallas_call(
+                        _kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype), interpret=True
+                    )(x, y)
+                """,
+            ),
+            wrong(
+                "every instance reads block 0",
+                "uniform-only",
+                """
+                def _kernel(x_ref, y_ref, o_ref):
+                    o_ref[...] = x_ref[...] * 2.0 + y_ref[...]
+
+
+                def axpy(x, y):
+                    first = pl.BlockSpec((4,), lambda i: (0,))
+                    block = pl.BlockSpec((4,), lambda i: (i,))
+                    return pl.pallas_call(
+                        _kernel,
+                        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+                        grid=(2,),
+                        in_specs=[first, first],
+                        out_specs=block,
+                        interpret=True,
+                    )(x, y)
+                """,
+            ),
+        ],
+    },
+    "lesson": {
+        1: [
+            wrong(
+                "a concretization error",
+                "constant",
+                """
+                predicted_error = "ConcretizationTypeError"
+                """,
+            ),
+            wrong(
+                "a bool conversion",
+                "skips-technique",
+                """
+                predicted_error = "TracerBoolConversionError"
+                """,
+            ),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        2: [
+            wrong(
+                "the fixed point 0.6",
+                "constant",
+                """
+                static_traces = []
+
+
+                @partial(jax.jit, static_argnames="steps")
+                def logistic_static(x, steps):
+                    static_traces.append(steps)
+                    return jnp.full_like(x, 0.6)
+                """,
+            ),
+            wrong(
+                "not jitted",
+                "skips-technique",
+                """
+                static_traces = []
+
+
+                def logistic_static(x, steps):
+                    static_traces.append(steps)
+                    return logistic(x, steps)
+                """,
+            ),
+            wrong(
+                "ten steps whatever steps is",
+                "uniform-only",
+                """
+                static_traces = []
+
+
+                @partial(jax.jit, static_argnames="steps")
+                def logistic_static(x, steps):
+                    static_traces.append(steps)
+                    return logistic(x, 10)
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "the fixed point 0.6",
+                "constant",
+                """
+                loop_traces = []
+
+
+                @jax.jit
+                def logistic_fori(x, steps):
+                    loop_traces.append(steps)
+                    return jnp.full_like(x, 0.6)
+                """,
+            ),
+            wrong(
+                "steps static",
+                "skips-technique",
+                """
+                loop_traces = []
+
+
+                @partial(jax.jit, static_argnums=1)
+                def logistic_fori(x, steps):
+                    loop_traces.append(steps)
+                    return logistic(x, steps)
+                """,
+            ),
+            wrong(
+                "ten steps whatever steps is",
+                "uniform-only",
+                """
+                loop_traces = []
+
+
+                @jax.jit
+                def logistic_fori(x, steps):
+                    loop_traces.append(steps)
+                    return jax.lax.fori_loop(0, 10, lambda i, x: 2.5 * x * (1 - x), x)
+                """,
+            ),
+        ],
+    },
+    "numpy-habits": {
+        1: [
+            wrong("nothing raised", "constant", 'predicted_error = "nothing"\n'),
+            wrong(
+                "a bool conversion",
+                "skips-technique",
+                'predicted_error = "TracerBoolConversionError"\n',
+            ),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        2: [
+            wrong(
+                "the mean of the check's two vectors, 4.0",
+                "constant",
+                """
+                def positive_mean(x):
+                    return jnp.float32(4.0) + 0 * x.sum()
+                """,
+            ),
+            wrong(
+                "where, then the mean over every entry",
+                "skips-technique",
+                """
+                def positive_mean(x):
+                    return jnp.where(x > 0, x, 0.0).mean()
+                """,
+            ),
+            wrong(
+                "divides by a fixed count of three",
+                "uniform-only",
+                """
+                def positive_mean(x):
+                    return jnp.where(x > 0, x, 0.0).sum() / 3
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "returns the check's answer",
+                "constant",
+                """
+                double_in_place = jax.jit(lambda a: jnp.arange(4.0) * 2, donate_argnums=0)
+                """,
+            ),
+            wrong(
+                "no donation",
+                "skips-technique",
+                """
+                double_in_place = jax.jit(lambda a: 2 * a)
+                """,
+            ),
+            wrong(
+                "a + arange: right on the check's input",
+                "uniform-only",
+                """
+                double_in_place = jax.jit(lambda a: a + jnp.arange(4.0), donate_argnums=0)
+                """,
+            ),
+        ],
+        4: [
+            wrong(
+                "a constant read",
+                "constant",
+                """
+                from jax.experimental import checkify
+
+                checked_read = jax.jit(
+                    checkify.checkify(lambda d, i: jnp.float32(20.0), errors=checkify.index_checks)
+                )
+                """,
+            ),
+            wrong(
+                "checkify without index checks",
+                "skips-technique",
+                """
+                from jax.experimental import checkify
+
+
+                def read(data, i):
+                    return data[i]
+
+
+                checked_read = jax.jit(checkify.checkify(read))
+                """,
+            ),
+            wrong(
+                "i * 10: right on the check's data only",
+                "uniform-only",
+                """
+                from jax.experimental import checkify
+
+                checked_read = jax.jit(
+                    checkify.checkify(lambda d, i: i * 10.0, errors=checkify.index_checks)
+                )
+                """,
+            ),
+        ],
+    },
+    "primitives": {
+        1: [
+            wrong("no growth", "constant", "predicted_growth = False\n"),
+            not_applicable("skips-technique", PREDICTION),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        2: [
+            wrong(
+                "the check's program's set, typed in",
+                "constant",
+                """
+                def primitives_of(f, *args):
+                    return {"cond", "cos", "exp", "gt", "jit", "reduce_sum", "sin"}
+                """,
+            ),
+            wrong(
+                "top level only",
+                "skips-technique",
+                """
+                def primitives_of(f, *args):
+                    return {e.primitive.name for e in jax.make_jaxpr(f)(*args).jaxpr.eqns}
+                """,
+            ),
+            wrong(
+                "opens only params named jaxpr",
+                "uniform-only",
+                """
+                def primitives_of(f, *args):
+                    names = set()
+
+                    def walk(jaxpr):
+                        for eqn in jaxpr.eqns:
+                            names.add(eqn.primitive.name)
+                            if "jaxpr" in eqn.params:
+                                walk(eqn.params["jaxpr"].jaxpr)
+
+                    walk(jax.make_jaxpr(f)(*args).jaxpr)
+                    return names
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "the type for three numbers, typed in",
+                "constant",
+                """
+                stack2_p = Primitive("stack2")
+                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
+                stack2_p.def_abstract_eval(lambda aval: jax.core.ShapedArray((2, 3), aval.dtype))
+                stack2_out = "f32[2,3]"
+                """,
+            ),
+            wrong(
+                "the input's type unchanged, as for an elementwise primitive",
+                "skips-technique",
+                """
+                stack2_p = Primitive("stack2")
+                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
+                stack2_p.def_abstract_eval(lambda aval: aval)
+                stack2_out = "f32[3]"
+                """,
+            ),
+            wrong(
+                "x + 1 for 2 * x: right on all-ones x",
+                "uniform-only",
+                """
+                stack2_p = Primitive("stack2")
+                stack2_p.def_impl(lambda x: jnp.stack([x, x + 1]))
+                stack2_p.def_abstract_eval(
+                    lambda aval: jax.core.ShapedArray((2, *aval.shape), aval.dtype)
+                )
+                stack2_out = "f32[2,3]"
+                """,
+            ),
+            wrong(
+                "the type read as the input's",
+                "constant",
+                """
+                stack2_p = Primitive("stack2")
+                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
+                stack2_p.def_abstract_eval(
+                    lambda aval: jax.core.ShapedArray((2, *aval.shape), aval.dtype)
+                )
+                stack2_out = "f32[3]"
+                """,
+            ),
+        ],
+    },
+    "pytrees": {
+        1: [
+            wrong("None counted as a leaf", "constant", "predicted_leaves = 4\n"),
+            wrong("only the arrays", "skips-technique", "predicted_leaves = 2\n"),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        2: [
+            wrong(
+                "only the used leaves",
+                "constant",
+                """
+                predicted_binders = 2
+                tuple_changes_jaxpr = False
+                tuple_changes_treedef = True
+                """,
+            ),
+            wrong(
+                "the tuple changes the jaxpr",
+                "skips-technique",
+                """
+                predicted_binders = 3
+                tuple_changes_jaxpr = True
+                tuple_changes_treedef = True
+                """,
+            ),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        3: [
+            wrong(
+                "a dataclass, not registered",
+                "constant",
+                """
+                @dataclasses.dataclass
+                class Layer:
+                    w: jax.Array
+                    b: jax.Array
+                    name: str
+                """,
+            ),
+            wrong(
+                "name a leaf too",
+                "skips-technique",
+                """
+                @jax.tree_util.register_dataclass
+                @dataclasses.dataclass
+                class Layer:
+                    w: jax.Array
+                    b: jax.Array
+                    name: str
+                """,
+            ),
+            not_applicable(
+                "uniform-only", "the check builds its own layers: a Layer has no inputs of its own"
+            ),
+        ],
+        4: [
+            wrong(
+                "the check's list, typed in",
+                "constant",
+                """
+                def make_zeros(shapes):
+                    return [jnp.zeros((2, 3)), jnp.zeros((4,))]
+                """,
+            ),
+            wrong(
+                "is_leaf only for shapes of two numbers",
+                "uniform-only",
+                """
+                def make_zeros(shapes):
+                    return jax.tree.map(
+                        jnp.zeros, shapes, is_leaf=lambda t: isinstance(t, tuple) and len(t) == 2
+                    )
+                """,
+            ),
+        ],
+    },
+    "randomness": {
+        1: [
+            wrong("a whole uint32 word", "constant", "predicted_bit_width = 32\n"),
+            wrong("eight bits", "skips-technique", "predicted_bit_width = 8\n"),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        2: [
+            wrong(
+                "float32's numbers", "constant", "predicted_shift = 9\npredicted_or = 0x3F800000\n"
+            ),
+            wrong(
+                "shift by the mantissa width",
+                "skips-technique",
+                "predicted_shift = 10\npredicted_or = 0x3C00\n",
+            ),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        3: [
+            wrong(
+                "jax.random.uniform itself",
+                "skips-technique",
+                """
+                def uniform16(key):
+                    return jax.random.uniform(key, (3,), dtype=jnp.float16)
+                """,
+            ),
+            wrong(
+                "key 7's numbers, typed in",
+                "constant",
+                """
+                _seven = jax.random.uniform(jax.random.key(7), (3,), dtype=jnp.float16)
+
+
+                def uniform16(key):
+                    return _seven
+                """,
+            ),
+            wrong(
+                "the bits of key 7, whatever the key",
+                "uniform-only",
+                """
+                def uniform16(key):
+                    bits = jax.random.bits(jax.random.key(7), (3,), jnp.uint16)
+                    raised = (bits >> 6) | jnp.uint16(0x3C00)
+                    one_to_two = jax.lax.bitcast_convert_type(raised, jnp.float16)
+                    return one_to_two - jnp.float16(1.0)
+                """,
+            ),
+        ],
+    },
+    "retracing": {
+        1: [
+            wrong(
+                "every call traces",
+                "constant",
+                """
+                predicted = {
+                    "ones((2, 2))": 1, "ones((2, 2)).T": 1, "ones(4, float16)": 1, "True": 1
+                }
+                """,
+            ),
+            wrong(
+                "a bool is weakly typed like an int",
+                "skips-technique",
+                """
+                predicted = {
+                    "ones((2, 2))": 1, "ones((2, 2)).T": 0, "ones(4, float16)": 1, "True": 0
+                }
+                """,
+            ),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        2: [
+            wrong(
+                "a list does not retrace",
+                "constant",
+                """
+                @jax.jit
+                def affine_pair(pair):
+                    return 3 * (pair[0] + pair[1]) + 1
+
+
+                list_retraces = False
+                """,
+            ),
+            wrong(
+                "not jitted",
+                "skips-technique",
+                """
+                def affine_pair(pair):
+                    return 3 * (pair[0] + pair[1]) + 1
+
+
+                list_retraces = True
+                """,
+            ),
+            wrong(
+                "+ pair[0] for the 1: right when the first is ones",
+                "uniform-only",
+                """
+                @jax.jit
+                def affine_pair(pair):
+                    return 3 * (pair[0] + pair[1]) + pair[0]
+
+
+                list_retraces = True
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "ones",
+                "constant",
+                """
+                def padded_affine(x):
+                    affine(jnp.zeros(8))
+                    return jnp.ones_like(x)
+                """,
+            ),
+            wrong(
+                "pads in front: right on all-zeros x",
+                "uniform-only",
+                """
+                def padded_affine(x):
+                    n = x.shape[0]
+                    return affine(jnp.pad(x, (8 - n, 0)))[:n]
+                """,
+            ),
+        ],
+    },
+    "jit-in-practice": {
+        1: [
+            wrong(
+                "no wait",
+                "skips-technique",
+                """
+                def time_it(f):
+                    start = time.perf_counter()
+                    f()
+                    return time.perf_counter() - start
+                """,
+            ),
+            wrong(
+                "waits only on a single array",
+                "uniform-only",
+                """
+                def time_it(f):
+                    start = time.perf_counter()
+                    result = f()
+                    if hasattr(result, "block_until_ready"):
+                        result.block_until_ready()
+                    return time.perf_counter() - start
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "the stages of another function",
+                "constant",
+                """
+                traced = jax.jit(lambda v: v).trace(x)
+                lowered = traced.lower()
+                compiled = lowered.compile()
+                """,
+            ),
+            wrong(
+                "compiled is the jitted function",
+                "skips-technique",
+                """
+                traced = squash_jit.trace(x)
+                lowered = traced.lower()
+                compiled = squash_jit
+                """,
+            ),
+            wrong(
+                "traced for a scalar",
+                "uniform-only",
+                """
+                traced = squash_jit.trace(x[0])
+                lowered = traced.lower()
+                compiled = lowered.compile()
+                """,
+            ),
+        ],
+        3: [
+            wrong("three and three", "constant", "predicted_same = 3\npredicted_lambda = 3\n"),
+            wrong("one and one", "skips-technique", "predicted_same = 1\npredicted_lambda = 1\n"),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+    },
+    "derivatives": {
+        1: [
+            wrong(
+                "jacrev shorter, counts guessed",
+                "constant",
+                """
+                fwd_eqns = 10
+                rev_eqns = 8
+                shorter = "jacrev"
+                """,
+            ),
+            wrong(
+                "right counts, the rule of thumb for shorter",
+                "skips-technique",
+                """
+                fwd_eqns = len(jax.make_jaxpr(jax.jacfwd(wide))(x5).jaxpr.eqns)
+                rev_eqns = len(jax.make_jaxpr(jax.jacrev(wide))(x5).jaxpr.eqns)
+                shorter = "jacrev"
+                """,
+            ),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        2: [
+            wrong(
+                "zeros",
+                "constant",
+                """
+                def hvp(f, x, v):
+                    return jnp.zeros_like(x)
+                """,
+            ),
+            wrong(
+                "the full Hessian",
+                "skips-technique",
+                """
+                def hvp(f, x, v):
+                    return jax.hessian(f)(x) @ v
+                """,
+            ),
+            wrong(
+                "ignores v: right when v is all ones",
+                "uniform-only",
+                """
+                def hvp(f, x, v):
+                    return jax.jvp(jax.grad(f), (x,), (jnp.ones_like(x),))[1]
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "everything saved, nothing named",
+                "constant",
+                """
+                saved_policy_fn = jax.checkpoint(
+                    two_layers, policy=jax.checkpoint_policies.everything_saveable
+                )
+                """,
+            ),
+            wrong(
+                "h @ w for w @ h: right for a symmetric w",
+                "uniform-only",
+                """
+                def two_layers_named(w, x):
+                    z = checkpoint_name(w @ x, "first")
+                    return jnp.sum(jnp.tanh(jnp.tanh(z) @ w))
+
+
+                policy = jax.checkpoint_policies.save_only_these_names("first")
+                saved_policy_fn = jax.checkpoint(two_layers_named, policy=policy)
+                """,
+            ),
+        ],
+    },
+    "sharding": {
+        1: [
+            wrong("the whole axis wins", "constant", 'predicted_spec = Spec("data", None)\n'),
+            wrong("rows dropped", "skips-technique", 'predicted_spec = Spec(None, "model")\n'),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        2: [
+            wrong("feats' placement wins", "constant", 'predicted_outcome = ("data", "model")\n'),
+            wrong("a ValueError", "skips-technique", 'predicted_outcome = "ValueError"\n'),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        3: [
+            wrong(
+                "twos, placed like a",
+                "constant",
+                """
+                def add_resharded(a, b):
+                    return jax.sharding.reshard(jnp.full(a.shape, 2.0), jax.typeof(a).sharding)
+                """,
+            ),
+            wrong(
+                "no reshard",
+                "skips-technique",
+                """
+                def add_resharded(a, b):
+                    return a + b
+                """,
+            ),
+        ],
+        4: [
+            wrong(
+                "a plain reshape",
+                "skips-technique",
+                """
+                def as_groups(x):
+                    return jnp.reshape(x, (6, 3, 4))
+                """,
+            ),
+            wrong(
+                "regrouped as 4 by 3, then transposed",
+                "uniform-only",
+                """
+                def as_groups(x):
+                    r = jnp.reshape(x, (6, 4, 3), out_sharding=Spec("data", None, None))
+                    return jnp.transpose(r, (0, 2, 1))
+                """,
+            ),
+        ],
+    },
+    "interpreter": {
+        1: [
+            wrong(
+                "the check's counts, typed in",
+                "constant",
+                """
+                def census(jaxpr):
+                    return {"add": 1, "cos": 1, "exp": 1, "jit": 1, "mul": 2, "reduce_sum": 1,
+                            "sin": 1, "slice": 1, "squeeze": 1}
+                """,
+            ),
+            wrong(
+                "top level only",
+                "skips-technique",
+                """
+                from collections import Counter
+
+
+                def census(jaxpr):
+                    return dict(sorted(Counter(e.primitive.name for e in jaxpr.eqns).items()))
+                """,
+            ),
+            wrong(
+                "each name counted once",
+                "uniform-only",
+                """
+                def census(jaxpr):
+                    names = set()
+
+                    def walk(program):
+                        for eqn in program.eqns:
+                            names.add(eqn.primitive.name)
+                            if "jaxpr" in eqn.params:
+                                walk(eqn.params["jaxpr"].jaxpr)
+
+                    walk(jaxpr)
+                    return {name: 1 for name in sorted(names)}
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "reads every literal as 1.0",
+                "uniform-only",
+                """
+                def run_and_watch(jaxpr, consts, *args):
+                    def value(env, a):
+                        return 1.0 if isinstance(a, jex.core.Literal) else env[a]
+
+                    env, seen = dict(zip(jaxpr.constvars, consts)), []
+                    env.update(zip(jaxpr.invars, args))
+                    for eqn in jaxpr.eqns:
+                        params = eqn.primitive.get_bind_params(eqn.params)
+                        outs = eqn.primitive.bind(*[value(env, a) for a in eqn.invars], **params)
+                        outs = outs if eqn.primitive.multiple_results else [outs]
+                        seen.append((eqn.primitive.name, tuple(outs[0].shape)))
+                        env.update(zip(eqn.outvars, outs))
+                    return [value(env, a) for a in jaxpr.outvars], seen
+                """,
+            ),
+            wrong(
+                "the check's answer for dense, typed in",
+                "constant",
+                """
+                def run_and_watch(jaxpr, consts, *args):
+                    w, b, x = args
+                    seen = [("dot_general", (5, 4)), ("broadcast_in_dim", (1, 4)), ("add", (5, 4)),
+                            ("max", (5, 4))]
+                    return [jnp.maximum(x @ w + b, 0.0)], seen
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "log1p undone by exp",
+                "skips-technique",
+                """
+                visits = [("mul", "WITH_CONSTANT"), ("log1p", "missing"), ("sqrt", "missing")]
+                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": lambda y: jnp.exp(y)}
+                """,
+            ),
+            wrong(
+                "the equations in the jaxpr's order, not the inverter's",
+                "constant",
+                """
+                visits = [("sqrt", "missing"), ("log1p", "missing"), ("mul", "WITH_CONSTANT")]
+                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": jnp.expm1}
+                """,
+            ),
+            wrong(
+                "sqrt undone by abs: right where y is 1",
+                "uniform-only",
+                """
+                visits = [("mul", "WITH_CONSTANT"), ("log1p", "missing"), ("sqrt", "missing")]
+                more_rules = {**RULES, "sqrt": jnp.abs, "log1p": jnp.expm1}
+                """,
+            ),
+            wrong(
+                "log1p undone only near zero, as y",
+                "uniform-only",
+                """
+                visits = [("mul", "WITH_CONSTANT"), ("log1p", "missing"), ("sqrt", "missing")]
+                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": lambda y: y}
+                """,
+            ),
+        ],
+    },
+    "tracers": {
+        1: [
+            wrong(
+                "zeros",
+                "constant",
+                """
+                def standardize(x):
+                    return jnp.zeros_like(x)
+                """,
+            ),
+            wrong(
+                "its own statistics of x",
+                "skips-technique",
+                """
+                def standardize(x):
+                    return (x - x.mean(axis=0)) / x.std(axis=0)
+                """,
+            ),
+            wrong(
+                "divides by the first sigma",
+                "uniform-only",
+                """
+                def standardize(x):
+                    return (x - mu) / sigma[0]
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "no constants, no broadcasts",
+                "constant",
+                "predicted_constants = 0\npredicted_broadcasts = 0\n",
+            ),
+            wrong(
+                "constants, but no broadcasts",
+                "skips-technique",
+                "predicted_constants = 2\npredicted_broadcasts = 0\n",
+            ),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        3: [
+            wrong(
+                "the globals, not its arguments",
+                "skips-technique",
+                """
+                def standardize_args(x, m, s):
+                    return (x - mu) / sigma
+
+
+                moved_to = "constants"
+                """,
+            ),
+            wrong(
+                "right function, constants",
+                "constant",
+                """
+                def standardize_args(x, mu, sigma):
+                    return (x - mu) / sigma
+
+
+                moved_to = "constants"
+                """,
+            ),
+            wrong(
+                "sigma's mean",
+                "uniform-only",
+                """
+                def standardize_args(x, mu, sigma):
+                    return (x - mu) / sigma.mean()
+
+
+                moved_to = "inputs"
+                """,
+            ),
+        ],
+    },
+    "transforms": {
+        1: [
+            wrong(
+                "zeros",
+                "constant",
+                """
+                per_example = lambda w, xs, ys: jnp.zeros_like(xs)  # noqa: E731
+                """,
+            ),
+            wrong(
+                "a Python loop of grads, no vmap",
+                "skips-technique",
+                """
+                def per_example(w, xs, ys):
+                    return jnp.stack([jax.grad(loss)(w, x, y) for x, y in zip(xs, ys)])
+                """,
+            ),
+            wrong(
+                "ys not mapped: one y for all",
+                "uniform-only",
+                """
+                per_example = jax.jit(
+                    jax.vmap(lambda w, x, ys: jax.grad(loss)(w, x, ys[0]), in_axes=(None, 0, None))
+                )
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "a contraction, no batch",
+                "constant",
+                """
+                predicted_dimension_numbers = (((0,), (0,)), ((), ()))
+                predicted_shape = (3,)
+                """,
+            ),
+            wrong(
+                "the right numbers, the wrong shape",
+                "skips-technique",
+                """
+                predicted_dimension_numbers = (((), ()), ((0,), (0,)))
+                predicted_shape = (3, 8)
+                """,
+            ),
+            not_applicable("uniform-only", PREDICTION),
+        ],
+        3: [
+            wrong(
+                "jax.grad itself",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    return jax.grad(loss)(w, x, y)
+                """,
+            ),
+            wrong(
+                "the formula worked out by hand",
+                "constant",
+                """
+                def grad_by_vjp(w, x, y):
+                    return 2 * (jnp.dot(w, x) - y) * x
+                """,
+            ),
+            wrong(
+                "pulls back the loss, not ones",
+                "uniform-only",
+                """
+                def grad_by_vjp(w, x, y):
+                    value, pullback = jax.vjp(lambda w: loss(w, x, y), w)
+                    return pullback(value)[0]
+                """,
+            ),
+        ],
+        4: [
+            wrong(
+                "2 w w^T, worked out by hand",
+                "constant",
+                """
+                def curvature_in_x(w, x, y):
+                    return 2 * jnp.outer(w, w)
+                """,
+            ),
+            wrong(
+                "jax.hessian",
+                "skips-technique",
+                """
+                def curvature_in_x(w, x, y):
+                    return jax.hessian(loss, argnums=1)(w, x, y)
+                """,
+            ),
+            wrong(
+                "in w, not x",
+                "uniform-only",
+                """
+                def curvature_in_x(w, x, y):
+                    return jax.jacfwd(jax.grad(loss))(w, x, y)
+                """,
+            ),
+        ],
+    },
+}
+
+
+def merged(*parts: dict[str, dict[int, list[Wrong]]]) -> dict[str, dict[int, list[Wrong]]]:
+    """One table from several: the wrong answers of an exercise, in the order given."""
+    table: dict[str, dict[int, list[Wrong]]] = {}
+    for part in parts:
+        for lab, exercises in part.items():
+            for n, answers in exercises.items():
+                table.setdefault(lab, {}).setdefault(n, []).extend(answers)
+    return {lab: dict(sorted(table[lab].items())) for lab in sorted(table)}
+
+
+WRONG = merged(ISSUE_36, OTHERS)

@@ -1,0 +1,57 @@
+"""Every exercise of every lab has wrong answers of each kind (tests/lab_wrong_answers.py)."""
+
+from __future__ import annotations
+
+import re
+
+import nbformat
+from lab_wrong_answers import ISSUE_36, KINDS, WRONG
+
+from conftest import REPO
+
+
+def test_every_exercise_has_a_wrong_answer_of_each_kind():
+    missing = []
+    for path in sorted((REPO / "docs" / "labs").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        numbers = [int(c.id.split("-")[1]) for c in nb.cells if re.fullmatch(r"answer-\d+", c.id)]
+        assert set(WRONG.get(path.stem, {})) <= set(numbers), path.stem
+        for n in numbers:
+            answers = WRONG.get(path.stem, {}).get(n, [])
+            kinds = {w.kind for w in answers}
+            # An "n/a" entry stands for the kind its label names, and says why in its code.
+            excused = {w.label for w in answers if w.kind == "n/a"}
+            lacking = [kind for kind in KINDS if kind not in kinds | excused]
+            if lacking:
+                missing.append(f"{path.stem} exercise {n}: no {', '.join(lacking)}")
+    assert not missing, "\n".join(missing)
+
+
+def test_wrong_answers_are_well_formed():
+    for lab, exercises in WRONG.items():
+        for n, answers in exercises.items():
+            labels = [w.label for w in answers]
+            assert len(labels) == len(set(labels)), (lab, n, labels)
+            for w in answers:
+                assert w.kind in (*KINDS, "n/a"), (lab, n, w)
+                assert w.kind != "n/a" or w.label in KINDS, (lab, n, w)
+                assert w.code.strip(), (lab, n, w)
+                if w.kind != "n/a":
+                    compile(w.code, f"{lab} {n} {w.label}", "exec")
+
+
+def test_the_cases_issue_36_found_passing_stay_in_the_table():
+    """The seven wrong answers the issue saw pass; each was red before its check was fixed."""
+    cases = {(lab, n) for lab, exercises in ISSUE_36.items() for n in exercises}
+    assert cases == {
+        ("retracing", 3),
+        ("jit-in-practice", 1),
+        ("pytrees", 4),
+        ("interpreter", 2),
+        ("derivatives", 3),
+        ("sharding", 3),
+        ("sharding", 4),
+    }
+    for lab, exercises in ISSUE_36.items():
+        for n, answers in exercises.items():
+            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
