@@ -161,7 +161,7 @@ def _bench(root: Path, options: Options, rest: list[str], command: Parser) -> in
 
 
 def _stress(root: Path, options: Options, rest: list[str], command: Parser) -> int:
-    return stress(prepare(root), options.runs)
+    return stress(prepare(root), options.runs, options.profile)
 
 
 def _setup(root: Path, options: Options, rest: list[str], command: Parser) -> int:
