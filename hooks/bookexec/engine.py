@@ -663,6 +663,10 @@ class Build:
             return
         report = self.report()
         review.clear(self.root)  # whatever a snippet left there: this build's report replaces it
+        # What `./book stress` reads after each build, whether it passed or not: every claim's
+        # values, so it can say by how much each held under each load.
+        claims = json.dumps(report.claim_values(), indent=1)
+        write_atomic(self.paths.claims, claims + "\n", inside=self.root)
         if self.mode == "update":
             self._update(report)
             return

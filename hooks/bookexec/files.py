@@ -198,6 +198,7 @@ class CachePaths:
     labs = _under("labs", "The executed copies of the labs that mkdocs-jupyter renders.")
     lab_html = _under("lab-html", "Rendered lab HTML, reused while a lab is unchanged.")
     report = _under("last-report.json", "The report a failed check leaves for `./book review`.")
+    claims = _under("claims.json", "Each claim's values in the last build that ran blocks.")
     last_build = _under("last-build", "The id of the last build that ran blocks here.")
     update_lock = _under("update.lock", "Held while an update or a review writes goldens.")
     serve = _under("serve", "Folders `mkdocs serve` watches, touched to ask for a rebuild.")

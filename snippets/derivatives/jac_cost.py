@@ -35,6 +35,8 @@ for _ in range(7):  # alternate, so that a busy moment slows every kind alike
 t = {name: record(name, min(runs), kind="timing") for name, runs in samples.items()}
 wide_ratio = record("wide_ratio", t["wide_fwd"] / t["wide_rev"], kind="ratio")
 tall_ratio = record("tall_ratio", t["tall_rev"] / t["tall_fwd"], kind="ratio")
-claim("wide_ratio", ">=", 20, says="on the wide map jacrev is at least 20 times faster")
+# A bound of 10, far below a quiet machine's ratio: pinned to one busy core, a call as short
+# as the wide map's jacrev waits for the CPU as long as it runs, and the ratio falls to about 30.
+claim("wide_ratio", ">=", 10, says="on the wide map jacrev is at least 10 times faster")
 claim("tall_ratio", ">=", 20, says="on the tall map jacfwd is at least 20 times faster")
 print(f"wide map: jacrev {wide_ratio} times faster; tall map: jacfwd {tall_ratio} times faster")

@@ -32,8 +32,9 @@ stage = {name: record(name, min(times), kind="timing") for name, times in sample
 t_run = timing("run", lambda: compiled(x), repeat=50)
 first = record("first_over_run", sum(min(t) for t in samples.values()) / t_run, kind="ratio")
 claim("first_over_run", ">=", 20, says="the three stages cost at least 20 runs of the result")
-heaviest = record("compile_over_trace", stage["compile"] / stage["trace"], kind="ratio")
-claim("compile_over_trace", ">=", 2, says="compiling costs at least twice as much as tracing")
+# A measurement, not a claim: how compiling compares with tracing depends on the CPU, so the
+# prose states no bound on it.
+record("compile_over_trace", stage["compile"] / stage["trace"], kind="ratio")
 for name, took in stage.items():
     print(f"{name:8} {took}")
 print(f"run      {t_run}")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -274,6 +276,55 @@ def test_drift_watch_leaves_its_artifacts_and_never_touches_the_checkout(written
     assert "+second output" in (out / "golden.diff").read_text()
     summary = json.loads((out / "summary.json").read_text())
     assert summary["changed_files"] == ["tests/golden/second/moves.txt"]
+    assert site.goldens() == golden_before
+
+
+WORKFLOW = REPO / ".github" / "workflows" / "drift-watch.yml"
+
+
+def workflow_command(release: str) -> list[str]:
+    """The drift watch's command line in the weekly workflow, with `release` for its latest."""
+    lines = [line.strip() for line in WORKFLOW.read_text().splitlines()]
+    run_line = next(line for line in lines if line.startswith("run: ./book drift-watch"))
+    return [release if word == "latest" else word for word in shlex.split(run_line[5:])]
+
+
+# The command makes its JAX venv (the book's packages, then 0.11.2 over the pin) in the copy, and
+# builds the fixture twice under it: a few minutes.
+@pytest.mark.timeout(1800)
+def test_drift_watch_runs_as_the_weekly_workflow_runs_it(written):
+    """Issue 38: the workflow's own command line, without --python, so the command makes
+    `.cache/jax-0.11.2` itself and runs the builds from it inside the scratch copy (a path
+    relative to the checkout once made that crash). The fixture stands in for the book only:
+    the copy has the book's launcher, pyproject, engine source and set-up `.venv`."""
+    site = written
+    root = site.root
+    for name in ("book", "pyproject.toml", ".python-version", "README.md"):
+        shutil.copy2(REPO / name, root / name)
+    shutil.copytree(REPO / "hooks", root / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
+    (root / ".venv").symlink_to(REPO / ".venv")  # the checkout's, set up: the launcher execs it
+    (root / ".gitignore").write_text(".venv\n.cache/\nsite/\ndrift-report/\n*.egg-info/\n")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    site.snippet("second/moves.py", "print('second output')\n")
+    golden_before = site.goldens()
+    command = workflow_command("0.11.2")
+    assert "--python" not in command and command[:3] == ["./book", "drift-watch", "--jax"]
+    environ = {k: v for k, v in os.environ.items() if k not in {"GOLDEN", "BOOK_CACHE"}}
+    proc = subprocess.run(
+        command, cwd=root, env=environ, capture_output=True, text=True, timeout=1700
+    )
+    said = proc.stdout + proc.stderr
+    assert proc.returncode == 0, said[-5000:]
+    assert "Traceback" not in said, said[-5000:]
+    assert (root / ".cache" / "jax-0.11.2" / "bin" / "mkdocs").is_file()
+    out = root / "drift-report"
+    assert "drift-watch: jax 0.11.2: check exited 1, update exited 0" in proc.stdout
+    assert "running: jax 0.11.2 jaxlib 0.11.2" in (out / "versions.txt").read_text()
+    report = (out / "report.txt").read_text()
+    assert "DRIFTED (text): page docs/second.md" in report
+    assert "+second output" in (out / "golden.diff").read_text()
+    summary = json.loads((out / "summary.json").read_text())
+    assert "tests/golden/second/moves.txt" in summary["changed_files"]
     assert site.goldens() == golden_before
 
 

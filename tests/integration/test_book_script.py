@@ -277,3 +277,77 @@ def test_a_usage_error_exits_2_names_what_is_wrong_and_runs_nothing(
     assert message in result.stderr
     assert result.stderr.startswith("usage: ./book")
     assert not log.exists(), log.read_text()
+
+
+# What a failing step of a command looks like: a message, never a traceback (issue 38).
+FAILING_MKDOCS = """#!/bin/sh
+echo "mkdocs $*" >> "{log}"
+echo "ERROR   -  docs/first.md, block 'one' (snippets/first/one.py): failed on purpose"
+exit 1
+"""
+
+
+def failing_mkdocs(root: Path, log: Path) -> None:
+    """The stand-in venv, whose mkdocs fails as a failing build does."""
+    stand_in_venv(root, log)
+    mkdocs = root / ".venv" / "bin" / "mkdocs"
+    mkdocs.write_text(FAILING_MKDOCS.format(log=log))
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["drift-watch", "--jax", "next"], "--jax takes a JAX release such as 0.11.2"),
+        (["jax-venv", "0.11.2; rm"], "jax-venv takes a JAX release such as 0.11.2"),
+    ],
+)
+def test_a_bad_jax_release_is_a_usage_error_before_anything_is_made(
+    checkout, tmp_path, args, message
+):
+    log = tmp_path / "calls.log"
+    stand_in_venv(checkout, log)
+    result = run(checkout, *args)
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert not (checkout / ".cache").exists()
+
+
+def test_drift_watch_reports_a_failing_build_and_exits_0(checkout, tmp_path):
+    """The drift watch reports what the book did; a build that fails is its news, not its end."""
+    log = tmp_path / "calls.log"
+    failing_mkdocs(checkout, log)
+    python = checkout / ".venv" / "bin" / "python"
+    out = tmp_path / "report"
+    result = run(
+        checkout, "drift-watch", "--jax", "0.11.2", "--python", str(python), "--out", str(out)
+    )
+    said = result.stdout + result.stderr
+    assert result.returncode == 0, said
+    assert "Traceback" not in said
+    assert "drift-watch: jax 0.11.2: check exited 1, update exited 1" in result.stdout
+    assert "failed on purpose" in (out / "report.txt").read_text()
+    assert [line for line in log.read_text().splitlines() if line.startswith("mkdocs")] == [
+        f"mkdocs build --strict --site-dir {out / 'book' / 'site'}"
+    ] * 2
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (
+            ["drift-watch", "--jax", "0.11.2", "--python", "/nowhere/bin/python"],
+            "book: drift-watch: /nowhere/bin/python: no such interpreter",
+        ),
+        (["update"], ""),  # mkdocs said why; book adds nothing, and no traceback
+    ],
+)
+def test_a_command_that_cannot_go_on_says_why_without_a_traceback(
+    checkout, tmp_path, args, message
+):
+    log = tmp_path / "calls.log"
+    failing_mkdocs(checkout, log)
+    result = run(checkout, *args)
+    said = result.stdout + result.stderr
+    assert result.returncode == 1, said
+    assert "Traceback" not in said, said
+    assert message in result.stderr

@@ -235,3 +235,29 @@ def test_a_record_of_another_shape_is_an_error_that_shows_it(fact):
     with pytest.raises(ValueError, match="a worker recorded a fact of an unknown shape") as error:
         measured.from_worker([fact], [], default_band=10.0)
     assert repr(fact) in str(error.value)
+
+
+def test_claim_values_say_by_how_much_each_claim_held():
+    """What `./book stress` judges: a measured claim's margin, in the claim's direction; a claim
+    between counts is marked exact (its margin says nothing about load)."""
+    facts = [
+        Fact("compile", "timing", 0.3, 5.0),
+        Fact("trace", "timing", 0.1, 5.0),
+        Fact("gain", "ratio", 1.5, 5.0),
+        Fact("total", "exact", 280),
+        Fact("after", "exact", "280"),  # as a golden's text reads back
+    ]
+    claims = [
+        Claim("compile", ">", "trace"),
+        Claim("gain", "<=", 3),
+        Claim("total", "<=", "after"),
+        Claim("gain", ">=", 2),
+    ]
+    found = measured.claim_values(facts, claims)
+    assert [(v["claim"], v["measured"], v["holds"]) for v in found] == [
+        ("compile > trace", True, True),
+        ("gain <= 3", True, True),
+        ("total <= after", False, True),
+        ("gain >= 2", True, False),
+    ]
+    assert [round(v["margin"], 6) for v in found] == [3.0, 2.0, 1.0, 0.75]

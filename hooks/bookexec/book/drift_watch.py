@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from bookexec.errors import BookError
 from bookexec.goldens.review import REPORT
 from bookexec.goldens.store import read_versions
 
@@ -56,9 +57,15 @@ def tracked_files(root: Path) -> list[Path]:
 
 def _git(scratch: Path, *args: str) -> str:
     ident = ["-c", "user.name=drift-watch", "-c", "user.email=drift-watch@localhost"]
-    return subprocess.run(
-        ["git", *ident, *args], cwd=scratch, capture_output=True, text=True, check=True
-    ).stdout
+    try:
+        return subprocess.run(
+            ["git", *ident, *args], cwd=scratch, capture_output=True, text=True, check=True
+        ).stdout
+    except OSError as error:
+        raise BookError(f"drift-watch: cannot run git: {error.strerror}") from None
+    except subprocess.CalledProcessError as error:
+        said = error.stderr.strip() or f"exit {error.returncode}"
+        raise BookError(f"drift-watch: git {args[0]} failed in {scratch}: {said}") from None
 
 
 def scratch_copy(root: Path, scratch: Path) -> None:
@@ -79,15 +86,31 @@ def _build(
 ) -> int:
     env = {**environ, "GOLDEN": mode, "BOOK_CACHE": "off", "NO_MKDOCS_2_WARNING": "1"}
     with open(log, "w", encoding="utf-8") as out:
-        proc = subprocess.run(
-            [str(mkdocs), "build", "--strict", "--site-dir", str(scratch / "site")],
-            cwd=scratch,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            timeout=timeout,
-        )
+        try:
+            proc = subprocess.run(
+                [str(mkdocs), "build", "--strict", "--site-dir", str(scratch / "site")],
+                cwd=scratch,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                timeout=timeout,
+            )
+        except subprocess.TimeoutExpired:  # news about the book, like a failed build
+            out.write(f"\ndrift-watch: the {mode} build did not end in {timeout:g} s: stopped\n")
+            return 124  # timeout(1)'s code
     return proc.returncode
+
+
+def interpreter(python: str) -> Path:
+    """`python` as an absolute path, with the `mkdocs` beside it: the builds run inside the
+    scratch copy, so a path relative to the checkout would name nothing there."""
+    found = shutil.which(python)
+    if found is None:
+        raise BookError(f"drift-watch: {python}: no such interpreter")
+    path = Path(found).absolute()
+    if not (path.parent / "mkdocs").is_file():
+        raise BookError(f"drift-watch: {path.parent} has no mkdocs: not the book's environment")
+    return path
 
 
 def _versions(python: str, golden_dir: Path) -> str:
@@ -127,9 +150,13 @@ def run(
 ) -> dict[str, Any]:
     """Do the whole watch; return what happened, also written to `out/summary.json`. The
     builds run in `environ`, the command line's environment, with the mode and no cache."""
-    out.mkdir(parents=True, exist_ok=True)
-    scratch = out / "book"
+    python = str(interpreter(python))
     mkdocs = Path(python).parent / "mkdocs"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BookError(f"drift-watch: cannot make {out}: {error.strerror}") from None
+    scratch = out / "book"
     scratch_copy(root, scratch)
     (out / "versions.txt").write_text(_versions(python, scratch / "tests" / "golden"))
     check = _build(mkdocs, scratch, "check", out / "report.txt", timeout, environ)

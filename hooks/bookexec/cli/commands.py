@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -33,6 +34,15 @@ def _engine_errors() -> Iterator[None]:
 
 Options = argparse.Namespace
 Parser = argparse.ArgumentParser
+# A release as pip names one (0.11.2, 0.12.0.1, 0.13.0rc1): anything else would reach pip, and a
+# folder name, before it failed.
+_RELEASE = re.compile(r"\d+(\.\d+)+((a|b|rc)\d+)?")
+
+
+def _release(command: Parser, option: str, text: str) -> str:
+    if not _RELEASE.fullmatch(text):
+        command.error(f"{option} takes a JAX release such as 0.11.2, not {text!r}")
+    return text
 
 
 def _serve(root: Path, options: Options, rest: list[str], command: Parser) -> int:
@@ -72,7 +82,9 @@ def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser)
         pythons = list(options.python)
         if not options.page_only and not pythons:
             # Each older JAX lives in its own venv, on the same Python as the book's.
-            pythons = [str(jax_venv(root, v) / "bin" / "python") for v in jax_changes.RELEASES]
+            pythons = [
+                str(root / jax_venv(root, v) / "bin" / "python") for v in jax_changes.RELEASES
+            ]
         if not options.page_only:
             for python in pythons:
                 out = jax_changes.run_book(
@@ -87,9 +99,12 @@ def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser)
 def _drift_watch(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     if not options.jax:
         command.error("drift-watch needs --jax X.Y.Z (or --jax latest)")
+    if options.jax != "latest":
+        _release(command, "drift-watch --jax", options.jax)
     env = prepare(root)
     jax = _newest_jax(env) if options.jax == "latest" else options.jax
-    python = options.python or str(jax_venv(root, jax) / "bin" / "python")
+    # Absolute: the builds run inside the scratch copy, where the checkout's folders are not.
+    python = options.python or str(root / jax_venv(root, jax) / "bin" / "python")
     out = Path(options.out) if options.out else root / ".cache" / "drift-watch" / jax
     with _engine_errors():
         from bookexec.book import drift_watch
@@ -122,7 +137,7 @@ def _newest_jax(env: Environment) -> str:
 
 
 def _jax_venv(root: Path, options: Options, rest: list[str], command: Parser) -> int:
-    print(jax_venv(root, options.version))
+    print(jax_venv(root, _release(command, "jax-venv", options.version)))
     return 0
 
 
@@ -146,7 +161,7 @@ def _bench(root: Path, options: Options, rest: list[str], command: Parser) -> in
 
 
 def _stress(root: Path, options: Options, rest: list[str], command: Parser) -> int:
-    return stress(prepare(root), options.runs)
+    return stress(prepare(root), options.runs, options.profile)
 
 
 def _setup(root: Path, options: Options, rest: list[str], command: Parser) -> int:

@@ -8,6 +8,7 @@ anything up. Every command but `setup`, `jax-venv` and `help` first brings `.ven
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -52,6 +53,12 @@ def main(argv: list[str] | None = None, first_run: bool = False) -> int:
         return failed.code
     except KeyboardInterrupt:
         return 130
+    except (OSError, subprocess.SubprocessError) as error:
+        # A step that could not even start or finish (a missing tool, a full disk): said in one
+        # line, as any other failure of a command; the commands turn the ones they expect into
+        # `Failed` with more to say.
+        print(f"book: {name}: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
 
 
 def first_run() -> int:

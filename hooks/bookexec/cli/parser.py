@@ -27,7 +27,7 @@ SUMMARIES = {
     "drift-watch": "check and update a scratch copy under another JAX; artifacts",
     "test": "set up with the test tools, then lint, type-check and run the test suite",
     "bench": "time builds (or, with serve, what an author waits for under serve)",
-    "stress": "the strict build, cache off, N times (3) with 2 busy loops per core",
+    "stress": "the strict build, cache off, N times (3) per load; each claim's margin",
     "setup": "only set up (with --test, the test tools too)",
     "jax-venv": "make .cache/jax-X.Y.Z (another JAX over the pin) and print its path",
     "help": "this list, or a command's help",
@@ -36,7 +36,7 @@ _SHOWN = {
     "drift-watch": "drift-watch --jax X.Y.Z",
     "test": "test [--yes]",
     "bench": "bench [serve]",
-    "stress": "stress [N]",
+    "stress": "stress [N] [--profile P]",
     "setup": "setup [--test]",
     "jax-venv": "jax-venv X.Y.Z",
 }
@@ -75,9 +75,11 @@ DESCRIPTIONS = {
     "are tests/unit, tests/integration and tests/e2e, and `./book test tests/unit` runs one.",
     "bench": "Time builds (benchmarks/bench_build.py), or, with serve, what an author waits for "
     "under mkdocs serve (benchmarks/bench_serve.py). Sets up the test tools (Playwright).",
-    "stress": "The strict build with the cache off, N times (default 3), with busy loops taking "
-    "every core twice over (BOOK_STRESS_LOOPS to change): a green build must not depend on a "
-    "quiet machine.",
+    "stress": "The strict build with the cache off, N times (default 3) in each profile: quiet, "
+    "busy (busy loops take every core twice over; BOOK_STRESS_LOOPS to change) and one-core "
+    "(pinned to one core, as taskset -c 0). It ends with the claim-margin table: each claim's "
+    "worst value per profile, and how many times over it held; a claim on a timing or a ratio "
+    "must hold 1.5 times over in the worst run, or the command fails.",
     "setup": "Only set up .venv (with --test, the test tools too). It is installed again when "
     "pyproject.toml or .python-version change.",
     "jax-venv": "Make .cache/jax-X.Y.Z, the book's packages with jax==X.Y.Z over the pin (kept "
@@ -143,6 +145,12 @@ def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
     commands["bench"].usage = f"{PROG} bench [-h] [serve] [OPTIONS...]"
     commands["stress"].add_argument(
         "runs", nargs="?", type=_runs, default=3, metavar="N", help="how many builds (3)"
+    )
+    commands["stress"].add_argument(
+        "--profile",
+        action="append",
+        choices=("quiet", "busy", "one-core"),
+        help="only this load (repeat); default all three",
     )
     commands["setup"].add_argument("--test", action="store_true", help="the test tools too")
     commands["jax-venv"].add_argument("version", metavar="X.Y.Z", help="the JAX release")

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import html
+import math
 import operator
 import re
 from dataclasses import dataclass
+from typing import Any
 
 DEFAULT_BAND = 5.0
 SECTION = "--- facts ---\n"
@@ -200,6 +202,47 @@ def broken_claims(facts: list[Fact], claims: list[Claim]) -> list[str]:
                 detail += f", {claim.right} = {right.shown()}"
             broken.append(f"{claim.line()} no longer holds: {detail}")
     return broken
+
+
+def margin(op: str, left: float, right: float) -> float:
+    """How many times over `left op right` holds: left/right for `>` and `>=`, right/left for
+    `<` and `<=`; above 1 when it holds, below when it does not."""
+    big, small = (left, right) if op in (">=", ">") else (right, left)
+    if small <= 0:
+        return math.inf if big > 0 else 0.0
+    return big / small
+
+
+def claim_values(facts: list[Fact], claims: list[Claim]) -> list[dict[str, Any]]:
+    """Each claim with the values it compared in this run, for `./book stress`'s margins.
+    `measured` says whether a side is a timing or a ratio: a claim between exact values (counts)
+    holds or not on any machine, so only a measured claim's margin says anything about load."""
+    values = {fact.name: fact for fact in facts}
+    found = []
+    for claim in claims:
+        left = values.get(claim.left)
+        right = values.get(claim.right) if isinstance(claim.right, str) else claim.right
+        if left is None or right is None:
+            continue  # broken_claims names it; no value to record
+        sides = [left, right] if isinstance(right, Fact) else [left]
+        try:  # a golden holds an exact value as text: a count reads back as a number
+            left_value = float(left.value)
+            right_value = float(right.value) if isinstance(right, Fact) else float(right)
+        except ValueError:
+            continue  # a name, not a number: broken_claims says so
+        found.append(
+            {
+                "claim": claim.line().split(" | ")[0].removeprefix("claim: "),
+                "op": claim.op,
+                "right": claim.right,
+                "left_value": left_value,
+                "right_value": right_value,
+                "measured": any(side.banded for side in sides),
+                "holds": _OPS[claim.op](left_value, right_value),
+                "margin": margin(claim.op, left_value, right_value),
+            }
+        )
+    return found
 
 
 def substitute(text: str, facts: list[Fact], marked: bool = False) -> str:

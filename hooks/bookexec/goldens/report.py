@@ -10,11 +10,13 @@ from typing import Any
 from bookexec.errors import BookError
 from bookexec.escapes import terminal
 from bookexec.files import remove_confined, write_atomic
+from bookexec.goldens import measured
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Comparison
 from bookexec.goldens.store import (
     VERSIONS_FILE,
     Provenance,
     existing_goldens,
+    parse,
     relative,
     remove_leftovers,
     write_versions,
@@ -92,6 +94,15 @@ class Report:
         if self.stale or self.failures or self.versions_problem():
             return True
         return any(c.status != "ok" for c in self.comparisons)
+
+    def claim_values(self) -> list[dict[str, Any]]:
+        """Every claim this build judged, with its block and the values it compared."""
+        found = []
+        for c in self.comparisons:
+            parsed = parse(c.actual)
+            for value in measured.claim_values(parsed.facts, parsed.claims):
+                found.append({"page": c.page, "block": c.block_id, "snippet": c.snippet, **value})
+        return found
 
     def version_note(self) -> str | None:
         """Said once: which versions wrote the goldens, which run now, and what that changed."""
