@@ -45,22 +45,14 @@ CHAPTERS = sorted(
 # their snippets still import `bookexec` where the reader sees it, or print what hidden lines
 # changed. Convert a chapter (docs/guide/chapters.md, "Hidden lines"), then delete it here.
 NOT_YET_RUNNABLE = {
-    "captures",
-    "collectives",
-    "compose",
     "control-flow",
     "derivatives",
     "how-it-stays-true",
-    "interpreter",
     "jit-in-practice",
-    "leaving-the-trace",
     "lesson",
     "primitives",
-    "pytrees",
     "randomness",
     "retracing",
-    "sharding",
-    "transforms",
 }
 _CHAPTER_TIMEOUT = 900
 # JAX's note that it filtered its own frames: the page leaves it out (`bookexec.jax.runtime`).
