@@ -411,7 +411,7 @@ def test_the_real_books_pages_show_every_block_once_with_its_golden(built_book):
             golden = re.sub(r"⟦(\w+)⟧", lambda m, e=exact: e.get(m[1], m[0]), recorded.output)
             assert kinds == (["output", "source"] if golden else ["source"]), block.where
             source = next(box for box in mine if box.kind == "source")
-            assert "".join(source.text) == block.code.strip("\n") + "\n", block.where
+            assert "".join(source.text) == block.shown.strip("\n") + "\n", block.where
             if golden:
                 shown = "".join(next(box for box in mine if box.kind == "output").text)
                 pattern = re.sub(r"⟦\w+⟧", "⟦[^⟧]+⟧", re.escape(golden))

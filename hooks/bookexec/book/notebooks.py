@@ -178,6 +178,8 @@ def setup_source(jax_version: str) -> str:
     modules = {
         "bookexec/__init__.py": "",
         "bookexec/facts.py": (_PACKAGE / "facts.py").read_text(encoding="utf-8") + _SHOW_VALUES,
+        # facts refuses characters that are not plain text with the engine's own list
+        "bookexec/escapes.py": (_PACKAGE / "escapes.py").read_text(encoding="utf-8"),
         "bookexec/goldens/__init__.py": "",
         "bookexec/goldens/measured.py": (_PACKAGE / "goldens" / "measured.py").read_text(
             encoding="utf-8"

@@ -99,7 +99,9 @@ def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser)
 def _drift_watch(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     if not options.jax:
         command.error("drift-watch needs --jax X.Y.Z (or --jax latest)")
-    if options.jax != "latest":
+    if options.jax != "latest" and not options.python:
+        # Installed by name: a release, checked before anything is made. With --python the
+        # interpreter is given, and --jax only names the run and its folder.
         _release(command, "drift-watch --jax", options.jax)
     env = prepare(root)
     jax = _newest_jax(env) if options.jax == "latest" else options.jax
