@@ -8,8 +8,9 @@ steps = iter(range(1, 11))  # the numbers 1 to 10, one at a time
 total = lax.fori_loop(0, 10, lambda i, acc: acc + next(steps), 0)
 print("fori_loop over next(steps):", int(total))
 record("loop_total", int(total))  # hidden
-print("left in the iterator:      ", len(list(steps)))
-record("left", len(list(steps)))  # hidden
+left = len(list(steps))  # reading what is left empties the iterator: read it once
+print("left in the iterator:      ", left)
+record("left", left)  # hidden
 print("what was meant:            ", sum(range(1, 11)))
 record("meant", sum(range(1, 11)))  # hidden
 
