@@ -49,7 +49,6 @@ NOT_YET_RUNNABLE = {
     "derivatives",
     "how-it-stays-true",
     "jit-in-practice",
-    "lesson",
     "primitives",
     "randomness",
     "retracing",
