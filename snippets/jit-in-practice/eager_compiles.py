@@ -2,7 +2,7 @@ import logging
 
 import jax
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 # normalise_once and x from the one-shot block above
 compiled = []
@@ -23,5 +23,5 @@ with jax.log_compiles():
 logging.getLogger("jax").removeHandler(names)
 print(len(compiled), "programs compiled by one eager call:")
 print(" ".join(compiled))
-record("count", len(compiled))
-record("programs", ", ".join(f"`{name}`" for name in compiled))
+record("count", len(compiled))  # hidden
+record("programs", ", ".join(f"`{name}`" for name in compiled))  # hidden

@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import claim, record, timing
+from bookexec.facts import claim, record, timing  # hidden
 
 # leaky_squash is the function of the first block
 x = jnp.linspace(-3.0, 3.0, 2_000)
@@ -13,8 +13,14 @@ def first_call():
     return squash_jit(x)
 
 
-t_first = timing("first", first_call, repeat=3)
-t_steady = timing("steady", lambda: squash_jit(x), repeat=50)
-ratio = record("ratio", t_first / t_steady, kind="ratio")
+# fastest, the helper of the first block, calls each function once before it starts the clock
+t_first = fastest({"first": first_call}, repeat=3)["first"]
+t_steady = fastest({"steady": lambda: squash_jit(x)}, repeat=50)["steady"]
+t_first = timing("first", first_call, repeat=3)  # hidden
+t_steady = timing("steady", lambda: squash_jit(x), repeat=50)  # hidden
+ratio = t_first / t_steady
+# hidden: begin
+ratio = record("ratio", ratio, kind="ratio")
 claim("ratio", ">=", 20, says="the first call takes at least 20 times the steady state")
-print(f"first call {t_first}, later calls {t_steady}: {ratio} times as long")
+# hidden: end
+print(f"first call {t_first:.3g}, later calls {t_steady:.3g}: {ratio:.3g} times as long")

@@ -2,7 +2,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from bookexec.facts import record
+from bookexec.facts import record  # hidden
 
 
 @jax.jit
@@ -11,7 +11,8 @@ def scale(x):
 
 
 host = np.ones((1000, 1000))  # a NumPy array, in host memory
-print("NumPy default dtype:", record("numpy_dtype", str(host.dtype)))
+print("NumPy default dtype:", host.dtype)
+record("numpy_dtype", str(host.dtype))  # hidden
 with jax.transfer_guard("disallow"):  # refuse every implicit transfer
     try:
         scale(host)
@@ -22,4 +23,5 @@ on_device = jax.device_put(host.astype(np.float32))  # transfer once, outside th
 with jax.transfer_guard("disallow"):
     result = scale(on_device)  # no transfer left to refuse
 print("on_device:", on_device.dtype, on_device.devices(), "| result:", result.dtype)
-print("jnp.asarray(host).dtype:", record("jax_dtype", str(jnp.asarray(host).dtype)))
+print("jnp.asarray(host).dtype:", jnp.asarray(host).dtype)
+record("jax_dtype", str(jnp.asarray(host).dtype))  # hidden

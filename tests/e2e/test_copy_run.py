@@ -48,7 +48,6 @@ NOT_YET_RUNNABLE = {
     "control-flow",
     "derivatives",
     "how-it-stays-true",
-    "jit-in-practice",
     "primitives",
     "randomness",
     "retracing",
