@@ -17,10 +17,10 @@ for name, fn in (("grad", jax.grad), ("hessian", jax.hessian)):
     n = len(jax.make_jaxpr(fn(energy))(x3).jaxpr.eqns)
     record(f"{name}_eqns", n)  # hidden
     print(name, "equations:", n)
+# hidden: begin
 eqns = jax.make_jaxpr(jax.hessian(energy))(x3).jaxpr.eqns
 trig = sorted({str(e.outvars[0].aval) for e in eqns if e.primitive.name in ("sin", "cos")})
-print("every sin and cos in the Hessian's jaxpr:", ", ".join(trig))
-record("trig_types", ", ".join(trig))  # hidden
+record("trig_types", ", ".join(trig))
 tangents = [e for e in eqns if e.outvars[0].aval.shape[:1] == (3,) and e.outvars[0].aval.ndim >= 2]
-print("equations with a leading axis of three tangents:", len(tangents))
-record("batched_eqns", len(tangents))  # hidden
+record("batched_eqns", len(tangents))
+# hidden: end

@@ -46,7 +46,6 @@ CHAPTERS = sorted(
 # changed. Convert a chapter (docs/guide/chapters.md, "Hidden lines"), then delete it here.
 NOT_YET_RUNNABLE = {
     "control-flow",
-    "derivatives",
     "how-it-stays-true",
     "primitives",
     "randomness",
