@@ -10,12 +10,12 @@ keyword_forms = {
     "not (x > 0)": lambda x: not (x > 0),
     "0 < x < 1": lambda x: 0 < x < 1,  # a chained comparison is an `and` in disguise
 }
-errors = set()
+errors = set()  # hidden
 for text, fn in keyword_forms.items():
     try:
         jax.jit(fn)(0.5)
     except Exception as err:
-        errors.add(type(err).__name__)
+        errors.add(type(err).__name__)  # hidden
         print(f"{text:21} -> {type(err).__name__}")
 record("keyword_error", " ".join(sorted(errors)))  # hidden
 

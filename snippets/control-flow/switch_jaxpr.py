@@ -15,6 +15,7 @@ for i in (0, 2, 7, -1):  # 7 and -1 are out of range
     print(f"switch({i:2}):", pick(i, 1.0))
 closed = jax.make_jaxpr(pick)(0, 1.0)
 print(closed)
+# hidden: begin
 (cond_eqn,) = [eqn for eqn in closed.jaxpr.eqns if eqn.primitive.name == "cond"]
-print("branch jaxprs in the cond equation:", len(cond_eqn.params["branches"]))
-record("branches", len(cond_eqn.params["branches"]))  # hidden
+record("branches", len(cond_eqn.params["branches"]))
+# hidden: end

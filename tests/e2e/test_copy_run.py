@@ -45,7 +45,6 @@ CHAPTERS = sorted(
 # their snippets still import `bookexec` where the reader sees it, or print what hidden lines
 # changed. Convert a chapter (docs/guide/chapters.md, "Hidden lines"), then delete it here.
 NOT_YET_RUNNABLE = {
-    "control-flow",
     "how-it-stays-true",
     "primitives",
     "randomness",
