@@ -886,9 +886,36 @@ OTHERS: dict[str, dict[int, list[Wrong]]] = {
     },
     "primitives": {
         1: [
-            wrong("no growth", "constant", "predicted_growth = False\n"),
-            not_applicable("skips-technique", PREDICTION),
-            not_applicable("uniform-only", PREDICTION),
+            wrong(
+                "the sparse product's primitive, typed in",
+                "constant",
+                """
+                def new_in_jaxpr(f, *args):
+                    return ["bcoo_dot_general"]
+                """,
+            ),
+            wrong(
+                "a name pattern in place of the census",
+                "skips-technique",
+                """
+                def new_in_jaxpr(f, *args):
+                    names = {e.primitive.name for e in jax.make_jaxpr(f)(*args).jaxpr.eqns}
+                    return sorted(name for name in names if name.startswith("bcoo_"))
+                """,
+            ),
+            wrong(
+                "this kernel's primitives, sparse imported already: right only with nothing new",
+                "uniform-only",
+                """
+                import gc
+
+
+                def new_in_jaxpr(f, *args):
+                    here = {p.name for p in gc.get_objects() if isinstance(p, Primitive)}
+                    eqns = jax.make_jaxpr(f)(*args).jaxpr.eqns
+                    return sorted({e.primitive.name for e in eqns} - here)
+                """,
+            ),
         ],
         2: [
             wrong(
@@ -1434,26 +1461,81 @@ OTHERS: dict[str, dict[int, list[Wrong]]] = {
         ],
         3: [
             wrong(
-                "log1p undone by exp",
-                "skips-technique",
+                "the plan of f, typed in",
+                "constant",
                 """
-                visits = [("mul", "WITH_CONSTANT"), ("log1p", "missing"), ("sqrt", "missing")]
-                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": lambda y: jnp.exp(y)}
+                def plan(f, x, rules):
+                    return [("mul", "WITH_CONSTANT"), ("log1p", "missing"), ("sqrt", "missing")]
+
+
+                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": jnp.expm1}
                 """,
             ),
             wrong(
                 "the equations in the jaxpr's order, not the inverter's",
-                "constant",
+                "skips-technique",
                 """
-                visits = [("sqrt", "missing"), ("log1p", "missing"), ("mul", "WITH_CONSTANT")]
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if name in WITH_CONSTANT else "missing"
+
+                    eqns = jax.make_jaxpr(f)(x).jaxpr.eqns
+                    return [(e.primitive.name, table(e.primitive.name)) for e in eqns]
+
+
                 more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": jnp.expm1}
+                """,
+            ),
+            wrong(
+                "looks up the start cell's RULES, not the rules given: right only for RULES",
+                "uniform-only",
+                """
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in RULES:
+                            return "RULES"
+                        return "WITH_CONSTANT" if name in WITH_CONSTANT else "missing"
+
+                    eqns = jax.make_jaxpr(f)(x).jaxpr.eqns
+                    return [(e.primitive.name, table(e.primitive.name)) for e in reversed(eqns)]
+
+
+                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": jnp.expm1}
+                """,
+            ),
+            wrong(
+                "log1p undone by exp",
+                "skips-technique",
+                """
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if name in WITH_CONSTANT else "missing"
+
+                    eqns = jax.make_jaxpr(f)(x).jaxpr.eqns
+                    return [(e.primitive.name, table(e.primitive.name)) for e in reversed(eqns)]
+
+
+                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": lambda y: jnp.exp(y)}
                 """,
             ),
             wrong(
                 "sqrt undone by abs: right where y is 1",
                 "uniform-only",
                 """
-                visits = [("mul", "WITH_CONSTANT"), ("log1p", "missing"), ("sqrt", "missing")]
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if name in WITH_CONSTANT else "missing"
+
+                    eqns = jax.make_jaxpr(f)(x).jaxpr.eqns
+                    return [(e.primitive.name, table(e.primitive.name)) for e in reversed(eqns)]
+
+
                 more_rules = {**RULES, "sqrt": jnp.abs, "log1p": jnp.expm1}
                 """,
             ),
@@ -1461,7 +1543,16 @@ OTHERS: dict[str, dict[int, list[Wrong]]] = {
                 "log1p undone only near zero, as y",
                 "uniform-only",
                 """
-                visits = [("mul", "WITH_CONSTANT"), ("log1p", "missing"), ("sqrt", "missing")]
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if name in WITH_CONSTANT else "missing"
+
+                    eqns = jax.make_jaxpr(f)(x).jaxpr.eqns
+                    return [(e.primitive.name, table(e.primitive.name)) for e in reversed(eqns)]
+
+
                 more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": lambda y: y}
                 """,
             ),

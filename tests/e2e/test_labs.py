@@ -275,6 +275,42 @@ def test_lab_runs_renders_and_drifts_like_a_page(lab_written):
 
 
 @pytest.mark.build
+def test_lab_page_links_to_the_reader_s_notebook_the_site_ships(lab_written):
+    """Under the lab's title, a download link to the notebook beside the page: the lab as
+    given, with the set-up cell, without outputs or the engine's metadata; no Colab link
+    without a `repo_url`."""
+    site = lab_written.root / "site"
+    html = (site / "labs" / "demo" / "index.html").read_text()
+    # nbconvert's sanitiser may reorder an element's attributes
+    link = re.search(r'<p class="book-notebook">(.*?)</p>', html, re.S)
+    assert link and html.index(link[0]) > html.index("Lab: demo")
+    assert 'href="demo.ipynb"' in link[1] and 'download="demo.ipynb"' in link[1]
+    assert "Download this lab as a Jupyter notebook" in link[1]
+    assert "colab" not in html.lower()
+    nb = nbformat.read(site / "labs" / "demo" / "demo.ipynb", as_version=4)
+    assert [c.id for c in nb.cells] == ["task", "setup", "start", "solution", "oops", "checks"]
+    assert "%pip install -q jax==" in nb.cells[1].source
+    assert all(not c.outputs for c in nb.cells if c.cell_type == "code")
+    assert "bookexec" not in (site / "labs" / "demo" / "demo.ipynb").read_text()
+
+
+@pytest.mark.build
+def test_lab_links_to_colab_when_the_book_names_its_github_repository(lab_site):
+    config = lab_site.root / "mkdocs.yml"
+    config.write_text("repo_url: https://github.com/someone/a-book\n" + config.read_text())
+    result = lab_site.build(mode="update")
+    assert result.returncode == 0, result.output
+    site = lab_site.root / "site"
+    colab = (
+        "https://colab.research.google.com/github/someone/a-book/blob/gh-pages/labs/demo/demo.ipynb"
+    )
+    html = (site / "labs" / "demo" / "index.html").read_text()
+    assert f'<a href="{colab}">open it in Colab</a>' in html
+    nb = nbformat.read(site / "labs" / "demo" / "demo.ipynb", as_version=4)
+    assert nb.cells[1].source == f"[Open this notebook in Colab]({colab})"
+
+
+@pytest.mark.build
 def test_lab_with_stored_outputs_fails_the_build(lab_site):
     path = lab_site.root / "docs" / "labs" / "demo.ipynb"
     nb = json.loads(path.read_text())

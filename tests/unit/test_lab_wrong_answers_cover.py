@@ -55,3 +55,18 @@ def test_the_cases_issue_36_found_passing_stay_in_the_table():
     for lab, exercises in ISSUE_36.items():
         for n, answers in exercises.items():
             assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+
+
+# Issue 36 found these exercises to be a true/false guess or a one-liner: rewritten, each asks
+# for a function that traces a jaxpr and reads it, and takes wrong answers of every kind.
+REWRITTEN = {("primitives", 1), ("interpreter", 3)}
+
+
+def test_rewritten_exercises_ask_for_code_that_reads_a_jaxpr():
+    for lab, n in sorted(REWRITTEN):
+        cells = {c.id: c for c in nbformat.read(REPO / "docs" / "labs" / f"{lab}.ipynb", 4).cells}
+        answer, solution = cells[f"answer-{n}"].source, cells[f"solution-{n}"].source
+        assert answer.startswith("def ") and "raise NotImplementedError" in answer, (lab, n)
+        assert "jax.make_jaxpr(" in solution and ".eqns" in solution, (lab, n)
+        kinds = [w.kind for w in WRONG[lab][n]]
+        assert "n/a" not in kinds and set(KINDS) <= set(kinds), (lab, n, kinds)

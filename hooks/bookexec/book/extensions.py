@@ -85,7 +85,17 @@ class Labs(Extension):
         made = self.notes.made(build, src)
         note = provenance.note_html(*made, self.notes.date, src) if made else ""
         source = Path(config.docs_dir) / src
-        page.file.abs_src_path = str(labs.render(build, src, source, build.paths.labs, note))
+        # The reader's notebook, shipped next to the page, which links to it under its title.
+        site_path = notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src)
+        in_site = site_path.relative_to(Path(config.site_dir)).as_posix()
+        colab = labs.colab_url(config.repo_url, config.remote_branch, in_site)
+        jax, jaxlib, _ = _triple(build.versions)
+        blocks = build.plans.get(src, [])
+        nb = labs.reader_notebook(labs.read(source, src), blocks, jax, jaxlib, colab)
+        notebooks.write(site_path, nb, build.masker.mask_shown)
+        download = labs.download_link(src, colab)
+        copy = labs.render(build, src, source, build.paths.labs, note, download)
+        page.file.abs_src_path = str(copy)
 
     def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
         """End the chapter's task with a link to its lab."""

@@ -15,10 +15,18 @@ Cells tagged `solution` are collapsed: the page shows them in a closed <details>
 is the cell tagged `checks`, which holds each exercise's check. The cells run in page order,
 so a check cell records the "not yet" of the stub it follows (docs/guide/labs.md gives the cell
 order every lab follows).
+
+The site also ships each lab as the reader's notebook, next to its page (`reader_notebook`):
+the lab as given, without outputs, hidden lines or the engine's metadata, opening with the
+chapter notebooks' set-up cell; the page links to it under its title, and, when `repo_url` is
+a GitHub repository, to the same file in Colab.
 """
 
 from __future__ import annotations
 
+import copy
+import html
+import re
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
@@ -26,6 +34,7 @@ import nbformat
 from nbformat import NotebookNode
 
 from bookexec.book import notebooks
+from bookexec.discover import hidden
 from bookexec.discover import options as fence_options
 from bookexec.discover.blocks import _ID, Block, add_block
 from bookexec.discover.options import LAB_OPTIONS
@@ -33,6 +42,9 @@ from bookexec.errors import BookError
 from bookexec.render.fence import pending_note
 
 LAB_DIR = "labs"
+# A GitHub repository's address, as MkDocs' `repo_url` gives it: Colab opens files from GitHub.
+_GITHUB = re.compile(r"^https?://(?:www\.)?github\.com/(?P<repo>[\w.-]+/[\w.-]+?)(?:\.git)?/?$")
+_COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{path}"
 
 
 def is_lab(src: str) -> bool:
@@ -132,10 +144,55 @@ class Judge(Protocol):
         ...
 
 
-def render(build: Judge, src: str, source: Path, out_dir: Path, note: str = "") -> Path:
+def colab_url(repo_url: str | None, branch: str, site_path: str) -> str | None:
+    """The shipped notebook opened in Colab, or None when `repo_url` is not on GitHub.
+
+    Colab reads a notebook from a GitHub branch; the site's files are on `branch` when it is
+    published with `mkdocs gh-deploy` (MkDocs' `remote_branch`), at their path in the site."""
+    found = _GITHUB.match((repo_url or "").strip())
+    if found is None:
+        return None
+    return _COLAB.format(repo=found["repo"], branch=branch, path=site_path)
+
+
+def download_link(src: str, colab: str | None) -> str:
+    """Raw HTML for the lab's page: MkDocs would check a markdown link against the docs."""
+    name = notebooks.notebook_name(src)
+    links = f'<a href="{name}" download="{name}">Download this lab as a Jupyter notebook</a>'
+    if colab:
+        links += f' or <a href="{html.escape(colab)}">open it in Colab</a>'
+    return f'<p class="book-notebook">{links}</p>'
+
+
+def reader_notebook(
+    source: NotebookNode, blocks: list[Block], jax: str, jaxlib: str, colab: str | None
+) -> NotebookNode:
+    """The lab a reader downloads: as given, without outputs, each code cell as the page shows
+    it (no hidden lines), no engine metadata, a set-up cell after the task, and the Colab link.
+    """
+    nb = copy.deepcopy(source)
+    shown = {block.id: block.shown.rstrip("\n") for block in blocks}
+    nb.metadata.pop("bookexec", None)
+    for cell in nb.cells:
+        cell.metadata.pop("bookexec", None)  # the build's options: nothing a reader runs
+        if cell.cell_type == "code":
+            cell.source = shown.get(cell.id) or hidden.shown(cell.source).rstrip("\n")
+            cell.outputs = []
+            cell.execution_count = None
+    cells = [notebooks.new_code_cell(notebooks.reader_setup(jax, jaxlib, "lab"), id="setup")]
+    if colab:
+        link = f"[Open this notebook in Colab]({colab})"
+        cells.insert(0, notebooks.new_markdown_cell(link, id="open-in-colab"))
+    nb.cells[1:1] = cells  # after the task: the reader sees what the lab is first
+    return nb
+
+
+def render(
+    build: Judge, src: str, source: Path, out_dir: Path, note: str = "", download: str = ""
+) -> Path:
     """Run-or-wait for the lab's cells, judge each against its golden, write the executed copy.
 
-    The copy is what mkdocs-jupyter renders.
+    The copy is what mkdocs-jupyter renders; `download` (raw HTML) goes under the lab's title.
     """
     outputs: dict[str, str] = {}
     for block in build.plans.get(src, []):
@@ -147,6 +204,9 @@ def render(build: Judge, src: str, source: Path, out_dir: Path, note: str = "") 
         # Under serve, while its cells run in the background (bookexec.execute.background).
         note_cell = notebooks.new_markdown_cell(pending_note("cells"), id="bookexec-pending")
         nb.cells.insert(0, note_cell)
+    if download:  # a fixed id, as below
+        at = 1 + next((i for i, c in enumerate(nb.cells) if c.get("id") == "task"), 0)
+        nb.cells.insert(at, notebooks.new_markdown_cell(download, id="bookexec-download"))
     if note:  # how the outputs were made, closing the page as on every chapter
         # A fixed id: nbformat's random one would change the copy, and its render key, each build.
         nb.cells.append(notebooks.new_markdown_cell(note, id="bookexec-provenance"))

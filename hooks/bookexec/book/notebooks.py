@@ -148,7 +148,7 @@ def add_link(markdown: str, page: str) -> str:
 
 # The set-up of a chapter whose shown code is plain JAX: what a reader needs, and no more.
 _READER_SETUP = """\
-# Set-up. The book ran this chapter under JAX {jax}; install it only if this kernel has
+# Set-up. The book ran this {what} under JAX {jax}; install it only if this kernel has
 # another version, or none (then restart the kernel).
 from importlib.metadata import PackageNotFoundError, version
 
@@ -168,9 +168,9 @@ def needs_engine(blocks: list[Block]) -> bool:
     return any(re.search(r"^\s*(?:from|import)\s+bookexec\b", b.shown, re.M) for b in blocks)
 
 
-def reader_setup(jax: str, jaxlib: str) -> str:
-    """The set-up cell of a chapter whose shown code needs nothing but JAX."""
-    return _READER_SETUP.format(jax=jax, jaxlib=jaxlib)
+def reader_setup(jax: str, jaxlib: str, what: str = "chapter") -> str:
+    """The set-up cell of a chapter (or a lab: `what`) whose shown code needs nothing but JAX."""
+    return _READER_SETUP.format(jax=jax, jaxlib=jaxlib, what=what)
 
 
 def setup_source(jax_version: str) -> str:

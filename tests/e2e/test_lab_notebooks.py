@@ -1,0 +1,136 @@
+"""The labs a reader takes home: each lab page links to a notebook the site ships, and that
+notebook runs in a plain Jupyter kernel where `import bookexec` fails.
+
+One kernel per lab (nbclient, a fresh ipykernel in an empty folder) runs the shipped notebook
+twice: as given, its worked solutions left out, where every check must print "not yet"; then,
+after `%reset -f` and with each `solution-<n>` cell in place of its `answer-<n>` cell, where
+every check must print "correct". No cell may end in an error.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from conftest import REPO
+
+pytestmark = pytest.mark.build
+
+LABS = sorted(path.stem for path in (REPO / "docs" / "labs").glob("*.ipynb"))
+_LAB_TIMEOUT = 900
+# The hidden-line marks (bookexec.discover.hidden): a trailing `# hidden`, a region's ends.
+_HIDDEN = re.compile(r"(?m)#\s*hidden\s*$|#\s*hidden:\s*(?:begin|end)\b")
+
+# First, in the test's copy only: the venv's editable install puts hooks/ on sys.path, which a
+# reader's kernel does not have; the cell then proves the book's engine is out of reach.
+_NO_BOOKEXEC = """\
+import os, sys
+sys.path[:] = [p for p in sys.path if not os.path.isdir(os.path.join(p or '.', 'bookexec'))]
+try:
+    import bookexec
+except ModuleNotFoundError:
+    print('no bookexec')
+else:
+    raise SystemExit('bookexec is importable: the run would prove nothing')"""
+
+
+@pytest.fixture(scope="module")
+def site(built_book) -> Path:
+    """The book's site as CI builds it, once per run: what readers download."""
+    return built_book
+
+
+def shipped(site: Path, lab: str) -> Path:
+    return site / "labs" / lab / f"{lab}.ipynb"
+
+
+def test_every_lab_page_links_to_a_notebook_the_site_ships(site):
+    for lab in LABS:
+        html = (site / "labs" / lab / "index.html").read_text(encoding="utf-8")
+        assert f'href="{lab}.ipynb"' in html, f"labs/{lab}: no link to its notebook"
+        assert shipped(site, lab).is_file(), f"labs/{lab}: links to {lab}.ipynb, not shipped"
+        nbformat.validate(nbformat.read(shipped(site, lab), as_version=4))
+
+
+def test_no_shipped_lab_notebook_holds_engine_code_or_hidden_lines(site):
+    """What a reader downloads names nothing of the book's engine, and shows no hidden mark."""
+    found = sorted(site.rglob("*.ipynb"))
+    labs = [path for path in found if path.parent.parent.name == "labs"]
+    assert len(labs) == len(LABS), [str(p.relative_to(site)) for p in labs]
+    for path in labs:
+        text = path.read_text(encoding="utf-8")
+        assert "bookexec" not in text, path.relative_to(site)
+    for path in found:  # chapters too: their code cells are the snippets as the page shows them
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                assert not _HIDDEN.search(cell.source), (path.relative_to(site), cell.id)
+
+
+def test_a_lab_notebook_starts_with_the_reader_s_set_up(site):
+    nb = nbformat.read(shipped(site, "tracers"), as_version=4)
+    task, setup = nb.cells[0], nb.cells[1]
+    assert task.cell_type == "markdown" and task.source.startswith("# Lab: ")
+    assert setup.cell_type == "code" and "%pip install -q jax==" in setup.source
+    assert 'if installed != "' in setup.source  # installs only when the pinned JAX is missing
+    source = nbformat.read(REPO / "docs" / "labs" / "tracers.ipynb", as_version=4)
+    assert [c.id for c in nb.cells if c.id != "setup"] == [c.id for c in source.cells]
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
+
+
+def played(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The shipped lab as given (solutions left out), then reset and solved, in one kernel."""
+    run = nbformat.v4.new_notebook(metadata=nb.metadata)
+    run.cells.append(nbformat.v4.new_code_cell(_NO_BOOKEXEC, id="no-bookexec"))
+    solutions = {c.id: c for c in nb.cells if "solution" in c.metadata.get("tags", [])}
+    for mode in ("given", "solved"):
+        if mode == "solved":
+            run.cells.append(nbformat.v4.new_code_cell("%reset -f", id="reset"))
+        for cell in nb.cells:
+            if cell.cell_type != "code" or cell.id in solutions:
+                continue
+            if mode == "solved" and cell.id.startswith("answer-"):
+                cell = solutions["solution-" + cell.id.removeprefix("answer-")]
+            run.cells.append(nbformat.v4.new_code_cell(cell.source, id=f"{mode}-{cell.id}"))
+    return run
+
+
+def printed(cell) -> str:
+    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_shipped_lab_runs_in_a_plain_kernel_not_yet_as_given_correct_when_solved(
+    site, lab, tmp_path
+):
+    nb = nbformat.read(shipped(site, lab), as_version=4)
+    run = played(nb)
+    client = NotebookClient(
+        run,
+        timeout=_LAB_TIMEOUT,
+        kernel_name="python3",
+        allow_errors=True,
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
+    client.execute()
+    errors = [
+        f"{c.id}: {o.ename}: {o.evalue}"
+        for c in run.cells
+        for o in c.outputs
+        if o.output_type == "error"
+    ]
+    assert errors == [], errors
+    assert printed(run.cells[0]).strip() == "no bookexec"
+    numbers = [int(c.id.split("-")[1]) for c in nb.cells if re.fullmatch(r"answer-\d+", c.id)]
+    assert len(numbers) >= 3
+    said = {c.id: printed(c) for c in run.cells}
+    for mode, verdict in (("given", "not yet: "), ("solved", "correct")):
+        for n in numbers:
+            out = said[f"{mode}-check-{n}"]
+            assert out.startswith(f"Exercise {n}: {verdict}") and out.count("\n") == 1, (
+                f"labs/{lab}, {mode}, check {n}: {out!r}"
+            )
