@@ -124,7 +124,8 @@ _MEASURE = r"""
   for (const code of content.querySelectorAll(outputs)) {
     const text = code.textContent;
     found.boxes.push(text);
-    if (!text.includes('{ lambda ')) continue;
+    // Only an output coloured as jaxpr (an author may show one as a diff, with `result=`).
+    if (!text.includes('{ lambda ') || !code.closest('.language-jaxpr')) continue;
     // The lines of each jaxpr: from its `{ lambda` (or a `let name =` before it) to its brace.
     const jaxprLine = new Set();
     for (let start = text.indexOf('{ lambda '); start !== -1; ) {
