@@ -272,6 +272,30 @@ def static_server(directory: Path):
         server.shutdown()
 
 
+def page_paths(site: Path) -> list[str]:
+    """Every page of the site as a URL path: 'tracers/', '' for the home page, '404.html'."""
+    paths = []
+    for html in sorted(site.rglob("*.html")):
+        rel = html.relative_to(site).as_posix()
+        paths.append(rel.removesuffix("index.html") if rel.endswith("index.html") else rel)
+    return paths
+
+
+def visit(page, url: str | None = None, timeout: float = 60_000):
+    """Open `url` (or reload the page) and return once its document is parsed whole and the
+    network has gone quiet.
+
+    `networkidle` alone is not that: it fires after 500 ms with no request, and on a busy
+    machine the parser can still be halfway down a long page, so a check would read half of it.
+    """
+    if url is None:
+        response = page.reload(wait_until="load", timeout=timeout)
+    else:
+        response = page.goto(url, wait_until="load", timeout=timeout)
+    page.wait_for_load_state("networkidle", timeout=timeout)
+    return response
+
+
 @pytest.fixture
 def browser_page(browser):
     """Open a path of a built site, served from localhost, in a fresh browser page."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import shutil
 from importlib.metadata import version
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import jax
@@ -20,7 +19,7 @@ import pytest
 
 from bookexec.discover.blocks import scan_page
 from bookexec.goldens.store import parse as parse_golden
-from conftest import REPO, jaxpr_goldens, static_server
+from conftest import REPO, jaxpr_goldens, page_paths, static_server, visit
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]
 
@@ -30,30 +29,6 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 # The parts of a jaxpr the lexer marks, as Pygments CSS classes.
 JAXPR_CLASSES = {"k": "keyword", "kt": "type", "nf": "primitive", "nv": "binder"}
 JAXPR_CLASSES |= {"na": "parameter", "m": "number"}
-
-
-def page_paths(site: Path) -> list[str]:
-    """Every page of the site as a URL path: 'tracers/', '' for the home page, '404.html'."""
-    paths = []
-    for html in sorted(site.rglob("*.html")):
-        rel = html.relative_to(site).as_posix()
-        paths.append(rel.removesuffix("index.html") if rel.endswith("index.html") else rel)
-    return paths
-
-
-def visit(page, url: str | None = None, timeout: float = 60_000):
-    """Open `url` (or reload the page) and return once its document is parsed whole and the
-    network has gone quiet.
-
-    `networkidle` alone is not that: it fires after 500 ms with no request, and on a busy
-    machine the parser can still be halfway down a long page, so a check would read half of it.
-    """
-    if url is None:
-        response = page.reload(wait_until="load", timeout=timeout)
-    else:
-        response = page.goto(url, wait_until="load", timeout=timeout)
-    page.wait_for_load_state("networkidle", timeout=timeout)
-    return response
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,10 @@ import jax
 import jax.numpy as jnp
 import pytest
 from pygments.lexers import get_lexer_by_name
-from pygments.token import Error, Keyword, Name, Number, Operator, Punctuation, Text
+from pygments.token import Error, Keyword, Name, Number, Operator, Punctuation, Text, Whitespace
 
 from bookexec.goldens.store import parse as parse_golden
+from bookexec.jax.parse import JaxprSyntaxError, split_output
 
 
 def tokens(text: str) -> list[tuple]:
@@ -200,3 +201,79 @@ def test_a_variable_named_like_a_primitive_or_a_keyword_is_a_variable():
     assert (Name.Variable, "in") in found and (Name, "in") in found  # defined, then read
     assert (Name.Variable, "ge") in found and (Name.Function, "ge") in found
     assert [v for k, v in found if k is Keyword and v == "in"] == ["in"]  # the one keyword
+
+
+# -- outputs that mix text with a jaxpr -------------------------------------------------------
+
+# Where a jaxpr of an output starts: a top-level definition's `let name = `, or `{ lambda`.
+_JAXPR_START = re.compile(r"(?:let [A-Za-z_]\w* = )?\{ lambda ")
+
+
+def outside_jaxprs(text: str) -> list[tuple[int, int]]:
+    """The stretches of `text` outside its jaxprs (with a definition's trailing ` in`)."""
+    out, at = [], 0
+    for found in _JAXPR_START.finditer(text):
+        if found.start() < at:  # a nested jaxpr, inside the last one
+            continue
+        start, depth, end = found.start(), 0, found.start()
+        for end in range(text.index("{", start), len(text)):
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        end += 1
+        end += 3 if text.startswith(" in", end) else 0
+        out.append((at, start))
+        at = end
+    return [*out, (at, len(text))]
+
+
+def coloured_outside(text: str) -> list[tuple[str, str]]:
+    """Each token outside the jaxprs of `text` that has a colour: (its text, its kind)."""
+    stretches = outside_jaxprs(text)
+    return [
+        (value, str(kind))
+        for position, kind, value in get_lexer_by_name("jaxpr").get_tokens_unprocessed(text)
+        if value.strip()
+        and kind not in (Text, Whitespace)
+        and any(start <= position < end for start, end in stretches)
+    ]
+
+
+def test_only_the_jaxpr_of_a_mixed_output_is_coloured():
+    """The words around a jaxpr are the block's prose: `handed in:` is no keyword, `= 0x3f`
+    no equation, however much they look like a jaxpr's parts."""
+    jaxpr = str(jax.make_jaxpr(lambda x: jnp.sin(x) * 2.0)(1.0))
+    text = (
+        "handed in: GradTracer(primal=3.0, typeof(tangent)=f32[])\n"
+        f"{jaxpr}\n"
+        "or constant: 1065353216 = 0x3f800000\n"
+        "appears in the printout: True\n"
+    )
+    assert coloured_outside(text) == []
+    kinds = kinds_of(text)
+    assert kinds["sin"] == {Name.Function} and kinds["{ lambda"] == {Keyword}
+    assert "".join(value for _, value in tokens(text)) == text
+
+
+def test_every_golden_colours_nothing_outside_its_jaxprs():
+    coloured = {
+        golden.relative_to(REPO).as_posix(): found[:5]
+        for golden in GOLDEN_OUTPUTS
+        if "{ lambda " in golden.read_text()
+        and (found := coloured_outside(parse_golden(golden.read_text()).output))
+    }
+    assert coloured == {}
+
+
+def test_a_jaxpr_fragment_written_alone_is_still_coloured():
+    """A hand-written `jaxpr` fence of one equation holds no `{ lambda`: all of it is jaxpr."""
+    assert marked("b:f32[] = sin a")[3:5] == [(Operator, "="), (Name.Function, "sin")]
+
+
+def test_text_before_a_jaxpr_the_parser_cannot_read_stays_plain():
+    text = "handed in: a tracer\n{ lambda ; a:f32[]. let b:f32[] = sin a in (b,\n"
+    with pytest.raises(JaxprSyntaxError):  # cut short: the parser gives up
+        split_output(text)
+    found = list(get_lexer_by_name("jaxpr").get_tokens_unprocessed(text))
+    assert found[0] == (0, Text, "handed in: a tracer\n")
+    assert (Name.Function, "sin") in [(kind, value) for _, kind, value in found]

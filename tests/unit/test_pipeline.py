@@ -212,6 +212,20 @@ def test_the_fence_lays_out_what_the_stage_hands_it_and_says_so():
     assert 'class="admonition note bookexec-pending" data-block="first"' in render(source)
 
 
+def test_a_source_box_is_titled_with_the_file_name_not_the_repository_path():
+    """The reader sees the name to save the code under; `title=` still sets it, or none."""
+    source = FakeSource("printed\n")
+    assert source.block.snippet == "snippets/ch/first.py"
+    html = render(source)
+    assert '<span class="filename">first.py</span>' in html and "snippets/" not in html
+    options = {"id": "first", "source": "", "result": "", "extra": {"title": "Two lines"}}
+    titled = str(format_python(source, code="print(1)\n", md=Markdown(), **options))
+    assert '<span class="filename">Two lines</span>' in titled
+    options["extra"] = {"title": ""}
+    untitled = str(format_python(source, code="print(1)\n", md=Markdown(), **options))
+    assert 'class="filename"' not in untitled
+
+
 def test_the_fence_shows_drift_at_the_block_under_serve():
     goldens = snapshot({"first": "old\n"})
     drift = compare(GOLDENS, PAGE, "first", "snippets/ch/first.py", "new\n", snapshot=goldens)

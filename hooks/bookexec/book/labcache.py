@@ -13,7 +13,8 @@ not change.
   wrote (its outputs and provenance note included), its path (nbconvert resolves images
   against it), every option mkdocs-jupyter passed (theme, template name, mathjax...), the
   text of the custom template, and the versions of the packages that render it
-  (mkdocs-jupyter, nbconvert, Jinja2, mistune, Pygments, nbformat);
+  (mkdocs-jupyter, nbconvert, Jinja2, mistune, Pygments, nbformat) with the source of the
+  Pygments lexers installed as plugins (the book's `jaxpr` lexer, which the template calls);
 - `_get_nb_toc_tokens(path, depth)`, the page's headings, keyed the same way without the
   template (`toc_key`).
 
@@ -35,7 +36,8 @@ import json
 import logging
 import os
 from collections.abc import Callable
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError, entry_points, version
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +61,31 @@ TocTokens = Callable[[NbPath, int], tuple[list[dict[str, Any]], str | None]]
 
 @functools.cache
 def versions() -> str:
-    """The versions of the packages that render a lab, as one string."""
+    """The versions of the packages that render a lab, and the source of the Pygments lexers
+    installed as plugins, as one string."""
     parts = []
     for name in RENDERERS:
         try:
             parts.append(f"{name}=={version(name)}")
         except PackageNotFoundError:
             parts.append(f"{name}==?")
-    return ";".join(parts)
+    return ";".join([*parts, *plugin_lexer_sources()])
+
+
+def plugin_lexer_sources() -> list[str]:
+    """A digest of each Python file beside each Pygments plugin lexer (the book's `jaxpr`
+    lexer and the parser it reads jaxprs with): the lab template colours jaxpr outputs with it,
+    and its version does not change when its source does."""
+    folders = set()
+    for entry in entry_points(group="pygments.lexers"):
+        spec = find_spec(entry.module)
+        if spec is not None and spec.origin:
+            folders.add(Path(spec.origin).parent)
+    return [
+        f"{path.name}={hashlib.sha256(path.read_bytes()).hexdigest()}"
+        for folder in sorted(folders)
+        for path in sorted(folder.glob("*.py"))
+    ]
 
 
 def _digest(*parts: bytes | str) -> str:

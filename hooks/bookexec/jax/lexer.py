@@ -1,13 +1,15 @@
 """A Pygments lexer for jaxprs, so the book's outputs read like the programs they are.
 
-Registered as the `jaxpr` language through the project's entry points. Text that is not a
-jaxpr passes through as plain text, so whole block outputs can use it.
+Registered as the `jaxpr` language through the project's entry points. A block output that
+holds a jaxpr is lexed with it whole, so the text around its jaxprs (what the block printed
+besides: `handed in: ...`, `constant = 0x3f...`) stays plain text: only the jaxprs are coloured.
+A text with no jaxpr at all (a hand-written `jaxpr` fence of one equation) is coloured whole.
 
 Each jaxpr in the text is read by the book's parser (`bookexec.jax.parse`), and coloured from where
 the parser found each part: a variable called `ge` is a variable and the primitive `ge` a
 primitive, a variable called `in` is not the keyword, `scatter-add` is one primitive. What lies
-between those parts (punctuation, parameter values) and text that is not a jaxpr, or a jaxpr
-the parser cannot read, is coloured by the regular expressions below.
+between those parts (punctuation, parameter values), a fragment with no jaxpr, or a jaxpr the
+parser cannot read, is coloured by the regular expressions below.
 
 What it marks, with the token the theme colours:
 - `{ lambda`, `let`, `in`: Keyword; a top-level `let name = { ... } in` names its jaxpr as
@@ -125,10 +127,15 @@ class JaxprLexer(Lexer):
         try:
             segments = split_output(text)
         except Exception:  # a jaxpr the parser cannot read is still shown, coloured by regex
-            yield from regex.get_tokens_unprocessed(text)
+            yield from _after_text(regex, text)
             return
+        whole = not any(segment.program for segment in segments)  # a fragment: all jaxpr
         offset = 0
         for segment in segments:
+            if segment.program is None and not whole:  # printed around the jaxprs: plain
+                yield offset, Text, segment.text
+                offset += len(segment.text)
+                continue
             pos = 0
             for span in segment.spans:
                 if span.start > pos:
@@ -141,6 +148,15 @@ class JaxprLexer(Lexer):
                 pos = span.end
             yield from _shifted(regex, segment.text[pos:], offset + pos)
             offset += len(segment.text)
+
+
+def _after_text(lexer: RegexLexer, text: str) -> Iterator[_Token]:
+    """Text the parser cannot read: plain up to the line of its first jaxpr, regex after."""
+    first = text.find("{ lambda")
+    start = text.rfind("\n", 0, first) + 1 if first > 0 else 0
+    if start:
+        yield 0, Text, text[:start]
+    yield from _shifted(lexer, text[start:], start)
 
 
 def _shifted(lexer: RegexLexer, text: str, offset: int) -> Iterator[_Token]:

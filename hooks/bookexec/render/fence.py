@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
 from markupsafe import Markup
@@ -66,8 +66,9 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
         source=source,
         result=result or "text",
         tabs=tuple(options.get("tabs") or DEFAULT_TABS),
-        # The reader sees which file the code comes from: the same file the tests use.
-        title=extra.get("title", block.snippet),
+        # The name a reader would save the code under; the repository's folders (`snippets/`)
+        # mean nothing to them.
+        title=extra.get("title", PurePosixPath(block.snippet).name),
         hl_lines=extra.get("hl_lines", ""),
         linenums=extra.get("linenums", ""),
     )
