@@ -568,13 +568,38 @@ class Build:
             return
         executor = self.runs.executor
         total, pages_with_blocks = self.planned.blocks(), self.planned.pages_with_blocks()
+        if self.settings.only:
+            total = self._select(self.settings.only)
+            pages_with_blocks = 1
         using = "the block cache" if executor.cache else "no cache"
+        only = f", GOLDEN_ONLY={self.settings.only}" if self.settings.only else ""
         log.info(
-            f"bookexec: {total} blocks on {pages_with_blocks} pages, "
-            f"{executor.jobs} pages at a time, {using} (GOLDEN={self.mode})"
+            f"bookexec: {_count(total, 'block')} on {_count(pages_with_blocks, 'page')}, "
+            f"{executor.jobs} pages at a time, {using} (GOLDEN={self.mode}{only})"
         )
-        self.progress.expect(pages_with_blocks, total, self.plans, executor.jobs)
+        plans = self.plans
+        if self.runs.only is not None:  # the progress counts what runs
+            page = self.runs.only[0]
+            plans = {page: plans[page][:total]}
+        self.progress.expect(pages_with_blocks, total, plans, executor.jobs)
         self.runs.start(self.plans)
+
+    def _select(self, only: str) -> int:
+        """GOLDEN_ONLY: run one page, or one block and the blocks before it (its session
+        needs them); judge, and so write, only what it names. Returns how many blocks run."""
+        page, block_id = self.planned.select(only)
+        running = Provenance.of(self.versions, backend="")
+        if self.recorded is not None and self.recorded.versions != running.versions:
+            raise BookError(
+                f"GOLDEN_ONLY: the goldens were written under {self.recorded.describe()}, this "
+                f"build runs {running.describe()}: updating part of them would mix the two; "
+                "update the whole book"
+            )
+        blocks = self.plans[page]
+        self.runs.only = (page, None if block_id is None else {block_id})
+        if block_id is None:
+            return len(blocks)
+        return 1 + next(i for i, block in enumerate(blocks) if block.id == block_id)
 
     def enter_page(
         self, src: str, markdown: str, meta: dict[str, Any] | None = None, offset: int = 0
@@ -634,6 +659,10 @@ class Build:
     def report(self) -> Report:
         """One report for the whole build: failures, drift, new and stale goldens, versions."""
         stale = sorted(self.runs.goldens.paths() - self.planned.goldens(self.golden_dir))
+        if self.runs.only is not None:  # GOLDEN_ONLY: a page's own stale goldens, no others
+            page, block_ids = self.runs.only
+            folder = golden_path(self.golden_dir, page, "-").parent
+            stale = [path for path in stale if block_ids is None and path.parent == folder]
         notes = self.runs.executor.notes
         return self.judge.report(stale, notes, self.problems(), self.recorded, self.running())
 
@@ -789,6 +818,10 @@ def progress_for(root: Path, settings: Settings) -> Progress:
     """A build's progress lines; each block's last run time estimates the time left."""
     times = RunTimes(CachePaths(root).run_times if settings.execute else None)
     return Progress(log.info, slow=settings.slow, times=times)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _stdout(line: str) -> None:

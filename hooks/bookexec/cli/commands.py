@@ -59,11 +59,24 @@ def _build(root: Path, options: Options, rest: list[str], command: Parser) -> in
 
 
 def _update(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    rest, only = _named(rest)
     mkdocs = prepare(root).tool("mkdocs")
-    call([mkdocs, "build", "--strict", *rest], env={"GOLDEN": "update"})
-    with suppress(OSError):  # what changed, for the author to read; needs git
-        subprocess.run(["git", "status", "--short", "--", "tests/golden"], check=False)
+    call([mkdocs, "build", "--strict", *rest], env={"GOLDEN": "update", "GOLDEN_ONLY": only})
+    with suppress(OSError):  # what changed, goldens and generated pages; needs git
+        subprocess.run(["git", "status", "--short", "--", "tests/golden", "docs"], check=False)
     return 0
+
+
+# mkdocs build's options that take a value: the word after one is no PAGE.
+_VALUED = {"-f", "--config-file", "-t", "--theme", "-d", "--site-dir"}
+
+
+def _named(rest: list[str]) -> tuple[list[str], str]:
+    """mkdocs build's options, and the PAGE[#BLOCK] among them ("" when none is named)."""
+    for i, word in enumerate(rest):
+        if not word.startswith("-") and (i == 0 or rest[i - 1] not in _VALUED):
+            return rest[:i] + rest[i + 1 :], word
+    return rest, ""
 
 
 def _review(root: Path, options: Options, rest: list[str], command: Parser) -> int:

@@ -21,7 +21,7 @@ exit codes:
 SUMMARIES = {
     "serve": "set up, then serve the book with live reload on http://127.0.0.1:8000",
     "build": "set up, then run the strict build that CI runs",
-    "update": "set up, then rewrite the goldens (GOLDEN=update) and show what changed",
+    "update": "set up, then rewrite the goldens (all, one page's or one block's); what changed",
     "review": "walk the drift the last failed build left: accept, skip or reject each",
     "jax-changes": "run every block under each older JAX too; regenerate docs/jax-changes.md",
     "drift-watch": "check and update a scratch copy under another JAX; artifacts",
@@ -35,7 +35,8 @@ SUMMARIES = {
 _SHOWN = {
     "drift-watch": "drift-watch --jax X.Y.Z",
     "test": "test [--yes]",
-    "bench": "bench [serve]",
+    "update": "update [PAGE[#BLOCK]]",
+    "bench": "bench [serve|update]",
     "stress": "stress [N] [--profile P]",
     "setup": "setup [--test]",
     "jax-venv": "jax-venv X.Y.Z",
@@ -58,7 +59,11 @@ DESCRIPTIONS = {
     "build": "Set up .venv, then run the strict build CI runs (`mkdocs build --strict`): a "
     "failed, drifted, new or stale golden fails it, after the drift report.",
     "update": "Set up .venv, then rewrite the goldens (GOLDEN=update mkdocs build --strict) and "
-    "show what changed in tests/golden (git status).",
+    "show what changed in tests/golden and docs (git status). With PAGE (docs/tracers.md, "
+    "tracers.md or tracers) it runs only that page and writes only its goldens; with "
+    "PAGE#BLOCK, only that block, after the blocks before it on its page that its session "
+    "needs, and writes only that golden (GOLDEN_ONLY=PAGE#BLOCK). An unknown page or block is "
+    "an error naming those the book has.",
     "review": "Walk the drift the last failed check build left (.cache/bookexec/"
     "last-report.json): [a]ccept, [s]kip, [r]eject or [q]uit each block. Without a terminal "
     "it only lists.",
@@ -142,7 +147,8 @@ def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
     commands["test"].add_argument(
         "--yes", action="store_true", help="install Debian's chromium without asking"
     )
-    commands["bench"].usage = f"{PROG} bench [-h] [serve] [OPTIONS...]"
+    commands["bench"].usage = f"{PROG} bench [-h] [serve|update] [OPTIONS...]"
+    commands["update"].usage = f"{PROG} update [-h] [PAGE[#BLOCK]] [OPTIONS...]"
     commands["stress"].add_argument(
         "runs", nargs="?", type=_runs, default=3, metavar="N", help="how many builds (3)"
     )

@@ -74,8 +74,8 @@ class Judge:
         return self.judgements[key]
 
     def _judge(self, page: str, block: Block) -> Verdict:
-        if self.runs.recorded_only(page):
-            if self.runs.execute:
+        if self.runs.recorded_block(page, block):
+            if self.runs.execute and self.runs.only is None:
                 self.pending_blocks.add((page, block.id))
             output, facts, _ = recorded(self.runs.goldens, block)
             return shown(output, facts, "(recorded)"), None, None
