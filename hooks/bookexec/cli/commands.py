@@ -171,6 +171,8 @@ def _bench(root: Path, options: Options, rest: list[str], command: Parser) -> in
     env = prepare(root, "test")  # the serve benchmark drives Chromium through Playwright
     if rest[:1] == ["serve"]:
         become([env.tool("python"), "benchmarks/bench_serve.py", *rest[1:]])
+    if rest[:1] == ["update"]:
+        become([env.tool("python"), "benchmarks/bench_update.py", *rest[1:]])
     become([env.tool("python"), "benchmarks/bench_build.py", *rest])
     return 0
 

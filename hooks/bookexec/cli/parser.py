@@ -26,7 +26,7 @@ SUMMARIES = {
     "jax-changes": "run every block under each older JAX too; regenerate docs/jax-changes.md",
     "drift-watch": "check and update a scratch copy under another JAX; artifacts",
     "test": "set up with the test tools, then lint, type-check and run the test suite",
-    "bench": "time builds (or, with serve, what an author waits for under serve)",
+    "bench": "time builds (with serve: what an author waits for; with update: one golden)",
     "stress": "the strict build, cache off, N times (3) per load; each claim's margin",
     "setup": "only set up (with --test, the test tools too)",
     "jax-venv": "make .cache/jax-X.Y.Z (another JAX over the pin) and print its path",
@@ -47,8 +47,8 @@ PASSES_ON = {
     "build": "mkdocs build --strict (.venv/bin/mkdocs build --help lists them)",
     "update": "mkdocs build --strict (.venv/bin/mkdocs build --help lists them)",
     "test": "pytest (.venv/bin/pytest --help lists them)",
-    "bench": "benchmarks/bench_build.py, or after serve to benchmarks/bench_serve.py\n"
-    "(.venv/bin/python benchmarks/bench_build.py --help lists them)",
+    "bench": "benchmarks/bench_build.py, or after serve to benchmarks/bench_serve.py,\n"
+    "after update to benchmarks/bench_update.py (each one's --help lists them)",
 }
 
 
@@ -79,7 +79,9 @@ DESCRIPTIONS = {
     "terminal), then ruff, mypy and the test suite (pytest -n 2 --dist loadfile): its layers "
     "are tests/unit, tests/integration and tests/e2e, and `./book test tests/unit` runs one.",
     "bench": "Time builds (benchmarks/bench_build.py), or, with serve, what an author waits for "
-    "under mkdocs serve (benchmarks/bench_serve.py). Sets up the test tools (Playwright).",
+    "under mkdocs serve (benchmarks/bench_serve.py), or, with update, the update of one block "
+    "against the whole book's (benchmarks/bench_update.py). Sets up the test tools "
+    "(Playwright).",
     "stress": "The strict build with the cache off, N times (default 3) in each profile: quiet, "
     "busy (busy loops take every core twice over; BOOK_STRESS_LOOPS to change) and one-core "
     "(pinned to one core, as taskset -c 0). It ends with the claim-margin table: each claim's "
