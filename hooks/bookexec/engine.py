@@ -49,7 +49,7 @@ from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
 from bookexec.render import prose
-from bookexec.render.fence import anchor_blocks, format_python, page_summary
+from bookexec.render.fence import anchor_blocks, format_python, page_summary, strict_warnings
 from bookexec.render.templates import TemplateCache
 from bookexec.settings import Settings
 
@@ -336,6 +336,8 @@ class Engine:
         serve, offer the page's drift to the browser review."""
         build, src = self.current(), page.file.src_uri
         output = build.check_page(src, build.masker.mask_shown(output))  # its title, nav, toc
+        if build.serving and build.warnings:  # after the check: the box is no block's
+            output = strict_warnings(output, build.warnings)
         if self.graph is not None and src in build.used:
             self.graph.rendered_page(build.inputs[src].used(*build.used[src]))
         if self.review is not None and build.render.review and src not in build.owned:
@@ -458,6 +460,8 @@ class Build:
         self.titles: dict[str, str] = {}
         self.files_at_start: dict[str, int] = {}
         self.config_text = ""
+        # Under serve: the warnings a strict build fails on, shown, not counted (the plugin's).
+        self.warnings: list[str] = []
         # Two updates at once would remove each other's temporary files: the second refuses.
         self._lock = contextlib.ExitStack()
         self.finished = False

@@ -239,6 +239,24 @@ def page_summary(failures: list[Failure], drifted: list[Comparison]) -> str:
     )
 
 
+_ARTICLE = re.compile(r"<article\b[^>]*>|<body\b[^>]*>")
+
+
+def strict_warnings(page: str, warnings: list[str]) -> str:
+    """A served page with the warnings `mkdocs build --strict` would fail on, at the top of
+    its content (the serve keeps building; the strict build does not)."""
+    items = "".join(f"<li><pre>{html.escape(w)}</pre></li>" for w in warnings)
+    box = (
+        '<div class="admonition warning bookexec-strict-warnings">'
+        '<p class="admonition-title">The strict build fails on this</p>'
+        f"<p>The server goes on; <code>mkdocs build --strict</code> stops at:</p><ul>{items}"
+        "</ul></div>\n"
+    )
+    found = _ARTICLE.search(page)
+    at = found.end() if found else 0
+    return page[:at] + box + page[at:]
+
+
 _FENCE_ID = re.compile(r'^(\s*)(?:`{3,}|~{3,})\s*python\b.*\bid="([^"]+)"')
 
 
