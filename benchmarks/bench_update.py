@@ -4,9 +4,9 @@ Figures (each a median of --rounds runs, on a copy of the book, in one run):
 - trivial-build: `mkdocs build --strict` of a one-page Material site, the yardstick
   (`bench_serve.trivial_site`);
 - one-block: a `print(...)` line appended to the snippet (--snippet), then the update of its
-  block alone (`GOLDEN=update GOLDEN_ONLY=PAGE#BLOCK mkdocs build --strict`, what
-  `./book update PAGE#BLOCK` runs); printed with the seconds its page's worker ran, as the
-  build's progress line reports them;
+  block alone (`python -m bookexec.cli.partial PAGE#BLOCK`, what `./book update PAGE#BLOCK`
+  runs: its page's run, no page rendered); printed with the seconds its page's worker ran,
+  as the progress line reports them;
 - full-update (unless --no-full): the same edit again, then the update of the whole book
   (`GOLDEN=update mkdocs build --strict`, what `./book update` runs): what one new golden
   cost before the update could be limited.
@@ -36,12 +36,13 @@ LIMIT = 1.5  # x trivial-build, on top of the page's own run
 
 
 def update(root: Path, only: str = "") -> tuple[float, str]:
-    """Seconds of one update build, and its log."""
+    """Seconds of one update, as `./book update [PAGE#BLOCK]` runs it, and its log."""
+    partial = [sys.executable, "-m", "bookexec.cli.partial", only]
     start = time.perf_counter()
     proc = subprocess.run(
-        [str(MKDOCS), "build", "--strict"],
+        partial if only else [str(MKDOCS), "build", "--strict"],
         cwd=root,
-        env=environ(root, GOLDEN="update", GOLDEN_ONLY=only),
+        env=environ(root, GOLDEN="update"),
         capture_output=True,
         text=True,
     )
@@ -71,7 +72,7 @@ def page_seconds(log: str, page: str) -> float:
 
 def written(log: str) -> list[str]:
     """The goldens an update says it wrote."""
-    return re.findall(r"bookexec: (?:rewrote|wrote new) (\S+)", log)
+    return re.findall(r"bookexec: (?:rewrote|wrote new) (tests/golden/\S+)", log)
 
 
 def drift(root: Path, snippet: str, number: int) -> None:

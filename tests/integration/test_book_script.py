@@ -355,22 +355,27 @@ def test_a_command_that_cannot_go_on_says_why_without_a_traceback(
 
 # A stand-in mkdocs that also says which goldens the build was asked to write.
 UPDATE_MKDOCS = """#!/bin/sh
-echo "mkdocs $* GOLDEN=$GOLDEN GOLDEN_ONLY=$GOLDEN_ONLY" >> "{log}"
+echo "mkdocs $* GOLDEN=$GOLDEN" >> "{log}"
 """
 
 
-def test_update_of_one_page_or_block_hands_it_to_the_build(checkout, tmp_path):
-    """`./book update PAGE[#BLOCK]` runs the update build for that page or block alone
-    (GOLDEN_ONLY, which tests/integration/test_update_one.py checks in a real build)."""
+def test_update_of_one_page_or_block_runs_it_alone(checkout, tmp_path):
+    """`./book update` is the whole book's strict update build; `./book update PAGE[#BLOCK]`
+    runs that page or block alone (`bookexec.cli.partial`, which
+    tests/integration/test_update_one.py runs for real)."""
     log = tmp_path / "calls.log"
     stand_in_venv(checkout, log)
     (checkout / ".venv" / "bin" / "mkdocs").write_text(UPDATE_MKDOCS.format(log=log))
-    for args, only in (([], ""), (["tracers.md#shapes"], "tracers.md#shapes")):
+    expected = {
+        (): "mkdocs build --strict -q GOLDEN=update",
+        ("tracers.md#shapes",): "python -m bookexec.cli.partial tracers.md#shapes -q",
+    }
+    for args, call in expected.items():
         log.unlink(missing_ok=True)
         result = run(checkout, "update", *args, "-q")
         assert result.returncode == 0, result.stderr
-        builds = [call for call in log.read_text().splitlines() if call.startswith("mkdocs")]
-        assert builds == [f"mkdocs build --strict -q GOLDEN=update GOLDEN_ONLY={only}"]
+        steps = [s for s in log.read_text().splitlines() if " install " not in s]
+        assert steps == [call]
     helped = run(checkout, "update", "--help")
     assert "./book update [-h] [PAGE[#BLOCK]]" in helped.stdout
     assert "only that page" in helped.stdout

@@ -3,7 +3,13 @@ the blocks before it in its page's session, and writes only the goldens it names
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
+
+from conftest import Result
 
 pytestmark = pytest.mark.build
 
@@ -43,6 +49,26 @@ def written_book(site):
     assert written.returncode == 0, written.output
 
 
+def update(book, only: str, way: str) -> Result:
+    """The update of `only`: through a whole strict build (GOLDEN_ONLY), or as `./book update
+    PAGE[#BLOCK]` runs it, with no page rendered (`bookexec.cli.partial`)."""
+    if way == "build":
+        return book.build("update", GOLDEN_ONLY=only)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bookexec.cli.partial", only],
+        cwd=book.root,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+    )
+    return Result(proc.returncode, proc.stdout)
+
+
+WAYS = pytest.mark.parametrize("way", ["build", "partial"])
+
+
 @pytest.fixture
 def book(prebuilt, tmp_path):
     book = prebuilt(written_book, tmp_path)
@@ -52,9 +78,10 @@ def book(prebuilt, tmp_path):
     return book
 
 
-def test_an_update_of_one_block_runs_its_session_and_writes_only_its_golden(book):
+@WAYS
+def test_an_update_of_one_block_runs_its_session_and_writes_only_its_golden(book, way):
     before = book.goldens()
-    done = book.build("update", GOLDEN_ONLY="first.md#uses")
+    done = update(book, "first.md#uses", way)
     assert done.returncode == 0, done.output
     after = book.goldens()
     # The named block's golden, run after the block its session needs (setup set `word`).
@@ -66,9 +93,10 @@ def test_an_update_of_one_block_runs_its_session_and_writes_only_its_golden(book
     assert "golden update: 1 block checked, 1 written" in done.output
 
 
-def test_an_update_of_one_page_writes_that_page_only(book):
+@WAYS
+def test_an_update_of_one_page_writes_that_page_only(book, way):
     before = book.goldens()
-    done = book.build("update", GOLDEN_ONLY="docs/first.md")
+    done = update(book, "docs/first.md", way)
     assert done.returncode == 0, done.output
     after = book.goldens()
     assert "set up beta" in after["first/setup.txt"]
@@ -84,9 +112,10 @@ def test_an_update_of_one_page_writes_that_page_only(book):
         ("first.md#nothing", "GOLDEN_ONLY: docs/first.md has no block nothing; its blocks: "),
     ],
 )
-def test_an_update_of_something_the_book_lacks_is_a_clear_error(book, only, said):
+@WAYS
+def test_an_update_of_something_the_book_lacks_is_a_clear_error(book, only, said, way):
     before = book.goldens()
-    done = book.build("update", GOLDEN_ONLY=only)
+    done = update(book, only, way)
     assert done.returncode == 1, done.output
     assert said in done.output
     assert "Traceback" not in done.output

@@ -60,8 +60,11 @@ def _build(root: Path, options: Options, rest: list[str], command: Parser) -> in
 
 def _update(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     rest, only = _named(rest)
-    mkdocs = prepare(root).tool("mkdocs")
-    call([mkdocs, "build", "--strict", *rest], env={"GOLDEN": "update", "GOLDEN_ONLY": only})
+    env = prepare(root)
+    if only:  # one page or block: its run alone, no page rendered (`cli.partial`)
+        call([env.tool("python"), "-m", "bookexec.cli.partial", only, *rest])
+    else:
+        call([env.tool("mkdocs"), "build", "--strict", *rest], env={"GOLDEN": "update"})
     with suppress(OSError):  # what changed, goldens and generated pages; needs git
         subprocess.run(["git", "status", "--short", "--", "tests/golden", "docs"], check=False)
     return 0

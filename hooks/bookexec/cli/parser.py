@@ -62,8 +62,8 @@ DESCRIPTIONS = {
     "show what changed in tests/golden and docs (git status). With PAGE (docs/tracers.md, "
     "tracers.md or tracers) it runs only that page and writes only its goldens; with "
     "PAGE#BLOCK, only that block, after the blocks before it on its page that its session "
-    "needs, and writes only that golden (GOLDEN_ONLY=PAGE#BLOCK). An unknown page or block is "
-    "an error naming those the book has.",
+    "needs, and writes only that golden; no page is rendered (./book build checks them "
+    "after). An unknown page or block is an error naming those the book has.",
     "review": "Walk the drift the last failed check build left (.cache/bookexec/"
     "last-report.json): [a]ccept, [s]kip, [r]eject or [q]uit each block. Without a terminal "
     "it only lists.",
