@@ -486,6 +486,7 @@ class Build:
         self.runs = Runs(executor, goldens, self.execute, background)
         rules = machine_path_rules(root, self.settings.environ)
         self.judge = Judge(self.runs, self.golden_dir, rules, runtime.classify, root, serving)
+        self.judge.launcher = self.settings.launcher
         self.render = RenderStage(
             self.planned,
             self.runs,
@@ -497,6 +498,7 @@ class Build:
             serving,
             self.masker,
         )
+        self.render.launcher = self.settings.launcher
 
     # -- what the extensions read -------------------------------------------------------------
 

@@ -168,6 +168,7 @@ class BookConfig(base.Config):
     runtime = DottedPath(Runtime, default=JAX_RUNTIME)  # a `Runtime` class
     extensions = c.ListOfItems(DottedPath(Extension), default=[])  # each makes `Extension`s
     execute = c.Type(bool, default=True)  # BOOK_EXEC
+    launcher = c.Type(str, default="")  # the book's command line, e.g. ./book: its commands named
     jobs = Number(0, "pages at once (0: one per core)", zero=True, whole=True)  # BOOK_JOBS
     cache = CacheSwitch()  # BOOK_CACHE
     slow = Number(5.0, "seconds")  # BOOK_SLOW

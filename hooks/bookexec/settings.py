@@ -37,6 +37,7 @@ class Settings:
 
     mode: str = "check"  # GOLDEN: check or update
     only: str = ""  # GOLDEN_ONLY: PAGE or PAGE#BLOCK, the one page or block an update writes
+    launcher: str = ""  # the book's command line (`./book`): messages name its commands
     execute: bool = True  # BOOK_EXEC=off shows each block's golden and runs nothing
     cache: bool | None = None  # BOOK_CACHE: on, off, or None for auto (see `block_cache`)
     jobs: int = 0  # pages run at once; 0: one per core
@@ -100,6 +101,7 @@ def read(options: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
     return Settings(
         mode=mode,
         only=only,
+        launcher=str(options.get("launcher") or ""),
         execute=_switch(env, "BOOK_EXEC", bool(options.get("execute", True))),
         cache=cache,
         jobs=_jobs(env, int(options.get("jobs") or 0)),

@@ -332,8 +332,7 @@ def test_a_record_made_before_its_code_changed_is_not_compared(small_book):
     said = render_page(small_book)
     assert "**Not compared.**" in summary(said)
     assert (
-        f"the record under JAX {RELEASES[-1]} was made before the page's code last changed"
-        in said
+        f"the record under JAX {RELEASES[-1]} was made before the page's code last changed" in said
     )
     assert "./book" not in said.partition("-->")[2]
 
