@@ -379,3 +379,28 @@ def test_update_of_one_page_or_block_runs_it_alone(checkout, tmp_path):
     helped = run(checkout, "update", "--help")
     assert "./book update [-h] [PAGE[#BLOCK]]" in helped.stdout
     assert "only that page" in helped.stdout
+
+
+# A stand-in python whose pip warns as the machine's index does, and fails when told to.
+NOISY_PIP = """#!/bin/sh
+echo "python $*" >> "{log}"
+echo "WARNING: Location 'file:///opt/pypi-more/simple/jax/' is ignored" >&2
+if [ -n "$PIP_FAILS" ]; then echo "ERROR: No matching distribution found for jax" >&2; exit 1; fi
+"""
+
+
+def test_set_up_shows_pip_only_when_pip_fails(checkout, tmp_path):
+    log = tmp_path / "calls.log"
+    stand_in_venv(checkout, log)
+    python = checkout / ".venv" / "bin" / "python"
+    python.write_text(NOISY_PIP.format(log=log))
+    quiet = run(checkout, "setup")
+    assert quiet.returncode == 0, quiet.stderr
+    assert "WARNING: Location" not in quiet.stdout + quiet.stderr
+    assert "ready in" in quiet.stdout
+    (checkout / ".venv" / ".book-installed").unlink(missing_ok=True)
+    failed = run(checkout, "setup", PIP_FAILS="1")
+    assert failed.returncode == 1
+    said = failed.stdout + failed.stderr
+    assert "No matching distribution found for jax" in said and "WARNING: Location" in said
+    assert "Traceback" not in said
