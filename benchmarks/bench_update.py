@@ -47,9 +47,14 @@ def update(root: Path, only: str = "") -> tuple[float, str]:
         text=True,
     )
     seconds = time.perf_counter() - start
+    log = proc.stdout + proc.stderr
+    # The whole book's update may refuse a timing claim on a loaded machine: it has still
+    # written what it could, which `one_round` checks.
+    if proc.returncode != 0 and (only or not written(log)):
+        sys.exit(f"update failed in {root} (GOLDEN_ONLY={only!r}):\n{log}")
     if proc.returncode != 0:
-        sys.exit(f"update failed in {root} (GOLDEN_ONLY={only!r}):\n{proc.stdout}{proc.stderr}")
-    return seconds, proc.stdout + proc.stderr
+        print(f"  (the whole update exited {proc.returncode}: {log.strip().splitlines()[-1]})")
+    return seconds, log
 
 
 def build(root: Path) -> float:
@@ -90,7 +95,9 @@ def one_round(root: Path, trivial: Path, args: argparse.Namespace, number: int) 
     golden = path.relative_to(root).as_posix()
     done = {"trivial-build": build(trivial)}
     drift(root, args.snippet, 2 * number)
+    print(f"round {number + 1} trivial-build  {done['trivial-build']:8.2f} s", flush=True)
     done["one-block"], log = update(root, f"{page}#{block}")
+    print(f"round {number + 1} one-block      {done['one-block']:8.2f} s", flush=True)
     if written(log) != [golden]:
         sys.exit(f"the one-block update wrote {written(log)}, not [{golden}]:\n{log}")
     done["page-run"] = page_seconds(log, page)
@@ -123,7 +130,9 @@ def main() -> None:
             trivial = trivial_site(Path(folder))
             for name, seconds in one_round(root, trivial, args, number).items():
                 times.setdefault(name, []).append(seconds)
-                print(f"round {number + 1} {name:<14} {seconds:8.2f} s", flush=True)
+            print(
+                f"round {number + 1}: " + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in times.items())
+            )
     med = {name: statistics.median(values) for name, values in times.items()}
     trivial = med["trivial-build"]
     print(f"\nrounds: {args.rounds}; snippet: {args.snippet}")

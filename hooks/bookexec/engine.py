@@ -694,7 +694,8 @@ class Build:
                 log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
             elif self.runs.background:
                 log.info("bookexec: every page shows live outputs")
-            log.info(self.summary_line())
+            running = sum(len(self.plans.get(page, [])) for page in waiting)
+            log.info(self.summary_line(running=running))
             return
         report = self.report()
         review.clear(self.root)  # whatever a snippet left there: this build's report replaces it
@@ -767,8 +768,8 @@ class Build:
             return
         raise BookError(message)
 
-    def summary_line(self, shown: int = 0) -> str:
-        """The closing `bookexec summary:` line."""
+    def summary_line(self, shown: int = 0, running: int = 0) -> str:
+        """The closing `bookexec summary:` line (`running`: blocks still running behind it)."""
         statuses = self.judge.statuses()
         return summary(
             self.progress.tally,
@@ -777,6 +778,7 @@ class Build:
             seconds=time.perf_counter() - self.started,
             shown=shown,
             failed=len(self.failures) + len(self.runs.executor.notes),
+            running=running,
         )
 
     def stop(self) -> None:
