@@ -828,11 +828,16 @@ def _section(
     return "".join(out)
 
 
+def generated(root: Path) -> bool:
+    """Whether the book has the page, or records to make it from: else it has no page to keep."""
+    return (root / PAGE).is_file() or any((root / RECORDS / r).is_dir() for r in RELEASES)
+
+
 def page_problem(root: Path) -> str | None:
     """Why the committed page does not match its records and goldens, or None."""
     page = root / PAGE
     have = [release for release in RELEASES if (root / RECORDS / release).is_dir()]
-    if not page.is_file() and not have:
+    if not generated(root):
         return None
     if not page.is_file():
         return f"{PAGE} is missing; run ./book jax-changes --page-only to write it"
