@@ -394,6 +394,7 @@ class Engine:
         if self.background is not None:
             self.background.attach(server)
         if self.review is not None:  # an accepted golden rebuilds its page
+            self.review.announce()
             self.review.attach(server)
         return server
 

@@ -28,3 +28,13 @@ def test_the_first_summary_counts_the_blocks_running_behind_it(prebuilt, tmp_pat
     with serving(site.root, tmp_path / "serve.log", BOOK_CACHE=None) as served:
         first = re.findall(r"bookexec summary: (.*);", served.log())[0]
         assert first.startswith("0 blocks executed, 0 from cache, 1 block running in the "), first
+
+
+def test_serving_on_comes_first_and_the_review_address_after_it(prebuilt, tmp_path):
+    site = prebuilt(napping_book, tmp_path)
+    with serving(site.root, tmp_path / "serve.log") as served:
+        log = served.log()
+        said = [line for line in log.splitlines() if "http://127.0.0.1" in line]
+        assert "Serving on" in said[0], log  # the first address a reader sees is the site's
+        assert "review drift in the browser" in said[1], log
+        assert log.index("review drift in the browser") > log.index("Serving on")
