@@ -404,3 +404,16 @@ def test_set_up_shows_pip_only_when_pip_fails(checkout, tmp_path):
     said = failed.stdout + failed.stderr
     assert "No matching distribution found for jax" in said and "WARNING: Location" in said
     assert "Traceback" not in said
+
+
+def test_the_unit_layer_alone_skips_the_browser_and_the_lint(checkout, tmp_path):
+    """`./book test tests/unit` runs the unit layer alone: no chromium is looked for and the
+    repository-wide ruff and mypy are left to the whole suite (issue 41)."""
+    log = tmp_path / "calls.log"
+    stand_in_venv(checkout, log)
+    (checkout / "tests" / "unit").mkdir(parents=True)  # as a checkout has it
+    no_chromium = tools_path(tmp_path, *BASIC)  # no chromium, and no apt-get to install it
+    result = run(checkout, "test", "tests/unit", "-q", path=no_chromium)
+    assert result.returncode == 0, result.stderr
+    calls = [c for c in log.read_text().splitlines() if " install " not in c]
+    assert calls == ["python -m pytest -n 2 --dist loadfile tests/unit -q"]

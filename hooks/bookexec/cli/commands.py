@@ -161,13 +161,21 @@ def _jax_venv(root: Path, options: Options, rest: list[str], command: Parser) ->
 
 def _test(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     env = prepare(root, "test")
-    ensure_chromium(options.yes)
-    call([env.tool("ruff"), "check", "."])
-    call([env.tool("ruff"), "format", "--check", "."])
-    call([env.tool("mypy")])  # hooks/, as configured in pyproject.toml: zero errors
+    if not _unit_only(root, rest):  # the unit layer alone needs no browser, and no lint
+        ensure_chromium(options.yes)
+        call([env.tool("ruff"), "check", "."])
+        call([env.tool("ruff"), "format", "--check", "."])
+        call([env.tool("mypy")])  # hooks/, as configured in pyproject.toml: zero errors
     # Two processes, one test file each at a time: module fixtures (prebuilt books) stay shared.
     become([env.tool("python"), "-m", "pytest", "-n", "2", "--dist", "loadfile", *rest])
     return 0
+
+
+def _unit_only(root: Path, rest: list[str]) -> bool:
+    """Whether pytest is given paths, each under tests/unit (a word that names no file, such
+    as a -k expression, is not a path)."""
+    paths = [w for w in rest if not w.startswith("-") and (root / w.split("::")[0]).exists()]
+    return bool(paths) and all(Path(w.split("::")[0]).parts[:2] == ("tests", "unit") for w in paths)
 
 
 def _bench(root: Path, options: Options, rest: list[str], command: Parser) -> int:
