@@ -243,7 +243,7 @@ class ServedWarnings(logging.Filter):
     would abort the rebuild and leave the server stuck on it (issue 41). `mkdocs build
     --strict` still fails on each. No public API: the strict count is a `CountHandler` that
     MkDocs (or ProperDocs) adds to its logger before `on_config`, and whose `handle` applies its
-    filters; `tests/integration/test_serve_draft.py` fails when that changes."""
+    filters; `tests/e2e/test_serve_draft.py` fails when that changes."""
 
     LOGGERS = ("mkdocs", "properdocs")
 
