@@ -103,6 +103,7 @@ event handed to the one `Engine`, made with the runtime and extensions the optio
 - `cli.__main__`: `python -m bookexec.cli`.
 - `cli.parser`: the commands' help, options and exit codes.
 - `cli.commands`: what each command does.
+- `cli.partial`: `./book update PAGE[#BLOCK]`: one page's or block's update, no page rendered.
 - `cli.process`: run a step, or become the last one, its exit code passed on.
 - `cli.environments`: `.venv` and `.cache/jax-X.Y.Z`, installed again when the pins change.
 - `cli.chromium`: Debian's chromium for the browser tests, installed only after a yes.

@@ -49,7 +49,7 @@ from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
 from bookexec.render import prose
-from bookexec.render.fence import anchor_blocks, format_python, page_summary
+from bookexec.render.fence import anchor_blocks, format_python, page_summary, strict_warnings
 from bookexec.render.templates import TemplateCache
 from bookexec.settings import Settings
 
@@ -336,6 +336,8 @@ class Engine:
         serve, offer the page's drift to the browser review."""
         build, src = self.current(), page.file.src_uri
         output = build.check_page(src, build.masker.mask_shown(output))  # its title, nav, toc
+        if build.serving and build.warnings:  # after the check: the box is no block's
+            output = strict_warnings(output, build.warnings)
         if self.graph is not None and src in build.used:
             self.graph.rendered_page(build.inputs[src].used(*build.used[src]))
         if self.review is not None and build.render.review and src not in build.owned:
@@ -392,6 +394,7 @@ class Engine:
         if self.background is not None:
             self.background.attach(server)
         if self.review is not None:  # an accepted golden rebuilds its page
+            self.review.announce()
             self.review.attach(server)
         return server
 
@@ -458,6 +461,8 @@ class Build:
         self.titles: dict[str, str] = {}
         self.files_at_start: dict[str, int] = {}
         self.config_text = ""
+        # Under serve: the warnings a strict build fails on, shown, not counted (the plugin's).
+        self.warnings: list[str] = []
         # Two updates at once would remove each other's temporary files: the second refuses.
         self._lock = contextlib.ExitStack()
         self.finished = False
@@ -482,6 +487,7 @@ class Build:
         self.runs = Runs(executor, goldens, self.execute, background)
         rules = machine_path_rules(root, self.settings.environ)
         self.judge = Judge(self.runs, self.golden_dir, rules, runtime.classify, root, serving)
+        self.judge.launcher = self.settings.launcher
         self.render = RenderStage(
             self.planned,
             self.runs,
@@ -493,6 +499,7 @@ class Build:
             serving,
             self.masker,
         )
+        self.render.launcher = self.settings.launcher
 
     # -- what the extensions read -------------------------------------------------------------
 
@@ -568,13 +575,38 @@ class Build:
             return
         executor = self.runs.executor
         total, pages_with_blocks = self.planned.blocks(), self.planned.pages_with_blocks()
+        if self.settings.only:
+            total = self._select(self.settings.only)
+            pages_with_blocks = 1
         using = "the block cache" if executor.cache else "no cache"
+        only = f", GOLDEN_ONLY={self.settings.only}" if self.settings.only else ""
         log.info(
-            f"bookexec: {total} blocks on {pages_with_blocks} pages, "
-            f"{executor.jobs} pages at a time, {using} (GOLDEN={self.mode})"
+            f"bookexec: {_count(total, 'block')} on {_count(pages_with_blocks, 'page')}, "
+            f"{executor.jobs} pages at a time, {using} (GOLDEN={self.mode}{only})"
         )
-        self.progress.expect(pages_with_blocks, total, self.plans, executor.jobs)
+        plans = self.plans
+        if self.runs.only is not None:  # the progress counts what runs
+            page = self.runs.only[0]
+            plans = {page: plans[page][:total]}
+        self.progress.expect(pages_with_blocks, total, plans, executor.jobs)
         self.runs.start(self.plans)
+
+    def _select(self, only: str) -> int:
+        """GOLDEN_ONLY: run one page, or one block and the blocks before it (its session
+        needs them); judge, and so write, only what it names. Returns how many blocks run."""
+        page, block_id = self.planned.select(only)
+        running = Provenance.of(self.versions, backend="")
+        if self.recorded is not None and self.recorded.versions != running.versions:
+            raise BookError(
+                f"GOLDEN_ONLY: the goldens were written under {self.recorded.describe()}, this "
+                f"build runs {running.describe()}: updating part of them would mix the two; "
+                "update the whole book"
+            )
+        blocks = self.plans[page]
+        self.runs.only = (page, None if block_id is None else {block_id})
+        if block_id is None:
+            return len(blocks)
+        return 1 + next(i for i, block in enumerate(blocks) if block.id == block_id)
 
     def enter_page(
         self, src: str, markdown: str, meta: dict[str, Any] | None = None, offset: int = 0
@@ -634,6 +666,10 @@ class Build:
     def report(self) -> Report:
         """One report for the whole build: failures, drift, new and stale goldens, versions."""
         stale = sorted(self.runs.goldens.paths() - self.planned.goldens(self.golden_dir))
+        if self.runs.only is not None:  # GOLDEN_ONLY: a page's own stale goldens, no others
+            page, block_ids = self.runs.only
+            folder = golden_path(self.golden_dir, page, "-").parent
+            stale = [path for path in stale if block_ids is None and path.parent == folder]
         notes = self.runs.executor.notes
         return self.judge.report(stale, notes, self.problems(), self.recorded, self.running())
 
@@ -659,7 +695,8 @@ class Build:
                 log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
             elif self.runs.background:
                 log.info("bookexec: every page shows live outputs")
-            log.info(self.summary_line())
+            running = sum(len(self.plans.get(page, [])) for page in waiting)
+            log.info(self.summary_line(running=running))
             return
         report = self.report()
         review.clear(self.root)  # whatever a snippet left there: this build's report replaces it
@@ -732,8 +769,8 @@ class Build:
             return
         raise BookError(message)
 
-    def summary_line(self, shown: int = 0) -> str:
-        """The closing `bookexec summary:` line."""
+    def summary_line(self, shown: int = 0, running: int = 0) -> str:
+        """The closing `bookexec summary:` line (`running`: blocks still running behind it)."""
         statuses = self.judge.statuses()
         return summary(
             self.progress.tally,
@@ -742,6 +779,7 @@ class Build:
             seconds=time.perf_counter() - self.started,
             shown=shown,
             failed=len(self.failures) + len(self.runs.executor.notes),
+            running=running,
         )
 
     def stop(self) -> None:
@@ -789,6 +827,10 @@ def progress_for(root: Path, settings: Settings) -> Progress:
     """A build's progress lines; each block's last run time estimates the time left."""
     times = RunTimes(CachePaths(root).run_times if settings.execute else None)
     return Progress(log.info, slow=settings.slow, times=times)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _stdout(line: str) -> None:

@@ -168,6 +168,7 @@ class BookConfig(base.Config):
     runtime = DottedPath(Runtime, default=JAX_RUNTIME)  # a `Runtime` class
     extensions = c.ListOfItems(DottedPath(Extension), default=[])  # each makes `Extension`s
     execute = c.Type(bool, default=True)  # BOOK_EXEC
+    launcher = c.Type(str, default="")  # the book's command line, e.g. ./book: its commands named
     jobs = Number(0, "pages at once (0: one per core)", zero=True, whole=True)  # BOOK_JOBS
     cache = CacheSwitch()  # BOOK_CACHE
     slow = Number(5.0, "seconds")  # BOOK_SLOW
@@ -236,6 +237,34 @@ class DirtyNotice(logging.Filter):
             logging.getLogger(name).removeFilter(self)
 
 
+class ServedWarnings(logging.Filter):
+    """Under `mkdocs serve`, a strict book's warnings (a page not yet in the nav, a broken
+    link) are kept to show on the served pages and said in the log, but not counted: MkDocs
+    would abort the rebuild and leave the server stuck on it (issue 41). `mkdocs build
+    --strict` still fails on each. No public API: the strict count is a `CountHandler` that
+    MkDocs (or ProperDocs) adds to its logger before `on_config`, and whose `handle` applies its
+    filters; `tests/e2e/test_serve_draft.py` fails when that changes."""
+
+    LOGGERS = ("mkdocs", "properdocs")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[str] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keep the warning's text; never count it."""
+        self.seen.append(record.getMessage())
+        return False
+
+    def attach(self) -> list[str]:
+        """Filter this build's strict counters; returns the list the warnings go to."""
+        for name in self.LOGGERS:
+            for handler in logging.getLogger(name).handlers:
+                if type(handler).__name__ == "CountHandler":
+                    handler.addFilter(self)
+        return self.seen
+
+
 class ExecutedBookPlugin(BasePlugin[BookConfig]):
     """Every MkDocs event goes to the one `Engine`, made from the options."""
 
@@ -281,6 +310,8 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         made: MkDocsConfig | None = self.configured().on_config(
             config, settings.read(self.config, os.environ)
         )
+        if self.command == "serve":  # each build's own counter, and its own warnings
+            self.current().current().warnings = ServedWarnings().attach()
         return made
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:

@@ -36,6 +36,8 @@ class Settings:
     """One build's settings."""
 
     mode: str = "check"  # GOLDEN: check or update
+    only: str = ""  # GOLDEN_ONLY: PAGE or PAGE#BLOCK, the one page or block an update writes
+    launcher: str = ""  # the book's command line (`./book`): messages name its commands
     execute: bool = True  # BOOK_EXEC=off shows each block's golden and runs nothing
     cache: bool | None = None  # BOOK_CACHE: on, off, or None for auto (see `block_cache`)
     jobs: int = 0  # pages run at once; 0: one per core
@@ -86,12 +88,20 @@ def read(options: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
     mode = env.get("GOLDEN", "") or "check"
     if mode not in MODES:
         raise BookError(f"GOLDEN={mode!r} is not a mode; use GOLDEN=check or GOLDEN=update")
+    only = env.get("GOLDEN_ONLY", "").strip()
+    if only and mode != "update":
+        raise BookError(
+            f"GOLDEN_ONLY={only!r} names what an update writes; it needs GOLDEN=update "
+            "(./book update PAGE[#BLOCK])"
+        )
     cache = _cache(options.get("cache", "auto"))
     if env.get("BOOK_CACHE", "").strip():
         cache = parse_switch(env["BOOK_CACHE"], "BOOK_CACHE")
     defaults = Serve()
     return Settings(
         mode=mode,
+        only=only,
+        launcher=str(options.get("launcher") or ""),
         execute=_switch(env, "BOOK_EXEC", bool(options.get("execute", True))),
         cache=cache,
         jobs=_jobs(env, int(options.get("jobs") or 0)),

@@ -351,3 +351,69 @@ def test_a_command_that_cannot_go_on_says_why_without_a_traceback(
     assert result.returncode == 1, said
     assert "Traceback" not in said, said
     assert message in result.stderr
+
+
+# A stand-in mkdocs that also says which goldens the build was asked to write.
+UPDATE_MKDOCS = """#!/bin/sh
+echo "mkdocs $* GOLDEN=$GOLDEN" >> "{log}"
+"""
+
+
+def test_update_of_one_page_or_block_runs_it_alone(checkout, tmp_path):
+    """`./book update` is the whole book's strict update build; `./book update PAGE[#BLOCK]`
+    runs that page or block alone (`bookexec.cli.partial`, which
+    tests/integration/test_update_one.py runs for real)."""
+    log = tmp_path / "calls.log"
+    stand_in_venv(checkout, log)
+    (checkout / ".venv" / "bin" / "mkdocs").write_text(UPDATE_MKDOCS.format(log=log))
+    expected = {
+        (): "mkdocs build --strict -q GOLDEN=update",
+        ("tracers.md#shapes",): "python -m bookexec.cli.partial tracers.md#shapes -q",
+    }
+    for args, call in expected.items():
+        log.unlink(missing_ok=True)
+        result = run(checkout, "update", *args, "-q")
+        assert result.returncode == 0, result.stderr
+        steps = [s for s in log.read_text().splitlines() if " install " not in s]
+        assert steps == [call]
+    helped = run(checkout, "update", "--help")
+    assert "./book update [-h] [PAGE[#BLOCK]]" in helped.stdout
+    assert "only that page" in helped.stdout
+
+
+# A stand-in python whose pip warns as the machine's index does, and fails when told to.
+NOISY_PIP = """#!/bin/sh
+echo "python $*" >> "{log}"
+echo "WARNING: Location 'file:///opt/pypi-more/simple/jax/' is ignored" >&2
+if [ -n "$PIP_FAILS" ]; then echo "ERROR: No matching distribution found for jax" >&2; exit 1; fi
+"""
+
+
+def test_set_up_shows_pip_only_when_pip_fails(checkout, tmp_path):
+    log = tmp_path / "calls.log"
+    stand_in_venv(checkout, log)
+    python = checkout / ".venv" / "bin" / "python"
+    python.write_text(NOISY_PIP.format(log=log))
+    quiet = run(checkout, "setup")
+    assert quiet.returncode == 0, quiet.stderr
+    assert "WARNING: Location" not in quiet.stdout + quiet.stderr
+    assert "ready in" in quiet.stdout
+    (checkout / ".venv" / ".book-installed").unlink(missing_ok=True)
+    failed = run(checkout, "setup", PIP_FAILS="1")
+    assert failed.returncode == 1
+    said = failed.stdout + failed.stderr
+    assert "No matching distribution found for jax" in said and "WARNING: Location" in said
+    assert "Traceback" not in said
+
+
+def test_the_unit_layer_alone_skips_the_browser_and_the_lint(checkout, tmp_path):
+    """`./book test tests/unit` runs the unit layer alone: no chromium is looked for and the
+    repository-wide ruff and mypy are left to the whole suite (issue 41)."""
+    log = tmp_path / "calls.log"
+    stand_in_venv(checkout, log)
+    (checkout / "tests" / "unit").mkdir(parents=True)  # as a checkout has it
+    no_chromium = tools_path(tmp_path, *BASIC)  # no chromium, and no apt-get to install it
+    result = run(checkout, "test", "tests/unit", "-q", path=no_chromium)
+    assert result.returncode == 0, result.stderr
+    calls = [c for c in log.read_text().splitlines() if " install " not in c]
+    assert calls == ["python -m pytest -n 2 --dist loadfile tests/unit -q"]

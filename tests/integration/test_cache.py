@@ -149,18 +149,23 @@ def test_the_block_options_are_in_the_key(book):
 
 
 def test_package_versions_are_in_the_key(book, tmp_path):
-    """A distribution appearing or changing its version on the path makes every block run."""
+    """A distribution a block can import (here ml_dtypes, which JAX needs) appearing or
+    changing its version on the path makes every block run; a tool no block can import
+    (issue 41: the test tools) leaves the cache as it is."""
     extra = tmp_path / "extra"
     extra.mkdir()
     baseline = book.counts(PYTHONPATH=str(extra))  # PYTHONPATH itself is in the key
     assert baseline["executed"] == 4
-    assert book.counts(PYTHONPATH=str(extra))["executed"] == 0
-    for version in ("1.0", "2.0"):
-        info = extra / "book_fake_dependency.dist-info"
+
+    def install(name: str, version: str) -> None:
+        info = extra / f"{name}.dist-info"
         info.mkdir(exist_ok=True)
-        (info / "METADATA").write_text(
-            f"Metadata-Version: 2.1\nName: book-fake-dependency\nVersion: {version}\n"
-        )
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+
+    install("book_fake_tool", "1.0")
+    assert book.counts(PYTHONPATH=str(extra))["executed"] == 0
+    for version in ("98.0", "99.0"):
+        install("ml_dtypes", version)
         assert book.counts(PYTHONPATH=str(extra))["executed"] == 4, version
     book.assert_all_cached()
 

@@ -95,6 +95,9 @@ def test_book_cache_off_converts_every_time(lab_written):  # noqa: F811
     result = lab_written.build(BOOK_CACHE="off")
     assert result.returncode == 0, result.output
     assert lab_counts(result.output) == (0, 1)
+    # mkdocs-jupyter's "Converting notebook (execute=False)" would contradict what happens: the
+    # lab's cells ran in the book's workers; the count above says what was converted.
+    assert "Converting notebook" not in result.output
 
 
 def test_a_second_lab_cache_wraps_mkdocs_jupyter_once(tmp_path):

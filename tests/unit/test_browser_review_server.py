@@ -83,15 +83,21 @@ def test_the_entry_is_the_one_the_terminal_review_saves(drifted):
 
 def test_it_listens_on_loopback_only_and_says_where_with_its_token(drifted, caplog):
     root, _ = drifted
-    with caplog.at_level(logging.INFO, logger="mkdocs.plugins.bookexec"):
-        served = BrowserReview(root, SITE)
+    served = BrowserReview(root, SITE)
     try:
         assert served._server.server_address[0] == "127.0.0.1"
         assert len(served.token) >= 32
-        assert (
+        said = (
             f"bookexec: review drift in the browser: accept and keep answer on "
             f"http://127.0.0.1:{served.port} (loopback only) with the token {served.token}"
-        ) in caplog.messages
+        )
+        # Said after the server's own first line, never before it (issue 41).
+        with caplog.at_level(logging.INFO, logger="mkdocs.livereload"):
+            served.announce()
+            logging.getLogger("mkdocs.livereload").info("Serving on http://127.0.0.1:8000/")
+            logging.getLogger("mkdocs.livereload").info("Serving on http://127.0.0.1:8000/")
+        assert caplog.messages[0] == f"Serving on http://127.0.0.1:8000/\n{said}"
+        assert caplog.messages[1] == "Serving on http://127.0.0.1:8000/"  # once
         other = BrowserReview(root, SITE)
         assert other.token != served.token and other.port != served.port  # drawn afresh
         other.close()

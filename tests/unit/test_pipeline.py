@@ -177,6 +177,7 @@ class FakeSource:
         self.serving = True
         self.review: tuple[str, str] | None = None
         self.masker = Masker()
+        self.launcher = ""
         self.pending_blocks: set[tuple[str, str]] = set()
         self.block = block("first")
         self.output = output

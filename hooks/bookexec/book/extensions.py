@@ -6,6 +6,7 @@ of them by name.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -215,8 +216,24 @@ class OtherJax(Extension):
 
     def after_update(self, build: Build) -> None:
         """Rewrite the generated page from the new goldens when it no longer matches."""
-        if jax_changes.page_problem(build.root) and jax_changes.write_page(build.root):
+        # Written only when its text changed: one render, not a check and then a write.
+        if jax_changes.generated(build.root) and jax_changes.write_page(build.root):
             build.say(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
+
+
+class ConvertingNotice(logging.Filter):
+    """Drops mkdocs-jupyter's "Converting notebook (execute=False)" line, one a lab: its cells
+    ran in the book's workers, and the lab count at the build's end says what was converted."""
+
+    LOGGER = "mkdocs.mkdocs-jupyter"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for the notice; every other record passes."""
+        return not record.getMessage().startswith("Converting notebook (execute=False)")
+
+    def install(self) -> None:
+        """Filter mkdocs-jupyter's logger (once: a filter object is added only once)."""
+        logging.getLogger(self.LOGGER).addFilter(self)
 
 
 class LabRenders(Extension):
@@ -224,18 +241,23 @@ class LabRenders(Extension):
 
     def __init__(self) -> None:
         self.cache = labcache.LabRenderCache(None)
+        self.notice = ConvertingNotice()
 
     def start(self, build: Build, config: Any) -> None:
         """A fresh cache for this build (with the cache off: nothing stored)."""
         on = build.settings.lab_cache()
         self.cache = labcache.LabRenderCache(build.paths.lab_html if on else None)
         self.cache.install()
+        self.notice.install()
 
     def post_build(self, build: Build) -> None:
         """Say how many labs came from the cache."""
         hits, misses = self.cache.counts()
         if hits or misses:
-            build.say(f"bookexec: labs: {hits} rendered from the cache, {misses} converted")
+            build.say(
+                f"bookexec: labs: {hits} rendered from the cache, {misses} converted "
+                "(their cells ran in the book's workers)"
+            )
 
 
 def book_extensions() -> list[Extension]:

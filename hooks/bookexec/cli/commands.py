@@ -59,11 +59,27 @@ def _build(root: Path, options: Options, rest: list[str], command: Parser) -> in
 
 
 def _update(root: Path, options: Options, rest: list[str], command: Parser) -> int:
-    mkdocs = prepare(root).tool("mkdocs")
-    call([mkdocs, "build", "--strict", *rest], env={"GOLDEN": "update"})
-    with suppress(OSError):  # what changed, for the author to read; needs git
-        subprocess.run(["git", "status", "--short", "--", "tests/golden"], check=False)
+    rest, only = _named(rest)
+    env = prepare(root)
+    if only:  # one page or block: its run alone, no page rendered (`cli.partial`)
+        call([env.tool("python"), "-m", "bookexec.cli.partial", only, *rest])
+    else:
+        call([env.tool("mkdocs"), "build", "--strict", *rest], env={"GOLDEN": "update"})
+    with suppress(OSError):  # what changed, goldens and generated pages; needs git
+        subprocess.run(["git", "status", "--short", "--", "tests/golden", "docs"], check=False)
     return 0
+
+
+# mkdocs build's options that take a value: the word after one is no PAGE.
+_VALUED = {"-f", "--config-file", "-t", "--theme", "-d", "--site-dir"}
+
+
+def _named(rest: list[str]) -> tuple[list[str], str]:
+    """mkdocs build's options, and the PAGE[#BLOCK] among them ("" when none is named)."""
+    for i, word in enumerate(rest):
+        if not word.startswith("-") and (i == 0 or rest[i - 1] not in _VALUED):
+            return rest[:i] + rest[i + 1 :], word
+    return rest, ""
 
 
 def _review(root: Path, options: Options, rest: list[str], command: Parser) -> int:
@@ -145,19 +161,29 @@ def _jax_venv(root: Path, options: Options, rest: list[str], command: Parser) ->
 
 def _test(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     env = prepare(root, "test")
-    ensure_chromium(options.yes)
-    call([env.tool("ruff"), "check", "."])
-    call([env.tool("ruff"), "format", "--check", "."])
-    call([env.tool("mypy")])  # hooks/, as configured in pyproject.toml: zero errors
+    if not _unit_only(root, rest):  # the unit layer alone needs no browser, and no lint
+        ensure_chromium(options.yes)
+        call([env.tool("ruff"), "check", "."])
+        call([env.tool("ruff"), "format", "--check", "."])
+        call([env.tool("mypy")])  # hooks/, as configured in pyproject.toml: zero errors
     # Two processes, one test file each at a time: module fixtures (prebuilt books) stay shared.
     become([env.tool("python"), "-m", "pytest", "-n", "2", "--dist", "loadfile", *rest])
     return 0
+
+
+def _unit_only(root: Path, rest: list[str]) -> bool:
+    """Whether pytest is given paths, each under tests/unit (a word that names no file, such
+    as a -k expression, is not a path)."""
+    paths = [w for w in rest if not w.startswith("-") and (root / w.split("::")[0]).exists()]
+    return bool(paths) and all(Path(w.split("::")[0]).parts[:2] == ("tests", "unit") for w in paths)
 
 
 def _bench(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     env = prepare(root, "test")  # the serve benchmark drives Chromium through Playwright
     if rest[:1] == ["serve"]:
         become([env.tool("python"), "benchmarks/bench_serve.py", *rest[1:]])
+    if rest[:1] == ["update"]:
+        become([env.tool("python"), "benchmarks/bench_update.py", *rest[1:]])
     become([env.tool("python"), "benchmarks/bench_build.py", *rest])
     return 0
 

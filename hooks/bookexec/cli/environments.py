@@ -93,7 +93,7 @@ def set_up(root: Path, needs: Needs = "book") -> Environment:
         version = subprocess.run([base, "--version"], capture_output=True, text=True).stdout
         print(f"book: creating .venv with {version.strip()} (a few seconds)", flush=True)
         call([base, "-m", "venv", venv])
-    call([python, *_PIP, "--upgrade", "pip"])
+    _pip(python, ["--upgrade", "pip"])
     if needs == "test":
         print(
             "book: installing the book, JAX 0.12.0.1, MkDocs and the test tools (pytest, "
@@ -101,12 +101,12 @@ def set_up(root: Path, needs: Needs = "book") -> Environment:
             "a minute or two"
         )
         sys.stdout.flush()
-        call([python, *_PIP, "-e", ".[test]"])
+        _pip(python, ["-e", ".[test]"])
     else:
         print("book: installing the book, JAX 0.12.0.1 and MkDocs with its plugins into .venv:")
         print("      about 0.9 GB, 30 to 60 seconds (the test tools come with ./book test)")
         sys.stdout.flush()
-        call([python, *_PIP, "-e", "."])
+        _pip(python, ["-e", "."])
     stamp.write_text(f"{want} {needs}\n")
     print(f"book: .venv ready in {int(time.monotonic() - started)} s", flush=True)
     return Environment(root, venv)
@@ -151,6 +151,19 @@ def jax_venv(root: Path, version: str) -> Path:
         raise Failed(1, f"book: {folder} does not have jax {version} (pip's output is above)")
     stamp.write_text(want + "\n")
     return folder
+
+
+def _pip(python: Path, args: list[str]) -> None:
+    """One pip install; what pip says (a hundred lines of warnings about the machine's
+    indexes) is shown only when it fails, with its exit code passed on."""
+    try:
+        done = subprocess.run([python, *_PIP, *args], capture_output=True, text=True, check=False)
+    except OSError as error:
+        raise Failed(127, f"book: cannot run {python}: {error.strerror}") from None
+    if done.returncode:
+        sys.stdout.write(done.stdout)
+        sys.stderr.write(done.stderr)
+        raise Failed(done.returncode, f"book: pip install {' '.join(args)} failed (above)")
 
 
 def _quiet_pip(python: Path, args: list[str], root: Path, drop: tuple[str, ...]) -> None:

@@ -21,12 +21,12 @@ exit codes:
 SUMMARIES = {
     "serve": "set up, then serve the book with live reload on http://127.0.0.1:8000",
     "build": "set up, then run the strict build that CI runs",
-    "update": "set up, then rewrite the goldens (GOLDEN=update) and show what changed",
+    "update": "set up, then rewrite the goldens (all, one page's or one block's); what changed",
     "review": "walk the drift the last failed build left: accept, skip or reject each",
     "jax-changes": "run every block under each older JAX too; regenerate docs/jax-changes.md",
     "drift-watch": "check and update a scratch copy under another JAX; artifacts",
     "test": "set up with the test tools, then lint, type-check and run the test suite",
-    "bench": "time builds (or, with serve, what an author waits for under serve)",
+    "bench": "time builds (with serve: what an author waits for; with update: one golden)",
     "stress": "the strict build, cache off, N times (3) per load; each claim's margin",
     "setup": "only set up (with --test, the test tools too)",
     "jax-venv": "make .cache/jax-X.Y.Z (another JAX over the pin) and print its path",
@@ -35,7 +35,8 @@ SUMMARIES = {
 _SHOWN = {
     "drift-watch": "drift-watch --jax X.Y.Z",
     "test": "test [--yes]",
-    "bench": "bench [serve]",
+    "update": "update [PAGE[#BLOCK]]",
+    "bench": "bench [serve|update]",
     "stress": "stress [N] [--profile P]",
     "setup": "setup [--test]",
     "jax-venv": "jax-venv X.Y.Z",
@@ -46,8 +47,8 @@ PASSES_ON = {
     "build": "mkdocs build --strict (.venv/bin/mkdocs build --help lists them)",
     "update": "mkdocs build --strict (.venv/bin/mkdocs build --help lists them)",
     "test": "pytest (.venv/bin/pytest --help lists them)",
-    "bench": "benchmarks/bench_build.py, or after serve to benchmarks/bench_serve.py\n"
-    "(.venv/bin/python benchmarks/bench_build.py --help lists them)",
+    "bench": "benchmarks/bench_build.py, or after serve to benchmarks/bench_serve.py,\n"
+    "after update to benchmarks/bench_update.py (each one's --help lists them)",
 }
 
 
@@ -58,7 +59,11 @@ DESCRIPTIONS = {
     "build": "Set up .venv, then run the strict build CI runs (`mkdocs build --strict`): a "
     "failed, drifted, new or stale golden fails it, after the drift report.",
     "update": "Set up .venv, then rewrite the goldens (GOLDEN=update mkdocs build --strict) and "
-    "show what changed in tests/golden (git status).",
+    "show what changed in tests/golden and docs (git status). With PAGE (docs/tracers.md, "
+    "tracers.md or tracers) it runs only that page and writes only its goldens; with "
+    "PAGE#BLOCK, only that block, after the blocks before it on its page that its session "
+    "needs, and writes only that golden; no page is rendered (./book build checks them "
+    "after). An unknown page or block is an error naming those the book has.",
     "review": "Walk the drift the last failed check build left (.cache/bookexec/"
     "last-report.json): [a]ccept, [s]kip, [r]eject or [q]uit each block. Without a terminal "
     "it only lists.",
@@ -72,9 +77,12 @@ DESCRIPTIONS = {
     "test": "Set up .venv with the test tools, make sure Debian's chromium is there for the "
     "browser tests (installed with apt-get after a yes: --yes, CI set, or an answer at the "
     "terminal), then ruff, mypy and the test suite (pytest -n 2 --dist loadfile): its layers "
-    "are tests/unit, tests/integration and tests/e2e, and `./book test tests/unit` runs one.",
+    "are tests/unit, tests/integration and tests/e2e, and `./book test tests/unit` runs one (the "
+    "unit layer alone skips chromium, ruff and mypy).",
     "bench": "Time builds (benchmarks/bench_build.py), or, with serve, what an author waits for "
-    "under mkdocs serve (benchmarks/bench_serve.py). Sets up the test tools (Playwright).",
+    "under mkdocs serve (benchmarks/bench_serve.py), or, with update, the update of one block "
+    "against the whole book's (benchmarks/bench_update.py). Sets up the test tools "
+    "(Playwright).",
     "stress": "The strict build with the cache off, N times (default 3) in each profile: quiet, "
     "busy (busy loops take every core twice over; BOOK_STRESS_LOOPS to change) and one-core "
     "(pinned to one core, as taskset -c 0). It ends with the claim-margin table: each claim's "
@@ -142,7 +150,8 @@ def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
     commands["test"].add_argument(
         "--yes", action="store_true", help="install Debian's chromium without asking"
     )
-    commands["bench"].usage = f"{PROG} bench [-h] [serve] [OPTIONS...]"
+    commands["bench"].usage = f"{PROG} bench [-h] [serve|update] [OPTIONS...]"
+    commands["update"].usage = f"{PROG} update [-h] [PAGE[#BLOCK]] [OPTIONS...]"
     commands["stress"].add_argument(
         "runs", nargs="?", type=_runs, default=3, metavar="N", help="how many builds (3)"
     )

@@ -5,7 +5,8 @@ A block's key covers everything that can change what it prints:
 - its options (`raises`, `timeout`, `band`, ...);
 - for a block in the page's session, the code and options of every earlier block, since the
   session's state is what they left behind (a `fresh` block runs alone, so only its own);
-- the Python build, every installed distribution and its version, and where they live;
+- the Python build, and each installed distribution a block can import (the closure of the
+  book's own requirements, not the test tools) with its version, and where they live;
 - the environment a snippet can see (`privacy.worker_environment`: `JAX_*`, `XLA_*`,
   `PYTHON*`, `PATH`, `HOME`, locale, `BOOK_SNIPPET_*`, ...), the book's `BOOK_*` variables,
   and the build's settings that can change an output (limits, hash seed: `Settings.key`);
@@ -22,10 +23,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import sys
 from collections.abc import Callable, Mapping
 from functools import cache
-from importlib.metadata import distributions
+from importlib.metadata import Distribution, distributions, packages_distributions
 from pathlib import Path
 from typing import Any
 
@@ -82,13 +84,47 @@ def fingerprint(
 
 
 @cache
-def installed_packages() -> tuple[str, ...]:
-    """Every installed distribution as name==version, sorted."""
-    found = set()
+def _packages_seen() -> tuple[str, ...]:
+    """`packages_seen`, read once a process: a process does not install while it builds."""
+    return packages_seen()
+
+
+def packages_seen() -> tuple[str, ...]:
+    """What a block can import, as name==version, sorted: the installed closure of the
+    requirements of the distribution that holds the engine (the book's, without its extras:
+    the test tools are not in it). Where the engine is not installed as a distribution, every
+    installed one."""
+    installed: dict[str, list[Distribution]] = {}
     for dist in distributions():
         name = dist.metadata["Name"] if dist.metadata else None
-        found.add(f"{name or '?'}=={dist.version}")
+        if name:
+            installed.setdefault(_canonical(name), []).append(dist)
+    owners = packages_distributions().get("bookexec", [])
+    if not owners:
+        found = {f"{name}=={d.version}" for name, dists in installed.items() for d in dists}
+        return tuple(sorted(found))
+    todo, seen = [_canonical(name) for name in owners], set()
+    found = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for dist in installed.get(name, []):  # a requirement not installed cannot be imported
+            found.add(f"{name}=={dist.version}")
+            for requirement in dist.requires or []:
+                marker = requirement.partition(";")[2]
+                if "extra" not in marker:  # an extra's tools are not the runtime's
+                    todo.append(_canonical(_NAME.match(requirement)[0]))  # type: ignore[index]
     return tuple(sorted(found))
+
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def _canonical(name: str) -> str:
+    """A distribution's name as pip compares them: case, `-`, `_` and `.` alike."""
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def environment_key(root: Path, environ: Mapping[str, str], settings: str = "") -> str:
@@ -99,7 +135,7 @@ def environment_key(root: Path, environ: Mapping[str, str], settings: str = "") 
     return fingerprint(
         dict(environ),
         sys.version,
-        list(installed_packages()),
+        list(_packages_seen()),
         sys.prefix,
         str(root.resolve()),
         executor,

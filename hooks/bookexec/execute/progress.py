@@ -126,9 +126,16 @@ class Progress:
 
 
 def summary(
-    tally: Tally, drifted: int, new: int, seconds: float, shown: int = 0, failed: int = 0
+    tally: Tally,
+    drifted: int,
+    new: int,
+    seconds: float,
+    shown: int = 0,
+    failed: int = 0,
+    running: int = 0,
 ) -> str:
-    """The build's last line: what ran, what came from the cache, what drifted, how long."""
+    """The build's last line: what ran, what came from the cache, what still runs behind the
+    pages (under serve; each block's line says it as it ends), what drifted, how long."""
     replayed = f" ({tally.replayed} cached blocks replayed for their session)"
     parts = [
         f"{tally.executed} blocks executed",
@@ -136,6 +143,9 @@ def summary(
     ]
     if shown:
         parts = [f"0 blocks executed, {shown} shown from goldens (execute: false)"]
+    if running:
+        block = "1 block" if running == 1 else f"{running} blocks"
+        parts.append(f"{block} running in the background (shown from goldens until they end)")
     if failed:
         parts.append(f"{failed} failed")
     parts.append(f"{drifted} drifted")

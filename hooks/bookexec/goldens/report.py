@@ -19,6 +19,7 @@ from bookexec.goldens.store import (
     parse,
     relative,
     remove_leftovers,
+    update_command,
     write_versions,
 )
 
@@ -66,6 +67,7 @@ class Report:
     running: Provenance | None = None  # this build's versions
     refused_writes: list[str] = field(default_factory=list)  # what apply_update would not do
     unwritten: list[Path] = field(default_factory=list)  # the goldens it could not write
+    launcher: str = ""  # the book's command line (`./book`), whose commands the report names
 
     def versions_problem(self) -> str | None:
         """A folder of goldens must say which versions wrote them: a missing or damaged
@@ -139,8 +141,8 @@ class Report:
                 reasons = "".join(f"\n  {note}" for note in c.notes())
                 out.append(
                     f"NEW: {_where(c.page, c.block_id, c.snippet)}, golden "
-                    f"{relative(c.path, self.root)}{reasons}\n  no golden yet; run GOLDEN=update "
-                    "to write it"
+                    f"{relative(c.path, self.root)}{reasons}\n  no golden yet; run "
+                    f"{update_command(self.launcher, f'{c.page}#{c.block_id}')} to write it"
                 )
         for path in self.stale:
             out.append(

@@ -35,6 +35,17 @@ from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
 
 MODES = ("check", "update")
+
+
+def update_command(launcher: str, where: str = "") -> str:
+    """What an author runs to write goldens (`where`: one page or block's, PAGE[#BLOCK]): the
+    book's launcher's command where it has one (`./book update`), else MkDocs' own form."""
+    if launcher:
+        return f"{launcher} update {where}".rstrip()
+    only = f" GOLDEN_ONLY={where}" if where else ""
+    return f"GOLDEN=update{only} mkdocs build --strict"
+
+
 _SEPARATOR = "---\n"
 _HEADER_KEYS = ("block", "snippet", "written-by")
 VERSIONS_FILE = "VERSIONS"

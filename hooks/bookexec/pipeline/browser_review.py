@@ -91,6 +91,36 @@ def _host_and_port(netloc: str) -> tuple[str, str]:
     return host.lower(), port if port.isdigit() else ""
 
 
+class ServingNotice(logging.Filter):
+    """Adds a line to the live-reload server's `Serving on` record, once: what follows the
+    site's address in the log, never before it."""
+
+    LOGGERS = ("mkdocs.livereload", "properdocs.livereload")
+
+    def __init__(self, line: str) -> None:
+        super().__init__()
+        self.line = line
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """The record, with the line after it when it is the server's `Serving on`."""
+        message = record.getMessage()
+        # MkDocs' server puts the time first: "[16:50:00] Serving on http://..."
+        if message.partition("] ")[2].startswith("Serving on") or message.startswith("Serving on"):
+            record.msg, record.args = f"{message}\n{self.line}", None
+            self.remove()
+        return True
+
+    def install(self) -> None:
+        """Watch the servers' loggers."""
+        for name in self.LOGGERS:
+            logging.getLogger(name).addFilter(self)
+
+    def remove(self) -> None:
+        """Said once."""
+        for name in self.LOGGERS:
+            logging.getLogger(name).removeFilter(self)
+
+
 class BrowserReview:
     """The serve process's review server: one for the whole `mkdocs serve`, kept across
     rebuilds; each build offers the drift its pages show."""
@@ -116,10 +146,16 @@ class BrowserReview:
             daemon=True,
         )
         self._thread.start()
-        log.info(
+        # Said after MkDocs' "Serving on" (`announce`): the site's address comes first.
+        self.announcement = (
             f"bookexec: review drift in the browser: accept and keep answer on {self.url} "
             f"(loopback only) with the token {self.token}"
         )
+
+    def announce(self) -> None:
+        """Say where the pages' answers go, right after the server's own `Serving on` line
+        (`ServingNotice`)."""
+        ServingNotice(self.announcement).install()
 
     @property
     def url(self) -> str:

@@ -17,7 +17,7 @@ from bookexec.goldens.compare import Classifier, Comparison, compare
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.normalize import PathRule, normalize
 from bookexec.goldens.report import Failure, Report
-from bookexec.goldens.store import Provenance
+from bookexec.goldens.store import Provenance, update_command
 from bookexec.pipeline.run import Runs, recorded, run_of
 from bookexec.render.layout import shown_text
 
@@ -63,6 +63,7 @@ class Judge:
         self.comparisons: dict[tuple[str, str], Comparison] = {}
         self.failures: dict[tuple[str, str], Failure] = {}  # (page, block id or "") -> failure
         self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
+        self.launcher = ""  # the book's command line, whose commands its messages name
 
     def judged(self, page: str, block: Block) -> Verdict:
         """A block's output as the reader sees it, its comparison with its golden, or why it
@@ -74,8 +75,8 @@ class Judge:
         return self.judgements[key]
 
     def _judge(self, page: str, block: Block) -> Verdict:
-        if self.runs.recorded_only(page):
-            if self.runs.execute:
+        if self.runs.recorded_block(page, block):
+            if self.runs.execute and self.runs.only is None:
                 self.pending_blocks.add((page, block.id))
             output, facts, _ = recorded(self.runs.goldens, block)
             return shown(output, facts, "(recorded)"), None, None
@@ -107,7 +108,8 @@ class Judge:
             )
             self.comparisons[(page, block.id)] = comparison
             if self.serving and comparison.status != "ok":
-                serve_log().warning(terminal(serve_message(comparison, self.root)))
+                said = serve_message(comparison, self.root, self.launcher)
+                serve_log().warning(terminal(said))
             return shown(body, run.facts, page_run.backend), comparison, None
         self.failures[(page, block.id)] = failure
         if self.serving:
@@ -150,20 +152,28 @@ class Judge:
         audited = [Failure("", "", "", problem) for problem in problems]
         failures = [*self.failures.values(), *noted, *audited]
         comparisons = list(self.comparisons.values())
-        return Report(self.root, self.golden_dir, comparisons, stale, failures, recorded, running)
+        return Report(
+            self.root,
+            self.golden_dir,
+            comparisons,
+            stale,
+            failures,
+            recorded,
+            running,
+            launcher=self.launcher,
+        )
 
     def statuses(self) -> list[str]:
         """Each comparison's status: ok, drifted or new."""
         return [c.status for c in self.comparisons.values()]
 
 
-def serve_message(comparison: Comparison, root: Path) -> str:
-    """The serve log's line for a block that drifted, or has no golden yet."""
+def serve_message(comparison: Comparison, root: Path, launcher: str = "") -> str:
+    """The serve log's line for a block that drifted, or has no golden yet (with the book's
+    update command: `launcher`, its command line, or none)."""
     if comparison.status == "new":
-        return (
-            f"docs/{comparison.page}#{comparison.block_id}: no golden yet; "
-            "run GOLDEN=update mkdocs build to write it"
-        )
+        where = f"{comparison.page}#{comparison.block_id}"
+        return f"docs/{where}: no golden yet; run {update_command(launcher, where)} to write it"
     reasons = "".join(f"  {reason}\n" for reason in comparison.notes())
     return f"docs/{comparison.page}#{comparison.block_id} drifted from its golden:\n" + (
         reasons + comparison.diff(root)

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bookexec.discover.blocks import Block, scan_page
+from bookexec.errors import BookError
 from bookexec.goldens.store import golden_path
 
 
@@ -50,3 +51,24 @@ class Plan:
     def goldens(self, golden_dir: Path) -> set[Path]:
         """The golden every planned block has, or would have: any other is stale."""
         return {golden_path(golden_dir, b.page, b.id) for bs in self.pages.values() for b in bs}
+
+    def select(self, only: str) -> tuple[str, str | None]:
+        """The page, and block id or None, that `only` names (GOLDEN_ONLY, `./book update
+        PAGE[#BLOCK]`): `docs/` and `.md` may be left out. Anything else is an error naming
+        what the book has."""
+        text, _, block_id = only.strip().partition("#")
+        name = text.strip().removeprefix("./").removeprefix("docs/")
+        found = [n for n in (name, f"{name}.md", f"{name}.ipynb") if self.pages.get(n)]
+        if not found:
+            pages = ", ".join(page for page, blocks in self.pages.items() if blocks)
+            raise BookError(
+                f"GOLDEN_ONLY: the book has no page {name or '(none named)'}; its pages with "
+                f"blocks: {pages or 'none'}"
+            )
+        page = found[0]
+        if not block_id:
+            return page, None
+        if self.block(page, block_id.strip()) is None:
+            ids = ", ".join(block.id for block in self.pages[page])
+            raise BookError(f"GOLDEN_ONLY: docs/{page} has no block {block_id}; its blocks: {ids}")
+        return page, block_id.strip()

@@ -55,6 +55,7 @@ class RenderStage:
         # Under `mkdocs serve`: the browser review's (address, token), set by the engine;
         # the drift shown at a block then has accept and keep buttons (`fence.drift_warning`).
         self.review: tuple[str, str] | None = None
+        self.launcher = ""  # the book's command line, set by the engine from its settings
         self.nav_places: dict[str, Fact] = {}  # the reserved block `nav`
         self.sources: dict[str, tuple[str, dict[str, Any]]] = {}  # page -> markdown, meta
         self.offsets: dict[str, int] = {}  # page -> lines of front matter before its markdown

@@ -78,19 +78,45 @@ class Runs:
         self.goldens = goldens
         self.execute = execute
         self.background = background
+        # GOLDEN_ONLY: the one page that runs, and the blocks judged on it (None: all of them).
+        # Every other block shows its golden, so the update writes nothing else.
+        self.only: tuple[str, set[str] | None] | None = None
 
     def start(self, plan: dict[str, list[Block]]) -> None:
-        """Submit every planned page, in order."""
+        """Submit every planned page, in order; with `only`, its page alone, up to its last
+        judged block (the blocks before it set up the session it runs in)."""
         for src, blocks in plan.items():
-            self.executor.submit(src, blocks)
+            if self.only is None:
+                self.executor.submit(src, blocks)
+            elif src == self.only[0]:
+                judged = self.only[1]
+                last = max(
+                    (i for i, block in enumerate(blocks) if judged is None or block.id in judged),
+                    default=len(blocks) - 1,
+                )
+                self.executor.submit(src, blocks[: last + 1])
+
+    def chosen(self, page: str, block: Block) -> bool:
+        """Whether the block runs and is judged in this build (always, without `only`)."""
+        if self.only is None:
+            return True
+        page_only, judged = self.only
+        return page == page_only and (judged is None or block.id in judged)
 
     def pending(self, page: str) -> bool:
         """The page's blocks still run in the background: it shows its goldens meanwhile."""
         return not self.executor.ready(page)
 
     def recorded_only(self, page: str) -> bool:
-        """The page shows its goldens: nothing runs, or its run is under way."""
+        """The page shows its goldens: nothing runs, its run is under way, or it is not the
+        page `only` names."""
+        if self.only is not None and page != self.only[0]:
+            return True
         return not self.execute or self.pending(page)
+
+    def recorded_block(self, page: str, block: Block) -> bool:
+        """The block shows its golden: its page does, or `only` names other blocks."""
+        return self.recorded_only(page) or not self.chosen(page, block)
 
     def wait(self, page: str) -> PageRun:
         """The page's run, waited for; a cancelled one is named."""
@@ -109,13 +135,18 @@ class Runs:
         if self.recorded_only(page):
             return [(block, *recorded(self.goldens, block)[:2]) for block in plan], None
         page_run = self.wait(page)
-        # A page that failed ran fewer blocks than it has; those it ran are still counted.
-        runs = ((block, run_of(page_run, block)) for block in plan)
-        return [(block, run.output, run.facts) for block, run in runs if run], page_run
+        found: list[tuple[Block, str, list[Fact]]] = []
+        for block in plan:
+            if not self.chosen(page, block):
+                found.append((block, *recorded(self.goldens, block)[:2]))
+            elif run := run_of(page_run, block):
+                # A page that failed ran fewer blocks than it has; those it ran still count.
+                found.append((block, run.output, run.facts))
+        return found, page_run
 
     def facts(self, page: str, block: Block) -> dict[str, Fact]:
         """The values the block recorded, by name: this build's, or its golden's."""
-        if self.recorded_only(page):
+        if self.recorded_block(page, block):
             return {fact.name: fact for fact in recorded(self.goldens, block)[1]}
         run = run_of(self.wait(page), block)
         if run is None or run.failure:
@@ -152,7 +183,7 @@ class Runs:
         """The runs of every page with blocks; a cancelled page is left out."""
         runs = []
         for page, blocks in plan.items():
-            if blocks:
+            if blocks and not (self.only is not None and page != self.only[0]):
                 try:
                     runs.append(self.wait(page))
                 except BookError:

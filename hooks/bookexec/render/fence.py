@@ -19,6 +19,7 @@ from bookexec.discover.blocks import Block
 from bookexec.escapes import bidi_warning, has_bidi, shown_html
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Failure
+from bookexec.goldens.store import update_command
 from bookexec.privacy import Masker
 from bookexec.render.layout import DEFAULT_TABS, Look, block_html
 
@@ -34,6 +35,7 @@ class BlockSource(Protocol):
     # a block posts its accept or keep to (`pipeline.browser_review`); None elsewhere.
     review: tuple[str, str] | None
     masker: Masker  # the build's secrets, masked in the source a block shows
+    launcher: str  # the book's command line (`./book`), whose commands a note names
 
     @property
     def pending_blocks(self) -> set[tuple[str, str]]:
@@ -80,7 +82,7 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
     if failure is not None:  # the report at the end of the build lists it too
         rendered += failure_box(failure.message)
     elif current.serving and comparison is not None and comparison.status != "ok":
-        rendered += drift_warning(comparison, current.root, current.review)  # escaped
+        rendered += drift_warning(comparison, current.root, current.review, current.launcher)
     if output is not None and (block.page, block.id) in current.pending_blocks:
         rendered += pending_note(block.id)
     return Markup(rendered)  # every part is escaped, or made by the engine
@@ -125,11 +127,17 @@ def pending_note(block_id: str) -> str:
     )
 
 
-def drift_warning(comparison: Comparison, root: Path, review: tuple[str, str] | None = None) -> str:
+def drift_warning(
+    comparison: Comparison,
+    root: Path,
+    review: tuple[str, str] | None = None,
+    launcher: str = "",
+) -> str:
     """At the block, for `mkdocs serve`: a warning with the diff, or for cosmetic drift (the
     same program, re-lettered) a one-line note. The server keeps running. With `review` (the
     browser review's address and token), it also has the buttons that accept the new output
-    or keep the golden (`review_controls`)."""
+    or keep the golden (`review_controls`). A new block names the book's update command
+    (`launcher`: its command line, or none)."""
     kind, drift = comparison.kind, comparison.drift()
     block_id = html.escape(comparison.block_id)
     attrs = f'data-block="{block_id}"' + (_review_attrs(comparison, review) if review else "")
@@ -146,7 +154,8 @@ def drift_warning(comparison: Comparison, root: Path, review: tuple[str, str] | 
         return f'<div class="bookexec-drift-note" {attrs}><p>{note}</p>{controls}</div>'
     if comparison.status == "new":
         title = f"No golden yet for block '{comparison.block_id}'"
-        body = "Run <code>GOLDEN=update mkdocs build</code> to write it."
+        command = update_command(launcher, f"{comparison.page}#{comparison.block_id}")
+        body = f"Run <code>{html.escape(command)}</code> to write it."
     else:
         title = f"Block '{comparison.block_id}' drifted from its golden ({kind})"
         # What the block printed is shown, never obeyed: controls escaped, bidi marked.
@@ -238,6 +247,24 @@ def page_summary(failures: list[Failure], drifted: list[Comparison]) -> str:
         f"<p>{html.escape(', '.join(counts))}: see the notes at the blocks below, or run "
         "<code>./book build</code> for the full report.</p></div>\n"
     )
+
+
+_ARTICLE = re.compile(r"<article\b[^>]*>|<body\b[^>]*>")
+
+
+def strict_warnings(page: str, warnings: list[str]) -> str:
+    """A served page with the warnings `mkdocs build --strict` would fail on, at the top of
+    its content (the serve keeps building; the strict build does not)."""
+    items = "".join(f"<li><pre>{html.escape(w)}</pre></li>" for w in warnings)
+    box = (
+        '<div class="admonition warning bookexec-strict-warnings">'
+        '<p class="admonition-title">The strict build fails on this</p>'
+        f"<p>The server goes on; <code>mkdocs build --strict</code> stops at:</p><ul>{items}"
+        "</ul></div>\n"
+    )
+    found = _ARTICLE.search(page)
+    at = found.end() if found else 0
+    return page[:at] + box + page[at:]
 
 
 _FENCE_ID = re.compile(r'^(\s*)(?:`{3,}|~{3,})\s*python\b.*\bid="([^"]+)"')

@@ -1,0 +1,87 @@
+"""`./book update PAGE[#BLOCK]`: the update mode for one page or one block, without the site.
+
+The whole book's update is a strict MkDocs build: every page rendered, every lab converted,
+for one golden. Here MkDocs loads the config and the files as a build does, and the plugins'
+`on_config` and `on_files` run as in one, so the engine plans every page (a bad fence still
+fails first) and starts the one run GOLDEN_ONLY names; then the named blocks are judged and
+the update is written and said as a build's end writes it (claims refused, failures listed).
+No page is rendered: `./book build` checks the pages afterwards.
+
+    python -m bookexec.cli.partial PAGE[#BLOCK] [-f mkdocs.yml] [-q | -v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from bookexec.errors import BookError
+from bookexec.plugin import NAME, ExecutedBookPlugin
+
+
+def update(only: str, config_file: str | None = None) -> None:
+    """Run the update of `only` (PAGE or PAGE#BLOCK) in the book whose config is
+    `config_file` (mkdocs.yml in the working directory by default)."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+
+    # The settings are read from the environment as a build's are (`bookexec.settings`).
+    os.environ["GOLDEN"] = "update"
+    os.environ["GOLDEN_ONLY"] = only
+    config = load_config(config_file=config_file)
+    config.plugins.on_startup(command="build", dirty=False)
+    try:
+        config = config.plugins.on_config(config)
+        files = config.plugins.on_files(get_files(config), config=config)
+        plugin = config.plugins.get(NAME)
+        if not isinstance(plugin, ExecutedBookPlugin):
+            raise BookError(f"{config.config_file_path}: the plugin {NAME} is not enabled")
+        build = plugin.current().current()
+        if build.runs.only is None:  # BOOK_EXEC=off: nothing runs, nothing to write
+            raise BookError("GOLDEN_ONLY: execution is off (BOOK_EXEC=off); nothing to update")
+        page = build.runs.only[0]
+        for block in build.plans[page]:
+            if build.runs.chosen(page, block):
+                build.judged(page, block)
+        build.only_entered = True  # no page is rendered: none is checked for its blocks
+        del files
+        build.finish()
+    except Exception as error:
+        config.plugins.on_build_error(error=error)
+        raise
+    finally:
+        config.plugins.on_shutdown()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line above; its exit code (1 with the reason, never a traceback)."""
+    parser = argparse.ArgumentParser(prog="python -m bookexec.cli.partial")
+    parser.add_argument("only", metavar="PAGE[#BLOCK]")
+    parser.add_argument("-f", "--config-file", default=None)
+    said = parser.add_mutually_exclusive_group()
+    said.add_argument("-q", "--quiet", action="store_true")
+    said.add_argument("-v", "--verbose", action="store_true")
+    options = parser.parse_args(argv)
+    # What MkDocs' own command line sets up: its loggers' lines, at its levels.
+    logger = logging.getLogger("mkdocs")
+    logger.setLevel(logging.DEBUG if options.verbose else logging.INFO)
+    logger.propagate = False
+    stream = logging.StreamHandler()
+    stream.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    stream.setLevel(logging.WARNING if options.quiet else logging.DEBUG)
+    logger.addHandler(stream)
+    try:
+        update(options.only, options.config_file)
+    except BookError as error:
+        logger.error(str(error))
+        return 1
+    except Exception as error:  # MkDocs' own: a bad config, a missing file
+        logger.error(f"{type(error).__name__}: {error}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""`./book update PAGE[#BLOCK]` (GOLDEN_ONLY): an update that runs one page, or one block and
+the blocks before it in its page's session, and writes only the goldens it names (issue 41)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import Result
+
+pytestmark = pytest.mark.build
+
+FIRST = """\
+# First
+
+```python exec="on" id="setup"
+--8<-- "snippets/first/setup.py"
+```
+
+```python exec="on" id="uses"
+--8<-- "snippets/first/uses.py"
+```
+
+```python exec="on" id="later"
+--8<-- "snippets/first/later.py"
+```
+"""
+
+SECOND = """\
+# Second
+
+```python exec="on" id="other"
+--8<-- "snippets/second/other.py"
+```
+"""
+
+
+def written_book(site):
+    site.page("first.md", FIRST)
+    site.page("second.md", SECOND)
+    site.snippet("first/setup.py", 'word = "alpha"\nprint("set up", word)\n')
+    site.snippet("first/uses.py", 'print("uses", word)\n')
+    site.snippet("first/later.py", 'print("later", word)\n')
+    site.snippet("second/other.py", 'print("other")\n')
+    written = site.build("update")
+    assert written.returncode == 0, written.output
+
+
+def update(book, only: str, way: str) -> Result:
+    """The update of `only`: through a whole strict build (GOLDEN_ONLY), or as `./book update
+    PAGE[#BLOCK]` runs it, with no page rendered (`bookexec.cli.partial`)."""
+    if way == "build":
+        return book.build("update", GOLDEN_ONLY=only)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bookexec.cli.partial", only],
+        cwd=book.root,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+    )
+    return Result(proc.returncode, proc.stdout)
+
+
+WAYS = pytest.mark.parametrize("way", ["build", "partial"])
+
+
+@pytest.fixture
+def book(prebuilt, tmp_path):
+    book = prebuilt(written_book, tmp_path)
+    # Every block of the book now prints something else than its golden.
+    book.snippet("first/setup.py", 'word = "beta"\nprint("set up", word)\n')
+    book.snippet("second/other.py", 'print("other, changed")\n')
+    return book
+
+
+@WAYS
+def test_an_update_of_one_block_runs_its_session_and_writes_only_its_golden(book, way):
+    before = book.goldens()
+    done = update(book, "first.md#uses", way)
+    assert done.returncode == 0, done.output
+    after = book.goldens()
+    # The named block's golden, run after the block its session needs (setup set `word`).
+    assert "uses beta" in after["first/uses.txt"]
+    # Nothing else is written: not the block before it, not the one after, not another page.
+    for name in ("first/setup.txt", "first/later.txt", "second/other.txt"):
+        assert after[name] == before[name], name
+    assert "2 blocks on 1 page" in done.output  # setup and uses: later and second.md never run
+    assert "golden update: 1 block checked, 1 written" in done.output
+
+
+@WAYS
+def test_an_update_of_one_page_writes_that_page_only(book, way):
+    before = book.goldens()
+    done = update(book, "docs/first.md", way)
+    assert done.returncode == 0, done.output
+    after = book.goldens()
+    assert "set up beta" in after["first/setup.txt"]
+    assert "later beta" in after["first/later.txt"]
+    assert after["second/other.txt"] == before["second/other.txt"]
+    assert "golden update: 3 blocks checked, 3 written" in done.output
+
+
+@pytest.mark.parametrize(
+    ("only", "said"),
+    [
+        ("nowhere.md", "GOLDEN_ONLY: the book has no page nowhere.md; its pages with blocks: "),
+        ("first.md#nothing", "GOLDEN_ONLY: docs/first.md has no block nothing; its blocks: "),
+    ],
+)
+@WAYS
+def test_an_update_of_something_the_book_lacks_is_a_clear_error(book, only, said, way):
+    before = book.goldens()
+    done = update(book, only, way)
+    assert done.returncode == 1, done.output
+    assert said in done.output
+    assert "Traceback" not in done.output
+    assert book.goldens() == before

@@ -1,0 +1,40 @@
+"""The block cache's key follows what a block can import (issue 41): the installed closure of
+the book's own requirements, not every distribution. Installing a test tool leaves it as it
+is; another version of JAX, or of anything JAX needs, changes it. A distribution is "installed"
+here as pip installs one: a `*.dist-info` folder with its METADATA on the path."""
+
+from __future__ import annotations
+
+import sys
+
+from bookexec.execute.cache import packages_seen
+
+
+def install(folder, name: str, version: str, requires: tuple[str, ...] = ()) -> None:
+    info = folder / f"{name.replace('-', '_')}-{version}.dist-info"
+    info.mkdir(parents=True)
+    lines = [f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"]
+    lines += [f"Requires-Dist: {requirement}\n" for requirement in requires]
+    (info / "METADATA").write_text("".join(lines))
+
+
+def test_the_key_holds_the_runtime_closure_and_not_the_test_tools():
+    seen = {entry.split("==")[0].lower() for entry in packages_seen()}
+    assert {"jax", "jaxlib", "numpy", "ml-dtypes", "mkdocs"} <= seen
+    assert not seen & {"pytest", "ruff", "mypy", "playwright", "pytest-timeout"}
+
+
+def test_installing_a_tool_no_block_imports_keeps_the_key(tmp_path, monkeypatch):
+    before = packages_seen()
+    install(tmp_path, "some-linter", "1.0", ("pytest>=8",))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert packages_seen() == before
+
+
+def test_another_version_in_jax_closure_changes_the_key(tmp_path, monkeypatch):
+    before = packages_seen()
+    install(tmp_path, "ml_dtypes", "99.0")  # what jax needs, upgraded
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert packages_seen() != before
+    assert "ml-dtypes==99.0" in packages_seen()
+    assert sys.path[0] == str(tmp_path)
