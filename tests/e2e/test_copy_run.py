@@ -47,12 +47,8 @@ CHAPTERS = sorted(
 NOT_YET_RUNNABLE = {
     "control-flow",
     "derivatives",
-    "how-it-stays-true",
     "jit-in-practice",
     "lesson",
-    "primitives",
-    "randomness",
-    "retracing",
 }
 _CHAPTER_TIMEOUT = 900
 # JAX's note that it filtered its own frames: the page leaves it out (`bookexec.jax.runtime`).
