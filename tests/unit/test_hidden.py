@@ -7,6 +7,7 @@ import pytest
 from bookexec.discover.blocks import scan_page
 from bookexec.discover.hidden import file_line, numbering, shown
 from bookexec.errors import BookError
+from bookexec.execute.worker import Numbering
 
 
 def test_a_trailing_mark_hides_its_line_and_the_blank_lines_close_up():
@@ -114,3 +115,21 @@ def test_each_line_runs_as_the_shown_code_numbers_it_and_reads_back_to_the_file(
 def test_a_snippet_without_hidden_lines_runs_as_written():
     code = "import jax\n\n\nprint(jax.numpy.ones(3))\n"
     assert numbering(code) == [1, 2, 3, 4]
+
+
+def test_the_worker_reads_a_line_back_to_the_file_as_the_scan_does():
+    # A blank first line, left out of the page, also runs as shown line 1: the author's
+    # messages must still name the line that holds the code.
+    code = (
+        "\n"
+        "import jax\n"
+        "from bookexec.facts import record  # hidden\n"
+        "\n"
+        "print(jax)\n"
+        'record("x", 1)  # hidden\n'
+    )
+    numbered = Numbering(code, "snippets/page/block0.py", numbering(code), shown(code))
+    assert [numbered.file_line(n) for n in numbering(code)] == [
+        file_line(code, n) for n in numbering(code)
+    ]
+    assert numbered.file_line(1) == 2

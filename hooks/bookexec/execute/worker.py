@@ -297,9 +297,14 @@ class Numbering:
     def __init__(self, code: str, snippet: str, lines: list[int], shown: str) -> None:
         self.code, self.snippet, self.lines, self.shown = code, snippet, lines, shown
         self.count = len(shown.splitlines())
+        # Each line as run, back to the file's: the line holding code first, since a blank
+        # line the page leaves out runs as the shown line next to it.
         self._back: dict[int, int] = {}
-        for number, line in enumerate(lines, start=1):
-            self._back.setdefault(line, number)
+        text = code.splitlines()
+        for blank in (False, True):
+            for number, line in enumerate(lines, start=1):
+                if (not text[number - 1].strip()) is blank:
+                    self._back.setdefault(line, number)
 
     def compile(self) -> types.CodeType:
         """The block's code, numbered as shown; the shown text registered for its file."""
