@@ -26,7 +26,7 @@ studied = ("threefry2x32", "rbg", "unsafe_rbg")
 record("others", ", ".join(f"`{i}`" for i in registered if i not in studied))  # hidden
 print()
 
-primitive_sets = []
+primitive_sets = []  # hidden
 for impl in studied:
     key = jax.random.key(0, impl=impl)
     closed = jax.make_jaxpr(draw)(key)
@@ -40,7 +40,7 @@ for impl in studied:
         "  primitives:",
         sorted({e.primitive.name for e in body.eqns}),
     )
-    primitive_sets.append(sorted({e.primitive.name for e in body.eqns}))
+    primitive_sets.append(sorted({e.primitive.name for e in body.eqns}))  # hidden
     functions = re.findall(r"func\.func \w+ @(\w+)", hlo)
     print("  lowered functions:", functions, "  rng_bit_generator:", "rng_bit_generator" in hlo)
     record(f"{impl}_type", str(jax.typeof(key)))  # hidden

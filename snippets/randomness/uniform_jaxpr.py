@@ -9,19 +9,17 @@ def draw(k):
 
 closed = jax.make_jaxpr(draw)(jax.random.key(42))
 print(closed)
-
-# Find the `or` equation inside the nested jaxpr and read its constant.
+# hidden: begin
+# For the prose: the `or` equation's constant, read out of the nested jaxpr.
 inner = closed.jaxpr.eqns[0].params["jaxpr"].jaxpr
 (or_eqn,) = [e for e in inner.eqns if e.primitive.name == "or"]
 constant = int(or_eqn.invars[1].val)
-record("or_constant", constant)  # hidden
-record("or_constant_hex", hex(constant))  # hidden
-record("inner_eqns", len(inner.eqns))  # hidden
-print("or constant:", constant, "=", hex(constant))
-print("appears in the printout:", "1065353216" in str(closed))
+record("or_constant", constant)
+record("or_constant_hex", hex(constant))
+record("or_constant_printed", str(str(constant) in str(closed)))
+record("inner_eqns", len(inner.eqns))
 
-# hidden: begin
-# The printer's own rule for "long", read from the pinned JAX's source, for the prose.
+# The printer's own rule for "long", read from the pinned JAX's source.
 import inspect  # noqa: E402
 import re  # noqa: E402
 

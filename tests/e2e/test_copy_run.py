@@ -44,12 +44,7 @@ CHAPTERS = sorted(
 # The one list of chapters whose shown code does not run as the page says yet (issue 36):
 # their snippets still import `bookexec` where the reader sees it, or print what hidden lines
 # changed. Convert a chapter (docs/guide/chapters.md, "Hidden lines"), then delete it here.
-NOT_YET_RUNNABLE = {
-    "how-it-stays-true",
-    "primitives",
-    "randomness",
-    "retracing",
-}
+NOT_YET_RUNNABLE: set[str] = set()  # every chapter runs as shown now
 _CHAPTER_TIMEOUT = 900
 # JAX's note that it filtered its own frames: the page leaves it out (`bookexec.jax.runtime`).
 _HIDDEN_NOTE = "For simplicity, JAX has removed its internal frames"

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bookexec.discover.blocks import scan_page
-from bookexec.discover.hidden import shown
+from bookexec.discover.hidden import file_line, numbering, shown
 from bookexec.errors import BookError
+from bookexec.execute.worker import Numbering
 
 
 def test_a_trailing_mark_hides_its_line_and_the_blank_lines_close_up():
@@ -89,3 +90,46 @@ def test_the_scan_fails_on_a_bad_marker_naming_page_block_snippet_and_line(tmp_p
     page = '# Ch\n\n```python exec="on" id="a"\n--8<-- "snippets/ch/a.py"\n```\n'
     with pytest.raises(BookError, match=r"^docs/ch.md:3 \(block 'a', snippet snippets/ch/a.py\): "):
         scan_page("ch.md", page, tmp_path)
+
+
+def test_each_line_runs_as_the_shown_code_numbers_it_and_reads_back_to_the_file():
+    code = (
+        "\n"  # 1: a blank line the page leaves out
+        "from bookexec.facts import record  # hidden\n"  # 2
+        "import jax\n"  # 3: shown line 1
+        "\n"  # 4: meets line 8 where the hidden lines are taken out: left out
+        "# hidden: begin\n"  # 5
+        "x = 1\n"  # 6
+        "# hidden: end\n"  # 7
+        "\n"  # 8: shown line 2
+        "print(jax)\n"  # 9: shown line 3
+        'record("x", 1)  # hidden\n'  # 10
+    )
+    assert shown(code) == "import jax\n\nprint(jax)\n"
+    # Hidden lines run past the shown code's three lines; blank ones left out as the line before.
+    assert numbering(code) == [1, 3 + 2, 1, 1, 3 + 5, 3 + 6, 3 + 7, 2, 3, 3 + 10]
+    # Back to the file: exact for every line holding code.
+    assert [file_line(code, n) for n in numbering(code)] == [3, 2, 3, 3, 5, 6, 7, 8, 9, 10]
+
+
+def test_a_snippet_without_hidden_lines_runs_as_written():
+    code = "import jax\n\n\nprint(jax.numpy.ones(3))\n"
+    assert numbering(code) == [1, 2, 3, 4]
+
+
+def test_the_worker_reads_a_line_back_to_the_file_as_the_scan_does():
+    # A blank first line, left out of the page, also runs as shown line 1: the author's
+    # messages must still name the line that holds the code.
+    code = (
+        "\n"
+        "import jax\n"
+        "from bookexec.facts import record  # hidden\n"
+        "\n"
+        "print(jax)\n"
+        'record("x", 1)  # hidden\n'
+    )
+    numbered = Numbering(code, "snippets/page/block0.py", numbering(code), shown(code))
+    assert [numbered.file_line(n) for n in numbering(code)] == [
+        file_line(code, n) for n in numbering(code)
+    ]
+    assert numbered.file_line(1) == 2

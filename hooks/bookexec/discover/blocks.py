@@ -66,10 +66,13 @@ class Block:
     options: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     # What the reader sees, copies and downloads: the code without its hidden lines.
     shown: str = field(init=False, compare=False, hash=False, repr=False)
+    # The line each line of `code` runs as: the shown code's own (`hidden.numbering`).
+    numbering: tuple[int, ...] = field(init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         # Read once, as the block is found: a marker that cannot be read fails the scan.
         object.__setattr__(self, "shown", hidden.shown(self.code, self.where))
+        object.__setattr__(self, "numbering", tuple(hidden.numbering(self.code, self.where)))
 
     @property
     def where(self) -> str:

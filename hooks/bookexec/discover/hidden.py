@@ -35,6 +35,9 @@ BEGIN = "# hidden: begin"
 END = "# hidden: end"
 # The line-based reading, for a snippet that does not tokenize (it fails when it runs anyway).
 _TRAILING = re.compile(r"(?:^|\s)#\s*hidden\s*$")
+# Where str.splitlines ends a line and Python's compiler does not: such a snippet runs as
+# written, numbered by its file.
+_OTHER_LINE_ENDS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 def _normal(comment: str) -> str:
@@ -75,6 +78,43 @@ def shown(code: str, where: str = "") -> str:
     """The code without its hidden lines, or a BookError naming `where` (the page, the block
     and the snippet) and the snippet's line for a marker that cannot be read one way only."""
     lines = code.splitlines()
+    text = "\n".join(lines[n - 1] for n in _kept(code, where))
+    return text + "\n" if text else ""
+
+
+def numbering(code: str, where: str = "") -> list[int]:
+    """The line each line of the code runs as, so that what it prints names the lines the
+    reader's copy has: a shown line its line in the shown code; a hidden line one past the
+    shown code's end plus its own line in the file (the reader never runs it, and the engine
+    reads the file's line back exactly, `file_line`); a blank line left out the line of the
+    shown line before it. The numbers never go down, as Python's compiler requires."""
+    kept = _kept(code, where)
+    lines = code.splitlines()
+    if any(mark in code for mark in _OTHER_LINE_ENDS):  # Python's lines are not these
+        return list(range(1, len(lines) + 1))
+    shown_at = {line: at for at, line in enumerate(kept, start=1)}
+    out: list[int] = []
+    last = 1  # the last shown line met
+    for number, line in enumerate(lines, start=1):
+        if number in shown_at:
+            last = shown_at[number]
+            out.append(last)
+        else:
+            out.append(len(kept) + number if line.strip() else last)
+    return out
+
+
+def file_line(code: str, line: int, where: str = "") -> int:
+    """The file's line for a line as `numbering` ran it: what the author edits."""
+    kept = _kept(code, where)
+    if 1 <= line <= len(kept):
+        return kept[line - 1]
+    return line - len(kept) if line > len(kept) else line
+
+
+def _kept(code: str, where: str) -> list[int]:
+    """The file's lines (1-based) the reader sees, in order."""
+    lines = code.splitlines()
     comments = _comments(code)
     if comments is None:
         comments = {
@@ -83,7 +123,7 @@ def shown(code: str, where: str = "") -> str:
             if "#" in ln
         }
     prefix = f"{where}: " if where else ""
-    kept: list[str] = []
+    kept: list[int] = []
     opened: int | None = None  # the line of the `# hidden: begin` being read
     hiding = False  # the line before was hidden
     for number, line in enumerate(lines, start=1):
@@ -111,7 +151,7 @@ def shown(code: str, where: str = "") -> str:
         elif opened is None and comment != MARK:
             if hiding:
                 _drop_blanks_met(kept, lines, number)
-            kept.append(line)
+            kept.append(number)
             hiding = False
             continue
         hiding = True
@@ -120,15 +160,19 @@ def shown(code: str, where: str = "") -> str:
             f"{prefix}line {opened}: '{BEGIN}' is never closed; add '{END}' after the last "
             "line to hide"
         )
-    text = "\n".join(kept).strip("\n")
-    return text + "\n" if text else ""
+    # Blank lines at either end are not shown.
+    while kept and not lines[kept[0] - 1]:
+        del kept[0]
+    while kept and not lines[kept[-1] - 1]:
+        del kept[-1]
+    return kept
 
 
-def _drop_blanks_met(kept: list[str], lines: list[str], number: int) -> None:
+def _drop_blanks_met(kept: list[int], lines: list[str], number: int) -> None:
     """Hidden lines were taken out just before line `number`: the blank lines kept before them
     and those from `number` on meet; keep only the longer run."""
     before = 0
-    while before < len(kept) and not kept[-1 - before].strip():
+    while before < len(kept) and not lines[kept[-1 - before] - 1].strip():
         before += 1
     after = 0
     while number - 1 + after < len(lines) and not lines[number - 1 + after].strip():

@@ -51,6 +51,7 @@ _ENV_IGNORED = {
 }
 _EXECUTOR_SOURCES = (
     "execute/worker.py",
+    "discover/hidden.py",  # how a block's lines are numbered as it runs
     "execute/launch.py",  # the limits a worker runs under
     "execute/reaper.py",
     "execute/runner.py",

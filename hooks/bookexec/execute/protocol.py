@@ -87,14 +87,24 @@ class Ready(Message):
 class RunBlock(Message):
     """Build -> worker: run one block's code in the page's session."""
 
-    __slots__ = ("code", "limit", "snippet", "timeout")
+    __slots__ = ("code", "limit", "lines", "shown", "snippet", "timeout")
     op = "run"
 
-    def __init__(self, code: str, snippet: str, timeout: float, limit: int) -> None:
+    def __init__(
+        self,
+        code: str,
+        snippet: str,
+        timeout: float,
+        limit: int,
+        lines: list[int] | None = None,  # the line each line of code runs as, if not its own
+        shown: str | None = None,  # the code the reader sees, which those lines number
+    ) -> None:
         self.code = code
         self.snippet = snippet
         self.timeout = timeout
         self.limit = limit
+        self.lines = lines
+        self.shown = shown
 
 
 class BlockError(Message):

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bookexec import privacy
+from bookexec.discover import hidden
 from bookexec.discover.blocks import Block
 from bookexec.discover.options import (
     MAX_LIMIT,
@@ -352,7 +353,11 @@ class Worker:
         timeout = block_timeout(block, self.limits)
         limit = int(block.options.get("limit", self.limits.output))
         self._limit_memory(block_memory(block, self.limits))
-        self._send(protocol.RunBlock(block.code, block.snippet, timeout, limit), "sending a block")
+        # Numbered as the reader's copy only where hidden lines would move a line.
+        numbered = block.numbering != tuple(range(1, len(block.numbering) + 1))
+        lines, shown = (list(block.numbering), block.shown) if numbered else (None, None)
+        message = protocol.RunBlock(block.code, block.snippet, timeout, limit, lines, shown)
+        self._send(message, "sending a block")
         return self._receive(BlockResult, timeout + 5.0, "running the block", block=block)
 
     def _limit_memory(self, size: int) -> None:
@@ -460,6 +465,8 @@ class Worker:
             if not ours:
                 continue
             line = ours[0].split(", line ")[1].split()[0]
+            if line.isdigit():  # as the block ran it: the file's line, where the author edits
+                line = str(hidden.file_line(block.code, int(line), block.where))
             inner = f" (inside {frames[0].rsplit(' in ', 1)[-1]})" if frames[0] != ours[0] else ""
             return f"; it was running {block.snippet} line {line}{inner}"
         return ""

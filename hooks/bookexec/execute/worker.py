@@ -15,6 +15,7 @@ from __future__ import annotations
 import codecs
 import faulthandler
 import io
+import linecache
 import os
 import re
 import sys
@@ -144,22 +145,51 @@ _TRACEBACK_FRAMES = 100
 
 
 def describe_exception(
-    error: BaseException, snippet: str, hidden_notes: tuple[str, ...] = ()
+    error: BaseException,
+    snippet: str,
+    hidden_notes: tuple[str, ...] = (),
+    numbering: Numbering | None = None,
 ) -> BlockError:
-    """What the page shows for an exception, and where in the snippet it was raised."""
+    """What the page shows for an exception, and where in the snippet it was raised: for the
+    author, the snippet file's line and the traceback as the file numbers it."""
     kind = type(error)
+    line = snippet_line(error, snippet)
     return BlockError(
         type=kind.__name__,
         qualified=f"{kind.__module__}.{kind.__qualname__}",
         shown=shown_text(error, hidden_notes),
-        traceback="".join(
-            traceback.format_exception(
-                kind, error, _from_snippet(error, snippet), limit=_TRACEBACK_FRAMES
-            )
-        ),
-        line=snippet_line(error, snippet),
+        traceback=_traceback(error, snippet, numbering),
+        line=numbering.file_line(line) if numbering and line else line,
         memory=at_memory_limit() or _depth(error) > _RUNAWAY_DEPTH or _lost_allocation(error),
     )
+
+
+def _traceback(error: BaseException, snippet: str, numbering: Numbering | None) -> str:
+    """The traceback from the snippet's first frame on, its snippet frames named by the file's
+    lines and text (as before hidden lines were numbered as shown)."""
+    if numbering is None:
+        kind, start = type(error), _from_snippet(error, snippet)
+        return "".join(traceback.format_exception(kind, error, start, limit=_TRACEBACK_FRAMES))
+    summary = traceback.TracebackException(
+        type(error),
+        error,
+        _from_snippet(error, snippet),
+        limit=_TRACEBACK_FRAMES,
+        lookup_lines=False,
+        compact=True,
+    )
+    seen: set[int] = set()
+    todo = [summary]
+    while todo:
+        one = todo.pop()
+        if id(one) in seen:
+            continue
+        seen.add(id(one))
+        one.stack[:] = [numbering.as_in_file(frame) for frame in one.stack]
+        todo += [e for e in (one.__cause__, one.__context__) if e is not None]
+        todo += getattr(one, "exceptions", None) or []
+    with numbering.file_text():
+        return "".join(summary.format())
 
 
 def _lost_allocation(error: BaseException) -> bool:
@@ -252,6 +282,104 @@ def _function(dotted: str | None) -> Callable[[], Any] | None:
     return function
 
 
+# compile()'s flag for a syntax tree rather than code (`ast.PyCF_ONLY_AST`): the worker does
+# not import `ast`, which a snippet counting its imports would see.
+_ONLY_AST = 0x400
+
+
+class Numbering:
+    """A block whose hidden lines would move the line numbers it prints: its code is compiled
+    so that each line runs as the line `lines` gives it (`bookexec.discover.hidden.numbering`:
+    a shown line as the reader's copy numbers it, a hidden one past the shown code's end), and
+    `linecache` holds the shown code, so a traceback or warning quotes the line the reader has.
+    The author's messages are read back to the file's lines."""
+
+    def __init__(self, code: str, snippet: str, lines: list[int], shown: str) -> None:
+        self.code, self.snippet, self.lines, self.shown = code, snippet, lines, shown
+        self.count = len(shown.splitlines())
+        # Each line as run, back to the file's: the line holding code first, since a blank
+        # line the page leaves out runs as the shown line next to it.
+        self._back: dict[int, int] = {}
+        text = code.splitlines()
+        for blank in (False, True):
+            for number, line in enumerate(lines, start=1):
+                if (not text[number - 1].strip()) is blank:
+                    self._back.setdefault(line, number)
+
+    def compile(self) -> types.CodeType:
+        """The block's code, numbered as shown; the shown text registered for its file."""
+        tree = compile(self.code, self.snippet, "exec", _ONLY_AST)
+        todo = [tree]
+        while todo:
+            node = todo.pop()
+            self._renumber(node)
+            for name in node._fields:
+                value = getattr(node, name, None)
+                for child in value if isinstance(value, list) else [value]:
+                    if hasattr(child, "_fields"):
+                        todo.append(child)
+        self._register(self.shown)
+        code: types.CodeType = compile(tree, self.snippet, "exec")
+        return code
+
+    def _at(self, line: int) -> int:
+        return self.lines[line - 1] if 1 <= line <= len(self.lines) else line
+
+    def _renumber(self, node: Any) -> None:
+        start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        if not isinstance(start, int):
+            return
+        node.lineno = self._at(start)
+        if isinstance(end, int):
+            # A node from a shown line to a hidden one stays in order; one whose lines all
+            # meet on one shown line keeps its columns in order too (compile checks both).
+            node.end_lineno = max(self._at(end), node.lineno)
+            if node.end_lineno == node.lineno and end != start:
+                node.end_col_offset = max(node.end_col_offset or 0, node.col_offset or 0)
+
+    def file_line(self, line: int) -> int:
+        """The file's line for a line as the block ran it."""
+        if line > self.count:
+            return line - self.count
+        return self._back.get(line, line)
+
+    def as_in_file(self, frame: traceback.FrameSummary) -> traceback.FrameSummary:
+        """A traceback frame named by the file's line, if it is the snippet's."""
+        if frame.filename != self.snippet or frame.lineno is None:
+            return frame
+        end = frame.end_lineno
+        return traceback.FrameSummary(
+            frame.filename,
+            self.file_line(frame.lineno),
+            frame.name,
+            lookup_line=False,
+            end_lineno=self.file_line(end) if end is not None else None,
+            colno=frame.colno,
+            end_colno=frame.end_colno,
+        )
+
+    def file_text(self) -> _Registered:
+        """While in it, `linecache` quotes the file's lines (the author's traceback)."""
+        return _Registered(self, self.code, self.shown)
+
+    def _register(self, text: str) -> None:
+        # No modification time: linecache.checkcache keeps the entry however the file changes.
+        linecache.cache[self.snippet] = (len(text), None, text.splitlines(True), self.snippet)
+
+
+class _Registered:
+    """A context in which `linecache` holds one text for the snippet, and then another."""
+
+    def __init__(self, numbering: Numbering, inside: str, after: str) -> None:
+        self._numbering, self._inside, self._after = numbering, inside, after
+
+    def __enter__(self) -> None:
+        self._numbering._register(self._inside)
+
+    def __exit__(self, *exc: object) -> None:
+        self._numbering._register(self._after)
+
+
 class Session:
     """One page's `__main__`, in which its blocks run in order."""
 
@@ -278,20 +406,31 @@ class Session:
         if self._getpid() != self.pid:
             os._exit(0)
 
-    def run(self, code: str, snippet: str, limit: int) -> BlockResult:
+    def run(
+        self,
+        code: str,
+        snippet: str,
+        limit: int,
+        lines: list[int] | None = None,
+        shown: str | None = None,
+    ) -> BlockResult:
         """Run one block's code; what it printed and recorded, and how it ended (its timeout
-        is the build's to enforce)."""
+        is the build's to enforce). With `lines`, each line runs as the line it gives."""
         self.capture.reset(limit)
         error = None
         flooded, flood_line = False, None
+        numbering = Numbering(code, snippet, lines, shown or "") if lines else None
         start = time.perf_counter()
         try:
-            exec(compile(code, snippet, "exec"), self.module.__dict__)
+            compiled = numbering.compile() if numbering else compile(code, snippet, "exec")
+            exec(compiled, self.module.__dict__)
             self._leave_if_forked()
             self._flush()
             _finish_streams()
         except OutputFlood as exc:
             flooded, flood_line = True, snippet_line(exc, snippet)
+            if numbering and flood_line:
+                flood_line = numbering.file_line(flood_line)
         except BaseException as exc:  # SystemExit too: report it, stay alive
             self._leave_if_forked()
             try:
@@ -299,7 +438,7 @@ class Session:
                 _finish_streams()
             except OutputFlood:
                 flooded = True
-            error = describe_exception(exc, snippet, self.hidden_notes)
+            error = describe_exception(exc, snippet, self.hidden_notes, numbering)
         finally:
             self._leave_if_forked()
             seconds = time.perf_counter() - start
@@ -345,7 +484,9 @@ def main(fd: int) -> None:
         except EOFError:
             return
         if isinstance(message, protocol.RunBlock):
-            result = session.run(message.code, message.snippet, message.limit)
+            result = session.run(
+                message.code, message.snippet, message.limit, message.lines, message.shown
+            )
             protocol.send(conn, result)
         elif isinstance(message, protocol.Finish):
             probe = _function(start.probe)
