@@ -55,7 +55,25 @@ def plain_python(tmp_path: Path, code: str) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize("code", [FORK, THREADS], ids=["fork", "threads"])
+# The worker's own module says `from __future__ import annotations`; a block compiled with the
+# worker's flags would keep its annotations as strings, as plain Python 3.13 does not.
+ANNOTATIONS = """\
+def scale(x: float, by: int = 2) -> float:
+    return x * by
+
+
+print(scale.__annotations__)
+"""
+
+
+HIDDEN_ABOVE = "import sys  # hidden\n" + ANNOTATIONS  # compiled through the shown numbering
+
+
+@pytest.mark.parametrize(
+    "code",
+    [FORK, THREADS, ANNOTATIONS, HIDDEN_ABOVE],
+    ids=["fork", "threads", "annotations", "annotations-hidden-above"],
+)
 def test_a_block_prints_what_plain_python_prints_run_after_run(tmp_path, code):
     plain = plain_python(tmp_path, code)
     for _ in range(2):  # the warning named a new pid each run: a golden could never match

@@ -308,7 +308,8 @@ class Numbering:
 
     def compile(self) -> types.CodeType:
         """The block's code, numbered as shown; the shown text registered for its file."""
-        tree = compile(self.code, self.snippet, "exec", _ONLY_AST)
+        # dont_inherit: the worker's own `from __future__` must not reach the block
+        tree = compile(self.code, self.snippet, "exec", _ONLY_AST, dont_inherit=True)
         todo = [tree]
         while todo:
             node = todo.pop()
@@ -319,7 +320,7 @@ class Numbering:
                     if hasattr(child, "_fields"):
                         todo.append(child)
         self._register(self.shown)
-        code: types.CodeType = compile(tree, self.snippet, "exec")
+        code: types.CodeType = compile(tree, self.snippet, "exec", dont_inherit=True)
         return code
 
     def _at(self, line: int) -> int:
@@ -422,7 +423,11 @@ class Session:
         numbering = Numbering(code, snippet, lines, shown or "") if lines else None
         start = time.perf_counter()
         try:
-            compiled = numbering.compile() if numbering else compile(code, snippet, "exec")
+            compiled = (
+                numbering.compile()
+                if numbering
+                else compile(code, snippet, "exec", dont_inherit=True)
+            )
             exec(compiled, self.module.__dict__)
             self._leave_if_forked()
             self._flush()
