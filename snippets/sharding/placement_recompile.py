@@ -15,6 +15,10 @@ def listen(name, seconds, **kwargs):
     events.append(name)
 
 
+def compilations():
+    return events.count("/jax/core/compile/backend_compile_duration")
+
+
 @jax.jit
 def double(x):
     global traces
@@ -22,17 +26,23 @@ def double(x):
     return 2 * x
 
 
-specs = [Spec("data", "model"), Spec(None, "model"), Spec()]
-arguments = [jax.device_put(jnp.ones((6, 12)), NamedSharding(hinted, s)) for s in specs]
-types = {str(jax.typeof(x)) for x in arguments}
+ones = jnp.ones((6, 12))
+arguments = {
+    "device 0": ones,
+    "device 1": jax.device_put(ones, jax.devices()[1]),
+}
+for spec in [Spec("data", "model"), Spec(None, "model"), Spec()]:
+    arguments[f"hinted, {spec}"] = jax.device_put(ones, NamedSharding(hinted, spec))
 jax.monitoring.register_event_duration_secs_listener(listen)
 try:
-    for x in arguments:
+    for where, x in arguments.items():
+        traced, compiled = traces, compilations()
         double(x)
+        new_traces, new_compiles = traces - traced, compilations() - compiled
+        print(f"{where:30} {jax.typeof(x)}  traced: {new_traces}  compiled: {new_compiles}")
 finally:
     jax.monitoring.unregister_event_duration_listener(listen)
-compiles = events.count("/jax/core/compile/backend_compile_duration")
-print("placements:", len(specs), " types:", sorted(types))
-print("traces:", traces, " compilations:", compiles)
+print("traces:", traces, " compilations:", compilations())
+record("arguments", len(arguments))  # hidden
 record("traces", traces)  # hidden
-record("compiles", compiles)  # hidden
+record("compiles", compilations())  # hidden
