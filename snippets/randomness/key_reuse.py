@@ -12,3 +12,12 @@ with jax.debug_key_reuse(True):  # track which keys have been consumed
         two_draws(jax.random.key(0))
     except jax.errors.KeyReuseError as err:
         print(f"{type(err).__name__}: {err}")
+
+
+@jax.jit
+def same_noise_twice(key):  # a reuse on purpose: clone says so
+    return jax.random.normal(jax.random.clone(key)) - jax.random.normal(key)
+
+
+with jax.debug_key_reuse(True):
+    print("with clone, accepted:", same_noise_twice(jax.random.key(0)))
