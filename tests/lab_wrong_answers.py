@@ -145,6 +145,22 @@ ISSUE_36: dict[str, dict[int, list[Wrong]]] = {
                     return a + a
                 """,
             ),
+            wrong(
+                "a + a + 100: ignores b, right when b is a + 100",
+                "skips-technique",
+                """
+                def add_resharded(a, b):
+                    return a + a + 100.0
+                """,
+            ),
+            wrong(
+                "2 * a + 100: ignores b, right when b is a + 100",
+                "constant",
+                """
+                def add_resharded(a, b):
+                    return 2 * a + 100.0
+                """,
+            ),
         ],
         4: [
             wrong(
@@ -153,6 +169,54 @@ ISSUE_36: dict[str, dict[int, list[Wrong]]] = {
                 """
                 def as_groups(x):
                     return jnp.ones((6, 3, 4))
+                """,
+            ),
+        ],
+    },
+    "collectives": {
+        1: [
+            wrong(
+                "jit of a plain mean whose name is pmean_of",
+                "skips-technique",
+                """
+                def pmean_of(d):
+                    return d.mean()
+
+
+                mean_all = jax.jit(pmean_of)
+                """,
+            ),
+            wrong(
+                "jit of a plain mean whose name is psum",
+                "skips-technique",
+                """
+                def psum(d):
+                    return d.sum() / d.size
+
+
+                mean_all = jax.jit(psum)
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "jnp.roll of a replicated copy: no shard_map, no ppermute",
+                "skips-technique",
+                """
+                def from_right(d):
+                    return jnp.roll(jax.device_put(d, NamedSharding(ring, P())), -2)
+                """,
+            ),
+            wrong(
+                "all_gather, then each device picks its right neighbour's block",
+                "skips-technique",
+                """
+                def _pick(block):
+                    everything = jnp.roll(jax.lax.all_gather(block, "i", tiled=True), -2)
+                    return everything.reshape(8, 2)[jax.lax.axis_index("i")]
+
+
+                from_right = jax.shard_map(_pick, mesh=ring, in_specs=P("i"), out_specs=P("i"))
                 """,
             ),
         ],
