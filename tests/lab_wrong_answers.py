@@ -145,22 +145,6 @@ ISSUE_36: dict[str, dict[int, list[Wrong]]] = {
                     return a + a
                 """,
             ),
-            wrong(
-                "a + a + 100: ignores b, right when b is a + 100",
-                "skips-technique",
-                """
-                def add_resharded(a, b):
-                    return a + a + 100.0
-                """,
-            ),
-            wrong(
-                "2 * a + 100: ignores b, right when b is a + 100",
-                "constant",
-                """
-                def add_resharded(a, b):
-                    return 2 * a + 100.0
-                """,
-            ),
         ],
         4: [
             wrong(
@@ -173,6 +157,11 @@ ISSUE_36: dict[str, dict[int, list[Wrong]]] = {
             ),
         ],
     },
+}
+
+# The wrong answers the reviewers of issue 36 ("Checks that cannot be fooled") saw pass, after
+# ISSUE_36's were fixed; each was red before its check was fixed.
+REVIEWED: dict[str, dict[int, list[Wrong]]] = {
     "collectives": {
         1: [
             wrong(
@@ -217,6 +206,26 @@ ISSUE_36: dict[str, dict[int, list[Wrong]]] = {
 
 
                 from_right = jax.shard_map(_pick, mesh=ring, in_specs=P("i"), out_specs=P("i"))
+                """,
+            ),
+        ],
+    },
+    "sharding": {
+        3: [
+            wrong(
+                "a + a + 100: ignores b, right when b is a + 100",
+                "skips-technique",
+                """
+                def add_resharded(a, b):
+                    return a + a + 100.0
+                """,
+            ),
+            wrong(
+                "2 * a + 100: ignores b, right when b is a + 100",
+                "constant",
+                """
+                def add_resharded(a, b):
+                    return 2 * a + 100.0
                 """,
             ),
         ],
@@ -1811,4 +1820,4 @@ def merged(*parts: dict[str, dict[int, list[Wrong]]]) -> dict[str, dict[int, lis
     return {lab: dict(sorted(table[lab].items())) for lab in sorted(table)}
 
 
-WRONG = merged(ISSUE_36, OTHERS)
+WRONG = merged(ISSUE_36, REVIEWED, OTHERS)
