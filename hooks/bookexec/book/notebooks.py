@@ -40,6 +40,9 @@ from bookexec.files import write_atomic
 from bookexec.goldens.store import golden_path, relative
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # hooks/bookexec
+# The build's own notes in a chapter notebook (its chapter, each cell's block and golden) sit
+# under the plugin's name: what the site ships names nothing of the engine's package.
+METADATA_KEY = "executed-book"
 # nbformat's constructors and reader are unannotated: typed once here, for chapters and labs.
 new_notebook: Callable[[], NotebookNode] = nbformat.v4.new_notebook
 new_markdown_cell: Callable[..., NotebookNode] = nbformat.v4.new_markdown_cell
@@ -215,7 +218,7 @@ def chapter_notebook(
         {
             "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
             "language_info": {"name": "python", "version": python},
-            "bookexec": {"chapter": f"docs/{page}", "jax": jax, "jaxlib": jaxlib},
+            METADATA_KEY: {"chapter": f"docs/{page}", "jax": jax, "jaxlib": jaxlib},
         }
     )
     cells = nb.cells
@@ -227,7 +230,7 @@ def chapter_notebook(
     )
     cells.append(_markdown(intro, "about"))
     setup = setup_source(jax) if needs_engine(blocks) else reader_setup(jax, jaxlib)
-    cells.append(_code(setup, "setup", {"bookexec": {"setup": True}}))
+    cells.append(_code(setup, "setup", {METADATA_KEY: {"setup": True}}))
     # Each executed fence becomes a marker line, so that the prose can be converted as a
     # whole (a fence may sit inside a tab) and then cut into cells at the markers.
     lines = markdown.splitlines()
@@ -274,7 +277,7 @@ def _add_block(
         meta["raises"] = block.options["raises"]
     if is_fresh(block):
         meta["fresh"] = True
-    metadata = {"bookexec": meta, **({"tags": tags} if tags else {})}
+    metadata = {METADATA_KEY: meta, **({"tags": tags} if tags else {})}
     cells.append(_code(code, block.id, metadata))
 
 
