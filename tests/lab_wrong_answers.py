@@ -210,6 +210,136 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
             ),
         ],
     },
+    "captures": {
+        3: [
+            wrong(
+                "n static, called with 3 and 5 as the solution cell does",
+                "skips-technique",
+                """
+                n_traces = []
+
+
+                def _times(x, n):
+                    n_traces.append(n)
+                    return x * n
+
+
+                times_n = jax.jit(_times, static_argnums=1)
+                print(times_n(jnp.ones(3), 3), times_n(jnp.ones(3), 5))
+                """,
+            ),
+            wrong(
+                "n static by name, called with 3 and 5 first",
+                "skips-technique",
+                """
+                from functools import partial
+
+                n_traces = []
+
+
+                @partial(jax.jit, static_argnames="n")
+                def times_n(x, n):
+                    n_traces.append(n)
+                    return x * n
+
+
+                print(times_n(jnp.ones(3), 3), times_n(jnp.ones(3), 5))
+                """,
+            ),
+        ],
+    },
+    "jit-in-practice": {
+        2: [
+            wrong(
+                "traced for another shape, lowered and compiled apart from it",
+                "skips-technique",
+                """
+                traced = squash_jit.trace(jnp.ones(7))
+                lowered = jax.jit(leaky_squash).lower(x)
+                compiled = lowered.compile()
+                """,
+            ),
+            wrong(
+                "traced for another shape, lowered from a second trace",
+                "skips-technique",
+                """
+                traced = squash_jit.trace(jnp.ones(7))
+                lowered = squash_jit.trace(x).lower()
+                compiled = lowered.compile()
+                """,
+            ),
+        ],
+    },
+    "lesson": {
+        3: [
+            wrong(
+                "the fixed point 0.6, the check run until it passes",
+                "constant",
+                """
+                loop_traces = []
+
+
+                @jax.jit
+                def logistic_fori(x, steps):
+                    loop_traces.append(steps)
+                    return jnp.full_like(x, 0.6)
+
+
+                for _ in range(8):  # a reader who runs the check again and again
+                    problem_3()
+                """,
+            ),
+            wrong(
+                "a fixed point from a long loop, whatever steps says, checked again and again",
+                "skips-technique",
+                """
+                loop_traces = []
+
+
+                @jax.jit
+                def logistic_fori(x, steps):
+                    loop_traces.append(steps)
+                    return jax.lax.fori_loop(0, 200, lambda i, x: 2.5 * x * (1 - x), x)
+
+
+                for _ in range(8):
+                    problem_3()
+                """,
+            ),
+        ],
+    },
+    "tracers": {
+        3: [
+            wrong(
+                "closes over an unrelated array too, moved_to constants",
+                "skips-technique",
+                """
+                _g = jnp.ones(3)
+
+
+                def standardize_args(x, m, s):
+                    return (x - m) / s * _g
+
+
+                moved_to = "constants"
+                """,
+            ),
+            wrong(
+                "closes over a scale array, moved_to constants",
+                "skips-technique",
+                """
+                _scale = jnp.array([1.0, 1.0, 1.0])
+
+
+                def standardize_args(x, mu, sigma):
+                    return _scale * (x - mu) / sigma
+
+
+                moved_to = "constants"
+                """,
+            ),
+        ],
+    },
     "sharding": {
         3: [
             wrong(
