@@ -340,6 +340,162 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
             ),
         ],
     },
+    "control-flow": {
+        1: [
+            wrong(
+                "tests each entry against limit, not the norm",
+                "skips-technique",
+                """
+                def clip_where(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return jnp.where(jnp.abs(v) > limit, v * (limit / norm), v)
+                """,
+            ),
+            wrong(
+                "tests the largest entry against limit, not the norm",
+                "skips-technique",
+                """
+                def clip_where(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return jnp.where(jnp.max(jnp.abs(v)) > limit, v * (limit / norm), v)
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "a cond on the largest entry, not the norm",
+                "skips-technique",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return lax.cond(
+                        jnp.max(jnp.abs(v)) > limit, lambda u: u * (limit / norm), lambda u: u, v
+                    )
+                """,
+            ),
+            wrong(
+                "a cond on any entry above limit",
+                "skips-technique",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return lax.cond(
+                        jnp.any(jnp.abs(v) > limit), lambda u: u * (limit / norm), lambda u: u, v
+                    )
+                """,
+            ),
+        ],
+        4: [
+            wrong(
+                "inclusive bounds",
+                "skips-technique",
+                """
+                def in_band(batch):
+                    norms = jnp.linalg.norm(batch, axis=1)
+                    return (norms >= 1.0) & (norms <= 8.0)
+                """,
+            ),
+            wrong(
+                "inclusive upper bound",
+                "skips-technique",
+                """
+                def in_band(batch):
+                    norms = jnp.linalg.norm(batch, axis=1)
+                    return (norms > 1.0) & (norms <= 8.0)
+                """,
+            ),
+        ],
+    },
+    "derivatives": {
+        2: [
+            wrong(
+                "the Hessian's diagonal times v, element by element",
+                "skips-technique",
+                """
+                def hvp(f, x, v):
+                    return jax.grad(lambda x: jnp.sum(jax.grad(f)(x)))(x) * v
+                """,
+            ),
+            wrong(
+                "jvp of grad along ones, times v element by element",
+                "skips-technique",
+                """
+                def hvp(f, x, v):
+                    return jax.jvp(jax.grad(f), (x,), (jnp.ones_like(x),))[1] * v
+                """,
+            ),
+        ],
+    },
+    "numpy-habits": {
+        4: [
+            wrong(
+                "checkified, not jitted",
+                "skips-technique",
+                """
+                from jax.experimental import checkify
+
+
+                def read(data, i):
+                    return data[i]
+
+
+                checked_read = checkify.checkify(read, errors=checkify.index_checks)
+                """,
+            ),
+            wrong(
+                "checkified inside a plain function, not jitted",
+                "skips-technique",
+                """
+                from jax.experimental import checkify
+
+
+                def checked_read(data, i):
+                    checked = checkify.checkify(lambda d, j: d[j], errors=checkify.index_checks)
+                    return checked(data, i)
+                """,
+            ),
+        ],
+    },
+    "transforms": {
+        1: [
+            wrong(
+                "vmap of grad, not jitted",
+                "skips-technique",
+                """
+                per_example = jax.vmap(jax.grad(loss), in_axes=(None, 0, 0))
+                """,
+            ),
+            wrong(
+                "vmap of a lambda around grad, not jitted",
+                "skips-technique",
+                """
+                def _one(w, x, y):
+                    return jax.grad(loss)(w, x, y)
+
+
+                per_example = jax.vmap(_one, in_axes=(None, 0, 0))
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "jax.jacrev, no vjp",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    return jax.jacrev(loss)(w, x, y)
+                """,
+            ),
+            wrong(
+                "jax.value_and_grad, no vjp",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    return jax.value_and_grad(loss)(w, x, y)[1]
+                """,
+            ),
+        ],
+    },
     "sharding": {
         3: [
             wrong(
