@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import nbformat
 
-PAGE = '# Ch\n\nSome prose.\n\n```python exec="on" id="a"\n--8<-- "snippets/ch/a.py"\n```\n'
+# The prose as the build hands it over: a measured value already marked for the page's styling.
+PAGE = (
+    '# Ch\n\nIt took <span class="bookexec-measured">12 ms</span>.\n\n'
+    '```python exec="on" id="a"\n--8<-- "snippets/ch/a.py"\n```\n'
+)
 
 
 def written_chapter(tmp_path) -> tuple[str, nbformat.NotebookNode]:
@@ -31,6 +35,8 @@ def test_a_plain_jax_chapter_notebook_never_names_bookexec(tmp_path):
         line.strip() for line in text.splitlines() if "bookexec" in line
     ]
     assert nb.metadata["executed-book"]["chapter"] == "docs/ch.md"
+    # the measured value keeps a mark, so that two builds' notebooks differ only inside it
+    assert '<span class="executed-book-measured">12 ms</span>' in nb.cells[2].source
     (setup,) = [c for c in nb.cells if c.metadata.get("executed-book", {}).get("setup")]
     assert "%pip install" in setup.source
     (cell,) = [c for c in nb.cells if "block" in c.metadata.get("executed-book", {})]
