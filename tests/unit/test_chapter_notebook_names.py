@@ -8,6 +8,7 @@ import nbformat
 # The prose as the build hands it over: a measured value already marked for the page's styling.
 PAGE = (
     '# Ch\n\nIt took <span class="bookexec-measured">12 ms</span>.\n\n'
+    '<figure class="bookexec-figure wide" id="figure-f"><svg></svg></figure>\n\n'
     '```python exec="on" id="a"\n--8<-- "snippets/ch/a.py"\n```\n'
 )
 
@@ -37,6 +38,7 @@ def test_a_plain_jax_chapter_notebook_never_names_bookexec(tmp_path):
     assert nb.metadata["executed-book"]["chapter"] == "docs/ch.md"
     # the measured value keeps a mark, so that two builds' notebooks differ only inside it
     assert '<span class="executed-book-measured">12 ms</span>' in nb.cells[2].source
+    assert '<figure class="executed-book-figure wide"' in nb.cells[2].source  # a figure's too
     (setup,) = [c for c in nb.cells if c.metadata.get("executed-book", {}).get("setup")]
     assert "%pip install" in setup.source
     (cell,) = [c for c in nb.cells if "block" in c.metadata.get("executed-book", {})]
