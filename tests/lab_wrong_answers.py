@@ -159,6 +159,365 @@ ISSUE_36: dict[str, dict[int, list[Wrong]]] = {
     },
 }
 
+# The wrong answers the reviewers of issue 36 ("Checks that cannot be fooled") saw pass, after
+# ISSUE_36's were fixed; each was red before its check was fixed.
+REVIEWED: dict[str, dict[int, list[Wrong]]] = {
+    "collectives": {
+        1: [
+            wrong(
+                "jit of a plain mean whose name is pmean_of",
+                "skips-technique",
+                """
+                def pmean_of(d):
+                    return d.mean()
+
+
+                mean_all = jax.jit(pmean_of)
+                """,
+            ),
+            wrong(
+                "jit of a plain mean whose name is psum",
+                "skips-technique",
+                """
+                def psum(d):
+                    return d.sum() / d.size
+
+
+                mean_all = jax.jit(psum)
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "jnp.roll of a replicated copy: no shard_map, no ppermute",
+                "skips-technique",
+                """
+                def from_right(d):
+                    return jnp.roll(jax.device_put(d, NamedSharding(ring, P())), -2)
+                """,
+            ),
+            wrong(
+                "all_gather, then each device picks its right neighbour's block",
+                "skips-technique",
+                """
+                def _pick(block):
+                    everything = jnp.roll(jax.lax.all_gather(block, "i", tiled=True), -2)
+                    return everything.reshape(8, 2)[jax.lax.axis_index("i")]
+
+
+                from_right = jax.shard_map(_pick, mesh=ring, in_specs=P("i"), out_specs=P("i"))
+                """,
+            ),
+        ],
+    },
+    "captures": {
+        3: [
+            wrong(
+                "n static, called with 3 and 5 as the solution cell does",
+                "skips-technique",
+                """
+                n_traces = []
+
+
+                def _times(x, n):
+                    n_traces.append(n)
+                    return x * n
+
+
+                times_n = jax.jit(_times, static_argnums=1)
+                print(times_n(jnp.ones(3), 3), times_n(jnp.ones(3), 5))
+                """,
+            ),
+            wrong(
+                "n static by name, called with 3 and 5 first",
+                "skips-technique",
+                """
+                from functools import partial
+
+                n_traces = []
+
+
+                @partial(jax.jit, static_argnames="n")
+                def times_n(x, n):
+                    n_traces.append(n)
+                    return x * n
+
+
+                print(times_n(jnp.ones(3), 3), times_n(jnp.ones(3), 5))
+                """,
+            ),
+        ],
+    },
+    "jit-in-practice": {
+        2: [
+            wrong(
+                "traced for another shape, lowered and compiled apart from it",
+                "skips-technique",
+                """
+                traced = squash_jit.trace(jnp.ones(7))
+                lowered = jax.jit(leaky_squash).lower(x)
+                compiled = lowered.compile()
+                """,
+            ),
+            wrong(
+                "traced for another shape, lowered from a second trace",
+                "skips-technique",
+                """
+                traced = squash_jit.trace(jnp.ones(7))
+                lowered = squash_jit.trace(x).lower()
+                compiled = lowered.compile()
+                """,
+            ),
+        ],
+    },
+    "lesson": {
+        3: [
+            wrong(
+                "the fixed point 0.6, the check run until it passes",
+                "constant",
+                """
+                loop_traces = []
+
+
+                @jax.jit
+                def logistic_fori(x, steps):
+                    loop_traces.append(steps)
+                    return jnp.full_like(x, 0.6)
+
+
+                for _ in range(8):  # a reader who runs the check again and again
+                    problem_3()
+                """,
+            ),
+            wrong(
+                "a fixed point from a long loop, whatever steps says, checked again and again",
+                "skips-technique",
+                """
+                loop_traces = []
+
+
+                @jax.jit
+                def logistic_fori(x, steps):
+                    loop_traces.append(steps)
+                    return jax.lax.fori_loop(0, 200, lambda i, x: 2.5 * x * (1 - x), x)
+
+
+                for _ in range(8):
+                    problem_3()
+                """,
+            ),
+        ],
+    },
+    "tracers": {
+        3: [
+            wrong(
+                "closes over an unrelated array too, moved_to constants",
+                "skips-technique",
+                """
+                _g = jnp.ones(3)
+
+
+                def standardize_args(x, m, s):
+                    return (x - m) / s * _g
+
+
+                moved_to = "constants"
+                """,
+            ),
+            wrong(
+                "closes over a scale array, moved_to constants",
+                "skips-technique",
+                """
+                _scale = jnp.array([1.0, 1.0, 1.0])
+
+
+                def standardize_args(x, mu, sigma):
+                    return _scale * (x - mu) / sigma
+
+
+                moved_to = "constants"
+                """,
+            ),
+        ],
+    },
+    "control-flow": {
+        1: [
+            wrong(
+                "tests each entry against limit, not the norm",
+                "skips-technique",
+                """
+                def clip_where(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return jnp.where(jnp.abs(v) > limit, v * (limit / norm), v)
+                """,
+            ),
+            wrong(
+                "tests the largest entry against limit, not the norm",
+                "skips-technique",
+                """
+                def clip_where(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return jnp.where(jnp.max(jnp.abs(v)) > limit, v * (limit / norm), v)
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "a cond on the largest entry, not the norm",
+                "skips-technique",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return lax.cond(
+                        jnp.max(jnp.abs(v)) > limit, lambda u: u * (limit / norm), lambda u: u, v
+                    )
+                """,
+            ),
+            wrong(
+                "a cond on any entry above limit",
+                "skips-technique",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return lax.cond(
+                        jnp.any(jnp.abs(v) > limit), lambda u: u * (limit / norm), lambda u: u, v
+                    )
+                """,
+            ),
+        ],
+        4: [
+            wrong(
+                "inclusive bounds",
+                "skips-technique",
+                """
+                def in_band(batch):
+                    norms = jnp.linalg.norm(batch, axis=1)
+                    return (norms >= 1.0) & (norms <= 8.0)
+                """,
+            ),
+            wrong(
+                "inclusive upper bound",
+                "skips-technique",
+                """
+                def in_band(batch):
+                    norms = jnp.linalg.norm(batch, axis=1)
+                    return (norms > 1.0) & (norms <= 8.0)
+                """,
+            ),
+        ],
+    },
+    "derivatives": {
+        2: [
+            wrong(
+                "the Hessian's diagonal times v, element by element",
+                "skips-technique",
+                """
+                def hvp(f, x, v):
+                    return jax.grad(lambda x: jnp.sum(jax.grad(f)(x)))(x) * v
+                """,
+            ),
+            wrong(
+                "jvp of grad along ones, times v element by element",
+                "skips-technique",
+                """
+                def hvp(f, x, v):
+                    return jax.jvp(jax.grad(f), (x,), (jnp.ones_like(x),))[1] * v
+                """,
+            ),
+        ],
+    },
+    "numpy-habits": {
+        4: [
+            wrong(
+                "checkified, not jitted",
+                "skips-technique",
+                """
+                from jax.experimental import checkify
+
+
+                def read(data, i):
+                    return data[i]
+
+
+                checked_read = checkify.checkify(read, errors=checkify.index_checks)
+                """,
+            ),
+            wrong(
+                "checkified inside a plain function, not jitted",
+                "skips-technique",
+                """
+                from jax.experimental import checkify
+
+
+                def checked_read(data, i):
+                    checked = checkify.checkify(lambda d, j: d[j], errors=checkify.index_checks)
+                    return checked(data, i)
+                """,
+            ),
+        ],
+    },
+    "transforms": {
+        1: [
+            wrong(
+                "vmap of grad, not jitted",
+                "skips-technique",
+                """
+                per_example = jax.vmap(jax.grad(loss), in_axes=(None, 0, 0))
+                """,
+            ),
+            wrong(
+                "vmap of a lambda around grad, not jitted",
+                "skips-technique",
+                """
+                def _one(w, x, y):
+                    return jax.grad(loss)(w, x, y)
+
+
+                per_example = jax.vmap(_one, in_axes=(None, 0, 0))
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "jax.jacrev, no vjp",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    return jax.jacrev(loss)(w, x, y)
+                """,
+            ),
+            wrong(
+                "jax.value_and_grad, no vjp",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    return jax.value_and_grad(loss)(w, x, y)[1]
+                """,
+            ),
+        ],
+    },
+    "sharding": {
+        3: [
+            wrong(
+                "a + a + 100: ignores b, right when b is a + 100",
+                "skips-technique",
+                """
+                def add_resharded(a, b):
+                    return a + a + 100.0
+                """,
+            ),
+            wrong(
+                "2 * a + 100: ignores b, right when b is a + 100",
+                "constant",
+                """
+                def add_resharded(a, b):
+                    return 2 * a + 100.0
+                """,
+            ),
+        ],
+    },
+}
+
 OTHERS: dict[str, dict[int, list[Wrong]]] = {
     "captures": {
         1: [
@@ -1747,4 +2106,4 @@ def merged(*parts: dict[str, dict[int, list[Wrong]]]) -> dict[str, dict[int, lis
     return {lab: dict(sorted(table[lab].items())) for lab in sorted(table)}
 
 
-WRONG = merged(ISSUE_36, OTHERS)
+WRONG = merged(ISSUE_36, REVIEWED, OTHERS)

@@ -47,9 +47,9 @@ def cell_files(nb) -> dict[str, str]:
     from ipykernel.compiler import get_tmp_hash_seed, murmur2_x86
 
     return {
-        str(murmur2_x86(c.source, get_tmp_hash_seed())): c.metadata["bookexec"]["snippet"]
+        str(murmur2_x86(c.source, get_tmp_hash_seed())): c.metadata["executed-book"]["snippet"]
         for c in nb.cells
-        if "snippet" in c.metadata.get("bookexec", {})
+        if "snippet" in c.metadata.get("executed-book", {})
     }
 
 
@@ -141,9 +141,9 @@ def test_every_chapter_page_offers_its_notebook(site):
         nbformat.validate(nb)
         executed = re.findall(r'exec="on" id="([^"]+)"', (REPO / f"docs/{chapter}.md").read_text())
         cells = [
-            c.metadata["bookexec"]["block"]
+            c.metadata["executed-book"]["block"]
             for c in nb.cells
-            if "block" in c.metadata.get("bookexec", {})
+            if "block" in c.metadata.get("executed-book", {})
         ]
         assert cells == executed, chapter
 
@@ -155,9 +155,9 @@ def test_notebook_code_is_the_snippets_as_the_page_shows_them(site):
     shown = {block.id: block.shown.rstrip("\n") for block in blocks}
     nb = nbformat.read(site / "tracers" / "tracers.ipynb", as_version=4)
     cells = {
-        c.metadata["bookexec"]["block"]: c.source
+        c.metadata["executed-book"]["block"]: c.source
         for c in nb.cells
-        if "block" in c.metadata.get("bookexec", {})
+        if "block" in c.metadata.get("executed-book", {})
     }
     assert cells == shown
     assert "bookexec" not in nb.cells[1].source and "%pip install" in nb.cells[1].source
@@ -169,14 +169,14 @@ def test_notebook_runs_and_matches_the_goldens(site, chapter, tmp_path):
     nb = run_notebook(site / chapter / f"{chapter}.ipynb", tmp_path)
     facts_file = "".join(o.get("text", "") for o in nb.cells[-1].outputs).strip()
     assert facts_file and not facts_file.startswith(str(REPO)), facts_file
-    (setup,) = [c for c in nb.cells if c.metadata.get("bookexec", {}).get("setup")]
+    (setup,) = [c for c in nb.cells if c.metadata.get("executed-book", {}).get("setup")]
     if "bookexec" not in setup.source:  # the reader's set-up: the chapter needs no book
         assert facts_file == "no bookexec"
     rules = machine_path_rules(REPO, os.environ)
     checked = 0
     files = cell_files(nb)
     for cell in nb.cells:
-        meta = cell.metadata.get("bookexec", {})
+        meta = cell.metadata.get("executed-book", {})
         if "block" not in meta:
             continue
         golden = parse_golden((REPO / meta["golden"]).read_text(encoding="utf-8"))
@@ -224,7 +224,7 @@ def test_tabs_and_admonitions_become_jupyter_markdown(tmp_path):
             "After the code, see [the other](other.ipynb#part).\n\n> **Aside**\n>\n> Quoted.",
         ),
     ]
-    assert nb.cells[3].metadata["bookexec"]["golden"] == "tests/golden/ch/a.txt"
+    assert nb.cells[3].metadata["executed-book"]["golden"] == "tests/golden/ch/a.txt"
 
 
 def test_comparison_is_exact_outside_placeholders_and_streams():
@@ -250,7 +250,7 @@ def test_a_cell_names_its_golden_wherever_the_golden_folder_lies(tmp_path):
     blocks = scan_page("ch.md", page, tmp_path)
     golden_dir = tmp_path / "goldens"  # one level below the root, not two
     nb = chapter_notebook("ch.md", page, blocks, golden_dir, ("j", "l", "p"), tmp_path)
-    assert nb.cells[3].metadata["bookexec"]["golden"] == "goldens/ch/a.txt"
+    assert nb.cells[3].metadata["executed-book"]["golden"] == "goldens/ch/a.txt"
 
 
 def test_the_notebook_writer_refuses_an_invalid_notebook(tmp_path):

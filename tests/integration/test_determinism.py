@@ -26,6 +26,7 @@ CHAPTERS = ("tracers", "retracing", "jit-in-practice")
 # The only places two builds may differ, and why:
 ALLOWED_CLASSES = (
     "bookexec-measured",  # a timing or ratio measured in this build (prose and outputs)
+    "executed-book-measured",  # the same, in a chapter notebook's prose
     "bookexec-build-date",  # the date the site was built
 )
 ALLOWED_FILES = ("sitemap.xml", "sitemap.xml.gz")  # MkDocs dates each page by the build

@@ -61,18 +61,20 @@ def test_the_page_and_the_notebook_show_the_snippet_without_its_hidden_lines(boo
     golden = book.goldens()["hidden/twice.txt"]
     assert "twice 3: 6\n" in golden and "at_3 = 6" in golden
     nb = json.loads((book.root / "site" / "hidden" / "hidden.ipynb").read_text())
-    (cell,) = [c for c in nb["cells"] if c["metadata"].get("bookexec", {}).get("block")]
+    (cell,) = [c for c in nb["cells"] if c["metadata"].get("executed-book", {}).get("block")]
     assert "".join(cell["source"]) == SHOWN.rstrip("\n")
 
 
 def test_the_notebook_of_a_chapter_that_needs_no_engine_opens_with_a_short_set_up(book):
     nb = json.loads((book.root / "site" / "hidden" / "hidden.ipynb").read_text())
-    (setup,) = [c for c in nb["cells"] if c["metadata"].get("bookexec", {}).get("setup")]
+    (setup,) = [c for c in nb["cells"] if c["metadata"].get("executed-book", {}).get("setup")]
     source = "".join(setup["source"])
     assert "bookexec" not in source and len(source) < 1000, source[:300]
     assert f"    %pip install -q jax=={version('jax')} jaxlib=={version('jaxlib')}\n" in source
     code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     assert "bookexec" not in code and "hidden" not in code
+    notebook = (book.root / "site" / "hidden" / "hidden.ipynb").read_text()
+    assert "bookexec" not in notebook  # nor in any metadata: the keys name the plugin
 
 
 def test_a_claim_on_a_hidden_line_still_fails_the_build(book):

@@ -40,6 +40,12 @@ from bookexec.files import write_atomic
 from bookexec.goldens.store import golden_path, relative
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # hooks/bookexec
+# The build's own notes in a chapter notebook (its chapter, each cell's block and golden) sit
+# under the plugin's name: what the site ships names nothing of the engine's package.
+METADATA_KEY = "executed-book"
+# The page's classes in the prose (a measured value's mark, which two builds' notebooks differ
+# only inside; a figure's) are renamed under the plugin's name too.
+_CLASS_ATTRIBUTE = re.compile(r'class="([^"]*)"')
 # nbformat's constructors and reader are unannotated: typed once here, for chapters and labs.
 new_notebook: Callable[[], NotebookNode] = nbformat.v4.new_notebook
 new_markdown_cell: Callable[..., NotebookNode] = nbformat.v4.new_markdown_cell
@@ -215,7 +221,7 @@ def chapter_notebook(
         {
             "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
             "language_info": {"name": "python", "version": python},
-            "bookexec": {"chapter": f"docs/{page}", "jax": jax, "jaxlib": jaxlib},
+            METADATA_KEY: {"chapter": f"docs/{page}", "jax": jax, "jaxlib": jaxlib},
         }
     )
     cells = nb.cells
@@ -227,7 +233,7 @@ def chapter_notebook(
     )
     cells.append(_markdown(intro, "about"))
     setup = setup_source(jax) if needs_engine(blocks) else reader_setup(jax, jaxlib)
-    cells.append(_code(setup, "setup", {"bookexec": {"setup": True}}))
+    cells.append(_code(setup, "setup", {METADATA_KEY: {"setup": True}}))
     # Each executed fence becomes a marker line, so that the prose can be converted as a
     # whole (a fence may sit inside a tab) and then cut into cells at the markers.
     lines = markdown.splitlines()
@@ -237,7 +243,9 @@ def chapter_notebook(
         indent = lines[opening][: len(lines[opening]) - len(lines[opening].lstrip())]
         lines[opening : _closing_fence(lines, opening) + 1] = [f"{indent}{_MARK}{block.id}"]
     prose: list[str] = []
-    for line in jupyter_markdown("\n".join(lines)).splitlines():
+    converted = jupyter_markdown("\n".join(lines))
+    converted = _CLASS_ATTRIBUTE.sub(_plugin_classes, converted)
+    for line in converted.splitlines():
         marker = line.lstrip(" >")  # a fence inside an admonition ends up quoted
         if not marker.startswith(_MARK):
             prose.append(line)
@@ -248,6 +256,11 @@ def chapter_notebook(
         _add_block(cells, block, page, golden_dir, root)
     _add_prose(cells, "\n".join(prose), "prose-end")
     return nb
+
+
+def _plugin_classes(found: re.Match[str]) -> str:
+    """A class attribute with each engine class (`bookexec-...`) under the plugin's name."""
+    return 'class="' + found[1].replace("bookexec-", "executed-book-") + '"'
 
 
 def _add_block(
@@ -274,7 +287,7 @@ def _add_block(
         meta["raises"] = block.options["raises"]
     if is_fresh(block):
         meta["fresh"] = True
-    metadata = {"bookexec": meta, **({"tags": tags} if tags else {})}
+    metadata = {METADATA_KEY: meta, **({"tags": tags} if tags else {})}
     cells.append(_code(code, block.id, metadata))
 
 
