@@ -67,7 +67,7 @@ FIGURES = ["trivial-build", "render-floor", "first-page", "prose-reload", "snipp
 FIGURES += ["accept-reload", "fresh-setup"]
 BASELINE = HERE / "serve-baseline.json"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
-PENDING = ".bookexec-pending"  # a block shown from its golden while it is being checked
+PENDING = ".executed-book-pending"  # a block shown from its golden while it is being checked
 # What the serve log says when a drift can be accepted from the browser (a newer checkout).
 REVIEW_LINE = "bookexec: review drift in the browser: accept and keep answer on"
 ACCEPT = re.compile(r"^\s*accept\s*$", re.IGNORECASE)  # the button's text
@@ -236,7 +236,8 @@ def golden_of(root: Path, snippet: str) -> tuple[Path, str] | None:
 def drift_at(browser_page, block: str):
     """The drift warning (or cosmetic note) a served page shows at one block."""
     return browser_page.locator(
-        f'.bookexec-drift[data-block="{block}"], .bookexec-drift-note[data-block="{block}"]'
+        f'.executed-book-drift[data-block="{block}"], '
+        f'.executed-book-drift-note[data-block="{block}"]'
     )
 
 

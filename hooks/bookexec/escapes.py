@@ -25,8 +25,8 @@ BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029" + BIDI + "\ud800-\udfff]")
 _BIDI = re.compile(f"[{BIDI}]")
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
-BIDI_CLASS = "bookexec-bidi"
-WARNING_CLASS = "bookexec-bidi-warning"
+BIDI_CLASS = "executed-book-bidi"
+WARNING_CLASS = "executed-book-bidi-warning"
 
 
 def escape(char: str) -> str:

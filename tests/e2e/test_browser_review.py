@@ -102,7 +102,9 @@ def test_accept_and_keep_in_the_browser(served, browser):
 
     def drifting() -> str | None:  # the live page, with the block's drift
         html = get(served.url + "drift/")
-        return html if "bookexec-drift" in html and "bookexec-pending" not in html else None
+        return (
+            html if "executed-book-drift" in html and "executed-book-pending" not in html else None
+        )
 
     html = served.until(drifting, 180)
     found = served.until(lambda: ANNOUNCED.search(served.log()))
@@ -125,7 +127,7 @@ def test_accept_and_keep_in_the_browser(served, browser):
     page = browser.new_page()
     try:
         page.goto(served.url + "drift/")
-        warning = page.locator(".bookexec-drift")
+        warning = page.locator(".executed-book-drift")
         assert warning.count() == 1 and warning.is_visible()
         text = warning.inner_text()
         assert "-recorded output" in text and "+edited output" in text  # the diff
@@ -140,12 +142,12 @@ def test_accept_and_keep_in_the_browser(served, browser):
         assert refused == 403
 
         keep.click()
-        page.locator(".bookexec-drift[data-review-answer]").wait_for(timeout=30_000)
+        page.locator(".executed-book-drift[data-review-answer]").wait_for(timeout=30_000)
         assert golden.read_bytes() == recorded
         assert warning.get_attribute("data-review-answer") == "keep"
         assert (
             "kept tests/golden/drift/own.txt"
-            in warning.locator(".bookexec-review-status").inner_text()
+            in warning.locator(".executed-book-review-status").inner_text()
         )
         served.until(lambda: "kept in the browser: docs/drift.md#own" in served.log(), 30)
 
@@ -155,7 +157,7 @@ def test_accept_and_keep_in_the_browser(served, browser):
         while True:  # the page reloads once rebuilt: poll until it shows the block passing
             assert time.monotonic() < deadline, served.log()[-5000:]
             try:
-                passing = page.locator(".bookexec-drift").count() == 0
+                passing = page.locator(".executed-book-drift").count() == 0
                 passing = passing and page.locator(".result", has_text="edited output").count()
             except Exception:  # the page is being replaced as it is read
                 passing = False
@@ -164,7 +166,7 @@ def test_accept_and_keep_in_the_browser(served, browser):
             time.sleep(0.02)
         seconds = time.monotonic() - clicked
         print(f"\naccept -> block passing on the page: {seconds:.2f} s")
-        assert page.locator(".bookexec-drift-note, .bookexec-page-drift").count() == 0
+        assert page.locator(".executed-book-drift-note, .executed-book-page-drift").count() == 0
         assert page.locator(".result").inner_text() == shown  # the same output, now passing
     finally:
         page.close()

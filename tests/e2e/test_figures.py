@@ -44,7 +44,7 @@ figure(
 print("recorded")
 """
 
-SVG = re.compile(r'<figure class="bookexec-figure" id="figure-growth">(<svg .*?</svg>)')
+SVG = re.compile(r'<figure class="executed-book-figure" id="figure-growth">(<svg .*?</svg>)')
 
 
 def svg_of(site) -> str:
@@ -148,5 +148,5 @@ def test_a_figure_must_plot_recorded_numbers_and_say_what_it_shows():
 def test_the_book_shows_both_figures(built_book):
     for page, name in (("control-flow", "compile_time"), ("retracing", "run_time")):
         html = (built_book / page / "index.html").read_text()
-        assert html.count(f'<figure class="bookexec-figure" id="figure-{name}">') == 1, page
+        assert html.count(f'<figure class="executed-book-figure" id="figure-{name}">') == 1, page
         assert 'role="img" aria-label="Line chart of' in html

@@ -78,6 +78,27 @@ def test_no_shipped_notebook_holds_engine_code_or_hidden_lines(site):
                 assert not _HIDDEN.search(cell.source), (path.relative_to(site), cell.id)
 
 
+# The pages that are about the engine: the colophon and the maintainers' guide.
+_ABOUT_THE_ENGINE = ("how-it-stays-true", "guide")
+
+
+def test_no_reader_page_names_the_engine(site):
+    """`grep -rl bookexec` over the built site's chapter and lab pages finds only the colophon
+    and the guide: not in the code a reader copies, nor in the classes and attributes of the
+    page's HTML."""
+    pages = sorted(site.rglob("*.html"))
+    naming = [
+        str(page.relative_to(site))
+        for page in pages
+        if page.relative_to(site).parts[0] not in _ABOUT_THE_ENGINE
+        and "bookexec" in page.read_text(encoding="utf-8")
+    ]
+    assert naming == []
+    assert any(
+        "bookexec" in page.read_text(encoding="utf-8") for page in site.glob("guide/*/*.html")
+    )
+
+
 def test_a_lab_notebook_starts_with_the_reader_s_set_up(site):
     nb = nbformat.read(shipped(site, "tracers"), as_version=4)
     task, setup = nb.cells[0], nb.cells[1]

@@ -561,7 +561,7 @@ def _page_html(site: Path, page: str) -> str:
     return (site / ("" if stem.name == "index" else stem) / "index.html").read_text()
 
 
-_MEASURED = re.compile(r'(<span class="bookexec-(?:measured|build-date)"[^>]*>).*?(</span>)')
+_MEASURED = re.compile(r'(<span class="executed-book-(?:measured|build-date)"[^>]*>).*?(</span>)')
 
 
 def _paragraphs(html: str) -> list[str]:

@@ -93,7 +93,7 @@ class _Page(HTMLParser):
         values = dict(attrs)
         classes = (values.get("class") or "").split()
         self.tags.append((tag, values))
-        if "bookexec-measured" in classes:
+        if "executed-book-measured" in classes:
             self.measured += 1
         kind = ""
         if tag == "div" and classes == ["result"]:
@@ -374,15 +374,15 @@ def test_under_serve_a_page_problem_is_shown_at_the_top_of_the_page(tmp_path):
     assert not build.failures
     article = '<article class="md-content__inner md-typeset">'
     shown = build.check_page(PAGE, f"<html><body>{article}<p>nothing</p></article></body></html>")
-    assert 'class="admonition failure bookexec-page-check"' in shown
-    assert shown.index("bookexec-page-check") > shown.index(article)
+    assert 'class="admonition failure executed-book-page-check"' in shown
+    assert shown.index("executed-book-page-check") > shown.index(article)
     assert "block &#x27;first&#x27;" in shown and "is missing" in shown
     assert any("(block 'second'" in f.message for f in build.failures.values())
 
 
 # -- the real book --------------------------------------------------------------------------
 
-_MEASURED = re.compile(r'<span class="bookexec-measured">(.*?)</span>')
+_MEASURED = re.compile(r'<span class="executed-book-measured">(.*?)</span>')
 
 
 @pytest.mark.build
@@ -489,9 +489,9 @@ def test_every_layout_is_laid_out_by_the_engine_and_passes_the_page_check(site):
     html = (site.root / "site" / "ch" / "index.html").read_text()
     assert html.count('class="tabbed-set tabbed-alternate"') == 2
     assert 'for="tabbed-left-__tabbed_1_1">Code</label>' in html
-    assert html.count("data-bookexec-source=") == len(LAYOUTS) - 1
-    assert html.count("data-bookexec-output=") == len(LAYOUTS) - 1
-    assert html.count('data-bookexec-console="console"') == 1
+    assert html.count("data-executed-book-source=") == len(LAYOUTS) - 1
+    assert html.count("data-executed-book-output=") == len(LAYOUTS) - 1
+    assert html.count('data-executed-book-console="console"') == 1
     assert '<span class="filename">Two lines</span>' in html
     assert '<td class="linenos">' in html and '<span class="hll">' in html
     assert "<b>" not in html.split('id="block-block"')[1].split("</article>")[0]

@@ -96,7 +96,7 @@ def counted(tmp_path_factory):
 def test_an_executed_page_names_versions_backend_devices_and_date(counted):
     _, pages = counted
     html = pages["counted"]
-    note = text_of(html, "bookexec-provenance")
+    note = text_of(html, "executed-book-provenance")
     py = sys.version_info
     assert f"JAX {version('jax')}, jaxlib {version('jaxlib')} and Python {py.major}.{py.minor}" in (
         note
@@ -106,10 +106,10 @@ def test_an_executed_page_names_versions_backend_devices_and_date(counted):
     assert f"on the {jax.default_backend()} backend with {devices} device{plural}" in note
     # The date sits alone in its own element, so a determinism check can leave it out.
     assert re.search(
-        r'<time class="bookexec-build-date" datetime="2023-11-14">2023-11-14</time>', html
+        r'<time class="executed-book-build-date" datetime="2023-11-14">2023-11-14</time>', html
     )
-    assert html.count("bookexec-build-date") == 1
-    assert "bookexec-provenance" not in pages["plain"]
+    assert html.count("executed-book-build-date") == 1
+    assert "executed-book-provenance" not in pages["plain"]
 
     # The census: one row for the page with blocks, none for the plain page.
     row = re.search(r"<td>.*?Counted.*?</td>((?:\s*<td[^>]*>\d+</td>){5})", html, re.S)
@@ -125,13 +125,13 @@ def test_with_execution_off_the_page_says_its_outputs_are_recorded(counted):
     result = counted.build("check", BOOK_EXEC="off")
     assert result.returncode == 0, result.output
     html = (counted.root / "site" / "counted" / "index.html").read_text()
-    note = text_of(html, "bookexec-provenance")
+    note = text_of(html, "executed-book-provenance")
     assert "execution was off" in note and "recorded golden" in note
     versions = (counted.root / "tests" / "golden" / "VERSIONS").read_text()
     recorded_jax = re.search(r"^jax: (.+)$", versions, re.M)[1]
     assert f"The goldens record JAX {recorded_jax}" in note
     assert "do not record a device count" in note
-    assert "bookexec-build-date" in html
+    assert "executed-book-build-date" in html
     # The census is the same under BOOK_EXEC=off: it counts the goldens the page shows.
     numbers = [int(n) for n in re.findall(r'right;">(\d+)</td>', html)][:5]
     assert numbers == [3, 1, 1, 1, 1]

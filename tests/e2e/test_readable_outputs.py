@@ -45,9 +45,11 @@ _MEASURE = r"""
   const content = document.querySelector('.md-content');
   const found = {clipped: [], covered: [], tables: [], titles: [], mixed: [], boxes: []};
   const name = (el) => {
-    const box = el.closest('[data-bookexec-source],[data-bookexec-output],[data-bookexec-console]');
-    const block = box && [...box.attributes].find((a) => a.name.startsWith('data-bookexec-'));
-    const what = block ? `${block.name.slice(14)} of block '${block.value}'` : el.tagName;
+    const box = el.closest(
+      '[data-executed-book-source],[data-executed-book-output],[data-executed-book-console]');
+    const block = box && [...box.attributes].find((a) => a.name.startsWith('data-executed-book-'));
+    const kind = block && block.name.slice('data-executed-book-'.length);
+    const what = block ? `${kind} of block '${block.value}'` : el.tagName;
     return `${what}: ${el.textContent.trim().split('\n')[0].slice(0, 50)}`;
   };
   for (const pre of content.querySelectorAll('pre')) {
@@ -120,7 +122,7 @@ _MEASURE = r"""
     }
     return '';
   };
-  const outputs = '[data-bookexec-output] code, .jp-OutputArea-output';
+  const outputs = '[data-executed-book-output] code, .jp-OutputArea-output';
   for (const code of content.querySelectorAll(outputs)) {
     const text = code.textContent;
     found.boxes.push(text);

@@ -48,7 +48,7 @@ def test_drift_is_shown_at_the_block_and_the_server_keeps_running(served, browse
     page = browser.new_page()
     try:
         page.goto(url + "served/")
-        warning = page.locator(".bookexec-drift")
+        warning = page.locator(".executed-book-drift")
         assert warning.count() == 1
         assert warning.is_visible()
         assert warning.get_attribute("data-block") == "moved"
@@ -163,15 +163,15 @@ def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(tmp
         # ended (its summary line), at once.
         served.until(lambda: "bookexec summary:" in served.log().split(drifted, 1)[1], 600)
         html = page()
-        assert "bookexec-page-drift" in html
+        assert "executed-book-page-drift" in html
         log = served.log()
         assert "Aborted" not in log and "in strict mode" not in log
-        assert 'class="admonition warning bookexec-drift" data-block="dense-layer"' in html
+        assert 'class="admonition warning executed-book-drift" data-block="dense-layer"' in html
         assert "a line the golden does not have" in html
 
         time.sleep(1.5)  # let the watcher settle before the edit
         snippet.write_text(original)  # the fix
-        served.until(lambda: "bookexec-drift" not in page(), 600)
-        assert "bookexec-page-drift" not in page()
+        served.until(lambda: "executed-book-drift" not in page(), 600)
+        assert "executed-book-page-drift" not in page()
         assert "Aborted" not in served.log()
         assert served.proc.poll() is None

@@ -63,9 +63,9 @@ def test_first_page_is_recorded_then_live_reload_shows_the_live_output(served, b
     _, served = served
     first = get(served.url + "slow/")
     # Served before the 4-second block could finish: the golden's output, marked as such.
-    assert 'class="admonition note bookexec-pending" data-block="nap"' in first
+    assert 'class="admonition note executed-book-pending" data-block="nap"' in first
     assert "recorded output" in result(first) and "live output" not in result(first)
-    assert "bookexec-drift" not in first
+    assert "executed-book-drift" not in first
     assert "Recorded output, being checked" in first
     assert re.search(r"It printed\s+1\s+lines", first)  # facts come from the golden meanwhile
 
@@ -74,13 +74,13 @@ def test_first_page_is_recorded_then_live_reload_shows_the_live_output(served, b
         page.goto(served.url + "slow/")
         # Live reload brings the page back when the block has run: no reload by hand.
         deadline = time.monotonic() + 120
-        while page.locator(".bookexec-pending").count():
+        while page.locator(".executed-book-pending").count():
             assert time.monotonic() < deadline, served.log()
             page.wait_for_event("load", timeout=120_000)
         # A reload can still be on its way when the pending page is gone: wait for the page it
         # brings (never longer than the deadline above allows).
         page.locator(".result", has_text="live output").wait_for(state="visible", timeout=60_000)
-        drift = page.locator(".bookexec-drift")  # and its drift, as serve always shows it
+        drift = page.locator(".executed-book-drift")  # and its drift, as serve always shows it
         assert drift.count() == 1 and "Block 'nap' drifted" in drift.inner_text()
     finally:
         page.close()
@@ -93,7 +93,7 @@ def live_page(served) -> str:
 
     def live() -> str | None:
         html = get(served.url + "slow/")
-        return None if "bookexec-pending" in html else html
+        return None if "executed-book-pending" in html else html
 
     return served.until(live)
 
@@ -109,9 +109,9 @@ def test_a_snippet_edit_shows_recorded_at_once_then_live(served):
         return "edited output" in result(pages[-1])
 
     served.until(edited)
-    seen_pending = any("bookexec-pending" in html for html in pages[:-1])
+    seen_pending = any("executed-book-pending" in html for html in pages[:-1])
     assert seen_pending, "the edited page was never shown as recorded and being checked"
-    assert "bookexec-pending" not in pages[-1]
+    assert "executed-book-pending" not in pages[-1]
 
 
 def test_the_strict_build_never_shows_a_recorded_output(site):
@@ -121,7 +121,7 @@ def test_the_strict_build_never_shows_a_recorded_output(site):
     result = site.build(BOOK_CACHE="on")
     assert result.returncode == 0, result.output
     html = (site.root / "site" / "slow" / "index.html").read_text()
-    assert "recorded output" in html and "bookexec-pending" not in html
+    assert "recorded output" in html and "executed-book-pending" not in html
 
 
 def test_a_prose_edit_runs_nothing_and_the_page_stays_live(served):
@@ -133,5 +133,5 @@ def test_a_prose_edit_runs_nothing_and_the_page_stays_live(served):
     served.until(lambda: served.log().count("bookexec summary") > summaries)
     html = get(served.url + "slow/")
     assert "Slow, edited" in html
-    assert "bookexec-pending" not in html and "live output" in result(html)
+    assert "executed-book-pending" not in html and "live output" in result(html)
     assert served.log().count("blocks done, about") == ran  # no block ran again

@@ -62,7 +62,7 @@ def test_a_page_missing_from_the_nav_never_stops_the_server(prebuilt, tmp_path):
         served.until(lambda: "Words an author" in get(served.url + "draft/")[1], 60)
         # The page says what the strict build would stop at.
         shown = get(served.url + "draft/")[1]
-        assert "bookexec-strict-warnings" in shown and "draft.md" in shown
+        assert "executed-book-strict-warnings" in shown and "draft.md" in shown
 
         built = served.log().count("bookexec summary:")
         config = book.root / "mkdocs.yml"
@@ -72,7 +72,7 @@ def test_a_page_missing_from_the_nav_never_stops_the_server(prebuilt, tmp_path):
         served.until(lambda: served.log().count("bookexec summary:") > built, 120)
         status, home = get(served.url)
         assert status == 200 and re.search(r'href="[./]*draft/"', home), home[-2000:]
-        assert "bookexec-strict-warnings" not in home
+        assert "executed-book-strict-warnings" not in home
     # The strict build still fails on the same draft, before it is in the nav.
     config.write_text(config.read_text().replace("  - draft.md\n", ""))
     checked = book.build()

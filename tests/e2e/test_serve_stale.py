@@ -70,7 +70,7 @@ def wait_until(served, check) -> str:
 
     def shown() -> str | None:
         html = get(served.url + "uses/")
-        return html if check(html) and "bookexec-pending" not in html else None
+        return html if check(html) and "executed-book-pending" not in html else None
 
     return served.until(shown, 180)
 
@@ -91,7 +91,7 @@ def test_each_input_of_a_served_page_changes_it(site, tmp_path):
 
     with serving(site.root, tmp_path / "serve.log", BOOK_CACHE=None) as served:
         html = wait_until(served, lambda h: "own output v1" in result(h))
-        assert "counted 3 items" in html and "bookexec-drift" not in html
+        assert "counted 3 items" in html and "executed-book-drift" not in html
         time.sleep(1.0)  # let the watcher settle
 
         # 1. its markdown
@@ -101,11 +101,11 @@ def test_each_input_of_a_served_page_changes_it(site, tmp_path):
         # 2. its snippet: the live output, and its drift from the golden
         site.snippet("uses/own.py", "print('own output v2')\n")
         html = wait_until(served, lambda h: "own output v2" in result(h))
-        assert 'bookexec-drift" data-block="own"' in html
+        assert 'executed-book-drift" data-block="own"' in html
 
         # 3. its golden, rewritten by the update mode while the server runs: no drift now
         assert site.build("update").returncode == 0
-        wait_until(served, lambda h: "bookexec-drift" not in h)
+        wait_until(served, lambda h: "executed-book-drift" not in h)
 
         # 4. a fact it quotes from another page
         site.snippet("source/counted.py", counted(5))
@@ -222,7 +222,7 @@ def test_a_dirty_serve_renders_only_the_pages_an_edit_touches(site, tmp_path):
 
             def shows() -> str | None:
                 html = get(served.url + url)
-                return html if shown(html) and "bookexec-pending" not in html else None
+                return html if shown(html) and "executed-book-pending" not in html else None
 
             served.until(shows, 180)
             settled(served)
@@ -260,7 +260,7 @@ def test_a_dirty_serve_renders_only_the_pages_an_edit_touches(site, tmp_path):
             {"uses.md"},
         )
         # 4. its golden, rewritten by the update mode while the server runs
-        step(lambda: site.build("update"), lambda h: "bookexec-drift" not in h, {"uses.md"})
+        step(lambda: site.build("update"), lambda h: "executed-book-drift" not in h, {"uses.md"})
         # 5. a fact another page quotes
         step(
             lambda: site.snippet("source/counted.py", counted(5)),

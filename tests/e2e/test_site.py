@@ -254,7 +254,7 @@ def test_each_executed_page_says_how_it_was_made(built_book, served, new_page):
     page = new_page()
     for path in page_paths(built_book):
         page.goto(served + path)
-        note = page.locator(".bookexec-provenance")
+        note = page.locator(".executed-book-provenance")
         name = path.strip("/") or "index"
         if name not in executed:
             assert note.count() == 0, path
@@ -270,7 +270,7 @@ def test_each_executed_page_says_how_it_was_made(built_book, served, new_page):
             + ("" if devices == 1 else "s"),
         ):
             assert said in text, (path, said, text)
-        assert note.locator("time.bookexec-build-date").count() == 1
+        assert note.locator("time.executed-book-build-date").count() == 1
 
 
 def test_screenshots_of_a_chapter_in_both_themes(served, new_page, tmp_path):

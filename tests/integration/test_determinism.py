@@ -25,9 +25,9 @@ CHAPTERS = ("tracers", "retracing", "jit-in-practice")
 
 # The only places two builds may differ, and why:
 ALLOWED_CLASSES = (
-    "bookexec-measured",  # a timing or ratio measured in this build (prose and outputs)
+    "executed-book-measured",  # a timing or ratio measured in this build (prose and outputs)
     "executed-book-measured",  # the same, in a chapter notebook's prose
-    "bookexec-build-date",  # the date the site was built
+    "executed-book-build-date",  # the date the site was built
 )
 ALLOWED_FILES = ("sitemap.xml", "sitemap.xml.gz")  # MkDocs dates each page by the build
 
@@ -92,7 +92,7 @@ def test_two_cold_builds_make_the_same_html_but_for_the_named_places(two_builds)
     _, ((_, _, first), (_, _, second)) = two_builds
     assert sorted(first) == sorted(second)
     html = [name for name in first if name.endswith(".html")]
-    marked = sum(first[name].count(b'class="bookexec-measured"') for name in html)
+    marked = sum(first[name].count(b'class="executed-book-measured"') for name in html)
     assert marked >= 4, "the fixture should show timings both in outputs and in prose"
     differ = []
     for name in sorted(first):

@@ -47,7 +47,7 @@ def test_golden_keeps_placeholders_and_values_and_the_page_shows_values(timed):
     assert "seconds = 0.1 s timing (band x5)" in golden
     assert "claim: speedup >= 2" in golden
     html = (timed.root / "site" / "timed" / "index.html").read_text()
-    mark = '<span class="bookexec-measured">{}</span>'
+    mark = '<span class="executed-book-measured">{}</span>'
     took, times = mark.format("100 ms"), mark.format("10")
     assert f"The step took {took}, which is {times} times the baseline." in html
     assert f"step: {took}, speedup: {times}" in html
@@ -116,7 +116,7 @@ def test_a_fact_from_another_page(timed):
     result = timed.build(BOOK_SNIPPET_SECONDS="0.1")
     assert result.returncode == 0, result.output
     html = (timed.root / "site" / "summary" / "index.html").read_text()
-    assert 'The step took <span class="bookexec-measured">100 ms</span>.' in html
+    assert 'The step took <span class="executed-book-measured">100 ms</span>.' in html
 
 
 COUNT_PAGE = """\

@@ -160,10 +160,10 @@ def test_a_golden_holding_a_nul_stays_text_to_git(hostile_book):
 
 def test_the_page_flags_bidirectional_characters_in_source_and_output(hostile_book):
     page = (hostile_book.root / "site" / "format" / "index.html").read_text()
-    source = page.split('data-bookexec-source="bidi"', 1)[1].split("</code>", 1)[0]
-    output = page.split('data-bookexec-output="bidi"', 1)[1].split("</code>", 1)[0]
+    source = page.split('data-executed-book-source="bidi"', 1)[1].split("</code>", 1)[0]
+    output = page.split('data-executed-book-output="bidi"', 1)[1].split("</code>", 1)[0]
     for box in (source, output):
         assert "\u202e" not in box and "\u2066" not in box
         assert "\u27eaU+202E\u27eb" in box
     assert "\u27eaU+2066\u27eb" in output
-    assert page.count("bookexec-bidi-warning") == 2
+    assert page.count("executed-book-bidi-warning") == 2

@@ -7,8 +7,8 @@ import nbformat
 
 # The prose as the build hands it over: a measured value already marked for the page's styling.
 PAGE = (
-    '# Ch\n\nIt took <span class="bookexec-measured">12 ms</span>.\n\n'
-    '<figure class="bookexec-figure wide" id="figure-f"><svg></svg></figure>\n\n'
+    '# Ch\n\nIt took <span class="executed-book-measured">12 ms</span>.\n\n'
+    '<figure class="executed-book-figure wide" id="figure-f"><svg></svg></figure>\n\n'
     '```python exec="on" id="a"\n--8<-- "snippets/ch/a.py"\n```\n'
 )
 

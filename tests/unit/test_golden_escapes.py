@@ -156,7 +156,7 @@ def test_the_terminal_review_shows_control_and_bidi_characters_escaped():
 def test_bidirectional_controls_are_marked_in_html():
     marked = escapes.marked_html("if admin\u202e {")
     assert "\u202e" not in marked
-    assert '<span class="bookexec-bidi" title="U+202E RIGHT-TO-LEFT OVERRIDE' in marked
+    assert '<span class="executed-book-bidi" title="U+202E RIGHT-TO-LEFT OVERRIDE' in marked
     assert "\u27eaU+202E\u27eb" in marked
     assert escapes.visible("a\u2066b\u2069") == "a\u27eaU+2066\u27ebb\u27eaU+2069\u27eb"
     assert escapes.terminal("\t\n") == "\t\n"

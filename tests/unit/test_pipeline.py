@@ -208,9 +208,9 @@ def test_the_fence_lays_out_what_the_stage_hands_it_and_says_so():
     assert [(i, o, look.result) for i, o, look in source.laid] == [
         ("first", "printed by the stage\n", "pycon")
     ]
-    assert "bookexec-pending" not in html and "bookexec-drift" not in html
+    assert "executed-book-pending" not in html and "executed-book-drift" not in html
     source.pending_blocks.add((PAGE, "first"))
-    assert 'class="admonition note bookexec-pending" data-block="first"' in render(source)
+    assert 'class="admonition note executed-book-pending" data-block="first"' in render(source)
 
 
 def test_a_source_box_is_titled_with_the_file_name_not_the_repository_path():
@@ -232,7 +232,7 @@ def test_the_fence_shows_drift_at_the_block_under_serve():
     drift = compare(GOLDENS, PAGE, "first", "snippets/ch/first.py", "new\n", snapshot=goldens)
     assert drift.status == "drifted"
     html = render(FakeSource("new\n", drift))
-    assert 'class="admonition warning bookexec-drift" data-block="first"' in html
+    assert 'class="admonition warning executed-book-drift" data-block="first"' in html
     assert "<button" not in html and "<script" not in html  # no browser review: no buttons
 
 
@@ -242,21 +242,21 @@ def test_with_the_browser_review_the_drift_has_accept_and_keep_escaped():
     source = FakeSource("new\n", drift)
     source.review = ('http://127.0.0.1:1/"><script>', "tok&en")
     html = render(source)
-    warning = html[html.index('<div class="admonition warning bookexec-drift"') :]
+    warning = html[html.index('<div class="admonition warning executed-book-drift"') :]
     head = warning[: warning.index(">")]
     assert 'data-block="first"' in head and f'data-page="{PAGE}"' in head
     assert 'data-review-url="http://127.0.0.1:1/&quot;&gt;&lt;script&gt;"' in head
     assert 'data-review-token="tok&amp;en"' in head
     assert '<button type="button" class="md-button" data-answer="accept"' in warning
     assert '<button type="button" class="md-button" data-answer="keep"' in warning
-    assert '<span class="bookexec-review-status" role="status"></span>' in warning
+    assert '<span class="executed-book-review-status" role="status"></span>' in warning
     assert warning.count("<script>") == 1 and "fetch(" in warning
     # A cosmetic drift's one-line note gets them too.
     cosmetic = compare(GOLDENS, PAGE, "first", "snippets/ch/first.py", "old \n", snapshot=goldens)
     assert cosmetic.kind == "cosmetic"
     source.comparison = cosmetic
     note = render(source)
-    assert '<div class="bookexec-drift-note" data-block="first" data-page="ch.md"' in note
+    assert '<div class="executed-book-drift-note" data-block="first" data-page="ch.md"' in note
     assert 'data-answer="accept"' in note and note.count("<script>") == 1
 
 

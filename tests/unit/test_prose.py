@@ -34,7 +34,7 @@ def test_values_replace_references_and_are_escaped():
 def test_code_style_and_timings():
     text = "{{fact:census.dtype|code}} took {{ fact:census.compile }}\n"
     assert render(text, "ch.md", lookup) == (
-        '<code>key&lt;fry&gt;</code> took <span class="bookexec-measured">12.3 ms</span>\n'
+        '<code>key&lt;fry&gt;</code> took <span class="executed-book-measured">12.3 ms</span>\n'
     )
 
 

@@ -89,7 +89,7 @@ def plugin_lexer_sources() -> list[str]:
 
 
 def _digest(*parts: bytes | str) -> str:
-    digest = hashlib.sha256(f"bookexec-lab-render-{SCHEMA}\0".encode())
+    digest = hashlib.sha256(f"executed-book-lab-render-{SCHEMA}\0".encode())
     for part in parts:
         digest.update(part if isinstance(part, bytes) else part.encode())
         digest.update(b"\0")

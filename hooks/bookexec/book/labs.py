@@ -202,14 +202,14 @@ def render(
     nb = executed(source, src, outputs)
     if any((src, block_id) in build.pending_blocks for block_id in outputs):
         # Under serve, while its cells run in the background (bookexec.execute.background).
-        note_cell = notebooks.new_markdown_cell(pending_note("cells"), id="bookexec-pending")
+        note_cell = notebooks.new_markdown_cell(pending_note("cells"), id="executed-book-pending")
         nb.cells.insert(0, note_cell)
     if download:  # a fixed id, as below
         at = 1 + next((i for i, c in enumerate(nb.cells) if c.get("id") == "task"), 0)
-        nb.cells.insert(at, notebooks.new_markdown_cell(download, id="bookexec-download"))
+        nb.cells.insert(at, notebooks.new_markdown_cell(download, id="executed-book-download"))
     if note:  # how the outputs were made, closing the page as on every chapter
         # A fixed id: nbformat's random one would change the copy, and its render key, each build.
-        nb.cells.append(notebooks.new_markdown_cell(note, id="bookexec-provenance"))
+        nb.cells.append(notebooks.new_markdown_cell(note, id="executed-book-provenance"))
     notebooks.write(target, nb)  # the one notebook writer: validated, atomic
     return target
 

@@ -43,16 +43,13 @@ _PACKAGE = Path(__file__).resolve().parents[1]  # hooks/bookexec
 # The build's own notes in a chapter notebook (its chapter, each cell's block and golden) sit
 # under the plugin's name: what the site ships names nothing of the engine's package.
 METADATA_KEY = "executed-book"
-# The page's classes in the prose (a measured value's mark, which two builds' notebooks differ
-# only inside; a figure's) are renamed under the plugin's name too.
-_CLASS_ATTRIBUTE = re.compile(r'class="([^"]*)"')
 # nbformat's constructors and reader are unannotated: typed once here, for chapters and labs.
 new_notebook: Callable[[], NotebookNode] = nbformat.v4.new_notebook
 new_markdown_cell: Callable[..., NotebookNode] = nbformat.v4.new_markdown_cell
 new_code_cell: Callable[..., NotebookNode] = nbformat.v4.new_code_cell
 new_output: Callable[..., NotebookNode] = nbformat.v4.new_output
 read_notebook: Callable[..., NotebookNode] = nbformat.read
-_MARK = "\x00bookexec-cell:"
+_MARK = "\x00executed-book-cell:"
 _CLOSE = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
 _TAB = re.compile(r'^(?P<indent>\s*)===\+?\s+"(?P<title>[^"]*)"\s*$')
 _ADMONITION = re.compile(
@@ -244,7 +241,6 @@ def chapter_notebook(
         lines[opening : _closing_fence(lines, opening) + 1] = [f"{indent}{_MARK}{block.id}"]
     prose: list[str] = []
     converted = jupyter_markdown("\n".join(lines))
-    converted = _CLASS_ATTRIBUTE.sub(_plugin_classes, converted)
     for line in converted.splitlines():
         marker = line.lstrip(" >")  # a fence inside an admonition ends up quoted
         if not marker.startswith(_MARK):
@@ -256,11 +252,6 @@ def chapter_notebook(
         _add_block(cells, block, page, golden_dir, root)
     _add_prose(cells, "\n".join(prose), "prose-end")
     return nb
-
-
-def _plugin_classes(found: re.Match[str]) -> str:
-    """A class attribute with each engine class (`bookexec-...`) under the plugin's name."""
-    return 'class="' + found[1].replace("bookexec-", "executed-book-") + '"'
 
 
 def _add_block(

@@ -2,7 +2,7 @@
 
 The note is markdown appended to every page with executed blocks. Everything in it is
 deterministic for a given environment except the date, which sits alone in an element of
-class `bookexec-build-date`, so a test comparing two builds can leave exactly that out.
+class `executed-book-build-date`, so a test comparing two builds can leave exactly that out.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from bookexec.discover.blocks import Block
 from bookexec.goldens.store import Provenance, golden_path, read_versions
 
-DATE_CLASS = "bookexec-build-date"
+DATE_CLASS = "executed-book-build-date"
 TRUE_PAGE = "how-it-stays-true.md"
 
 
@@ -44,7 +44,7 @@ def note(made: Provenance, recorded: bool, date: str, page: str, link: bool = Tr
     more = ""
     if link and page != TRUE_PAGE:
         more = f" [How this book stays true]({_relative_link(page)})."
-    title = '!!! info bookexec-provenance "How this page was made"'
+    title = '!!! info executed-book-provenance "How this page was made"'
     return f"\n\n{title}\n\n    {_body(made, recorded, date)}{more}\n"
 
 
@@ -55,7 +55,7 @@ def note_html(made: Provenance, recorded: bool, date: str, page: str) -> str:
     text = text.replace(html.escape(_when(date), quote=False), _when(date))
     link = "../" * (page.count("/") + 1) + PurePosixPath(TRUE_PAGE).stem + "/"
     return (
-        '<div class="admonition info bookexec-provenance">'
+        '<div class="admonition info executed-book-provenance">'
         '<p class="admonition-title">How this page was made</p>'
         f'<p>{text} <a href="{link}">How this book stays true</a>.</p></div>'
     )

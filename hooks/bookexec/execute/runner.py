@@ -583,7 +583,7 @@ class Executor:
         self._runs: dict[str, Future[PageRun]] = {}
         self._workers: set[Worker] = set()
         self._lock = threading.Lock()
-        self._log_dir = tempfile.mkdtemp(prefix="bookexec-")
+        self._log_dir = tempfile.mkdtemp(prefix="executed-book-")
         self.stopped = threading.Event()
         self.notes: list[str] = []  # trouble outside any block, e.g. a worker's last word
         # The backend and devices a cache entry names, by page.

@@ -260,7 +260,7 @@ def substitute(text: str, facts: list[Fact], marked: bool = False) -> str:
 
 # Every value that differs from build to build is in one element of this class, so a reader's
 # tools and the determinism test can tell it from everything else on the page.
-MARK_CLASS = "bookexec-measured"
+MARK_CLASS = "executed-book-measured"
 # Letters and hex digits only: no lexer splits it and no escaping changes it.
 _MARK_TOKEN = re.compile(r"bookexecvalue([0-9a-f]+)x")
 

@@ -142,7 +142,7 @@ class BrowserReview:
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": 0.1},  # `close` waits this long at most
-            name="bookexec-browser-review",
+            name="executed-book-browser-review",
             daemon=True,
         )
         self._thread.start()
@@ -217,7 +217,7 @@ class _Server(ThreadingHTTPServer):
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server_version = "bookexec-review"
+    server_version = "executed-book-review"
     sys_version = ""
     timeout = 10  # seconds a request may take to arrive: a stalled client holds no thread
 

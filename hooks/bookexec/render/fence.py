@@ -93,7 +93,7 @@ def failure_box(message: str) -> str:
     printed in it is shown, never obeyed (`bookexec.escapes`)."""
     warning = bidi_warning("error") if has_bidi(message) else ""
     return (
-        '<div class="admonition failure bookexec-failure">'
+        '<div class="admonition failure executed-book-failure">'
         f'<p class="admonition-title">This block failed</p>{warning}'
         f"<pre><code>{shown_html(message)}</code></pre></div>"
     )
@@ -103,7 +103,7 @@ def verify_box(page_html: str, problems: list[str]) -> str:
     """Under `mkdocs serve`: what the page check found, at the top of the page's content."""
     items = "".join(f"<li>{html.escape(problem)}</li>" for problem in problems)
     box = (
-        '<div class="admonition failure bookexec-page-check">'
+        '<div class="admonition failure executed-book-page-check">'
         '<p class="admonition-title">This page does not show its blocks as they ran</p>'
         f"<ul>{items}</ul></div>"
     )
@@ -120,7 +120,7 @@ def verify_box(page_html: str, problems: list[str]) -> str:
 def pending_note(block_id: str) -> str:
     """Under `mkdocs serve`, while the block runs in the background (execute.background)."""
     return (
-        f'<div class="admonition note bookexec-pending" data-block="{html.escape(block_id)}">'
+        f'<div class="admonition note executed-book-pending" data-block="{html.escape(block_id)}">'
         '<p class="admonition-title">Recorded output, being checked</p>'
         "<p>This is the output the golden recorded. The block is running now; the page "
         "reloads with its live output, or its drift, when it is done.</p></div>"
@@ -150,8 +150,8 @@ def drift_warning(
             "</small>"
         )
         if not controls:
-            return f'<p class="bookexec-drift-note" {attrs}>{note}</p>'
-        return f'<div class="bookexec-drift-note" {attrs}><p>{note}</p>{controls}</div>'
+            return f'<p class="executed-book-drift-note" {attrs}>{note}</p>'
+        return f'<div class="executed-book-drift-note" {attrs}><p>{note}</p>{controls}</div>'
     if comparison.status == "new":
         title = f"No golden yet for block '{comparison.block_id}'"
         command = update_command(launcher, f"{comparison.page}#{comparison.block_id}")
@@ -170,7 +170,7 @@ def drift_warning(
         if has_bidi("".join([*notes, aligned, diff])):
             body = bidi_warning("drift") + body
     return (
-        f'<div class="admonition warning bookexec-drift" {attrs}>'
+        f'<div class="admonition warning executed-book-drift" {attrs}>'
         f'<p class="admonition-title">{html.escape(title)}</p>{body}{controls}</div>'
     )
 
@@ -189,7 +189,7 @@ def _review_attrs(comparison: Comparison, review: tuple[str, str]) -> str:
 # with its page, block and token; after an accept the page reloads once rebuilt (live reload,
 # which `mkdocs serve` injects as `livereload`), or by itself without live reload.
 _REVIEW_SCRIPT = """(function (box) {
-  var status = box.querySelector(".bookexec-review-status");
+  var status = box.querySelector(".executed-book-review-status");
   box.querySelectorAll("button[data-answer]").forEach(function (button) {
     button.addEventListener("click", function () {
       var answer = button.getAttribute("data-answer");
@@ -224,12 +224,12 @@ def review_controls() -> str:
     """Under `mkdocs serve`, in a drift warning: "accept" (write the new golden) and "keep"
     (leave it), a status line, and the script that posts the answer."""
     return (
-        '<p class="bookexec-review">'
+        '<p class="executed-book-review">'
         '<button type="button" class="md-button" data-answer="accept" '
         'title="write this build\'s output as the new golden">accept</button> '
         '<button type="button" class="md-button" data-answer="keep" '
         'title="leave the golden; change the snippet instead">keep</button> '
-        '<span class="bookexec-review-status" role="status"></span></p>'
+        '<span class="executed-book-review-status" role="status"></span></p>'
         f"<script>{_REVIEW_SCRIPT}</script>"
     )
 
@@ -242,7 +242,7 @@ def page_summary(failures: list[Failure], drifted: list[Comparison]) -> str:
         f"{kinds.count(k)} {k}" for k in ("structural", "text", "new", "cosmetic") if k in kinds
     ]
     return (
-        '<div class="admonition warning bookexec-page-drift">'
+        '<div class="admonition warning executed-book-page-drift">'
         '<p class="admonition-title">This page differs from its goldens</p>'
         f"<p>{html.escape(', '.join(counts))}: see the notes at the blocks below, or run "
         "<code>./book build</code> for the full report.</p></div>\n"
@@ -257,7 +257,7 @@ def strict_warnings(page: str, warnings: list[str]) -> str:
     its content (the serve keeps building; the strict build does not)."""
     items = "".join(f"<li><pre>{html.escape(w)}</pre></li>" for w in warnings)
     box = (
-        '<div class="admonition warning bookexec-strict-warnings">'
+        '<div class="admonition warning executed-book-strict-warnings">'
         '<p class="admonition-title">The strict build fails on this</p>'
         f"<p>The server goes on; <code>mkdocs build --strict</code> stops at:</p><ul>{items}"
         "</ul></div>\n"
@@ -282,6 +282,9 @@ def anchor_blocks(markdown: str, block_ids: set[str]) -> str:
         found = _FENCE_ID.match(line)
         if found and found[2] in block_ids:
             indent = found[1]
-            out += [f'{indent}<div class="bookexec-anchor" id="block-{found[2]}"></div>', indent]
+            out += [
+                f'{indent}<div class="executed-book-anchor" id="block-{found[2]}"></div>',
+                indent,
+            ]
         out.append(line)
     return "\n".join(out) + ("\n" if markdown.endswith("\n") else "")

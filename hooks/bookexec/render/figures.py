@@ -47,7 +47,7 @@ def draw_svg(name: str, spec: dict[str, Any], values: dict[str, float]) -> str:
     import matplotlib.pyplot as plt
 
     style: dict[RcKeyType, Any] = {
-        "svg.hashsalt": f"bookexec-{name}",
+        "svg.hashsalt": f"executed-book-{name}",
         "svg.fonttype": "none",
         "svg.image_inline": True,
         "font.family": "sans-serif",
@@ -92,6 +92,6 @@ def figure_html(name: str, spec: dict[str, Any], values: dict[str, float], capti
     # One line, so Markdown passes it through as a single raw HTML block.
     svg = " ".join(line.strip() for line in svg.splitlines() if line.strip())
     return (
-        f'<figure class="bookexec-figure" id="figure-{name}">{svg}'
+        f'<figure class="executed-book-figure" id="figure-{name}">{svg}'
         f"<figcaption>{html.escape(caption)}</figcaption></figure>"
     )

@@ -33,9 +33,9 @@ from bookexec.goldens.measured import Fact
 SOURCE_PLACES = ("block", "above", "below", "tabbed-left", "tabbed-right", "console")
 DEFAULT_TABS = ("Source", "Result")
 # The data attributes the page verifier (`bookexec.render.verify`) finds each box by.
-SOURCE_ATTR = "data-bookexec-source"
-OUTPUT_ATTR = "data-bookexec-output"
-CONSOLE_ATTR = "data-bookexec-console"
+SOURCE_ATTR = "data-executed-book-source"
+OUTPUT_ATTR = "data-executed-book-output"
+CONSOLE_ATTR = "data-executed-book-console"
 # Control characters would pass Pygments and html.escape untouched; Python-Markdown reads
 # STX...ETX as its own placeholders. As character references they are text in the browser.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -192,8 +192,8 @@ def _tabbed(md: Markdown, block_id: str, source_html: str, output_html: str, loo
     """pymdownx.tabbed's tabs around the two boxes: only the layout is Markdown; each tab holds
     an empty element that the box replaces once the Markdown is HTML."""
     slots = {
-        f'<div class="bookexec-slot-source-{block_id}"></div>': source_html,
-        f'<div class="bookexec-slot-output-{block_id}"></div>': output_html,
+        f'<div class="executed-book-slot-source-{block_id}"></div>': source_html,
+        f'<div class="executed-book-slot-output-{block_id}"></div>': output_html,
     }
     source_slot, output_slot = slots
     titles = (look.tabs[0], look.tabs[1])
