@@ -15,7 +15,7 @@ def wave(x):
 
 print("grad, slope at 3.0:", jax.grad(wave)(3.0))
 # hidden: begin
-from bookexec.facts import record
+from bookexec.facts import record  # noqa: E402
 
 record("tangent_class", tangents[0])
 # hidden: end
