@@ -224,7 +224,7 @@ def test_a_mixed_output_colours_only_its_jaxpr(readings):
     assert coloured == [], f"{len(coloured)} pieces of text coloured:\n" + "\n".join(coloured[:40])
     # The output the issue names: text lines, then a jaxpr, which stays coloured.
     grad_inside = next(
-        box for box in readings[("desktop", "tracers/")]["boxes"] if "handed in: " in box
+        box for box in readings[("desktop", "transforms/")]["boxes"] if "handed in: " in box
     )
     assert "{ lambda " in grad_inside
 

@@ -16,7 +16,8 @@ What it changes, each only in the workers and only where the plan says:
 - `error`: the message of an exception class, changed in its `__init__`;
 - `print`: a piece of text, replaced in what `print` writes from one snippet;
 - `record`: an exact count recorded by one snippet (`bookexec.facts.record`), changed;
-- `timing`: one timing of one snippet, made `factor` times slower (by the clock it is read on);
+- `timing`: one timing of one snippet, made `factor` times slower (by the clock `timing` reads,
+  or the seconds a block that times itself hands to `record`);
 - `figure`: a figure's data (`bookexec.facts.figure`), its last x value moved.
 
 Where a change names a snippet, it applies only while a frame of that file (the name a block's
@@ -91,6 +92,11 @@ def _facts(module, plan):
         for change in counts:
             if name == change["name"] and kind == "exact" and _from_snippet(change["snippet"]):
                 value = value + change["delta"]
+        # A block that times itself (timeit, perf_counter) hands its seconds to `record`:
+        # they are what a `factor` times slower run would have measured.
+        for change in timings:
+            if name == change["name"] and kind == "timing" and _from_snippet(change["snippet"]):
+                value = value * change["factor"]
         return record(name, value, kind=kind, band=band)
 
     def changed_timing(name, fn, **options):
