@@ -15,6 +15,7 @@ Base (imports nothing of the engine):
 - `guard`: a Markdown extension that stops any build not going through this engine.
 - `escapes`: control and bidirectional characters made visible: escaped in what a terminal
   prints, marked on the page.
+- `logs`: `LogFilter`, a filter the engine installs on MkDocs' loggers and takes off again.
 
 `discover`: what a book runs, found before anything runs.
 

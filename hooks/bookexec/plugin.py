@@ -36,6 +36,7 @@ from bookexec.discover.options import (
 )
 from bookexec.engine import Engine, Extension
 from bookexec.execute.runtime import Runtime
+from bookexec.logs import LogFilter
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -215,7 +216,7 @@ def live_reload() -> bool:
     return bool(context.params.get("livereload", True))
 
 
-class DirtyNotice(logging.Filter):
+class DirtyNotice(LogFilter):
     """Drops MkDocs' warning that a dirty build is under way. Under `mkdocs serve --dirty` the
     engine decides which pages render again (`bookexec.pipeline.rebuild`), and a strict build
     would count the warning as a failure."""
@@ -225,16 +226,6 @@ class DirtyNotice(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         """False for the notice; every other record passes."""
         return not record.getMessage().startswith("A 'dirty' build is being performed")
-
-    def install(self) -> None:
-        """Filter the build's loggers."""
-        for name in self.LOGGERS:
-            logging.getLogger(name).addFilter(self)
-
-    def remove(self) -> None:
-        """Stop filtering."""
-        for name in self.LOGGERS:
-            logging.getLogger(name).removeFilter(self)
 
 
 class ServedWarnings(logging.Filter):

@@ -2,7 +2,7 @@
 
 Layers, lowest first (a module imports only from its own layer or lower ones):
 
-0. base: `errors`, `files`, `facts`, `privacy`, `escapes`
+0. base: `errors`, `files`, `facts`, `privacy`, `guard`, `escapes`, `logs`
 1. `discover`: pages and labs to blocks, fence options
 2. `goldens`: golden format, comparison, report, measured values, normalisation, review
 3. `execute`: protocol, runtime seam, runner, worker, cache, progress
@@ -34,6 +34,7 @@ LAYERS = {
     "privacy": 0,
     "guard": 0,
     "escapes": 0,
+    "logs": 0,
     "discover": 1,
     "goldens": 2,
     "execute": 3,

@@ -16,6 +16,7 @@ from bookexec.engine import Build, Extension
 from bookexec.errors import BookError
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.store import Provenance, golden_path, parse, read_versions
+from bookexec.logs import LogFilter
 from bookexec.render import prose
 
 
@@ -221,19 +222,15 @@ class OtherJax(Extension):
             build.say(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
 
 
-class ConvertingNotice(logging.Filter):
+class ConvertingNotice(LogFilter):
     """Drops mkdocs-jupyter's "Converting notebook (execute=False)" line, one a lab: its cells
     ran in the book's workers, and the lab count at the build's end says what was converted."""
 
-    LOGGER = "mkdocs.mkdocs-jupyter"
+    LOGGERS = ("mkdocs.mkdocs-jupyter",)
 
     def filter(self, record: logging.LogRecord) -> bool:
         """False for the notice; every other record passes."""
         return not record.getMessage().startswith("Converting notebook (execute=False)")
-
-    def install(self) -> None:
-        """Filter mkdocs-jupyter's logger (once: a filter object is added only once)."""
-        logging.getLogger(self.LOGGER).addFilter(self)
 
 
 class LabRenders(Extension):

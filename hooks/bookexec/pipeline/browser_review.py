@@ -44,6 +44,7 @@ from bookexec.execute.background import RebuildSignal
 from bookexec.files import CachePaths, exclusive
 from bookexec.goldens import review
 from bookexec.goldens.review import Entry
+from bookexec.logs import LogFilter
 
 if TYPE_CHECKING:
     from mkdocs.livereload import LiveReloadServer
@@ -91,7 +92,7 @@ def _host_and_port(netloc: str) -> tuple[str, str]:
     return host.lower(), port if port.isdigit() else ""
 
 
-class ServingNotice(logging.Filter):
+class ServingNotice(LogFilter):
     """Adds a line to the live-reload server's `Serving on` record, once: what follows the
     site's address in the log, never before it."""
 
@@ -107,18 +108,8 @@ class ServingNotice(logging.Filter):
         # MkDocs' server puts the time first: "[16:50:00] Serving on http://..."
         if message.partition("] ")[2].startswith("Serving on") or message.startswith("Serving on"):
             record.msg, record.args = f"{message}\n{self.line}", None
-            self.remove()
+            self.remove()  # said once
         return True
-
-    def install(self) -> None:
-        """Watch the servers' loggers."""
-        for name in self.LOGGERS:
-            logging.getLogger(name).addFilter(self)
-
-    def remove(self) -> None:
-        """Said once."""
-        for name in self.LOGGERS:
-            logging.getLogger(name).removeFilter(self)
 
 
 class BrowserReview:
