@@ -1588,6 +1588,17 @@ OTHERS: dict[str, dict[int, list[Wrong]]] = {
                     return time.perf_counter() - start
                 """,
             ),
+            wrong(
+                "starts the clock after the call, before the wait: misses the call's own time",
+                "skips-technique",
+                """
+                def time_it(f):
+                    result = f()
+                    start = time.perf_counter()
+                    jax.block_until_ready(result)
+                    return time.perf_counter() - start
+                """,
+            ),
         ],
         2: [
             wrong(
