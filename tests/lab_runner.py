@@ -12,7 +12,8 @@ Each cell's stdout is captured; an exception is recorded by type and message (a 
 `python tests/lab_runner.py --wrong docs/labs/<lab>.ipynb` plays the lab solved instead, and
 just before each `answer-<n>` cell runs every wrong answer of exercise n
 (tests/lab_wrong_answers.py) in a copy of the namespace: the checks cell again (so that
-`problem_<n>` reads the copy), the wrong answer, then `check(n, problem_n)`.
+`problem_<n>` reads the copy), the wrong answer, then `check(n, problem_n)`. `--right` does
+the same with the other right answers of `RIGHT` in that file, whose checks must say "correct".
 """
 
 from __future__ import annotations
@@ -78,10 +79,12 @@ def run(path: str, mode: str) -> list[dict]:
     return results
 
 
-def run_wrong(path: str) -> list[dict]:
-    """Each wrong answer of the lab, run in its exercise's place, and what its check said."""
-    from lab_wrong_answers import WRONG
+def run_wrong(path: str, table: str = "WRONG") -> list[dict]:
+    """Each wrong answer of the lab (or each other right answer, with `table="RIGHT"`), run in
+    its exercise's place, and what its check said."""
+    import lab_wrong_answers
 
+    answers_of = getattr(lab_wrong_answers, table)
     lab = path.rsplit("/", 1)[-1].removesuffix(".ipynb")
     cells = nbformat.read(path, as_version=4).cells
     checks = next(c for c in cells if c.id == "checks")
@@ -90,19 +93,20 @@ def run_wrong(path: str) -> list[dict]:
     for shown, cell in plan(cells, "solved"):
         if shown.startswith("answer-"):
             n = int(shown.removeprefix("answer-"))
-            for wrong in WRONG.get(lab, {}).get(n, []):
-                if not wrong.code_runs:
+            for trial_answer in answers_of.get(lab, {}).get(n, []):
+                if not getattr(trial_answer, "code_runs", True):
                     continue
-                # A shallow copy: what the wrong answer defines stays out of the real run.
+                # A shallow copy: what the trial answer defines stays out of the real run.
                 trial = dict(namespace)
                 execute(checks.source, f"{path}#checks", trial)
-                _, raised = execute(wrong.code, f"{path}#{shown} (wrong: {wrong.label})", trial)
+                name = f"{path}#{shown} ({table.lower()}: {trial_answer.label})"
+                _, raised = execute(trial_answer.code, name, trial)
                 said, check_raised = execute(f"check({n}, problem_{n})", f"{path}#check-{n}", trial)
                 results.append(
                     {
                         "exercise": n,
-                        "label": wrong.label,
-                        "kind": wrong.kind,
+                        "label": trial_answer.label,
+                        "kind": getattr(trial_answer, "kind", "right"),
                         "raised": raised or check_raised,
                         "said": said,
                     }
@@ -112,8 +116,8 @@ def run_wrong(path: str) -> list[dict]:
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--wrong":
-        report = run_wrong(sys.argv[2])
+    if sys.argv[1] in ("--wrong", "--right"):
+        report = run_wrong(sys.argv[2], sys.argv[1].removeprefix("--").upper())
         sys.stdout.write("LAB-WRONG " + json.dumps(report) + "\n")
         sys.exit(0)
     lab = sys.argv[1]

@@ -1588,6 +1588,17 @@ OTHERS: dict[str, dict[int, list[Wrong]]] = {
                     return time.perf_counter() - start
                 """,
             ),
+            wrong(
+                "starts the clock after the call, before the wait: misses the call's own time",
+                "skips-technique",
+                """
+                def time_it(f):
+                    result = f()
+                    start = time.perf_counter()
+                    jax.block_until_ready(result)
+                    return time.perf_counter() - start
+                """,
+            ),
         ],
         2: [
             wrong(
@@ -2089,6 +2100,61 @@ OTHERS: dict[str, dict[int, list[Wrong]]] = {
                 """
                 def curvature_in_x(w, x, y):
                     return jax.jacfwd(jax.grad(loss))(w, x, y)
+                """,
+            ),
+        ],
+    },
+}
+
+
+class Right(NamedTuple):
+    label: str
+    code: str  # the answer cell's replacement: a correct answer the lab's solution does not write
+
+
+def right(label: str, code: str) -> Right:
+    return Right(label, dedent(code).strip() + "\n")
+
+
+# Correct answers other than the lab's own solution, each of which a check once refused or
+# could refuse: tests/integration/test_lab_wrong_answers.py requires "correct" for each.
+RIGHT: dict[str, dict[int, list[Right]]] = {
+    "retracing": {
+        3: [
+            right(
+                "affine bound as a default argument",
+                """
+                def padded_affine(x, fn=affine):
+                    n = x.shape[0]
+                    return fn(jnp.pad(x, (0, 8 - n)))[:n]
+                """,
+            ),
+            right(
+                "affine captured in a closure",
+                """
+                def padding_to(size, fn):
+                    def padded(x):
+                        n = x.shape[0]
+                        return fn(jnp.pad(x, (0, size - n)))[:n]
+
+                    return padded
+
+
+                padded_affine = padding_to(8, affine)
+                """,
+            ),
+        ],
+    },
+    "jit-in-practice": {
+        1: [
+            right(
+                "waits on every leaf with jax.tree.map",
+                """
+                def time_it(f):
+                    start = time.perf_counter()
+                    result = f()
+                    jax.tree.map(lambda leaf: leaf.block_until_ready(), result)
+                    return time.perf_counter() - start
                 """,
             ),
         ],

@@ -1,5 +1,6 @@
 """Labs' checks cannot be fooled: every wrong answer of tests/lab_wrong_answers.py, run in its
-exercise's place, gets "not yet". One process per lab (tests/lab_runner.py --wrong)."""
+exercise's place, gets "not yet", and every other right answer of its RIGHT table gets
+"correct". One process per lab and table (tests/lab_runner.py --wrong, --right)."""
 
 from __future__ import annotations
 
@@ -9,21 +10,21 @@ import subprocess
 import sys
 
 import pytest
-from lab_wrong_answers import WRONG
+from lab_wrong_answers import RIGHT, WRONG
 
 from conftest import REPO
 
 LAB = "docs/labs/{}.ipynb"
 
 
-def wrong_answers_of(lab: str) -> list[dict]:
+def wrong_answers_of(lab: str, table: str = "--wrong") -> list[dict]:
     from bookexec.privacy import worker_environment
 
     done = subprocess.run(
         [
             sys.executable,
             str(REPO / "tests" / "lab_runner.py"),
-            "--wrong",
+            table,
             f"docs/labs/{lab}.ipynb",
         ],
         capture_output=True,
@@ -54,3 +55,17 @@ def test_lab_check_says_not_yet_to_every_wrong_answer(lab):
         if r["raised"] or not r["said"].startswith(f"Exercise {r['exercise']}: not yet: ")
     ]
     assert not fooled, "\n".join(fooled)
+
+
+@pytest.mark.parametrize("lab", sorted(RIGHT))
+def test_lab_check_says_correct_to_every_other_right_answer(lab):
+    report = wrong_answers_of(lab, "--right")
+    expected = [(n, r.label) for n, answers in sorted(RIGHT[lab].items()) for r in answers]
+    assert [(r["exercise"], r["label"]) for r in report] == expected
+    refused = [
+        f"Exercise {r['exercise']} ({r['label']}): "
+        + (f"the right answer raised {r['raised']}" if r["raised"] else r["said"].strip())
+        for r in report
+        if r["raised"] or r["said"].strip() != f"Exercise {r['exercise']}: correct"
+    ]
+    assert not refused, "\n".join(refused)

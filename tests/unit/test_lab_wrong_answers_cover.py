@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import nbformat
-from lab_wrong_answers import ISSUE_36, KINDS, REVIEWED, WRONG
+from lab_wrong_answers import ISSUE_36, KINDS, REVIEWED, RIGHT, WRONG
 
 from conftest import REPO
 
@@ -38,6 +38,16 @@ def test_wrong_answers_are_well_formed():
                 assert w.code.strip(), (lab, n, w)
                 if w.kind != "n/a":
                     compile(w.code, f"{lab} {n} {w.label}", "exec")
+
+
+def test_right_answers_are_well_formed():
+    for lab, exercises in RIGHT.items():
+        assert (REPO / "docs" / "labs" / f"{lab}.ipynb").exists(), lab
+        for n, answers in exercises.items():
+            labels = [r.label for r in answers]
+            assert len(labels) == len(set(labels)), (lab, n, labels)
+            for r in answers:
+                compile(r.code, f"{lab} {n} {r.label}", "exec")
 
 
 def test_the_cases_issue_36_found_passing_stay_in_the_table():

@@ -1,0 +1,24 @@
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import record  # hidden
+
+counts = jax.new_ref(jnp.zeros(3, jnp.int32))  # a mutable array: a Ref, not an Array
+traces = []
+
+
+@jax.jit
+def tally(i):
+    traces.append(i)
+    counts[i] += 1  # read the element, add one, write it back
+
+
+for i in [0, 2, 2, 1, 2]:
+    tally(i)
+print(counts)
+print("traces:", len(traces))
+# hidden: begin
+record("counts", str(counts[...].tolist()))
+record("traces", len(traces))
+# hidden: end
+print(jax.make_jaxpr(tally)(0))
