@@ -6,7 +6,13 @@ from jax import lax
 
 from bookexec.facts import record  # hidden
 
-print("cumulative sum:", lax.associative_scan(jnp.add, jnp.arange(1.0, 9.0)))
+x = jnp.arange(1.0, 9.0)
+print("cumulative sum:", lax.associative_scan(jnp.add, x))
+print("subtract, as a tree:  ", lax.associative_scan(jnp.subtract, x))  # not associative
+in_sequence = [float(x[0])]
+for v in x[1:]:
+    in_sequence.append(in_sequence[-1] - float(v))
+print("subtract, in sequence:", in_sequence)
 
 
 def sequential(a, b):
