@@ -930,6 +930,24 @@ OTHERS: dict[str, dict[int, list[Wrong]]] = {
                     return lax.fori_loop(0, 3, lambda i, w: w * 0.5, u)
                 """,
             ),
+            # Issue 37: a loop that does nothing passed, its jaxpr holding a scan.
+            wrong(
+                "a fori_loop that does nothing, the halving done outside it",
+                "skips-technique",
+                """
+                def halve(u, steps):
+                    lax.fori_loop(0, steps, lambda i, w: w, u)
+                    return u * 0.5**steps
+                """,
+            ),
+            wrong(
+                "a fori_loop whose body ignores its carry",
+                "skips-technique",
+                """
+                def halve(u, steps):
+                    return lax.fori_loop(0, steps, lambda i, w: u * 0.5**steps, u)
+                """,
+            ),
         ],
     },
     "leaving-the-trace": {

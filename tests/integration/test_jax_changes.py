@@ -140,6 +140,12 @@ def test_the_page_must_match_its_inputs(small_book):
     assert "does not match the goldens" in page_problem(small_book)
 
 
+def test_the_page_opens_with_a_link_to_jax_s_own_changelog(small_book):
+    """The book's records cover only its own blocks; JAX's changelog lists every change."""
+    opening = render_page(small_book).split("\n## ", 1)[0]
+    assert "(https://docs.jax.dev/en/latest/changelog.html)" in opening
+
+
 def test_the_committed_page_matches_the_committed_records_and_goldens():
     assert page_problem(REPO) is None
     page = (REPO / PAGE).read_text()

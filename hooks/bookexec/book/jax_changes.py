@@ -780,7 +780,9 @@ The book's goldens were written under JAX {names[-1]}. Every block of the chapte
 labs) also ran under JAX {older}, each in its own virtual environment, and its output was
 recorded beside the goldens. This page first says what the changes mean for code you write,
 each point linked to the blocks that show it; then, release by release, what changed in the
-book's outputs; then each block's diff.
+book's outputs; then each block's diff. It covers only what the book's blocks print; every
+change JAX made, in behaviour, API or deprecations, is in
+[JAX's changelog](https://docs.jax.dev/en/latest/changelog.html).
 """
     counted = f"""
 ## The book's blocks, counted {{#changes-counted}}
