@@ -1,0 +1,27 @@
+# grid (axes data and model), NamedSharding and P come from the blocks above
+import jax
+import jax.numpy as jnp
+
+tiles = jax.device_put(jnp.arange(32.0).reshape(4, 8), NamedSharding(grid, P("data", "model")))
+
+
+def three_sums(block):  # block: this device's 2 x 2 tile
+    tile = block.sum(keepdims=True)  # shape (1, 1), one number per device
+    down = jax.lax.psum(tile, "data")  # over the two devices of each model column
+    across = jax.lax.psum(tile, "model")  # over the four devices of each data row
+    everywhere = jax.lax.psum(tile, ("data", "model"))  # over all eight at once
+    return down, across, everywhere
+
+
+sums = jax.shard_map(three_sums, mesh=grid, out_specs=(P(None, "model"), P("data"), P()))
+print(jax.make_jaxpr(sums)(tiles).eqns[0].params["jaxpr"])
+down, across, everywhere = sums(tiles)
+print("per model column:", down, " per data row:", across.ravel(), " all:", everywhere)
+print("total of tiles:", tiles.sum())
+hlo = jax.jit(sums).lower(tiles).compile().as_text()
+groups = [
+    line.split("replica_groups=")[1].split(", use_global")[0]
+    for line in hlo.splitlines()
+    if " all-reduce(" in line
+]
+print("all-reduces and their device groups:", groups)
