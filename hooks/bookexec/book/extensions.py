@@ -233,6 +233,9 @@ class ConvertingNotice(LogFilter):
         return not record.getMessage().startswith("Converting notebook (execute=False)")
 
 
+_RENDERER = "mkdocs-jupyter"  # the plugin that converts a lab to its page
+
+
 class LabRenders(Extension):
     """Labs are converted again only when their executed copy, template or renderer changed."""
 
@@ -244,7 +247,10 @@ class LabRenders(Extension):
         """A fresh cache for this build (with the cache off: nothing stored)."""
         on = build.settings.lab_cache()
         self.cache = labcache.LabRenderCache(build.paths.lab_html if on else None)
-        self.cache.install()
+        # Without mkdocs-jupyter (`./book update PAGE#BLOCK` renders no page) nothing converts
+        # a lab: importing its converter would cost the update a second or more for nothing.
+        if _RENDERER in getattr(config, "plugins", {}):
+            self.cache.install()
         self.notice.install()
 
     def post_build(self, build: Build) -> None:
