@@ -125,6 +125,24 @@ def test_an_update_of_something_the_book_lacks_is_a_clear_error(book, only, said
     assert book.goldens() == before
 
 
+@WAYS
+def test_a_bad_fence_on_another_page_still_fails_the_update_and_writes_nothing(book, way):
+    """The named page runs while the others are scanned (a one-block update does not wait
+    for the book's scan), but a bad fence anywhere still stops it before a golden is written."""
+    book.page(
+        "third.md",
+        '# Third\n\n```python exec="on" id="bad" timeout="forever"\n'
+        '--8<-- "snippets/third/bad.py"\n```\n',
+    )
+    book.snippet("third/bad.py", "print(1)\n")
+    before = book.goldens()
+    done = update(book, "first.md#uses", way)
+    assert done.returncode == 1, done.output
+    assert "docs/third.md:3" in done.output and "timeout" in done.output, done.output
+    assert "Traceback" not in done.output
+    assert book.goldens() == before
+
+
 def imported(output: str) -> set[str]:
     """The top-level modules a `python -X importtime` run imported, from its report."""
     return {m[1].split(".")[0] for m in re.finditer(r"^import time:.*\|\s+(\S+)$", output, re.M)}
@@ -149,7 +167,8 @@ def test_a_one_block_update_converts_nothing_so_imports_no_notebook_renderer(lab
     works: mkdocs-jupyter is what makes a notebook a page."""
     book = lab_written
     book.page(
-        "chapter.md", '# Chapter\n\n```python exec="on" id="b"\n--8<-- "snippets/chapter/b.py"\n```\n'
+        "chapter.md",
+        '# Chapter\n\n```python exec="on" id="b"\n--8<-- "snippets/chapter/b.py"\n```\n',
     )
     book.snippet("chapter/b.py", 'print("chapter block")\n')
     done = partial_update(book.root, "chapter.md#b", "-X", "importtime")

@@ -218,7 +218,9 @@ class OtherJax(Extension):
     def after_update(self, build: Build) -> None:
         """Rewrite the generated page from the new goldens when it no longer matches."""
         # Written only when its text changed: one render, not a check and then a write.
-        if jax_changes.generated(build.root) and jax_changes.write_page(build.root):
+        # The build's scan is the page's own unless markdown-exec runs fences without `exec`.
+        scanned = None if build.settings.auto else build.plans
+        if jax_changes.generated(build.root) and jax_changes.write_page(build.root, scanned):
             build.say(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
 
 
