@@ -81,6 +81,9 @@ class Extension:
         """A chapter's markdown after its facts are filled in; return it, changed or not."""
         return markdown
 
+    def rendered(self, build: Build, page: Any) -> None:
+        """MkDocs has rendered the page (`on_page_content`)."""
+
     def facts(self, build: Build, page: str, block_id: str, release: str) -> dict[str, Fact] | None:
         """A block's facts as another release recorded them (`{{fact:...@release}}`)."""
         return None
@@ -325,6 +328,8 @@ class Engine:
     def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
         """Under serve: one summary at the top of a page with failures or drift."""
         build = self.current()
+        for extension in self.extensions:
+            extension.rendered(build, page)
         if build.serving and page.file.src_uri not in build.owned:
             failures, drifted = build.judge.page_problems(page.file.src_uri)
             if failures or drifted:  # the details stay at the blocks

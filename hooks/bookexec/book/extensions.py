@@ -67,10 +67,12 @@ class Labs(Extension):
     def __init__(self, notes: ProvenanceNote) -> None:
         self.notes = notes
         self.pages: set[str] = set()
+        self.titles: dict[str, str] = {}  # each lab's title in the nav, where it gives one
 
     def start(self, build: Build, config: Any) -> None:
         """Forget the last build's labs."""
         self.pages = set()
+        self.titles = {}
 
     def scan(self, build: Build, src: str, path: Path) -> list[Block] | None:
         """A lab's code cells, as blocks; None for a page that is not a lab."""
@@ -84,6 +86,8 @@ class Labs(Extension):
         src = page.file.src_uri
         if not labs.is_lab(src):
             return
+        if page.title:  # the nav's, before mkdocs-jupyter puts the notebook's heading there
+            self.titles[src] = page.title
         made = self.notes.made(build, src)
         note = provenance.note_html(*made, self.notes.date, src) if made else ""
         source = Path(config.docs_dir) / src
@@ -98,6 +102,14 @@ class Labs(Extension):
         download = labs.download_link(src, colab)
         copy = labs.render(build, src, source, build.paths.labs, note, download)
         page.file.abs_src_path = str(copy)
+
+    def rendered(self, build: Build, page: Any) -> None:
+        """A lab the nav gives a title keeps it, as a Markdown page does. mkdocs-jupyter puts
+        the notebook's first heading in its place as it renders, and under `mkdocs serve
+        --dirty` a page not rendered again keeps the nav's: the nav named one lab two ways."""
+        title = self.titles.get(page.file.src_uri)
+        if title:
+            page.title = title
 
     def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
         """End the chapter's task with a link to its lab."""
