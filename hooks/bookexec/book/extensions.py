@@ -64,8 +64,9 @@ class ProvenanceNote(Extension):
 class Labs(Extension):
     """Lab notebooks: their code cells run as blocks; each chapter links to its lab."""
 
-    def __init__(self, notes: ProvenanceNote) -> None:
+    def __init__(self, notes: ProvenanceNote, renders: LabRenders) -> None:
         self.notes = notes
+        self.renders = renders
         self.pages: set[str] = set()
         self.titles: dict[str, str] = {}  # each lab's title in the nav, where it gives one
 
@@ -102,6 +103,8 @@ class Labs(Extension):
         download = labs.download_link(src, colab)
         copy = labs.render(build, src, source, build.paths.labs, note, download)
         page.file.abs_src_path = str(copy)
+        if build.serving and build.pending(src):  # converted when its run ends, not twice
+            self.renders.cache.defer(copy)
 
     def rendered(self, build: Build, page: Any) -> None:
         """A lab the nav gives a title keeps it, as a Markdown page does. mkdocs-jupyter puts
@@ -270,7 +273,13 @@ class LabRenders(Extension):
     def post_build(self, build: Build) -> None:
         """Say how many labs came from the cache."""
         hits, misses = self.cache.counts()
-        if hits or misses:
+        waiting = self.cache.waiting
+        if waiting:
+            build.say(
+                f"bookexec: labs: {hits} rendered from the cache, {misses} converted, "
+                f"{waiting} waiting until their cells have run (converted then)"
+            )
+        elif hits or misses:
             build.say(
                 f"bookexec: labs: {hits} rendered from the cache, {misses} converted "
                 "(their cells ran in the book's workers)"
@@ -279,5 +288,5 @@ class LabRenders(Extension):
 
 def book_extensions() -> list[Extension]:
     """This book's extensions, in the order their page markdown is applied."""
-    notes = ProvenanceNote()
-    return [Census(), Notebooks(), Labs(notes), notes, Audit(), OtherJax(), LabRenders()]
+    notes, renders = ProvenanceNote(), LabRenders()
+    return [Census(), Notebooks(), Labs(notes, renders), notes, Audit(), OtherJax(), renders]
