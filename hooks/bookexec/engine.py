@@ -81,6 +81,9 @@ class Extension:
         """A chapter's markdown after its facts are filled in; return it, changed or not."""
         return markdown
 
+    def rendered(self, build: Build, page: Any) -> None:
+        """MkDocs has rendered the page (`on_page_content`)."""
+
     def facts(self, build: Build, page: str, block_id: str, release: str) -> dict[str, Fact] | None:
         """A block's facts as another release recorded them (`{{fact:...@release}}`)."""
         return None
@@ -325,6 +328,8 @@ class Engine:
     def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
         """Under serve: one summary at the top of a page with failures or drift."""
         build = self.current()
+        for extension in self.extensions:
+            extension.rendered(build, page)
         if build.serving and page.file.src_uri not in build.owned:
             failures, drifted = build.judge.page_problems(page.file.src_uri)
             if failures or drifted:  # the details stay at the blocks
@@ -567,12 +572,29 @@ class Build:
         """Scan every page first, so a bad fence fails before anything runs; then start them.
 
         Pages an extension renders itself (labs) come already scanned, in `owned`; their
-        blocks run like a page's.
+        blocks run like a page's. With GOLDEN_ONLY the page it names is scanned and started
+        first, and the others are scanned while it runs: a bad fence anywhere still fails the
+        update before anything is judged or written, and one page's update does not wait for
+        the book's scan.
         """
+        later: list[tuple[str, str]] = []
+        order = [src for src, _ in pages] + list(owned or {})  # the book's, for the report
+        if self.execute and self.settings.only:
+            named = self.planned.names(self.settings.only)
+            if any(src in named for src, _ in pages) or set(owned or {}) & named:
+                later = [(src, text) for src, text in pages if src not in named]
+                pages = [(src, text) for src, text in pages if src in named]
         self.planned.scan(pages, self.root, self.settings.auto, owned)
         if not self.execute:
             log.info("bookexec: execute is off: pages show recorded goldens; nothing runs")
             return
+        self._start()
+        if later:
+            self.planned.scan(later, self.root, self.settings.auto)
+            self.planned.reorder(order)
+
+    def _start(self) -> None:
+        """Say what runs, and start it."""
         executor = self.runs.executor
         total, pages_with_blocks = self.planned.blocks(), self.planned.pages_with_blocks()
         if self.settings.only:

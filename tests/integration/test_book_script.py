@@ -94,7 +94,7 @@ def test_serve_installs_only_what_serving_needs_and_says_so(checkout, tmp_path):
     assert calls[-1] == "mkdocs serve --dirty -a 127.0.0.1:9"
     # One line says what is being installed and about how long it takes.
     assert "installing the book, JAX 0.12.0.1 and MkDocs" in result.stdout
-    assert "30 to 60 seconds" in result.stdout
+    assert "about 0.9 GB, a few minutes" in result.stdout  # measured: the README says how
     assert "ready in" in result.stdout
 
     log.unlink()

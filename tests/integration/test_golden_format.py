@@ -167,3 +167,30 @@ def test_the_page_flags_bidirectional_characters_in_source_and_output(hostile_bo
         assert "\u27eaU+202E\u27eb" in box
     assert "\u27eaU+2066\u27eb" in output
     assert page.count("executed-book-bidi-warning") == 2
+
+
+def test_a_golden_says_the_update_command_of_its_book_and_its_words_are_not_compared(site):
+    """The header's `written-by` names the command the book has (`./book update` with the
+    launcher, MkDocs' own form without); it is a note to a person, not output, so goldens an
+    update wrote under other words still check (issue 41: one name for each command)."""
+    config = site.root / "mkdocs.yml"
+    plain = re.sub(r"\n\s+extensions: .*", "", re.sub(r"runtime: \S+", PLAIN, config.read_text()))
+    config.write_text(plain)
+    site.page(
+        "named.md", '# Named\n\n```python exec="on" id="one"\n--8<-- "snippets/named/one.py"\n```\n'
+    )
+    site.snippet("named/one.py", 'print("one")\n')
+    written = site.build("update")
+    assert written.returncode == 0, written.output
+    golden = site.golden("named.md", "one")
+    said = "written-by: GOLDEN=update mkdocs build --strict (never edit by hand)\n"
+    assert said in golden.read_text()
+
+    config.write_text(plain.replace(PLAIN, f"{PLAIN}\n      launcher: ./book"))
+    checked = site.build()
+    assert checked.returncode == 0, checked.output
+    assert "golden check: 1 block checked, 0 failed, 0 drifted" in checked.output
+    site.snippet("named/one.py", 'print("two")\n')
+    rewritten = site.build("update")
+    assert rewritten.returncode == 0, rewritten.output
+    assert "written-by: ./book update (never edit by hand)\n" in golden.read_text()

@@ -94,3 +94,55 @@ def test_mkdocs_own_server_rebuilds_when_a_run_ends(tmp_path):
         server.shutdown()
         serving.join(timeout=30)
         background.shutdown()
+
+
+GATED = (
+    '# Gated\n\n```python exec="on" id="first"\n--8<-- "snippets/gated/first.py"\n```\n\n'
+    '```python exec="on" id="gate"\n--8<-- "snippets/gated/gate.py"\n```\n\n'
+    '```python exec="on" id="last"\n--8<-- "snippets/gated/last.py"\n```\n'
+)
+
+
+def test_a_page_that_ends_in_a_later_build_is_counted_whole_in_its_progress_line(tmp_path):
+    """Under serve a page's run can start in one build and end in the next, whose progress
+    says it (issue 41: `[1/35 pages, 9/476 blocks] docs/derivatives.md: 14 run`). The blocks it
+    finished before that build began count there too, so the line adds up."""
+    folder = tmp_path / "snippets" / "gated"
+    folder.mkdir(parents=True)
+    gate = tmp_path / "open"
+    (folder / "first.py").write_text("print(1)\n")
+    (folder / "gate.py").write_text(
+        f"import pathlib, time\nwhile not pathlib.Path({str(gate)!r}).exists():\n"
+        "    time.sleep(0.05)\nprint(2)\n"
+    )
+    (folder / "last.py").write_text("print(3)\n")
+    executor = Executor(
+        tmp_path,
+        cache=BlockCache(CachePaths(tmp_path).blocks),
+        runtime=PythonRuntime(),
+        watch=False,
+        environ=dict(os.environ),
+    )
+    blocks = scan_page("gated.md", GATED, tmp_path)
+    background = Background(tmp_path, executor)
+    said: list[str] = []
+    try:
+        progress = Progress(said.append)
+        first = background.for_build(progress)
+        progress.expect(1, 3, {"gated.md": blocks})
+        first.submit("gated.md", blocks)
+        first.close()  # the first build ends: its run starts
+        wait_for(lambda: any("'first'" in line for line in said), 60, lambda: f"{said}")
+        later = Progress(said.append)
+        second = background.for_build(later)  # an edit elsewhere: the next build
+        later.expect(1, 3, {"gated.md": blocks})
+        second.submit("gated.md", blocks)  # the same run, still under way
+        gate.write_text("")
+        assert [run.output for run in second.page("gated.md").blocks] == ["1\n", "2\n", "3\n"]
+        wait_for(
+            lambda: any("docs/gated.md: 3 run" in line for line in said), 30, lambda: f"{said}"
+        )
+    finally:
+        background.shutdown()
+    line = next(line for line in said if "docs/gated.md: 3 run" in line)
+    assert "[1/1 pages, 3/3 blocks]" in line, said

@@ -4,10 +4,12 @@ the blocks before it in its page's session, and writes only the goldens it names
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
 import pytest
+from test_labs import lab_written  # noqa: F401  (a fixture)
 
 from conftest import Result
 
@@ -66,6 +68,7 @@ def update(book, only: str, way: str) -> Result:
     return Result(proc.returncode, proc.stdout)
 
 
+RENDERERS = {"nbconvert", "mkdocs_jupyter", "jupytext"}  # what converts a lab to HTML
 WAYS = pytest.mark.parametrize("way", ["build", "partial"])
 
 
@@ -120,3 +123,66 @@ def test_an_update_of_something_the_book_lacks_is_a_clear_error(book, only, said
     assert said in done.output
     assert "Traceback" not in done.output
     assert book.goldens() == before
+
+
+@WAYS
+def test_a_bad_fence_on_another_page_still_fails_the_update_and_writes_nothing(book, way):
+    """The named page runs while the others are scanned (a one-block update does not wait
+    for the book's scan), but a bad fence anywhere still stops it before a golden is written."""
+    book.page(
+        "third.md",
+        '# Third\n\n```python exec="on" id="bad" timeout="forever"\n'
+        '--8<-- "snippets/third/bad.py"\n```\n',
+    )
+    book.snippet("third/bad.py", "print(1)\n")
+    before = book.goldens()
+    done = update(book, "first.md#uses", way)
+    assert done.returncode == 1, done.output
+    assert "docs/third.md:3" in done.output and "timeout" in done.output, done.output
+    assert "Traceback" not in done.output
+    assert book.goldens() == before
+
+
+def imported(output: str) -> set[str]:
+    """The top-level modules a `python -X importtime` run imported, from its report."""
+    return {m[1].split(".")[0] for m in re.finditer(r"^import time:.*\|\s+(\S+)$", output, re.M)}
+
+
+def partial_update(root, only: str, *python: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *python, "-m", "bookexec.cli.partial", only],
+        cwd=root,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_a_one_block_update_converts_nothing_so_imports_no_notebook_renderer(lab_written):  # noqa: F811
+    """What the update of one block does not need is not loaded: mkdocs-jupyter's conversion
+    (nbconvert, a second or more of imports alone) renders pages, and it renders none (issue 41:
+    a one-block update within its page's run plus 1.5x a trivial build). A lab's update still
+    works: mkdocs-jupyter is what makes a notebook a page."""
+    book = lab_written
+    book.page(
+        "chapter.md",
+        '# Chapter\n\n```python exec="on" id="b"\n--8<-- "snippets/chapter/b.py"\n```\n',
+    )
+    book.snippet("chapter/b.py", 'print("chapter block")\n')
+    done = partial_update(book.root, "chapter.md#b", "-X", "importtime")
+    assert done.returncode == 0, done.stdout
+    assert "golden update: 1 block checked, 1 written (1 new)" in done.stdout, done.stdout
+    assert "chapter block" in book.golden("chapter.md", "b").read_text()
+    loaded = imported(done.stdout)
+    assert "bookexec" in loaded  # the report is read right
+    assert not loaded & RENDERERS, sorted(loaded & RENDERERS)
+
+    golden = book.golden("labs/demo.ipynb", "start")
+    lab = book.root / "docs" / "labs" / "demo.ipynb"
+    lab.write_text(lab.read_text().replace("x = 7", "x = 8"))
+    done = partial_update(book.root, "labs/demo.ipynb#start")
+    assert done.returncode == 0, done.stdout
+    assert "golden update: 1 block checked, 1 written" in done.stdout, done.stdout
+    assert "x is 8" in golden.read_text()

@@ -4,6 +4,7 @@ Nothing here spawns a worker or a build."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -210,7 +211,20 @@ def test_the_fence_lays_out_what_the_stage_hands_it_and_says_so():
     ]
     assert "executed-book-pending" not in html and "executed-book-drift" not in html
     source.pending_blocks.add((PAGE, "first"))
-    assert 'class="admonition note executed-book-pending" data-block="first"' in render(source)
+    assert 'class="executed-book-pending" data-block="first"' in render(source)
+
+
+def test_a_block_still_being_checked_gets_a_small_marker_not_a_box():
+    """Under serve, while blocks run behind the page, each shows its golden with a one-line
+    marker under it, not an admonition box of its own (issue 41: the pending state is quiet)."""
+    source = FakeSource("printed by the stage\n")
+    plain = render(source)
+    source.pending_blocks.add((PAGE, "first"))
+    marker = render(source).removeprefix(plain)
+    assert "executed-book-pending" in marker
+    assert "admonition" not in marker
+    text = re.sub(r"<[^>]+>", "", marker)
+    assert len(text) < 80 and "\n" not in text, text
 
 
 def test_a_source_box_is_titled_with_the_file_name_not_the_repository_path():

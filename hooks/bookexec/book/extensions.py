@@ -64,13 +64,16 @@ class ProvenanceNote(Extension):
 class Labs(Extension):
     """Lab notebooks: their code cells run as blocks; each chapter links to its lab."""
 
-    def __init__(self, notes: ProvenanceNote) -> None:
+    def __init__(self, notes: ProvenanceNote, renders: LabRenders) -> None:
         self.notes = notes
+        self.renders = renders
         self.pages: set[str] = set()
+        self.titles: dict[str, str] = {}  # each lab's title in the nav, where it gives one
 
     def start(self, build: Build, config: Any) -> None:
         """Forget the last build's labs."""
         self.pages = set()
+        self.titles = {}
 
     def scan(self, build: Build, src: str, path: Path) -> list[Block] | None:
         """A lab's code cells, as blocks; None for a page that is not a lab."""
@@ -84,6 +87,8 @@ class Labs(Extension):
         src = page.file.src_uri
         if not labs.is_lab(src):
             return
+        if page.title:  # the nav's, before mkdocs-jupyter puts the notebook's heading there
+            self.titles[src] = page.title
         made = self.notes.made(build, src)
         note = provenance.note_html(*made, self.notes.date, src) if made else ""
         source = Path(config.docs_dir) / src
@@ -98,6 +103,16 @@ class Labs(Extension):
         download = labs.download_link(src, colab)
         copy = labs.render(build, src, source, build.paths.labs, note, download)
         page.file.abs_src_path = str(copy)
+        if build.serving and build.pending(src):  # converted when its run ends, not twice
+            self.renders.cache.defer(copy)
+
+    def rendered(self, build: Build, page: Any) -> None:
+        """A lab the nav gives a title keeps it, as a Markdown page does. mkdocs-jupyter puts
+        the notebook's first heading in its place as it renders, and under `mkdocs serve
+        --dirty` a page not rendered again keeps the nav's: the nav named one lab two ways."""
+        title = self.titles.get(page.file.src_uri)
+        if title:
+            page.title = title
 
     def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
         """End the chapter's task with a link to its lab."""
@@ -218,7 +233,9 @@ class OtherJax(Extension):
     def after_update(self, build: Build) -> None:
         """Rewrite the generated page from the new goldens when it no longer matches."""
         # Written only when its text changed: one render, not a check and then a write.
-        if jax_changes.generated(build.root) and jax_changes.write_page(build.root):
+        # The build's scan is the page's own unless markdown-exec runs fences without `exec`.
+        scanned = None if build.settings.auto else build.plans
+        if jax_changes.generated(build.root) and jax_changes.write_page(build.root, scanned):
             build.say(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
 
 
@@ -233,6 +250,9 @@ class ConvertingNotice(LogFilter):
         return not record.getMessage().startswith("Converting notebook (execute=False)")
 
 
+_RENDERER = "mkdocs-jupyter"  # the plugin that converts a lab to its page
+
+
 class LabRenders(Extension):
     """Labs are converted again only when their executed copy, template or renderer changed."""
 
@@ -244,13 +264,22 @@ class LabRenders(Extension):
         """A fresh cache for this build (with the cache off: nothing stored)."""
         on = build.settings.lab_cache()
         self.cache = labcache.LabRenderCache(build.paths.lab_html if on else None)
-        self.cache.install()
+        # Without mkdocs-jupyter (`./book update PAGE#BLOCK` renders no page) nothing converts
+        # a lab: importing its converter would cost the update a second or more for nothing.
+        if _RENDERER in getattr(config, "plugins", {}):
+            self.cache.install()
         self.notice.install()
 
     def post_build(self, build: Build) -> None:
         """Say how many labs came from the cache."""
         hits, misses = self.cache.counts()
-        if hits or misses:
+        waiting = self.cache.waiting
+        if waiting:
+            build.say(
+                f"bookexec: labs: {hits} rendered from the cache, {misses} converted, "
+                f"{waiting} waiting until their cells have run (converted then)"
+            )
+        elif hits or misses:
             build.say(
                 f"bookexec: labs: {hits} rendered from the cache, {misses} converted "
                 "(their cells ran in the book's workers)"
@@ -259,5 +288,5 @@ class LabRenders(Extension):
 
 def book_extensions() -> list[Extension]:
     """This book's extensions, in the order their page markdown is applied."""
-    notes = ProvenanceNote()
-    return [Census(), Notebooks(), Labs(notes), notes, Audit(), OtherJax(), LabRenders()]
+    notes, renders = ProvenanceNote(), LabRenders()
+    return [Census(), Notebooks(), Labs(notes, renders), notes, Audit(), OtherJax(), renders]

@@ -446,8 +446,11 @@ class Seen:
         return f"[`{self.change.block_id}`](#changes-{self.chapter}-{self.change.block_id})"
 
 
-def _page_blocks(root: Path, page: str) -> list[Block]:
-    """The page's executed blocks; none when the page is not there."""
+def _page_blocks(root: Path, page: str, scanned: Mapping[str, list[Block]]) -> list[Block]:
+    """The page's executed blocks (`scanned`'s when a build has them); none when the page is
+    not there."""
+    if page in scanned:
+        return scanned[page]
     source = root / "docs" / page
     if not source.is_file():
         return []
@@ -699,8 +702,9 @@ def _lead(notes: list[Note], steps: list[tuple[str, str]], seen: list[Seen]) -> 
     return "\n## What may break your code {#changes-breaking}\n\n" + "".join(out)
 
 
-def render_page(root: Path) -> str:
-    """The page's markdown, made only from the record folders and the goldens."""
+def render_page(root: Path, scanned: Mapping[str, list[Block]] | None = None) -> str:
+    """The page's markdown, made only from the record folders and the goldens (`scanned`:
+    the pages' blocks as the build that calls it scanned them, not scanned again)."""
     chain = releases(root)
     golden_dir = chain[-1][1]
     steps = list(itertools.pairwise(chain))
@@ -714,7 +718,7 @@ def render_page(root: Path) -> str:
         goldens = sorted((golden_dir / chapter).glob("*.txt"))
         if not goldens:
             continue
-        blocks = _page_blocks(root, page)
+        blocks = _page_blocks(root, page, scanned or {})
         raising = {block.id for block in blocks if "raises" in block.options}
         sources = {block.id: session_hash(blocks, block) for block in blocks}
         found: dict[str, list[tuple[str, str, Change]]] = {}
@@ -857,9 +861,9 @@ def page_problem(root: Path) -> str | None:
     return None
 
 
-def write_page(root: Path) -> bool:
+def write_page(root: Path, scanned: Mapping[str, list[Block]] | None = None) -> bool:
     """Regenerate the page; True when its text changed."""
-    text = render_page(root)
+    text = render_page(root, scanned)
     path = confined(root / PAGE, root / "docs")
     if read_regular(path) == text.encode("utf-8"):
         return False

@@ -49,6 +49,11 @@ SCHEMA = 1
 RENDERERS = ("mkdocs-jupyter", "nbconvert", "jinja2", "mistune", "pygments", "nbformat")
 
 NbPath = str | os.PathLike[str]
+# What a lab whose conversion is deferred shows meanwhile (under serve only).
+WAITING = (
+    '<p class="executed-book-pending">This lab\'s cells are running; the page shows them, '
+    "converted, when they are done.</p>"
+)
 # A cache entry, as JSON reads it back.
 Entry = dict[str, Any]
 # mkdocs-jupyter's `nb2html(nb_path, **options)`: the notebook's HTML. Its options are
@@ -142,6 +147,15 @@ class LabRenderCache:
         self.folder = folder  # None: nothing stored, only the shared templates
         self.hits = 0
         self.misses = 0
+        # Executed copies not converted on a miss (`defer`): under serve, a lab whose cells
+        # still run is rendered again when they end, so converting its recorded outputs first
+        # would only delay every page of the build.
+        self.deferred: set[str] = set()
+        self.waiting = 0
+
+    def defer(self, nb_path: NbPath) -> None:
+        """Answer a miss for this notebook with `WAITING`, not a conversion, in this build."""
+        self.deferred.add(os.path.realpath(nb_path))
 
     def load(self, key: str) -> Entry | None:
         """The entry under `key`, or None: missing, unreadable or of another schema."""
@@ -176,6 +190,9 @@ class LabRenderCache:
                 self.hits += 1
                 cached: str = entry["html"]
                 return cached
+            if os.path.realpath(nb_path) in self.deferred:
+                self.waiting += 1
+                return WAITING
             self.misses += 1
             images = options.get("image_dependencies")
             if images is None:
@@ -197,6 +214,8 @@ class LabRenderCache:
                 stored: list[dict[str, Any]] = entry["tokens"]
                 title: str | None = entry["title"]
                 return stored, title
+            if os.path.realpath(fpath) in self.deferred:
+                return [], None  # the nav's title, and no headings until it is converted
             tokens, title = original(fpath, toc_depth)
             self.save(key, {"tokens": tokens, "title": title})
             return tokens, title

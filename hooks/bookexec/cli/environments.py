@@ -98,13 +98,14 @@ def set_up(root: Path, needs: Needs = "book") -> Environment:
         print(
             "book: installing the book, JAX 0.12.0.1, MkDocs and the test tools (pytest, "
             "Playwright,\n      ruff, mypy, nbclient, ipykernel...) into .venv: about 1.1 GB, "
-            "a minute or two"
+            "a few minutes"
         )
         sys.stdout.flush()
         _pip(python, ["-e", ".[test]"])
     else:
         print("book: installing the book, JAX 0.12.0.1 and MkDocs with its plugins into .venv:")
-        print("      about 0.9 GB, 30 to 60 seconds (the test tools come with ./book test)")
+        # Measured from a fresh clone on a shared 2-core machine (docs/guide/commands.md).
+        print("      about 0.9 GB, a few minutes (the test tools come with ./book test)")
         sys.stdout.flush()
         _pip(python, ["-e", "."])
     stamp.write_text(f"{want} {needs}\n")

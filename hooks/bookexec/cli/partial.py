@@ -5,7 +5,10 @@ for one golden. Here MkDocs loads the config and the files as a build does, and 
 `on_config` and `on_files` run as in one, so the engine plans every page (a bad fence still
 fails first) and starts the one run GOLDEN_ONLY names; then the named blocks are judged and
 the update is written and said as a build's end writes it (claims refused, failures listed).
-No page is rendered: `./book build` checks the pages afterwards.
+No page is rendered: `./book build` checks the pages afterwards. So the plugins that only
+render (`RENDER_ONLY`: mkdocs-jupyter's nbconvert and jupytext are over a second of imports)
+are left out of the config it loads, unless the update names a notebook: mkdocs-jupyter is
+what makes a notebook a page.
 
     python -m bookexec.cli.partial PAGE[#BLOCK] [-f mkdocs.yml] [-q | -v]
 """
@@ -16,21 +19,57 @@ import argparse
 import logging
 import os
 import sys
+from typing import Any
 
 from bookexec.errors import BookError
 from bookexec.plugin import NAME, ExecutedBookPlugin
+
+# Plugins whose work is a rendered page (its HTML, its search index), which this update never
+# makes; the book's engine reads the labs itself.
+RENDER_ONLY = frozenset({"search", "mkdocs-jupyter"})
+
+
+def _needed(plugins: Any) -> Any:
+    """The config's `plugins` (a list or a mapping, as MkDocs accepts) without RENDER_ONLY."""
+    if isinstance(plugins, dict):
+        return {name: value for name, value in plugins.items() if name not in RENDER_ONLY}
+    if not isinstance(plugins, list):
+        return plugins  # MkDocs' own validation says what is wrong with it
+    kept = []
+    for entry in plugins:
+        name = next(iter(entry), None) if isinstance(entry, dict) else entry
+        if name not in RENDER_ONLY:
+            kept.append(entry)
+    return kept
+
+
+def load(config_file: str | None, only: str = "") -> Any:
+    """The book's config as a build loads it, but for the plugins the update of `only` does
+    not need (all of them for a notebook's)."""
+    from mkdocs.config import load_config
+    from mkdocs.config.defaults import MkDocsConfig
+
+    if only.partition("#")[0].endswith(".ipynb"):
+        return load_config(config_file=config_file)
+    raw = MkDocsConfig()
+    path = config_file or next(
+        (name for name in ("mkdocs.yml", "mkdocs.yaml") if os.path.isfile(name)), "mkdocs.yml"
+    )
+    with open(path, "rb") as handle:  # INHERIT and !ENV resolved as MkDocs resolves them
+        raw.load_file(handle)
+    # No `plugins`: MkDocs' default is search alone, render-only too.
+    return load_config(config_file=config_file, plugins=_needed(raw.get("plugins") or []))
 
 
 def update(only: str, config_file: str | None = None) -> None:
     """Run the update of `only` (PAGE or PAGE#BLOCK) in the book whose config is
     `config_file` (mkdocs.yml in the working directory by default)."""
-    from mkdocs.config import load_config
     from mkdocs.structure.files import get_files
 
     # The settings are read from the environment as a build's are (`bookexec.settings`).
     os.environ["GOLDEN"] = "update"
     os.environ["GOLDEN_ONLY"] = only
-    config = load_config(config_file=config_file)
+    config = load(config_file, only)
     config.plugins.on_startup(command="build", dirty=False)
     try:
         config = config.plugins.on_config(config)

@@ -215,6 +215,7 @@ class Background:
     def for_build(self, progress: Progress) -> ServeExecutor:
         """This build's view of the background runs; the build begins."""
         self.release(self._last_build, ask=False)  # runs a failed build left unstarted
+        progress.carry(self.executor.progress)  # a page the last build left running ends here
         self.executor.progress = progress  # this build's lines and summary count the blocks
         with self._lock:
             self.waiting = set()

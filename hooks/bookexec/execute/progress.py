@@ -59,7 +59,19 @@ class Progress:
         self.jobs = 1
         self._remaining: dict[str, float] = {}  # block key -> its last run time, until done
         self._page_sizes: dict[str, int] = {}
-        self._page_done: dict[str, int] = {}
+        self._page_done: dict[str, int] = {}  # blocks done of each page still running
+
+    def carry(self, earlier: Progress) -> None:
+        """Under serve, take over the pages still running from the `earlier` build's progress:
+        they end in this build, whose lines say so, and the blocks they finished before it
+        began count here too, so each line adds up (the tally, which the earlier build's
+        summary said, is not carried)."""
+        with earlier._lock:
+            running = dict(earlier._page_done)
+        with self._lock:
+            for page, done in running.items():
+                self._page_done[page] = self._page_done.get(page, 0) + done
+                self.blocks_done += done
 
     def expect(
         self,
@@ -116,6 +128,7 @@ class Progress:
         """Count a finished page and say so."""
         with self._lock:
             self.pages_done += 1
+            self._page_done.pop(page, None)  # ended: not carried into a later build
             done = (
                 f"[{self.pages_done}/{self.pages} pages, {self.blocks_done}/{self.blocks} blocks]"
             )

@@ -23,6 +23,7 @@ from bookexec.goldens.store import (
     read_golden,
     relative,
     render,
+    written_by,
 )
 
 COSMETIC = "cosmetic"  # nothing a reader would read differently changed
@@ -174,15 +175,17 @@ def compare(
     claims: list[Claim] | None = None,
     classify: Classifier = plain_text,
     snapshot: Snapshot | None = None,
+    launcher: str = "",
 ) -> Comparison:
     """Text and counts compare exactly; every claim must hold. Timings and ratios are this
     build's: one outside its band is a note (`moved`), not drift, so a golden written on
     another machine never fails the check by its times. A drifted output's class is
     `classify`'s (the default reads plain text). The golden is the `snapshot`'s,
-    taken before any block ran, or read now without one."""
+    taken before any block ran, or read now without one. The golden it would write names the
+    book's update command (`launcher`'s, `store.written_by`)."""
     path = golden_path(golden_dir, page, block_id)
     facts, claims = list(facts or []), list(claims or [])
-    actual = render(page, block_id, snippet, body(output, facts, claims))
+    actual = render(page, block_id, snippet, body(output, facts, claims), written_by(launcher))
     expected, damage = snapshot.golden(path) if snapshot else read_golden(path, inside=golden_dir)
     result = Comparison(page, block_id, snippet, path, expected, actual, classify=classify)
     result.broken = measured.broken_claims(facts, claims)

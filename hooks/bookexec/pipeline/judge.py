@@ -105,6 +105,7 @@ class Judge:
                 run.claims,
                 self.classify,
                 self.runs.goldens,
+                self.launcher,
             )
             self.comparisons[(page, block.id)] = comparison
             if self.serving and comparison.status != "ok":

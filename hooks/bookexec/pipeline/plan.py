@@ -52,6 +52,16 @@ class Plan:
         """The golden every planned block has, or would have: any other is stale."""
         return {golden_path(golden_dir, b.page, b.id) for bs in self.pages.values() for b in bs}
 
+    def names(self, only: str) -> set[str]:
+        """The pages `only` (GOLDEN_ONLY) may name, as `select` reads it."""
+        name = only.strip().partition("#")[0].strip().removeprefix("./").removeprefix("docs/")
+        return {name, f"{name}.md", f"{name}.ipynb"}
+
+    def reorder(self, order: list[str]) -> None:
+        """The pages in the book's own order (`order`), whichever was scanned first."""
+        rank = {src: i for i, src in enumerate(order)}
+        self.pages = dict(sorted(self.pages.items(), key=lambda item: rank.get(item[0], 0)))
+
     def select(self, only: str) -> tuple[str, str | None]:
         """The page, and block id or None, that `only` names (GOLDEN_ONLY, `./book update
         PAGE[#BLOCK]`): `docs/` and `.md` may be left out. Anything else is an error naming

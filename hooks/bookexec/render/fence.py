@@ -118,12 +118,14 @@ def verify_box(page_html: str, problems: list[str]) -> str:
 
 
 def pending_note(block_id: str) -> str:
-    """Under `mkdocs serve`, while the block runs in the background (execute.background)."""
+    """Under `mkdocs serve`, while the block runs in the background (execute.background): one
+    small line under the golden's output, not a box, since most blocks of a first page carry
+    it at once. Styled inline: the engine's marker needs no stylesheet of the book's."""
     return (
-        f'<div class="admonition note executed-book-pending" data-block="{html.escape(block_id)}">'
-        '<p class="admonition-title">Recorded output, being checked</p>'
-        "<p>This is the output the golden recorded. The block is running now; the page "
-        "reloads with its live output, or its drift, when it is done.</p></div>"
+        f'<p class="executed-book-pending" data-block="{html.escape(block_id)}" '
+        'style="font-size:0.7em;opacity:0.7;margin:-0.8em 0 1em" title="This is the output '
+        "the golden recorded. The block is running now; the page reloads with its live "
+        'output, or its drift, when it is done.">&#9679; recorded output, being checked</p>'
     )
 
 
