@@ -290,6 +290,17 @@ def test_the_store_records_and_compares_whatever_versions_a_runtime_names(tmp_pa
     assert not write_versions(tmp_path, prov)  # unchanged: not rewritten
 
 
+def test_the_versions_file_names_the_command_that_writes_it(tmp_path):
+    """The VERSIONS header names the book's update command, as a golden's `written-by` does."""
+    prov = Provenance.of({"python": "3.13"}, "cpu")
+    write_versions(tmp_path, prov, launcher="./book")
+    assert (tmp_path / "VERSIONS").read_text().startswith("# Written by ./book update (never")
+    write_versions(tmp_path, prov)
+    first = (tmp_path / "VERSIONS").read_text().splitlines()[0]
+    assert first.startswith("# Written by GOLDEN=update mkdocs build --strict (never"), first
+    assert read_versions(tmp_path) == prov
+
+
 def test_goldens_name_no_runtime():
     """The runtime supplies its version names; the golden store names none of JAX's."""
     store = REPO / "hooks" / "bookexec" / "goldens" / "store.py"

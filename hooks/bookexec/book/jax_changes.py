@@ -200,7 +200,7 @@ def run_book(
         names = {name: facts[name] for name in ("jax", "jaxlib", "python")}
         prov = Provenance.of(names, ",".join(sorted(backends)))
         confined(out_dir / "VERSIONS", root / RECORDS)
-        write_versions(out_dir, prov)
+        write_versions(out_dir, prov, writer=_WRITER)
     return out_dir
 
 

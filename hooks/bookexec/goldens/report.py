@@ -223,8 +223,11 @@ class Report:
             else:
                 self.unwritten.append(path)
         versions = self.golden_dir / VERSIONS_FILE
-        if self.running and self._guarded(versions, write_versions, self.golden_dir, self.running):
-            changes.append(f"recorded {self.running.describe()} in {relative(versions, self.root)}")
+        running = self.running
+        if running and self._guarded(
+            versions, write_versions, self.golden_dir, running, self.launcher
+        ):
+            changes.append(f"recorded {running.describe()} in {relative(versions, self.root)}")
         return changes
 
     def _guarded(self, path: Path, write: Callable[..., Any], *args: Any) -> Any:

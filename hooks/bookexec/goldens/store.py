@@ -56,7 +56,7 @@ VERSIONS_FILE = "VERSIONS"
 _ESCAPED = re.compile(r"(?:[^\\\n]|\\(?:\\|n|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}))*")
 _ESCAPE = re.compile(r"\\(?:(\\)|(n)|x([0-9a-f]{2})|u([0-9a-f]{4})|U([0-9a-f]{8}))")
 _VERSIONS_HEAD = (
-    "# Written by GOLDEN=update mkdocs build (never edit by hand): the versions every golden\n"
+    "# Written by {writer}: the versions every golden\n"
     "# in this folder was last written or checked under.\n"
 )
 
@@ -83,10 +83,12 @@ class Provenance:
         """The version recorded under this name, or "" when there is none."""
         return dict(self.versions).get(name, "")
 
-    def text(self) -> str:
-        """The VERSIONS file: one line a version, then the backend."""
+    def text(self, writer: str = "") -> str:
+        """The VERSIONS file: one line a version, then the backend; its header names `writer`
+        (`written_by`: the command that writes it, the book's update command by default)."""
         lines = [*self.versions, ("backend", self.backend)]
-        return _VERSIONS_HEAD + "".join(f"{k}: {v}\n" for k, v in lines if v)
+        head = _VERSIONS_HEAD.format(writer=writer or written_by())
+        return head + "".join(f"{k}: {v}\n" for k, v in lines if v)
 
     def describe(self) -> str:
         """The versions in words, for the report: the first, then the others and the backend."""
@@ -115,10 +117,13 @@ def read_versions(golden_dir: Path) -> Provenance | None:
     return Provenance.of(fields, backend)
 
 
-def write_versions(golden_dir: Path, prov: Provenance) -> bool:
-    """Record the versions; True when the file changed."""
+def write_versions(
+    golden_dir: Path, prov: Provenance, launcher: str = "", writer: str = ""
+) -> bool:
+    """Record the versions, under a header naming the command that writes them (`writer`, else
+    the update command of `launcher`); True when the file changed."""
     path = golden_dir / VERSIONS_FILE
-    text = prov.text()
+    text = prov.text(writer or written_by(launcher))
     data = read_regular(confined(path, golden_dir))
     if data is not None and data.decode("utf-8", errors="replace") == text:
         return False
