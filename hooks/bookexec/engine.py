@@ -585,6 +585,10 @@ class Build:
                 later = [(src, text) for src, text in pages if src not in named]
                 pages = [(src, text) for src, text in pages if src in named]
         self.planned.scan(pages, self.root, self.settings.auto, owned)
+        if later and not self.planned.blocks():  # the named page has none: the error lists all
+            self.planned.scan(later, self.root, self.settings.auto)
+            self.planned.reorder(order)
+            later = []
         if not self.execute:
             log.info("bookexec: execute is off: pages show recorded goldens; nothing runs")
             return

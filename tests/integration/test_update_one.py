@@ -43,6 +43,7 @@ SECOND = """\
 def written_book(site):
     site.page("first.md", FIRST)
     site.page("second.md", SECOND)
+    site.page("plain.md", "# Plain\n\nA page of prose, with no block.\n")
     site.snippet("first/setup.py", 'word = "alpha"\nprint("set up", word)\n')
     site.snippet("first/uses.py", 'print("uses", word)\n')
     site.snippet("first/later.py", 'print("later", word)\n')
@@ -113,6 +114,8 @@ def test_an_update_of_one_page_writes_that_page_only(book, way):
     [
         ("nowhere.md", "GOLDEN_ONLY: the book has no page nowhere.md; its pages with blocks: "),
         ("first.md#nothing", "GOLDEN_ONLY: docs/first.md has no block nothing; its blocks: "),
+        # a page without blocks: the others are scanned before the error lists them
+        ("plain.md", "GOLDEN_ONLY: docs/plain.md has no block; the pages with blocks: first.md, "),
     ],
 )
 @WAYS

@@ -70,10 +70,15 @@ class Plan:
         name = text.strip().removeprefix("./").removeprefix("docs/")
         found = [n for n in (name, f"{name}.md", f"{name}.ipynb") if self.pages.get(n)]
         if not found:
-            pages = ", ".join(page for page, blocks in self.pages.items() if blocks)
+            pages = ", ".join(page for page, blocks in self.pages.items() if blocks) or "none"
+            known = [n for n in (name, f"{name}.md", f"{name}.ipynb") if n in self.pages]
+            if known:
+                raise BookError(
+                    f"GOLDEN_ONLY: docs/{known[0]} has no block; the pages with blocks: {pages}"
+                )
             raise BookError(
                 f"GOLDEN_ONLY: the book has no page {name or '(none named)'}; its pages with "
-                f"blocks: {pages or 'none'}"
+                f"blocks: {pages}"
             )
         page = found[0]
         if not block_id:
