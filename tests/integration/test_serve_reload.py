@@ -23,19 +23,23 @@ from conftest import free_port, wait_for
 PAGE = '# Nap\n\n```python exec="on" id="nap"\n--8<-- "snippets/nap/nap.py"\n```\n'
 
 
-def background_with_a_recorded_page(root: Path) -> tuple[Background, object]:
-    """A serve process's background, its first build showing the page from its goldens; the
-    page's run starts when that build ends (`close`)."""
-    (root / "snippets" / "nap").mkdir(parents=True)
-    (root / "snippets" / "nap" / "nap.py").write_text("import time\ntime.sleep(1)\nprint(1)\n")
-    executor = Executor(
+def _executor(root: Path) -> Executor:
+    """The serve process's executor: its block cache, plain Python, no watch."""
+    return Executor(
         root,
         cache=BlockCache(CachePaths(root).blocks),
         runtime=PythonRuntime(),
         watch=False,
         environ=dict(os.environ),
     )
-    background = Background(root, executor)
+
+
+def background_with_a_recorded_page(root: Path) -> tuple[Background, object]:
+    """A serve process's background, its first build showing the page from its goldens; the
+    page's run starts when that build ends (`close`)."""
+    (root / "snippets" / "nap").mkdir(parents=True)
+    (root / "snippets" / "nap" / "nap.py").write_text("import time\ntime.sleep(1)\nprint(1)\n")
+    background = Background(root, _executor(root))
     build = background.for_build(Progress(lambda _: None))
     build.submit("nap.md", scan_page("nap.md", PAGE, root))
     assert not build.ready("nap.md")  # shown recorded: its end must ask for a rebuild
@@ -116,15 +120,8 @@ def test_a_page_that_ends_in_a_later_build_is_counted_whole_in_its_progress_line
         "    time.sleep(0.05)\nprint(2)\n"
     )
     (folder / "last.py").write_text("print(3)\n")
-    executor = Executor(
-        tmp_path,
-        cache=BlockCache(CachePaths(tmp_path).blocks),
-        runtime=PythonRuntime(),
-        watch=False,
-        environ=dict(os.environ),
-    )
     blocks = scan_page("gated.md", GATED, tmp_path)
-    background = Background(tmp_path, executor)
+    background = Background(tmp_path, _executor(tmp_path))
     said: list[str] = []
     try:
         progress = Progress(said.append)
