@@ -16,7 +16,13 @@ from bookexec.execute.cache import BlockCache
 from bookexec.execute.runner import BlockRun, PageRun
 from bookexec.goldens.compare import Comparison, Snapshot, compare, plain_text
 from bookexec.goldens.report import Failure
-from bookexec.goldens.store import Provenance, golden_path, read_versions, write_versions
+from bookexec.goldens.store import (
+    Provenance,
+    golden_path,
+    read_versions,
+    write_versions,
+    written_by,
+)
 from bookexec.goldens.store import render as render_golden
 from bookexec.pipeline.judge import Judge
 from bookexec.pipeline.plan import Plan
@@ -293,7 +299,7 @@ def test_the_store_records_and_compares_whatever_versions_a_runtime_names(tmp_pa
 def test_the_versions_file_names_the_command_that_writes_it(tmp_path):
     """The VERSIONS header names the book's update command, as a golden's `written-by` does."""
     prov = Provenance.of({"python": "3.13"}, "cpu")
-    write_versions(tmp_path, prov, launcher="./book")
+    write_versions(tmp_path, prov, written_by("./book"))
     assert (tmp_path / "VERSIONS").read_text().startswith("# Written by ./book update (never")
     write_versions(tmp_path, prov)
     first = (tmp_path / "VERSIONS").read_text().splitlines()[0]

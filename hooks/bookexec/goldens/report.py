@@ -21,6 +21,7 @@ from bookexec.goldens.store import (
     remove_leftovers,
     update_command,
     write_versions,
+    written_by,
 )
 
 
@@ -225,7 +226,7 @@ class Report:
         versions = self.golden_dir / VERSIONS_FILE
         running = self.running
         if running and self._guarded(
-            versions, write_versions, self.golden_dir, running, self.launcher
+            versions, write_versions, self.golden_dir, running, written_by(self.launcher)
         ):
             changes.append(f"recorded {running.describe()} in {relative(versions, self.root)}")
         return changes

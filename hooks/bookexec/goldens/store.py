@@ -117,13 +117,11 @@ def read_versions(golden_dir: Path) -> Provenance | None:
     return Provenance.of(fields, backend)
 
 
-def write_versions(
-    golden_dir: Path, prov: Provenance, launcher: str = "", writer: str = ""
-) -> bool:
-    """Record the versions, under a header naming the command that writes them (`writer`, else
-    the update command of `launcher`); True when the file changed."""
+def write_versions(golden_dir: Path, prov: Provenance, writer: str = "") -> bool:
+    """Record the versions, under a header naming `writer`, the command that writes them
+    (`written_by`'s words by default); True when the file changed."""
     path = golden_dir / VERSIONS_FILE
-    text = prov.text(writer or written_by(launcher))
+    text = prov.text(writer)
     data = read_regular(confined(path, golden_dir))
     if data is not None and data.decode("utf-8", errors="replace") == text:
         return False
