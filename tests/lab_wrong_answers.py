@@ -405,6 +405,35 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                 """,
             ),
         ],
+        5: [
+            wrong(
+                "halved outside the loop, whose body multiplies by 1.0",
+                "skips-technique",
+                """
+                def halve(u, steps):
+                    u = u * 0.5**steps
+                    return lax.fori_loop(0, steps, lambda i, w: w * 1.0, u)
+                """,
+            ),
+            wrong(
+                "one trip that does all the halving",
+                "skips-technique",
+                """
+                def halve(u, steps):
+                    return lax.fori_loop(0, 1, lambda i, w: w * 0.5**steps, u)
+                """,
+            ),
+            wrong(
+                "steps trips, all the halving done on trip 0",
+                "skips-technique",
+                """
+                def halve(u, steps):
+                    return lax.fori_loop(
+                        0, steps, lambda i, w: jnp.where(i == 0, w * 0.5**steps, w), u
+                    )
+                """,
+            ),
+        ],
     },
     "derivatives": {
         2: [
@@ -2173,6 +2202,20 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
                     result = f()
                     jax.tree.map(lambda leaf: leaf.block_until_ready(), result)
                     return time.perf_counter() - start
+                """,
+            ),
+        ],
+    },
+    "control-flow": {
+        5: [
+            right(
+                "fori_loop imported by name",
+                """
+                from jax.lax import fori_loop
+
+
+                def halve(u, steps):
+                    return fori_loop(0, steps, lambda i, w: w / 2, u)
                 """,
             ),
         ],
