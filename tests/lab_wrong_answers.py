@@ -523,6 +523,25 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                     return jax.value_and_grad(loss)(w, x, y)[1]
                 """,
             ),
+            wrong(
+                "jax.jvp along each basis vector, no vjp",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    f = lambda w: loss(w, x, y)  # noqa: E731
+                    return jnp.stack([jax.jvp(f, (w,), (e,))[1] for e in jnp.eye(w.shape[0])])
+                """,
+            ),
+            wrong(
+                "jax.linearize, then jax.linear_transpose, no vjp",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    f = lambda w: loss(w, x, y)  # noqa: E731
+                    _, lin = jax.linearize(f, w)
+                    return jax.linear_transpose(lin, w)(1.0)[0]
+                """,
+            ),
         ],
     },
     "sharding": {
@@ -2123,6 +2142,18 @@ OTHERS: dict[str, dict[int, list[Wrong]]] = {
                     return pullback(value)[0]
                 """,
             ),
+            wrong(
+                "jvp imported by name, along each basis vector",
+                "skips-technique",
+                """
+                from jax import jvp
+
+
+                def grad_by_vjp(w, x, y):
+                    f = lambda w: loss(w, x, y)  # noqa: E731
+                    return jnp.stack([jvp(f, (w,), (e,))[1] for e in jnp.eye(w.shape[0])])
+                """,
+            ),
         ],
         4: [
             wrong(
@@ -2216,6 +2247,21 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
 
                 def halve(u, steps):
                     return fori_loop(0, steps, lambda i, w: w / 2, u)
+                """,
+            ),
+        ],
+    },
+    "transforms": {
+        3: [
+            right(
+                "vjp imported by name",
+                """
+                from jax import vjp
+
+
+                def grad_by_vjp(w, x, y):
+                    value, pullback = vjp(lambda w: loss(w, x, y), w)
+                    return pullback(jnp.ones_like(value))[0]
                 """,
             ),
         ],
