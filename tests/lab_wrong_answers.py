@@ -483,6 +483,44 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                     return checked(data, i)
                 """,
             ),
+            wrong(
+                "a hand-written check against five elements, upper bound only",
+                "skips-technique",
+                """
+                from jax.experimental import checkify
+
+
+                def read(data, i):
+                    return data[i]
+
+
+                def _read_checked(data, i):
+                    checkify.check(i < 5, "index {i} is out of bounds", i=i)
+                    return read(data, i)
+
+
+                checked_read = jax.jit(checkify.checkify(_read_checked))
+                """,
+            ),
+            wrong(
+                "a hand-written check against five elements, both bounds",
+                "skips-technique",
+                """
+                from jax.experimental import checkify
+
+
+                def read(data, i):
+                    return data[i]
+
+
+                def _read_checked(data, i):
+                    checkify.check((i >= -5) & (i < 5), "index {i} is out of bounds", i=i)
+                    return read(data, i)
+
+
+                checked_read = jax.jit(checkify.checkify(_read_checked))
+                """,
+            ),
         ],
     },
     "transforms": {
