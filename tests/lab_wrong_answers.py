@@ -602,6 +602,20 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
             ),
         ],
     },
+    "retracing": {
+        3: [
+            wrong(
+                "padded_affine jitted itself: a trace and a compile per length",
+                "skips-technique",
+                """
+                @jax.jit
+                def padded_affine(x):
+                    n = x.shape[0]
+                    return affine(jnp.pad(x, (0, 8 - n)))[:n]
+                """,
+            ),
+        ],
+    },
 }
 
 OTHERS: dict[str, dict[int, list[Wrong]]] = {
@@ -1664,6 +1678,20 @@ OTHERS: dict[str, dict[int, list[Wrong]]] = {
                 def padded_affine(x):
                     n = x.shape[0]
                     return affine(jnp.pad(x, (8 - n, 0)))[:n]
+                """,
+            ),
+            wrong(
+                "a plain function around a jitted padding",
+                "skips-technique",
+                """
+                @jax.jit
+                def _padded(x):
+                    n = x.shape[0]
+                    return affine(jnp.pad(x, (0, 8 - n)))[:n]
+
+
+                def padded_affine(x):
+                    return _padded(x)
                 """,
             ),
         ],
