@@ -209,6 +209,32 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                 """,
             ),
         ],
+        3: [
+            wrong(
+                "device 1's block only: where this xs has its maximum",
+                "uniform-only",
+                """
+                max_everywhere = jax.shard_map(
+                    lambda b: jnp.full((1,), jax.lax.all_gather(b, "i")[1].max()),
+                    mesh=ring,
+                    in_specs=P("i"),
+                    out_specs=P("i"),
+                )
+                """,
+            ),
+            wrong(
+                "the constant 4.0, plus an all_gather times 0",
+                "constant",
+                """
+                max_everywhere = jax.shard_map(
+                    lambda b: jnp.full((1,), 4.0) + 0 * jax.lax.all_gather(b, "i", tiled=True)[:1],
+                    mesh=ring,
+                    in_specs=P("i"),
+                    out_specs=P("i"),
+                )
+                """,
+            ),
+        ],
     },
     "captures": {
         3: [

@@ -79,6 +79,7 @@ def test_the_cases_the_reviewers_found_passing_stay_in_the_table():
         ("captures", 3): 2,
         ("collectives", 1): 2,
         ("collectives", 2): 2,
+        ("collectives", 3): 2,
         ("control-flow", 1): 2,
         ("control-flow", 2): 2,
         ("control-flow", 4): 2,
