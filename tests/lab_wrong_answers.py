@@ -642,6 +642,31 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
             ),
         ],
     },
+    "primitives": {
+        1: [
+            wrong(
+                "names that start with bcoo or bcsr, no census",
+                "skips-technique",
+                """
+                def new_in_jaxpr(f, *args):
+                    names = {e.primitive.name for e in jax.make_jaxpr(f)(*args).jaxpr.eqns}
+                    return sorted(n for n in names if n.startswith(("bcoo", "bcsr")))
+                """,
+            ),
+            wrong(
+                "a hard-coded set of sparse names, no census",
+                "constant",
+                """
+                SPARSE = {"bcoo_dot_general", "bcsr_dot_general", "bcoo_todense", "bcsr_todense"}
+
+
+                def new_in_jaxpr(f, *args):
+                    names = {e.primitive.name for e in jax.make_jaxpr(f)(*args).jaxpr.eqns}
+                    return sorted(names & SPARSE)
+                """,
+            ),
+        ],
+    },
 }
 
 OTHERS: dict[str, dict[int, list[Wrong]]] = {
