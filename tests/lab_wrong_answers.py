@@ -626,6 +626,17 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                     return 2 * a + 100.0
                 """,
             ),
+            wrong(
+                "b copied to the host, no reshard",
+                "skips-technique",
+                """
+                import numpy as np
+
+
+                def add_resharded(a, b):
+                    return a + np.asarray(b)
+                """,
+            ),
         ],
     },
     "retracing": {
@@ -2379,6 +2390,18 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
                 def grad_by_vjp(w, x, y):
                     value, pullback = vjp(lambda w: loss(w, x, y), w)
                     return pullback(jnp.ones_like(value))[0]
+                """,
+            ),
+        ],
+    },
+    "sharding": {
+        3: [
+            right(
+                "the reshard inside a jit of its own",
+                """
+                @jax.jit
+                def add_resharded(a, b):
+                    return a + jax.sharding.reshard(b, jax.typeof(a).sharding)
                 """,
             ),
         ],
