@@ -678,6 +678,27 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
             ),
         ],
     },
+    "interpreter": {
+        3: [
+            wrong(
+                "looks in WITH_CONSTANT before the rules it is given",
+                "skips-technique",
+                """
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in WITH_CONSTANT:
+                            return "WITH_CONSTANT"
+                        return "RULES" if name in rules else "missing"
+
+                    eqns = reversed(jax.make_jaxpr(f)(x).jaxpr.eqns)
+                    return [(eqn.primitive.name, table(eqn.primitive.name)) for eqn in eqns]
+
+
+                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": lambda y: jnp.expm1(y)}
+                """,
+            ),
+        ],
+    },
 }
 
 OTHERS: dict[str, dict[int, list[Wrong]]] = {

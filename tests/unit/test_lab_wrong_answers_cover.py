@@ -85,6 +85,7 @@ def test_the_cases_the_reviewers_found_passing_stay_in_the_table():
         ("control-flow", 4): 2,
         ("control-flow", 5): 3,
         ("derivatives", 2): 2,
+        ("interpreter", 3): 1,
         ("jit-in-practice", 2): 2,
         ("lesson", 3): 2,
         ("numpy-habits", 4): 4,
