@@ -209,6 +209,32 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                 """,
             ),
         ],
+        3: [
+            wrong(
+                "device 1's block only: where this xs has its maximum",
+                "uniform-only",
+                """
+                max_everywhere = jax.shard_map(
+                    lambda b: jnp.full((1,), jax.lax.all_gather(b, "i")[1].max()),
+                    mesh=ring,
+                    in_specs=P("i"),
+                    out_specs=P("i"),
+                )
+                """,
+            ),
+            wrong(
+                "the constant 4.0, plus an all_gather times 0",
+                "constant",
+                """
+                max_everywhere = jax.shard_map(
+                    lambda b: jnp.full((1,), 4.0) + 0 * jax.lax.all_gather(b, "i", tiled=True)[:1],
+                    mesh=ring,
+                    in_specs=P("i"),
+                    out_specs=P("i"),
+                )
+                """,
+            ),
+        ],
     },
     "captures": {
         3: [
@@ -405,6 +431,35 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                 """,
             ),
         ],
+        5: [
+            wrong(
+                "halved outside the loop, whose body multiplies by 1.0",
+                "skips-technique",
+                """
+                def halve(u, steps):
+                    u = u * 0.5**steps
+                    return lax.fori_loop(0, steps, lambda i, w: w * 1.0, u)
+                """,
+            ),
+            wrong(
+                "one trip that does all the halving",
+                "skips-technique",
+                """
+                def halve(u, steps):
+                    return lax.fori_loop(0, 1, lambda i, w: w * 0.5**steps, u)
+                """,
+            ),
+            wrong(
+                "steps trips, all the halving done on trip 0",
+                "skips-technique",
+                """
+                def halve(u, steps):
+                    return lax.fori_loop(
+                        0, steps, lambda i, w: jnp.where(i == 0, w * 0.5**steps, w), u
+                    )
+                """,
+            ),
+        ],
     },
     "derivatives": {
         2: [
@@ -454,6 +509,44 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                     return checked(data, i)
                 """,
             ),
+            wrong(
+                "a hand-written check against five elements, upper bound only",
+                "skips-technique",
+                """
+                from jax.experimental import checkify
+
+
+                def read(data, i):
+                    return data[i]
+
+
+                def _read_checked(data, i):
+                    checkify.check(i < 5, "index {i} is out of bounds", i=i)
+                    return read(data, i)
+
+
+                checked_read = jax.jit(checkify.checkify(_read_checked))
+                """,
+            ),
+            wrong(
+                "a hand-written check against five elements, both bounds",
+                "skips-technique",
+                """
+                from jax.experimental import checkify
+
+
+                def read(data, i):
+                    return data[i]
+
+
+                def _read_checked(data, i):
+                    checkify.check((i >= -5) & (i < 5), "index {i} is out of bounds", i=i)
+                    return read(data, i)
+
+
+                checked_read = jax.jit(checkify.checkify(_read_checked))
+                """,
+            ),
         ],
     },
     "transforms": {
@@ -494,6 +587,25 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                     return jax.value_and_grad(loss)(w, x, y)[1]
                 """,
             ),
+            wrong(
+                "jax.jvp along each basis vector, no vjp",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    f = lambda w: loss(w, x, y)  # noqa: E731
+                    return jnp.stack([jax.jvp(f, (w,), (e,))[1] for e in jnp.eye(w.shape[0])])
+                """,
+            ),
+            wrong(
+                "jax.linearize, then jax.linear_transpose, no vjp",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    f = lambda w: loss(w, x, y)  # noqa: E731
+                    _, lin = jax.linearize(f, w)
+                    return jax.linear_transpose(lin, w)(1.0)[0]
+                """,
+            ),
         ],
     },
     "sharding": {
@@ -512,6 +624,77 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                 """
                 def add_resharded(a, b):
                     return 2 * a + 100.0
+                """,
+            ),
+            wrong(
+                "b copied to the host, no reshard",
+                "skips-technique",
+                """
+                import numpy as np
+
+
+                def add_resharded(a, b):
+                    return a + np.asarray(b)
+                """,
+            ),
+        ],
+    },
+    "retracing": {
+        3: [
+            wrong(
+                "padded_affine jitted itself: a trace and a compile per length",
+                "skips-technique",
+                """
+                @jax.jit
+                def padded_affine(x):
+                    n = x.shape[0]
+                    return affine(jnp.pad(x, (0, 8 - n)))[:n]
+                """,
+            ),
+        ],
+    },
+    "primitives": {
+        1: [
+            wrong(
+                "names that start with bcoo or bcsr, no census",
+                "skips-technique",
+                """
+                def new_in_jaxpr(f, *args):
+                    names = {e.primitive.name for e in jax.make_jaxpr(f)(*args).jaxpr.eqns}
+                    return sorted(n for n in names if n.startswith(("bcoo", "bcsr")))
+                """,
+            ),
+            wrong(
+                "a hard-coded set of sparse names, no census",
+                "constant",
+                """
+                SPARSE = {"bcoo_dot_general", "bcsr_dot_general", "bcoo_todense", "bcsr_todense"}
+
+
+                def new_in_jaxpr(f, *args):
+                    names = {e.primitive.name for e in jax.make_jaxpr(f)(*args).jaxpr.eqns}
+                    return sorted(names & SPARSE)
+                """,
+            ),
+        ],
+    },
+    "interpreter": {
+        3: [
+            wrong(
+                "looks in WITH_CONSTANT before the rules it is given",
+                "skips-technique",
+                """
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in WITH_CONSTANT:
+                            return "WITH_CONSTANT"
+                        return "RULES" if name in rules else "missing"
+
+                    eqns = reversed(jax.make_jaxpr(f)(x).jaxpr.eqns)
+                    return [(eqn.primitive.name, table(eqn.primitive.name)) for eqn in eqns]
+
+
+                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": lambda y: jnp.expm1(y)}
                 """,
             ),
         ],
@@ -1580,6 +1763,20 @@ OTHERS: dict[str, dict[int, list[Wrong]]] = {
                     return affine(jnp.pad(x, (8 - n, 0)))[:n]
                 """,
             ),
+            wrong(
+                "a plain function around a jitted padding",
+                "skips-technique",
+                """
+                @jax.jit
+                def _padded(x):
+                    n = x.shape[0]
+                    return affine(jnp.pad(x, (0, 8 - n)))[:n]
+
+
+                def padded_affine(x):
+                    return _padded(x)
+                """,
+            ),
         ],
     },
     "jit-in-practice": {
@@ -2094,6 +2291,18 @@ OTHERS: dict[str, dict[int, list[Wrong]]] = {
                     return pullback(value)[0]
                 """,
             ),
+            wrong(
+                "jvp imported by name, along each basis vector",
+                "skips-technique",
+                """
+                from jax import jvp
+
+
+                def grad_by_vjp(w, x, y):
+                    f = lambda w: loss(w, x, y)  # noqa: E731
+                    return jnp.stack([jvp(f, (w,), (e,))[1] for e in jnp.eye(w.shape[0])])
+                """,
+            ),
         ],
         4: [
             wrong(
@@ -2173,6 +2382,47 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
                     result = f()
                     jax.tree.map(lambda leaf: leaf.block_until_ready(), result)
                     return time.perf_counter() - start
+                """,
+            ),
+        ],
+    },
+    "control-flow": {
+        5: [
+            right(
+                "fori_loop imported by name",
+                """
+                from jax.lax import fori_loop
+
+
+                def halve(u, steps):
+                    return fori_loop(0, steps, lambda i, w: w / 2, u)
+                """,
+            ),
+        ],
+    },
+    "transforms": {
+        3: [
+            right(
+                "vjp imported by name",
+                """
+                from jax import vjp
+
+
+                def grad_by_vjp(w, x, y):
+                    value, pullback = vjp(lambda w: loss(w, x, y), w)
+                    return pullback(jnp.ones_like(value))[0]
+                """,
+            ),
+        ],
+    },
+    "sharding": {
+        3: [
+            right(
+                "the reshard inside a jit of its own",
+                """
+                @jax.jit
+                def add_resharded(a, b):
+                    return a + jax.sharding.reshard(b, jax.typeof(a).sharding)
                 """,
             ),
         ],
