@@ -294,6 +294,26 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                 compiled = lowered.compile()
                 """,
             ),
+            # Issue 37: the check compared only compiled's numbers, so a Compiled of another
+            # program that gives the same numbers passed.
+            wrong(
+                "compiled from a jit around squash_jit, not from lowered",
+                "skips-technique",
+                """
+                traced = squash_jit.trace(x)
+                lowered = traced.lower()
+                compiled = jax.jit(lambda v: squash_jit(v)).lower(x).compile()
+                """,
+            ),
+            wrong(
+                "compiled from a jit of a lambda around leaky_squash, not from lowered",
+                "skips-technique",
+                """
+                traced = squash_jit.trace(x)
+                lowered = traced.lower()
+                compiled = jax.jit(lambda v: leaky_squash(v)).trace(x).lower().compile()
+                """,
+            ),
         ],
     },
     "lesson": {
@@ -2382,6 +2402,16 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
                     result = f()
                     jax.tree.map(lambda leaf: leaf.block_until_ready(), result)
                     return time.perf_counter() - start
+                """,
+            ),
+        ],
+        2: [
+            right(
+                "each stage asked of squash_jit again: the same programs, from JAX's caches",
+                """
+                traced = squash_jit.trace(x)
+                lowered = squash_jit.lower(x)
+                compiled = squash_jit.lower(x).compile()
                 """,
             ),
         ],

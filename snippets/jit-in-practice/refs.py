@@ -17,8 +17,10 @@ for i in [0, 2, 2, 1, 2]:
     tally(i)
 print(counts)
 print("traces:", len(traces))
+snapshot = counts[...]  # the whole value, read as an Array
+print(repr(snapshot))
 # hidden: begin
-record("counts", str(counts[...].tolist()))
+record("counts", str(snapshot.tolist()))
 record("traces", len(traces))
 # hidden: end
 print(jax.make_jaxpr(tally)(0))

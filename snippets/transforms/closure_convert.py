@@ -16,6 +16,10 @@ try:
     jax.grad(root_hidden)(2.0)
 except jax.errors.UnexpectedTracerError as err:
     print(type(err).__name__ + ":", err)
+try:
+    jax.grad(jax.jit(root_hidden))(2.0)  # the same mistake with a jit inside the grad
+except Exception as err:  # its class, CustomVJPException, is not public API
+    print(type(err).__name__ + ":", err)
 
 
 def solve_closed(f, x0):

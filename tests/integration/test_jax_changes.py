@@ -247,8 +247,11 @@ def test_the_summary_names_a_reworded_error(small_book):
         '--8<-- "snippets/tracers/boom.py"\n```\n'
     )
     assert "**Errors reworded.**" not in summary(render_page(small_book))
+    # The block's error, its last line, under the last older release and under the pin.
+    record = small_book / RECORDS / RELEASES[-1] / PICKED[2]
+    record.write_text(record.read_text() + "ValueError: x\n")
     golden = small_book / "tests/golden" / PICKED[2]
-    golden.write_text(golden.read_text().replace("tanh", "tanh and more words"))
+    golden.write_text(golden.read_text() + "ValueError: x, in more words\n")
     said = summary(render_page(small_book))
     assert "**Errors reworded.**" in said
     assert "[`scalar-jaxpr`](#changes-tracers-scalar-jaxpr) in Tracers" in said

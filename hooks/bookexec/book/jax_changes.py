@@ -429,6 +429,23 @@ def _read(path: Path) -> str | None:
     return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
+def _message(text: str, declared: str) -> list[str]:
+    """The lines of a raising block's record that are its error's message: from the last line
+    that names the declared type to the end (all of them when no line names it)."""
+    lines = parse(text).output.splitlines()
+    name = re.compile(rf"^(?:[\w.]+\.)?{re.escape(declared.rsplit('.', 1)[-1])}(?::|$)")
+    starts = [i for i, line in enumerate(lines) if name.match(line)]
+    return lines[starts[-1] :] if starts else lines
+
+
+def _message_changed(old_text: str | None, new_text: str | None, declared: str) -> bool:
+    """Whether a line of the error's message differs between two records of a raising block;
+    a block whose printed values alone changed is summarised like one that does not raise."""
+    if old_text is None or new_text is None:
+        return True
+    return _message(old_text, declared) != _message(new_text, declared)
+
+
 @dataclass
 class Seen:
     """One block's change between two releases, with where it lives, for the summary."""
@@ -439,7 +456,7 @@ class Seen:
     chapter: str
     title: str
     change: Change
-    is_error: bool  # the block is written to show an error (its fence has `raises`)
+    is_error: bool  # the block raises (its fence has `raises`) and its message changed
 
     def link(self) -> str:
         """The block's id as a link to its entry further down the page."""
@@ -719,7 +736,9 @@ def render_page(root: Path, scanned: Mapping[str, list[Block]] | None = None) ->
         if not goldens:
             continue
         blocks = _page_blocks(root, page, scanned or {})
-        raising = {block.id for block in blocks if "raises" in block.options}
+        raising = {
+            block.id: block.options["raises"] for block in blocks if "raises" in block.options
+        }
         sources = {block.id: session_hash(blocks, block) for block in blocks}
         found: dict[str, list[tuple[str, str, Change]]] = {}
         for path in goldens:
@@ -751,7 +770,9 @@ def render_page(root: Path, scanned: Mapping[str, list[Block]] | None = None) ->
                             census[old, new, release][name].append(link)
                 if change:
                     found.setdefault(path.stem, []).append((old, new, change))
-                    is_error = path.stem in raising
+                    is_error = path.stem in raising and _message_changed(
+                        old_text, new_text, raising[path.stem]
+                    )
                     seen.append(Seen(old, new, page, chapter, title, change, is_error))
         # A block not compared counts in the last column alone, not also as changed.
         per_step = [

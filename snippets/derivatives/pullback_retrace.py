@@ -1,0 +1,32 @@
+# wobble and x come from the block above
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import record  # hidden
+
+traces = []
+
+
+@jax.jit
+def backward_counted(pullback, cotangent):
+    traces.append(1)  # runs only while tracing
+    return pullback(cotangent)
+
+
+for step in range(3):
+    _, pullback = jax.vjp(wobble, x + step)  # eager: a new program in its tree structure
+    backward_counted(pullback, jnp.ones(3))
+print("pullbacks from eager jax.vjp, traces of backward:", len(traces))
+record("eager_traces", len(traces))  # hidden
+
+forward = jax.jit(lambda x: jax.vjp(wobble, x))
+traces.clear()
+for step in range(3):
+    _, pullback = forward(x + step)  # made inside one traced program: the same structure
+    backward_counted(pullback, jnp.ones(3))
+print("pullbacks from a jitted forward, traces of backward:", len(traces))
+record("jitted_traces", len(traces))  # hidden
+
+fwd, bwd = jax.fwd_and_bwd(wobble, argnums=0)  # both jitted, the backward traced once
+y, residuals = fwd(x)
+print("fwd_and_bwd:", bwd(residuals, jnp.ones(3)))

@@ -1,0 +1,17 @@
+import jax
+import jax.numpy as jnp
+from jax.custom_batching import sequential_vmap
+
+from bookexec.facts import record  # hidden
+
+
+@sequential_vmap  # the rule is ready-made: one call of the body per example, in a loop
+def rms(x):
+    return jnp.sqrt(jnp.mean(x * x))
+
+
+rows = jnp.arange(12.0).reshape(3, 4)
+print("vmap:", jax.vmap(rms)(rows))
+batched = jax.make_jaxpr(jax.vmap(rms))(rows)
+print("primitives under vmap:", [e.primitive.name for e in batched.eqns])
+record("primitive", batched.eqns[0].primitive.name)  # hidden
