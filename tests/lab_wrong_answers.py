@@ -721,6 +721,137 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
     },
 }
 
+# The third read of issue 37 (reviewer A): wrong answers that passed; each was red before its
+# check was fixed.
+THIRD_READ: dict[str, dict[int, list[Wrong]]] = {
+    "sharding": {
+        3: [
+            wrong(
+                "b resharded to a placement typed in, right only for the check's a",
+                "skips-technique",
+                """
+                from jax.sharding import reshard
+
+
+                def add_resharded(a, b):
+                    return a + reshard(b, NamedSharding(mesh, Spec("data", "model")))
+                """,
+            ),
+        ],
+    },
+    "primitives": {
+        1: [
+            wrong(
+                "names jax.lax does not export as NAME_p, no census",
+                "skips-technique",
+                """
+                def new_in_jaxpr(f, *args):
+                    names = {e.primitive.name for e in jax.make_jaxpr(f)(*args).jaxpr.eqns}
+                    return sorted(n for n in names if not hasattr(jax.lax, n + "_p"))
+                """,
+            ),
+            wrong(
+                "names jax.extend.core.primitives does not export, no census",
+                "skips-technique",
+                """
+                import jax.extend.core.primitives as exported
+
+
+                def new_in_jaxpr(f, *args):
+                    known = {
+                        getattr(exported, a).name
+                        for a in dir(exported)
+                        if a.endswith("_p") and hasattr(getattr(exported, a), "name")
+                    }
+                    names = {e.primitive.name for e in jax.make_jaxpr(f)(*args).jaxpr.eqns}
+                    return sorted(names - known)
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "a type rule with the dtype typed in: float32 whatever the input",
+                "skips-technique",
+                """
+                stack2_p = Primitive("stack2")
+                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
+                stack2_p.def_abstract_eval(
+                    lambda aval: jax.core.ShapedArray((2, *aval.shape), jnp.float32)
+                )
+                stack2_out = "f32[2,3]"
+                """,
+            ),
+        ],
+    },
+    "leaving-the-trace": {
+        1: [
+            wrong(
+                "jnp.cumsum after a callback that only copies",
+                "skips-technique",
+                """
+                def host_cumsum(x):
+                    out = jax.ShapeDtypeStruct(x.shape, x.dtype)
+                    back = jax.pure_callback(np.asarray, out, x, vmap_method="sequential")
+                    return jnp.cumsum(back)
+                """,
+            ),
+            wrong(
+                'vmap_method="expand_dims": one call for the whole batch, not sequential',
+                "skips-technique",
+                """
+                def host_cumsum(x):
+                    out = jax.ShapeDtypeStruct(x.shape, x.dtype)
+                    return jax.pure_callback(
+                        lambda v: np.cumsum(v, axis=-1).astype(v.dtype),
+                        out,
+                        x,
+                        vmap_method="expand_dims",
+                    )
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "a kernel that only doubles, + y added outside it",
+                "skips-technique",
+                """
+                def double_kernel(x_ref, o_ref):
+                    o_ref[...] = x_ref[...] * 2.0
+
+
+                def axpy(x, y):
+                    block = pl.BlockSpec((4,), lambda i: (i,))
+                    return pl.pallas_call(
+                        double_kernel,
+                        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+                        grid=(2,),
+                        in_specs=[block],
+                        out_specs=block,
+                        interpret=True,
+                    )(x) + y
+                """,
+            ),
+        ],
+    },
+    "interpreter": {
+        1: [
+            wrong(
+                "a census read off the printed jaxpr with a regex, not its equations",
+                "skips-technique",
+                """
+                import re
+                from collections import Counter
+
+
+                def census(jaxpr):
+                    found = Counter(re.findall(r"= ([a-z_]+)[\\[ \\n]", str(jaxpr)))
+                    return dict(sorted(found.items()))
+                """,
+            ),
+        ],
+    },
+}
+
 OTHERS: dict[str, dict[int, list[Wrong]]] = {
     "captures": {
         1: [
@@ -2457,6 +2588,90 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
             ),
         ],
     },
+    "primitives": {
+        1: [
+            right(
+                "walks the nested jaxprs too",
+                """
+                def new_in_jaxpr(f, *args):
+                    names, todo = set(), [jax.make_jaxpr(f)(*args).jaxpr]
+                    while todo:
+                        for eqn in todo.pop().eqns:
+                            names.add(eqn.primitive.name)
+                            inner = [getattr(p, "jaxpr", p) for p in eqn.params.values()]
+                            todo.extend(j for j in inner if hasattr(j, "eqns"))
+                    return sorted(names.difference(census()))
+                """,
+            ),
+        ],
+        3: [
+            right(
+                "the type rule by aval.update",
+                """
+                stack2_p = Primitive("stack2")
+                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
+                stack2_p.def_abstract_eval(lambda aval: aval.update(shape=(2, *aval.shape)))
+                stack2_out = "f32[2,3]"
+                """,
+            ),
+        ],
+    },
+    "leaving-the-trace": {
+        1: [
+            right(
+                "np.cumsum itself as the host function",
+                """
+                def host_cumsum(x):
+                    out = jax.ShapeDtypeStruct(x.shape, x.dtype)
+                    return jax.pure_callback(np.cumsum, out, x, vmap_method="sequential")
+                """,
+            ),
+        ],
+        3: [
+            right(
+                "one BlockSpec per operand, the kernel written 2 * x + y",
+                """
+                def kernel(x_ref, y_ref, o_ref):
+                    o_ref[...] = 2.0 * x_ref[...] + y_ref[...]
+
+
+                def axpy(x, y):
+                    specs = [pl.BlockSpec((4,), lambda i: (i,)) for _ in range(3)]
+                    return pl.pallas_call(
+                        kernel,
+                        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+                        grid=(2,),
+                        in_specs=specs[:2],
+                        out_specs=specs[2],
+                        interpret=True,
+                    )(x, y)
+                """,
+            ),
+        ],
+    },
+    "interpreter": {
+        1: [
+            right(
+                "a recursive walk over every param that holds a jaxpr",
+                """
+                def census(jaxpr):
+                    counts = {}
+
+                    def walk(program):
+                        for eqn in program.eqns:
+                            name = eqn.primitive.name
+                            counts[name] = counts.get(name, 0) + 1
+                            for param in eqn.params.values():
+                                inner = getattr(param, "jaxpr", None)
+                                if inner is not None and hasattr(inner, "eqns"):
+                                    walk(inner)
+
+                    walk(jaxpr)
+                    return {name: counts[name] for name in sorted(counts)}
+                """,
+            ),
+        ],
+    },
 }
 
 
@@ -2470,4 +2685,4 @@ def merged(*parts: dict[str, dict[int, list[Wrong]]]) -> dict[str, dict[int, lis
     return {lab: dict(sorted(table[lab].items())) for lab in sorted(table)}
 
 
-WRONG = merged(ISSUE_36, REVIEWED, OTHERS)
+WRONG = merged(ISSUE_36, REVIEWED, THIRD_READ, OTHERS)

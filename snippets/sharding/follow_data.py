@@ -18,3 +18,8 @@ try:
     feats + pinned
 except ValueError as err:
     print(f"{type(err).__name__}: {err}")
+try:
+    feats + jax.sharding.reshard(pinned, feats.sharding)  # within pinned's own device
+except ValueError as err:
+    print(f"with reshard: {type(err).__name__}: {str(err).split('. Got')[0]}")
+print("with device_put:", jax.typeof(feats + jax.device_put(pinned, feats.sharding)))

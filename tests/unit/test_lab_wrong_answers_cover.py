@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import nbformat
-from lab_wrong_answers import ISSUE_36, KINDS, REVIEWED, RIGHT, WRONG
+from lab_wrong_answers import ISSUE_36, KINDS, REVIEWED, RIGHT, THIRD_READ, WRONG
 
 from conftest import REPO
 
@@ -97,6 +97,23 @@ def test_the_cases_the_reviewers_found_passing_stay_in_the_table():
         ("transforms", 3): 4,
     }
     for lab, exercises in REVIEWED.items():
+        for n, answers in exercises.items():
+            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+
+
+def test_the_cases_the_third_read_found_passing_stay_in_the_table():
+    """The third read of issue 37 (reviewer A): wrong answers that passed; each was red before
+    its check was fixed."""
+    counts = {(lab, n): len(found) for lab, ex in THIRD_READ.items() for n, found in ex.items()}
+    assert counts == {
+        ("interpreter", 1): 1,
+        ("leaving-the-trace", 1): 2,
+        ("leaving-the-trace", 3): 1,
+        ("primitives", 1): 2,
+        ("primitives", 3): 1,
+        ("sharding", 3): 1,
+    }
+    for lab, exercises in THIRD_READ.items():
         for n, answers in exercises.items():
             assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
