@@ -1,4 +1,5 @@
 import jax
+import jax.numpy as jnp
 
 
 @jax.jit
@@ -21,3 +22,12 @@ def same_noise_twice(key):  # a reuse on purpose: clone says so
 
 with jax.debug_key_reuse(True):
     print("with clone, accepted:", same_noise_twice(jax.random.key(0)))
+
+
+@jax.jit
+def per_step(key):  # fold_in derives a key, and leaves the key it is given unconsumed
+    return jnp.stack([jax.random.normal(jax.random.fold_in(key, step)) for step in range(3)])
+
+
+with jax.debug_key_reuse(True):
+    print("fold_in per step, accepted:", per_step(jax.random.key(0)))
