@@ -39,9 +39,11 @@ def glossary_book(site, chapter: str = CHAPTER) -> None:
     config = (site.root / "mkdocs.yml").read_text()
     config = config.replace(PLUGIN, PLUGIN + "      glossary:\n        page: glossary.md\n")
     config = config.replace("plugins:\n", "plugins:\n  - search\n", 1)
-    (site.root / "mkdocs.yml").write_text(config + "nav:\n  - chapter.md\n  - glossary.md\n")
+    nav = "nav:\n  - chapter.md\n  - unmarked.md\n  - glossary.md\n"
+    (site.root / "mkdocs.yml").write_text(config + nav)
     site.page("glossary.md", GLOSSARY)
     site.page("chapter.md", chapter)
+    site.page("unmarked.md", "---\nglossary: false\n---\n\n# Unmarked\n\nA tracer.\n")
 
 
 def test_a_chapter_marks_its_first_use_of_each_term_with_the_glossary_s_definition(site):
@@ -64,6 +66,8 @@ def test_a_chapter_marks_its_first_use_of_each_term_with_the_glossary_s_definiti
     glossary = (site.root / "site" / "glossary" / "index.html").read_text()
     assert '<a id="tracer" class="executed-book-glossary-anchor"></a>' in glossary
     assert "executed-book-term" not in glossary  # the glossary marks nothing of its own
+    unmarked = (site.root / "site" / "unmarked" / "index.html").read_text()
+    assert "A tracer." in unmarked and "executed-book-term" not in unmarked  # its front matter
     for asset in ("glossary.css", "glossary.js"):
         assert (site.root / "site" / "assets" / "executed-book" / asset).is_file()
         assert f"assets/executed-book/{asset}" in chapter

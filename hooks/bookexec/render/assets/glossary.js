@@ -65,9 +65,17 @@
       if (!card.contains(event.relatedTarget)) hideSoon();
     });
     // A touch screen has no hover: the first tap shows the card, a second follows the link.
+    // (A tap also sends mouseenter, which opens the card before the click: what counts is
+    // whether it was open when the finger came down.)
+    var touched = false;
+    var wasOpen = false;
+    term.addEventListener("pointerdown", function (event) {
+      touched = event.pointerType === "touch" || event.pointerType === "pen";
+      wasOpen = open !== null && open.term === term;
+    });
     term.addEventListener("click", function (event) {
-      var touch = window.matchMedia("(hover: none)").matches;
-      if (touch && !(open && open.term === term)) {
+      var touch = touched || window.matchMedia("(hover: none)").matches;
+      if (touch && !wasOpen) {
         event.preventDefault();
         show(term);
       }
