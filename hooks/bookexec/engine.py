@@ -667,6 +667,9 @@ class Build:
         extension shows on it."""
         blocks = self.plans.get(page, [])
         wrote = rebuild.included(text) + [block.snippet for block in blocks]
+        if self.settings.glossary and page != self.settings.glossary:  # its terms' cards
+            source = rebuild.relative(path, self.root)
+            wrote.append(source[: len(source) - len(page)] + self.settings.glossary)
         snippets = {name: rebuild.read_or_none(self.root / name) for name in sorted(set(wrote))}
         goldens = {}
         for block in blocks:  # as this build judges them: read as it began

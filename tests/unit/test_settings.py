@@ -120,3 +120,9 @@ def test_a_plugin_limit_past_its_range_is_refused_by_the_config_check(option, va
     config.load_dict({option: value})
     failed, _ = config.validate()
     assert [(name, says in str(error)) for name, error in failed] == [(option, True)]
+
+
+def test_the_glossary_option_names_its_page_and_the_pages_it_skips():
+    read = settings.read({"glossary": {"page": "glossary.md", "skip": ["guide/*"]}}, {})
+    assert (read.glossary, read.glossary_skip) == ("glossary.md", ("guide/*",))
+    assert (settings.read({}, {}).glossary, settings.read({}, {}).glossary_skip) == ("", ())
