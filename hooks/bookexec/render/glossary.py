@@ -41,7 +41,12 @@ _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _LINK = re.compile(r"\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*(?P<target>\S+)")
-_TAG = re.compile(r"<!--.*?-->|<[^>]*>", re.DOTALL)
+# A tag, or a whole element whose inside is never prose: read as one token, since a page's code
+# boxes hold most of its tags and walking each one costs seconds over a book.
+_TAG = re.compile(
+    r"<(pre|script|style|svg|math|textarea)\b.*?</\1\s*>|<!--.*?-->|<[^>]*>",
+    re.DOTALL | re.IGNORECASE,
+)
 _TAG_NAME = re.compile(r"^<\s*(/?)\s*([a-zA-Z][a-zA-Z0-9-]*)")
 _ATTR_CLASS = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _ATTR_HREF = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')""")
@@ -327,11 +332,12 @@ def mark(page_html: str, matcher: Matcher, glossary_url: str) -> tuple[str, list
     for token in _TAG.finditer(page_html):
         text = page_html[last : token.start()]
         last = token.end()
-        skipping = any(skip for _, skip in stack)
-        out.append(text if skipping else _mark_text(text, matcher, used, glossary_url, carded))
+        if text.strip() and not any(skip for _, skip in stack):
+            text = _mark_text(text, matcher, used, glossary_url, carded)
+        out.append(text)
         tag = token[0]
         name, closing, skipped = _open_tag(tag)
-        if not name:
+        if not name or token[1]:  # a comment, or a whole element that is no prose
             out.append(tag)
             continue
         if closing:
