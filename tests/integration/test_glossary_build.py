@@ -94,3 +94,16 @@ def test_a_glossary_option_naming_no_page_stops_the_build(site):
     assert built.returncode != 0
     assert "option 'glossary': glossary.md is no page of the book" in built.output
     assert "Traceback" not in built.output
+
+
+def test_an_edited_glossary_entry_changes_the_card_on_every_page_that_marks_it(site):
+    glossary_book(site)
+    site.page("second.md", "# Second\n\nAnother tracer.\n")
+    assert site.build().returncode == 0
+    site.page("glossary.md", GLOSSARY.replace("A stand-in for a value", "A placeholder value"))
+    built = site.build()
+    assert built.returncode == 0, built.output
+    for page in ("chapter", "second"):
+        shown = (site.root / "site" / page / "index.html").read_text()
+        assert "A placeholder value while a function is traced." in shown, page
+        assert "A stand-in for a value" not in shown, page
