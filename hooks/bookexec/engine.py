@@ -267,8 +267,9 @@ class Engine:
                 pages.append((f.src_uri, _page_text(f)))
         build.plan(pages, owned)
         if build.settings.glossary:
+            wanted = build.settings
             build.terms = Terms(
-                build.settings.glossary, build.settings.glossary_skip, files, config
+                wanted.glossary, wanted.glossary_skip, wanted.glossary_ignore, files, config
             )
         for extension in self.extensions:
             files = extension.files(build, files, config)

@@ -168,6 +168,7 @@ class GlossaryConfig(base.Config):
 
     page = c.Type(str, default="")  # the glossary page, e.g. glossary.md; empty: no hovers
     skip = c.ListOfItems(c.Type(str), default=[])  # pages left unmarked, as globs: guide/*
+    ignore = c.ListOfItems(c.Type(str), default=[])  # phrases never marked: "cache key"
 
 
 class BookConfig(base.Config):

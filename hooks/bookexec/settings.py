@@ -47,6 +47,7 @@ class Settings:
     serve: Serve = field(default_factory=Serve)
     glossary: str = ""  # the glossary page whose terms other pages mark (empty: none)
     glossary_skip: tuple[str, ...] = ()  # pages whose terms are not marked, as globs
+    glossary_ignore: tuple[str, ...] = ()  # phrases never marked as a term's use
     auto: tuple[str, ...] = ()  # markdown-exec's MARKDOWN_EXEC_AUTO: languages run without exec
     # The build's environment as it was when it started: not a setting, see the docstring.
     environ: Mapping[str, str] = field(
@@ -120,6 +121,7 @@ def read(options: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
         ),
         glossary=str(terms.get("page") or ""),
         glossary_skip=tuple(str(pattern) for pattern in terms.get("skip") or ()),
+        glossary_ignore=tuple(str(phrase) for phrase in terms.get("ignore") or ()),
         auto=tuple(
             name.strip() for name in env.get("MARKDOWN_EXEC_AUTO", "").split(",") if name.strip()
         ),

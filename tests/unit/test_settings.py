@@ -123,6 +123,8 @@ def test_a_plugin_limit_past_its_range_is_refused_by_the_config_check(option, va
 
 
 def test_the_glossary_option_names_its_page_and_the_pages_it_skips():
-    read = settings.read({"glossary": {"page": "glossary.md", "skip": ["guide/*"]}}, {})
+    options = {"glossary": {"page": "glossary.md", "skip": ["guide/*"], "ignore": ["key"]}}
+    read = settings.read(options, {})
     assert (read.glossary, read.glossary_skip) == ("glossary.md", ("guide/*",))
+    assert read.glossary_ignore == ("key",)
     assert (settings.read({}, {}).glossary, settings.read({}, {}).glossary_skip) == ("", ())

@@ -31,7 +31,9 @@ def add_assets(config: Any) -> None:
 class Terms:
     """One build's glossary: made at `on_files`, used by each page as it renders."""
 
-    def __init__(self, page: str, skip: Iterable[str], files: Any, config: Any) -> None:
+    def __init__(
+        self, page: str, skip: Iterable[str], ignore: Iterable[str], files: Any, config: Any
+    ) -> None:
         self.page = page
         self.skip = tuple(skip)
         found = files.get_file_from_path(page)
@@ -42,7 +44,7 @@ class Terms:
             )
         self.entries = glossary.parse(found.content_string, page)
         self.by_slug = {entry.slug: entry for entry in self.entries}
-        self.matcher = glossary.Matcher(self.entries)
+        self.matcher = glossary.Matcher(self.entries, tuple(ignore))
         self.files = files
         self.cards: dict[str, dict[str, str]] = {}  # page -> anchor -> its card's HTML
         for asset in glossary.ASSETS:  # files of the site, served like the book's own

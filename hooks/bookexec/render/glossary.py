@@ -196,8 +196,6 @@ def _pattern_of(name: str) -> str:
     last = words[-1]
     if re.search(r"[^aeiou]y$", last, re.IGNORECASE):
         tail = re.escape(last[:-1]) + "(?:y|ies)"
-    elif last.lower().endswith("f"):
-        tail = re.escape(last[:-1]) + "(?:f|ves)"
     elif re.search(r"(?:s|x|z|sh|ch)$", last, re.IGNORECASE):
         tail = re.escape(last) + "(?:es)?"
     else:
@@ -209,14 +207,18 @@ def _pattern_of(name: str) -> str:
 
 @dataclass
 class Matcher:
-    """Finds the first use of each term in a text, the longest name first."""
+    """Finds the first use of each term in a text, the longest name first. A phrase of `ignore`
+    is never a use (a "cache key" is no PRNG key), but a longer name holding it still is."""
 
     entries: list[Entry]
+    ignore: tuple[str, ...] = ()
     pattern: re.Pattern[str] = field(init=False)
-    slugs: dict[str, str] = field(init=False)  # group name -> entry slug
+    slugs: dict[str, str] = field(init=False)  # group name -> entry slug ("": ignored)
 
     def __post_init__(self) -> None:
-        named = [(name, entry.slug) for entry in self.entries for name in entry.names]
+        # An ignored phrase first, before a name as long: the alternation takes the first.
+        named = [(phrase, "") for phrase in self.ignore if phrase.strip()]
+        named += [(name, entry.slug) for entry in self.entries for name in entry.names]
         named.sort(key=lambda pair: -len(pair[0]))
         self.slugs = {f"t{i}": anchor for i, (_, anchor) in enumerate(named)}
         alternatives = "|".join(
@@ -231,7 +233,7 @@ class Matcher:
         found = []
         for match in self.pattern.finditer(text):
             anchor = self.slugs[match.lastgroup or ""]
-            if anchor not in used:
+            if anchor and anchor not in used:
                 used.add(anchor)
                 found.append((match.start(), match.end(), anchor))
         return found
