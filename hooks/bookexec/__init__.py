@@ -58,6 +58,7 @@ Base (imports nothing of the engine):
 - `render.prose`: `{{fact:block.name}}` and `{{figure:block.name}}` in a page's text.
 - `render.figures`: figures drawn at build time from recorded values, as SVG.
 - `render.templates`: the theme's compiled templates, kept across the rebuilds of `mkdocs serve`.
+- `render.glossary`: glossary entries and anchors; the first use of each term marked, with its card.
 
 `pipeline`: one build's typed stages, each testable alone. Beside it, `settings`: a build's
 settings, read once as it starts from the plugin's options and the environment.
@@ -68,6 +69,7 @@ settings, read once as it starts from the plugin's options and the environment.
 - `pipeline.judge`: each block's output against its golden, the failures, the report.
 - `pipeline.render`: what the fence shows for a block, prose values and figures, the page check.
 - `pipeline.rebuild`: under `mkdocs serve --dirty`, the page graph: which pages a rebuild renders.
+- `pipeline.terms`: the glossary of a build: its anchors, links checked, terms marked, cards placed.
 - `pipeline.answer`: under `mkdocs serve`, every file of the site answered at once from the last
   finished build's copy, never held while a rebuild runs.
 - `pipeline.browser_review`: under `mkdocs serve`, accept or keep a drifted golden from its page

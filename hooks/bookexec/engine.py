@@ -48,6 +48,7 @@ from bookexec.pipeline.judge import Judge, Verdict, serve_log
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
+from bookexec.pipeline.terms import Terms, add_assets
 from bookexec.render import prose
 from bookexec.render.fence import anchor_blocks, format_python, page_summary, strict_warnings
 from bookexec.render.templates import TemplateCache
@@ -168,6 +169,8 @@ class Engine:
             background=behind,
         )
         build.render.nav_places = prose.nav_places(config.nav)
+        if settings.glossary:
+            add_assets(config)
         build.only_entered = self.graph is not None
         if self.graph is not None:
             # What the graph reads of the files, read before MkDocs reads them: a file changed
@@ -263,6 +266,11 @@ class Engine:
             else:
                 pages.append((f.src_uri, _page_text(f)))
         build.plan(pages, owned)
+        if build.settings.glossary:
+            wanted = build.settings
+            build.terms = Terms(
+                wanted.glossary, wanted.glossary_skip, wanted.glossary_ignore, files, config
+            )
         for extension in self.extensions:
             files = extension.files(build, files, config)
         if self.dirty:
@@ -317,6 +325,12 @@ class Engine:
             return markdown
         # Block lines count from the file's top; page.markdown starts after the front matter.
         offset = max(page.file.content_string.count("\n") - markdown.count("\n"), 0)
+        if build.terms is not None:  # the lines as written, before anything fills them
+
+            def glossary_failed(message: str) -> None:
+                build.judge.fail(src, f"(glossary) {message}", message)
+
+            markdown = build.terms.page_markdown(src, markdown, offset, glossary_failed)
         markdown = build.enter_page(src, markdown, page.meta, offset)
         for extension in self.extensions:
             markdown = extension.page_markdown(build, page, markdown, config, files)
@@ -330,6 +344,8 @@ class Engine:
         build = self.current()
         for extension in self.extensions:
             extension.rendered(build, page)
+        if build.terms is not None and page.file.src_uri not in build.owned:
+            html = build.terms.page_content(html, page)
         if build.serving and page.file.src_uri not in build.owned:
             failures, drifted = build.judge.page_problems(page.file.src_uri)
             if failures or drifted:  # the details stay at the blocks
@@ -341,6 +357,8 @@ class Engine:
         serve, offer the page's drift to the browser review."""
         build, src = self.current(), page.file.src_uri
         output = build.check_page(src, build.masker.mask_shown(output))  # its title, nav, toc
+        if build.terms is not None:  # after the search index read the page: see pipeline.terms
+            output = build.terms.post_page(output, src)
         if build.serving and build.warnings:  # after the check: the box is no block's
             output = strict_warnings(output, build.warnings)
         if self.graph is not None and src in build.used:
@@ -466,6 +484,7 @@ class Build:
         self.titles: dict[str, str] = {}
         self.files_at_start: dict[str, int] = {}
         self.config_text = ""
+        self.terms: Terms | None = None  # the glossary's hover definitions, made at on_files
         # Under serve: the warnings a strict build fails on, shown, not counted (the plugin's).
         self.warnings: list[str] = []
         # Two updates at once would remove each other's temporary files: the second refuses.
@@ -649,6 +668,9 @@ class Build:
         extension shows on it."""
         blocks = self.plans.get(page, [])
         wrote = rebuild.included(text) + [block.snippet for block in blocks]
+        if self.settings.glossary and page != self.settings.glossary:  # its terms' cards
+            source = rebuild.relative(path, self.root)
+            wrote.append(source[: len(source) - len(page)] + self.settings.glossary)
         snippets = {name: rebuild.read_or_none(self.root / name) for name in sorted(set(wrote))}
         goldens = {}
         for block in blocks:  # as this build judges them: read as it began

@@ -163,6 +163,14 @@ class ServeConfig(base.Config):
     wait = Number(3.0, "seconds", zero=True)
 
 
+class GlossaryConfig(base.Config):
+    """Hover definitions (`bookexec.render.glossary`)."""
+
+    page = c.Type(str, default="")  # the glossary page, e.g. glossary.md; empty: no hovers
+    skip = c.ListOfItems(c.Type(str), default=[])  # pages left unmarked, as globs: guide/*
+    ignore = c.ListOfItems(c.Type(str), default=[])  # phrases never marked: "cache key"
+
+
 class BookConfig(base.Config):
     """The plugin's options; each environment variable named beside one overrides it."""
 
@@ -175,6 +183,7 @@ class BookConfig(base.Config):
     slow = Number(5.0, "seconds")  # BOOK_SLOW
     limits = c.SubConfig(LimitsConfig)  # BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT, BOOK_MEMORY_LIMIT
     serve = c.SubConfig(ServeConfig)  # BOOK_SERVE_BACKGROUND, BOOK_SERVE_REFRESH, BOOK_SERVE_WAIT
+    glossary = c.SubConfig(GlossaryConfig)
 
 
 def make_runtime(path: str) -> Runtime:

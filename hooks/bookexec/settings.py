@@ -45,6 +45,9 @@ class Settings:
     hash_seed: str = "0"  # the workers' PYTHONHASHSEED
     slow: float = 5.0  # seconds past which a block's line says it was slow
     serve: Serve = field(default_factory=Serve)
+    glossary: str = ""  # the glossary page whose terms other pages mark (empty: none)
+    glossary_skip: tuple[str, ...] = ()  # pages whose terms are not marked, as globs
+    glossary_ignore: tuple[str, ...] = ()  # phrases never marked as a term's use
     auto: tuple[str, ...] = ()  # markdown-exec's MARKDOWN_EXEC_AUTO: languages run without exec
     # The build's environment as it was when it started: not a setting, see the docstring.
     environ: Mapping[str, str] = field(
@@ -79,6 +82,7 @@ def read(options: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
     env = {name: value for name, value in environ.items()}
     limits = options.get("limits") or {}
     serve = options.get("serve") or {}
+    terms = options.get("glossary") or {}
     base = Limits()
     configured = Limits(
         timeout=float(limits.get("timeout") or base.timeout),
@@ -115,6 +119,9 @@ def read(options: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
             ),
             wait=_seconds(env, "BOOK_SERVE_WAIT", _or(serve.get("wait"), defaults.wait)),
         ),
+        glossary=str(terms.get("page") or ""),
+        glossary_skip=tuple(str(pattern) for pattern in terms.get("skip") or ()),
+        glossary_ignore=tuple(str(phrase) for phrase in terms.get("ignore") or ()),
         auto=tuple(
             name.strip() for name in env.get("MARKDOWN_EXEC_AUTO", "").split(",") if name.strip()
         ),

@@ -416,3 +416,17 @@ def test_other_jax_records_use_the_golden_format():
     assert (
         jax_changes._record(block, fields["result"], body, fields["sources"]) == record.read_text()
     )
+
+
+def test_a_page_that_marks_glossary_terms_renders_again_when_the_glossary_changes(tmp_path):
+    """Under `mkdocs serve --dirty` an edit of a glossary entry renders again every page whose
+    cards show it (issue 40), not the glossary page alone."""
+    build = make_build(tmp_path, FakeExecutor({}), settings=Settings(glossary="glossary.md"))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "glossary.md").write_text("**Tracer**\n:   A stand-in.\n")
+    before = build.page_inputs(PAGE, "# Ch\n", docs / PAGE, set())
+    (docs / "glossary.md").write_text("**Tracer**\n:   A stand-in, edited.\n")
+    after = build.page_inputs(PAGE, "# Ch\n", docs / PAGE, set())
+    assert "docs/glossary.md" in after.files
+    assert after.changed(before) == ["snippets"]

@@ -120,3 +120,11 @@ def test_a_plugin_limit_past_its_range_is_refused_by_the_config_check(option, va
     config.load_dict({option: value})
     failed, _ = config.validate()
     assert [(name, says in str(error)) for name, error in failed] == [(option, True)]
+
+
+def test_the_glossary_option_names_its_page_and_the_pages_it_skips():
+    options = {"glossary": {"page": "glossary.md", "skip": ["guide/*"], "ignore": ["key"]}}
+    read = settings.read(options, {})
+    assert (read.glossary, read.glossary_skip) == ("glossary.md", ("guide/*",))
+    assert read.glossary_ignore == ("key",)
+    assert (settings.read({}, {}).glossary, settings.read({}, {}).glossary_skip) == ("", ())
