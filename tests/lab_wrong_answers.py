@@ -275,6 +275,19 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
         ],
     },
     "jit-in-practice": {
+        # Issue 37, third read: the check set only upper bounds, so milliseconds passed.
+        1: [
+            wrong(
+                "returns milliseconds, not seconds",
+                "skips-technique",
+                """
+                def time_it(f):
+                    start = time.perf_counter_ns()
+                    jax.block_until_ready(f())
+                    return (time.perf_counter_ns() - start) / 1e6
+                """,
+            ),
+        ],
         2: [
             wrong(
                 "traced for another shape, lowered and compiled apart from it",
@@ -499,6 +512,23 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                     return jax.jvp(jax.grad(f), (x,), (jnp.ones_like(x),))[1] * v
                 """,
             ),
+            # Issue 37, third read: the exercise asks for jvp of grad; these never call jvp.
+            wrong(
+                "reverse over reverse: vjp of grad",
+                "skips-technique",
+                """
+                def hvp(f, x, v):
+                    return jax.vjp(jax.grad(f), x)[1](v)[0]
+                """,
+            ),
+            wrong(
+                "reverse over reverse: grad of grad's dot with v",
+                "skips-technique",
+                """
+                def hvp(f, x, v):
+                    return jax.grad(lambda y: jnp.vdot(jax.grad(f)(y), v))(x)
+                """,
+            ),
         ],
     },
     "numpy-habits": {
@@ -589,6 +619,16 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                 per_example = jax.vmap(_one, in_axes=(None, 0, 0))
                 """,
             ),
+            # Issue 37, third read: a loop that does not grow with the batch passed.
+            wrong(
+                "lax.map of grad inside jit, no vmap",
+                "skips-technique",
+                """
+                per_example = jax.jit(
+                    lambda w, xs, ys: jax.lax.map(lambda xy: jax.grad(loss)(w, *xy), (xs, ys))
+                )
+                """,
+            ),
         ],
         3: [
             wrong(
@@ -624,6 +664,17 @@ REVIEWED: dict[str, dict[int, list[Wrong]]] = {
                     f = lambda w: loss(w, x, y)  # noqa: E731
                     _, lin = jax.linearize(f, w)
                     return jax.linear_transpose(lin, w)(1.0)[0]
+                """,
+            ),
+        ],
+        # Issue 37, third read: the exercise nests jacfwd over grad; reverse over reverse passed.
+        4: [
+            wrong(
+                "jacrev over grad, no jacfwd",
+                "skips-technique",
+                """
+                def curvature_in_x(w, x, y):
+                    return jax.jacrev(jax.grad(loss, argnums=1), argnums=1)(w, x, y)
                 """,
             ),
         ],
@@ -2521,6 +2572,21 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
                 padded_affine = padding_to(8, affine)
                 """,
             ),
+            # Issue 37, third read: refused, "called affine 0 times".
+            right(
+                "affine bound by functools.partial",
+                """
+                import functools
+
+
+                def _padded(x, fn):
+                    n = x.shape[0]
+                    return fn(jnp.pad(x, (0, 8 - n)))[:n]
+
+
+                padded_affine = functools.partial(_padded, fn=affine)
+                """,
+            ),
         ],
     },
     "jit-in-practice": {
@@ -2561,6 +2627,28 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
             ),
         ],
     },
+    "derivatives": {
+        # Issue 37, third read: the check now watches for forward mode; these use it.
+        2: [
+            right(
+                "jvp imported by name",
+                """
+                from jax import jvp
+
+
+                def hvp(f, x, v):
+                    return jvp(jax.grad(f), (x,), (v,))[1]
+                """,
+            ),
+            right(
+                "jax.linearize of grad, applied to v",
+                """
+                def hvp(f, x, v):
+                    return jax.linearize(jax.grad(f), x)[1](v)
+                """,
+            ),
+        ],
+    },
     "transforms": {
         3: [
             right(
@@ -2572,6 +2660,28 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
                 def grad_by_vjp(w, x, y):
                     value, pullback = vjp(lambda w: loss(w, x, y), w)
                     return pullback(jnp.ones_like(value))[0]
+                """,
+            ),
+            # Issue 37, third read: refused, the check swapped only the global loss.
+            right(
+                "loss bound as a default argument",
+                """
+                def grad_by_vjp(w, x, y, f=loss):
+                    value, pullback = jax.vjp(lambda w: f(w, x, y), w)
+                    return pullback(jnp.ones_like(value))[0]
+                """,
+            ),
+        ],
+        # Issue 37, third read: the check now watches for jax.jacfwd.
+        4: [
+            right(
+                "jacfwd imported by name",
+                """
+                from jax import grad, jacfwd
+
+
+                def curvature_in_x(w, x, y):
+                    return jacfwd(grad(loss, argnums=1), argnums=1)(w, x, y)
                 """,
             ),
         ],

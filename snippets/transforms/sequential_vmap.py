@@ -14,4 +14,9 @@ rows = jnp.arange(12.0).reshape(3, 4)
 print("vmap:", jax.vmap(rms)(rows))
 batched = jax.make_jaxpr(jax.vmap(rms))(rows)
 print("primitives under vmap:", [e.primitive.name for e in batched.eqns])
+print("forward mode:", jax.jvp(rms, (rows[0],), (jnp.ones(4),))[1])
+try:
+    jax.vmap(jax.grad(rms))(rows)  # a custom_vmap like any other: no reverse mode
+except ValueError as err:
+    print("vmap of grad:", type(err).__name__ + ":", err)
 record("primitive", batched.eqns[0].primitive.name)  # hidden
