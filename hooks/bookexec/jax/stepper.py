@@ -1,0 +1,207 @@
+"""The trace stepper's mapping, taken from real JAX (rendered by `bookexec.render.stepper`).
+
+A snippet records it on hidden lines, the reader's code staying idiomatic::
+
+    from bookexec.jax.stepper import stepper  # hidden
+    stepper("steps", relu_affine, 2.0, again=[(3.0,), (jnp.ones(3),)])  # hidden
+
+Each equation's line is the one JAX itself records in the equation's source info (the user
+frame `jaxpr.pretty_print(source_info=True)` prints after it), so when JAX changes which line
+records what, the recorded mapping changes and the golden reports the block. Nested equations
+(a scan's body, a cond's branches) keep their place inside their parent. A `print` that runs
+while tracing is kept (not shown in the block's output) with the line it ran at. `again` calls
+the jitted function with other arguments and records whether each call traced again.
+
+Runs in the worker, under the snippet's JAX.
+"""
+
+from __future__ import annotations
+
+import inspect
+import io
+import json
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from bookexec.facts import record
+from bookexec.render.stepper import PREFIX
+
+__all__ = ["PREFIX", "describe", "stepper", "trace_steps"]
+
+# The source comment JAX prints after an equation: `# file:line:col (function)`, or `# ` alone
+# when it kept no user frame for it.
+_COMMENT = re.compile(r"^(?P<body>.*?)\s+#(?: (?P<where>.*))?$")
+_WHERE = re.compile(r"^(?P<file>.*):(?P<line>\d+):\d+ \([^()]*\)$")
+
+
+class _Prints(io.TextIOBase):
+    """Stands for stdout while the function is traced: each printed line with the line of the
+    function that was running when it was written."""
+
+    def __init__(self, filename: str, lines: range) -> None:
+        self.filename, self.lines = filename, lines
+        self.printed: list[dict[str, Any]] = []
+        self._pending = ""
+        self._line: int | None = None
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if self._line is None and text:
+            self._line = self._running()
+        self._pending += text
+        while "\n" in self._pending:
+            done, self._pending = self._pending.split("\n", 1)
+            self.printed.append({"line": self._line, "text": done})
+            self._line = None if not self._pending else self._line
+        return len(text)
+
+    def close_pending(self) -> None:
+        if self._pending:
+            self.printed.append({"line": self._line, "text": self._pending})
+            self._pending = ""
+
+    def _running(self) -> int | None:
+        frame = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code.co_filename == self.filename and frame.f_lineno in self.lines:
+                return frame.f_lineno
+            frame = frame.f_back  # type: ignore[assignment]
+        return None
+
+
+@contextmanager
+def _printing_to(prints: _Prints) -> Iterator[_Prints]:
+    stdout = sys.stdout
+    sys.stdout = prints
+    try:
+        yield prints
+    finally:
+        sys.stdout = stdout
+        prints.close_pending()
+
+
+def _source(fn: Callable[..., Any]) -> tuple[str, range, list[dict[str, Any]]]:
+    """The function's file (as its code names it), its lines, and their text."""
+    target = inspect.unwrap(fn)
+    try:
+        lines, first = inspect.getsourcelines(target)
+        filename = target.__code__.co_filename
+    except (OSError, TypeError, AttributeError):
+        name = getattr(target, "__qualname__", repr(target))
+        raise ValueError(
+            f"stepper: no source for {name}: give a function defined with `def` in the snippet"
+        ) from None
+    numbered = [{"number": first + i, "text": text.rstrip("\n")} for i, text in enumerate(lines)]
+    return filename, range(first, first + len(lines)), numbered
+
+
+def _program(printed: str, filename: str, lines: range) -> list[dict[str, Any]]:
+    """The printed jaxpr, line by line, each with the source line that recorded it.
+
+    A line with JAX's source comment starts an equation; the lines that follow it deeper (a
+    scan's parameters, its body's own equations) or close it (`] a`) are inside it, so a
+    parameter line belongs to its equation and a nested equation sits under its parent."""
+    out: list[dict[str, Any]] = []
+    open_eqns: list[tuple[int, int | None]] = []  # (indent, line) of the equations still open
+    for raw in printed.splitlines():
+        indent = len(raw) - len(raw.lstrip())
+        found = _COMMENT.match(raw)
+        body = (found["body"] if found else raw).rstrip()
+        closing = body.lstrip().startswith(("]", ")"))
+        while open_eqns and (
+            open_eqns[-1][0] > indent or (open_eqns[-1][0] == indent and not closing)
+        ):
+            open_eqns.pop()
+        if found:
+            where = _WHERE.match(found["where"] or "")
+            line = None
+            if where and where["file"] == filename and int(where["line"]) in lines:
+                line = int(where["line"])
+            out.append({"text": body, "line": line, "eqn": True, "depth": len(open_eqns)})
+            open_eqns.append((indent, line))
+            continue
+        line = open_eqns[-1][1] if open_eqns else None
+        depth = max(len(open_eqns) - 1, 0)
+        out.append({"text": body, "line": line, "eqn": False, "depth": depth})
+        if closing and open_eqns:
+            open_eqns.pop()
+    return out
+
+
+def _shapes(args: Sequence[Any]) -> str:
+    import jax
+
+    return ", ".join(jax.typeof(a).str_short(short_dtypes=True) for a in args)
+
+
+def trace_steps(
+    fn: Callable[..., Any],
+    *args: Any,
+    again: Sequence[Sequence[Any]] = (),
+    title: str | None = None,
+) -> dict[str, Any]:
+    """The mapping from `fn`'s lines to the jaxpr it traces to with `args`."""
+    import jax
+
+    filename, lines, source = _source(fn)
+    with _printing_to(_Prints(filename, lines)) as prints:
+        traced = jax.make_jaxpr(fn)(*args)
+    printed = traced.pretty_print(source_info=True, name_stack=False)
+    calls: list[dict[str, Any]] = []
+    if again:
+        runs = [0]
+
+        def counted(*call_args: Any) -> Any:
+            runs[0] += 1
+            return fn(*call_args)
+
+        jitted = jax.jit(counted)
+        for call_args in [tuple(args), *map(tuple, again)]:
+            before = runs[0]
+            with _printing_to(_Prints(filename, lines)) as said:
+                jax.block_until_ready(jitted(*call_args))
+            calls.append(
+                {
+                    "args": _shapes(call_args),
+                    "traced": runs[0] > before,
+                    "prints": [p["text"] for p in said.printed],
+                }
+            )
+    return {
+        "title": title or getattr(inspect.unwrap(fn), "__name__", "function"),
+        "args": _shapes(args),
+        "source": source,
+        "jaxpr": _program(printed, filename, lines),
+        "prints": prints.printed,
+        "calls": calls,
+    }
+
+
+def describe(
+    fn: Callable[..., Any],
+    *args: Any,
+    again: Sequence[Sequence[Any]] = (),
+    title: str | None = None,
+) -> str:
+    """The mapping as the one line a golden records."""
+    steps = trace_steps(fn, *args, again=again, title=title)
+    return PREFIX + json.dumps(steps, sort_keys=True, ensure_ascii=False)
+
+
+def stepper(
+    name: str,
+    fn: Callable[..., Any],
+    *args: Any,
+    again: Sequence[Sequence[Any]] = (),
+    title: str | None = None,
+) -> str:
+    """Record the stepper of `fn` traced with `args` as the exact fact `name` of this block;
+    the prose shows it with ``{{stepper:block-id.name}}`` on a line of its own."""
+    described = describe(fn, *args, again=again, title=title)
+    record(name, described)
+    return described

@@ -1,0 +1,127 @@
+"""The trace stepper's mapping, taken from real JAX: which line of a function recorded which
+equation (what JAX itself records in each equation's source info), nested equations under
+their parent, the prints that fired while tracing and at which line, and whether a later call
+traced again."""
+
+from __future__ import annotations
+
+import json
+import linecache
+
+import jax
+import jax.numpy as jnp
+import pytest
+from jax import lax
+
+from bookexec.jax import stepper
+
+
+def _define(source: str, name: str, filename: str):
+    """A function from source text registered in linecache, as the worker registers a
+    block's shown code."""
+    lines = source.splitlines(keepends=True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    scope = {"jax": jax, "jnp": jnp, "lax": lax}
+    exec(compile(source, filename, "exec"), scope)
+    return scope[name]
+
+
+RELU = """\
+def relu_affine(x):
+    y = 2 * x + 1
+    print("tracing with", x)
+    return jnp.maximum(y, 0)
+"""
+
+
+def test_each_equation_labelled_with_the_line_jax_recorded() -> None:
+    fn = _define(RELU, "relu_affine", "<stepper-relu>")
+    steps = stepper.trace_steps(fn, 2.0)
+    assert [s["number"] for s in steps["source"]] == [1, 2, 3, 4]
+    eqns = [line for line in steps["jaxpr"] if line["eqn"]]
+    assert [(e["text"].split("=")[1].split()[0], e["line"]) for e in eqns] == [
+        ("mul", 2),
+        ("add", 2),
+        ("max", 4),
+    ]
+    # the comment JAX prints after each equation is the label, not part of the text
+    assert all("#" not in line["text"] for line in steps["jaxpr"])
+    # the print fired once, at line 3, which recorded no equation
+    assert [(p["line"], p["text"]) for p in steps["prints"]] == [
+        (3, "tracing with JitTracer(~float32[])")
+    ]
+
+
+def test_nested_equations_sit_under_their_parent() -> None:
+    src = """\
+def scanned(h):
+    def body(c, _):
+        c = jnp.tanh(c) * 0.5
+        return c, c
+
+    c, _ = lax.scan(body, h, None, length=3)
+    return c
+"""
+    fn = _define(src, "scanned", "<stepper-scan>")
+    steps = stepper.trace_steps(fn, 1.0)
+    lines = steps["jaxpr"]
+    scan = next(i for i, line in enumerate(lines) if "scan[" in line["text"])
+    assert lines[scan]["line"] == 6 and lines[scan]["eqn"] and lines[scan]["depth"] == 0
+    tanh = next(i for i, line in enumerate(lines) if "tanh" in line["text"])
+    assert tanh > scan and lines[tanh]["line"] == 3 and lines[tanh]["depth"] == 1
+    # the scan's parameters and closing bracket belong to the scan
+    close = next(i for i, line in enumerate(lines) if line["text"].strip().startswith("]"))
+    assert lines[close]["line"] == 6 and not lines[close]["eqn"]
+
+
+def test_unrolled_loop_records_every_step_on_the_body_line() -> None:
+    src = """\
+def unrolled(h):
+    for _ in range(3):
+        h = jnp.tanh(h)
+    return h
+"""
+    fn = _define(src, "unrolled", "<stepper-for>")
+    steps = stepper.trace_steps(fn, 1.0)
+    eqns = [line for line in steps["jaxpr"] if line["eqn"]]
+    assert [e["line"] for e in eqns] == [3, 3, 3]
+
+
+def test_later_calls_say_whether_they_traced_again() -> None:
+    fn = _define(RELU, "relu_affine", "<stepper-calls>")
+    steps = stepper.trace_steps(fn, 2.0, again=[(3.0,), (jnp.ones(3),)])
+    # the first call, then each of `again`
+    assert [(c["args"], c["traced"]) for c in steps["calls"]] == [
+        ("f32[]", True),
+        ("f32[]", False),
+        ("f32[3]", True),
+    ]
+    assert [c["prints"] for c in steps["calls"]] == [
+        ["tracing with JitTracer(~float32[])"],
+        [],
+        ["tracing with JitTracer(float32[3])"],  # not weak: an array
+    ]
+
+
+def test_a_line_jax_did_not_attribute_is_recorded_as_none() -> None:
+    src = """\
+def branchy(x):
+    return lax.cond(x > 0, jnp.cos, jnp.sin, x)
+"""
+    fn = _define(src, "branchy", "<stepper-cond>")
+    steps = stepper.trace_steps(jax.vmap(fn), jnp.ones(3))
+    eqns = [line for line in steps["jaxpr"] if line["eqn"]]
+    assert any("select_n" in e["text"] and e["line"] == 2 for e in eqns)
+    assert {e["line"] for e in eqns} <= {2, None}
+
+
+def test_the_mapping_is_one_plain_line_the_golden_compares() -> None:
+    fn = _define(RELU, "relu_affine", "<stepper-fact>")
+    described = stepper.describe(fn, 2.0)
+    assert described.startswith(stepper.PREFIX) and "\n" not in described
+    assert json.loads(described[len(stepper.PREFIX) :])["jaxpr"]
+
+
+def test_a_function_without_source_is_refused_with_its_name() -> None:
+    with pytest.raises(ValueError, match="source"):
+        stepper.trace_steps(eval("lambda x: x + 1"), 1.0)
