@@ -125,3 +125,19 @@ def test_the_mapping_is_one_plain_line_the_golden_compares() -> None:
 def test_a_function_without_source_is_refused_with_its_name() -> None:
     with pytest.raises(ValueError, match="source"):
         stepper.trace_steps(eval("lambda x: x + 1"), 1.0)
+
+
+def test_the_summary_says_which_line_recorded_what_in_one_short_line() -> None:
+    fn = _define(RELU, "relu_affine", "<stepper-summary>")
+    assert stepper.summary(stepper.trace_steps(fn, 2.0)) == "2: mul add | 3: print | 4: max"
+    src = """\
+def scanned(h):
+    def body(c, _):
+        c = jnp.tanh(c) * 0.5
+        return c, c
+
+    c, _ = lax.scan(body, h, None, length=3)
+    return c
+"""
+    nested = _define(src, "scanned", "<stepper-summary-scan>")
+    assert stepper.summary(stepper.trace_steps(nested, 1.0)) == "3: >tanh >mul | 6: scan"

@@ -24,7 +24,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from bookexec.facts import record
 from bookexec.render.stepper import PREFIX
@@ -161,10 +161,11 @@ def trace_steps(
             return fn(*call_args)
 
         jitted = jax.jit(counted)
+        ready: Callable[[Any], Any] = cast(Any, jax).block_until_ready  # untyped in JAX
         for call_args in [tuple(args), *map(tuple, again)]:
             before = runs[0]
             with _printing_to(_Prints(filename, lines)) as said:
-                jax.block_until_ready(jitted(*call_args))
+                ready(jitted(*call_args))
             calls.append(
                 {
                     "args": _shapes(call_args),
@@ -180,6 +181,24 @@ def trace_steps(
         "prints": prints.printed,
         "calls": calls,
     }
+
+
+def summary(steps: dict[str, Any]) -> str:
+    """Which line recorded which primitives, in one short line (`5: mul add | 7: max`), so a
+    drift of the mapping reads at a glance in the golden's diff; a nested equation is marked
+    with `>` per level, a print with `print`, equations JAX tied to no line of the function
+    under `none`."""
+    said: dict[int | None, list[str]] = {}
+    for line in steps["jaxpr"]:
+        if line["eqn"]:
+            primitive = line["text"].partition(" = ")[2].split("[")[0].split(" ")[0]
+            said.setdefault(line["line"], []).append(">" * line["depth"] + primitive)
+    for printed in steps["prints"]:
+        said.setdefault(printed["line"], []).append("print")
+    order = [s["number"] for s in steps["source"]] + [None]
+    return " | ".join(
+        f"{'none' if n is None else n}: {' '.join(said[n])}" for n in order if n in said
+    )
 
 
 def describe(
@@ -202,6 +221,8 @@ def stepper(
 ) -> str:
     """Record the stepper of `fn` traced with `args` as the exact fact `name` of this block;
     the prose shows it with ``{{stepper:block-id.name}}`` on a line of its own."""
-    described = describe(fn, *args, again=again, title=title)
+    steps = trace_steps(fn, *args, again=again, title=title)
+    record(f"{name}_lines", summary(steps))  # the short line a reviewer reads first
+    described = PREFIX + json.dumps(steps, sort_keys=True, ensure_ascii=False)
     record(name, described)
     return described
