@@ -141,3 +141,31 @@ def scanned(h):
 """
     nested = _define(src, "scanned", "<stepper-summary-scan>")
     assert stepper.summary(stepper.trace_steps(nested, 1.0)) == "3: >tanh >mul | 6: scan"
+
+
+def test_an_equation_recorded_in_a_helper_is_labelled_with_the_line_that_called_it() -> None:
+    # JAX's traceback holds every frame; the innermost is the helper's, outside the function
+    # stepped through: the line shown is the function's own frame in that traceback.
+    src = """\
+def cell(h):
+    return jnp.tanh(h * 0.5 + 1.0)
+
+
+def python_for(h, n):
+    for _ in range(n):
+        h = cell(h)
+    return h
+"""
+    fn = _define(src, "python_for", "<stepper-helper>")
+    steps = stepper.trace_steps(fn, 1.0, 2, static_argnums=(1,))
+    assert stepper.summary(steps) == "7: mul add tanh mul add tanh"
+    assert [s["number"] for s in steps["source"]] == [5, 6, 7, 8]
+
+
+def test_a_jitted_function_already_called_still_shows_its_prints() -> None:
+    # its first call cached the trace: the stepper must run the Python again to see the print
+    fn = jax.jit(_define(RELU, "relu_affine", "<stepper-jitted>"))
+    fn(2.0)
+    steps = stepper.trace_steps(fn, 2.0, again=[(3.0,)])
+    assert stepper.summary(steps) == "2: mul add | 3: print | 4: max"
+    assert [c["traced"] for c in steps["calls"]] == [True, False]

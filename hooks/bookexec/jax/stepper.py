@@ -100,14 +100,39 @@ def _source(fn: Callable[..., Any]) -> tuple[str, range, list[dict[str, Any]]]:
     return filename, range(first, first + len(lines)), numbered
 
 
-def _program(printed: str, filename: str, lines: range) -> list[dict[str, Any]]:
-    """The printed jaxpr, line by line, each with the source line that recorded it.
+def _in_order(jaxpr: Any) -> Iterator[Any]:
+    """Every equation, nested ones right after their parent, in the order the printer
+    writes them (parameters sorted by name, as `pp_eqn` sorts them)."""
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for _, value in sorted(eqn.params.items()):
+            for inner in value if isinstance(value, (tuple, list)) else [value]:
+                body = getattr(inner, "jaxpr", inner)  # a closed jaxpr, or a jaxpr
+                if hasattr(body, "eqns") and hasattr(body, "outvars"):
+                    yield from _in_order(body)
+
+
+def _frames(eqn: Any) -> list[tuple[str, int]]:
+    """The user frames JAX recorded for an equation, innermost first: (file, line)."""
+    from jax._src import source_info_util
+
+    return [
+        (frame.file_name, frame.start_line)
+        for frame in source_info_util.user_frames(eqn.source_info.traceback)
+    ]
+
+
+def _program(printed: str, eqns: list[Any], filename: str, lines: range) -> list[dict[str, Any]]:
+    """The printed jaxpr, line by line, each with the line of the function that recorded it.
 
     A line with JAX's source comment starts an equation; the lines that follow it deeper (a
     scan's parameters, its body's own equations) or close it (`] a`) are inside it, so a
-    parameter line belongs to its equation and a nested equation sits under its parent."""
+    parameter line belongs to its equation and a nested equation sits under its parent. An
+    equation's line is the function's own frame in the traceback JAX recorded for it: the
+    innermost frame (the one JAX prints) may be a helper the function called."""
     out: list[dict[str, Any]] = []
     open_eqns: list[tuple[int, int | None]] = []  # (indent, line) of the equations still open
+    todo = iter(eqns)
     for raw in printed.splitlines():
         indent = len(raw) - len(raw.lstrip())
         found = _COMMENT.match(raw)
@@ -118,10 +143,13 @@ def _program(printed: str, filename: str, lines: range) -> list[dict[str, Any]]:
         ):
             open_eqns.pop()
         if found:
+            frames = _frames(next(todo))
             where = _WHERE.match(found["where"] or "")
-            line = None
-            if where and where["file"] == filename and int(where["line"]) in lines:
-                line = int(where["line"])
+            printed_frame = (where["file"], int(where["line"])) if where else None
+            if printed_frame != (frames[0] if frames else None):
+                # the printer and the walk disagree on the order: say so, never mislabel
+                raise ValueError(f"stepper: equation {body.strip()!r} is out of step with JAX's")
+            line = next((n for f, n in frames if f == filename and n in lines), None)
             out.append({"text": body, "line": line, "eqn": True, "depth": len(open_eqns)})
             open_eqns.append((indent, line))
             continue
@@ -133,10 +161,13 @@ def _program(printed: str, filename: str, lines: range) -> list[dict[str, Any]]:
     return out
 
 
-def _shapes(args: Sequence[Any]) -> str:
+def _shapes(args: Sequence[Any], static: tuple[int, ...] = ()) -> str:
     import jax
 
-    return ", ".join(jax.typeof(a).str_short(short_dtypes=True) for a in args)
+    return ", ".join(
+        repr(a) if i in static else jax.typeof(a).str_short(short_dtypes=True)
+        for i, a in enumerate(args)
+    )
 
 
 def trace_steps(
@@ -144,14 +175,28 @@ def trace_steps(
     *args: Any,
     again: Sequence[Sequence[Any]] = (),
     title: str | None = None,
+    static_argnums: tuple[int, ...] = (),
 ) -> dict[str, Any]:
-    """The mapping from `fn`'s lines to the jaxpr it traces to with `args`."""
+    """The mapping from `fn`'s lines to the jaxpr it traces to with `args`.
+
+    A jitted function is traced as its Python function: the program its first call records,
+    whatever its cache already holds."""
     import jax
 
+    if hasattr(fn, "lower") and hasattr(fn, "__wrapped__"):
+        fn = fn.__wrapped__
     filename, lines, source = _source(fn)
+    target = fn
+
+    def fresh(*call_args: Any) -> Any:
+        return target(*call_args)
+
+    # A function of its own for each trace: JAX caches traces by function, and a cached trace
+    # runs no Python, so its prints would not fire.
     with _printing_to(_Prints(filename, lines)) as prints:
-        traced = jax.make_jaxpr(fn)(*args)
+        traced = jax.make_jaxpr(fresh, static_argnums=static_argnums)(*args)
     printed = traced.pretty_print(source_info=True, name_stack=False)
+    program = _program(printed, list(_in_order(traced)), filename, lines)
     calls: list[dict[str, Any]] = []
     if again:
         runs = [0]
@@ -160,7 +205,7 @@ def trace_steps(
             runs[0] += 1
             return fn(*call_args)
 
-        jitted = jax.jit(counted)
+        jitted = jax.jit(counted, static_argnums=static_argnums)
         ready: Callable[[Any], Any] = cast(Any, jax).block_until_ready  # untyped in JAX
         for call_args in [tuple(args), *map(tuple, again)]:
             before = runs[0]
@@ -168,16 +213,16 @@ def trace_steps(
                 ready(jitted(*call_args))
             calls.append(
                 {
-                    "args": _shapes(call_args),
+                    "args": _shapes(call_args, static_argnums),
                     "traced": runs[0] > before,
                     "prints": [p["text"] for p in said.printed],
                 }
             )
     return {
         "title": title or getattr(inspect.unwrap(fn), "__name__", "function"),
-        "args": _shapes(args),
+        "args": _shapes(args, static_argnums),
         "source": source,
-        "jaxpr": _program(printed, filename, lines),
+        "jaxpr": program,
         "prints": prints.printed,
         "calls": calls,
     }
@@ -206,9 +251,10 @@ def describe(
     *args: Any,
     again: Sequence[Sequence[Any]] = (),
     title: str | None = None,
+    static_argnums: tuple[int, ...] = (),
 ) -> str:
     """The mapping as the one line a golden records."""
-    steps = trace_steps(fn, *args, again=again, title=title)
+    steps = trace_steps(fn, *args, again=again, title=title, static_argnums=static_argnums)
     return PREFIX + json.dumps(steps, sort_keys=True, ensure_ascii=False)
 
 
@@ -218,10 +264,11 @@ def stepper(
     *args: Any,
     again: Sequence[Sequence[Any]] = (),
     title: str | None = None,
+    static_argnums: tuple[int, ...] = (),
 ) -> str:
     """Record the stepper of `fn` traced with `args` as the exact fact `name` of this block;
     the prose shows it with ``{{stepper:block-id.name}}`` on a line of its own."""
-    steps = trace_steps(fn, *args, again=again, title=title)
+    steps = trace_steps(fn, *args, again=again, title=title, static_argnums=static_argnums)
     record(f"{name}_lines", summary(steps))  # the short line a reviewer reads first
     described = PREFIX + json.dumps(steps, sort_keys=True, ensure_ascii=False)
     record(name, described)
