@@ -169,3 +169,23 @@ def test_a_jitted_function_already_called_still_shows_its_prints() -> None:
     steps = stepper.trace_steps(fn, 2.0, again=[(3.0,)])
     assert stepper.summary(steps) == "2: mul add | 3: print | 4: max"
     assert [c["traced"] for c in steps["calls"]] == [True, False]
+
+
+def test_a_program_short_enough_for_one_line_still_gets_a_line_per_equation() -> None:
+    # JAX prints a short jaxpr on one line; the stepper needs each equation on its own
+    src = """\
+def scaled(x):
+    return x * 10
+"""
+    fn = _define(src, "scaled", "<stepper-one-line>")
+    lines = stepper.trace_steps(fn, jnp.ones(3))["jaxpr"]
+    assert [line["text"].strip() for line in lines] == [
+        "{ lambda ; a:f32[3]. let",
+        "b:f32[3] = mul a 10.0:f32[]",
+        "in (b,) }",
+    ]
+    assert [(line["eqn"], line["line"]) for line in lines] == [
+        (False, None),
+        (True, 2),
+        (False, None),
+    ]

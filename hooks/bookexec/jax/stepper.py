@@ -196,6 +196,12 @@ def trace_steps(
     with _printing_to(_Prints(filename, lines)) as prints:
         traced = jax.make_jaxpr(fresh, static_argnums=static_argnums)(*args)
     printed = traced.pretty_print(source_info=True, name_stack=False)
+    if len(printed.splitlines()) == 1:
+        # short enough for one line: narrower than that line, so only the outer group breaks
+        # and each equation gets a line of its own
+        found = _COMMENT.match(printed)
+        width = len((found["body"] if found else printed).rstrip()) - 1
+        printed = traced.pretty_print(source_info=True, name_stack=False, width=width)
     program = _program(printed, list(_in_order(traced)), filename, lines)
     calls: list[dict[str, Any]] = []
     if again:

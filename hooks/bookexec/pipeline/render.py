@@ -178,7 +178,8 @@ class RenderStage:
             f"Traced at build time by block '{block_id}'; each equation's line is the one "
             "JAX recorded for it, checked against the golden on every build."
         )
-        return stepper.stepper_html(name, spec, caption)
+        # ids from the block and the name: two blocks of a page may name their steppers alike
+        return stepper.stepper_html(f"{block_id}-{name}", spec, caption)
 
     # -- the fence ----------------------------------------------------------------------------
 

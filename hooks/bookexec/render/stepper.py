@@ -68,7 +68,8 @@ def stepper_html(name: str, spec: dict[str, Any], caption: str) -> str:
         n = line["number"]
         source.append(
             f'<li class="eb-src" data-line="{n}" id="{ident}-src-{n}">'
-            f'<span class="eb-no">{n}</span><code>{e(line["text"]) or " "}</code>'
+            f'<span class="eb-code"><span class="eb-no">{n}</span>'
+            f"<code>{e(line['text']) or ' '}</code></span>"
             f'<span class="eb-what">{e(_what(spec, n))}</span></li>'
         )
     program = []
@@ -83,8 +84,9 @@ def stepper_html(name: str, spec: dict[str, Any], caption: str) -> str:
         )
     prints = "".join(
         f'<li data-line="{p["line"] if p["line"] is not None else ""}">'
+        f"<samp>{e(p['text'])}</samp>"
         f'<span class="eb-label">{e("line " + str(p["line"]) if p["line"] else "outside")}</span>'
-        f"<samp>{e(p['text'])}</samp></li>"
+        "</li>"
         for p in spec["prints"]
     )
     calls = ""
