@@ -55,8 +55,11 @@ Base (imports nothing of the engine):
 - `render.fence`: the markdown-exec formatter: the engine's output, laid out by `render.layout`.
 - `render.layout`: a block's boxes as HTML made by the engine: nothing a block holds is markup.
 - `render.verify`: each page's final HTML checked against what its blocks hold and printed.
-- `render.prose`: `{{fact:block.name}}` and `{{figure:block.name}}` in a page's text.
+- `render.prose`: `{{fact:block.name}}`, `{{figure:block.name}}` and `{{stepper:block.name}}`
+  in a page's text.
 - `render.figures`: figures drawn at build time from recorded values, as SVG.
+- `render.stepper`: the trace stepper's HTML (a function's lines beside the program they
+  recorded; whole without JavaScript) and its own script and style, which the engine adds.
 - `render.templates`: the theme's compiled templates, kept across the rebuilds of `mkdocs serve`.
 - `render.glossary`: glossary entries and anchors; the first use of each term marked, with its card.
 
@@ -84,6 +87,8 @@ the `Extension` seam through which a book adds its own features.
 - `jax.probe`: what that runtime runs inside a worker.
 - `jax.parse`: printed jaxprs back into structure; `jax.diff`: cosmetic or structural drift and
   the aligned equation diff; `jax.lexer`: jaxpr highlighting.
+- `jax.stepper`: the trace stepper's mapping, run in the worker: which line of a function JAX
+  recorded each equation at, the prints while tracing, whether later calls traced again.
 
 `book`: this book's own features, as extensions.
 

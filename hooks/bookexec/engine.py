@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
+from mkdocs.structure.files import File
 
 from bookexec import privacy
 from bookexec.discover.blocks import Block
@@ -49,7 +50,7 @@ from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
 from bookexec.pipeline.terms import Terms, add_assets
-from bookexec.render import prose
+from bookexec.render import prose, stepper
 from bookexec.render.fence import anchor_blocks, format_python, page_summary, strict_warnings
 from bookexec.render.templates import TemplateCache
 from bookexec.settings import Settings
@@ -186,6 +187,7 @@ class Engine:
         self.build = build
         for extension in self.extensions:
             extension.start(build, config)
+        _link_assets(config)
         return config
 
     def formatter(self) -> Callable[..., Markup]:
@@ -271,6 +273,7 @@ class Engine:
             build.terms = Terms(
                 wanted.glossary, wanted.glossary_skip, wanted.glossary_ignore, files, config
             )
+        _add_assets(files, config)
         for extension in self.extensions:
             files = extension.files(build, files, config)
         if self.dirty:
@@ -905,3 +908,21 @@ def _page_text(file: Any) -> str:
                 f"docs/{file.src_uri}:{line}: the page is not valid UTF-8 (byte {error.start}, "
                 f"{data[error.start : error.start + 1]!r}); save it as UTF-8"
             ) from None
+
+
+def _link_assets(config: Any) -> None:
+    """Every page links the engine's own script and style (the trace stepper's), so a book
+    needs no line of its own in mkdocs.yml for them; added once, whatever the rebuilds."""
+    for name in stepper.ASSETS:
+        uri = f"{stepper.ASSET_DIR}/{name}"
+        listed = config.extra_css if name.endswith(".css") else config.extra_javascript
+        if uri not in [str(item) for item in listed]:
+            listed.append(uri)
+
+
+def _add_assets(files: Any, config: Any) -> None:
+    """The engine's assets as files of the site, written from the package (no network)."""
+    for name in stepper.ASSETS:
+        uri = f"{stepper.ASSET_DIR}/{name}"
+        if files.get_file_from_path(uri) is None:
+            files.append(File.generated(config, uri, content=stepper.asset(name)))

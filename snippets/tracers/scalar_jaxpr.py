@@ -1,6 +1,8 @@
 import jax
 import jax.numpy as jnp
 
+from bookexec.jax.stepper import stepper  # hidden
+
 
 def smooth_step(x):
     y = jnp.tanh(3.0 * x)
@@ -8,3 +10,4 @@ def smooth_step(x):
 
 
 print(jax.make_jaxpr(smooth_step)(0.25))
+stepper("steps", smooth_step, 0.25)  # hidden

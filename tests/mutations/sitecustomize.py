@@ -18,7 +18,10 @@ What it changes, each only in the workers and only where the plan says:
 - `record`: an exact count recorded by one snippet (`bookexec.facts.record`), changed;
 - `timing`: one timing of one snippet, made `factor` times slower (by the clock `timing` reads,
   or the seconds a block that times itself hands to `record`);
-- `figure`: a figure's data (`bookexec.facts.figure`), its last x value moved.
+- `figure`: a figure's data (`bookexec.facts.figure`), its last x value moved;
+- `source_line`: the line JAX records for an equation (`jax._src.source_info_util`'s user
+  frames), moved from one line of a snippet to another, as a JAX that attributed equations
+  differently would: the trace stepper's mapping changes, the printed jaxpr does not.
 
 Where a change names a snippet, it applies only while a frame of that file (the name a block's
 code is compiled under) is on the stack: each change reaches only the blocks it is meant for.
@@ -68,6 +71,18 @@ def _add_eqn(module, change):
         return extra.bind(out)
 
     primitive.bind = bind_one_more
+
+
+def _source_line(module, change):
+    user_frames = module.user_frames
+
+    def moved(traceback):
+        for frame in user_frames(traceback):
+            if frame.file_name.endswith(change["snippet"]) and frame.start_line == change["old"]:
+                frame = frame._replace(start_line=change["new"], end_line=change["new"])
+            yield frame
+
+    module.user_frames = moved
 
 
 def _error(module, change):
@@ -207,6 +222,8 @@ def _install(plan):
         after(change["module"], lambda m, c=change: _add_eqn(m, c))
     for change in plan.get("error", []):
         after(change["module"], lambda m, c=change: _error(m, c))
+    for change in plan.get("source_line", []):
+        after("jax._src.source_info_util", lambda m, c=change: _source_line(m, c))
     if any(plan.get(key) for key in ("record", "timing", "figure")):
         after("bookexec.facts", lambda m: _facts(m, plan))
     if plan.get("print"):

@@ -34,3 +34,20 @@ def test_the_key_needs_a_reason():
     problems = run({audit.VERSIONS_ONLY: ""})
     assert "docs/guide/x.md: front matter prose-audit-versions-only needs a reason" in problems[0]
     assert any("number '50'" in p for p in problems)  # without a reason, the full audit
+
+
+def test_a_stepper_mapping_is_a_picture_of_the_program_not_values_the_prose_quotes() -> None:
+    # a stepper's facts hold the jaxpr's literals, line numbers and primitive names: none of
+    # them is a value typed prose should take from a fact (issue 40)
+    from bookexec.goldens.measured import Fact
+    from bookexec.render.stepper import PREFIX
+
+    mapping = PREFIX + '{"jaxpr": [{"line": 23, "text": "b:f32[8] = mul 1.5:f32[] a"}]}'
+    facts = [
+        Fact("steps", "exact", mapping),
+        Fact("steps_lines", "exact", "23: dot_general add tanh"),
+        Fact("count", "exact", 42),
+    ]
+    numbers, names = audit.produced([], facts)
+    assert numbers == {"42"}
+    assert not {"dot_general", "tanh", "mul"} & names

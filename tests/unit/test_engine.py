@@ -207,6 +207,7 @@ def fixture_config(root: Path, **more) -> SimpleNamespace:
     config = SimpleNamespace(config_file_path=str(root / "mkdocs.yml"), nav=None, plugins={})
     config.markdown_extensions, config.mdx_configs = extensions, {}
     config.mdx_configs["pymdownx.snippets"] = {"base_path": str(root), "check_paths": True}
+    config.extra_css, config.extra_javascript = [], []  # the engine links its own assets
     return SimpleNamespace(**{**vars(config), **more})
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bookexec.goldens.measured import Fact
+from bookexec.render import stepper
 
 VERSION = re.compile(r"(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)?(?![\w.]*\d)")
 NUMBER = re.compile(r"(?<![\w.\-/#=:@])(\d+(?:,\d{3})*(?:\.\d+)?)(?![\w.]*\d|\w)")
@@ -90,13 +91,20 @@ def _numbers(text: str) -> set[str]:
 
 
 def produced(outputs: Iterable[str], facts: Iterable[Fact]) -> tuple[set[str], set[str]]:
-    """The numbers and names that running code printed or recorded."""
+    """The numbers and names that running code printed or recorded.
+
+    A trace stepper's facts (its mapping and its `_lines` summary) are left out: they picture
+    the program (its literals, line numbers, primitives), they are no value for the prose."""
     numbers: set[str] = set()
     names: set[str] = set()
     for text in outputs:
         numbers |= {n for n in _numbers(text) if _large(n)}
         names |= set(re.findall(r"[A-Za-z_][\w.\-]*", text))
+    facts = list(facts)
+    steppers = {f.name for f in facts if stepper.parse_spec(f) is not None}
     for fact in facts:
+        if fact.name in steppers or fact.name.removesuffix("_lines") in steppers:
+            continue
         if not fact.banded:
             numbers |= _numbers(str(fact.value))
             names |= set(re.findall(r"[A-Za-z_][\w.\-]*", str(fact.value)))

@@ -4,4 +4,5 @@
 - `diff`: cosmetic or structural drift between two outputs, the aligned equation diff, and
   `classify`, the classifier the build hands the goldens.
 - `lexer`: the Pygments `jaxpr` lexer for the book's outputs.
+- `stepper`: the trace stepper's mapping, taken in the worker from JAX's own source info.
 """

@@ -20,7 +20,7 @@ from bookexec.pipeline.judge import Judge
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.run import Runs, recorded
 from bookexec.privacy import Masker
-from bookexec.render import figures, prose, verify
+from bookexec.render import figures, prose, stepper, verify
 from bookexec.render.fence import verify_box
 from bookexec.render.layout import Look
 
@@ -83,7 +83,14 @@ class RenderStage:
         self.page = src
         self.offsets[src] = offset
         self.sources[src] = ("\n" * offset + markdown, meta or {})  # lines as in the file
-        return prose.render(markdown, src, self.facts_of, self.figure, on_error=self._prose_failed)
+        return prose.render(
+            markdown,
+            src,
+            self.facts_of,
+            self.figure,
+            on_error=self._prose_failed,
+            steps=self.stepper,
+        )
 
     def _prose_failed(self, page: str, message: str) -> None:
         self.judge.fail(page, f"(prose) {message}", message)
@@ -146,6 +153,33 @@ class RenderStage:
         return figures.figure_html(
             name, spec, {n: float(values[n].value) for n in plotted}, caption
         )
+
+    def stepper(self, ref: str, where: str) -> str:
+        """The HTML of the trace stepper `ref` names, from the mapping its block recorded
+        (this build's, which the judge compares with the golden like any fact)."""
+        page = where.removeprefix("docs/").rpartition(":")[0]
+        try:
+            target, block_id, name, _ = prose.parse_reference(ref, page)
+        except ValueError:
+            raise BookError(f"{where}: stepper '{ref}' must look like block-id.name") from None
+        facts = self.facts_of(target, block_id)
+        if facts is None:
+            raise BookError(
+                f"{where}: stepper '{ref}' names block '{block_id}', "
+                f"which docs/{target} does not have"
+            )
+        spec = stepper.parse_spec(facts[name]) if name in facts else None
+        if spec is None:
+            raise BookError(
+                f"{where}: block '{block_id}' recorded no stepper '{name}' "
+                "(bookexec.jax.stepper.stepper)"
+            )
+        caption = (
+            f"Traced at build time by block '{block_id}'; each equation's line is the one "
+            "JAX recorded for it, checked against the golden on every build."
+        )
+        # ids from the block and the name: two blocks of a page may name their steppers alike
+        return stepper.stepper_html(f"{block_id}-{name}", spec, caption)
 
     # -- the fence ----------------------------------------------------------------------------
 

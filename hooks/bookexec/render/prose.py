@@ -23,7 +23,7 @@ from pathlib import Path
 from bookexec.errors import BookError
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Fact
-from bookexec.render import figures
+from bookexec.render import figures, stepper
 
 REFERENCE = re.compile(r"\{\{\s*fact:(?P<ref>[^{}\s|]*)(?:\|(?P<style>code))?\s*\}\}")
 VERSIONS_BLOCK = "versions"
@@ -76,10 +76,12 @@ def render(
     lookup: Lookup,
     figure: FigureMaker | None = None,
     on_error: OnError | None = None,
+    steps: FigureMaker | None = None,
 ) -> str:
     """Replace every fact reference outside code with its value, or raise naming page and line.
 
-    A line holding only `{{figure:block-id.name}}` becomes that figure, drawn by `figure`.
+    A line holding only `{{figure:block-id.name}}` becomes that figure, drawn by `figure`; one
+    holding only `{{stepper:block-id.name}}` becomes that trace stepper, made by `steps`.
     With `on_error`, a bad reference is handed to it (page, message) instead, and shows as
     `[missing fact: ...]`, so the rest of the page still renders.
     """
@@ -101,6 +103,14 @@ def render(
                     raise
                 on_error(page, str(error))
                 line = f"[missing figure: {html.escape(found['ref'])}]\n"
+        elif fence is None and steps is not None and (found := stepper.REFERENCE.match(line)):
+            try:
+                line = steps(found["ref"], f"docs/{page}:{number}") + "\n"
+            except BookError as error:
+                if on_error is None:
+                    raise
+                on_error(page, str(error))
+                line = f"[missing stepper: {html.escape(found['ref'])}]\n"
         elif fence is None and "{{" in line:
             line = _render_line(line, page, number, lookup, on_error)
         out.append(line)
@@ -170,6 +180,7 @@ def quoted_blocks(markdown: str, page: str) -> set[tuple[str, str]]:
     included: a reference too many only renders a page once more."""
     refs = [m["ref"] for m in REFERENCE.finditer(markdown)]
     refs += [m["ref"] for m in figures.REFERENCE_ANYWHERE.finditer(markdown)]
+    refs += [m["ref"] for m in stepper.REFERENCE_ANYWHERE.finditer(markdown)]
     found = set()
     for ref in refs:
         try:
