@@ -40,6 +40,7 @@ from bookexec.goldens.store import Parsed, golden_path, parse
 from bookexec.jax.parse import is_jaxpr, split_output
 from bookexec.render.figures import parse_spec
 from bookexec.render.prose import REFERENCE, parse_reference
+from bookexec.render.stepper import parse_spec as parse_stepper
 from conftest import MKDOCS, REPO
 
 pytestmark = [pytest.mark.build, pytest.mark.timeout(3600)]
@@ -57,6 +58,7 @@ KINDS = (
     "timing-claim",
     "fact-in-prose",
     "figure",
+    "stepper-line",
     "lab-cell",
 )
 SLOWER = 50  # one side of a timing claim is made this many times slower
@@ -247,6 +249,7 @@ def plan_mutations(book: Book) -> list[Mutation]:
             break
     timing_claim(book, used, take)
     figure(book, used, take)
+    stepper_line(book, used, take)
     quoted = fact_in_prose(book, used, take)
     count(book, used, take, quoted)
     printed(book, used, take, labs=False)
@@ -308,6 +311,36 @@ def figure(book: Book, used: set, take) -> None:
                     )
                 )
                 return
+
+
+def stepper_line(book: Book, used: set, take) -> None:
+    """A trace stepper's mapping: the line JAX records for one equation moved to the line
+    above it, as a JAX that attributed equations differently would; the printed jaxpr is the
+    same, so only the stepper's facts can catch it."""
+    for block in book.blocks:
+        key = (block.page, block.id)
+        for fact in book.goldens[key].facts:
+            spec = parse_stepper(fact)
+            if key in used or spec is None:
+                continue
+            numbers = [line["number"] for line in spec["source"]]
+            lines = sorted({row["line"] for row in spec["jaxpr"] if row["eqn"] and row["line"]})
+            moves = [(old, old - 1) for old in lines if old - 1 in numbers]
+            if not moves:
+                continue
+            old, new = moves[-1]
+            take(
+                Mutation(
+                    "stepper-line",
+                    f"stepper {fact.name} of block {block.id}: equations of line {old} "
+                    f"recorded at line {new}",
+                    "source_line",
+                    {"snippet": block.snippet, "old": old, "new": new},
+                    {(block.page, block.id, "text")},
+                    named=f"{fact.name}_lines = ",  # the summary line, in the added lines
+                )
+            )
+            return
 
 
 def _prose_references() -> dict[tuple[str, str, str], str]:
