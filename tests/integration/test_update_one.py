@@ -253,3 +253,16 @@ def test_a_one_page_update_makes_the_other_chapters_changes_while_its_page_runs(
     assert after and all("/first/" in path for path in after), sorted(after)
     page = (book.root / "docs" / "jax-changes.md").read_text()
     assert page == render_page(book.root)
+
+
+def test_a_one_block_update_of_a_book_without_labs_imports_no_notebook_library(book):
+    """nbformat (and the JSON-schema validator under it) reads and writes notebooks: the
+    update of a chapter's block in a book without labs never needs it, and a book with labs
+    reads them while the named page runs, not before (issue 41: the imports before the page's
+    worker starts are what a one-block update waits for on top of its page's run)."""
+    done = partial_update(book.root, "first.md#uses", "-X", "importtime")
+    assert done.returncode == 0, done.stdout
+    assert "golden update: 1 block checked, 1 written" in done.stdout, done.stdout
+    loaded = imported(done.stdout)
+    assert "bookexec" in loaded  # the report is read right
+    assert not loaded & {"nbformat", "jsonschema"}, sorted(loaded & {"nbformat", "jsonschema"})
