@@ -481,7 +481,12 @@ class Build:
         if self.execute and self.mode == "update":
             self._lock.enter_context(exclusive(self.paths.update_lock, "GOLDEN=update"))
         # Issue 24: the goldens as they are before any block runs; every verdict uses these.
-        goldens = Snapshot.read(self.golden_dir)
+        # GOLDEN_ONLY judges and writes its page's alone: the book's others wait until asked.
+        within = None
+        if self.execute and self.settings.only:
+            pages = Plan().names(self.settings.only)
+            within = tuple(sorted({golden_path(self.golden_dir, p, "-").parent for p in pages}))
+        goldens = Snapshot.read(self.golden_dir, within)
         if self.execute and not serving:
             review.clear(root)  # a review report always belongs to the last build that ran
         self.started = time.perf_counter()

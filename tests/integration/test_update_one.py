@@ -266,3 +266,53 @@ def test_a_one_block_update_of_a_book_without_labs_imports_no_notebook_library(b
     loaded = imported(done.stdout)
     assert "bookexec" in loaded  # the report is read right
     assert not loaded & {"nbformat", "jsonschema"}, sorted(loaded & {"nbformat", "jsonschema"})
+
+
+# The update of `first.md#uses`, saying each golden the build reads and whether its page's
+# worker has been started yet.
+WATCHED_READS = """
+import sys
+from bookexec import engine
+from bookexec.cli import partial
+from bookexec.goldens import compare
+
+phase = ["before"]
+read = compare.read_golden
+start = engine.Build._start
+
+
+def reading(path, inside=None):
+    print("GOLDEN", phase[0], path, flush=True)
+    return read(path, inside)
+
+
+def starting(self):
+    phase[0] = "after"
+    return start(self)
+
+
+compare.read_golden = reading
+engine.Build._start = starting
+sys.exit(partial.main(["first.md#uses"]))
+"""
+
+
+def test_a_one_page_update_reads_only_its_page_s_goldens_before_its_run_starts(book):
+    """The goldens are read as the build begins, before any block runs (a block cannot change
+    the verdict on itself), but a one-page update judges its own page's only: the book's
+    other goldens are not read before its page's worker starts (issue 41)."""
+    done = subprocess.run(
+        [sys.executable, "-c", WATCHED_READS],
+        cwd=book.root,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout
+    assert "golden update: 1 block checked, 1 written" in done.stdout, done.stdout
+    before = re.findall(r"^GOLDEN before (\S+)$", done.stdout, re.MULTILINE)
+    assert any(path.endswith("/first/uses.txt") for path in before), done.stdout
+    assert all("/tests/golden/first/" in path for path in before), before
+    assert "uses beta" in book.goldens()["first/uses.txt"]
