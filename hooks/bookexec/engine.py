@@ -696,11 +696,14 @@ class Build:
 
     def report(self) -> Report:
         """One report for the whole build: failures, drift, new and stale goldens, versions."""
-        stale = sorted(self.runs.goldens.paths() - self.planned.goldens(self.golden_dir))
-        if self.runs.only is not None:  # GOLDEN_ONLY: a page's own stale goldens, no others
+        planned = self.planned.goldens(self.golden_dir)
+        if self.runs.only is None:
+            stale = sorted(self.runs.goldens.paths() - planned)
+        else:  # GOLDEN_ONLY: a page's own stale goldens, no others
             page, block_ids = self.runs.only
             folder = golden_path(self.golden_dir, page, "-").parent
-            stale = [path for path in stale if block_ids is None and path.parent == folder]
+            mine = self.runs.goldens.paths(folder) if block_ids is None else set()
+            stale = sorted(path for path in mine - planned if path.parent == folder)
         notes = self.runs.executor.notes
         return self.judge.report(stale, notes, self.problems(), self.recorded, self.running())
 

@@ -297,10 +297,11 @@ sys.exit(partial.main(["first.md#uses"]))
 """
 
 
-def test_a_one_page_update_reads_only_its_page_s_goldens_before_its_run_starts(book):
+def test_a_one_page_update_reads_only_its_page_s_goldens(book):
     """The goldens are read as the build begins, before any block runs (a block cannot change
     the verdict on itself), but a one-page update judges its own page's only: the book's
-    other goldens are not read before its page's worker starts (issue 41)."""
+    other goldens are not read before its page's worker starts, nor after its run (no page is
+    rendered, so no prose is audited against the book's outputs) (issue 41)."""
     done = subprocess.run(
         [sys.executable, "-c", WATCHED_READS],
         cwd=book.root,
@@ -315,4 +316,6 @@ def test_a_one_page_update_reads_only_its_page_s_goldens_before_its_run_starts(b
     before = re.findall(r"^GOLDEN before (\S+)$", done.stdout, re.MULTILINE)
     assert any(path.endswith("/first/uses.txt") for path in before), done.stdout
     assert all("/tests/golden/first/" in path for path in before), before
+    every = re.findall(r"^GOLDEN \w+ (\S+)$", done.stdout, re.MULTILINE)
+    assert all("/tests/golden/first/" in path for path in every), every
     assert "uses beta" in book.goldens()["first/uses.txt"]

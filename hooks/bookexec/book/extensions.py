@@ -172,6 +172,8 @@ class Audit(Extension):
 
     def problems(self, build: Build) -> list[str]:
         """Every audit finding, naming page and line."""
+        if not build.sources:  # no page rendered (`./book update PAGE`): its nav alone
+            return audit.audit_nav(self.nav_titles)
         outputs: dict[str, list[str]] = {}
         book_numbers: set[str] = set()
         for page in build.plans:

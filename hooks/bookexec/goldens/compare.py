@@ -70,8 +70,12 @@ class Snapshot:
             return read_golden(path, inside=self.golden_dir)
         return self.texts.get(path, (None, None))
 
-    def paths(self) -> set[Path]:
-        """The goldens that existed at the start."""
+    def paths(self, folder: Path | None = None) -> set[Path]:
+        """The goldens that existed at the start (under `folder` only, when given)."""
+        if folder is not None:
+            read = folder if not self._later(folder) else None  # read at the start
+            found = set(self.texts) if read is not None else self.paths()
+            return {path for path in found if path.is_relative_to(folder)}
         if self.within is None:
             return set(self.texts)
         later = {path for path in existing_goldens(self.golden_dir) if self._later(path)}
