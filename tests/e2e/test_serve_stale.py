@@ -214,7 +214,7 @@ def test_a_dirty_serve_renders_only_the_pages_an_edit_touches(site, tmp_path):
         settled(served)
         (site_dir,) = temp.glob("mkdocs_*")
         assert set(page_outputs(site_dir)) == every
-        assert "rendering every page (the first build)" in served.log()
+        assert "rendering the home page first (the first build)" in served.log()
 
         def step(edit, shown, expected: set[str], url: str = "uses/") -> str:
             before, mark = page_outputs(site_dir), len(served.log())
