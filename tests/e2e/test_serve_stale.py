@@ -66,11 +66,12 @@ def result(html: str) -> str:
 
 
 def wait_until(served, check) -> str:
-    """The served page, once it passes `check` and no block on it is still being checked."""
+    """The served page, once it is built, no block on it is still being checked and it
+    passes `check`."""
 
     def shown() -> str | None:
         html = get(served.url + "uses/")
-        return html if check(html) and "executed-book-pending" not in html else None
+        return html if "executed-book-pending" not in html and check(html) else None
 
     return served.until(shown, 180)
 
