@@ -129,6 +129,10 @@ class Engine:
         self.templates = TemplateCache()  # the theme's compiled templates, across rebuilds
         # Under serve with live reload: the finished builds' sites, answered from at once.
         self.copies: answer.SiteCopies | None = None
+        # Under serve --dirty: the pages the first build left for the build right after the
+        # server starts, and what asks for that build.
+        self.deferred: set[str] = set()
+        self.rest: background.RebuildSignal | None = None
         self._restore_sigterm: Callable[[], None] = lambda: None
 
     def current(self) -> Build:
@@ -303,7 +307,26 @@ class Engine:
         now = build.files_at_start
         under_docs = rebuild.relative(docs, build.root) + "/"
         known = {path for path in now if path.startswith(under_docs)}
+        first = self.graph.site is None
         decision = self.graph.decide(site, inputs, now, known)
+        home = next((f for f in pages if f.dest_uri == "index.html"), None)
+        if first and self.live_reload and home is not None and len(pages) > 1:
+            # The first page answers once it is rendered, not once every page is: the others
+            # show a notice that reloads, and the build right after the server starts (asked
+            # by `on_serve`) renders them, the home page again with them (its nav then reads
+            # every page's title).
+            self.deferred = {f.src_uri for f in pages if f is not home}
+            for f in pages:
+                if f is not home:
+                    rebuild.placeholder(Path(f.abs_dest_path), Path(f.abs_src_path))
+            rebuild.make_older(Path(home.abs_dest_path))
+            others = len(self.deferred)
+            log.info(
+                f"bookexec: rendering the home page first (the first build); {others} other "
+                f"page{'s' if others > 1 else ''} right after the server starts"
+            )
+            build.inputs = inputs
+            return
         for f in pages:
             if decision.everything or f.src_uri in decision.pages:
                 rebuild.make_older(Path(f.abs_dest_path))
@@ -364,7 +387,7 @@ class Engine:
             output = build.terms.post_page(output, src)
         if build.serving and build.warnings:  # after the check: the box is no block's
             output = strict_warnings(output, build.warnings)
-        if self.graph is not None and src in build.used:
+        if self.graph is not None and src in build.used and not self.deferred:
             self.graph.rendered_page(build.inputs[src].used(*build.used[src]))
         if self.review is not None and build.render.review and src not in build.owned:
             _, drifted = build.judge.page_problems(src)
@@ -419,6 +442,14 @@ class Engine:
                 copies.remove()
         if self.background is not None:
             self.background.attach(server)
+        if self.deferred:  # the pages the first build left: rendered by the next one
+            root = Path(config.config_file_path).resolve().parent
+            self.rest = background.RebuildSignal(CachePaths(root).serve / f"{os.getpid()}-rest")
+            self.rest.attach(server)
+            self.deferred = set()
+            later = threading.Timer(background.WATCH_START, self.rest.ask, ["first-build"])
+            later.daemon = True
+            later.start()
         if self.review is not None:  # an accepted golden rebuilds its page
             self.review.announce()
             self.review.attach(server)
@@ -438,6 +469,9 @@ class Engine:
         if self.copies is not None:
             self.copies.remove()
             self.copies = None
+        if self.rest is not None:
+            self.rest.remove()
+            self.rest = None
 
     def stop(self) -> None:
         """Stop the current build's workers, if a build is under way."""
@@ -503,7 +537,12 @@ class Build:
         if self.execute and self.mode == "update":
             self._lock.enter_context(exclusive(self.paths.update_lock, "GOLDEN=update"))
         # Issue 24: the goldens as they are before any block runs; every verdict uses these.
-        goldens = Snapshot.read(self.golden_dir)
+        # GOLDEN_ONLY judges and writes its page's alone: the book's others wait until asked.
+        within = None
+        if self.execute and self.settings.only:
+            pages = Plan().names(self.settings.only)
+            within = tuple(sorted({golden_path(self.golden_dir, p, "-").parent for p in pages}))
+        goldens = Snapshot.read(self.golden_dir, within)
         if self.execute and not serving:
             review.clear(root)  # a review report always belongs to the last build that ran
         self.started = time.perf_counter()
@@ -716,11 +755,14 @@ class Build:
 
     def report(self) -> Report:
         """One report for the whole build: failures, drift, new and stale goldens, versions."""
-        stale = sorted(self.runs.goldens.paths() - self.planned.goldens(self.golden_dir))
-        if self.runs.only is not None:  # GOLDEN_ONLY: a page's own stale goldens, no others
+        planned = self.planned.goldens(self.golden_dir)
+        if self.runs.only is None:
+            stale = sorted(self.runs.goldens.paths() - planned)
+        else:  # GOLDEN_ONLY: a page's own stale goldens, no others
             page, block_ids = self.runs.only
             folder = golden_path(self.golden_dir, page, "-").parent
-            stale = [path for path in stale if block_ids is None and path.parent == folder]
+            mine = self.runs.goldens.paths(folder) if block_ids is None else set()
+            stale = sorted(path for path in mine - planned if path.parent == folder)
         notes = self.runs.executor.notes
         return self.judge.report(stale, notes, self.problems(), self.recorded, self.running())
 

@@ -145,7 +145,7 @@ def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(tmp
 
     # As `./book serve` serves it: a rebuild renders the pages whose run ended, not the whole
     # book (which took minutes on a busy machine, and the next rebuild waits twice as long).
-    # It listens after its first build, which renders the whole book: minutes on a busy machine.
+    # It listens after its first build, which scans the whole book and renders the home page.
     with serving(book, tmp_path / "serve.log", "--dirty", up=900) as served:
 
         def page() -> str:

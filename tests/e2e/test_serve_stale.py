@@ -66,11 +66,12 @@ def result(html: str) -> str:
 
 
 def wait_until(served, check) -> str:
-    """The served page, once it passes `check` and no block on it is still being checked."""
+    """The served page, once it is built, no block on it is still being checked and it
+    passes `check`."""
 
     def shown() -> str | None:
         html = get(served.url + "uses/")
-        return html if check(html) and "executed-book-pending" not in html else None
+        return html if "executed-book-pending" not in html and check(html) else None
 
     return served.until(shown, 180)
 
@@ -214,7 +215,7 @@ def test_a_dirty_serve_renders_only_the_pages_an_edit_touches(site, tmp_path):
         settled(served)
         (site_dir,) = temp.glob("mkdocs_*")
         assert set(page_outputs(site_dir)) == every
-        assert "rendering every page (the first build)" in served.log()
+        assert "rendering the home page first (the first build)" in served.log()
 
         def step(edit, shown, expected: set[str], url: str = "uses/") -> str:
             before, mark = page_outputs(site_dir), len(served.log())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -189,3 +190,132 @@ def test_a_one_block_update_converts_nothing_so_imports_no_notebook_renderer(lab
     assert done.returncode == 0, done.stdout
     assert "golden update: 1 block checked, 1 written" in done.stdout, done.stdout
     assert "x is 8" in golden.read_text()
+
+
+# The update of `first.md#uses` in-process, as `./book update` runs it, saying which records and
+# goldens the generated page reads before the named page's run has ended, and which after.
+WATCHED_UPDATE = """
+import sys
+from bookexec import engine
+from bookexec.book import jax_changes
+from bookexec.cli import partial
+
+phase = ["during"]
+read = jax_changes._read
+update = engine.Build._update
+
+
+def reading(path):
+    print("READ", phase[0], path, flush=True)
+    return read(path)
+
+
+def updating(self, report):
+    phase[0] = "after"
+    return update(self, report)
+
+
+jax_changes._read = reading
+engine.Build._update = updating
+sys.exit(partial.main(["first.md#uses"]))
+"""
+
+
+def test_a_one_page_update_makes_the_other_chapters_changes_while_its_page_runs(book):
+    """The generated page (docs/jax-changes.md) is made from every chapter's goldens and
+    records, but a one-page update writes its own page's goldens only: the other chapters'
+    share is made while that page runs, and only its own waits for the run (issue 41: a
+    one-block update within its page's run plus 1.5x a trivial build). The page is the one a
+    whole render makes."""
+    from bookexec.book.jax_changes import RECORDS, RELEASES, render_page, write_page
+    from bookexec.goldens.store import VERSIONS_FILE
+
+    for release in RELEASES:  # each chapter recorded under the older releases, as it is now
+        folder = book.root / RECORDS / release
+        shutil.copytree(book.root / "tests" / "golden", folder)
+    assert write_page(book.root)
+    assert (book.root / RECORDS / RELEASES[0] / VERSIONS_FILE).is_file()
+    done = subprocess.run(
+        [sys.executable, "-c", WATCHED_UPDATE],
+        cwd=book.root,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout
+    assert "rewrote docs/jax-changes.md from the new goldens" in done.stdout, done.stdout
+    reads = re.findall(r"^READ (during|after) (\S+)$", done.stdout, re.MULTILINE)
+    during = {path for when, path in reads if when == "during"}
+    after = {path for when, path in reads if when == "after"}
+    assert any("/second/" in path for path in during), done.stdout
+    assert after and all("/first/" in path for path in after), sorted(after)
+    page = (book.root / "docs" / "jax-changes.md").read_text()
+    assert page == render_page(book.root)
+
+
+def test_a_one_block_update_of_a_book_without_labs_imports_no_notebook_library(book):
+    """nbformat (and the JSON-schema validator under it) reads and writes notebooks: the
+    update of a chapter's block in a book without labs never needs it, and a book with labs
+    reads them while the named page runs, not before (issue 41: the imports before the page's
+    worker starts are what a one-block update waits for on top of its page's run)."""
+    done = partial_update(book.root, "first.md#uses", "-X", "importtime")
+    assert done.returncode == 0, done.stdout
+    assert "golden update: 1 block checked, 1 written" in done.stdout, done.stdout
+    loaded = imported(done.stdout)
+    assert "bookexec" in loaded  # the report is read right
+    assert not loaded & {"nbformat", "jsonschema"}, sorted(loaded & {"nbformat", "jsonschema"})
+
+
+# The update of `first.md#uses`, saying each golden the build reads and whether its page's
+# worker has been started yet.
+WATCHED_READS = """
+import sys
+from bookexec import engine
+from bookexec.cli import partial
+from bookexec.goldens import compare
+
+phase = ["before"]
+read = compare.read_golden
+start = engine.Build._start
+
+
+def reading(path, inside=None):
+    print("GOLDEN", phase[0], path, flush=True)
+    return read(path, inside)
+
+
+def starting(self):
+    phase[0] = "after"
+    return start(self)
+
+
+compare.read_golden = reading
+engine.Build._start = starting
+sys.exit(partial.main(["first.md#uses"]))
+"""
+
+
+def test_a_one_page_update_reads_only_its_page_s_goldens(book):
+    """The goldens are read as the build begins, before any block runs (a block cannot change
+    the verdict on itself), but a one-page update judges its own page's only: the book's
+    other goldens are not read before its page's worker starts, nor after its run (no page is
+    rendered, so no prose is audited against the book's outputs) (issue 41)."""
+    done = subprocess.run(
+        [sys.executable, "-c", WATCHED_READS],
+        cwd=book.root,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout
+    assert "golden update: 1 block checked, 1 written" in done.stdout, done.stdout
+    before = re.findall(r"^GOLDEN before (\S+)$", done.stdout, re.MULTILINE)
+    assert any(path.endswith("/first/uses.txt") for path in before), done.stdout
+    assert all("/tests/golden/first/" in path for path in before), before
+    every = re.findall(r"^GOLDEN \w+ (\S+)$", done.stdout, re.MULTILINE)
+    assert all("/tests/golden/first/" in path for path in every), every
+    assert "uses beta" in book.goldens()["first/uses.txt"]

@@ -38,3 +38,21 @@ def test_another_version_in_jax_closure_changes_the_key(tmp_path, monkeypatch):
     assert packages_seen() != before
     assert "ml-dtypes==99.0" in packages_seen()
     assert sys.path[0] == str(tmp_path)
+
+
+def test_the_engine_s_distribution_is_found_by_what_it_declares_not_by_reading_every_file(
+    monkeypatch,
+):
+    """Finding which distribution holds the engine by `packages_distributions` reads and looks
+    for every file of every installed distribution: seconds before the first page of
+    `./book serve` (issue 41). The book's own distribution declares its `bookexec`
+    (`top_level.txt`), which is read first; the key is the same."""
+    from bookexec.execute import cache
+
+    before = packages_seen()
+
+    def every_file() -> dict[str, list[str]]:
+        raise AssertionError("packages_distributions() read every distribution's files")
+
+    monkeypatch.setattr(cache, "packages_distributions", every_file)
+    assert packages_seen() == before

@@ -133,3 +133,29 @@ def test_the_worker_reads_a_line_back_to_the_file_as_the_scan_does():
         file_line(code, n) for n in numbering(code)
     ]
     assert numbered.file_line(1) == 2
+
+
+def test_a_block_tokenizes_its_code_once_and_code_with_no_marker_not_at_all(monkeypatch):
+    """Scanning a page reads each block's hidden lines once (the shown code and the numbering
+    come from one reading), and code that never says `hidden` holds no marker to tokenize for:
+    the scan of every page is part of what a one-block update waits for (issue 41)."""
+    from bookexec.discover import hidden
+    from bookexec.discover.blocks import Block
+
+    read: list[str] = []
+    real = hidden._comments
+
+    def counted(code: str):
+        read.append(code)
+        return real(code)
+
+    monkeypatch.setattr(hidden, "_comments", counted)
+    marked = 'import jax\nfrom bookexec.facts import record  # hidden\nprint("x")  # a comment\n'
+    block = Block("p.md", 0, 3, "b", "snippets/p/b.py", marked)
+    assert block.shown == 'import jax\nprint("x")  # a comment\n'
+    assert block.numbering == (1, 4, 2)
+    assert read == [marked]
+    plain = 'import jax  # not a marker\nprint("y")\n'
+    block = Block("p.md", 1, 9, "c", "snippets/p/c.py", plain)
+    assert (block.shown, block.numbering) == (plain, (1, 2))
+    assert read == [marked]

@@ -312,3 +312,23 @@ def test_goldens_name_no_runtime():
     store = REPO / "hooks" / "bookexec" / "goldens" / "store.py"
     code = store.read_text()
     assert '"jax"' not in code and '"jaxlib"' not in code
+
+
+def test_a_page_that_ends_before_the_next_build_has_planned_counts_against_the_last_plan():
+    """Under serve the build right after the server starts (the home page's first build left
+    the other pages for it) can see a page's run end before it has scanned the book: its
+    progress line counts against the plan it carries over, never 'of 0 pages' (issue 41: the
+    log's counters add up)."""
+    from bookexec.execute.progress import Progress
+
+    block = Block("a.md", 0, 3, "b", "snippets/a/b.py", "print(1)\n")
+    earlier = Progress(lambda line: None)
+    earlier.expect(35, 513, {"a.md": [block]})
+    earlier.block_done(block.where, 0.1, cached=False, block=block)
+    said: list[str] = []
+    later = Progress(said.append)
+    later.carry(earlier)
+    later.page_done("a.md", 1, 0, 0.5)
+    assert said == ["bookexec: [1/35 pages, 1/513 blocks] docs/a.md: 1 run, 0.5 s"], said
+    later.expect(35, 513)
+    assert (later.pages, later.blocks) == (35, 513)

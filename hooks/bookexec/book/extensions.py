@@ -172,6 +172,8 @@ class Audit(Extension):
 
     def problems(self, build: Build) -> list[str]:
         """Every audit finding, naming page and line."""
+        if not build.sources:  # no page rendered (`./book update PAGE`): its nav alone
+            return audit.audit_nav(self.nav_titles)
         outputs: dict[str, list[str]] = {}
         book_numbers: set[str] = set()
         for page in build.plans:
@@ -213,6 +215,21 @@ class Audit(Extension):
 class OtherJax(Extension):
     """The book as older JAX releases ran it: their values in prose, and the generated page."""
 
+    def __init__(self) -> None:
+        # A one-page update: the other chapters' shares of the generated page, made while
+        # its page runs (their goldens do not change), so that only its own waits for the run.
+        self.made: dict[str, jax_changes.Chapter] = {}
+
+    def start(self, build: Build, config: Any) -> None:
+        """Forget the last build's shares."""
+        self.made = {}
+
+    def files(self, build: Build, files: Any, config: Any) -> Any:
+        """Every page is scanned and the named page runs: make the other chapters' shares."""
+        if build.mode == "update" and build.runs.only and jax_changes.generated(build.root):
+            self.made = jax_changes.chapters(build.root, _scanned(build), {build.runs.only[0]})
+        return files
+
     def facts(self, build: Build, page: str, block_id: str, release: str) -> dict[str, Fact] | None:
         """A value as an older JAX printed it, from that release's record."""
         folder = build.root / jax_changes.RECORDS / release
@@ -233,10 +250,17 @@ class OtherJax(Extension):
     def after_update(self, build: Build) -> None:
         """Rewrite the generated page from the new goldens when it no longer matches."""
         # Written only when its text changed: one render, not a check and then a write.
-        # The build's scan is the page's own unless markdown-exec runs fences without `exec`.
-        scanned = None if build.settings.auto else build.plans
-        if jax_changes.generated(build.root) and jax_changes.write_page(build.root, scanned):
+        scanned = _scanned(build)
+        if jax_changes.generated(build.root) and jax_changes.write_page(
+            build.root, scanned, self.made
+        ):
             build.say(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
+
+
+def _scanned(build: Build) -> dict[str, list[Block]] | None:
+    """The build's scan, which is the page's own unless markdown-exec runs fences without
+    `exec` (then the generated page scans them itself)."""
+    return None if build.settings.auto else build.plans
 
 
 class ConvertingNotice(LogFilter):

@@ -719,80 +719,135 @@ def _lead(notes: list[Note], steps: list[tuple[str, str]], seen: list[Seen]) -> 
     return "\n## What may break your code {#changes-breaking}\n\n" + "".join(out)
 
 
-def render_page(root: Path, scanned: Mapping[str, list[Block]] | None = None) -> str:
-    """The page's markdown, made only from the record folders and the goldens (`scanned`:
-    the pages' blocks as the build that calls it scanned them, not scanned again)."""
-    chain = releases(root)
-    golden_dir = chain[-1][1]
-    steps = list(itertools.pairwise(chain))
-    names = [v for v, _ in chain]
-    rows, sections = [], []
-    seen: list[Seen] = []
+Census = dict[tuple[str, str, str], dict[str, list[str]]]
+
+
+@dataclass
+class Chapter:
+    """One chapter's share of the page, made from its own goldens, records and blocks only."""
+
+    row: str  # its line of the table that counts the book's blocks
+    section: str  # its blocks' diffs ("" when none changed)
+    seen: list[Seen]
     # (old, new, release) -> primitive -> links of the blocks whose jaxprs hold it there
-    census: dict[tuple[str, str, str], dict[str, list[str]]] = {}
+    census: Census
+
+
+def chapters(
+    root: Path, scanned: Mapping[str, list[Block]] | None = None, skip: set[str] | None = None
+) -> dict[str, Chapter]:
+    """Each chapter's share of the page, by page, but those whose goldens' folder is one of
+    `skip`'s. A one-page update makes the others' while its page runs (only its own goldens
+    change), and its own after."""
+    chain = releases(root)
+    steps = list(itertools.pairwise(chain))
+    skipped = {Path(page).stem for page in skip or ()}
+    made = {}
     for page, title in _chapters(root):
-        chapter = Path(page).stem
-        goldens = sorted((golden_dir / chapter).glob("*.txt"))
-        if not goldens:
-            continue
-        blocks = _page_blocks(root, page, scanned or {})
-        raising = {
-            block.id: block.options["raises"] for block in blocks if "raises" in block.options
-        }
-        sources = {block.id: session_hash(blocks, block) for block in blocks}
-        found: dict[str, list[tuple[str, str, Change]]] = {}
-        for path in goldens:
-            for (old, old_dir), (new, new_dir) in steps:
-                old_text, new_text = (
-                    _read(old_dir / chapter / path.name),
-                    _read(new_dir / chapter / path.name),
-                )
-                stale = [
-                    release
-                    for release, text in ((old, old_text), (new, new_text))
-                    if _stale(text, sources.get(path.stem))
-                ]
-                if stale:
-                    change: Change | None = Change(
-                        path.stem,
-                        "not run",
-                        [
-                            f"the record under JAX {stale[0]} was made before the page's code "
-                            "last changed, so it is not compared"
-                        ],
-                    )
-                else:
-                    change = compare_block(path.stem, old_text, new_text, old, new)
-                    link = f"[`{path.stem}`](#changes-{chapter}-{path.stem})"
-                    for release, text in ((old, old_text), (new, new_text)):
-                        for name in primitives(text or ""):
-                            census.setdefault((old, new, release), {}).setdefault(name, [])
-                            census[old, new, release][name].append(link)
-                if change:
-                    found.setdefault(path.stem, []).append((old, new, change))
-                    is_error = path.stem in raising and _message_changed(
-                        old_text, new_text, raising[path.stem]
-                    )
-                    seen.append(Seen(old, new, page, chapter, title, change, is_error))
-        # A block not compared counts in the last column alone, not also as changed.
-        per_step = [
-            sum(
-                any(
-                    o == old and c.kind not in ("fails", "not run")
-                    for o, _, c in found.get(p.stem, [])
-                )
-                for p in goldens
+        if Path(page).stem not in skipped:
+            chapter = _chapter(root, page, title, steps, chain[-1][1], scanned or {})
+            if chapter is not None:
+                made[page] = chapter
+    return made
+
+
+def _chapter(
+    root: Path,
+    page: str,
+    title: str,
+    steps: list[tuple[tuple[str, Path], tuple[str, Path]]],
+    golden_dir: Path,
+    scanned: Mapping[str, list[Block]],
+) -> Chapter | None:
+    chapter = Path(page).stem
+    goldens = sorted((golden_dir / chapter).glob("*.txt"))
+    if not goldens:
+        return None
+    seen: list[Seen] = []
+    census: Census = {}
+    blocks = _page_blocks(root, page, scanned)
+    raising = {block.id: block.options["raises"] for block in blocks if "raises" in block.options}
+    sources = {block.id: session_hash(blocks, block) for block in blocks}
+    found: dict[str, list[tuple[str, str, Change]]] = {}
+    for path in goldens:
+        for (old, old_dir), (new, new_dir) in steps:
+            old_text, new_text = (
+                _read(old_dir / chapter / path.name),
+                _read(new_dir / chapter / path.name),
             )
-            for (old, _), _ in steps
-        ]
-        failed = sum(
-            any(c.kind in ("fails", "not run") for _, _, c in found.get(p.stem, []))
+            stale = [
+                release
+                for release, text in ((old, old_text), (new, new_text))
+                if _stale(text, sources.get(path.stem))
+            ]
+            if stale:
+                change: Change | None = Change(
+                    path.stem,
+                    "not run",
+                    [
+                        f"the record under JAX {stale[0]} was made before the page's code "
+                        "last changed, so it is not compared"
+                    ],
+                )
+            else:
+                change = compare_block(path.stem, old_text, new_text, old, new)
+                link = f"[`{path.stem}`](#changes-{chapter}-{path.stem})"
+                for release, text in ((old, old_text), (new, new_text)):
+                    for name in primitives(text or ""):
+                        census.setdefault((old, new, release), {}).setdefault(name, [])
+                        census[old, new, release][name].append(link)
+            if change:
+                found.setdefault(path.stem, []).append((old, new, change))
+                is_error = path.stem in raising and _message_changed(
+                    old_text, new_text, raising[path.stem]
+                )
+                seen.append(Seen(old, new, page, chapter, title, change, is_error))
+    # A block not compared counts in the last column alone, not also as changed.
+    per_step = [
+        sum(
+            any(
+                o == old and c.kind not in ("fails", "not run") for o, _, c in found.get(p.stem, [])
+            )
             for p in goldens
         )
-        cells = [len(goldens), len(goldens) - len(found), *per_step, failed]
-        rows.append(f"| [{title}]({page}) | " + " | ".join(map(str, cells)) + " |")
-        if found:
-            sections.append(_section(page, chapter, title, found))
+        for (old, _), _ in steps
+    ]
+    failed = sum(
+        any(c.kind in ("fails", "not run") for _, _, c in found.get(p.stem, [])) for p in goldens
+    )
+    cells = [len(goldens), len(goldens) - len(found), *per_step, failed]
+    row = f"| [{title}]({page}) | " + " | ".join(map(str, cells)) + " |"
+    section = _section(page, chapter, title, found) if found else ""
+    return Chapter(row, section, seen, census)
+
+
+def render_page(
+    root: Path,
+    scanned: Mapping[str, list[Block]] | None = None,
+    made: Mapping[str, Chapter] | None = None,
+) -> str:
+    """The page's markdown, made only from the record folders and the goldens (`scanned`:
+    the pages' blocks as the build that calls it scanned them, not scanned again; `made`:
+    chapters' shares already made from the same files, `chapters`)."""
+    chain = releases(root)
+    steps = list(itertools.pairwise(chain))
+    names = [v for v, _ in chain]
+    made = made or {}
+    missing = {page for page, _ in _chapters(root)} - set(made)
+    parts = chapters(root, scanned, skip=set(made)) if missing else {}
+    rows, sections = [], []
+    seen: list[Seen] = []
+    census: Census = {}
+    for page, _ in _chapters(root):
+        part = made.get(page) or parts.get(page)
+        if part is None:
+            continue
+        rows.append(part.row)
+        sections.append(part.section)
+        seen += part.seen
+        for key, found in part.census.items():
+            for name, links in found.items():
+                census.setdefault(key, {}).setdefault(name, []).extend(links)
     older = " and ".join(names[:-1])
     step_heads = " | ".join(f"{a} → {b}" for (a, _), (b, _) in steps)
     pairs = [(a, b) for (a, _), (b, _) in steps]
@@ -882,9 +937,13 @@ def page_problem(root: Path) -> str | None:
     return None
 
 
-def write_page(root: Path, scanned: Mapping[str, list[Block]] | None = None) -> bool:
-    """Regenerate the page; True when its text changed."""
-    text = render_page(root, scanned)
+def write_page(
+    root: Path,
+    scanned: Mapping[str, list[Block]] | None = None,
+    made: Mapping[str, Chapter] | None = None,
+) -> bool:
+    """Regenerate the page (`made`: as `render_page`); True when its text changed."""
+    text = render_page(root, scanned, made)
     path = confined(root / PAGE, root / "docs")
     if read_regular(path) == text.encode("utf-8"):
         return False

@@ -28,10 +28,7 @@ import copy
 import html
 import re
 from pathlib import Path, PurePosixPath
-from typing import Protocol
-
-import nbformat
-from nbformat import NotebookNode
+from typing import TYPE_CHECKING, Protocol
 
 from bookexec.book import notebooks
 from bookexec.discover import hidden
@@ -40,6 +37,9 @@ from bookexec.discover.blocks import _ID, Block, add_block
 from bookexec.discover.options import LAB_OPTIONS
 from bookexec.errors import BookError
 from bookexec.render.fence import pending_note
+
+if TYPE_CHECKING:
+    from nbformat import NotebookNode
 
 LAB_DIR = "labs"
 # A GitHub repository's address, as MkDocs' `repo_url` gives it: Colab opens files from GitHub.
@@ -57,7 +57,7 @@ def read(path: Path, src: str) -> NotebookNode:
     """A lab notebook, or an error naming it when it is not a valid one."""
     try:
         nb = notebooks.read_notebook(path, as_version=4)
-        nbformat.validate(nb)
+        notebooks.validate(nb)
     except Exception as error:
         raise BookError(f"docs/{src}: not a valid notebook: {error}") from None
     return nb

@@ -29,10 +29,7 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
-from typing import Any
-
-import nbformat
-from nbformat import NotebookNode
+from typing import TYPE_CHECKING, Any
 
 from bookexec.discover.blocks import Block
 from bookexec.execute.runner import is_fresh
@@ -43,12 +40,61 @@ _PACKAGE = Path(__file__).resolve().parents[1]  # hooks/bookexec
 # The build's own notes in a chapter notebook (its chapter, each cell's block and golden) sit
 # under the plugin's name: what the site ships names nothing of the engine's package.
 METADATA_KEY = "executed-book"
+
+if TYPE_CHECKING:
+    from nbformat import NotebookNode
+
+
 # nbformat's constructors and reader are unannotated: typed once here, for chapters and labs.
-new_notebook: Callable[[], NotebookNode] = nbformat.v4.new_notebook
-new_markdown_cell: Callable[..., NotebookNode] = nbformat.v4.new_markdown_cell
-new_code_cell: Callable[..., NotebookNode] = nbformat.v4.new_code_cell
-new_output: Callable[..., NotebookNode] = nbformat.v4.new_output
-read_notebook: Callable[..., NotebookNode] = nbformat.read
+# Imported when first used: with its JSON-schema validator it costs a one-block update of a
+# chapter, which reads no notebook, a good part of its imports.
+def new_notebook() -> NotebookNode:
+    """nbformat's empty notebook (v4)."""
+    import nbformat
+
+    made: NotebookNode = nbformat.v4.new_notebook()
+    return made
+
+
+def new_markdown_cell(*args: Any, **kwargs: Any) -> NotebookNode:
+    """nbformat's markdown cell (v4)."""
+    import nbformat
+
+    made: NotebookNode = nbformat.v4.new_markdown_cell(*args, **kwargs)
+    return made
+
+
+def new_code_cell(*args: Any, **kwargs: Any) -> NotebookNode:
+    """nbformat's code cell (v4)."""
+    import nbformat
+
+    made: NotebookNode = nbformat.v4.new_code_cell(*args, **kwargs)
+    return made
+
+
+def new_output(*args: Any, **kwargs: Any) -> NotebookNode:
+    """nbformat's cell output (v4)."""
+    import nbformat
+
+    made: NotebookNode = nbformat.v4.new_output(*args, **kwargs)
+    return made
+
+
+def read_notebook(*args: Any, **kwargs: Any) -> NotebookNode:
+    """nbformat's reader."""
+    import nbformat
+
+    made: NotebookNode = nbformat.read(*args, **kwargs)
+    return made
+
+
+def validate(nb: NotebookNode) -> None:
+    """nbformat's validation: an error saying what is wrong with `nb`."""
+    import nbformat
+
+    nbformat.validate(nb)
+
+
 _MARK = "\x00executed-book-cell:"
 _CLOSE = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
 _TAB = re.compile(r'^(?P<indent>\s*)===\+?\s+"(?P<title>[^"]*)"\s*$')
@@ -284,7 +330,7 @@ def _add_block(
 
 def write(path: Path, nb: NotebookNode, mask: Callable[[str], str] = str) -> None:
     """Validate the notebook and write it (atomically), `mask`ing the build's secrets."""
-    nbformat.validate(nb)
+    validate(nb)
     write_atomic(path, mask(json.dumps(nb, indent=1, ensure_ascii=False) + "\n"))
 
 

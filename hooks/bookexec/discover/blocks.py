@@ -71,8 +71,9 @@ class Block:
 
     def __post_init__(self) -> None:
         # Read once, as the block is found: a marker that cannot be read fails the scan.
-        object.__setattr__(self, "shown", hidden.shown(self.code, self.where))
-        object.__setattr__(self, "numbering", tuple(hidden.numbering(self.code, self.where)))
+        shown, numbering = hidden.reading(self.code, self.where)
+        object.__setattr__(self, "shown", shown)
+        object.__setattr__(self, "numbering", tuple(numbering))
 
     @property
     def where(self) -> str:

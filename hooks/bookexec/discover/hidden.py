@@ -77,9 +77,19 @@ def _comments(code: str) -> dict[int, tuple[str, bool]] | None:
 def shown(code: str, where: str = "") -> str:
     """The code without its hidden lines, or a BookError naming `where` (the page, the block
     and the snippet) and the snippet's line for a marker that cannot be read one way only."""
-    lines = code.splitlines()
-    text = "\n".join(lines[n - 1] for n in _kept(code, where))
+    return _shown(code, _kept(code, where))
+
+
+def _shown(code: str, kept: list[int]) -> str:
+    text = "\n".join(code.splitlines()[n - 1] for n in kept)
     return text + "\n" if text else ""
+
+
+def reading(code: str, where: str = "") -> tuple[str, list[int]]:
+    """`shown` and `numbering` from one reading of the markers (a block reads both as it is
+    found; the scan of every page is part of what a one-block update waits for)."""
+    kept = _kept(code, where)
+    return _shown(code, kept), _numbering(code, kept)
 
 
 def numbering(code: str, where: str = "") -> list[int]:
@@ -88,7 +98,10 @@ def numbering(code: str, where: str = "") -> list[int]:
     shown code's end plus its own line in the file (the reader never runs it, and the engine
     reads the file's line back exactly, `file_line`); a blank line left out the line of the
     shown line before it. The numbers never go down, as Python's compiler requires."""
-    kept = _kept(code, where)
+    return _numbering(code, _kept(code, where))
+
+
+def _numbering(code: str, kept: list[int]) -> list[int]:
     lines = code.splitlines()
     if any(mark in code for mark in _OTHER_LINE_ENDS):  # Python's lines are not these
         return list(range(1, len(lines) + 1))
@@ -115,7 +128,8 @@ def file_line(code: str, line: int, where: str = "") -> int:
 def _kept(code: str, where: str) -> list[int]:
     """The file's lines (1-based) the reader sees, in order."""
     lines = code.splitlines()
-    comments = _comments(code)
+    # Every marker says `hidden`: code that never does has none to tokenize for.
+    comments = _comments(code) if "hidden" in code else {}
     if comments is None:
         comments = {
             n: (_normal(ln[ln.index("#") :]), False)

@@ -96,11 +96,17 @@ def packages_seen() -> tuple[str, ...]:
     the test tools are not in it). Where the engine is not installed as a distribution, every
     installed one."""
     installed: dict[str, list[Distribution]] = {}
+    owners = []
     for dist in distributions():
         name = dist.metadata["Name"] if dist.metadata else None
         if name:
             installed.setdefault(_canonical(name), []).append(dist)
-    owners = packages_distributions().get("bookexec", [])
+            if "bookexec" in (dist.read_text("top_level.txt") or "").split():
+                owners.append(name)
+    # The book's distribution declares its top-level package; inferring every other one's
+    # from its files (`packages_distributions`) reads every installed file: seconds before
+    # the first page of `./book serve`. Only an install that declares none needs it.
+    owners = owners or packages_distributions().get("bookexec", [])
     if not owners:
         found = {f"{name}=={d.version}" for name, dists in installed.items() for d in dists}
         return tuple(sorted(found))

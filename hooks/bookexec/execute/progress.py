@@ -68,7 +68,12 @@ class Progress:
         summary said, is not carried)."""
         with earlier._lock:
             running = dict(earlier._page_done)
+            planned = (earlier.pages, earlier.blocks, earlier.jobs)
         with self._lock:
+            # Until this build has planned (`expect`), a page that ends counts against the
+            # earlier plan, not against none.
+            if not (self.pages or self.blocks):
+                self.pages, self.blocks, self.jobs = planned
             for page, done in running.items():
                 self._page_done[page] = self._page_done.get(page, 0) + done
                 self.blocks_done += done

@@ -42,26 +42,44 @@ class Snapshot:
 
     golden_dir: Path
     texts: dict[Path, tuple[str | None, str | None]]  # path -> (text, what is wrong with it)
+    # The folders read at the start, when not the whole of `golden_dir` (`read`'s `within`).
+    within: tuple[Path, ...] | None = None
 
     @classmethod
-    def read(cls, golden_dir: Path) -> Snapshot:
-        """Read every golden under the folder now."""
+    def read(cls, golden_dir: Path, within: tuple[Path, ...] | None = None) -> Snapshot:
+        """Read every golden under the folder now; with `within`, only those under these
+        folders (GOLDEN_ONLY: the only goldens the build judges or writes): any other is
+        read when asked for, as nothing writes it before the build ends."""
+        found = existing_goldens(golden_dir) if within is None else set()
+        for folder in within or ():
+            found |= existing_goldens(folder)
         return cls(
             golden_dir,
-            {
-                path: read_golden(path, inside=golden_dir)
-                for path in sorted(existing_goldens(golden_dir))
-            },
+            {path: read_golden(path, inside=golden_dir) for path in sorted(found)},
+            within,
         )
+
+    def _later(self, path: Path) -> bool:
+        """A golden this snapshot reads when asked for, not at the start."""
+        return self.within is not None and not any(path.is_relative_to(f) for f in self.within)
 
     def golden(self, path: Path) -> tuple[str | None, str | None]:
         """A golden's text and damage as `read_golden` gave them at the start; (None, None)
         for one that did not exist."""
+        if path not in self.texts and self._later(path):
+            return read_golden(path, inside=self.golden_dir)
         return self.texts.get(path, (None, None))
 
-    def paths(self) -> set[Path]:
-        """The goldens that existed at the start."""
-        return set(self.texts)
+    def paths(self, folder: Path | None = None) -> set[Path]:
+        """The goldens that existed at the start (under `folder` only, when given)."""
+        if folder is not None:
+            read = folder if not self._later(folder) else None  # read at the start
+            found = set(self.texts) if read is not None else self.paths()
+            return {path for path in found if path.is_relative_to(folder)}
+        if self.within is None:
+            return set(self.texts)
+        later = {path for path in existing_goldens(self.golden_dir) if self._later(path)}
+        return set(self.texts) | later
 
 
 @dataclass

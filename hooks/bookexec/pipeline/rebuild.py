@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -173,6 +174,25 @@ def make_older(dest: Path) -> None:
     page again (`File.is_modified` compares the two times)."""
     with contextlib.suppress(FileNotFoundError):  # never written: MkDocs renders it anyway
         os.utime(dest, ns=(0, 0))
+
+
+PLACEHOLDER = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Being built</title></head>
+<body><div class="executed-book-pending"><p>This page is being built: it shows here by itself
+in a few seconds.</p></div></body></html>
+"""
+
+
+def placeholder(dest: Path, source: Path) -> None:
+    """Write a short notice as a page's output, newer than its source, so that MkDocs' dirty
+    build leaves the page for a later build (the notice reloads by itself when it is built)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(PLACEHOLDER, encoding="utf-8")
+    try:
+        newer = max(time.time(), source.stat().st_mtime) + 1
+    except OSError:
+        newer = time.time() + 1
+    os.utime(dest, (newer, newer))
 
 
 @dataclass
