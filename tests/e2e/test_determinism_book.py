@@ -1,11 +1,15 @@
 """Every block of every chapter and lab gives the same output under another hash seed and
 another page order (issue 24).
 
-The book's pages run twice, cold (no cache), through the build's own executor (the same
-workers, one fresh process per page) and the build's own normalisation: once in page order
-under BOOK_HASH_SEED=0, once in reverse order under another seed. What the check would
-compare exactly (the normalised output, the exact facts, the names and bands of the measured
-ones, and whether each claim holds) must be byte-identical; a block that differs is named.
+The goldens are written by the update under the workers' default hash seed (0) in page order,
+and the strict build (`built_book`, CI's `build` job) checks the book under the same seed and
+order against them. Here the book's pages run once more, cold (no cache), through the build's
+own executor (the same workers, one fresh process per page) and the build's own normalisation,
+in reverse page order under another seed, and each block is judged against its golden by the
+check's own comparison: what the check compares exactly (the normalised output, the exact
+facts, the names and bands of the measured ones) must be identical and every claim must hold.
+A block that differs is named with its diff. Both orders and both seeds thus meet the same
+golden, without a second run of the whole book here.
 
 This catches order that depends on the seed (a set of strings, a dict built from one). Order
 that depends on the machine (gc.get_objects(), os.listdir) may come out the same twice here,
@@ -15,7 +19,6 @@ load") lists how.
 
 from __future__ import annotations
 
-import difflib
 import os
 from pathlib import Path
 
@@ -25,14 +28,14 @@ from bookexec.book import labs
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.execute.runner import Executor, hash_seed
-from bookexec.goldens import measured
+from bookexec.goldens.compare import compare
 from bookexec.goldens.normalize import machine_path_rules, normalize
 from bookexec.jax.runtime import JaxRuntime
 from conftest import REPO
 
 pytestmark = pytest.mark.build
 
-SEEDS = ("0", "2718281828")
+SEEDS = ("0", "2718281828")  # the goldens' (the workers' default), and the other one
 
 
 def book_pages(root: Path) -> list[tuple[str, list[Block]]]:
@@ -51,63 +54,51 @@ def book_pages(root: Path) -> list[tuple[str, list[Block]]]:
     return [(src, blocks) for src, blocks in pages if blocks]
 
 
-def judged_text(run, rules) -> str:
-    """What the check compares exactly for one block, as the build normalises it."""
-    if run.failure:
-        return f"FAILED: {run.failure}\n"
-    broken = measured.broken_claims(run.facts, run.claims)
-    return (
-        normalize(run.output, rules)
-        + measured.masked(run.facts, run.claims)
-        + "".join(f"\nbroken: {line}" for line in broken)
-    )
-
-
-def run_book(
+def against_goldens(
     root: Path, pages: list[tuple[str, list[Block]]], seed: str, monkeypatch
-) -> dict[str, str]:
-    """Each block's judged text, keyed `page#block`, with the pages submitted in this order."""
+) -> tuple[int, list[str]]:
+    """Run the pages in this order under `seed`, cold, and judge each block against its golden
+    as the check does: how many blocks ran, and each that failed or differs, named, with a
+    short diff."""
     monkeypatch.setenv("BOOK_HASH_SEED", seed)
-    monkeypatch.setenv("BOOK_CACHE", "off")
-    # no cache: every block really runs
+    monkeypatch.setenv("BOOK_CACHE", "off")  # no cache: every block really runs
     executor = Executor(root, runtime=JaxRuntime(), environ=os.environ, seed=hash_seed(os.environ))
     rules = machine_path_rules(root, os.environ)
-    outputs: dict[str, str] = {}
+    golden_dir = root / "tests" / "golden"
+    ran, found = 0, []
     try:
         for page, blocks in pages:
             executor.submit(page, blocks)
         for page, _ in pages:
             for run in executor.page(page).blocks:
-                outputs[f"{page}#{run.block.id}"] = judged_text(run, rules)
+                ran += 1
+                key = f"{page}#{run.block.id}"
+                if run.failure:
+                    found.append(f"{key} failed: {run.failure}")
+                    continue
+                body = normalize(run.output, rules)
+                judged = compare(
+                    golden_dir, page, run.block.id, run.block.snippet, body, run.facts, run.claims
+                )
+                if judged.status != "ok":
+                    said = [*judged.reasons, *judged.diff(root).splitlines()[:20]]
+                    found.append(f"{key} differs from its golden:\n" + "\n".join(said))
     finally:
         executor.close()
     assert not executor.notes, executor.notes
-    return outputs
-
-
-def differences(first: dict[str, str], second: dict[str, str]) -> list[str]:
-    """Each block whose judged text differs, named, with a short diff."""
-    found = []
-    for key in sorted(first.keys() | second.keys()):
-        a, b = first.get(key, "(missing)\n"), second.get(key, "(missing)\n")
-        if a != b:
-            diff = difflib.unified_diff(a.splitlines(), b.splitlines(), SEEDS[0], SEEDS[1], n=1)
-            found.append(f"{key} differs:\n" + "\n".join(list(diff)[:20]))
-    return found
+    return ran, found
 
 
 def test_every_block_and_lab_is_the_same_under_another_seed_and_page_order(monkeypatch):
+    """The goldens hold each block's output under seed 0 in page order (the update wrote them
+    so, and the strict build checks them so); here the other seed, pages in reverse."""
     pages = book_pages(REPO)
-    first = run_book(REPO, pages, SEEDS[0], monkeypatch)
-    second = run_book(REPO, pages[::-1], SEEDS[1], monkeypatch)
+    ran, found = against_goldens(REPO, pages[::-1], SEEDS[1], monkeypatch)
     blocks = sum(len(b) for _, b in pages)
     lab_pages = sum(1 for page, _ in pages if page.endswith(".ipynb"))
-    assert lab_pages >= 10 and len(first) == blocks > 150  # the whole book, labs included
-    failed = [key for key, text in first.items() if text.startswith("FAILED")]
-    assert not failed, failed
-    found = differences(first, second)
+    assert lab_pages >= 10 and ran == blocks > 150  # the whole book, labs included
     assert not found, "\n\n".join(found)
-    print(f"\n{blocks} blocks on {len(pages)} pages ({lab_pages} labs), same under {SEEDS}")
+    print(f"\n{blocks} blocks on {len(pages)} pages ({lab_pages} labs) as golden under {SEEDS}")
 
 
 SET_ORDER = """\
@@ -116,24 +107,27 @@ print(list(words))  # the order of a set of strings comes from the hash seed
 """
 
 
-def test_a_block_that_prints_a_set_of_strings_is_named(tmp_path, monkeypatch):
-    """The check above can fail: a set's order really changes with the workers' seed."""
-    root = tmp_path / "book"
-    (root / "snippets" / "order").mkdir(parents=True)
-    (root / "docs").mkdir()
-    (root / "snippets" / "order" / "words.py").write_text(SET_ORDER)
-    (root / "snippets" / "order" / "sorted_words.py").write_text(
-        SET_ORDER.replace("list(words)", "sorted(words)")
-    )
-    (root / "docs" / "order.md").write_text(
+def test_a_block_that_prints_a_set_of_strings_is_named(site, monkeypatch):
+    """The check above can fail: a set's order really changes with the workers' seed. The
+    goldens are written as the book's are, by an update build under the default seed."""
+    site.snippet("order/words.py", SET_ORDER)
+    site.snippet("order/sorted_words.py", SET_ORDER.replace("list(words)", "sorted(words)"))
+    site.page(
+        "order.md",
         '# Order\n\n```python exec="on" id="set-order"\n--8<-- "snippets/order/words.py"\n```\n\n'
-        '```python exec="on" id="sorted"\n--8<-- "snippets/order/sorted_words.py"\n```\n'
+        '```python exec="on" id="sorted"\n--8<-- "snippets/order/sorted_words.py"\n```\n',
     )
-    pages = book_pages(root)
-    first = run_book(root, pages, SEEDS[0], monkeypatch)
-    second = run_book(root, pages, SEEDS[1], monkeypatch)
-    found = differences(first, second)
-    assert [f.splitlines()[0] for f in found] == ["order.md#set-order differs:"]
+    monkeypatch.delenv("BOOK_HASH_SEED", raising=False)
+    monkeypatch.delenv("PYTHONHASHSEED", raising=False)
+    written = site.build("update")
+    assert written.returncode == 0, written.output
+    pages = book_pages(site.root)
+    assert against_goldens(site.root, pages, SEEDS[0], monkeypatch) == (2, [])
+    ran, found = against_goldens(site.root, pages[::-1], SEEDS[1], monkeypatch)
+    assert ran == 2 and [f.splitlines()[0] for f in found] == [
+        "order.md#set-order differs from its golden:"
+    ]
+    assert "+['" in found[0] and "-['" in found[0]  # the diff of the two orders
 
 
 def test_the_workers_hash_seed_comes_from_book_hash_seed_and_a_bad_one_is_named():
