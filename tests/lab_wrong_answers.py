@@ -903,6 +903,138 @@ THIRD_READ: dict[str, dict[int, list[Wrong]]] = {
     },
 }
 
+# The third read of issue 37 (reviewer C): wrong answers that passed; each was red before its
+# check was fixed.
+THIRD_READ_C: dict[str, dict[int, list[Wrong]]] = {
+    "collectives": {
+        3: [
+            wrong(
+                "the largest magnitude, not the largest value",
+                "skips-technique",
+                """
+                def _largest(b):
+                    return jnp.full((1,), jnp.abs(jax.lax.all_gather(b, "i", tiled=True)).max())
+
+
+                max_everywhere = jax.shard_map(
+                    _largest, mesh=ring, in_specs=P("i"), out_specs=P("i")
+                )
+                """,
+            ),
+            wrong(
+                "a maximum that starts from 0",
+                "skips-technique",
+                """
+                def _from_zero(b):
+                    gathered = jax.lax.all_gather(b, "i", tiled=True)
+                    return jnp.full((1,), jnp.maximum(0.0, gathered.max()))
+
+
+                max_everywhere = jax.shard_map(
+                    _from_zero, mesh=ring, in_specs=P("i"), out_specs=P("i")
+                )
+                """,
+            ),
+        ],
+    },
+    "numpy-habits": {
+        4: [
+            wrong(
+                "a hand-written bounds check, off by one at each end",
+                "skips-technique",
+                """
+                from jax.experimental import checkify
+
+
+                def read(data, i):
+                    n = data.shape[0]
+                    checkify.check((i <= n) & (i >= -n - 1), "index {i} is out of bounds", i=i)
+                    return data[i]
+
+
+                checked_read = jax.jit(checkify.checkify(read))
+                """,
+            ),
+            wrong(
+                "index_checks, but reads data[abs(i)]",
+                "skips-technique",
+                """
+                from jax.experimental import checkify
+
+
+                def read(data, i):
+                    return data[jnp.abs(i)]
+
+
+                checked_read = jax.jit(checkify.checkify(read, errors=checkify.index_checks))
+                """,
+            ),
+        ],
+    },
+    "captures": {
+        1: [
+            wrong(
+                "no append in the body: the count is faked outside",
+                "skips-technique",
+                """
+                traces = []
+
+
+                @jax.jit
+                def times_steps(x):
+                    return x * steps
+
+
+                traces.append("one")
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "no append in the body: appended outside",
+                "skips-technique",
+                """
+                n_traces = []
+
+
+                @jax.jit
+                def times_n(x, n):
+                    return x * n
+
+
+                n_traces.append("one")
+                """,
+            ),
+        ],
+    },
+    "randomness": {
+        3: [
+            wrong(
+                "jax.random.uniform under another name, bound before the check",
+                "skips-technique",
+                """
+                from jax.random import uniform as _u
+
+
+                def uniform16(key):
+                    return _u(key, (3,), dtype=jnp.float16)
+                """,
+            ),
+            wrong(
+                "jax.random.uniform reached through jax._src.random",
+                "skips-technique",
+                """
+                import jax._src.random as _r
+
+
+                def uniform16(key):
+                    return _r.uniform(key, (3,), dtype=jnp.float16)
+                """,
+            ),
+        ],
+    },
+}
+
 OTHERS: dict[str, dict[int, list[Wrong]]] = {
     "captures": {
         1: [
@@ -2625,6 +2757,27 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
                     return fori_loop(0, steps, lambda i, w: w / 2, u)
                 """,
             ),
+            right(
+                "jitted, with steps static by position",
+                """
+                from functools import partial
+
+
+                @partial(jax.jit, static_argnums=1)
+                def halve(u, steps):
+                    return lax.fori_loop(0, steps, lambda i, w: w * 0.5, u)
+                """,
+            ),
+            right(
+                "jitted by jax.jit(..., static_argnames=...)",
+                """
+                def _halve(u, steps):
+                    return lax.fori_loop(0, steps, lambda i, w: w * 0.5, u)
+
+
+                halve = jax.jit(_halve, static_argnames="steps")
+                """,
+            ),
         ],
     },
     "derivatives": {
@@ -2795,4 +2948,4 @@ def merged(*parts: dict[str, dict[int, list[Wrong]]]) -> dict[str, dict[int, lis
     return {lab: dict(sorted(table[lab].items())) for lab in sorted(table)}
 
 
-WRONG = merged(ISSUE_36, REVIEWED, THIRD_READ, OTHERS)
+WRONG = merged(ISSUE_36, REVIEWED, THIRD_READ, THIRD_READ_C, OTHERS)

@@ -4,16 +4,26 @@ import numpy as np
 
 from bookexec.facts import record  # hidden
 
-# A NumPy array whose data starts on a 64-byte boundary, as any array's data may by chance.
 align = 64
-buffer = np.zeros(16 + align // 4, dtype=np.float32)
-start = (-buffer.ctypes.data % align) // buffer.itemsize
-x_np = buffer[start : start + 16]
-x_np[:] = np.arange(16.0)
 record("alignment", align)  # hidden
 
+
+def aligned(dtype):
+    """Sixteen values whose data starts on a 64-byte boundary, as any array's may by chance."""
+    size = 16 * np.dtype(dtype).itemsize
+    buffer = np.zeros(size + align, dtype=np.uint8)
+    start = -buffer.ctypes.data % align
+    x = buffer[start : start + size].view(dtype)
+    x[:] = np.arange(16.0)
+    return x
+
+
+x_np = aligned(np.float32)
 placed = jax.device_put(x_np)  # on the CPU it may keep x_np's memory (jax-ml/jax#37830)
 copied = jnp.array(x_np)  # always a copy
-x_np[0] = -1.0  # a write after handing the array to JAX
+x64_np = aligned(np.float64)  # NumPy's default dtype, which JAX turns into float32 (x64 off)
+placed64 = jax.device_put(x64_np)
+x_np[0] = x64_np[0] = -1.0  # writes after handing the arrays to JAX
 print("jax.device_put sees the write:", placed[0], "on", placed.device)
 print("jnp.array sees it:            ", copied[0])
+print("from float64, device_put sees:", placed64[0], "as", placed64.dtype)

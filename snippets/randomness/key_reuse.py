@@ -31,3 +31,12 @@ def per_step(key):  # fold_in derives a key, and leaves the key it is given unco
 
 with jax.debug_key_reuse(True):
     print("fold_in per step, accepted:", per_step(jax.random.key(0)))
+
+
+@jax.jit
+def draw_then_fold(key):  # a draw from key, then a key folded from the same key
+    return jax.random.normal(key) + jax.random.normal(jax.random.fold_in(key, 1))
+
+
+with jax.debug_key_reuse(True):
+    print("draw, then fold_in, accepted:", draw_then_fold(jax.random.key(0)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import nbformat
-from lab_wrong_answers import ISSUE_36, KINDS, REVIEWED, RIGHT, THIRD_READ, WRONG
+from lab_wrong_answers import ISSUE_36, KINDS, REVIEWED, RIGHT, THIRD_READ, THIRD_READ_C, WRONG
 
 from conftest import REPO
 
@@ -118,6 +118,29 @@ def test_the_cases_the_third_read_found_passing_stay_in_the_table():
     for lab, exercises in THIRD_READ.items():
         for n, answers in exercises.items():
             assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+
+
+def test_the_cases_the_third_read_c_found_passing_stay_in_the_table():
+    """The third read of issue 37 (reviewer C): wrong answers that passed; each was red before
+    its check was fixed."""
+    counts = {(lab, n): len(found) for lab, ex in THIRD_READ_C.items() for n, found in ex.items()}
+    assert counts == {
+        ("captures", 1): 1,
+        ("captures", 3): 1,
+        ("collectives", 3): 2,
+        ("numpy-habits", 4): 2,
+        ("randomness", 3): 2,
+    }
+    for lab, exercises in THIRD_READ_C.items():
+        for n, answers in exercises.items():
+            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+
+
+def test_the_jitted_halves_the_third_read_c_found_refused_stay_right():
+    """A correct halve jitted with steps static was refused by control-flow's Ex 5 check."""
+    labels = [r.label for r in RIGHT["control-flow"][5]]
+    assert "jitted, with steps static by position" in labels
+    assert "jitted by jax.jit(..., static_argnames=...)" in labels
 
 
 # Issue 36 found these exercises to be a true/false guess or a one-liner: rewritten, each asks
