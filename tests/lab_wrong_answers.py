@@ -1035,6 +1035,198 @@ THIRD_READ_C: dict[str, dict[int, list[Wrong]]] = {
     },
 }
 
+# The confirmation read of issue 37 (reviewer D): wrong answers that passed, and the next one a
+# hostile reader would try for each; each was red before its check was fixed.
+CONFIRMATION_READ: dict[str, dict[int, list[Wrong]]] = {
+    "interpreter": {
+        1: [
+            wrong(
+                "a census read off the printed jaxpr with a regex that allows digits",
+                "skips-technique",
+                """
+                import re
+                from collections import Counter
+
+
+                def census(jaxpr):
+                    found = Counter(re.findall(r"= ([a-z_0-9]+)[\\[ \\n]", str(jaxpr)))
+                    return dict(sorted(found.items()))
+                """,
+            ),
+            wrong(
+                "walks every param that holds a jaxpr: counts a custom_jvp_call's body too",
+                "skips-technique",
+                """
+                def census(jaxpr):
+                    counts = {}
+
+                    def walk(program):
+                        for eqn in program.eqns:
+                            name = eqn.primitive.name
+                            counts[name] = counts.get(name, 0) + 1
+                            for param in eqn.params.values():
+                                inner = getattr(param, "jaxpr", None)
+                                if inner is not None and hasattr(inner, "eqns"):
+                                    walk(inner)
+
+                    walk(jaxpr)
+                    return {name: counts[name] for name in sorted(counts)}
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "never binds consts: right on jaxprs without constants",
+                "skips-technique",
+                """
+                def run_and_watch(jaxpr, consts, *args):
+                    env, seen = dict(zip(jaxpr.invars, args)), []
+                    for eqn in jaxpr.eqns:
+                        ins = [read(env, a) for a in eqn.invars]
+                        params = eqn.primitive.get_bind_params(eqn.params)
+                        outs = eqn.primitive.bind(*ins, **params)
+                        outs = outs if eqn.primitive.multiple_results else [outs]
+                        seen.append((eqn.primitive.name, tuple(outs[0].shape)))
+                        env.update(zip(eqn.outvars, outs))
+                    return [read(env, a) for a in jaxpr.outvars], seen
+                """,
+            ),
+            wrong(
+                "binds consts as the first inputs, not to the constvars",
+                "skips-technique",
+                """
+                def run_and_watch(jaxpr, consts, *args):
+                    env, seen = dict(zip(jaxpr.invars, [*consts, *args])), []
+                    env.update(zip(jaxpr.constvars, consts))
+                    for eqn in jaxpr.eqns:
+                        ins = [read(env, a) for a in eqn.invars]
+                        params = eqn.primitive.get_bind_params(eqn.params)
+                        outs = eqn.primitive.bind(*ins, **params)
+                        outs = outs if eqn.primitive.multiple_results else [outs]
+                        seen.append((eqn.primitive.name, tuple(outs[0].shape)))
+                        env.update(zip(eqn.outvars, outs))
+                    return [read(env, a) for a in jaxpr.outvars], seen
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "a dict of names: drops a primitive met twice",
+                "skips-technique",
+                """
+                def plan(f, x, rules):
+                    def table(n):
+                        if n in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if n in WITH_CONSTANT else "missing"
+
+                    eqns = reversed(jax.make_jaxpr(f)(x).jaxpr.eqns)
+                    return list({e.primitive.name: table(e.primitive.name) for e in eqns}.items())
+
+
+                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": lambda y: jnp.expm1(y)}
+                """,
+            ),
+            wrong(
+                "groupby: merges a primitive met twice in a row",
+                "skips-technique",
+                """
+                from itertools import groupby
+
+
+                def plan(f, x, rules):
+                    def table(n):
+                        if n in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if n in WITH_CONSTANT else "missing"
+
+                    names = [e.primitive.name for e in reversed(jax.make_jaxpr(f)(x).jaxpr.eqns)]
+                    return [(n, table(n)) for n, _ in groupby(names)]
+
+
+                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": lambda y: jnp.expm1(y)}
+                """,
+            ),
+        ],
+    },
+    "sharding": {
+        3: [
+            wrong(
+                "replicates a and b, adds, reshards the sum back",
+                "skips-technique",
+                """
+                from jax.sharding import reshard
+
+
+                def add_resharded(a, b):
+                    full = NamedSharding(mesh, Spec())
+                    return reshard(reshard(a, full) + reshard(b, full), jax.typeof(a).sharding)
+                """,
+            ),
+            wrong(
+                "moves a to b's placement, adds, moves the sum back",
+                "skips-technique",
+                """
+                from jax.sharding import reshard
+
+
+                def add_resharded(a, b):
+                    moved = reshard(a, jax.typeof(b).sharding) + b
+                    return reshard(moved, jax.typeof(a).sharding)
+                """,
+            ),
+            wrong(
+                "one reshard of b, to replicated: every device gathers all of b",
+                "skips-technique",
+                """
+                from jax.sharding import reshard
+
+
+                def add_resharded(a, b):
+                    return a + reshard(b, NamedSharding(mesh, Spec()))
+                """,
+            ),
+        ],
+    },
+    "leaving-the-trace": {
+        2: [
+            wrong(
+                "exported for float32[n, m]: the columns symbolic too",
+                "skips-technique",
+                """
+                n, m = export.symbolic_shape("n, m")
+                exported = export.export(jax.jit(lambda x: jnp.sin(x).sum(axis=0)))(
+                    jax.ShapeDtypeStruct((n, m), jnp.float32)
+                )
+                blob = exported.serialize(vjp_order=1)
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "every index_map sends instance i to block 1 - i",
+                "skips-technique",
+                """
+                def axpy_kernel(x_ref, y_ref, o_ref):
+                    o_ref[...] = x_ref[...] * 2.0 + y_ref[...]
+
+
+                def axpy(x, y):
+                    block = pl.BlockSpec((4,), lambda i: (1 - i,))
+                    return pl.pallas_call(
+                        axpy_kernel,
+                        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+                        grid=(2,),
+                        in_specs=[block, block],
+                        out_specs=block,
+                        interpret=True,
+                    )(x, y)
+                """,
+            ),
+        ],
+    },
+}
+
 OTHERS: dict[str, dict[int, list[Wrong]]] = {
     "captures": {
         1: [
@@ -2912,29 +3104,6 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
             ),
         ],
     },
-    "interpreter": {
-        1: [
-            right(
-                "a recursive walk over every param that holds a jaxpr",
-                """
-                def census(jaxpr):
-                    counts = {}
-
-                    def walk(program):
-                        for eqn in program.eqns:
-                            name = eqn.primitive.name
-                            counts[name] = counts.get(name, 0) + 1
-                            for param in eqn.params.values():
-                                inner = getattr(param, "jaxpr", None)
-                                if inner is not None and hasattr(inner, "eqns"):
-                                    walk(inner)
-
-                    walk(jaxpr)
-                    return {name: counts[name] for name in sorted(counts)}
-                """,
-            ),
-        ],
-    },
 }
 
 
@@ -2948,4 +3117,4 @@ def merged(*parts: dict[str, dict[int, list[Wrong]]]) -> dict[str, dict[int, lis
     return {lab: dict(sorted(table[lab].items())) for lab in sorted(table)}
 
 
-WRONG = merged(ISSUE_36, REVIEWED, THIRD_READ, THIRD_READ_C, OTHERS)
+WRONG = merged(ISSUE_36, REVIEWED, THIRD_READ, THIRD_READ_C, CONFIRMATION_READ, OTHERS)

@@ -19,7 +19,9 @@ try:
 except ValueError as err:
     print(f"{type(err).__name__}: {err}")
 try:
-    feats + jax.sharding.reshard(pinned, feats.sharding)  # within pinned's own device
+    feats + jax.sharding.reshard(pinned, feats.sharding)  # pinned stays on device 3
 except ValueError as err:
     print(f"with reshard: {type(err).__name__}: {str(err).split('. Got')[0]}")
+spread = jax.sharding.reshard(loose, feats.sharding)  # uncommitted: free to go anywhere
+print("reshard(loose):", jax.typeof(spread), "on", len(spread.devices()), "devices")
 print("with device_put:", jax.typeof(feats + jax.device_put(pinned, feats.sharding)))

@@ -18,3 +18,8 @@ print("built:", jax.typeof(built))
 print("calls:", len(asked), "| device 0 asked for", asked[0])
 print("same values:", bool((np.asarray(built) == on_host).all()))
 record("calls", str(len(asked)))  # hidden
+
+asked.clear()  # a fully replicated array: every device holds the whole, read once
+whole = jax.sharding.NamedSharding(feats.sharding.mesh, jax.sharding.PartitionSpec())
+print("replicated:", jax.typeof(jax.make_array_from_callback((6, 12), whole, read_block)))
+print("calls:", len(asked))

@@ -5,7 +5,16 @@ from __future__ import annotations
 import re
 
 import nbformat
-from lab_wrong_answers import ISSUE_36, KINDS, REVIEWED, RIGHT, THIRD_READ, THIRD_READ_C, WRONG
+from lab_wrong_answers import (
+    CONFIRMATION_READ,
+    ISSUE_36,
+    KINDS,
+    REVIEWED,
+    RIGHT,
+    THIRD_READ,
+    THIRD_READ_C,
+    WRONG,
+)
 
 from conftest import REPO
 
@@ -132,6 +141,25 @@ def test_the_cases_the_third_read_c_found_passing_stay_in_the_table():
         ("randomness", 3): 2,
     }
     for lab, exercises in THIRD_READ_C.items():
+        for n, answers in exercises.items():
+            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+
+
+def test_the_cases_the_confirmation_read_found_passing_stay_in_the_table():
+    """The confirmation read of issue 37 (reviewer D): wrong answers that passed, and the next
+    one a hostile reader would try; each was red before its check was fixed."""
+    counts = {
+        (lab, n): len(found) for lab, ex in CONFIRMATION_READ.items() for n, found in ex.items()
+    }
+    assert counts == {
+        ("interpreter", 1): 2,
+        ("interpreter", 2): 2,
+        ("interpreter", 3): 2,
+        ("leaving-the-trace", 2): 1,
+        ("leaving-the-trace", 3): 1,
+        ("sharding", 3): 3,
+    }
+    for lab, exercises in CONFIRMATION_READ.items():
         for n, answers in exercises.items():
             assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
