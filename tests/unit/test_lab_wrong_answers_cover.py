@@ -5,7 +5,15 @@ from __future__ import annotations
 import re
 
 import nbformat
-from lab_wrong_answers import ISSUE_36, KINDS, REVIEWED, RIGHT, THIRD_READ, WRONG
+from lab_wrong_answers import (
+    CONFIRMATION_READ,
+    ISSUE_36,
+    KINDS,
+    REVIEWED,
+    RIGHT,
+    THIRD_READ,
+    WRONG,
+)
 
 from conftest import REPO
 
@@ -116,6 +124,23 @@ def test_the_cases_the_third_read_found_passing_stay_in_the_table():
         ("sharding", 3): 1,
     }
     for lab, exercises in THIRD_READ.items():
+        for n, answers in exercises.items():
+            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+
+
+def test_the_cases_the_confirmation_read_found_passing_stay_in_the_table():
+    """The confirmation read of issue 37 (reviewer E): wrong answers that passed, and the next
+    one tried once each was refused; each was red before its check was fixed."""
+    counts = {
+        (lab, n): len(found) for lab, ex in CONFIRMATION_READ.items() for n, found in ex.items()
+    }
+    assert counts == {
+        ("transforms", 1): 3,
+        ("transforms", 4): 3,
+        ("derivatives", 2): 2,
+        ("retracing", 2): 2,
+    }
+    for lab, exercises in CONFIRMATION_READ.items():
         for n, answers in exercises.items():
             assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
