@@ -1227,6 +1227,123 @@ CONFIRMATION_READ: dict[str, dict[int, list[Wrong]]] = {
     },
 }
 
+# The confirmation read of issue 37 (reviewer E): wrong answers that passed, and the next one a
+# hostile reader would try once each was refused; each was red before its check was fixed.
+CONFIRMATION_READ_E: dict[str, dict[int, list[Wrong]]] = {
+    "transforms": {
+        1: [
+            wrong(
+                "a per-example gradient worked out by hand, jitted: no grad, no vmap",
+                "skips-technique",
+                """
+                per_example = jax.jit(lambda w, xs, ys: 2 * (xs @ w - ys)[:, None] * xs)
+                """,
+            ),
+            wrong(
+                "the hand-worked gradient as an einsum, a batched product: no grad, no vmap",
+                "skips-technique",
+                """
+                per_example = jax.jit(
+                    lambda w, xs, ys: jnp.einsum("b,bi->bi", 2 * (xs @ w - ys), xs)
+                )
+                """,
+            ),
+            wrong(
+                "jacrev of the vector of losses: no grad",
+                "skips-technique",
+                """
+                per_example = jax.jit(
+                    jax.jacrev(lambda w, xs, ys: jax.vmap(loss, (None, 0, 0))(w, xs, ys))
+                )
+                """,
+            ),
+        ],
+        4: [
+            wrong(
+                "jacfwd over jacfwd: forward over forward, no grad",
+                "skips-technique",
+                """
+                def curvature_in_x(w, x, y):
+                    return jax.jacfwd(jax.jacfwd(loss, argnums=1), argnums=1)(w, x, y)
+                """,
+            ),
+            wrong(
+                "jacrev over jacfwd: reverse over forward, no grad",
+                "skips-technique",
+                """
+                def curvature_in_x(w, x, y):
+                    return jax.jacrev(jax.jacfwd(loss, argnums=1), argnums=1)(w, x, y)
+                """,
+            ),
+            wrong(
+                "grad called beside, its result unused, and jacfwd over jacfwd",
+                "skips-technique",
+                """
+                def curvature_in_x(w, x, y):
+                    jax.grad(loss, argnums=1)(w, x, y)
+                    return jax.jacfwd(jax.jacfwd(loss, argnums=1), argnums=1)(w, x, y)
+                """,
+            ),
+        ],
+    },
+    "derivatives": {
+        2: [
+            wrong(
+                "forward over forward, one jvp of jvp per basis vector",
+                "skips-technique",
+                """
+                def hvp(f, x, v):
+                    def along(e):
+                        return jax.jvp(lambda y: jax.jvp(f, (y,), (v,))[1], (x,), (e,))[1]
+
+                    n = x.shape[0]
+                    return jnp.stack([along(jnp.zeros(n).at[i].set(1.0)) for i in range(n)])
+                """,
+            ),
+            wrong(
+                "forward over forward, linearized once, pushed along each basis vector",
+                "skips-technique",
+                """
+                def hvp(f, x, v):
+                    _, along = jax.linearize(lambda y: jax.jvp(f, (y,), (v,))[1], x)
+                    n = x.shape[0]
+                    return jnp.stack([along(jnp.zeros(n).at[i].set(1.0)) for i in range(n)])
+                """,
+            ),
+        ],
+    },
+    "retracing": {
+        2: [
+            wrong(
+                "the right numbers with a leading axis, shape (1, 4)",
+                "skips-technique",
+                """
+                @jax.jit
+                def affine_pair(pair):
+                    return (3 * (pair[0] + pair[1]) + 1)[None]
+
+
+                list_retraces = True
+                """,
+            ),
+            wrong(
+                "the right numbers stacked twice, shape (2, 4)",
+                "skips-technique",
+                """
+                @jax.jit
+                def affine_pair(pair):
+                    out = 3 * (pair[0] + pair[1]) + 1
+                    return jnp.stack([out, out])
+
+
+                list_retraces = True
+                """,
+            ),
+        ],
+    },
+}
+
+
 OTHERS: dict[str, dict[int, list[Wrong]]] = {
     "captures": {
         1: [
@@ -2995,6 +3112,26 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
         ],
     },
     "transforms": {
+        1: [
+            right(
+                "vmap of grad over a broadcast w",
+                """
+                def per_example(w, xs, ys):
+                    return jax.vmap(jax.grad(loss))(jnp.broadcast_to(w, xs.shape), xs, ys)
+
+
+                per_example = jax.jit(per_example)
+                """,
+            ),
+            right(
+                "vmap of value_and_grad's gradient",
+                """
+                per_example = jax.jit(
+                    jax.vmap(lambda w, x, y: jax.value_and_grad(loss)(w, x, y)[1], (None, 0, 0))
+                )
+                """,
+            ),
+        ],
         3: [
             right(
                 "vjp imported by name",
@@ -3019,6 +3156,14 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
         ],
         # Issue 37, third read: the check now watches for jax.jacfwd.
         4: [
+            right(
+                "jacfwd of a lambda that calls grad inside",
+                """
+                def curvature_in_x(w, x, y):
+                    inner = lambda w, x, y: jax.grad(loss, argnums=1)(w, x, y)  # noqa: E731
+                    return jax.jacfwd(inner, argnums=1)(w, x, y)
+                """,
+            ),
             right(
                 "jacfwd imported by name",
                 """
@@ -3117,4 +3262,6 @@ def merged(*parts: dict[str, dict[int, list[Wrong]]]) -> dict[str, dict[int, lis
     return {lab: dict(sorted(table[lab].items())) for lab in sorted(table)}
 
 
-WRONG = merged(ISSUE_36, REVIEWED, THIRD_READ, THIRD_READ_C, CONFIRMATION_READ, OTHERS)
+WRONG = merged(
+    ISSUE_36, REVIEWED, THIRD_READ, THIRD_READ_C, CONFIRMATION_READ, CONFIRMATION_READ_E, OTHERS
+)

@@ -15,8 +15,14 @@ print("vmap:", jax.vmap(rms)(rows))
 batched = jax.make_jaxpr(jax.vmap(rms))(rows)
 print("primitives under vmap:", [e.primitive.name for e in batched.eqns])
 print("forward mode:", jax.jvp(rms, (rows[0],), (jnp.ones(4),))[1])
+tangents = jnp.ones_like(rows)  # one tangent per row
+print("vmap of jvp:", jax.vmap(lambda r, t: jax.jvp(rms, (r,), (t,))[1])(rows, tangents))
 try:
     jax.vmap(jax.grad(rms))(rows)  # a custom_vmap like any other: no reverse mode
 except ValueError as err:
     print("vmap of grad:", type(err).__name__ + ":", err)
+try:
+    jax.jacfwd(rms)(rows[0])  # forward mode too, but the rule is given no batched argument
+except ValueError as err:
+    print("jacfwd:", type(err).__name__ + ":", err)
 record("primitive", batched.eqns[0].primitive.name)  # hidden

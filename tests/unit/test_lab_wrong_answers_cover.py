@@ -7,6 +7,7 @@ import re
 import nbformat
 from lab_wrong_answers import (
     CONFIRMATION_READ,
+    CONFIRMATION_READ_E,
     ISSUE_36,
     KINDS,
     REVIEWED,
@@ -169,6 +170,23 @@ def test_the_jitted_halves_the_third_read_c_found_refused_stay_right():
     labels = [r.label for r in RIGHT["control-flow"][5]]
     assert "jitted, with steps static by position" in labels
     assert "jitted by jax.jit(..., static_argnames=...)" in labels
+
+
+def test_the_cases_the_confirmation_read_e_found_passing_stay_in_the_table():
+    """The confirmation read of issue 37 (reviewer E): wrong answers that passed, and the next
+    one tried once each was refused; each was red before its check was fixed."""
+    counts = {
+        (lab, n): len(found) for lab, ex in CONFIRMATION_READ_E.items() for n, found in ex.items()
+    }
+    assert counts == {
+        ("transforms", 1): 3,
+        ("transforms", 4): 3,
+        ("derivatives", 2): 2,
+        ("retracing", 2): 2,
+    }
+    for lab, exercises in CONFIRMATION_READ_E.items():
+        for n, answers in exercises.items():
+            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
 
 # Issue 36 found these exercises to be a true/false guess or a one-liner: rewritten, each asks
