@@ -1344,6 +1344,103 @@ CONFIRMATION_READ_E: dict[str, dict[int, list[Wrong]]] = {
 }
 
 
+CONFIRMATION_READ_FG: dict[str, dict[int, list[Wrong]]] = {
+    "interpreter": {
+        1: [
+            wrong(
+                "each nested body walked once, by identity: a jaxpr called twice counts once",
+                "uniform-only",
+                """
+                def census(jaxpr):
+                    counts, done = {}, set()
+
+                    def walk(program):
+                        for eqn in program.eqns:
+                            counts[eqn.primitive.name] = counts.get(eqn.primitive.name, 0) + 1
+                            body = eqn.params.get("jaxpr")
+                            if body is not None and id(body) not in done:
+                                done.add(id(body))
+                                walk(body.jaxpr)
+
+                    walk(jaxpr)
+                    return dict(sorted(counts.items()))
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "only the first output returned",
+                "uniform-only",
+                """
+                def run_and_watch(jaxpr, consts, *args):
+                    env, seen = dict(zip(jaxpr.constvars, consts)), []
+                    env.update(zip(jaxpr.invars, args))
+                    for eqn in jaxpr.eqns:
+                        params = eqn.primitive.get_bind_params(eqn.params)
+                        outs = eqn.primitive.bind(*[read(env, a) for a in eqn.invars], **params)
+                        outs = outs if eqn.primitive.multiple_results else [outs]
+                        seen.append((eqn.primitive.name, tuple(outs[0].shape)))
+                        env.update(zip(eqn.outvars, outs))
+                    return [read(env, jaxpr.outvars[0])], seen
+                """,
+            ),
+        ],
+    },
+    "numpy-habits": {
+        3: [
+            wrong(
+                "donated, but the result has an extra leading axis, shape (1, 4)",
+                "uniform-only",
+                """
+                double_in_place = jax.jit(lambda a: jnp.stack([2 * a]), donate_argnums=0)
+                """,
+            ),
+            wrong(
+                "donated, twice the input cast to float16",
+                "uniform-only",
+                """
+                double_in_place = jax.jit(lambda a: (2 * a).astype(jnp.float16), donate_argnums=0)
+                """,
+            ),
+        ],
+    },
+    "control-flow": {
+        1: [
+            wrong(
+                "the squared norm compared with the limit",
+                "uniform-only",
+                """
+                def clip_where(u, limit):
+                    n = jnp.linalg.norm(u)
+                    return jnp.where((u**2).sum() > limit, u * limit / n, u)
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "lax.cond on the squared norm compared with the limit",
+                "uniform-only",
+                """
+                def clip_cond(u, limit):
+                    n = jnp.linalg.norm(u)
+                    return lax.cond((u**2).sum() > limit, lambda w: w * (limit / n), lambda w: w, u)
+                """,
+            ),
+        ],
+        5: [
+            wrong(
+                "at most five trips, min(steps, 5): right for the steps tried",
+                "uniform-only",
+                """
+                def halve(u, steps):
+                    return lax.fori_loop(0, min(steps, 5), lambda i, w: w * 0.5, u)
+                """,
+            ),
+        ],
+    },
+}
+
+
 OTHERS: dict[str, dict[int, list[Wrong]]] = {
     "captures": {
         1: [
@@ -3263,5 +3360,12 @@ def merged(*parts: dict[str, dict[int, list[Wrong]]]) -> dict[str, dict[int, lis
 
 
 WRONG = merged(
-    ISSUE_36, REVIEWED, THIRD_READ, THIRD_READ_C, CONFIRMATION_READ, CONFIRMATION_READ_E, OTHERS
+    ISSUE_36,
+    REVIEWED,
+    THIRD_READ,
+    THIRD_READ_C,
+    CONFIRMATION_READ,
+    CONFIRMATION_READ_E,
+    CONFIRMATION_READ_FG,
+    OTHERS,
 )

@@ -23,7 +23,10 @@ placed = jax.device_put(x_np)  # on the CPU it may keep x_np's memory (jax-ml/ja
 copied = jnp.array(x_np)  # always a copy
 x64_np = aligned(np.float64)  # NumPy's default dtype, which JAX turns into float32 (x64 off)
 placed64 = jax.device_put(x64_np)
-x_np[0] = x64_np[0] = -1.0  # writes after handing the arrays to JAX
+strided_np = aligned(np.float32)[::2]  # float32 and aligned, but every other element
+placed_strided = jax.device_put(strided_np)
+x_np[0] = x64_np[0] = strided_np[0] = -1.0  # writes after handing the arrays to JAX
 print("jax.device_put sees the write:", placed[0], "on", placed.device)
 print("jnp.array sees it:            ", copied[0])
 print("from float64, device_put sees:", placed64[0], "as", placed64.dtype)
+print("strided view, device_put sees:", placed_strided[0])

@@ -12,9 +12,18 @@ with jax.set_mesh(grid):
     # only weights splits the contracted dimension: no out_sharding needed
     print("rows @ weights:", jax.typeof(rows @ weights), collectives(jnp.matmul, rows, weights))
     print("feats.sum(axis=1):", collectives(lambda x: x.sum(axis=1), feats))
+    # neither splits the contracted dimension, but both free ones are on data: refused
+    cols = place((12, 8), Spec(None, "data"))
+    try:
+        rows @ cols
+    except Exception as err:
+        print("rows @ cols:", type(err).__name__, str(err).splitlines()[0])
+    fixed = jnp.matmul(rows, cols, out_sharding=Spec("data", None))
+    print("rows @ cols, out_sharding=Spec('data', None):", jax.typeof(fixed))
     # hidden: begin
     record("local_collectives", sum(collectives(jnp.matmul, rows, shared).values()))
     record("one_side_type", str(jax.typeof(rows @ weights)))
     record("one_side_collectives", sum(collectives(jnp.matmul, rows, weights).values()))
     record("row_sum_collectives", sum(collectives(lambda x: x.sum(axis=1), feats).values()))
+    record("fixed_type", str(jax.typeof(fixed)))
     # hidden: end

@@ -8,6 +8,7 @@ import nbformat
 from lab_wrong_answers import (
     CONFIRMATION_READ,
     CONFIRMATION_READ_E,
+    CONFIRMATION_READ_FG,
     ISSUE_36,
     KINDS,
     REVIEWED,
@@ -185,6 +186,26 @@ def test_the_cases_the_confirmation_read_e_found_passing_stay_in_the_table():
         ("retracing", 2): 2,
     }
     for lab, exercises in CONFIRMATION_READ_E.items():
+        for n, answers in exercises.items():
+            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+
+
+def test_the_cases_the_confirmation_reads_f_and_g_found_passing_stay_in_the_table():
+    """The confirmation reads of issue 37 (reviewers F and G): wrong answers that passed, and
+    the next one tried where a check was widened; each that passed was red before its check
+    was fixed."""
+    counts = {
+        (lab, n): len(found) for lab, ex in CONFIRMATION_READ_FG.items() for n, found in ex.items()
+    }
+    assert counts == {
+        ("interpreter", 1): 1,
+        ("interpreter", 2): 1,
+        ("numpy-habits", 3): 2,
+        ("control-flow", 1): 1,
+        ("control-flow", 2): 1,
+        ("control-flow", 5): 1,
+    }
+    for lab, exercises in CONFIRMATION_READ_FG.items():
         for n, answers in exercises.items():
             assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
