@@ -829,7 +829,8 @@ def _chapter(
                 change = compare_block(path.stem, old_text, new_text, old, new)
                 link = f"[`{path.stem}`](#changes-{chapter}-{path.stem})"
                 for release, text in ((old, old_text), (new, new_text)):
-                    for name in primitives(text or ""):
+                    # The output alone: a record's facts are no jaxpr and make it unreadable.
+                    for name in primitives(parse(text).output if text else ""):
                         census.setdefault((old, new, release), {}).setdefault(name, [])
                         census[old, new, release][name].append(link)
             if change:
