@@ -55,6 +55,12 @@ def small_book(tmp_path):
     return tmp_path
 
 
+def _append(path, line: str) -> None:
+    """A line added to the end of a record's output: before its facts, which are not output."""
+    output, facts, rest = path.read_text().partition("--- facts ---\n")
+    path.write_text(output + line + "\n" + facts + rest)
+
+
 def section(page: str, block_id: str) -> str:
     start = page.index(f"### `{block_id}`")
     end = page.find("\n### ", start + 1)
@@ -249,9 +255,9 @@ def test_the_summary_names_a_reworded_error(small_book):
     assert "**Errors reworded.**" not in summary(render_page(small_book))
     # The block's error, its last line, under the last older release and under the pin.
     record = small_book / RECORDS / RELEASES[-1] / PICKED[2]
-    record.write_text(record.read_text() + "ValueError: x\n")
+    _append(record, "ValueError: x")
     golden = small_book / "tests/golden" / PICKED[2]
-    golden.write_text(golden.read_text() + "ValueError: x, in more words\n")
+    _append(golden, "ValueError: x, in more words")
     said = summary(render_page(small_book))
     assert "**Errors reworded.**" in said
     assert "[`scalar-jaxpr`](#changes-tracers-scalar-jaxpr) in Tracers" in said
@@ -277,7 +283,7 @@ def _last_step(small_book, old_line: str, new_line: str) -> str:
     """The summary of the last step after one line is added under each of its two releases."""
     for folder, line in ((f"{RECORDS}/{RELEASES[-1]}", old_line), ("tests/golden", new_line)):
         path = small_book / folder / PICKED[2]
-        path.write_text(path.read_text() + line + "\n")
+        _append(path, line)
     said = summary(render_page(small_book))
     return said[said.index(f"### From JAX {RELEASES[-1]} to") :]
 
@@ -356,7 +362,7 @@ def test_a_primitive_new_to_the_book_is_named_with_its_blocks(small_book):
         ("tests/golden", "saved: logistic"),
     ):
         other = small_book / folder / PICKED[0]
-        other.write_text(other.read_text() + line + "\n")
+        _append(other, line)
     said = _last_step(small_book, "", "")
     assert "its name is also printed by [`scan-jaxpr`](#changes-control-flow-scan-jaxpr)" in said
     assert (

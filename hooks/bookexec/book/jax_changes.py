@@ -22,6 +22,7 @@ import re
 import subprocess
 import tempfile
 import tomllib
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -246,16 +247,51 @@ def _chapters(root: Path) -> list[tuple[str, str]]:
     return listed + extra
 
 
+def _items(value: str) -> list[str] | None:
+    """A JSON-valued fact's items (a record's `text` lines, else its leaves), None if not JSON:
+    the raw JSON split on commas would show an upgrader fragments of the record."""
+    start = min((i for i in (value.find("{"), value.find("[")) if i >= 0), default=-1)
+    if start < 0:
+        return None
+    try:
+        tree = json.loads(value[start:])
+    except ValueError:
+        return None
+    texts: list[str] = []
+    leaves: list[str] = []
+
+    def walk(node: object, key: str = "") -> None:
+        if isinstance(node, dict):
+            for name, child in node.items():
+                walk(child, str(name))
+        elif isinstance(node, list):
+            for child in node:
+                walk(child, key)
+        elif node is not None and not isinstance(node, bool):
+            (texts if key == "text" else leaves).append(str(node).strip())
+
+    walk(tree)
+    return [item for item in texts or leaves if item]
+
+
 def _moved(old: str, new: str) -> str:
-    """A count as `old → new`; a list (comma-separated) as what it gained and lost."""
-    if "–" in (old, new) or (", " not in old and ", " not in new):
+    """A count as `old → new`; a list (comma-separated or JSON) as what it gained and lost."""
+    if "–" in (old, new):
         return f"{old} → {new}"
-    before, after = old.split(", "), new.split(", ")
-    gained = [item for item in after if item not in before]
-    lost = [item for item in before if item not in after]
+    before, after = _items(old), _items(new)
+    if before is None or after is None:
+        if ", " not in old and ", " not in new:
+            return f"{old} → {new}"
+        before, after = old.split(", "), new.split(", ")
+        unmoved = f"reordered: {new}"
+    else:
+        unmoved = "reordered" if before != after else "same items, other fields changed"
+    # Counted, not merely present: a jaxpr that loses one of three equal lines lost one.
+    gained = list((Counter(after) - Counter(before)).elements())
+    lost = list((Counter(before) - Counter(after)).elements())
     said = [f"gained {', '.join(gained)}"] if gained else []
     said += [f"lost {', '.join(lost)}"] if lost else []
-    return "; ".join(said) or f"reordered: {new}"
+    return "; ".join(said) or unmoved
 
 
 _DOCS = re.compile(r"https?://docs\.jax\.dev/en/latest/")
@@ -793,7 +829,8 @@ def _chapter(
                 change = compare_block(path.stem, old_text, new_text, old, new)
                 link = f"[`{path.stem}`](#changes-{chapter}-{path.stem})"
                 for release, text in ((old, old_text), (new, new_text)):
-                    for name in primitives(text or ""):
+                    # The output alone: a record's facts are no jaxpr and make it unreadable.
+                    for name in primitives(parse(text).output if text else ""):
                         census.setdefault((old, new, release), {}).setdefault(name, [])
                         census[old, new, release][name].append(link)
             if change:

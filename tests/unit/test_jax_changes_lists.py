@@ -1,0 +1,51 @@
+"""The "Counts and lists that moved" bullet of docs/jax-changes.md says what a JSON-valued fact
+gained and lost by its items' text, read from the book's real records (no build, no worker)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+from bookexec.book.jax_changes import RECORDS, RELEASES, render_page
+from bookexec.goldens.store import VERSIONS_FILE
+from conftest import REPO
+
+GOLDEN = REPO / "tests" / "golden"
+# A block whose `scanned` fact (a stepper's JSON) gained and lost scan parameters in 0.11.2.
+NAME = "control-flow/loop-steps.txt"
+
+
+def _book(tmp_path):
+    """A book of the one block, its golden and its two real older records."""
+    for base, folder in [(GOLDEN, "tests/golden")] + [
+        (REPO / RECORDS / release, f"{RECORDS}/{release}") for release in RELEASES
+    ]:
+        target = tmp_path / folder / NAME
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(base / VERSIONS_FILE, tmp_path / folder / VERSIONS_FILE)
+        text = re.sub(r"^sources: .*\n", "", (base / NAME).read_text(), count=1, flags=re.M)
+        target.write_text(text)
+    (tmp_path / "snippets/control-flow").mkdir(parents=True)
+    (tmp_path / "snippets/control-flow/loop_steps.py").write_text("print(1)\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/control-flow.md").write_text(
+        '# C\n\n```python exec="on" id="loop-steps"\n'
+        '--8<-- "snippets/control-flow/loop_steps.py"\n```\n'
+    )
+    (tmp_path / "mkdocs.yml").write_text("nav:\n  - Control flow: control-flow.md\n")
+    return tmp_path
+
+
+def _moved_bullet(page: str) -> str:
+    start = page.index(f"### From JAX {RELEASES[0]} to JAX {RELEASES[1]}")
+    step = page[start : page.index("\n### ", start + 1)]
+    return next(line for line in step.splitlines() if "**Counts and lists that moved.**" in line)
+
+
+def test_a_json_fact_that_moved_is_said_by_the_items_it_gained_and_lost(tmp_path):
+    said = _moved_bullet(render_page(_book(tmp_path)))
+    assert '"text"' not in said and "}" not in said.split("(`scanned`")[1]
+    assert (
+        "(`scanned` gained ft_in=((None,), (None,), ()), ft_out=((None,), ()); "
+        "lost num_carry=1, num_consts=1)"
+    ) in said
