@@ -3349,6 +3349,44 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
 }
 
 
+# The confirmation read of issue 37 (reviewer H): wrong answers that passed; each was red
+# before its check was fixed.
+CONFIRMATION_READ_H: dict[str, dict[int, list[Wrong]]] = {
+    "derivatives": {
+        3: [
+            wrong(
+                "the name on the second layer's product w @ h, not on w @ x",
+                "skips-technique",
+                """
+                def _second_named(w, x):
+                    h = jnp.tanh(w @ x)
+                    return jnp.sum(jnp.tanh(checkpoint_name(w @ h, "first")))
+
+
+                saved_policy_fn = jax.checkpoint(
+                    _second_named, policy=jax.checkpoint_policies.save_only_these_names("first")
+                )
+                """,
+            ),
+        ],
+    },
+    "retracing": {
+        3: [
+            wrong(
+                "calls affine on the padded vector, then returns its own 3 * x + 1",
+                "skips-technique",
+                """
+                def padded_affine(x):
+                    n = x.shape[0]
+                    affine(jnp.pad(x, (0, 8 - n)))
+                    return 3 * x + 1
+                """,
+            ),
+        ],
+    },
+}
+
+
 def merged(*parts: dict[str, dict[int, list[Wrong]]]) -> dict[str, dict[int, list[Wrong]]]:
     """One table from several: the wrong answers of an exercise, in the order given."""
     table: dict[str, dict[int, list[Wrong]]] = {}
@@ -3367,5 +3405,6 @@ WRONG = merged(
     CONFIRMATION_READ,
     CONFIRMATION_READ_E,
     CONFIRMATION_READ_FG,
+    CONFIRMATION_READ_H,
     OTHERS,
 )
