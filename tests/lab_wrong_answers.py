@@ -3352,6 +3352,28 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
 # The confirmation read of issue 37 (reviewer H): wrong answers that passed; each was red
 # before its check was fixed.
 CONFIRMATION_READ_H: dict[str, dict[int, list[Wrong]]] = {
+    "transforms": {
+        1: [
+            wrong(
+                "a (loss, gradient) pair from jax.value_and_grad",
+                "skips-technique",
+                """
+                per_example = jax.jit(jax.vmap(jax.value_and_grad(loss), in_axes=(None, 0, 0)))
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "the pullback's tuple, not the gradient in it",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    value, pullback = jax.vjp(lambda w: loss(w, x, y), w)
+                    return pullback(jnp.ones_like(value))
+                """,
+            ),
+        ],
+    },
     "derivatives": {
         3: [
             wrong(
@@ -3371,6 +3393,20 @@ CONFIRMATION_READ_H: dict[str, dict[int, list[Wrong]]] = {
         ],
     },
     "retracing": {
+        1: [
+            wrong(
+                "the right counts written as strings",
+                "constant",
+                """
+                predicted = {
+                    "ones((2, 2))": "1",
+                    "ones((2, 2)).T": "0",
+                    "ones(4, float16)": "1",
+                    "True": "1",
+                }
+                """,
+            ),
+        ],
         3: [
             wrong(
                 "calls affine on the padded vector, then returns its own 3 * x + 1",
@@ -3384,6 +3420,15 @@ CONFIRMATION_READ_H: dict[str, dict[int, list[Wrong]]] = {
             ),
         ],
     },
+}
+
+
+# What the check must say to some of those: a value of the wrong type is named, not met with a
+# raw Python error from deep in the check (review H, S-H1 and S-H2).
+SAYS: dict[tuple[str, int, str], str] = {
+    ("transforms", 1, "a (loss, gradient) pair from jax.value_and_grad"): "not a tuple",
+    ("transforms", 3, "the pullback's tuple, not the gradient in it"): "(g,) = pullback(",
+    ("retracing", 1, "the right counts written as strings"): "to a number, not '1'",
 }
 
 
