@@ -3206,6 +3206,14 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
                     return jax.linearize(jax.grad(f), x)[1](v)
                 """,
             ),
+            # Review H: the exercise's text says this nesting is accepted too.
+            right(
+                "reverse over forward: grad of the jvp along v",
+                """
+                def hvp(f, x, v):
+                    return jax.grad(lambda y: jax.jvp(f, (y,), (v,))[1])(x)
+                """,
+            ),
         ],
     },
     "transforms": {
