@@ -3206,6 +3206,14 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
                     return jax.linearize(jax.grad(f), x)[1](v)
                 """,
             ),
+            # Review H: the exercise's text says this nesting is accepted too.
+            right(
+                "reverse over forward: grad of the jvp along v",
+                """
+                def hvp(f, x, v):
+                    return jax.grad(lambda y: jax.jvp(f, (y,), (v,))[1])(x)
+                """,
+            ),
         ],
     },
     "transforms": {
@@ -3349,6 +3357,89 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
 }
 
 
+# The confirmation read of issue 37 (reviewer H): wrong answers that passed; each was red
+# before its check was fixed.
+CONFIRMATION_READ_H: dict[str, dict[int, list[Wrong]]] = {
+    "transforms": {
+        1: [
+            wrong(
+                "a (loss, gradient) pair from jax.value_and_grad",
+                "skips-technique",
+                """
+                per_example = jax.jit(jax.vmap(jax.value_and_grad(loss), in_axes=(None, 0, 0)))
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "the pullback's tuple, not the gradient in it",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    value, pullback = jax.vjp(lambda w: loss(w, x, y), w)
+                    return pullback(jnp.ones_like(value))
+                """,
+            ),
+        ],
+    },
+    "derivatives": {
+        3: [
+            wrong(
+                "the name on the second layer's product w @ h, not on w @ x",
+                "skips-technique",
+                """
+                def _second_named(w, x):
+                    h = jnp.tanh(w @ x)
+                    return jnp.sum(jnp.tanh(checkpoint_name(w @ h, "first")))
+
+
+                saved_policy_fn = jax.checkpoint(
+                    _second_named, policy=jax.checkpoint_policies.save_only_these_names("first")
+                )
+                """,
+            ),
+        ],
+    },
+    "retracing": {
+        1: [
+            wrong(
+                "the right counts written as strings",
+                "constant",
+                """
+                predicted = {
+                    "ones((2, 2))": "1",
+                    "ones((2, 2)).T": "0",
+                    "ones(4, float16)": "1",
+                    "True": "1",
+                }
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "calls affine on the padded vector, then returns its own 3 * x + 1",
+                "skips-technique",
+                """
+                def padded_affine(x):
+                    n = x.shape[0]
+                    affine(jnp.pad(x, (0, 8 - n)))
+                    return 3 * x + 1
+                """,
+            ),
+        ],
+    },
+}
+
+
+# What the check must say to some of those: a value of the wrong type is named, not met with a
+# raw Python error from deep in the check (review H, S-H1 and S-H2).
+SAYS: dict[tuple[str, int, str], str] = {
+    ("transforms", 1, "a (loss, gradient) pair from jax.value_and_grad"): "not a tuple",
+    ("transforms", 3, "the pullback's tuple, not the gradient in it"): "(g,) = pullback(",
+    ("retracing", 1, "the right counts written as strings"): "to a number, not '1'",
+}
+
+
 def merged(*parts: dict[str, dict[int, list[Wrong]]]) -> dict[str, dict[int, list[Wrong]]]:
     """One table from several: the wrong answers of an exercise, in the order given."""
     table: dict[str, dict[int, list[Wrong]]] = {}
@@ -3367,5 +3458,6 @@ WRONG = merged(
     CONFIRMATION_READ,
     CONFIRMATION_READ_E,
     CONFIRMATION_READ_FG,
+    CONFIRMATION_READ_H,
     OTHERS,
 )

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from lab_wrong_answers import RIGHT, WRONG
+from lab_wrong_answers import RIGHT, SAYS, WRONG
 
 from conftest import REPO
 
@@ -69,3 +69,14 @@ def test_lab_check_says_correct_to_every_other_right_answer(lab):
         if r["raised"] or r["said"].strip() != f"Exercise {r['exercise']}: correct"
     ]
     assert not refused, "\n".join(refused)
+
+
+@pytest.mark.parametrize("lab", sorted({lab for lab, _, _ in SAYS}))
+def test_lab_check_names_a_wrong_type_instead_of_a_raw_error(lab):
+    said = {(r["exercise"], r["label"]): r["said"] for r in wrong_answers_of(lab)}
+    missing = [
+        f"Exercise {n} ({label}): wanted {words!r}, said {said[(n, label)].strip()}"
+        for (of, n, label), words in SAYS.items()
+        if of == lab and words not in said[(n, label)]
+    ]
+    assert not missing, "\n".join(missing)

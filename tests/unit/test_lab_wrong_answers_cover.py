@@ -9,6 +9,7 @@ from lab_wrong_answers import (
     CONFIRMATION_READ,
     CONFIRMATION_READ_E,
     CONFIRMATION_READ_FG,
+    CONFIRMATION_READ_H,
     ISSUE_36,
     KINDS,
     REVIEWED,
@@ -206,6 +207,24 @@ def test_the_cases_the_confirmation_reads_f_and_g_found_passing_stay_in_the_tabl
         ("control-flow", 5): 1,
     }
     for lab, exercises in CONFIRMATION_READ_FG.items():
+        for n, answers in exercises.items():
+            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+
+
+def test_the_cases_the_confirmation_read_h_found_passing_stay_in_the_table():
+    """The confirmation read H of issue 37: wrong answers that passed; each was red before its
+    check was fixed."""
+    counts = {
+        (lab, n): len(found) for lab, ex in CONFIRMATION_READ_H.items() for n, found in ex.items()
+    }
+    assert counts == {
+        ("transforms", 1): 1,
+        ("transforms", 3): 1,
+        ("derivatives", 3): 1,
+        ("retracing", 1): 1,
+        ("retracing", 3): 1,
+    }
+    for lab, exercises in CONFIRMATION_READ_H.items():
         for n, answers in exercises.items():
             assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
