@@ -23,3 +23,6 @@ print("of these, jax.core has:", [n for n in names if hasattr(jax.core, n)])
 print("jax.extend.core has:   ", [n for n in names if hasattr(jex.core, n)])
 promise = next(line for line in jex.__doc__.splitlines() if "guarantee" in line)
 print("jax.extend's docstring:", promise)
+calls = ("jit_p", "custom_jvp_call_p", "custom_vjp_call_p", "remat_p", "random_bits_p")
+only_extend = [n for n in calls if hasattr(jex.core.primitives, n) and not hasattr(jax.lax, n)]
+print("in jax.extend.core.primitives, not in jax.lax:", only_extend)
