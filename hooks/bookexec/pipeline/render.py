@@ -112,19 +112,25 @@ class RenderStage:
             return {name: Fact(name, "exact", value) for name, value in self.versions.items()}
         return self.runs.facts(page, block)
 
-    def figure(self, ref: str, where: str) -> str:
-        """The HTML of the figure `ref` names, drawn from the values it plots."""
+    def _referenced(self, kind: str, ref: str, where: str) -> tuple[str, str, str, dict[str, Fact]]:
+        """The page, block and name a `{{kind:block.name}}` reference names, with that block's
+        facts; an error naming `where` when the reference or its block does not exist."""
         page = where.removeprefix("docs/").rpartition(":")[0]
         try:
             target, block_id, name, _ = prose.parse_reference(ref, page)
         except ValueError:
-            raise BookError(f"{where}: figure '{ref}' must look like block-id.name") from None
+            raise BookError(f"{where}: {kind} '{ref}' must look like block-id.name") from None
         facts = self.facts_of(target, block_id)
         if facts is None:
             raise BookError(
-                f"{where}: figure '{ref}' names block '{block_id}', "
+                f"{where}: {kind} '{ref}' names block '{block_id}', "
                 f"which docs/{target} does not have"
             )
+        return target, block_id, name, facts
+
+    def figure(self, ref: str, where: str) -> str:
+        """The HTML of the figure `ref` names, drawn from the values it plots."""
+        target, block_id, name, facts = self._referenced("figure", ref, where)
         spec = figures.parse_spec(facts[name]) if name in facts else None
         if spec is None:
             raise BookError(
@@ -157,17 +163,7 @@ class RenderStage:
     def stepper(self, ref: str, where: str) -> str:
         """The HTML of the trace stepper `ref` names, from the mapping its block recorded
         (this build's, which the judge compares with the golden like any fact)."""
-        page = where.removeprefix("docs/").rpartition(":")[0]
-        try:
-            target, block_id, name, _ = prose.parse_reference(ref, page)
-        except ValueError:
-            raise BookError(f"{where}: stepper '{ref}' must look like block-id.name") from None
-        facts = self.facts_of(target, block_id)
-        if facts is None:
-            raise BookError(
-                f"{where}: stepper '{ref}' names block '{block_id}', "
-                f"which docs/{target} does not have"
-            )
+        _, block_id, name, facts = self._referenced("stepper", ref, where)
         spec = stepper.parse_spec(facts[name]) if name in facts else None
         if spec is None:
             raise BookError(
