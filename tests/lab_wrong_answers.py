@@ -3152,7 +3152,51 @@ RIGHT: dict[str, dict[int, list[Right]]] = {
         ],
     },
     "control-flow": {
+        # Issue 37, last read L: a zero vector is now checked, a mask's dtype, a dotted name.
+        1: [
+            right(
+                "v * min(1, limit / norm): a zero vector gives inf, and min keeps it whole",
+                """
+                def clip_where(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return v * jnp.minimum(1.0, limit / norm)
+                """,
+            ),
+        ],
+        3: [
+            right(
+                "the error class itself, not its name",
+                """
+                predicted_choice = "select_n"
+                predicted_static_error = jax.errors.TracerBoolConversionError
+                """,
+            ),
+            right(
+                "the error named with its module",
+                """
+                predicted_choice = "select_n"
+                predicted_static_error = "jax.errors.TracerBoolConversionError"
+                """,
+            ),
+        ],
+        4: [
+            right(
+                "jnp.logical_and of the two comparisons",
+                """
+                def in_band(batch):
+                    norms = jnp.linalg.norm(batch, axis=1)
+                    return jnp.logical_and(norms > 1.0, norms < 8.0)
+                """,
+            ),
+        ],
         5: [
+            right(
+                "a tuple carry with a counter beside the value",
+                """
+                def halve(u, steps):
+                    return lax.fori_loop(0, steps, lambda i, c: (c[0] * 0.5, c[1] + 1), (u, 0))[0]
+                """,
+            ),
             right(
                 "fori_loop imported by name",
                 """
@@ -3431,6 +3475,402 @@ CONFIRMATION_READ_H: dict[str, dict[int, list[Wrong]]] = {
 }
 
 
+# The final reads of issue 37 (reviewers I and J): wrong answers that passed; each was red
+# before its check was fixed.
+FINAL_READ_IJ: dict[str, dict[int, list[Wrong]]] = {
+    "interpreter": {
+        1: [
+            wrong(
+                "counts each output of an equation, not each equation",
+                "skips-technique",
+                """
+                from collections import Counter
+
+
+                def census(jaxpr):
+                    counts = Counter()
+
+                    def walk(program):
+                        for eqn in program.eqns:
+                            for _ in eqn.outvars:
+                                counts[eqn.primitive.name] += 1
+                            if "jaxpr" in eqn.params:
+                                walk(eqn.params["jaxpr"].jaxpr)
+
+                    walk(jaxpr)
+                    return dict(sorted(counts.items()))
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "reads its outputs with env[v], which a literal output is not in",
+                "skips-technique",
+                """
+                def run_and_watch(jaxpr, consts, *args):
+                    env, seen = dict(zip(jaxpr.constvars, consts)), []
+                    env.update(zip(jaxpr.invars, args))
+                    for eqn in jaxpr.eqns:
+                        params = eqn.primitive.get_bind_params(eqn.params)
+                        outs = eqn.primitive.bind(*[read(env, a) for a in eqn.invars], **params)
+                        outs = outs if eqn.primitive.multiple_results else [outs]
+                        seen.append((eqn.primitive.name, tuple(outs[0].shape)))
+                        env.update(zip(eqn.outvars, outs))
+                    return [env[v] for v in jaxpr.outvars], seen
+                """,
+            ),
+            wrong(
+                "inlines a jit equation's body instead of binding it",
+                "skips-technique",
+                """
+                def run_and_watch(jaxpr, consts, *args):
+                    seen = []
+
+                    def evaluate(program, values, inputs):
+                        env = dict(zip(program.constvars, values))
+                        env.update(zip(program.invars, inputs))
+                        for eqn in program.eqns:
+                            ins = [read(env, a) for a in eqn.invars]
+                            if eqn.primitive.name == "jit":
+                                body = eqn.params["jaxpr"]
+                                outs = evaluate(body.jaxpr, body.consts, ins)
+                            else:
+                                params = eqn.primitive.get_bind_params(eqn.params)
+                                outs = eqn.primitive.bind(*ins, **params)
+                                outs = outs if eqn.primitive.multiple_results else [outs]
+                                seen.append((eqn.primitive.name, tuple(outs[0].shape)))
+                            env.update(zip(eqn.outvars, outs))
+                        return [read(env, v) for v in program.outvars]
+
+                    return evaluate(jaxpr, consts, args), seen
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "adds the missing rules to the start cell's RULES in place",
+                "skips-technique",
+                """
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if name in WITH_CONSTANT else "missing"
+
+                    eqns = jax.make_jaxpr(f)(x).jaxpr.eqns
+                    return [(e.primitive.name, table(e.primitive.name)) for e in reversed(eqns)]
+
+
+                # (the runner's namespace is a shallow copy: the copy keeps the real RULES intact)
+                RULES = dict(RULES)
+                RULES.update({"sqrt": lambda y: y**2, "log1p": jnp.expm1})
+                more_rules = RULES
+                """,
+            ),
+        ],
+    },
+    "control-flow": {
+        1: [
+            wrong(
+                "hard-codes the start cell's limit, 2.0, ignoring its limit argument",
+                "skips-technique",
+                """
+                def clip_where(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return jnp.where(norm > 2.0, v * (2.0 / norm), v)
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "hard-codes 2.0 in the cond, ignoring its limit argument",
+                "skips-technique",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return lax.cond(norm > 2.0, lambda u: u * (2.0 / norm), lambda u: u, v)
+                """,
+            ),
+        ],
+    },
+    "derivatives": {
+        2: [
+            wrong(
+                "differentiates at x5 whatever x it is given",
+                "skips-technique",
+                """
+                def hvp(f, x, v):
+                    return jax.jvp(jax.grad(f), (x5,), (v,))[1]
+                """,
+            ),
+        ],
+    },
+}
+
+
+# The last read of issue 37 (reviewer L): wrong answers that passed; each was red before its
+# check was fixed.
+LAST_READ_L: dict[str, dict[int, list[Wrong]]] = {
+    "control-flow": {
+        1: [
+            wrong(
+                "the norm by Pythagoras on the first two entries",
+                "skips-technique",
+                """
+                def clip_where(v, limit):
+                    norm = jnp.sqrt(v[0] ** 2 + v[1] ** 2)
+                    return jnp.where(norm > limit, v * (limit / norm), v)
+                """,
+            ),
+            wrong(
+                "scales the unit vector by min(norm, limit): nan for a zero vector",
+                "skips-technique",
+                """
+                def clip_where(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return v / norm * jnp.where(norm > limit, limit, norm)
+                """,
+            ),
+            wrong(
+                "v * min(norm, limit) / norm, no where: nan for a zero vector",
+                "skips-technique",
+                """
+                def clip_where(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return v * (jnp.minimum(norm, limit) / norm)
+                """,
+            ),
+        ],
+        2: [
+            wrong(
+                "the norm by hypot of the first two entries",
+                "skips-technique",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.hypot(v[0], v[1])
+                    return lax.cond(norm > limit, lambda u: u * (limit / norm), lambda u: u, v)
+                """,
+            ),
+            wrong(
+                "the rescaling computed before the cond, which only picks",
+                "skips-technique",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    scaled = v * (limit / norm)
+                    return lax.cond(norm > limit, lambda: scaled, lambda: v)
+                """,
+            ),
+            wrong(
+                "a cond that picks a scale factor, the multiply after it",
+                "skips-technique",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    one = jnp.float32(1.0)
+                    return v * lax.cond(norm > limit, lambda: limit / norm, lambda: one)
+                """,
+            ),
+            wrong(
+                "a cond that picks the target length, the rescaling after it",
+                "skips-technique",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    target = lax.cond(
+                        norm > limit, lambda: jnp.asarray(limit, v.dtype), lambda: norm
+                    )
+                    return v * (target / jnp.maximum(norm, 1e-30))
+                """,
+            ),
+            wrong(
+                "a false branch that divides by the norm and multiplies back",
+                "skips-technique",
+                """
+                def clip_cond(v, limit):
+                    norm = jnp.linalg.norm(v)
+                    return lax.cond(
+                        norm > limit, lambda u: u * (limit / norm), lambda u: u / norm * norm, v
+                    )
+                """,
+            ),
+        ],
+        4: [
+            wrong(
+                "norms by Pythagoras on the first two columns",
+                "skips-technique",
+                """
+                def in_band(batch):
+                    norms = jnp.sqrt(batch[:, 0] ** 2 + batch[:, 1] ** 2)
+                    return (norms > 1.0) & (norms < 8.0)
+                """,
+            ),
+            wrong(
+                "the mask cast to int32",
+                "skips-technique",
+                """
+                def in_band(batch):
+                    norms = jnp.linalg.norm(batch, axis=1)
+                    return ((norms > 1.0) & (norms < 8.0)).astype(jnp.int32)
+                """,
+            ),
+        ],
+    },
+}
+
+
+# The last read of issue 37 (reviewer K): wrong answers that passed; each was red before its
+# check was fixed.
+LAST_READ_K: dict[str, dict[int, list[Wrong]]] = {
+    "interpreter": {
+        3: [
+            wrong(
+                "a plan that flattens jit bodies, as the census of Exercise 1 does",
+                "skips-technique",
+                """
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if name in WITH_CONSTANT else "missing"
+
+                    def flat(program):
+                        names = []
+                        for eqn in program.eqns:
+                            if "jaxpr" in eqn.params:
+                                names += flat(eqn.params["jaxpr"].jaxpr)
+                            else:
+                                names.append(eqn.primitive.name)
+                        return names
+
+                    return [(n, table(n)) for n in reversed(flat(jax.make_jaxpr(f)(x).jaxpr))]
+
+
+                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": jnp.expm1}
+                """,
+            ),
+            wrong(
+                "a plan that traces at 1.0, not at the x it is given",
+                "uniform-only",
+                """
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if name in WITH_CONSTANT else "missing"
+
+                    eqns = jax.make_jaxpr(f)(1.0).jaxpr.eqns
+                    return [(e.primitive.name, table(e.primitive.name)) for e in reversed(eqns)]
+
+
+                more_rules = {**RULES, "sqrt": lambda y: y**2, "log1p": jnp.expm1}
+                """,
+            ),
+            wrong(
+                "more_rules undoes every product as f's, dividing by 3",
+                "constant",
+                """
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if name in WITH_CONSTANT else "missing"
+
+                    eqns = jax.make_jaxpr(f)(x).jaxpr.eqns
+                    return [(e.primitive.name, table(e.primitive.name)) for e in reversed(eqns)]
+
+
+                more_rules = {
+                    **RULES,
+                    "sqrt": lambda y: y**2,
+                    "log1p": jnp.expm1,
+                    "mul": lambda y: y / 3.0,
+                }
+                """,
+            ),
+            wrong(
+                "more_rules holds only the two missing rules, not RULES with them",
+                "skips-technique",
+                """
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if name in WITH_CONSTANT else "missing"
+
+                    eqns = jax.make_jaxpr(f)(x).jaxpr.eqns
+                    return [(e.primitive.name, table(e.primitive.name)) for e in reversed(eqns)]
+
+
+                more_rules = {"sqrt": lambda y: y**2, "log1p": jnp.expm1}
+                """,
+            ),
+            wrong(
+                "RULES retyped by hand, its log and neg left out",
+                "skips-technique",
+                """
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if name in WITH_CONSTANT else "missing"
+
+                    eqns = jax.make_jaxpr(f)(x).jaxpr.eqns
+                    return [(e.primitive.name, table(e.primitive.name)) for e in reversed(eqns)]
+
+
+                more_rules = {
+                    "exp": jnp.log,
+                    "tanh": jnp.arctanh,
+                    "sqrt": lambda y: y**2,
+                    "log1p": jnp.expm1,
+                }
+                """,
+            ),
+            wrong(
+                "RULES with a neg rule that leaves its value as it is",
+                "constant",
+                """
+                def plan(f, x, rules):
+                    def table(name):
+                        if name in rules:
+                            return "RULES"
+                        return "WITH_CONSTANT" if name in WITH_CONSTANT else "missing"
+
+                    eqns = jax.make_jaxpr(f)(x).jaxpr.eqns
+                    return [(e.primitive.name, table(e.primitive.name)) for e in reversed(eqns)]
+
+
+                more_rules = {**RULES, "neg": lambda y: y}
+                more_rules.update({"sqrt": lambda y: y**2, "log1p": jnp.expm1})
+                """,
+            ),
+        ],
+    },
+}
+
+
+# The last confirmation of issue 37 (reviewer L4): a wrong answer that passed; red before its
+# check was fixed.
+LAST_READ_L4: dict[str, dict[int, list[Wrong]]] = {
+    "control-flow": {
+        5: [
+            wrong(
+                "a decoy piece of the carry halves, the returned one is scaled in one trip",
+                "skips-technique",
+                """
+                def halve(u, steps):
+                    def body(i, c):
+                        return c[0] * 0.5, jnp.where(i == 0, c[1] * 0.5**steps, c[1])
+
+                    return lax.fori_loop(0, steps, body, (u, u))[1]
+                """,
+            ),
+        ],
+    },
+}
+
+
 # What the check must say to some of those: a value of the wrong type is named, not met with a
 # raw Python error from deep in the check (review H, S-H1 and S-H2).
 SAYS: dict[tuple[str, int, str], str] = {
@@ -3459,5 +3899,9 @@ WRONG = merged(
     CONFIRMATION_READ_E,
     CONFIRMATION_READ_FG,
     CONFIRMATION_READ_H,
+    FINAL_READ_IJ,
+    LAST_READ_K,
+    LAST_READ_L,
+    LAST_READ_L4,
     OTHERS,
 )

@@ -10,8 +10,12 @@ from lab_wrong_answers import (
     CONFIRMATION_READ_E,
     CONFIRMATION_READ_FG,
     CONFIRMATION_READ_H,
+    FINAL_READ_IJ,
     ISSUE_36,
     KINDS,
+    LAST_READ_K,
+    LAST_READ_L,
+    LAST_READ_L4,
     REVIEWED,
     RIGHT,
     THIRD_READ,
@@ -227,6 +231,47 @@ def test_the_cases_the_confirmation_read_h_found_passing_stay_in_the_table():
     for lab, exercises in CONFIRMATION_READ_H.items():
         for n, answers in exercises.items():
             assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+
+
+def test_the_cases_the_final_reads_i_and_j_found_passing_stay_in_the_table():
+    """The final reads I and J of issue 37: wrong answers that passed; each was red before its
+    check was fixed."""
+    counts = {(lab, n): len(found) for lab, ex in FINAL_READ_IJ.items() for n, found in ex.items()}
+    assert counts == {
+        ("interpreter", 1): 1,
+        ("interpreter", 2): 2,
+        ("interpreter", 3): 1,
+        ("control-flow", 1): 1,
+        ("control-flow", 2): 1,
+        ("derivatives", 2): 1,
+    }
+    for lab, exercises in FINAL_READ_IJ.items():
+        for n, answers in exercises.items():
+            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+
+
+def test_the_cases_the_last_read_l_found_passing_stay_in_the_table():
+    """The last read L of issue 37 and its confirmation: wrong answers that passed; each was red
+    before its check was fixed."""
+    counts = {(lab, n): len(found) for lab, ex in LAST_READ_L.items() for n, found in ex.items()}
+    assert counts == {("control-flow", 1): 3, ("control-flow", 2): 5, ("control-flow", 4): 2}
+    for lab, exercises in LAST_READ_L.items():
+        for n, answers in exercises.items():
+            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+
+
+def test_the_cases_the_last_read_k_found_passing_stay_in_the_table():
+    """The last read K of issue 37 and its confirmation: wrong answers that passed; each was red
+    before its check was fixed."""
+    counts = {(lab, n): len(found) for lab, ex in LAST_READ_K.items() for n, found in ex.items()}
+    assert counts == {("interpreter", 3): 6}
+    assert all(w in WRONG["interpreter"][3] for w in LAST_READ_K["interpreter"][3])
+
+
+def test_the_case_the_last_confirmation_l4_found_passing_stays_in_the_table():
+    """The last confirmation L4 of issue 37: a decoy carry that passed, red before its fix."""
+    assert {(lab, n) for lab, ex in LAST_READ_L4.items() for n in ex} == {("control-flow", 5)}
+    assert all(w in WRONG["control-flow"][5] for w in LAST_READ_L4["control-flow"][5])
 
 
 # Issue 36 found these exercises to be a true/false guess or a one-liner: rewritten, each asks
