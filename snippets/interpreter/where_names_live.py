@@ -16,13 +16,23 @@ for name, obj in used.items():
         print(f"{name:29} is a {type(obj).__module__}.{type(obj).__qualname__}")
     else:
         print(f"{name:29} is {obj.__module__}.{obj.__qualname__}")
-same = jax.lax.dot_general_p is jex.core.primitives.dot_general_p
-print("jax.lax.dot_general_p is jax.extend.core.primitives.dot_general_p:", same)
+in_lax = {n for n in dir(jax.lax) if n.endswith("_p")}
+in_extend = {n for n in dir(jex.core.primitives) if n.endswith("_p")}
+both = sorted(in_lax & in_extend)
+alike = all(getattr(jax.lax, n) is getattr(jex.core.primitives, n) for n in both)
+print(f"primitives both export: {len(both)}, each the same object in both: {alike}")
+print("in jax.lax, not in jax.extend.core.primitives:", sorted(in_lax - in_extend))
 names = ("eval_jaxpr", "jaxpr_as_fun", "Jaxpr", "ClosedJaxpr", "Literal", "Var", "Primitive")
 print("of these, jax.core has:", [n for n in names if hasattr(jax.core, n)])
 print("jax.extend.core has:   ", [n for n in names if hasattr(jex.core, n)])
 promise = next(line for line in jex.__doc__.splitlines() if "guarantee" in line)
 print("jax.extend's docstring:", promise)
-calls = ("jit_p", "custom_jvp_call_p", "custom_vjp_call_p", "remat_p", "random_bits_p")
-only_extend = [n for n in calls if hasattr(jex.core.primitives, n) and not hasattr(jax.lax, n)]
-print("in jax.extend.core.primitives, not in jax.lax:", only_extend)
+extra = sorted(in_extend - in_lax)
+linalg = [n for n in extra if getattr(jax.lax.linalg, n, None) is getattr(jex.core.primitives, n)]
+print(f"in jax.extend.core.primitives, not in jax.lax: {len(extra)}, of which")
+print("  in jax.lax.linalg:", linalg)
+print("  in neither:", [n for n in extra if n not in linalg])
+rules = jax.custom_derivatives
+custom = [n for n in extra if n.startswith("custom_")]
+same = [n for n in custom if getattr(rules, n, None) is getattr(jex.core.primitives, n)]
+print("of the custom-rule ones, jax.custom_derivatives has:", same)
