@@ -33,3 +33,21 @@ with jax.set_mesh(grid):
         record(f"{name}_type", str(result_type))  # hidden
         record(f"{name}_collectives", sum(talk.values()))  # hidden
         print(f"{name:9} {result_type!s:26} {talk or 'no communication'}")
+
+    # What an unreduced result takes part in, and what it refuses, until a reshard sums it.
+    partial = jnp.matmul(feats, weights, out_sharding=outcomes["unreduced"])
+    print("partial + partial:", jax.typeof(partial + partial))
+    print("partial.sum():", jax.typeof(partial.sum()))
+    uses = {
+        "partial + 1.0": lambda: partial + 1.0,
+        "sin(partial)": lambda: jnp.sin(partial),
+        "jnp.mean(partial)": lambda: jnp.mean(partial),
+        "partial @ w": lambda: partial @ place((10, 4), Spec(None, None)),
+    }
+    for name, use in uses.items():
+        try:
+            use()
+        except Exception as error:  # ShardingTypeError has no public name
+            print(f"{name}: {type(error).__name__}: {str(error).splitlines()[0]}")
+    summed = jax.sharding.reshard(partial, Spec("data", None))
+    print("reshard(partial, Spec('data', None)) + 1.0:", jax.typeof(summed + 1.0))
