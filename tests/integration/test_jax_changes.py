@@ -293,6 +293,8 @@ def test_a_moved_docs_link_is_said_to_be_only_that(small_book):
     said = _last_step(small_book, f"See {latest}errors.html#x", f"See {latest}101/errors.html#x")
     assert "**Links into JAX's documentation moved.**" in said
     assert "(`See errors.html#x` → `See 101/errors.html#x`)" in said
+    section = render_page(small_book).split("**Links into JAX's documentation moved.**")[-1]
+    assert "- only links into JAX's documentation changed\n" in section
     assert (
         "**Other printed text.**" not in said
         or "`scalar-jaxpr`" not in said.split("**Other printed text.**")[1]
@@ -310,6 +312,9 @@ def test_floats_that_differ_in_their_last_digits_are_rounding(small_book):
     said = _last_step(small_book, "grad: [1.0155123  2.5]", "grad: [1.0155122   2.5]")
     assert "**Rounding.**" in said
     assert "(`grad: [1.0155123  2.5]` → `grad: [1.0155122   2.5]`)" in said
+    # the block's own section files it the same way, not as "the output changed"
+    section = render_page(small_book).split("**Rounding.**")[-1]
+    assert "- only the last digits of printed floats changed (rounding)\n" in section
 
 
 def test_floats_that_really_moved_are_not_rounding(small_book):

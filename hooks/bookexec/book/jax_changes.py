@@ -935,7 +935,7 @@ def _section(
             if change.kind == "fails":
                 out.append(f"- {change.changes[0]}:\n\n" + _fence("text", change.error))
                 continue
-            out += [f"- {word}\n" for word in change.changes]
+            out += [f"- {word}\n" for word in _in_words(change)]
             if change.counts:
                 out.append(f"\n| value | JAX {old} | JAX {new} |\n| --- | ---: | ---: |\n")
                 out += [f"| `{name}` | {a} | {b} |\n" for name, a, b in change.counts]
@@ -945,6 +945,21 @@ def _section(
             if change.text_diff:
                 out.append("\nThe output, line by line:\n\n" + _fence("diff", change.text_diff))
     return "".join(out)
+
+
+_TEXT_CHANGED = ("the text around the jaxprs changed", "the output changed")
+
+
+def _in_words(change: Change) -> list[str]:
+    """The change in words, a text change named by what the summary files it under."""
+    kind = (
+        "only the last digits of printed floats changed (rounding)"
+        if change.rounding_only
+        else "only links into JAX's documentation changed"
+        if change.links_only
+        else None
+    )
+    return [kind if kind and word in _TEXT_CHANGED else word for word in change.changes]
 
 
 def generated(root: Path) -> bool:
