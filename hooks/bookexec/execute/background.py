@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from bookexec.discover.blocks import Block
 from bookexec.execute.cache import BlockCache, block_keys
 from bookexec.execute.progress import Progress
-from bookexec.execute.runner import BlockRun, Executor, PageRun, is_fresh
+from bookexec.execute.runner import BlockRun, Executor, PageRun, is_fresh, waited
 from bookexec.files import CachePaths
 
 if TYPE_CHECKING:
@@ -356,7 +356,7 @@ class ServeExecutor:
 
     def page(self, page: str) -> PageRun:
         """The page's run, waited for."""
-        return self.futures[page].result()
+        return waited(self.futures[page])
 
     def pending(self) -> list[str]:
         """The pages whose runs are still under way."""

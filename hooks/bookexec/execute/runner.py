@@ -533,6 +533,18 @@ def hash_seed(environ: Mapping[str, str]) -> str:
     return "0"
 
 
+def waited(run: Future[PageRun]) -> PageRun:
+    """A page's run, waited for in short slices. The kernel may hand a signal sent to the
+    process (Ctrl+C, SIGTERM) to any of its threads; Python then only notes it, and a main
+    thread blocked in one long wait would not raise it until the page ended."""
+    while True:
+        try:
+            return run.result(timeout=0.25)
+        except TimeoutError:
+            if run.done():  # the run itself raised it
+                raise
+
+
 class Executor:
     """Runs pages in parallel, each in its own fresh worker; a failure never stops the others.
 
@@ -640,7 +652,7 @@ class Executor:
 
     def page(self, page: str) -> PageRun:
         """The page's run, waited for."""
-        return self._runs[page].result()
+        return waited(self._runs[page])
 
     def _run_page(
         self, page: str, blocks: list[Block], keys: list[str], hits: list[BlockRun | None]
