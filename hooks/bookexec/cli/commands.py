@@ -166,8 +166,10 @@ def _test(root: Path, options: Options, rest: list[str], command: Parser) -> int
         call([env.tool("ruff"), "check", "."])
         call([env.tool("ruff"), "format", "--check", "."])
         call([env.tool("mypy")])  # hooks/, as configured in pyproject.toml: zero errors
-    # Two processes, one test file each at a time: module fixtures (prebuilt books) stay shared.
-    become([env.tool("python"), "-m", "pytest", "-n", "2", "--dist", "loadfile", *rest])
+    # Three processes, one test file each at a time: module fixtures (prebuilt books) stay
+    # shared. A test spends over a third of its time waiting (a server, a browser, a killed
+    # build), so a third process keeps two cores busier.
+    become([env.tool("python"), "-m", "pytest", "-n", "3", "--dist", "loadfile", *rest])
     return 0
 
 
