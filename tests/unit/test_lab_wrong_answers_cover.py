@@ -21,6 +21,7 @@ from lab_wrong_answers import (
     THIRD_READ,
     THIRD_READ_C,
     WRONG,
+    Wrong,
 )
 
 from conftest import REPO
@@ -66,10 +67,17 @@ def test_right_answers_are_well_formed():
                 compile(r.code, f"{lab} {n} {r.label}", "exec")
 
 
+def kept(table: dict[str, dict[int, list[Wrong]]]) -> dict[tuple[str, int], int]:
+    """How many wrong answers a read's table holds per exercise, each checked to be in WRONG."""
+    for lab, exercises in table.items():
+        for n, answers in exercises.items():
+            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+    return {(lab, n): len(answers) for lab, ex in table.items() for n, answers in ex.items()}
+
+
 def test_the_cases_issue_36_found_passing_stay_in_the_table():
     """The seven wrong answers the issue saw pass; each was red before its check was fixed."""
-    cases = {(lab, n) for lab, exercises in ISSUE_36.items() for n in exercises}
-    assert cases == {
+    assert kept(ISSUE_36).keys() == {
         ("retracing", 3),
         ("jit-in-practice", 1),
         ("pytrees", 4),
@@ -78,20 +86,12 @@ def test_the_cases_issue_36_found_passing_stay_in_the_table():
         ("sharding", 3),
         ("sharding", 4),
     }
-    for lab, exercises in ISSUE_36.items():
-        for n, answers in exercises.items():
-            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
 
 def test_the_cases_the_reviewers_found_passing_stay_in_the_table():
     """Reviews r1, r2 and r3 of issue 36, and the second and third reviews of issue 37: wrong
     answers that passed; each was red before its check was fixed."""
-    labels = {
-        (lab, n): [w.label for w in answers]
-        for lab, ex in REVIEWED.items()
-        for n, answers in ex.items()
-    }
-    assert {case: len(found) for case, found in labels.items()} == {
+    assert kept(REVIEWED) == {
         ("captures", 3): 2,
         ("collectives", 1): 2,
         ("collectives", 2): 2,
@@ -114,16 +114,12 @@ def test_the_cases_the_reviewers_found_passing_stay_in_the_table():
         ("transforms", 3): 4,
         ("transforms", 4): 1,
     }
-    for lab, exercises in REVIEWED.items():
-        for n, answers in exercises.items():
-            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
 
 def test_the_cases_the_third_read_found_passing_stay_in_the_table():
     """The third read of issue 37 (reviewer A): wrong answers that passed; each was red before
     its check was fixed."""
-    counts = {(lab, n): len(found) for lab, ex in THIRD_READ.items() for n, found in ex.items()}
-    assert counts == {
+    assert kept(THIRD_READ) == {
         ("interpreter", 1): 1,
         ("leaving-the-trace", 1): 2,
         ("leaving-the-trace", 3): 1,
@@ -131,34 +127,24 @@ def test_the_cases_the_third_read_found_passing_stay_in_the_table():
         ("primitives", 3): 1,
         ("sharding", 3): 1,
     }
-    for lab, exercises in THIRD_READ.items():
-        for n, answers in exercises.items():
-            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
 
 def test_the_cases_the_third_read_c_found_passing_stay_in_the_table():
     """The third read of issue 37 (reviewer C): wrong answers that passed; each was red before
     its check was fixed."""
-    counts = {(lab, n): len(found) for lab, ex in THIRD_READ_C.items() for n, found in ex.items()}
-    assert counts == {
+    assert kept(THIRD_READ_C) == {
         ("captures", 1): 1,
         ("captures", 3): 1,
         ("collectives", 3): 2,
         ("numpy-habits", 4): 2,
         ("randomness", 3): 2,
     }
-    for lab, exercises in THIRD_READ_C.items():
-        for n, answers in exercises.items():
-            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
 
 def test_the_cases_the_confirmation_read_found_passing_stay_in_the_table():
     """The confirmation read of issue 37 (reviewer D): wrong answers that passed, and the next
     one a hostile reader would try; each was red before its check was fixed."""
-    counts = {
-        (lab, n): len(found) for lab, ex in CONFIRMATION_READ.items() for n, found in ex.items()
-    }
-    assert counts == {
+    assert kept(CONFIRMATION_READ) == {
         ("interpreter", 1): 2,
         ("interpreter", 2): 2,
         ("interpreter", 3): 2,
@@ -166,9 +152,6 @@ def test_the_cases_the_confirmation_read_found_passing_stay_in_the_table():
         ("leaving-the-trace", 3): 1,
         ("sharding", 3): 3,
     }
-    for lab, exercises in CONFIRMATION_READ.items():
-        for n, answers in exercises.items():
-            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
 
 def test_the_jitted_halves_the_third_read_c_found_refused_stay_right():
@@ -181,28 +164,19 @@ def test_the_jitted_halves_the_third_read_c_found_refused_stay_right():
 def test_the_cases_the_confirmation_read_e_found_passing_stay_in_the_table():
     """The confirmation read of issue 37 (reviewer E): wrong answers that passed, and the next
     one tried once each was refused; each was red before its check was fixed."""
-    counts = {
-        (lab, n): len(found) for lab, ex in CONFIRMATION_READ_E.items() for n, found in ex.items()
-    }
-    assert counts == {
+    assert kept(CONFIRMATION_READ_E) == {
         ("transforms", 1): 3,
         ("transforms", 4): 3,
         ("derivatives", 2): 2,
         ("retracing", 2): 2,
     }
-    for lab, exercises in CONFIRMATION_READ_E.items():
-        for n, answers in exercises.items():
-            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
 
 def test_the_cases_the_confirmation_reads_f_and_g_found_passing_stay_in_the_table():
     """The confirmation reads of issue 37 (reviewers F and G): wrong answers that passed, and
     the next one tried where a check was widened; each that passed was red before its check
     was fixed."""
-    counts = {
-        (lab, n): len(found) for lab, ex in CONFIRMATION_READ_FG.items() for n, found in ex.items()
-    }
-    assert counts == {
+    assert kept(CONFIRMATION_READ_FG) == {
         ("interpreter", 1): 1,
         ("interpreter", 2): 1,
         ("numpy-habits", 3): 2,
@@ -210,34 +184,24 @@ def test_the_cases_the_confirmation_reads_f_and_g_found_passing_stay_in_the_tabl
         ("control-flow", 2): 1,
         ("control-flow", 5): 1,
     }
-    for lab, exercises in CONFIRMATION_READ_FG.items():
-        for n, answers in exercises.items():
-            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
 
 def test_the_cases_the_confirmation_read_h_found_passing_stay_in_the_table():
     """The confirmation read H of issue 37: wrong answers that passed; each was red before its
     check was fixed."""
-    counts = {
-        (lab, n): len(found) for lab, ex in CONFIRMATION_READ_H.items() for n, found in ex.items()
-    }
-    assert counts == {
+    assert kept(CONFIRMATION_READ_H) == {
         ("transforms", 1): 1,
         ("transforms", 3): 1,
         ("derivatives", 3): 1,
         ("retracing", 1): 1,
         ("retracing", 3): 1,
     }
-    for lab, exercises in CONFIRMATION_READ_H.items():
-        for n, answers in exercises.items():
-            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
 
 def test_the_cases_the_final_reads_i_and_j_found_passing_stay_in_the_table():
     """The final reads I and J of issue 37: wrong answers that passed; each was red before its
     check was fixed."""
-    counts = {(lab, n): len(found) for lab, ex in FINAL_READ_IJ.items() for n, found in ex.items()}
-    assert counts == {
+    assert kept(FINAL_READ_IJ) == {
         ("interpreter", 1): 1,
         ("interpreter", 2): 2,
         ("interpreter", 3): 1,
@@ -245,33 +209,27 @@ def test_the_cases_the_final_reads_i_and_j_found_passing_stay_in_the_table():
         ("control-flow", 2): 1,
         ("derivatives", 2): 1,
     }
-    for lab, exercises in FINAL_READ_IJ.items():
-        for n, answers in exercises.items():
-            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
 
 
 def test_the_cases_the_last_read_l_found_passing_stay_in_the_table():
     """The last read L of issue 37 and its confirmation: wrong answers that passed; each was red
     before its check was fixed."""
-    counts = {(lab, n): len(found) for lab, ex in LAST_READ_L.items() for n, found in ex.items()}
-    assert counts == {("control-flow", 1): 3, ("control-flow", 2): 5, ("control-flow", 4): 2}
-    for lab, exercises in LAST_READ_L.items():
-        for n, answers in exercises.items():
-            assert all(w in WRONG[lab][n] for w in answers), (lab, n)
+    assert kept(LAST_READ_L) == {
+        ("control-flow", 1): 3,
+        ("control-flow", 2): 5,
+        ("control-flow", 4): 2,
+    }
 
 
 def test_the_cases_the_last_read_k_found_passing_stay_in_the_table():
     """The last read K of issue 37 and its confirmation: wrong answers that passed; each was red
     before its check was fixed."""
-    counts = {(lab, n): len(found) for lab, ex in LAST_READ_K.items() for n, found in ex.items()}
-    assert counts == {("interpreter", 3): 6}
-    assert all(w in WRONG["interpreter"][3] for w in LAST_READ_K["interpreter"][3])
+    assert kept(LAST_READ_K) == {("interpreter", 3): 6}
 
 
 def test_the_case_the_last_confirmation_l4_found_passing_stays_in_the_table():
     """The last confirmation L4 of issue 37: a decoy carry that passed, red before its fix."""
-    assert {(lab, n) for lab, ex in LAST_READ_L4.items() for n in ex} == {("control-flow", 5)}
-    assert all(w in WRONG["control-flow"][5] for w in LAST_READ_L4["control-flow"][5])
+    assert kept(LAST_READ_L4).keys() == {("control-flow", 5)}
 
 
 # Issue 36 found these exercises to be a true/false guess or a one-liner: rewritten, each asks
