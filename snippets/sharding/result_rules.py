@@ -7,6 +7,7 @@ from bookexec.facts import record  # hidden
 
 cols = place((6, 12), Spec(None, "model"))  # rows whole, columns split like feats'
 scale = place((12,), Spec("model"))  # one entry per feature, split like feats' columns
+other = place((6, 12), Spec(None, "data"))  # columns split over another axis
 
 cases = {
     "sin(feats)": lambda: jnp.sin(feats),
@@ -15,9 +16,13 @@ cases = {
     "feats.sum(axis=0)": lambda: feats.sum(axis=0),
     "feats.sum(axis=1)": lambda: feats.sum(axis=1),
     "feats.sum()": lambda: feats.sum(),
+    "feats + other": lambda: feats + other,
 }
 with jax.set_mesh(grid):
     for name, make in cases.items():
-        print(f"{name:18} {jax.typeof(make())}")
+        try:
+            print(f"{name:18} {jax.typeof(make())}")
+        except Exception as error:
+            print(f"{name:18} {type(error).__name__}: {str(error).splitlines()[0]}")
     record("mixed_type", str(jax.typeof(feats + cols)))  # hidden
     record("row_sum_type", str(jax.typeof(feats.sum(axis=1))))  # hidden
