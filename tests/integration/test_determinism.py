@@ -3,7 +3,7 @@
 The fixture site runs the executed blocks of a few real chapters (their own snippets, in their
 order, with their options), and quotes each of their timings and ratios in prose, so every
 kind of output the book makes is covered at a fraction of a whole build's cost. The whole
-book's outputs under other hash seeds and page orders: tests/e2e/test_determinism_book.py.
+book's outputs under another hash seed: the mutation build, tests/e2e/test_mutation.py.
 """
 
 from __future__ import annotations
