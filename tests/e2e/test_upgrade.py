@@ -245,10 +245,21 @@ def test_a_version_in_a_nav_title_is_caught(site):
     assert "mkdocs.yml nav: title 'Changes up to 0.12.0.1' has version '0.12.0.1'" in result.output
 
 
+LONG = "a-chapter-whose-name-is-long-enough-for-a-cut"  # git's --stat cuts such a path
+LONG_ID = "a-block-whose-id-is-long-enough-to-be-cut"
+
+
 def test_drift_watch_leaves_its_artifacts_and_never_touches_the_checkout(written, tmp_path):
     site = written
+    site.page(
+        f"{LONG}.md",
+        f'# Long\n\n```python exec="on" id="{LONG_ID}"\n--8<-- "snippets/{LONG}/block.py"\n```\n',
+    )
+    site.snippet(f"{LONG}/block.py", "print('before')\n")
+    assert site.build("update").returncode == 0
     subprocess.run(["git", "init", "-q"], cwd=site.root, check=True)
     site.snippet("second/moves.py", "print('second output')\n")
+    site.snippet(f"{LONG}/block.py", "print('after')\n")
     golden_before = site.goldens()
     out = tmp_path / "artifacts"
     proc = subprocess.run(
@@ -276,7 +287,10 @@ def test_drift_watch_leaves_its_artifacts_and_never_touches_the_checkout(written
     assert "DRIFTED (text): page docs/second.md" in (out / "report.txt").read_text()
     assert "+second output" in (out / "golden.diff").read_text()
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["changed_files"] == ["tests/golden/second/moves.txt"]
+    assert summary["changed_files"] == [  # whole paths, however long
+        f"tests/golden/{LONG}/{LONG_ID}.txt",
+        "tests/golden/second/moves.txt",
+    ]
     assert site.goldens() == golden_before
 
 
@@ -326,6 +340,9 @@ def test_drift_watch_runs_as_the_weekly_workflow_runs_it(written):
     assert "+second output" in (out / "golden.diff").read_text()
     summary = json.loads((out / "summary.json").read_text())
     assert "tests/golden/second/moves.txt" in summary["changed_files"]
+    # The update records the versions it ran under: the real other release.
+    assert f"tests/golden/{VERSIONS_FILE}" in summary["changed_files"]
+    assert "+jax: 0.11.2" in (out / "golden.diff").read_text()
     assert site.goldens() == golden_before
 
 

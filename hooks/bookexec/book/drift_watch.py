@@ -166,11 +166,12 @@ def run(
     update = _build(mkdocs, scratch, "update", out / "update.txt", timeout, environ)
     diff = _git(scratch, "diff", "--", "tests/golden", "docs")
     (out / "golden.diff").write_text(diff)
-    stat = _git(scratch, "diff", "--stat", "--", "tests/golden", "docs")
+    # Names, not --stat: its column cuts a long path to ".../tail".
+    names = _git(scratch, "diff", "--name-only", "--", "tests/golden", "docs")
     result = {
         "check_exit": check,
         "update_exit": update,
-        "changed_files": [line.split("|")[0].strip() for line in stat.splitlines() if "|" in line],
+        "changed_files": sorted(names.splitlines()),
         "summary": _summary_lines(out / "report.txt", out / "update.txt"),
         "scratch": str(scratch) if keep else None,
     }
