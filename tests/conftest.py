@@ -8,6 +8,7 @@ import functools
 import http.server
 import os
 import re
+import resource
 import shutil
 import socket
 import subprocess
@@ -53,6 +54,65 @@ def pytest_configure(config) -> None:
     there (`bookexec.goldens.actions`). Each test that wants them sets them itself."""
     for name in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"):
         os.environ.pop(name, None)
+    config.pluginmanager.register(CpuReport(), "cpu-report")
+
+
+# -- CPU per test file: what the suite's time on a busy machine is made of ----------------------
+
+
+def _cpu_seconds() -> float:
+    """CPU of this process and of every child it has waited for (a build, its workers)."""
+    own, children = (
+        resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    return (yield from _charged(item, "setup"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    return (yield from _charged(item, "call"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    return (yield from _charged(item, "teardown"))
+
+
+def _charged(item, when: str):
+    """Run the phase (the `yield` of a wrapper hook) and note its CPU on the item: the report
+    carries it to xdist's controller."""
+    start = _cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        item.user_properties.append((f"cpu-{when}", _cpu_seconds() - start))
+
+
+class CpuReport:
+    """Sums each file's CPU from its tests' reports (on xdist's controller, every worker's)."""
+
+    def __init__(self) -> None:
+        self.totals: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report) -> None:
+        spent = dict(report.user_properties).get(f"cpu-{report.when}")
+        if spent is not None:
+            name = report.nodeid.partition("::")[0]
+            self.totals[name] = self.totals.get(name, 0.0) + spent
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if not self.totals or hasattr(terminalreporter.config, "workerinput"):
+            return
+        terminalreporter.section("CPU seconds by test file, most first")
+        for name, spent in sorted(self.totals.items(), key=lambda item: (-item[1], item[0]))[:25]:
+            terminalreporter.write_line(f"{spent:8.1f}  {name}")
+        total = sum(self.totals.values())
+        terminalreporter.write_line(f"{total:8.1f}  in all ({len(self.totals)} files)")
 
 
 def jaxpr_goldens() -> list[Path]:
