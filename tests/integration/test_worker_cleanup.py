@@ -148,6 +148,7 @@ def test_no_worker_outlives_a_killed_mkdocs(site, tmp_path, command, sig, target
     if command == "serve":
         argv += ["--no-livereload", "-a", "127.0.0.1:0"]
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "BOOK_SNIPPET_MARK": str(mark)}
+    env["PYTHONFAULTHANDLER"] = "1"  # a SIGABRT then writes every thread's stack to the log
     with open(tmp_path / "mkdocs.log", "w") as log:
         proc = subprocess.Popen(argv, cwd=site.root, env=env, stdout=log, stderr=subprocess.STDOUT)
     workers: list[int] = []
@@ -168,7 +169,15 @@ def test_no_worker_outlives_a_killed_mkdocs(site, tmp_path, command, sig, target
             to_another_thread(proc.pid, sig)
         else:
             proc.send_signal(sig)
-        proc.wait(timeout=30)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # where it hangs: every thread's stack, in the log
+            proc.send_signal(signal.SIGABRT)
+            proc.wait(timeout=30)
+            raise AssertionError(
+                f"mkdocs {command} did not end within 30 s of {sig.name}; its log:\n"
+                + (tmp_path / "mkdocs.log").read_text(errors="replace")[-20000:]
+            ) from None
         all_gone(workers + started_by_block, f"mkdocs {command} ({sig.name})")
     finally:
         if proc.poll() is None:
