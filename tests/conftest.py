@@ -180,6 +180,23 @@ class Served:
 
         return wait_for(check, seconds, lambda: self.log()[-5000:])
 
+    def settled(self, quiet: float = 3.0, seconds: float = 120) -> None:
+        """Wait until no rebuild runs or is coming: every build the log began has ended and
+        the log has not grown for `quiet` seconds. A browser that opens a page earlier can
+        have it replaced by the live reload that ends the next build (the engine's own
+        rebuild of the pages the first build left starts a second after the server)."""
+        state = {"log": "", "since": time.monotonic()}
+
+        def calm() -> bool:
+            log = self.log()
+            if log != state["log"]:
+                state["log"], state["since"] = log, time.monotonic()
+                return False
+            began, ended = log.count("Building documentation..."), log.count("Documentation built")
+            return began == ended and time.monotonic() - state["since"] >= quiet
+
+        self.until(calm, seconds)
+
 
 @contextlib.contextmanager
 def serving(root: Path, log_path: Path, *args: str, up: float = 120, **env: str | None):

@@ -124,6 +124,7 @@ def test_accept_and_keep_in_the_browser(served, browser):
         socket.create_connection((address, port), timeout=10).close()
     assert golden.read_bytes() == recorded
 
+    served.settled()  # no live reload will replace the page while the test reads it
     page = browser.new_page()
     try:
         page.goto(served.url + "drift/")
