@@ -190,7 +190,8 @@ class _Unstartable(PythonRuntime):
 
 def test_a_worker_that_cannot_start_is_the_pages_failure_not_its_first_blocks(tmp_path):
     notes: list[str] = []
-    page = run_page(tmp_path, "print(1)\n", "print(2)\n", runtime=_Unstartable(), notes=notes)
+    first_code = "import no_such_module_for_this_test\nprint(1)\n"  # the page names it
+    page = run_page(tmp_path, first_code, "print(2)\n", runtime=_Unstartable(), notes=notes)
     # the cause is said once, for the page, and the report shows it as the page's
     (note,) = notes
     assert note.startswith("docs/page.md: the page's worker could not start: worker died")
@@ -272,3 +273,17 @@ def test_the_serve_executor_keeps_one_fresh_worker_started_ahead(tmp_path):
     while any(Path(f"/proc/{pid}").exists() for pid in started) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [pid for pid in started if Path(f"/proc/{pid}").exists()]
+
+
+def test_a_worker_preloads_only_the_runtime_modules_its_page_names(tmp_path):
+    """JAX's import is about a second of CPU: a page of plain Python in the JAX book does not
+    pay it, and a page that names JAX finds it loaded before its first block."""
+    # "j" "ax": the name spelled so that the page does not name it.
+    loaded = "import sys\nprint(sorted(m for m in sys.modules if m == 'j' 'ax'))\n"
+    plain = run_page(tmp_path / "plain", loaded)
+    assert plain.blocks[0].output == "[]\n" and plain.backend == "none"
+    named = run_page(tmp_path / "named", "import jax  # named: preloaded\n", loaded)
+    assert named.blocks[1].output == "['jax']\n" and named.backend == "cpu"
+    rules = JaxRuntime()
+    assert rules.preload_for(["from jax import lax"]) == ("jax",)
+    assert rules.preload_for(["import flax", "jax_like = 1", "x.jax = 2"]) == ()

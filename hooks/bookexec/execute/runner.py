@@ -296,6 +296,7 @@ class Worker:
         memory: int | None = None,
         *,
         env: Mapping[str, str],
+        preload: tuple[str, ...] | None = None,
     ) -> None:
         self.root = root
         self.limits = limits or Limits()
@@ -337,7 +338,8 @@ class Worker:
         self.lifeline.handed_over()
         start = protocol.Start(
             stack_file=self.stack_file,
-            preload=[] if fresh else list(runtime.preload),  # a fresh block sees no imports
+            # A fresh block sees no imports; None: all the runtime's (a spare, for any page).
+            preload=[] if fresh else list(runtime.preload if preload is None else preload),
             probe=runtime.worker_probe(),
             flush=runtime.flush,
             hidden_notes=list(runtime.hidden_notes),
@@ -803,9 +805,13 @@ class Executor:
         worker = None if fresh else self._take_spare(memory)
         if not fresh:
             self._refill()  # for the next run
-        return worker or self._spawn(memory, fresh)
+        if worker:
+            return worker
+        return self._spawn(memory, fresh, self.runtime.preload_for(b.code for b in blocks))
 
-    def _spawn(self, memory: int, fresh: bool = False) -> Worker:
+    def _spawn(
+        self, memory: int, fresh: bool = False, preload: tuple[str, ...] | None = None
+    ) -> Worker:
         worker = Worker(
             self.root,
             self._log_dir,
@@ -815,6 +821,7 @@ class Executor:
             python=self.python,
             memory=memory,
             env=self.env,
+            preload=preload,
         )
         with self._lock:
             self._workers.add(worker)

@@ -7,8 +7,10 @@ library supplies its own, in its own layer above the engine.
 
 from __future__ import annotations
 
+import re
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 
 from bookexec.goldens.compare import Drift, plain_text
 
@@ -20,6 +22,17 @@ class Runtime(ABC):
     preload: tuple[str, ...] = ()  # modules the worker imports before the first block
     flush: str | None = None  # dotted path of a function the worker runs after each block
     hidden_notes: tuple[str, ...] = ()  # exception notes a page never shows (by substring)
+
+    def preload_for(self, codes: Iterable[str]) -> tuple[str, ...]:
+        """The preloaded modules a page's code names, as a word anywhere in it: a page of
+        plain Python in a book about a library does not wait for the library's import (JAX's
+        is about a second of CPU), and a page that uses it still finds it loaded."""
+        text = "\n".join(codes)
+        return tuple(
+            module
+            for module in self.preload
+            if re.search(rf"(?<![\w.]){re.escape(module.partition('.')[0])}(?!\w)", text)
+        )
 
     def worker_probe(self) -> str | None:
         """Dotted path of a function run in the worker after its last block, returning

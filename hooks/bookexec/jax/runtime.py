@@ -1,5 +1,5 @@
-"""JAX as the book's language runtime: preloaded in every worker, its backend and devices
-probed after a page's last block, jaxprs compared as programs."""
+"""JAX as the book's language runtime: preloaded in every worker whose page names it, its
+backend and devices probed after a page's last block, jaxprs compared as programs."""
 
 from __future__ import annotations
 

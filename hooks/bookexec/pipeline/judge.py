@@ -33,7 +33,9 @@ def serve_log() -> logging.Logger:
 def shown(output: str, facts: list[Fact], backend: str) -> str:
     """What the page shows: the output with measured values in place of their placeholders
     (a `Shown`, which knows where they are, so the page marks them)."""
-    if any(fact.kind == "timing" for fact in facts):
+    if any(fact.kind == "timing" for fact in facts) and backend == "none":  # JAX not loaded
+        output += "\n[timed in this build: fastest of repeated runs, warm-up excluded]\n"
+    elif any(fact.kind == "timing" for fact in facts):
         output += (
             f"\n[timed in this build on the {backend} backend: fastest of repeated runs,\n"
             " warm-up excluded, each run waited on with block_until_ready]\n"
