@@ -217,10 +217,15 @@ class Engine:
         """The build's executor, and whether it is the serve process's background one."""
         execute = settings.execute
         block_cache = None
-        if execute and settings.block_cache(serving):
+        if execute and settings.stores_blocks(serving):
             block_cache = cache.BlockCache(CachePaths(root).blocks)
+        reads = settings.block_cache(serving)  # an update only stores
         behind = background.enabled(
-            serving, self.live_reload, execute, block_cache, settings.serve.background
+            serving,
+            self.live_reload,
+            execute,
+            block_cache if reads else None,
+            settings.serve.background,
         )
 
         def executor(watch: bool) -> Executor:
@@ -228,6 +233,7 @@ class Engine:
                 root,
                 jobs=settings.jobs or None,
                 cache=block_cache,
+                cache_reads=reads,
                 progress=progress,
                 runtime=self.runtime,
                 watch=watch,

@@ -56,10 +56,16 @@ class Settings:
 
     def block_cache(self, serving: bool) -> bool:
         """The block cache: `auto` means under `mkdocs serve` only, so a build (CI's) runs every
-        block; the update mode never reads it, whatever the setting."""
+        block; the update mode never reads it, whatever the setting (`stores_blocks`)."""
         if self.cache is False or self.mode == "update":
             return False
         return serving if self.cache is None else self.cache
+
+    def stores_blocks(self, serving: bool) -> bool:
+        """Whether the build stores its blocks' outputs: whenever it reads them, and in the
+        update mode too unless the cache is off. An update's run is a real one, so the check
+        or the serve after it need not run the book again."""
+        return self.block_cache(serving) or (self.mode == "update" and self.cache is not False)
 
     def lab_cache(self) -> bool:
         """The labs' render cache: on unless the cache is off. Unlike a block's output, a lab's

@@ -390,23 +390,39 @@ def _git(book: Path, *args: str) -> str:
     ).stdout
 
 
-# Two builds of the whole book under another JAX (the check, then the update): about twice the
-# cold build of the book, and more on a busy runner, so longer than the default. One release:
-# a second (0.10.2) added a quarter of the suite's time and no path the first does not take.
+# One run of the whole book under another JAX (the update), and two checks that read what it
+# ran from the cache: about the cold build of the book, and more on a busy runner, so longer
+# than the default. One release: a second (0.10.2) added a quarter of the suite's time and no
+# path the first does not take.
 @pytest.mark.timeout(3600)
 @pytest.mark.parametrize("version", ["0.11.2"])
 def test_a_real_jax_upgrade_end_to_end(version, tmp_path):
+    """The maintainer's two commands under a real other release, over the whole book: the
+    check names every drifted block, and the update rewrites exactly those goldens and
+    VERSIONS, after which the check is green.
+
+    The book runs once, in the update: an update stores what it ran in the block cache (it
+    never reads it), so both checks judge the update's outputs, made under this JAX, without
+    running the book again. The first judges them against the goldens as they were before
+    the update, as the maintainer's check before the update would (the same outputs: the cache
+    key covers the code, the environment and every installed version)."""
     venv = other_jax(version)
     book = tmp_path / "book"
     scratch_copy(REPO, book)  # a fresh clone's files, committed
     goldens = sorted(p for p in (book / "tests" / "golden").rglob("*.txt"))
 
-    # The cache is on for the checks: the first saves what every block printed under this JAX,
-    # so the last check compares those outputs with the goldens the update wrote from its own
-    # run, without a third run of the whole book.
+    update = run(venv, book, "mkdocs", "build", "--strict", GOLDEN="update", BOOK_CACHE="on")
+    assert update.returncode == 0, (update.stdout + update.stderr)[-5000:]
+    said = update.stdout + update.stderr
+    assert re.search(r"bookexec summary: \d+ blocks executed, 0 from cache", said), said[-3000:]
+    changed = set(_git(book, "diff", "--name-only", "--", "tests/golden").splitlines())
+    shutil.copytree(book / "tests" / "golden", tmp_path / "updated")
+    _git(book, "checkout", "--quiet", "--", "tests/golden")  # the goldens as they were
+
     check = run(venv, book, "mkdocs", "build", "--strict", GOLDEN="check", BOOK_CACHE="on")
     out = check.stdout + check.stderr
     assert check.returncode != 0, out[-3000:]
+    assert re.search(r"bookexec summary: 0 blocks executed, \d+ from cache", out), out[-3000:]
     errors = error_lines(out)
     # the version note comes first, once
     assert errors[0].startswith("ERROR   -  goldens written under jax 0.12.0.1"), errors[:3]
@@ -427,22 +443,20 @@ def test_a_real_jax_upgrade_end_to_end(version, tmp_path):
         re.findall(r"DRIFTED \(\w+\): (?:page|lab) docs/(\S+?), (?:block|cell) '([^']+)'", out)
     )
     assert len(named) == drifted
+    # The update rewrote exactly the goldens the check names, and the versions.
+    expected = {
+        f"tests/golden/{Path(page).with_suffix('').as_posix()}/{block}.txt" for page, block in named
+    }
+    assert changed == expected | {f"tests/golden/{VERSIONS_FILE}"}
 
     review = run(venv, book, "python", "-m", "bookexec.cli", "review", "--accept-cosmetic")
     assert review.returncode == 0, review.stdout + review.stderr
-    update = run(venv, book, "mkdocs", "build", "--strict", GOLDEN="update")
-    assert update.returncode == 0, (update.stdout + update.stderr)[-5000:]
+    shutil.rmtree(book / "tests" / "golden")  # the review's acceptances go
+    shutil.copytree(tmp_path / "updated", book / "tests" / "golden")  # the update's, back
+    assert set(_git(book, "diff", "--name-only", "--", "tests/golden").splitlines()) == changed
     again = run(venv, book, "mkdocs", "build", "--strict", GOLDEN="check", BOOK_CACHE="on")
     assert again.returncode == 0, (again.stdout + again.stderr)[-5000:]
     assert re.search(
         r"bookexec summary: 0 blocks executed, \d+ from cache", again.stdout + again.stderr
     )
-
-    changed = {
-        line for line in _git(book, "diff", "--name-only", "--", "tests/golden").splitlines()
-    }
-    expected = {
-        f"tests/golden/{Path(page).with_suffix('').as_posix()}/{block}.txt" for page, block in named
-    }
-    assert changed == expected | {f"tests/golden/{VERSIONS_FILE}"}
     assert read_versions(book / "tests" / "golden").version("jax") == version

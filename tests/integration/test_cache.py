@@ -91,10 +91,31 @@ def book(tmp_path_factory) -> CachedBook:
     site.snippet("session/second.py", 'print("second sees", base + 2)\n')
     site.snippet("session/third.py", "print('third runs alone:', 'base' in globals())\n")
     site.snippet("other/alone.py", "print('alone')\n")
-    assert site.build("update").returncode == 0
+    assert site.build("update", BOOK_CACHE="off").returncode == 0  # stores nothing
     assert site.counts() == {"executed": 4, "cached": 0, "replayed": 0}
     site.assert_all_cached()
     return site
+
+
+def test_an_update_stores_what_it_ran_and_never_reads_the_cache(tmp_path):
+    """The update's run is a real one: the check after it runs nothing the update ran. It
+    still runs every block itself, and with the cache off it stores nothing."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text(CONFIG)
+    site = CachedBook(tmp_path)
+    site.session_page()
+    site.page("other.md", OTHER_PAGE)
+    site.snippet("session/first.py", "base = 40\nprint('first sets base', base)\n")
+    site.snippet("session/second.py", 'print("second sees", base + 2)\n')
+    site.snippet("session/third.py", "print('third runs alone:', 'base' in globals())\n")
+    site.snippet("other/alone.py", "print('alone')\n")
+    off = site.build("update", BOOK_CACHE="off")
+    assert off.returncode == 0 and SUMMARY.search(off.output)[1] == "4"
+    assert not (tmp_path / ".cache" / "bookexec" / "blocks").exists()  # off: nothing stored
+    for _ in range(2):  # the second update finds the first's entries, and runs anyway
+        update = site.build("update")
+        assert update.returncode == 0 and SUMMARY.search(update.output)[1] == "4"
+    site.assert_all_cached()
 
 
 def test_a_warm_build_runs_nothing_and_shows_the_same_page(book):
@@ -208,7 +229,7 @@ def test_a_cached_output_is_still_compared_with_its_golden(book):
     assert result.returncode != 0, result.output
     assert "1 blocks executed" not in result.output and "-changed\n+alone" in result.output
     alone.write_text("print('changed')\n")
-    assert book.counts()["executed"] == 1
+    assert book.counts()["executed"] == 0  # the update above ran this code, and stored it
     alone.write_text("print('alone')\n")
     assert book.build("update").returncode == 0
     book.assert_all_cached()
@@ -355,7 +376,7 @@ def test_an_unusable_cache_folder_warns_and_the_build_still_passes(tmp_path):
     (site.root / "mkdocs.yml").write_text(CONFIG)
     site.page("other.md", OTHER_PAGE)
     site.snippet("other/alone.py", "print('alone')\n")
-    assert site.build("update").returncode == 0
+    assert site.build("update", BOOK_CACHE="off").returncode == 0
     (site.root / ".cache" / "bookexec").mkdir(
         parents=True, exist_ok=True
     )  # run-times.json may be there

@@ -14,7 +14,8 @@ A block's key covers everything that can change what it prints:
 - the source of the executor itself.
 
 Files a snippet opens while it runs are not in the key. The cache is for authors: CI's build,
-the update mode and `BOOK_CACHE=off` never read it. A cache that cannot be read is only a
+the update mode and `BOOK_CACHE=off` never read it (the update stores what it ran, unless
+the cache is off). A cache that cannot be read is only a
 cache miss: the block runs again and a warning says why; it never fails a build.
 """
 

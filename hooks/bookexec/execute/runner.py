@@ -569,10 +569,13 @@ class Executor:
         seed: str = "0",
         settings_key: str = "",
         python: str = sys.executable,
+        cache_reads: bool = True,
     ) -> None:
         """`environ` is the build's environment (`bookexec.settings`), `seed` the workers'
-        hash seed, `settings_key` the settings that can change an output (the cache key's) and
-        `python` the workers' interpreter (another JAX's, for `./book jax-changes`)."""
+        hash seed, `settings_key` the settings that can change an output (the cache key's),
+        `python` the workers' interpreter (another JAX's, for `./book jax-changes`), and
+        `cache_reads` False when `cache` only stores (the update mode)."""
+        self.cache_reads = cache_reads
         self.root = root
         self.python = python
         self.runtime = runtime or PythonRuntime()
@@ -629,7 +632,7 @@ class Executor:
 
     def cached(self, block: Block, key: str) -> BlockRun | None:
         """The block's run from the cache under `key`, or None: not cached, or unreadable."""
-        entry = self.cache.load(block, key) if self.cache else None
+        entry = self.cache.load(block, key) if self.cache and self.cache_reads else None
         if self.cache is None or entry is None:
             return None
         try:
