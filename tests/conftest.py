@@ -393,6 +393,11 @@ def browser_page(browser):
 def built_book(tmp_path_factory, worker_id) -> Path:
     """Build the book exactly as CI does, once per test run, into a throwaway site directory.
 
+    It builds a copy of the checkout (`book_source`: its files as a fresh clone has them, with
+    the working tree's edits), so that the copy's block cache, stored by this build, serves the
+    e2e test that serves the book under drift without running the whole book a second time.
+    CI's build never reads the cache: this one reads an empty one, so every block runs.
+
     Under pytest-xdist the workers share one build: the first to ask builds it, under a lock,
     and the others read its result (the run's base folder is new for every run).
     """
@@ -413,11 +418,20 @@ def built_book(tmp_path_factory, worker_id) -> Path:
     return site_dir
 
 
+def book_source(site_dir: Path) -> Path:
+    """The copy of the checkout that `built_book` built `site_dir` from."""
+    return site_dir.with_name(site_dir.name + "-source")
+
+
 def _build_book(site_dir: Path) -> Path:
-    env = {**os.environ, "GOLDEN": "check", "NO_MKDOCS_2_WARNING": "1"}
+    from bookexec.book.drift_watch import scratch_copy
+
+    source = book_source(site_dir)
+    scratch_copy(REPO, source)
+    env = {**os.environ, "GOLDEN": "check", "NO_MKDOCS_2_WARNING": "1", "BOOK_CACHE": "on"}
     proc = subprocess.run(
         [str(MKDOCS), "build", "--strict", "--site-dir", str(site_dir)],
-        cwd=REPO,
+        cwd=source,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -429,4 +443,6 @@ def _build_book(site_dir: Path) -> Path:
     summary = re.search(clean, proc.stdout)
     assert summary, proc.stdout
     assert int(summary[1]) == len(list((REPO / "tests" / "golden").rglob("*.txt")))
+    # Every block ran: the cache was empty (a cache entry is never CI's output).
+    assert re.search(r"bookexec summary: \d+ blocks executed, 0 from cache", proc.stdout)
     return site_dir

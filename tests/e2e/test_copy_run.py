@@ -1,17 +1,22 @@
 """The copy-run contract: what a chapter shows is code a reader can run, and it prints the page.
 
-For every chapter of the built site (the `built_book` the e2e layer builds once), the source
-boxes of its executed blocks, read from the page's HTML in page order (what the copy button
-copies), are saved as files under the snippets' own names in an empty folder and run in order
-by plain `python` in one session, as a reader runs them in a notebook: an interpreter with the
-pinned JAX but where `import bookexec` fails (the editable install's path is taken off
-`sys.path`, and the driver checks it). Each block must print what its golden recorded, after
-the engine's normalisation; a measured value's placeholder (`⟦name⟧`) matches any number. A
-block declared `raises=` must raise that exception, shown as the page shows it; a `fresh`
-block runs in a new interpreter of its own.
+A reader copies a source box (its copy button) or downloads the chapter's notebook, and both
+hold the same code. For every chapter of the built site (the `built_book` the e2e layer builds
+once), the source boxes of its executed blocks are read from the page's HTML in page order.
 
-Chapters not written for the reader yet are listed in `NOT_YET_RUNNABLE`, and each must still
-fail: a chapter that passes must leave the list, so the list is never stale.
+- A chapter with a notebook: each box must be exactly its block's shown code (the snippet
+  without its hidden lines) and exactly the notebook's code cell for that block (a `fresh`
+  block's cell first says `%%script {sys.executable}`, which runs it in a new interpreter as
+  the book does). `tests/e2e/test_notebooks.py` runs every such notebook top to bottom in a new
+  kernel where `import bookexec` fails, and each cell must print its block's golden: so what
+  the boxes hold runs and prints the page, without a second run of the book's code here.
+- A page without a notebook (the colophon): the boxes are saved as files under the snippets'
+  own names in an empty folder and run in order by plain `python` in one session, as a reader
+  runs them: an interpreter with the pinned JAX where `import bookexec` fails (the editable
+  install's path is taken off `sys.path`, and the driver checks it). Each block must print
+  what its golden recorded, after the engine's normalisation; a measured value's placeholder
+  (`⟦name⟧`) matches any number. A block declared `raises=` must raise that exception, shown
+  as the page shows it; a `fresh` block runs in a new interpreter of its own.
 """
 
 from __future__ import annotations
@@ -25,7 +30,9 @@ import textwrap
 from importlib.metadata import version
 from pathlib import Path
 
+import nbformat
 import pytest
+from test_notebooks import CHAPTERS as NOTEBOOK_CHAPTERS
 
 from bookexec.discover.blocks import scan_page
 from bookexec.goldens.measured import TOKEN
@@ -41,10 +48,8 @@ pytestmark = pytest.mark.build
 CHAPTERS = sorted(
     page.stem for page in (REPO / "docs").glob("*.md") if 'exec="on"' in page.read_text()
 )
-# The one list of chapters whose shown code does not run as the page says yet (issue 36):
-# their snippets still import `bookexec` where the reader sees it, or print what hidden lines
-# changed. Convert a chapter (docs/guide/chapters.md, "Hidden lines"), then delete it here.
-NOT_YET_RUNNABLE: set[str] = set()  # every chapter runs as shown now
+# The chapters whose notebook test_notebooks.py runs; the others are run here.
+WITH_NOTEBOOK = set(NOTEBOOK_CHAPTERS)
 _CHAPTER_TIMEOUT = 900
 # JAX's note that it filtered its own frames: the page leaves it out (`bookexec.jax.runtime`).
 _HIDDEN_NOTE = "For simplicity, JAX has removed its internal frames"
@@ -214,17 +219,40 @@ def test_the_copy_run_has_jax_and_cannot_import_bookexec(tmp_path):
     assert run.stdout == f"jax {version('jax')} without bookexec\n", run.stderr
 
 
+def same_as_notebook(site: Path, chapter: str, blocks: list[dict[str, object]]) -> list[str]:
+    """What differs between the chapter's source boxes, its blocks' shown code and the code
+    cells of the notebook the site ships for it."""
+    planned = {
+        block.id: block
+        for block in scan_page(f"{chapter}.md", (REPO / "docs" / f"{chapter}.md").read_text(), REPO)
+    }
+    nb = nbformat.read(site / chapter / f"{chapter}.ipynb", as_version=4)
+    cells = {
+        c.metadata["executed-book"]["block"]: c.source
+        for c in nb.cells
+        if "block" in c.metadata.get("executed-book", {})
+    }
+    problems = []
+    for block in blocks:
+        shown = planned[str(block["id"])].shown.rstrip("\n")
+        box = str(block["source"]).rstrip("\n")
+        cell = cells.get(str(block["id"]), "")
+        if block["fresh"]:
+            cell = cell.removeprefix("%%script {sys.executable}\n")
+        for name, text in (("source box", box), ("notebook cell", cell)):
+            if text != shown:
+                problems.append(
+                    f"{block['snippet']} (block '{block['id']}'): its {name} is not the shown "
+                    f"code:\n--- shown\n{shown}\n--- {name}\n{text}"
+                )
+    return problems
+
+
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_a_chapter_runs_as_shown_and_prints_its_page(built_book, chapter, tmp_path):
-    problems = copy_run(chapter, shown_blocks(built_book, chapter), tmp_path)
-    if chapter in NOT_YET_RUNNABLE:
-        assert problems, (
-            f"{chapter} now runs as shown and prints its page: delete it from NOT_YET_RUNNABLE "
-            "in tests/e2e/test_copy_run.py"
-        )
+    blocks = shown_blocks(built_book, chapter)
+    if chapter in WITH_NOTEBOOK:  # run by test_notebooks.py, cell by cell
+        problems = same_as_notebook(built_book, chapter, blocks)
     else:
-        assert not problems, "\n".join(problems)
-
-
-def test_the_list_of_chapters_not_yet_runnable_names_only_chapters():
-    assert set(CHAPTERS) >= NOT_YET_RUNNABLE
+        problems = copy_run(chapter, blocks, tmp_path)
+    assert not problems, "\n".join(problems)

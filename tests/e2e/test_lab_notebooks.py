@@ -16,7 +16,6 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from test_copy_run import NOT_YET_RUNNABLE
 
 from conftest import REPO
 
@@ -61,8 +60,7 @@ def test_every_lab_page_links_to_a_notebook_the_site_ships(site):
 def test_no_shipped_notebook_holds_engine_code_or_hidden_lines(site):
     """What a reader downloads, a lab's notebook or a chapter's, names nothing of the book's
     engine (`grep -rl bookexec` over the site's notebooks finds nothing), and shows no hidden
-    mark. Only a chapter whose shown code still imports `bookexec` (test_copy_run's one list)
-    may name it, in its code alone: never in a notebook's or a cell's metadata."""
+    mark, in its code or in a notebook's or a cell's metadata."""
     found = sorted(site.rglob("*.ipynb"))
     labs = [path for path in found if path.parent.parent.name == "labs"]
     assert len(labs) == len(LABS), [str(p.relative_to(site)) for p in labs]
@@ -71,8 +69,7 @@ def test_no_shipped_notebook_holds_engine_code_or_hidden_lines(site):
         nb = nbformat.read(path, as_version=4)
         metadata = [nb.metadata] + [cell.metadata for cell in nb.cells]
         assert "bookexec" not in json.dumps(metadata), path.relative_to(site)
-        if path in labs or path.parent.name not in NOT_YET_RUNNABLE:  # labs share names
-            assert "bookexec" not in path.read_text(encoding="utf-8"), path.relative_to(site)
+        assert "bookexec" not in path.read_text(encoding="utf-8"), path.relative_to(site)
         for cell in nb.cells:  # code cells are the snippets as the page shows them
             if cell.cell_type == "code":
                 assert not _HIDDEN.search(cell.source), (path.relative_to(site), cell.id)

@@ -126,52 +126,58 @@ def test_serve_reruns_only_the_blocks_an_edit_touches(site, tmp_path):
         assert snippet.startswith(expected + ", 0 drifted"), snippet
 
 
-@pytest.mark.timeout(3600)  # the whole book, cold: each wait below is bounded on its own
-def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(tmp_path):
+@pytest.mark.timeout(3600)  # waits for the suite's build of the book first
+def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(built_book, tmp_path):
     """The real mkdocs.yml (strict: true), the real book, one drifted snippet: the server comes
     up, shows the drift at the block and a summary at the page's top, and keeps serving when an
-    edit fixes it."""
+    edit fixes it.
+
+    It serves the copy `built_book` built, whose block cache that build stored: the pages run
+    behind the server from the cache, and the drifted page's blocks run again. A server that
+    answers while the whole book runs cold behind it: tests/e2e/test_serve_answers.py."""
     import urllib.request
 
-    from bookexec.book.drift_watch import scratch_copy
-    from conftest import REPO
+    from conftest import book_source
 
-    book = tmp_path / "book"
-    scratch_copy(REPO, book)
+    book = book_source(built_book)
     assert "strict: true" in (book / "mkdocs.yml").read_text()
     snippet = book / "snippets" / "tracers" / "dense_layer.py"
     original = snippet.read_text()
     snippet.write_text(original + "print('a line the golden does not have')\n")
-
     # As `./book serve` serves it: a rebuild renders the pages whose run ended, not the whole
     # book (which took minutes on a busy machine, and the next rebuild waits twice as long).
     # It listens after its first build, which scans the whole book and renders the home page.
-    with serving(book, tmp_path / "serve.log", "--dirty", up=900) as served:
+    try:
+        with serving(book, tmp_path / "serve.log", "--dirty", up=900) as served:
 
-        def page() -> str:
-            # Answered at once whatever builds (bookexec.pipeline.answer): the timeout bounds
-            # the server's answer, never a rebuild.
-            with urllib.request.urlopen(served.url + "tracers/", timeout=30) as r:
-                return r.read().decode()
+            def page() -> str:
+                # Answered at once whatever builds (bookexec.pipeline.answer): the timeout bounds
+                # the server's answer, never a rebuild.
+                with urllib.request.urlopen(served.url + "tracers/", timeout=30) as r:
+                    return r.read().decode()
 
-        # The first page comes from the goldens at once; the blocks run behind it, and the
-        # rebuild after the page's run shows the drift (bookexec.execute.background).
-        # Cold: the whole book.
-        drifted = "docs/tracers.md#dense-layer drifted from its golden"
-        served.until(lambda: drifted in served.log(), 900)
-        # The build that logged it rendered the page; the page is served once that build has
-        # ended (its summary line), at once.
-        served.until(lambda: "bookexec summary:" in served.log().split(drifted, 1)[1], 600)
-        html = page()
-        assert "executed-book-page-drift" in html
-        log = served.log()
-        assert "Aborted" not in log and "in strict mode" not in log
-        assert 'class="admonition warning executed-book-drift" data-block="dense-layer"' in html
-        assert "a line the golden does not have" in html
+            # The first page comes from the goldens at once; the blocks run behind it, and the
+            # rebuild after the page's run shows the drift (bookexec.execute.background).
+            drifted = "docs/tracers.md#dense-layer drifted from its golden"
+            served.until(lambda: drifted in served.log(), 900)
+            # The build that logged it rendered the page; the page is served once that build has
+            # ended (its summary line), at once.
+            served.until(lambda: "bookexec summary:" in served.log().split(drifted, 1)[1], 600)
+            html = page()
+            assert "executed-book-page-drift" in html
+            log = served.log()
+            assert "Aborted" not in log and "in strict mode" not in log
+            # The other pages came from the cache the suite's build stored, not a second run.
+            counts = re.findall(r"bookexec summary: (\d+) blocks executed, (\d+) from cache", log)
+            assert sum(int(cached) for _, cached in counts) > 400, counts
+            assert 'class="admonition warning executed-book-drift" data-block="dense-layer"' in html
+            assert "a line the golden does not have" in html
 
-        time.sleep(1.5)  # let the watcher settle before the edit
-        snippet.write_text(original)  # the fix
-        served.until(lambda: "executed-book-drift" not in page(), 600)
-        assert "executed-book-page-drift" not in page()
-        assert "Aborted" not in served.log()
-        assert served.proc.poll() is None
+            time.sleep(1.5)  # let the watcher settle before the edit
+            snippet.write_text(original)  # the fix
+            served.until(lambda: "executed-book-drift" not in page(), 600)
+            assert "executed-book-page-drift" not in page()
+            assert "Aborted" not in served.log()
+            assert served.proc.poll() is None
+    finally:
+        snippet.write_text(original)  # the copy is the suite's: leave it as built
