@@ -4,6 +4,7 @@ exercise's place, gets "not yet", and every other right answer of its RIGHT tabl
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -17,6 +18,7 @@ from conftest import REPO
 LAB = "docs/labs/{}.ipynb"
 
 
+@functools.cache  # the wrong answers' run serves two tests: run it once
 def wrong_answers_of(lab: str, table: str = "--wrong") -> list[dict]:
     from bookexec.privacy import worker_environment
 
