@@ -98,17 +98,19 @@ def test_the_options_reach_the_build_and_the_environment_overrides_them(tmp_path
     assert "timed out after 0.5 s" in killed.output, killed.output
     assert "(default 0.5 s: the plugin's limits: timeout, or BOOK_BLOCK_TIMEOUT)" in killed.output
 
-    # The environment wins over mkdocs.yml: a longer limit, and no cache though it says on.
+    # The environment wins over mkdocs.yml: a longer limit. The update stores what it ran.
     update = site.build("update", BOOK_BLOCK_TIMEOUT="30", timeout=120)
     assert update.returncode == 0, update.output
     assert site.goldens()["index/nap.txt"].endswith("---\nawake\n")
     check = site.build("check", BOOK_BLOCK_TIMEOUT="30", timeout=120)
     assert check.returncode == 0, check.output
     assert "pages at a time, the block cache (GOLDEN=check)" in check.output, check.output
-    assert "slow block docs/index.md:3 (block 'nap'" in check.output  # slow: 0.1
+    assert "0 blocks executed, 1 from cache" in check.output  # cache: on reads the update's run
+    # ... and no cache though mkdocs.yml says on: the block runs, and is slow (slow: 0.1).
     uncached = site.build("check", BOOK_BLOCK_TIMEOUT="30", BOOK_CACHE="off", timeout=120)
     assert uncached.returncode == 0, uncached.output
     assert "pages at a time, no cache (GOLDEN=check)" in uncached.output, uncached.output
+    assert "slow block docs/index.md:3 (block 'nap'" in uncached.output
 
 
 @pytest.mark.parametrize(
