@@ -57,6 +57,23 @@ def pytest_configure(config) -> None:
     config.pluginmanager.register(CpuReport(), "cpu-report")
 
 
+# The longest files, each over 20 minutes on a 2-core machine beside two busy loops per core
+# (a real JAX upgrade with the drift watch; the mutation build): collected first, so that
+# pytest-xdist hands them out at once (it hands files out in collection order) and neither
+# ends the run alone while the other workers idle.
+LONGEST_FIRST = ("tests/e2e/test_upgrade.py", "tests/e2e/test_mutation.py")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    root = Path(str(config.rootpath))
+
+    def place(item) -> int:
+        return rank.get(Path(str(item.path)).relative_to(root).as_posix(), len(rank))
+
+    items.sort(key=place)  # stable: every other file keeps its place
+
+
 # -- CPU per test file: what the suite's time on a busy machine is made of ----------------------
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 import itertools
+import subprocess
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -229,3 +231,20 @@ def test_the_heaviest_layer_is_collected_first():
     pytest_options = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pytest"]
     order = [Path(path).name for path in pytest_options["ini_options"]["testpaths"]]
     assert order == ["e2e", "integration", "unit"]
+
+
+def test_the_longest_files_are_collected_first():
+    """The two longest e2e files, then every other file in the layers' order."""
+    from conftest import LONGEST_FIRST
+
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout.splitlines()
+    files = list(dict.fromkeys(line.split("::")[0] for line in listed if "::" in line))
+    assert files[: len(LONGEST_FIRST)] == list(LONGEST_FIRST), files[:4]
+    layers = [Path(name).parts[1] for name in files[len(LONGEST_FIRST) :]]
+    assert layers == sorted(layers, key=["e2e", "integration", "unit"].index)
