@@ -166,10 +166,11 @@ def _test(root: Path, options: Options, rest: list[str], command: Parser) -> int
         call([env.tool("ruff"), "check", "."])
         call([env.tool("ruff"), "format", "--check", "."])
         call([env.tool("mypy")])  # hooks/, as configured in pyproject.toml: zero errors
-    # Three processes, one test file each at a time: module fixtures (prebuilt books) stay
-    # shared. A test spends over a third of its time waiting (a server, a browser, a killed
-    # build), so a third process keeps two cores busier.
-    become([env.tool("python"), "-m", "pytest", "-n", "3", "--dist", "loadfile", *rest])
+    # Four processes, one test file each at a time: module fixtures (prebuilt books) stay
+    # shared. A test spends much of its time waiting (a build it started, a server, a browser),
+    # so two processes a core keep two cores busy, and on a machine that other work keeps busy
+    # they hold their share of it: 4 against 2 busy loops a core took 41 minutes with 3.
+    become([env.tool("python"), "-m", "pytest", "-n", "4", "--dist", "loadfile", *rest])
     return 0
 
 
