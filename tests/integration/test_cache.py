@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -79,9 +80,8 @@ class CachedBook(Site):
         assert self.counts(**env) == {"executed": 0, "cached": 4, "replayed": 0}
 
 
-@pytest.fixture(scope="module")
-def book(tmp_path_factory) -> CachedBook:
-    root = tmp_path_factory.mktemp("cached") / "book"
+def cached_book(root: Path) -> CachedBook:
+    """The fixture book: a page of three blocks (the last fresh) and a page of one."""
     (root / "docs").mkdir(parents=True)
     (root / "mkdocs.yml").write_text(CONFIG)
     site = CachedBook(root)
@@ -91,6 +91,12 @@ def book(tmp_path_factory) -> CachedBook:
     site.snippet("session/second.py", 'print("second sees", base + 2)\n')
     site.snippet("session/third.py", "print('third runs alone:', 'base' in globals())\n")
     site.snippet("other/alone.py", "print('alone')\n")
+    return site
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory) -> CachedBook:
+    site = cached_book(tmp_path_factory.mktemp("cached") / "book")
     assert site.build("update", BOOK_CACHE="off").returncode == 0  # stores nothing
     assert site.counts() == {"executed": 4, "cached": 0, "replayed": 0}
     site.assert_all_cached()
@@ -100,18 +106,10 @@ def book(tmp_path_factory) -> CachedBook:
 def test_an_update_stores_what_it_ran_and_never_reads_the_cache(tmp_path):
     """The update's run is a real one: the check after it runs nothing the update ran. It
     still runs every block itself, and with the cache off it stores nothing."""
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "mkdocs.yml").write_text(CONFIG)
-    site = CachedBook(tmp_path)
-    site.session_page()
-    site.page("other.md", OTHER_PAGE)
-    site.snippet("session/first.py", "base = 40\nprint('first sets base', base)\n")
-    site.snippet("session/second.py", 'print("second sees", base + 2)\n')
-    site.snippet("session/third.py", "print('third runs alone:', 'base' in globals())\n")
-    site.snippet("other/alone.py", "print('alone')\n")
+    site = cached_book(tmp_path / "book")
     off = site.build("update", BOOK_CACHE="off")
     assert off.returncode == 0 and SUMMARY.search(off.output)[1] == "4"
-    assert not (tmp_path / ".cache" / "bookexec" / "blocks").exists()  # off: nothing stored
+    assert not (site.root / ".cache" / "bookexec" / "blocks").exists()  # off: nothing stored
     for _ in range(2):  # the second update finds the first's entries, and runs anyway
         update = site.build("update")
         assert update.returncode == 0 and SUMMARY.search(update.output)[1] == "4"
