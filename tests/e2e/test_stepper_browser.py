@@ -178,10 +178,16 @@ def test_the_dark_palette_marks_the_line_in_its_own_colours(served, new_page, tm
         assert page.locator("body").get_attribute("data-md-color-scheme") == expected
         figure = page.locator(FIRST)
         figure.get_by_role("button", name="Next line").click()
+        # the mark fades in over 0.2 s: read the colours once the fade has ended, not during it
         colours[scheme] = figure.evaluate(
-            """figure => [".eb-current", ".eb-hit", "ol.eb-source"].map(
-                 s => getComputedStyle(figure.querySelector(s)).backgroundColor)"""
+            """async figure => {
+                 await Promise.all(figure.getAnimations({subtree: true}).map(a => a.finished));
+                 return [".eb-current", ".eb-hit", "ol.eb-source"].map(
+                   s => getComputedStyle(figure.querySelector(s)).backgroundColor).concat(
+                   [getComputedStyle(figure).getPropertyValue("--eb-current").trim()]);
+               }"""
         )
+        assert colours[scheme][0] == colours[scheme][3], colours  # the mark shows its full colour
         shot(figure, tmp_path / f"stepper-{scheme}.png")
     assert colours["light"][2] != colours["dark"][2], colours  # the code background follows
     assert colours["light"][0] != colours["dark"][0], colours
