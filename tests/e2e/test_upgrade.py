@@ -1,7 +1,7 @@
 """The maintainer's path through a JAX change: the check reports everything, an unchanged
 output is not drift, the update writes what it can, hand-typed values are caught, and the
 drift watch runs here exactly as the workflow runs it. The real upgrade (JAX 0.11.2 installed
-over the pin, in its own venv) is at the end; older releases are run over the whole book by
+in place of the pin, in its own venv) is at the end; older releases are run over the whole book by
 `./book jax-changes`, whose records the strict build checks."""
 
 from __future__ import annotations
@@ -305,8 +305,8 @@ def workflow_command(release: str) -> list[str]:
     return [release if word == "latest" else word for word in shlex.split(run_line[5:])]
 
 
-# The command makes its JAX venv (the book's packages, then 0.11.2 over the pin) in the copy, and
-# builds the fixture twice under it: a few minutes.
+# The command makes its JAX venv (the book's packages with 0.11.2 in place of the pin) in the
+# copy, and builds the fixture twice under it: a few minutes.
 @pytest.mark.timeout(1800)
 def test_drift_watch_runs_as_the_weekly_workflow_runs_it(written):
     """Issue 38: the workflow's own command line, without --python, so the command makes
@@ -359,7 +359,7 @@ def test_drift_watch_needs_a_release():
 
 
 def other_jax(version: str) -> Path:
-    """The cached venv with `version` over the pin, made by the book script as a person would."""
+    """The cached venv with `version` in place of the pin, made by `./book` as a person would."""
     proc = subprocess.run(
         [str(REPO / "book"), "jax-venv", version],
         cwd=REPO,

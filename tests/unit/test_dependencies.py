@@ -91,3 +91,15 @@ def test_the_tests_import_only_declared_packages():
     local = {path.stem for path in suite_files()}
     allowed = declared()["runtime"] | declared()["test"]
     assert undeclared(imported_packages("tests") - local, allowed) == {}
+
+
+def test_another_jax_takes_the_pins_place_and_nothing_else_changes():
+    """`.cache/jax-X.Y.Z` installs the book's requirements in one resolve, with that release
+    in place of the pin: every other requirement exactly as pyproject.toml has it."""
+    from bookexec.cli.environments import requirements_with
+
+    ours = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    theirs = requirements_with(REPO, "0.11.2")
+    assert len(theirs) == len(ours)
+    changed = {old: new for old, new in zip(ours, theirs, strict=True) if old != new}
+    assert changed == {"jax==0.12.0.1": "jax==0.11.2", "jaxlib==0.12.0.1": "jaxlib==0.11.2"}

@@ -2,7 +2,7 @@
 the checkout. The weekly workflow runs this same command, so a test of it tests the workflow.
 
 The command (`bookexec.cli`) first makes `.cache/jax-X.Y.Z/` (the book's packages with that JAX
-installed over the pin) and passes its interpreter to `run`, which then:
+in place of the pin) and passes its interpreter to `run`, which then:
 
 1. copies the checkout (tracked and untracked files git does not ignore) into a scratch git
    repository;

@@ -7,7 +7,7 @@ installs the book's dependencies import the engine only after it has.
 - `cli.main`: the commands, their help and exit codes, and `main`, the entry point.
 - `cli.process`: running a tool, or becoming it, with its exit code passed on.
 - `cli.environments`: `.venv` (set up from pyproject.toml, again when it changes) and the
-  `.cache/jax-X.Y.Z` environments with another JAX over the pin.
+  `.cache/jax-X.Y.Z` environments with another JAX in place of the pin.
 - `cli.chromium`: Debian's chromium for the browser tests, installed only when allowed to.
 - `cli.stress`: `./book stress`, cold strict builds beside busy loops.
 """

@@ -29,7 +29,7 @@ SUMMARIES = {
     "bench": "time builds (with serve: what an author waits for; with update: one golden)",
     "stress": "the strict build, cache off, N times (3) per load; each claim's margin",
     "setup": "only set up (with --test, the test tools too)",
-    "jax-venv": "make .cache/jax-X.Y.Z (another JAX over the pin) and print its path",
+    "jax-venv": "make .cache/jax-X.Y.Z (another JAX in place of the pin) and print its path",
     "help": "this list, or a command's help",
 }
 _SHOWN = {
@@ -90,8 +90,9 @@ DESCRIPTIONS = {
     "must hold 1.5 times over in the worst run, or the command fails.",
     "setup": "Only set up .venv (with --test, the test tools too). It is installed again when "
     "pyproject.toml or .python-version change.",
-    "jax-venv": "Make .cache/jax-X.Y.Z, the book's packages with jax==X.Y.Z over the pin (kept "
-    "until pyproject.toml or .python-version change), and print its path. The tests use it.",
+    "jax-venv": "Make .cache/jax-X.Y.Z, the book's packages with jax==X.Y.Z in place of the pin "
+    "(kept until pyproject.toml or .python-version change), and print its path. The tests use "
+    "it.",
 }
 
 
