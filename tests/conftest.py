@@ -6,6 +6,7 @@ import contextlib
 import fcntl
 import functools
 import http.server
+import json
 import os
 import re
 import resource
@@ -433,6 +434,46 @@ def built_book(tmp_path_factory, worker_id) -> Path:
             log.write_text("ok")
         assert log.read_text() == "ok", log.read_text()
     return site_dir
+
+
+@pytest.fixture(scope="session")
+def lab_play(tmp_path_factory, worker_id) -> Callable[[str], dict]:
+    """`lab_play(name)`: what tests/lab_runner.py reported for docs/labs/<name>.ipynb, played
+    given, solved, and with every wrong and other right answer. One process per lab for the
+    whole run: under pytest-xdist the first worker to ask plays it, under a lock, and the
+    others read its report."""
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        shared = shared.parent
+    folder = shared / "lab-plays"
+    folder.mkdir(exist_ok=True)
+
+    @functools.cache
+    def play(name: str) -> dict:
+        from bookexec.privacy import worker_environment
+
+        saved = folder / f"{name}.json"
+        with open(folder / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not saved.exists():
+                done = subprocess.run(
+                    [
+                        sys.executable,
+                        str(REPO / "tests" / "lab_runner.py"),
+                        f"docs/labs/{name}.ipynb",
+                    ],
+                    capture_output=True,
+                    text=True,
+                    timeout=900,
+                    cwd=REPO,
+                    env=worker_environment(os.environ),
+                )
+                lines = [ln for ln in done.stdout.splitlines() if ln.startswith("LAB-PLAYS ")]
+                assert lines, done.stdout[-2000:] + done.stderr[-2000:]
+                saved.write_text(lines[0].removeprefix("LAB-PLAYS "))
+        return json.loads(saved.read_text())
+
+    return play
 
 
 def book_source(site_dir: Path) -> Path:

@@ -1,19 +1,19 @@
-"""Run one lab twice in this process and print what each cell did, as JSON.
+"""Play one lab four ways in this process and print what each did, as one JSON line.
 
-`python tests/lab_runner.py docs/labs/<lab>.ipynb`. The two runs, each in a fresh namespace:
+`python tests/lab_runner.py docs/labs/<lab>.ipynb`. Each play has a fresh namespace:
 
 - "given": the lab as a reader first meets it, every cell tagged `solution` left out;
-- "solved": each exercise's `solution-<n>` cell run in place of its `answer-<n>` cell.
+- "solved": each exercise's `solution-<n>` cell run in place of its `answer-<n>` cell;
+- "wrong": the lab solved, and just before each `answer-<n>` cell every wrong answer of
+  exercise n (tests/lab_wrong_answers.py) in a copy of the namespace: the checks cell again
+  (so that `problem_<n>` reads the copy), the wrong answer, then `check(n, problem_n)`;
+- "right": the same with the other right answers of `RIGHT` in that file.
 
-One process per lab (tests/e2e/test_labs.py starts it) keeps the cost to one JAX start per lab.
-Each cell's stdout is captured; an exception is recorded by type and message (a cell whose
-`bookexec` metadata declares `raises` is expected to raise that).
-
-`python tests/lab_runner.py --wrong docs/labs/<lab>.ipynb` plays the lab solved instead, and
-just before each `answer-<n>` cell runs every wrong answer of exercise n
-(tests/lab_wrong_answers.py) in a copy of the namespace: the checks cell again (so that
-`problem_<n>` reads the copy), the wrong answer, then `check(n, problem_n)`. `--right` does
-the same with the other right answers of `RIGHT` in that file, whose checks must say "correct".
+One process per lab keeps the cost to one JAX start per lab; the tests share its report
+(the `lab_play` fixture). The plays run in that order, so what the trial answers of the last two
+leave behind (a compiled function, a cache) cannot reach the first two. Each cell's stdout is
+captured; an exception is recorded by type and message (a cell whose `bookexec` metadata
+declares `raises` is expected to raise that).
 """
 
 from __future__ import annotations
@@ -116,10 +116,7 @@ def run_wrong(path: str, table: str = "WRONG") -> list[dict]:
 
 
 if __name__ == "__main__":
-    if sys.argv[1] in ("--wrong", "--right"):
-        report = run_wrong(sys.argv[2], sys.argv[1].removeprefix("--").upper())
-        sys.stdout.write("LAB-WRONG " + json.dumps(report) + "\n")
-        sys.exit(0)
     lab = sys.argv[1]
     report = {mode: run(lab, mode) for mode in ("given", "solved")}
-    sys.stdout.write("LAB-RESULTS " + json.dumps(report) + "\n")
+    report |= {table.lower(): run_wrong(lab, table) for table in ("WRONG", "RIGHT")}
+    sys.stdout.write("LAB-PLAYS " + json.dumps(report) + "\n")

@@ -1,7 +1,7 @@
 """Plausible wrong answers for every exercise of every lab: each must get "not yet".
 
 `WRONG[lab][n]` lists `Wrong(label, kind, code)`: `code` replaces the lab's `answer-<n>` cell
-(tests/lab_runner.py --wrong runs it after the cells before it, earlier exercises solved) and
+(tests/lab_runner.py runs it after the cells before it, earlier exercises solved) and
 `check(n, problem_n)` must then print `Exercise <n>: not yet: ...`. The kinds:
 
 - "constant": a hard-coded or constant result, computed from nothing;

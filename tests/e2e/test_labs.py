@@ -4,10 +4,7 @@ mkdocs-jupyter with the worked solution collapsed."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 
 import nbformat
 import pytest
@@ -194,28 +191,11 @@ def test_lab_prose_points_only_at_what_the_lab_holds(lab):
         assert phrase not in prose, (lab.name, phrase)
 
 
-def played(lab):
-    """The lab run as given and as solved, in one process of its own (tests/lab_runner.py)."""
-    from bookexec.privacy import worker_environment
-
-    done = subprocess.run(
-        [sys.executable, str(REPO / "tests" / "lab_runner.py"), str(lab)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=REPO,
-        env=worker_environment(os.environ),
-    )
-    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("LAB-RESULTS ")), None)
-    assert line, done.stdout[-2000:] + done.stderr[-2000:]
-    return json.loads(line.removeprefix("LAB-RESULTS "))
-
-
 @pytest.mark.parametrize("lab", LABS, ids=lambda path: path.stem)
-def test_lab_checks_pass_when_solved_and_say_not_yet_when_given(lab):
+def test_lab_checks_pass_when_solved_and_say_not_yet_when_given(lab, lab_play):
     """Solutions in place of the answer cells: every check says correct. The answer cells as
     given: every check says "not yet" and why, and no cell raises (no traceback)."""
-    report = played(lab)
+    report = lab_play(lab.stem)
     numbers = exercises(nbformat.read(lab, as_version=4))
     for mode, verdict in (("solved", "correct"), ("given", "not yet: ")):
         ran = {step["id"]: step for step in report[mode]}
