@@ -120,7 +120,7 @@ def test_test_installs_the_test_tools_and_serve_then_reuses_them(checkout, tmp_p
     assert "python -m pip install --quiet --disable-pip-version-check -e .[test]" in calls
     assert "test tools (pytest, Playwright" in result.stdout
     # Two processes, a file each; --yes is the script's, not pytest's.
-    assert calls[-1] == "python -m pytest -n 4 --dist loadfile -x"
+    assert calls[-1] == "python -m pytest -n 5 --dist loadfile -x"
     # Lint, then the type checker over hooks/ (pyproject's [tool.mypy]), then the suite.
     assert calls[-4:-1] == ["ruff check .", "ruff format --check .", "mypy "]
     log.unlink()
@@ -416,4 +416,4 @@ def test_the_unit_layer_alone_skips_the_browser_and_the_lint(checkout, tmp_path)
     result = run(checkout, "test", "tests/unit", "-q", path=no_chromium)
     assert result.returncode == 0, result.stderr
     calls = [c for c in log.read_text().splitlines() if " install " not in c]
-    assert calls == ["python -m pytest -n 4 --dist loadfile tests/unit -q"]
+    assert calls == ["python -m pytest -n 5 --dist loadfile tests/unit -q"]

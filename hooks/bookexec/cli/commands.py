@@ -166,11 +166,11 @@ def _test(root: Path, options: Options, rest: list[str], command: Parser) -> int
         call([env.tool("ruff"), "check", "."])
         call([env.tool("ruff"), "format", "--check", "."])
         call([env.tool("mypy")])  # hooks/, as configured in pyproject.toml: zero errors
-    # Four processes, one test file each at a time: module fixtures (prebuilt books) stay
+    # Five processes, one test file each at a time: module fixtures (prebuilt books) stay
     # shared. A test spends much of its time waiting (a build it started, a server, a browser),
-    # so two processes a core keep two cores busy, and on a machine that other work keeps busy
-    # they hold their share of it: 4 against 2 busy loops a core took 41 minutes with 3.
-    become([env.tool("python"), "-m", "pytest", "-n", "4", "--dist", "loadfile", *rest])
+    # so more processes than cores keep the cores busy, and on a machine that other work keeps
+    # busy they hold their share of it: beside 2 busy loops a core, 3 took 41 minutes, 4 took 36.
+    become([env.tool("python"), "-m", "pytest", "-n", "5", "--dist", "loadfile", *rest])
     return 0
 
 

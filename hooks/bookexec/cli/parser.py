@@ -76,7 +76,7 @@ DESCRIPTIONS = {
     "touched; it exits 0 whatever the book did. The weekly workflow runs this.",
     "test": "Set up .venv with the test tools, make sure Debian's chromium is there for the "
     "browser tests (installed with apt-get after a yes: --yes, CI set, or an answer at the "
-    "terminal), then ruff, mypy and the test suite (pytest -n 4 --dist loadfile): its layers "
+    "terminal), then ruff, mypy and the test suite (pytest -n 5 --dist loadfile): its layers "
     "are tests/unit, tests/integration and tests/e2e, and `./book test tests/unit` runs one (the "
     "unit layer alone skips chromium, ruff and mypy).",
     "bench": "Time builds (benchmarks/bench_build.py), or, with serve, what an author waits for "
