@@ -4,7 +4,7 @@ Figures (each a median of --rounds runs, on a copy of the book, in one run):
 - trivial-build: `mkdocs build --strict` of a one-page Material site, the yardstick
   (`bench_serve.trivial_site`);
 - one-block: a `print(...)` line appended to the snippet (--snippet), then the update of its
-  block alone (`python -m bookexec.cli.partial PAGE#BLOCK`, what `./book update PAGE#BLOCK`
+  block alone (`python -m jaxbook.cli.partial PAGE#BLOCK`, what `./book update PAGE#BLOCK`
   runs: its page's run, no page rendered); printed with the seconds its page's worker ran,
   as the progress line reports them;
 - full-update (unless --no-full): the same edit again, then the update of the whole book
@@ -40,7 +40,7 @@ LIMIT = 1.5  # x trivial-build, on top of the page's own run
 
 def update(root: Path, only: str = "") -> tuple[float, str]:
     """Seconds of one update, as `./book update [PAGE#BLOCK]` runs it, and its log."""
-    partial = [sys.executable, "-m", "bookexec.cli.partial", only]
+    partial = [sys.executable, "-m", "jaxbook.cli.partial", only]
     start = time.perf_counter()
     proc = subprocess.run(
         partial if only else [str(MKDOCS), "build", "--strict"],

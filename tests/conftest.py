@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 PLUGIN = """\
   - executed-book:
       runtime: bookexec.jax.runtime.JaxRuntime
-      extensions: [bookexec.book.extensions.book_extensions]
+      extensions: [jaxbook.extensions.book_extensions]
 """
 MKDOCS = Path(sys.executable).parent / "mkdocs"
 # The suite's layers, each a folder of tests/ (pyproject.toml's testpaths).
@@ -482,7 +482,7 @@ def book_source(site_dir: Path) -> Path:
 
 
 def _build_book(site_dir: Path) -> Path:
-    from bookexec.book.drift_watch import scratch_copy
+    from jaxbook.drift_watch import scratch_copy
 
     source = book_source(site_dir)
     scratch_copy(REPO, source)

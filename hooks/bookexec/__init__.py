@@ -108,7 +108,7 @@ event handed to the one `Engine`, made with the runtime and extensions the optio
 `cli`: `book`, the one command line (`./book` launches it); the top layer, it may import any.
 
 - `cli.main`: the entry point: parse, set `.venv` up, run one command, its exit code.
-- `cli.__main__`: `python -m bookexec.cli`.
+- `cli.__main__`: `python -m jaxbook.cli`.
 - `cli.parser`: the commands' help, options and exit codes.
 - `cli.commands`: what each command does.
 - `cli.partial`: `./book update PAGE[#BLOCK]`: one page's or block's update, no page rendered.

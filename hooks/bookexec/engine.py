@@ -6,7 +6,7 @@ settings read for it (`bookexec.settings`), and stops the last one. A `Build` wi
 stages of `bookexec.pipeline` (plan, run, judge, render), hands each block's output to the
 engine's fence by (page, block id), and judges the goldens at the end. What is this book's
 own (audit, census, labs, notebooks...) reaches a build through `Extension` objects, so the
-engine never imports `bookexec.book`.
+engine never imports `jaxbook`.
 """
 
 from __future__ import annotations

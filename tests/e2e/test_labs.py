@@ -337,8 +337,8 @@ def test_reader_opens_the_solution_on_request(lab_written, browser_page):
 
 def test_a_lab_s_cells_become_blocks_as_a_page_s_fences_do(tmp_path, monkeypatch):
     """One constructor for a page's and a lab's blocks: index, line, snippet and options."""
-    from bookexec.book import labs
     from bookexec.discover import blocks
+    from jaxbook import labs
 
     made = []
 
@@ -364,7 +364,7 @@ def test_a_lab_s_cells_become_blocks_as_a_page_s_fences_do(tmp_path, monkeypatch
 def test_a_lab_s_copy_is_written_by_the_notebook_writer(tmp_path, monkeypatch):
     """The executed lab copy goes through the chapter notebooks' one writer: validated,
     atomic, and byte for byte the same format."""
-    from bookexec.book import labs, notebooks
+    from jaxbook import labs, notebooks
 
     source = tmp_path / "demo.ipynb"
     source.write_text(notebook(DEMO))

@@ -38,7 +38,6 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.book.labs import scan_lab
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.files import CachePaths
 from bookexec.goldens.store import Parsed, golden_path, parse
@@ -47,6 +46,7 @@ from bookexec.render.figures import parse_spec
 from bookexec.render.prose import REFERENCE, parse_reference
 from bookexec.render.stepper import parse_spec as parse_stepper
 from conftest import MKDOCS, REPO
+from jaxbook.labs import scan_lab
 
 pytestmark = [pytest.mark.build, pytest.mark.timeout(3600)]
 

@@ -195,8 +195,8 @@ def test_notebook_runs_and_matches_the_goldens(site, chapter, tmp_path):
 
 
 def test_tabs_and_admonitions_become_jupyter_markdown(tmp_path):
-    from bookexec.book.notebooks import chapter_notebook
     from bookexec.discover.blocks import scan_page
+    from jaxbook.notebooks import chapter_notebook
 
     (tmp_path / "snippets" / "ch").mkdir(parents=True)
     (tmp_path / "snippets" / "ch" / "a.py").write_text("print(1)\n")
@@ -241,8 +241,8 @@ def test_comparison_is_exact_outside_placeholders_and_streams():
 
 
 def test_a_cell_names_its_golden_wherever_the_golden_folder_lies(tmp_path):
-    from bookexec.book.notebooks import chapter_notebook
     from bookexec.discover.blocks import scan_page
+    from jaxbook.notebooks import chapter_notebook
 
     (tmp_path / "snippets" / "ch").mkdir(parents=True)
     (tmp_path / "snippets" / "ch" / "a.py").write_text("print(1)\n")
@@ -256,7 +256,7 @@ def test_a_cell_names_its_golden_wherever_the_golden_folder_lies(tmp_path):
 def test_the_notebook_writer_refuses_an_invalid_notebook(tmp_path):
     """Chapters and labs share this writer: what it writes, Jupyter opens; it writes nothing
     it would not open."""
-    from bookexec.book.notebooks import write
+    from jaxbook.notebooks import write
 
     nb = nbformat.v4.new_notebook()
     nb.cells.append(nbformat.v4.new_code_cell("print(1)", id="one"))

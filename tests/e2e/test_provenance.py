@@ -15,7 +15,7 @@ from importlib.metadata import version
 import jax
 import pytest
 
-from bookexec.book import census
+from jaxbook import census
 
 pytestmark = pytest.mark.build
 
@@ -161,7 +161,7 @@ def test_the_books_census_agrees_with_its_goldens_and_pages(built_book):
     assert blocks == len(goldens)
     assert jaxprs == sum("{ lambda " in g.output for g in goldens)
     assert timings == sum(any(f.kind == "timing" for f in g.facts) for g in goldens)
-    from bookexec.book import labs
+    from jaxbook import labs
 
     pages = [p.read_text() for p in (REPO / "docs").glob("*.md")]
     fences = [line for p in pages for line in p.splitlines() if 'exec="on"' in line]

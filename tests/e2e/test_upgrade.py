@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.book.drift_watch import scratch_copy
 from bookexec.goldens.store import VERSIONS_FILE, read_versions
 from conftest import REPO
+from jaxbook.drift_watch import scratch_copy
 
 pytestmark = pytest.mark.build
 
@@ -106,7 +106,7 @@ def test_a_failing_block_mid_page_is_reported_with_the_drift_and_every_block_is_
     kinds = [(e["kind"], e["block_id"]) for e in report["entries"]]
     assert kinds == [("failed", "breaks"), ("failed", "uses-it"), ("text", "moves")]
     review = subprocess.run(
-        [sys.executable, "-m", "bookexec.cli", "review", "--list"],
+        [sys.executable, "-m", "jaxbook.cli", "review", "--list"],
         cwd=site.root,
         capture_output=True,
         text=True,
@@ -267,7 +267,7 @@ def test_drift_watch_leaves_its_artifacts_and_never_touches_the_checkout(written
         [
             sys.executable,
             "-m",
-            "bookexec.cli",
+            "jaxbook.cli",
             "drift-watch",
             "--jax",
             "fixture",
@@ -449,7 +449,7 @@ def test_a_real_jax_upgrade_end_to_end(version, tmp_path):
     }
     assert changed == expected | {f"tests/golden/{VERSIONS_FILE}"}
 
-    review = run(venv, book, "python", "-m", "bookexec.cli", "review", "--accept-cosmetic")
+    review = run(venv, book, "python", "-m", "jaxbook.cli", "review", "--accept-cosmetic")
     assert review.returncode == 0, review.stdout + review.stderr
     shutil.rmtree(book / "tests" / "golden")  # the review's acceptances go
     shutil.copytree(tmp_path / "updated", book / "tests" / "golden")  # the update's, back

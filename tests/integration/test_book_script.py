@@ -3,7 +3,7 @@ its usage errors, and the launcher's first run and missing-Python error.
 
 Each case runs the real launcher on a copy of it, with a stand-in `.venv` whose `python`,
 `mkdocs`, `ruff`, `mypy` and `chromium` only record how they were called, so nothing is
-installed; its `book` is the real command line (`python -m bookexec.cli`, this checkout's).
+installed; its `book` is the real command line (`python -m jaxbook.cli`, this checkout's).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ echo "$(basename "$0") $*" >> "{log}"
 """
 # The real command line, run by this test's interpreter in the copy (its working directory).
 BOOK = f"""#!/bin/sh
-exec "{sys.executable}" -m bookexec.cli "$@"
+exec "{sys.executable}" -m jaxbook.cli "$@"
 """
 COMMANDS = [  # issue 28's list, and the test helper jax-venv
     "serve",
@@ -43,6 +43,13 @@ COMMANDS = [  # issue 28's list, and the test helper jax-venv
 ]
 
 
+# Both distributions in one pip install, each editable as a path (cli.environments).
+PIP = (
+    "python -m pip install --quiet --disable-pip-version-check "
+    "--config-settings editable_mode=compat -e hooks"
+)
+
+
 @pytest.fixture
 def checkout(tmp_path):
     root = tmp_path / "checkout"
@@ -51,7 +58,9 @@ def checkout(tmp_path):
         shutil.copy2(REPO / name, root / name)
     # What `./book` runs before .venv has `book`: the command line from the source.
     ignore = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(REPO / "hooks" / "bookexec", root / "hooks" / "bookexec", ignore=ignore)
+    for package in ("bookexec", "jaxbook"):
+        shutil.copytree(REPO / "hooks" / package, root / "hooks" / package, ignore=ignore)
+    shutil.copy2(REPO / "hooks" / "pyproject.toml", root / "hooks" / "pyproject.toml")
     return root
 
 
@@ -89,7 +98,7 @@ def test_serve_installs_only_what_serving_needs_and_says_so(checkout, tmp_path):
     assert result.returncode == 0, result.stderr
     calls = log.read_text().splitlines()
     installs = [call for call in calls if " install " in call and "--upgrade pip" not in call]
-    assert installs == ["python -m pip install --quiet --disable-pip-version-check -e ."]
+    assert installs == [f"{PIP} -e ."]
     # --dirty: a rebuild renders only the pages an edit touches (bookexec.pipeline.rebuild)
     assert calls[-1] == "mkdocs serve --dirty -a 127.0.0.1:9"
     # One line says what is being installed and about how long it takes.
@@ -117,7 +126,7 @@ def test_test_installs_the_test_tools_and_serve_then_reuses_them(checkout, tmp_p
     result = run(checkout, "test", "--yes", "-x", path=f"{fake_bin}:{os.environ['PATH']}")
     assert result.returncode == 0, result.stderr
     calls = log.read_text().splitlines()
-    assert "python -m pip install --quiet --disable-pip-version-check -e .[test]" in calls
+    assert f"{PIP} -e .[test]" in calls
     assert "test tools (pytest, Playwright" in result.stdout
     # Two processes, a file each; --yes is the script's, not pytest's.
     assert calls[-1] == "python -m pytest -n 5 --dist loadfile -x"
@@ -204,7 +213,7 @@ def test_the_first_run_makes_the_venv_then_runs_the_command(checkout, tmp_path):
     assert log.read_text().splitlines() == [
         f"python3.13 -m venv {checkout / '.venv'}",
         "python -m pip install --quiet --disable-pip-version-check --upgrade pip",
-        "python -m pip install --quiet --disable-pip-version-check -e .",
+        f"{PIP} -e .",
         "mkdocs serve --dirty",  # run by .venv's `book`, once .venv has it
     ]
     assert (checkout / ".venv" / ".book-installed").read_text().endswith(" book\n")
@@ -361,14 +370,14 @@ echo "mkdocs $* GOLDEN=$GOLDEN" >> "{log}"
 
 def test_update_of_one_page_or_block_runs_it_alone(checkout, tmp_path):
     """`./book update` is the whole book's strict update build; `./book update PAGE[#BLOCK]`
-    runs that page or block alone (`bookexec.cli.partial`, which
+    runs that page or block alone (`jaxbook.cli.partial`, which
     tests/integration/test_update_one.py runs for real)."""
     log = tmp_path / "calls.log"
     stand_in_venv(checkout, log)
     (checkout / ".venv" / "bin" / "mkdocs").write_text(UPDATE_MKDOCS.format(log=log))
     expected = {
         (): "mkdocs build --strict -q GOLDEN=update",
-        ("tracers.md#shapes",): "python -m bookexec.cli.partial tracers.md#shapes -q",
+        ("tracers.md#shapes",): "python -m jaxbook.cli.partial tracers.md#shapes -q",
     }
     for args, call in expected.items():
         log.unlink(missing_ok=True)

@@ -8,7 +8,10 @@ import shutil
 
 import pytest
 
-from bookexec.book.jax_changes import (
+from bookexec.errors import BookError
+from bookexec.goldens.store import VERSIONS_FILE, parse, read_versions
+from conftest import REPO
+from jaxbook.jax_changes import (
     NOTES,
     PAGE,
     RECORDS,
@@ -19,9 +22,6 @@ from bookexec.book.jax_changes import (
     render_page,
     write_page,
 )
-from bookexec.errors import BookError
-from bookexec.goldens.store import VERSIONS_FILE, parse, read_versions
-from conftest import REPO
 
 GOLDEN = REPO / "tests" / "golden"
 PINNED = read_versions(GOLDEN).version("jax")
@@ -197,8 +197,8 @@ def test_records_are_written_only_inside_tests_other_jax(tmp_path):
     import os
     import sys
 
-    from bookexec.book.jax_changes import run_book
     from bookexec.errors import BookError
+    from jaxbook.jax_changes import run_book
 
     root = tmp_path / "book"
     (root / "docs").mkdir(parents=True)
@@ -330,8 +330,8 @@ def test_a_step_with_no_new_program_says_so(small_book):
 
 
 def test_a_record_made_before_its_code_changed_is_not_compared(small_book):
-    from bookexec.book.jax_changes import session_hash
     from bookexec.discover.blocks import scan_page
+    from jaxbook.jax_changes import session_hash
 
     (small_book / "docs").mkdir()
     (small_book / "snippets/tracers").mkdir(parents=True)
@@ -435,7 +435,7 @@ def test_records_are_made_by_the_executor_s_page_run(tmp_path):
     import os
     import sys
 
-    from bookexec.book.jax_changes import run_book
+    from jaxbook.jax_changes import run_book
 
     root = tmp_path / "book"
     (root / "docs").mkdir(parents=True)

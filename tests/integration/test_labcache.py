@@ -9,7 +9,7 @@ from importlib.metadata import version
 import pytest
 from test_labs import DEMO, lab_site, lab_written, notebook  # noqa: F401  (fixtures)
 
-from bookexec.book import labcache
+from jaxbook import labcache
 
 OPTIONS = {"theme": "light", "custom_template": None, "mathjax_version": 2, "no_prompt": False}
 
@@ -103,7 +103,7 @@ def test_book_cache_off_converts_every_time(lab_written):  # noqa: F811
 def test_a_second_lab_cache_wraps_mkdocs_jupyter_once(tmp_path):
     from mkdocs_jupyter import convert
 
-    from bookexec.book.labcache import LabRenderCache
+    from jaxbook.labcache import LabRenderCache
 
     original = getattr(convert.nb2html, "bookexec_original", convert.nb2html)
     first, second = LabRenderCache(tmp_path / "a"), LabRenderCache(tmp_path / "b")
@@ -112,7 +112,7 @@ def test_a_second_lab_cache_wraps_mkdocs_jupyter_once(tmp_path):
 
 
 def test_the_mkdocs_jupyter_internals_the_cache_wraps_are_still_there():
-    """No public seam exists for the lab cache (bookexec.book.labcache): it wraps two functions
+    """No public seam exists for the lab cache (jaxbook.labcache): it wraps two functions
     of mkdocs-jupyter's. When an upgrade renames them or changes how they are called, this
     fails, rather than the labs quietly converting on every build."""
     import inspect

@@ -62,9 +62,8 @@ BAD = {
         "option 'runtime': cannot import bookexec.execute.runtime.NoSuchRuntime",
     ),
     "runtime of the wrong kind": (
-        "runtime: bookexec.book.extensions.Census",
-        "option 'runtime': bookexec.book.extensions.Census is not a "
-        "bookexec.execute.runtime.Runtime",
+        "runtime: jaxbook.extensions.Census",
+        "option 'runtime': jaxbook.extensions.Census is not a bookexec.execute.runtime.Runtime",
     ),
     "extension of the wrong kind": (
         "extensions: [bookexec.execute.runtime.PythonRuntime]",

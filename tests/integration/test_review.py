@@ -89,7 +89,7 @@ def entries_at(root) -> list[dict]:
 
 def review(site, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "bookexec.cli", "review", *args],
+        [sys.executable, "-m", "jaxbook.cli", "review", *args],
         cwd=site.root,
         stdin=subprocess.DEVNULL,
         capture_output=True,
@@ -146,7 +146,7 @@ def test_interactive_review_through_a_terminal(drifted):
     before = drifted.goldens()
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "bookexec.cli", "review"],
+        ["-m", "jaxbook.cli", "review"],
         cwd=str(drifted.root),
         env={**os.environ, "TERM": "dumb"},
         encoding="utf-8",

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.cli.stress import BUSY
 from bookexec.discover.blocks import scan_page
 from conftest import REPO, new_site
+from jaxbook.cli.stress import BUSY
 
 pytestmark = pytest.mark.build
 
@@ -105,7 +105,7 @@ def stress_checkout(
     tools = {
         "python": "#!/bin/sh\nexit 0\n",
         # The real command line, this checkout's, run by this test's interpreter in the copy.
-        "book": f'#!/bin/sh\nexec "{sys.executable}" -m bookexec.cli "$@"\n',
+        "book": f'#!/bin/sh\nexec "{sys.executable}" -m jaxbook.cli "$@"\n',
         "mkdocs": STAND_IN_MKDOCS.format(
             log=log,
             pids=pids,
@@ -266,7 +266,7 @@ def test_book_stress_measures_each_claims_margin_in_real_builds_of_each_profile(
     environ = {**os.environ, "BOOK_STRESS_LOOPS": "2"}
     environ.pop("GOLDEN", None)
     result = subprocess.run(
-        [sys.executable, "-m", "bookexec.cli", "stress", "1"],
+        [sys.executable, "-m", "jaxbook.cli", "stress", "1"],
         cwd=site.root,
         env=environ,
         stdin=subprocess.DEVNULL,

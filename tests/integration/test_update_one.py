@@ -55,11 +55,11 @@ def written_book(site):
 
 def update(book, only: str, way: str) -> Result:
     """The update of `only`: through a whole strict build (GOLDEN_ONLY), or as `./book update
-    PAGE[#BLOCK]` runs it, with no page rendered (`bookexec.cli.partial`)."""
+    PAGE[#BLOCK]` runs it, with no page rendered (`jaxbook.cli.partial`)."""
     if way == "build":
         return book.build("update", GOLDEN_ONLY=only)
     proc = subprocess.run(
-        [sys.executable, "-m", "bookexec.cli.partial", only],
+        [sys.executable, "-m", "jaxbook.cli.partial", only],
         cwd=book.root,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         stdout=subprocess.PIPE,
@@ -154,7 +154,7 @@ def imported(output: str) -> set[str]:
 
 def partial_update(root, only: str, *python: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, *python, "-m", "bookexec.cli.partial", only],
+        [sys.executable, *python, "-m", "jaxbook.cli.partial", only],
         cwd=root,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         stdout=subprocess.PIPE,
@@ -197,8 +197,8 @@ def test_a_one_block_update_converts_nothing_so_imports_no_notebook_renderer(lab
 WATCHED_UPDATE = """
 import sys
 from bookexec import engine
-from bookexec.book import jax_changes
-from bookexec.cli import partial
+from jaxbook import jax_changes
+from jaxbook.cli import partial
 
 phase = ["during"]
 read = jax_changes._read
@@ -227,8 +227,8 @@ def test_a_one_page_update_makes_the_other_chapters_changes_while_its_page_runs(
     share is made while that page runs, and only its own waits for the run (issue 41: a
     one-block update within its page's run plus 1.5x a trivial build). The page is the one a
     whole render makes."""
-    from bookexec.book.jax_changes import RECORDS, RELEASES, render_page, write_page
     from bookexec.goldens.store import VERSIONS_FILE
+    from jaxbook.jax_changes import RECORDS, RELEASES, render_page, write_page
 
     for release in RELEASES:  # each chapter recorded under the older releases, as it is now
         folder = book.root / RECORDS / release
@@ -273,7 +273,7 @@ def test_a_one_block_update_of_a_book_without_labs_imports_no_notebook_library(b
 WATCHED_READS = """
 import sys
 from bookexec import engine
-from bookexec.cli import partial
+from jaxbook.cli import partial
 from bookexec.goldens import compare
 
 phase = ["before"]

@@ -10,11 +10,11 @@ Layers, lowest first (a module imports only from its own layer or lower ones):
 5. `pipeline`: a build's typed stages (plan, run, judge, render); `settings`: a build's settings
 6. `engine`: one Build per build, wiring the stages, driven by the plugin
 7. `jax`: the JAX runtime and the jaxpr parser, diff and lexer
-8. `book`: this book's own features (census, labs, notebooks, jax_changes...)
-9. `plugin`: the MkDocs plugin, which names the runtime and extensions by configuration;
-   `cli`: `book`, the command line, over all of them
+8. `plugin`: the MkDocs plugin, which names the runtime and extensions by configuration
 
-`execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`) nor `bookexec.book`.
+`execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`). No module of the
+engine imports `jaxbook`, this book's own distribution (its features and `book`, the command
+line), which is built on the engine and installed apart from it.
 """
 
 from __future__ import annotations
@@ -43,9 +43,7 @@ LAYERS = {
     "settings": 5,
     "engine": 6,
     "jax": 7,
-    "book": 8,
-    "plugin": 9,
-    "cli": 9,
+    "plugin": 8,
 }
 
 
@@ -97,6 +95,8 @@ def _violations() -> list[str]:
                 imported == "jax" or imported.startswith("jax.") or imported == "jaxlib"
             ):
                 problems.append(f"{rel}: {layer} imports {imported} (JAX belongs to bookexec.jax)")
+            if imported == "jaxbook" or imported.startswith("jaxbook."):
+                problems.append(f"{rel}: {layer} imports {imported} (the book's, not the engine's)")
             if not imported.startswith("bookexec."):
                 continue
             target = _layer_of(imported)
@@ -122,11 +122,11 @@ def test_the_check_sees_a_violation(tmp_path, monkeypatch):
     shutil.copytree(PACKAGE, copy)
     planted = copy / "goldens" / "store.py"
     planted.write_text(
-        planted.read_text() + "\nfrom bookexec.book import census  # noqa\nimport jax  # noqa\n"
+        planted.read_text() + "\nfrom jaxbook import census  # noqa\nimport jax  # noqa\n"
     )
     monkeypatch.setattr(__import__(__name__), "PACKAGE", copy)
     found = _violations()
-    assert any("goldens" in p and "bookexec.book" in p for p in found), found
+    assert any("goldens" in p and "jaxbook" in p for p in found), found
     assert any("goldens imports jax" in p for p in found), found
 
 
@@ -198,7 +198,7 @@ print(len(names), handled)
 
 
 # Where the process's environment and command line may be read: the plugin, once per build
-# (`bookexec.settings` is handed what it read), the command line (`bookexec.cli`), the
+# (`bookexec.settings` is handed what it read), the command line (`jaxbook.cli`), the
 # `python -m` mains, and the generated
 # notebook's setup cell (a string, run in the reader's kernel, not here).
 ENVIRONMENT_READERS = {
@@ -225,7 +225,7 @@ def test_only_the_plugin_and_the_mains_read_the_environment():
     found = [
         f"{path.relative_to(PACKAGE.parent)}:{line}: {name}"
         for module, path in _modules()
-        if module not in ENVIRONMENT_READERS and not module.startswith("bookexec.cli.")
+        if module not in ENVIRONMENT_READERS and not module.startswith("jaxbook.cli.")
         for line, name in _environment_reads(path.read_text(encoding="utf-8"))
     ]
     assert found == [], "pass the build's Settings (or its environ) down instead"
@@ -233,9 +233,9 @@ def test_only_the_plugin_and_the_mains_read_the_environment():
 
 
 def test_the_drift_watch_builds_in_the_environment_it_is_handed(tmp_path, monkeypatch):
-    """The command line hands its environment down (`bookexec.cli.commands`); the watch's
+    """The command line hands its environment down (`jaxbook.cli.commands`); the watch's
     builds add only their mode and no cache to it."""
-    from bookexec.book import drift_watch
+    from jaxbook import drift_watch
 
     seen = []
 

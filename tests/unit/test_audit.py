@@ -3,7 +3,7 @@ matter, and the key needs a reason."""
 
 from __future__ import annotations
 
-from bookexec.book import audit
+from jaxbook import audit
 
 PAGE = "The suite takes about 50 minutes on 2 cores with JAX 0.12.0.1.\n"
 

@@ -224,8 +224,8 @@ def test_a_fresh_value_is_checked_with_the_same_rule(root):
 def test_option_names_have_one_home():
     """The scan accepts and a lab cell takes the names options.py lists (the fence lays a block
     out from the display options alone: it hands markdown-exec none of them)."""
-    from bookexec.book import labs
     from bookexec.discover import options
+    from jaxbook import labs
 
     assert labs.LAB_OPTIONS is options.LAB_OPTIONS
     assert set(options.RUN_OPTIONS) == set(options.BOOK) - {"id", "exec"}
@@ -276,8 +276,8 @@ def test_one_reading_of_yes_and_no(word):
 
 @pytest.mark.parametrize("answer,agreed", [("y", True), ("Yes", True), ("", False), ("n", False)])
 def test_the_chromium_prompt_reads_the_book_s_yes(answer, agreed, monkeypatch):
-    from bookexec.cli import chromium
-    from bookexec.cli.process import Failed
+    from jaxbook.cli import chromium
+    from jaxbook.cli.process import Failed
 
     monkeypatch.setattr(chromium.shutil, "which", lambda name: None if name == "chromium" else name)
     monkeypatch.setattr(chromium.os, "geteuid", lambda: 0)

@@ -1,4 +1,4 @@
-"""A chapter notebook as written (`bookexec.book.notebooks`), made from a tiny page without a
+"""A chapter notebook as written (`jaxbook.notebooks`), made from a tiny page without a
 build: its metadata keys name the plugin, `executed-book`, never the engine's package."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ PAGE = (
 
 
 def written_chapter(tmp_path) -> tuple[str, nbformat.NotebookNode]:
-    from bookexec.book.notebooks import chapter_notebook, write
     from bookexec.discover.blocks import scan_page
+    from jaxbook.notebooks import chapter_notebook, write
 
     (tmp_path / "snippets" / "ch").mkdir(parents=True)
     (tmp_path / "snippets" / "ch" / "a.py").write_text("import jax\n\nprint(jax.numpy.ones(2))\n")

@@ -34,7 +34,7 @@ def imported_modules(path) -> set[str]:
 @pytest.mark.parametrize("path", sorted(GOLDENS.glob("*.py")), ids=lambda p: p.name)
 def test_goldens_import_neither_jax_nor_the_book(path):
     """The goldens layer is generic: JAX's reading of an output reaches it as a classifier."""
-    forbidden = ("jax", "bookexec.jax", "bookexec.book")
+    forbidden = ("jax", "bookexec.jax", "jaxbook")
     bad = [
         m for m in imported_modules(path) if any(m == f or m.startswith(f + ".") for f in forbidden)
     ]
@@ -46,7 +46,7 @@ def test_goldens_load_without_jax_in_the_process():
         "import sys\n"
         "from bookexec.goldens import compare, measured, normalize, report, review, store\n"
         "loaded = [m for m in sys.modules if m == 'jax' or m.startswith(('jax.', 'bookexec.jax',"
-        " 'bookexec.book'))]\n"
+        " 'jaxbook'))]\n"
         "assert not loaded, loaded\n"
     )
     env = {**os.environ, "PYTHONPATH": str(HOOKS)}
@@ -165,7 +165,7 @@ def test_the_tuple_default_check_finds_them():
 
 
 def test_a_changes_counts_default_is_its_own_list():
-    from bookexec.book.jax_changes import Change
+    from jaxbook.jax_changes import Change
 
     one, two = Change("a", "text", []), Change("b", "text", [])
     one.counts.append(("n", "1", "2"))

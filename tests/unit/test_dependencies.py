@@ -1,6 +1,9 @@
 """Every dependency earns its place: the guide says why each is there, and each is declared.
 
-Read from pyproject.toml, the guide's architecture page and the sources; no build, no network.
+Two distributions: the engine (`hooks/pyproject.toml`, package `bookexec`), which depends only
+on what it imports and never on JAX but through an extra that pins nothing, and the book
+(`pyproject.toml`, package `jaxbook`), which depends on the engine and pins JAX. Read from both
+pyproject.toml files, the guide's architecture page and the sources; no build, no network.
 """
 
 from __future__ import annotations
@@ -25,13 +28,21 @@ def normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+def _names(specs: list[str]) -> set[str]:
+    return {normal(re.match(r"[A-Za-z0-9._-]+", spec)[0]) for spec in specs}
+
+
 def declared() -> dict[str, set[str]]:
-    """The runtime dependencies and the test extra, by normalised name."""
+    """By normalised name: the engine's dependencies and its extras' (`engine`, `extras`), the
+    book's (`runtime`, without the engine itself) and the book's test extra (`test`)."""
+    engine = tomllib.loads((REPO / "hooks" / "pyproject.toml").read_text())["project"]
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-    groups = {"runtime": project["dependencies"], "test": project["optional-dependencies"]["test"]}
+    extras = [spec for specs in engine["optional-dependencies"].values() for spec in specs]
     return {
-        group: {normal(re.match(r"[A-Za-z0-9._-]+", spec)[0]) for spec in specs}
-        for group, specs in groups.items()
+        "engine": _names(engine["dependencies"]),
+        "extras": _names(extras),
+        "runtime": _names(project["dependencies"]) - {"executed-book"},
+        "test": _names(project["optional-dependencies"]["test"]),
     }
 
 
@@ -69,7 +80,7 @@ def imported_packages(folder: str) -> set[str]:
                 names |= {alias.name.split(".")[0] for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names.add(node.module.split(".")[0])
-    return names - set(sys.stdlib_module_names) - {"bookexec", "__future__"}
+    return names - set(sys.stdlib_module_names) - {"bookexec", "jaxbook", "__future__"}
 
 
 def undeclared(names: set[str], allowed: set[str]) -> dict[str, list[str]]:
@@ -83,23 +94,52 @@ def undeclared(names: set[str], allowed: set[str]) -> dict[str, list[str]]:
 
 
 def test_the_engine_imports_only_declared_packages():
-    """A package hooks/ imports is a runtime dependency, not a lucky one of a dependency's."""
-    assert undeclared(imported_packages("hooks"), declared()["runtime"]) == {}
+    """A package the engine imports is its dependency (or an extra's, imported only where
+    that extra's feature runs), not a lucky one of a dependency's."""
+    have = declared()
+    assert undeclared(imported_packages("hooks/bookexec"), have["engine"] | have["extras"]) == {}
+
+
+def test_the_engine_depends_on_no_jax_and_on_none_of_this_book_s_packages():
+    """Installing the engine keeps a project's own JAX: JAX only in an extra, pinning nothing."""
+    have = declared()
+    book_only = {"jax", "jaxlib", "matplotlib", "nbformat", "mkdocs-jupyter", "mkdocs-material"}
+    assert have["engine"] & book_only == set()
+    extras = tomllib.loads((REPO / "hooks" / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    assert extras["jax"] == ["jax"]
+
+
+def test_the_book_imports_only_declared_packages():
+    have = declared()
+    allowed = have["runtime"] | have["engine"] | have["extras"]
+    assert undeclared(imported_packages("hooks/jaxbook"), allowed) == {}
 
 
 def test_the_tests_import_only_declared_packages():
     local = {path.stem for path in suite_files()}
-    allowed = declared()["runtime"] | declared()["test"]
+    have = declared()
+    allowed = have["runtime"] | have["engine"] | have["extras"] | have["test"]
     assert undeclared(imported_packages("tests") - local, allowed) == {}
 
 
 def test_another_jax_takes_the_pins_place_and_nothing_else_changes():
     """`.cache/jax-X.Y.Z` installs the book's requirements in one resolve, with that release
-    in place of the pin: every other requirement exactly as pyproject.toml has it."""
-    from bookexec.cli.environments import requirements_with
+    in place of the pin, and the engine's own requirements (with the extras the book asks
+    for) in place of the engine: every other requirement exactly as the two pyproject.toml
+    files have it, each package once."""
+    from jaxbook.cli.environments import requirements_with
 
+    engine = tomllib.loads((REPO / "hooks" / "pyproject.toml").read_text())["project"]
     ours = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    book = [spec for spec in ours if not spec.startswith("executed-book")]
+    extras = [spec for specs in engine["optional-dependencies"].values() for spec in specs]
     theirs = requirements_with(REPO, "0.11.2")
-    assert len(theirs) == len(ours)
-    changed = {old: new for old, new in zip(ours, theirs, strict=True) if old != new}
-    assert changed == {"jax==0.12.0.1": "jax==0.11.2", "jaxlib==0.12.0.1": "jaxlib==0.11.2"}
+    assert len(_names(theirs)) == len(theirs), "a package twice"
+    wanted = {*book, *engine["dependencies"], *extras} - {
+        "jax",
+        "jax==0.12.0.1",
+        "jaxlib==0.12.0.1",
+    }
+    assert sorted(theirs) == sorted({*wanted, "jax==0.11.2", "jaxlib==0.11.2"})

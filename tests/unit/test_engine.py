@@ -375,7 +375,7 @@ def test_the_engine_imports_no_book_feature_and_no_jax():
         tree = ast.parse(path.read_text())
         names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
-        bad = [n for n in names if n.startswith(("bookexec.book", "bookexec.jax", "jax"))]
+        bad = [n for n in names if n.startswith(("jaxbook", "bookexec.jax", "jax"))]
         assert not bad, f"{path.name} imports {bad}"
 
 
@@ -388,7 +388,7 @@ def test_cache_paths_have_one_home(tmp_path):
 
 
 def test_nav_order_is_read_with_mkdocs_own_loader(tmp_path):
-    from bookexec.book import census, jax_changes
+    from jaxbook import census, jax_changes
 
     (tmp_path / "mkdocs.yml").write_text(
         "site_name: t\nnav:\n  - Home: index.md\n  - Part:\n"
@@ -406,7 +406,7 @@ def test_nav_order_is_read_with_mkdocs_own_loader(tmp_path):
 
 
 def test_other_jax_records_use_the_golden_format():
-    from bookexec.book import jax_changes
+    from jaxbook import jax_changes
 
     record = next(iter(sorted((REPO / jax_changes.RECORDS).glob("*/*/*.txt"))))
     parsed = parse(record.read_text())

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 import shutil
 
-from bookexec.book.jax_changes import RECORDS, RELEASES, render_page
 from bookexec.goldens.store import VERSIONS_FILE
 from conftest import REPO
+from jaxbook.jax_changes import RECORDS, RELEASES, render_page
 
 GOLDEN = REPO / "tests" / "golden"
 # A block whose `scanned` fact (a stepper's JSON) gained and lost scan parameters in 0.11.2.

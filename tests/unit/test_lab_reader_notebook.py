@@ -1,4 +1,4 @@
-"""The lab a reader downloads (`bookexec.book.labs.reader_notebook`), its page link and its
+"""The lab a reader downloads (`jaxbook.labs.reader_notebook`), its page link and its
 Colab address, made from a lab without a build."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ LAB = """\
 
 
 def reader(tmp_path, colab=None):
-    from bookexec.book import labs
+    from jaxbook import labs
 
     path = tmp_path / "demo.ipynb"
     path.write_text(LAB)
@@ -62,7 +62,7 @@ def test_reader_lab_links_to_colab_when_given(tmp_path):
 
 
 def test_colab_address_is_built_from_a_github_repo_url_only():
-    from bookexec.book.labs import colab_url
+    from jaxbook.labs import colab_url
 
     want = "https://colab.research.google.com/github/me/book/blob/gh-pages/labs/a/a.ipynb"
     for repo in (
@@ -76,7 +76,7 @@ def test_colab_address_is_built_from_a_github_repo_url_only():
 
 
 def test_lab_page_download_link_names_the_notebook_and_colab_only_when_known():
-    from bookexec.book.labs import download_link
+    from jaxbook.labs import download_link
 
     plain = download_link("labs/demo.ipynb", None)
     assert 'href="demo.ipynb" download="demo.ipynb"' in plain and "colab" not in plain.lower()
@@ -85,7 +85,7 @@ def test_lab_page_download_link_names_the_notebook_and_colab_only_when_known():
 
 
 def test_every_real_lab_becomes_a_reader_notebook_without_the_engine():
-    from bookexec.book import labs
+    from jaxbook import labs
 
     for path in sorted((REPO / "docs" / "labs").glob("*.ipynb")):
         src = f"labs/{path.name}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from bookexec.book import labcache
 from bookexec.jax import lexer, parse
+from jaxbook import labcache
 
 
 def test_the_lab_cache_key_follows_the_source_of_the_books_jaxpr_lexer():

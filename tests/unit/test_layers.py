@@ -37,7 +37,7 @@ BUILDING_NAMES = {
 BUILDING_MODULES = {"measure"}
 # Command lines a unit test must not start, by the name of the program or of the `-m` module.
 TOOLS = {"mkdocs", "properdocs", "zensical", "book"}
-MODULES = {"mkdocs", "properdocs", "bookexec.cli"}
+MODULES = {"mkdocs", "properdocs", "jaxbook.cli"}
 # What only an e2e test needs: the book's own build, a browser, a running server.
 E2E_FIXTURES = {"built_book": "build", "browser": "browser", "browser_page": "browser"}
 E2E_NAMES = {"serving", "static_server"}

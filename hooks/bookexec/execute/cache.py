@@ -93,9 +93,10 @@ def _packages_seen() -> tuple[str, ...]:
 
 def packages_seen() -> tuple[str, ...]:
     """What a block can import, as name==version, sorted: the installed closure of the
-    requirements of the distribution that holds the engine (the book's, without its extras:
-    the test tools are not in it). Where the engine is not installed as a distribution, every
-    installed one."""
+    requirements of the distribution that holds the engine and of each one that requires it
+    (a book's own, with the engine's extras it asks for, such as `jax`; without its own
+    extras: the test tools are not in it). Where the engine is not installed as a
+    distribution, every installed one."""
     installed: dict[str, list[Distribution]] = {}
     owners = []
     for dist in distributions():
@@ -104,27 +105,55 @@ def packages_seen() -> tuple[str, ...]:
             installed.setdefault(_canonical(name), []).append(dist)
             if "bookexec" in (dist.read_text("top_level.txt") or "").split():
                 owners.append(name)
-    # The book's distribution declares its top-level package; inferring every other one's
+    # The engine's distribution declares its top-level package; inferring every other one's
     # from its files (`packages_distributions`) reads every installed file: seconds before
     # the first page of `./book serve`. Only an install that declares none needs it.
     owners = owners or packages_distributions().get("bookexec", [])
     if not owners:
         found = {f"{name}=={d.version}" for name, dists in installed.items() for d in dists}
         return tuple(sorted(found))
-    todo, seen = [_canonical(name) for name in owners], set()
+    engine = {_canonical(name) for name in owners}
+    todo: list[tuple[str, frozenset[str]]] = [(name, frozenset()) for name in sorted(engine)]
+    todo += [
+        (name, frozenset())
+        for name, dists in installed.items()
+        for dist in dists
+        if any(_requirement(r)[0] in engine for r in dist.requires or [] if not _extra(r))
+    ]
+    seen: set[tuple[str, frozenset[str]]] = set()
     found = set()
     while todo:
-        name = todo.pop()
-        if name in seen:
+        name, extras = todo.pop()
+        if (name, extras) in seen:
             continue
-        seen.add(name)
+        seen.add((name, extras))
         for dist in installed.get(name, []):  # a requirement not installed cannot be imported
             found.add(f"{name}=={dist.version}")
             for requirement in dist.requires or []:
-                marker = requirement.partition(";")[2]
-                if "extra" not in marker:  # an extra's tools are not the runtime's
-                    todo.append(_canonical(_NAME.match(requirement)[0]))  # type: ignore[index]
+                # An extra's requirements count only when asked for: a book's tools are not
+                # the runtime's, the engine's `jax` is when the book asks for it.
+                if _extra(requirement) in {"", *extras}:
+                    todo.append(_requirement(requirement))
     return tuple(sorted(found))
+
+
+_EXTRA = re.compile(r"""extra\s*==\s*["']([^"']+)["']""")
+
+
+def _extra(requirement: str) -> str:
+    """The extra a requirement's marker is for, or ''."""
+    found = _EXTRA.search(requirement.partition(";")[2])
+    return _canonical(found[1]) if found else ""
+
+
+def _requirement(requirement: str) -> tuple[str, frozenset[str]]:
+    """A requirement's distribution and the extras it asks for."""
+    name = _canonical(_NAME.match(requirement)[0])  # type: ignore[index]
+    extras = re.match(r"[^\[;]*\[([^\]]*)\]", requirement)
+    asked = (
+        frozenset(_canonical(e.strip()) for e in extras[1].split(",")) if extras else frozenset()
+    )
+    return name, asked
 
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")

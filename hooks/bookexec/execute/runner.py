@@ -161,7 +161,7 @@ class BlockRun:
     cached: bool = False  # this output came from the author's cache, not from running
     after: str | None = None  # an earlier block of the page that failed first
     # The worker's own result (masked too), for a caller that records an error as it was
-    # raised (`bookexec.book.jax_changes`); None when cached or when the worker failed.
+    # raised (`jaxbook.jax_changes`); None when cached or when the worker failed.
     raw: BlockResult | None = field(default=None, compare=False, repr=False)
 
 

@@ -331,7 +331,7 @@ def accept_cosmetic(
 
 def run(root: Path, *, cosmetic: bool = False, list_only: bool = False) -> int:
     """`./book review`: walk the report through a terminal, accept its cosmetic drift
-    (`cosmetic`), or list it. The command line that calls this is `bookexec.cli`."""
+    (`cosmetic`), or list it. The command line that calls this is `jaxbook.cli`."""
     data, entries = load(root)
     try:  # an update running meanwhile would write the same goldens
         with exclusive(CachePaths(root).update_lock, "review"):

@@ -10,7 +10,7 @@ render (`RENDER_ONLY`: mkdocs-jupyter's nbconvert and jupytext are over a second
 are left out of the config it loads, unless the update names a notebook: mkdocs-jupyter is
 what makes a notebook a page.
 
-    python -m bookexec.cli.partial PAGE[#BLOCK] [-f mkdocs.yml] [-q | -v]
+    python -m jaxbook.cli.partial PAGE[#BLOCK] [-f mkdocs.yml] [-q | -v]
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def update(only: str, config_file: str | None = None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """The command line above; its exit code (1 with the reason, never a traceback)."""
-    parser = argparse.ArgumentParser(prog="python -m bookexec.cli.partial")
+    parser = argparse.ArgumentParser(prog="python -m jaxbook.cli.partial")
     parser.add_argument("only", metavar="PAGE[#BLOCK]")
     parser.add_argument("-f", "--config-file", default=None)
     said = parser.add_mutually_exclusive_group()

@@ -29,7 +29,6 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from bookexec.book import census
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.execute.protocol import BlockResult, BlockStatus
@@ -51,6 +50,7 @@ from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
 from bookexec.jax.parse import Jaxpr, Opaque, split_output
 from bookexec.jax.runtime import JaxRuntime
+from jaxbook import census
 
 RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first
 PAGE = Path("docs") / "jax-changes.md"

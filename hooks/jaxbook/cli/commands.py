@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from bookexec.cli.chromium import ensure_chromium
-from bookexec.cli.environments import Environment, jax_venv, prepare, set_up
-from bookexec.cli.parser import parser
-from bookexec.cli.process import Failed, become, call
-from bookexec.cli.stress import stress
+from jaxbook.cli.chromium import ensure_chromium
+from jaxbook.cli.environments import Environment, jax_venv, prepare, set_up
+from jaxbook.cli.parser import parser
+from jaxbook.cli.process import Failed, become, call
+from jaxbook.cli.stress import stress
 
 
 @contextmanager
@@ -62,7 +62,7 @@ def _update(root: Path, options: Options, rest: list[str], command: Parser) -> i
     rest, only = _named(rest)
     env = prepare(root)
     if only:  # one page or block: its run alone, no page rendered (`cli.partial`)
-        call([env.tool("python"), "-m", "bookexec.cli.partial", only, *rest])
+        call([env.tool("python"), "-m", "jaxbook.cli.partial", only, *rest])
     else:
         call([env.tool("mkdocs"), "build", "--strict", *rest], env={"GOLDEN": "update"})
     with suppress(OSError):  # what changed, goldens and generated pages; needs git
@@ -93,7 +93,7 @@ def _review(root: Path, options: Options, rest: list[str], command: Parser) -> i
 def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     prepare(root)
     with _engine_errors():
-        from bookexec.book import jax_changes
+        from jaxbook import jax_changes
 
         pythons = list(options.python)
         if not options.page_only and not pythons:
@@ -125,7 +125,7 @@ def _drift_watch(root: Path, options: Options, rest: list[str], command: Parser)
     python = options.python or str(root / jax_venv(root, jax) / "bin" / "python")
     out = Path(options.out) if options.out else root / ".cache" / "drift-watch" / jax
     with _engine_errors():
-        from bookexec.book import drift_watch
+        from jaxbook import drift_watch
 
         result = drift_watch.run(root, python, out.resolve(), keep=options.keep, environ=os.environ)
     print(

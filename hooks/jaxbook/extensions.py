@@ -10,7 +10,6 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from bookexec.book import audit, census, jax_changes, labcache, labs, notebooks, provenance
 from bookexec.discover.blocks import Block
 from bookexec.engine import Build, Extension
 from bookexec.errors import BookError
@@ -18,6 +17,7 @@ from bookexec.goldens.measured import Fact
 from bookexec.goldens.store import Provenance, golden_path, parse, read_versions
 from bookexec.logs import LogFilter
 from bookexec.render import prose
+from jaxbook import audit, census, jax_changes, labcache, labs, notebooks, provenance
 
 
 def _triple(versions: dict[str, str]) -> tuple[str, str, str]:
@@ -160,7 +160,7 @@ class Notebooks(Extension):
 
 
 class Audit(Extension):
-    """The prose audit over every rendered page and the nav (see `bookexec.book.audit`)."""
+    """The prose audit over every rendered page and the nav (see `jaxbook.audit`)."""
 
     def __init__(self) -> None:
         self.nav_titles: list[str] = []

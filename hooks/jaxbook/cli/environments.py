@@ -18,13 +18,16 @@ import time
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from bookexec.cli.process import Failed, call
+from jaxbook.cli.process import Failed, call
 
 Needs = Literal["book", "test"]
 STAMP = ".book-installed"
 _PIP = ("-m", "pip", "install", "--quiet", "--disable-pip-version-check")
+# Each editable install a path in a .pth file, not setuptools' import hook: a worker process
+# imports the engine as it would an installed copy, and no module a snippet could notice.
+_EDITABLE = ("--config-settings", "editable_mode=compat")
 
 
 @dataclass(frozen=True)
@@ -48,10 +51,19 @@ class Environment:
         return folder / name
 
 
+# The two distributions `./book` installs from the checkout, the engine first: pip takes the
+# book's `executed-book` requirement from `hooks/` only when both are in one install.
+PROJECTS = ("hooks", ".")
+
+
 def inputs_hash(root: Path) -> str:
-    """What the installed packages follow: pyproject.toml and .python-version, in that order."""
+    """What the installed packages follow: the engine's and the book's pyproject.toml and
+    .python-version, in that order."""
     try:
-        data = (root / "pyproject.toml").read_bytes() + (root / ".python-version").read_bytes()
+        data = b"".join(
+            (root / name).read_bytes()
+            for name in ("hooks/pyproject.toml", "pyproject.toml", ".python-version")
+        )
     except OSError as missing:
         raise Failed(
             1, f"book: {missing.filename} is missing: run ./book in the book's checkout"
@@ -103,13 +115,13 @@ def set_up(root: Path, needs: Needs = "book") -> Environment:
             "a few minutes"
         )
         sys.stdout.flush()
-        _pip(python, ["-e", ".[test]"])
+        _pip(python, [*_EDITABLE, "-e", "hooks", "-e", ".[test]"])
     else:
         print("book: installing the book, JAX 0.12.0.1 and MkDocs with its plugins into .venv:")
         # Measured from a fresh clone on a shared 2-core machine (docs/guide/commands.md).
         print("      about 0.9 GB, a few minutes (the test tools come with ./book test)")
         sys.stdout.flush()
-        _pip(python, ["-e", "."])
+        _pip(python, [*_EDITABLE, "-e", "hooks", "-e", "."])
     stamp.write_text(f"{want} {needs}\n")
     print(f"book: .venv ready in {int(time.monotonic() - started)} s", flush=True)
     return Environment(root, venv)
@@ -122,22 +134,43 @@ def prepare(root: Path, needs: Needs = "book") -> Environment:
     return set_up(root, needs)
 
 
-def requirements_with(root: Path, version: str) -> list[str]:
-    """The book's requirements (pyproject.toml's dependencies) with `jax` and `jaxlib` pinned
-    to `version` instead: one set pip can resolve at once."""
+def _project(path: Path) -> dict[str, Any]:
     try:
-        dependencies = tomllib.loads((root / "pyproject.toml").read_text())["project"][
-            "dependencies"
-        ]
+        found: dict[str, Any] = tomllib.loads(path.read_text())["project"]
+        found["dependencies"]
     except (OSError, KeyError, tomllib.TOMLDecodeError) as error:
-        raise Failed(1, f"book: pyproject.toml has no [project] dependencies: {error}") from None
+        raise Failed(1, f"book: {path} has no [project] dependencies: {error}") from None
+    return found
+
+
+def _key(requirement: str) -> str:
+    name = re.match(r"\s*([A-Za-z0-9._-]+)", requirement)
+    return re.sub(r"[-_.]+", "-", name[1]).lower() if name else ""  # as PEP 503 compares
+
+
+def _engine_requirements(root: Path, requirement: str) -> list[str]:
+    """The engine's dependencies, with those of the extras the book asks for (`[jax,...]`)."""
+    engine = _project(root / "hooks" / "pyproject.toml")
+    extras = re.search(r"\[([^\]]*)\]", requirement)
+    wanted = [extra.strip() for extra in extras[1].split(",")] if extras else []
+    optional = engine.get("optional-dependencies", {})
+    return [*engine["dependencies"], *(dep for extra in wanted for dep in optional.get(extra, []))]
+
+
+def requirements_with(root: Path, version: str) -> list[str]:
+    """The book's requirements (pyproject.toml's dependencies, the engine's in place of the
+    engine itself) with `jax` and `jaxlib` pinned to `version` instead, each package once:
+    one set pip can resolve at once."""
     pinned = {"jax": f"jax=={version}", "jaxlib": f"jaxlib=={version}"}
-    out = []
-    for requirement in dependencies:
-        name = re.match(r"\s*([A-Za-z0-9._-]+)", requirement)
-        key = re.sub(r"[-_.]+", "-", name[1]).lower() if name else ""  # as PEP 503 compares
-        out.append(pinned.pop(key, requirement))
-    return out + sorted(pinned.values())
+    out: dict[str, str] = {}
+    for requirement in _project(root / "pyproject.toml")["dependencies"]:
+        key = _key(requirement)
+        expanded = (
+            _engine_requirements(root, requirement) if key == "executed-book" else [requirement]
+        )
+        for each in expanded:
+            out.setdefault(_key(each), pinned.get(_key(each), each))
+    return list(out.values()) + sorted(v for k, v in pinned.items() if k not in out)
 
 
 def jax_venv(root: Path, version: str) -> Path:
@@ -167,7 +200,8 @@ def jax_venv(root: Path, version: str) -> Path:
     quiet = ("WARNING: Location",)
     if _quiet_pip(python, ["--no-compile", *requirements_with(root, version)], root, quiet):
         raise Failed(1, f"book: pip cannot install jax {version} with the book's packages (above)")
-    _quiet_pip(python, ["--no-compile", "--no-deps", "-e", "."], root, quiet)
+    editable = [arg for project in PROJECTS for arg in ("-e", project)]
+    _quiet_pip(python, ["--no-compile", "--no-deps", *_EDITABLE, *editable], root, quiet)
     probe = f"import jax, sys; sys.exit(jax.__version__ != {version!r})"
     if subprocess.run([python, "-c", probe], cwd=root, capture_output=True).returncode:
         raise Failed(1, f"book: {folder} does not have jax {version} (pip's output is above)")

@@ -12,10 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bookexec.cli.commands import RUN
-from bookexec.cli.environments import set_up
-from bookexec.cli.parser import PASSES_ON, parser
-from bookexec.cli.process import Failed, become
+from jaxbook.cli.commands import RUN
+from jaxbook.cli.environments import set_up
+from jaxbook.cli.parser import PASSES_ON, parser
+from jaxbook.cli.process import Failed, become
 
 # What runs before .venv exists: answering these needs nothing installed.
 _NO_VENV = {"help", "jax-venv"}

@@ -31,8 +31,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from bookexec.cli.environments import Environment
-from bookexec.cli.process import Failed
+from jaxbook.cli.environments import Environment
+from jaxbook.cli.process import Failed
 
 BUSY = "book-stress-busy-loop"  # the loop's $0, so that a test can tell its processes apart
 PROFILES = ("quiet", "busy", "one-core")

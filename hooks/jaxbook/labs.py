@@ -30,13 +30,13 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Protocol
 
-from bookexec.book import notebooks
 from bookexec.discover import hidden
 from bookexec.discover import options as fence_options
 from bookexec.discover.blocks import _ID, Block, add_block
 from bookexec.discover.options import LAB_OPTIONS
 from bookexec.errors import BookError
 from bookexec.render.fence import pending_note
+from jaxbook import notebooks
 
 if TYPE_CHECKING:
     from nbformat import NotebookNode

@@ -11,7 +11,7 @@ import os
 import shutil
 import sys
 
-from bookexec.cli.process import Failed, call
+from jaxbook.cli.process import Failed, call
 
 _SIZE = "about 25 packages, 350 MB"
 

@@ -1,7 +1,7 @@
 """`./book drift-watch --jax X.Y.Z`: what the next JAX upgrade would change, without touching
 the checkout. The weekly workflow runs this same command, so a test of it tests the workflow.
 
-The command (`bookexec.cli`) first makes `.cache/jax-X.Y.Z/` (the book's packages with that JAX
+The command (`jaxbook.cli`) first makes `.cache/jax-X.Y.Z/` (the book's packages with that JAX
 in place of the pin) and passes its interpreter to `run`, which then:
 
 1. copies the checkout (tracked and untracked files git does not ignore) into a scratch git
