@@ -36,7 +36,7 @@ _SHOWN = {
     "drift-watch": "drift-watch --jax X.Y.Z",
     "test": "test [--yes]",
     "update": "update [PAGE[#BLOCK]]",
-    "bench": "bench [serve|update]",
+    "bench": "bench [serve|update|small]",
     "stress": "stress [N] [--profile P]",
     "setup": "setup [--test]",
     "jax-venv": "jax-venv X.Y.Z",
@@ -48,7 +48,8 @@ PASSES_ON = {
     "update": "mkdocs build --strict (.venv/bin/mkdocs build --help lists them)",
     "test": "pytest (.venv/bin/pytest --help lists them)",
     "bench": "benchmarks/bench_build.py, or after serve to benchmarks/bench_serve.py,\n"
-    "after update to benchmarks/bench_update.py (each one's --help lists them)",
+    "after update to benchmarks/bench_update.py, after small to benchmarks/bench_small.py\n"
+    "(each one's --help lists them)",
 }
 
 
@@ -81,8 +82,9 @@ DESCRIPTIONS = {
     "unit layer alone skips chromium, ruff and mypy).",
     "bench": "Time builds (benchmarks/bench_build.py), or, with serve, what an author waits for "
     "under mkdocs serve (benchmarks/bench_serve.py), or, with update, the update of one block "
-    "against the whole book's (benchmarks/bench_update.py). Sets up the test tools "
-    "(Playwright).",
+    "against the whole book's (benchmarks/bench_update.py), or, with small, the engine's check "
+    "build of a small markdown-exec book against markdown-exec's own build of it "
+    "(benchmarks/bench_small.py). Sets up the test tools (Playwright).",
     "stress": "The strict build with the cache off, N times (default 3) in each profile: quiet, "
     "busy (busy loops take every core twice over; BOOK_STRESS_LOOPS to change) and one-core "
     "(pinned to one core, as taskset -c 0). It ends with the claim-margin table: each claim's "
@@ -151,7 +153,7 @@ def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
     commands["test"].add_argument(
         "--yes", action="store_true", help="install Debian's chromium without asking"
     )
-    commands["bench"].usage = f"{PROG} bench [-h] [serve|update] [OPTIONS...]"
+    commands["bench"].usage = f"{PROG} bench [-h] [serve|update|small] [OPTIONS...]"
     commands["update"].usage = f"{PROG} update [-h] [PAGE[#BLOCK]] [OPTIONS...]"
     commands["stress"].add_argument(
         "runs", nargs="?", type=_runs, default=3, metavar="N", help="how many builds (3)"
