@@ -20,7 +20,6 @@ import json
 import os
 import re
 import subprocess
-import tempfile
 import tomllib
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -35,7 +34,7 @@ from bookexec.execute.protocol import BlockResult, BlockStatus
 from bookexec.execute.runner import BlockRun, Executor, Limits, hash_seed
 from bookexec.files import confined, read_regular, remove_confined, write_atomic
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift
-from bookexec.goldens.normalize import PathRule, normalize, path_rules
+from bookexec.goldens.normalize import PathRule, machine_path_rules, normalize
 from bookexec.goldens.store import (
     Parsed,
     Provenance,
@@ -63,9 +62,11 @@ _WRITER = "./book jax-changes (never edit by hand)"
 
 
 def _interpreter_facts(python: str) -> dict[str, Any]:
+    # The path rules' facts as the engine itself reads them (goldens.normalize), there.
     probe = (
-        "import json, sys, sysconfig, importlib.metadata as m; "
-        "print(json.dumps({'paths': sysconfig.get_paths(), 'jax': m.version('jax'), "
+        "import json, sys, importlib.metadata as m; "
+        "from bookexec.goldens.normalize import interpreter_facts; "
+        "print(json.dumps({**interpreter_facts(), 'jax': m.version('jax'), "
         "'jaxlib': m.version('jaxlib'), 'python': '%d.%d' % sys.version_info[:2]}))"
     )
     out = subprocess.run([python, "-c", probe], capture_output=True, text=True, timeout=120)
@@ -73,19 +74,6 @@ def _interpreter_facts(python: str) -> dict[str, Any]:
         raise BookError(f"{python} cannot report its JAX: {out.stderr.strip()}")
     facts: dict[str, Any] = json.loads(out.stdout)
     return facts
-
-
-def _rules(root: Path, paths: dict[str, str]) -> list[PathRule]:
-    def real(items: set[str]) -> set[str]:
-        return {str(p) for i in items for p in (i, os.path.realpath(i))}
-
-    return path_rules(
-        root=root.resolve(),
-        site_packages=real({paths["purelib"], paths["platlib"]}),
-        stdlib=real({paths["stdlib"], paths["platstdlib"]}),
-        temp=real({tempfile.gettempdir(), "/tmp", "/var/tmp"}),
-        homes=real({os.path.expanduser("~")}),
-    )
 
 
 def session_hash(blocks: list[Block], block: Block) -> str:
@@ -141,7 +129,7 @@ def run_book(
     the whole book under every release.
     """
     facts = _interpreter_facts(python)
-    rules = _rules(root, facts["paths"])
+    rules = machine_path_rules(root, os.environ, facts)
     out_dir: Path = root / RECORDS / facts["jax"]
     if pages:
         have = read_versions(out_dir)

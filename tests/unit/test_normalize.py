@@ -96,3 +96,18 @@ print(jax.make_jaxpr(jax.grad(lambda x: jnp.sum(jnp.sin(x) ** 2)))(jnp.ones(3)))
     ).stdout
     assert "cond[" in jaxprs and "scan[" in jaxprs
     assert normalize(jaxprs, machine_path_rules(Path.cwd(), os.environ)) == jaxprs
+
+
+def test_jax_changes_normalises_another_interpreter_s_paths_with_the_build_s_own_rules():
+    """`./book jax-changes` runs the book under another venv: it asks that interpreter for the
+    facts the rules need, and makes the rules as a build makes its own (it kept a copy that
+    drifted: no `<python>`, no `<sys.path>`, no machine names). Asked of this interpreter, the
+    rules are the build's exactly."""
+    from jaxbook.jax_changes import _interpreter_facts
+
+    facts = _interpreter_facts(sys.executable)
+    assert facts["jax"] and facts["python"]
+    own = machine_path_rules(Path.cwd(), os.environ)
+    theirs = machine_path_rules(Path.cwd(), os.environ, facts)
+    # The probe's sys.path starts with its own script's folder ('' for -c), never absolute.
+    assert theirs == own

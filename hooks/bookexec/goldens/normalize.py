@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bookexec.privacy import machine_names
 
@@ -76,35 +77,52 @@ def path_rules(
     return sorted(rules, key=lambda rule: len(rule.prefix), reverse=True)
 
 
-def machine_path_rules(root: Path, environ: Mapping[str, str]) -> list[PathRule]:
-    """The rules for the interpreter and checkout running this build; `environ` (the build's)
-    names its user."""
-    paths = sysconfig.get_paths()
+def interpreter_facts() -> dict[str, Any]:
+    """What the path rules need to know of the interpreter running this code: its install
+    paths, its prefixes and its import path. `jaxbook.jax_changes` asks another interpreter
+    for the same, by running this function there."""
+    return {
+        "paths": sysconfig.get_paths(),
+        "prefixes": [sys.prefix, sys.exec_prefix, sys.base_prefix],
+        "sys_path": list(sys.path),
+    }
+
+
+def machine_path_rules(
+    root: Path, environ: Mapping[str, str], facts: Mapping[str, Any] | None = None
+) -> list[PathRule]:
+    """The rules for the checkout and an interpreter running its blocks: this one, or the one
+    whose `interpreter_facts` are `facts`; `environ` (the build's) names its user."""
+    facts = facts or interpreter_facts()
+    paths = facts["paths"]
     temp = {tempfile.gettempdir(), "/tmp", "/var/tmp"}
     homes = {os.path.expanduser("~")}
 
     def realpaths(items: Iterable[str]) -> set[str]:
         return {str(p) for item in items for p in (item, os.path.realpath(item))}
 
+    known = [root, *paths.values(), *temp, *homes]
     return path_rules(
         root=root.resolve(),
         site_packages=realpaths({paths["purelib"], paths["platlib"]}),
         stdlib=realpaths({paths["stdlib"], paths["platstdlib"]}),
         temp=realpaths(temp),
         homes=realpaths(homes),
-        pythons=realpaths({sys.prefix, sys.exec_prefix, sys.base_prefix}),
-        import_paths=realpaths(_other_import_paths([root, *paths.values(), *temp, *homes])),
+        pythons=realpaths(facts["prefixes"]),
+        import_paths=realpaths(_other_import_paths(known, facts["prefixes"], facts["sys_path"])),
         names=machine_names(environ),
     )
 
 
-def _other_import_paths(known: Iterable[str | Path]) -> set[str]:
+def _other_import_paths(
+    known: Iterable[str | Path], prefixes: Iterable[str], sys_path: Iterable[str]
+) -> set[str]:
     """Folders on sys.path under none of the other rules, such as an editable install's."""
-    prefixes = [str(p).rstrip("/") + "/" for p in known] + [sys.prefix + "/", sys.base_prefix + "/"]
+    under = tuple(str(p).rstrip("/") + "/" for p in [*known, *prefixes])
     return {
         p
-        for p in sys.path
-        if os.path.isabs(p) and os.path.isdir(p) and not (p + "/").startswith(tuple(prefixes))
+        for p in sys_path
+        if os.path.isabs(p) and os.path.isdir(p) and not (p + "/").startswith(under)
     }
 
 
