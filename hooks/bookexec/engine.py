@@ -42,7 +42,7 @@ from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
-from bookexec.goldens.store import Provenance, golden_path, read_versions
+from bookexec.goldens.store import Provenance, golden_path, read_versions, update_command
 from bookexec.guard import engine_formatter, register
 from bookexec.pipeline import answer, rebuild
 from bookexec.pipeline.browser_review import BrowserReview
@@ -545,7 +545,8 @@ class Build:
             # Said, not failed: the goldens as they are get judged as always (issue 38).
             outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s").warning(
                 f"bookexec: the last update of the goldens ({killed}) was killed before it "
-                "ended: some goldens may hold the old text and some the new; run ./book update "
+                "ended: some goldens may hold the old text and some the new; run "
+                f"{update_command(self.settings.launcher or self.settings.builder)} "
                 "(GOLDEN=update) again to finish it"
             )
         if self.execute and self.mode == "update":

@@ -44,8 +44,8 @@ from bookexec.discover.options import (
 )
 from bookexec.engine import Engine, Extension
 from bookexec.execute.runtime import Runtime
+from bookexec.guard import LANGUAGES, SUPERFENCES
 from bookexec.guard import PLUGIN as MARKDOWN_EXEC_PLUGIN
-from bookexec.guard import SUPERFENCES
 from bookexec.logs import LogFilter
 
 if TYPE_CHECKING:
@@ -353,7 +353,8 @@ class MarkdownExecStandIn:
             return
         fences = config.mdx_configs.setdefault(SUPERFENCES, {}).setdefault("custom_fences", [])
         fences[:] = [f for f in fences if f.get("format") is not markdown_exec.formatter]
-        taken = {fence.get("name") for fence in fences}  # the book's own, or the engine's
+        # The book's own custom fences, and the engine's languages, are not markdown-exec's.
+        taken = {fence.get("name") for fence in fences} | set(LANGUAGES)
         self.languages = [lang for lang in markdown_exec.formatters if lang not in taken]
         fences += [
             {

@@ -18,7 +18,7 @@ from bookexec.discover.blocks import ANYWHERE, Reading
 from bookexec.discover.options import MARKDOWN_EXEC, parse_bool, parse_number, parse_switch
 from bookexec.errors import BookError
 from bookexec.execute.runner import Limits, hash_seed
-from bookexec.goldens.store import MODES
+from bookexec.goldens.store import MODES, update_command
 
 CACHE_CHOICES = ("auto", "on", "off")
 
@@ -117,9 +117,9 @@ def read(
         raise BookError(f"GOLDEN={mode!r} is not a mode; use GOLDEN=check or GOLDEN=update")
     only = env.get("GOLDEN_ONLY", "").strip()
     if only and mode != "update":
+        command = update_command(str(options.get("launcher") or builder), "PAGE[#BLOCK]")
         raise BookError(
-            f"GOLDEN_ONLY={only!r} names what an update writes; it needs GOLDEN=update "
-            "(./book update PAGE[#BLOCK])"
+            f"GOLDEN_ONLY={only!r} names what an update writes; it needs GOLDEN=update ({command})"
         )
     cache = _cache(options.get("cache", "auto"))
     if env.get("BOOK_CACHE", "").strip():

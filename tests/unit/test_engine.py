@@ -437,3 +437,8 @@ def test_a_page_that_marks_glossary_terms_renders_again_when_the_glossary_change
     after = build.page_inputs(PAGE, "# Ch\n", docs / PAGE, set())
     assert "docs/glossary.md" in after.files
     assert after.changed(before) == ["snippets"]
+
+
+def test_serve_watches_the_golden_folder_and_the_snippets_folders(tmp_path):
+    build = make_build(tmp_path, FakeExecutor({}))
+    assert build.watched() == [tmp_path / "snippets" / "ch", tmp_path / "tests" / "golden"]

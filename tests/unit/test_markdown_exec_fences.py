@@ -198,3 +198,41 @@ def test_drift_classes_are_worded_by_the_runtime(tmp_path, monkeypatch):
     # Unless told, a report words the classes as the runtime that classed its drift does.
     classed = Comparison("p.md", "a", "s.py", tmp_path, "x", "y", classify=JaxRuntime().classify)
     assert Report(tmp_path, tmp_path, [classed], []).class_words() == JaxRuntime.drift_words
+
+
+def test_the_plugin_stands_in_for_markdown_exec_s_when_the_book_lists_none(tmp_path, monkeypatch):
+    import markdown_exec
+
+    from bookexec.plugin import MarkdownExecStandIn
+
+    class Config(dict):
+        def __init__(self, plugins: dict) -> None:
+            super().__init__(extra_css=[], extra_javascript=[])
+            self.plugins = plugins
+            self.markdown_extensions = ["pymdownx.superfences"]
+            self.mdx_configs: dict = {}
+            self.config_file_path = str(tmp_path / "mkdocs.yml")
+            self.site_dir = str(tmp_path / "site")
+
+    monkeypatch.delenv("MKDOCS_CONFIG_DIR", raising=False)
+    config = Config({"executed-book": object()})
+    stand_in = MarkdownExecStandIn()
+    stand_in.start(config)
+    fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
+    names = {fence["name"] for fence in fences}
+    assert {"sh", "bash", "console", "md", "pycon", "tree", "pyodide"} <= names
+    assert not names & {"python", "py"}  # the engine's, registered by bookexec.guard
+    assert all(fence["format"] is markdown_exec.formatter for fence in fences)
+    assert markdown_exec.markdown_config.exts == config.markdown_extensions
+    assert str(tmp_path) == __import__("os").environ["MKDOCS_CONFIG_DIR"]
+    stand_in.assets(config)
+    assert config["extra_css"] == ["assets/_markdown_exec_pyodide.css"]
+    assert (tmp_path / "site" / "assets" / "_markdown_exec_pyodide.js").is_file()
+    markdown_exec.MarkdownConverter.counter = 7
+    stand_in.end()
+    assert markdown_exec.MarkdownConverter.counter == 0
+    assert markdown_exec.markdown_config.exts is None
+    assert "MKDOCS_CONFIG_DIR" not in __import__("os").environ
+    listed = Config({"markdown-exec": object(), "executed-book": object()})
+    MarkdownExecStandIn().start(listed)  # markdown-exec's own plugin does it all
+    assert listed.mdx_configs == {}
