@@ -29,6 +29,9 @@ PLUGIN = """\
   - executed-book:
       runtime: bookexec.jax.runtime.JaxRuntime
       extensions: [jaxbook.extensions.book_extensions]
+      goldens: tests/golden
+      snippets: page-folders
+      fences: engine
 """
 MKDOCS = Path(sys.executable).parent / "mkdocs"
 # The suite's layers, each a folder of tests/ (pyproject.toml's testpaths).

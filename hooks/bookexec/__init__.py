@@ -54,6 +54,7 @@ Base (imports nothing of the engine):
 
 - `render.fence`: the markdown-exec formatter: the engine's output, laid out by `render.layout`.
 - `render.layout`: a block's boxes as HTML made by the engine: nothing a block holds is markup.
+- `render.mdexec`: a block laid out by markdown-exec's own `base_format`, from the engine's output.
 - `render.verify`: each page's final HTML checked against what its blocks hold and printed.
 - `render.prose`: `{{fact:block.name}}`, `{{figure:block.name}}` and `{{stepper:block.name}}`
   in a page's text.

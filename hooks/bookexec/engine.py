@@ -28,6 +28,7 @@ from mkdocs.structure.files import File
 
 from bookexec import privacy
 from bookexec.discover.blocks import Block
+from bookexec.discover.options import MARKDOWN_EXEC
 from bookexec.errors import BookError
 from bookexec.escapes import terminal
 from bookexec.execute import background, cache
@@ -41,7 +42,7 @@ from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
-from bookexec.goldens.store import Provenance, golden_path, read_versions
+from bookexec.goldens.store import Provenance, golden_path, read_versions, update_command
 from bookexec.guard import engine_formatter, register
 from bookexec.pipeline import answer, rebuild
 from bookexec.pipeline.browser_review import BrowserReview
@@ -52,6 +53,7 @@ from bookexec.pipeline.run import PageExecutor, Runs
 from bookexec.pipeline.terms import Terms, add_assets
 from bookexec.render import prose, stepper
 from bookexec.render.fence import anchor_blocks, format_python, page_summary, strict_warnings
+from bookexec.render.mdexec import format_markdown_exec
 from bookexec.render.templates import TemplateCache
 from bookexec.settings import Settings
 
@@ -188,6 +190,9 @@ class Engine:
             if self.review is None:
                 self.review = BrowserReview(root, served_origin(config))
             build.render.review = (self.review.url, self.review.token)
+            self.review.golden_dir = build.golden_dir
+            served = f"accepted in the browser under {settings.builder} serve"
+            self.review.writer = f"{served} (never edit by hand)"
         self.build = build
         for extension in self.extensions:
             extension.start(build, config)
@@ -207,7 +212,10 @@ class Engine:
             md: Any,
             **kwargs: Any,
         ) -> Markup:
-            return format_python(self.current().render, code=source, md=md, **options)
+            build = self.current()
+            if build.settings.fences == MARKDOWN_EXEC:  # laid out as markdown-exec lays it out
+                return format_markdown_exec(build.render, code=source, md=md, **options)
+            return format_python(build.render, code=source, md=md, **options)
 
         return format_executed
 
@@ -267,8 +275,8 @@ class Engine:
         for f in files.documentation_pages():
             if problem := not_of_the_book(Path(config.docs_dir) / f.src_uri, build.root):
                 raise BookError(
-                    f"docs/{f.src_uri}: {problem}; the site shows only files of the book: put "
-                    "the file itself there. Nothing was read"
+                    f"{build.settings.docs}/{f.src_uri}: {problem}; the site shows only files "
+                    "of the book: put the file itself there. Nothing was read"
                 )
             for extension in self.extensions:
                 blocks = extension.scan(build, f.src_uri, Path(config.docs_dir) / f.src_uri)
@@ -367,7 +375,7 @@ class Engine:
         for extension in self.extensions:
             markdown = extension.page_markdown(build, page, markdown, config, files)
         blocks = build.plans.get(src)
-        if blocks:
+        if blocks and build.settings.fences != MARKDOWN_EXEC:  # markdown-exec's page: as is
             markdown = anchor_blocks(markdown, {block.id for block in blocks})
         return markdown
 
@@ -381,7 +389,7 @@ class Engine:
         if build.serving and page.file.src_uri not in build.owned:
             failures, drifted = build.judge.page_problems(page.file.src_uri)
             if failures or drifted:  # the details stay at the blocks
-                html = page_summary(failures, drifted) + html
+                html = page_summary(failures, drifted, build.render.launcher) + html
         return build.masker.mask_shown(html)  # what the search index takes, too
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
@@ -515,7 +523,7 @@ class Build:
         self.actions = actions.from_environ(self.settings.environ)
         # The build's secrets, masked in everything a page shows: sources and includes too.
         self.masker = privacy.Masker.from_environ(self.settings.environ)
-        self.golden_dir = root / "tests" / "golden"
+        self.golden_dir = root / self.settings.goldens
         # Under `mkdocs serve --dirty` (`Engine._choose`): each page's inputs, the pages this
         # build rendered, and the run states each render used.
         self.only_entered = False
@@ -537,7 +545,8 @@ class Build:
             # Said, not failed: the goldens as they are get judged as always (issue 38).
             outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s").warning(
                 f"bookexec: the last update of the goldens ({killed}) was killed before it "
-                "ended: some goldens may hold the old text and some the new; run ./book update "
+                "ended: some goldens may hold the old text and some the new; run "
+                f"{update_command(self.settings.launcher or self.settings.builder)} "
                 "(GOLDEN=update) again to finish it"
             )
         if self.execute and self.mode == "update":
@@ -555,11 +564,13 @@ class Build:
         self.progress = progress or progress_for(root, self.settings)
         self.versions: dict[str, str] = dict(runtime.versions())
         self.recorded = read_versions(self.golden_dir)
-        self.planned = Plan()
+        self.planned = Plan(self.settings.reading())
         self.runs = Runs(executor, goldens, self.execute, background)
         rules = machine_path_rules(root, self.settings.environ)
         self.judge = Judge(self.runs, self.golden_dir, rules, runtime.classify, root, serving)
-        self.judge.launcher = self.settings.launcher
+        # The commands messages name: the book's launcher's, or its builder's (`update_command`).
+        self.judge.launcher = self.settings.launcher or self.settings.builder
+        self.judge.words = runtime.drift_words
         self.render = RenderStage(
             self.planned,
             self.runs,
@@ -571,9 +582,15 @@ class Build:
             serving,
             self.masker,
         )
-        self.render.launcher = self.settings.launcher
+        self.render.launcher = self.judge.launcher
 
     # -- what the extensions read -------------------------------------------------------------
+
+    def watched(self) -> list[Path]:
+        """The folders `mkdocs serve` watches for this book beyond MkDocs' own: the goldens'
+        and those of the files its blocks include, where they exist."""
+        folders = {self.golden_dir, *self.planned.folders(self.root)}
+        return sorted(folder for folder in folders if folder.is_dir())
 
     @property
     def plans(self) -> dict[str, list[Block]]:
@@ -813,9 +830,7 @@ class Build:
             for line in report.check_lines():
                 log.error(line)
             saved = review.save(report)  # `./book review` works from it: nothing runs twice
-            log.error(
-                f"bookexec: to review each block: ./book review ({saved.relative_to(self.root)})"
-            )
+            log.error(f"bookexec: {review_hint(self.settings, saved.relative_to(self.root))}")
             log.info(self.summary_line())
             raise BookError(report.summary())
         note = report.version_note()
@@ -837,8 +852,9 @@ class Build:
         refused = report.refused()
         problems = [failure.line() for failure in report.failures] + report.refused_writes
         for c in refused:
-            guarded = prose.sentences_using(self.root / "docs", c.page, c.block_id)
-            lines = [f"REFUSED: docs/{c.page}#{c.block_id} (golden not written):"]
+            docs = self.settings.docs
+            guarded = prose.sentences_using(self.root / docs, c.page, c.block_id)
+            lines = [f"REFUSED: {docs}/{c.page}#{c.block_id} (golden not written):"]
             lines += [f"  claim does not hold: {b}" for b in c.broken]
             lines += [f"  it guards {where}: {sentence}" for where, sentence in guarded]
             problems.append("\n".join(lines))
@@ -887,6 +903,17 @@ class Build:
         if self.execute and not self.serving and not self.finished:
             review.clear(self.root)
         self._lock.close()
+
+
+def review_hint(settings: Settings, report: Path) -> str:
+    """How the author reviews a failed check: the launcher's review command where the book has
+    one, else the commands MkDocs (or ProperDocs) itself has."""
+    if settings.launcher:
+        return f"to review each block: {settings.launcher} review ({report})"
+    return (
+        f"to accept the new outputs: GOLDEN=update {settings.builder} build --strict (or one "
+        f"page's: GOLDEN_ONLY=PAGE), or accept each in the browser under {settings.builder} serve"
+    )
 
 
 def stop_on_sigterm() -> Callable[[], None]:

@@ -3,8 +3,11 @@
 The engine runs the book's Python fences through pymdownx.superfences' public seam: when a
 build starts, `register` adds custom fences for `python` and `py` to the MkDocs config the plugin
 is handed (markdown-exec's own validator, the engine's format function), as markdown-exec's
-plugin adds its own. markdown-exec's plugin stays in `mkdocs.yml` for its Markdown config (the
-tabbed layout converts through it) but is given none of these languages.
+plugin adds its own. A book may keep markdown-exec's plugin in `mkdocs.yml`, given none of these
+languages (`languages: []`); a book that does not list it has the engine stand in for it
+(`bookexec.plugin.MarkdownExecStandIn`): markdown-exec's own formatter gets its other
+languages (`sh`, `bash`, `console`, `md`, `pycon`, `tree`, `pyodide`), and its Markdown
+config, its assets and its state between builds are kept as its plugin keeps them.
 
 `bookexec.guard`, listed in the book's `markdown_extensions`, is a Python-Markdown extension
 whose one option, `engine`, `register` sets to the engine's format function. Another builder
@@ -30,6 +33,7 @@ from bookexec.errors import BookError
 MARKER = "__bookexec__"  # set on the engine's format function; read here
 LANGUAGES = ("python", "py")  # the fence languages the engine runs
 NAME = "bookexec.guard"  # this extension, as `markdown_extensions` names it
+PLUGIN = "markdown-exec"  # markdown-exec's plugin, as `plugins:` names it
 SUPERFENCES = "pymdownx.superfences"
 MESSAGE = (
     "This book's code blocks run only through its engine (the executed-book plugin, "
@@ -55,7 +59,7 @@ def register(config: Any, formatter: Callable[..., Any]) -> None:
     plugin at `on_config`, and tell the guard; a config giving them to another stops here."""
     if SUPERFENCES not in config.markdown_extensions:
         raise BookError(f"the book's engine needs the '{SUPERFENCES}' Markdown extension")
-    plugin = (getattr(config, "plugins", None) or {}).get("markdown-exec")
+    plugin = (getattr(config, "plugins", None) or {}).get(PLUGIN)
     taken = set(getattr(plugin, "config", {}).get("languages") or ()) & set(LANGUAGES)
     if taken:
         raise BookError(

@@ -8,26 +8,34 @@ process's background executor, lives on it. Each build's settings are read once,
 `on_config`, from the options and the environment (`bookexec.settings`).
 
 The runtime and the extensions are named by dotted path, so that a book brings its own
-(`tests/sites/plain` uses the plain Python runtime and none of this book's extensions).
+(`tests/sites/plain` uses the plain Python runtime and none of this book's extensions). The
+defaults are a markdown-exec book's: replacing `markdown-exec` with `executed-book` in its
+`plugins:` is all it takes (`MarkdownExecStandIn`, `bookexec.render.mdexec`).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 import os
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 import jinja2
+import markdown_exec
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
 from bookexec import settings
+from bookexec.discover.blocks import ANYWHERE, SNIPPET_RULES
 from bookexec.discover.options import (
+    FENCES,
+    MARKDOWN_EXEC,
     MAX_LIMIT,
     MAX_MEMORY,
     MAX_TIMEOUT,
@@ -36,6 +44,8 @@ from bookexec.discover.options import (
 )
 from bookexec.engine import Engine, Extension
 from bookexec.execute.runtime import Runtime
+from bookexec.guard import LANGUAGES, SUPERFENCES
+from bookexec.guard import PLUGIN as MARKDOWN_EXEC_PLUGIN
 from bookexec.logs import LogFilter
 
 if TYPE_CHECKING:
@@ -46,6 +56,7 @@ if TYPE_CHECKING:
 
 NAME = "executed-book"  # the entry point's name: `plugins: [executed-book]`
 JAX_RUNTIME = "bookexec.jax.runtime.JaxRuntime"
+PYTHON_RUNTIME = "bookexec.execute.runtime.PythonRuntime"
 
 
 def _resolve(path: str) -> Any:
@@ -78,7 +89,43 @@ class DottedPath(base.BaseConfigOption[str]):
             raise base.ValidationError(
                 f"{value} is not a {self.kind.__module__}.{self.kind.__name__}"
             )
+        if missing := _missing(getattr(found, "requires", ())):
+            raise base.ValidationError(
+                f"{value} needs the package {missing}, which is not installed: install it "
+                f"(pip install {missing}), or name another runtime, such as {PYTHON_RUNTIME}"
+            )
         return value
+
+
+def _missing(packages: Iterable[str]) -> str | None:
+    """The first package a runtime needs that cannot be imported; found without importing
+    it (a book without JAX never imports JAX)."""
+    for package in packages:
+        try:
+            if importlib.util.find_spec(package) is None:
+                return package
+        except (ImportError, ValueError):
+            return package
+    return None
+
+
+class Folder(base.BaseConfigOption[str]):
+    """A folder relative to the config file's, inside the book: no absolute path, no `..`."""
+
+    def __init__(self, default: str) -> None:
+        super().__init__()
+        self.default = default
+
+    def run_validation(self, value: object) -> str:
+        """The folder, as written, with `/` between its parts."""
+        text = value.strip().removesuffix("/") if isinstance(value, str) else ""
+        parts = text.split("/")
+        if text.startswith(("/", "~")) or any(part in ("", ".", "..") for part in parts):
+            raise base.ValidationError(
+                f"expected a folder inside the book, relative to mkdocs.yml, such as "
+                f"{self.default}; got {value!r}"
+            )
+        return text
 
 
 class Number(base.BaseConfigOption[float]):
@@ -174,7 +221,10 @@ class GlossaryConfig(base.Config):
 class BookConfig(base.Config):
     """The plugin's options; each environment variable named beside one overrides it."""
 
-    runtime = DottedPath(Runtime, default=JAX_RUNTIME)  # a `Runtime` class
+    runtime = DottedPath(Runtime, default=PYTHON_RUNTIME)  # a `Runtime` class
+    goldens = Folder("goldens")  # the golden folder, relative to mkdocs.yml
+    snippets = c.Choice(SNIPPET_RULES, default=ANYWHERE)  # where a block's code is: blocks.py
+    fences = c.Choice(FENCES, default=MARKDOWN_EXEC)  # how executed fences behave: options.py
     extensions = c.ListOfItems(DottedPath(Extension), default=[])  # each makes `Extension`s
     execute = c.Type(bool, default=True)  # BOOK_EXEC
     launcher = c.Type(str, default="")  # the book's command line, e.g. ./book: its commands named
@@ -207,6 +257,24 @@ def make_extensions(paths: Iterable[str]) -> list[Extension]:
             )
         made += found
     return made
+
+
+def builder_name() -> str:
+    """The command line building the book, which messages name (`GOLDEN=update mkdocs build`):
+    `properdocs` under ProperDocs, else `mkdocs`. Read, like `live_reload`, from click's
+    current context: the package whose command runs."""
+    context = click.get_current_context(silent=True)
+    callback = context.find_root().command.callback if context is not None else None
+    package = (getattr(callback, "__module__", "") or "").partition(".")[0]
+    return "properdocs" if package == "properdocs" else "mkdocs"
+
+
+def docs_name(config: Any) -> str:
+    """MkDocs' docs_dir as messages name it: relative to the book's root where it is inside."""
+    root = os.path.dirname(os.path.abspath(config.config_file_path))
+    docs = os.path.abspath(config.docs_dir)
+    inside = os.path.commonpath([root, docs]) == root
+    return os.path.relpath(docs, root).replace(os.sep, "/") if inside else str(docs)
 
 
 def live_reload() -> bool:
@@ -265,6 +333,72 @@ class ServedWarnings(logging.Filter):
         return self.seen
 
 
+class MarkdownExecStandIn:
+    """What markdown-exec's MkDocs plugin does for a book, done by the engine when the book
+    does not list that plugin (its `plugins:` names `executed-book` in its place): the same
+    public calls, for every language but the engine's. One per plugin instance: it restores
+    the environment variable it set when the build ends."""
+
+    def __init__(self) -> None:
+        self.active = False
+        self.config_dir: str | None = None  # MKDOCS_CONFIG_DIR as it was before the build
+        self.languages: list[str] = []
+
+    def start(self, config: Any) -> None:
+        """`on_config`: markdown-exec's fences for its other languages, its Markdown config
+        saved (its tabs and outputs convert through it), MKDOCS_CONFIG_DIR for its shell
+        fences; nothing when the book lists markdown-exec's plugin, which does all this."""
+        self.active = MARKDOWN_EXEC_PLUGIN not in (getattr(config, "plugins", None) or {})
+        if not self.active:
+            return
+        fences = config.mdx_configs.setdefault(SUPERFENCES, {}).setdefault("custom_fences", [])
+        fences[:] = [f for f in fences if f.get("format") is not markdown_exec.formatter]
+        # The book's own custom fences, and the engine's languages, are not markdown-exec's.
+        taken = {fence.get("name") for fence in fences} | set(LANGUAGES)
+        self.languages = [lang for lang in markdown_exec.formatters if lang not in taken]
+        fences += [
+            {
+                "name": lang,
+                "class": lang,
+                "validator": markdown_exec.validator,
+                "format": markdown_exec.formatter,
+            }
+            for lang in self.languages
+        ]
+        markdown_exec.markdown_config.save(config.markdown_extensions, config.mdx_configs)
+        self.config_dir = os.environ.get("MKDOCS_CONFIG_DIR")
+        os.environ["MKDOCS_CONFIG_DIR"] = os.path.dirname(config.config_file_path)
+
+    def assets(self, config: Any) -> None:
+        """`on_env`: the style and script markdown-exec's pyodide fences need, written into
+        the site and linked as its plugin links them (its ANSI style needs a package the
+        engine does not have: `pygments_ansi_color`)."""
+        if not self.active or "pyodide" not in self.languages:
+            return
+        folder = Path(markdown_exec.__file__).parent / "assets"
+        for name, kind in (("pyodide.css", "css"), ("pyodide.js", "javascript")):
+            uri = f"assets/_markdown_exec_{name}"
+            target = Path(config.site_dir) / uri
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text((folder / name).read_text(encoding="utf-8"), encoding="utf-8")
+            listed = config[f"extra_{kind}"]
+            if uri not in [str(item) for item in listed]:
+                listed.insert(0, uri)
+
+    def end(self) -> None:
+        """`on_post_build`: markdown-exec's state reset as its plugin resets it, so the next
+        build of `mkdocs serve` numbers its ids from the start again."""
+        if not self.active:
+            return
+        markdown_exec.MarkdownConverter.counter = 0
+        markdown_exec.markdown_config.reset()
+        if self.config_dir is None:
+            os.environ.pop("MKDOCS_CONFIG_DIR", None)
+        else:
+            os.environ["MKDOCS_CONFIG_DIR"] = self.config_dir
+        self.active = False
+
+
 class ExecutedBookPlugin(BasePlugin[BookConfig]):
     """Every MkDocs event goes to the one `Engine`, made from the options."""
 
@@ -275,6 +409,7 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         self.dirty = False
         self.reloads = True
         self.notice = DirtyNotice()
+        self.stand_in = MarkdownExecStandIn()  # markdown-exec's plugin, when a book lists none
 
     def configured(self) -> Engine:
         """The engine for the configured runtime and extensions: made again when a build
@@ -307,9 +442,9 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Start a new build, with its settings: the one place the environment is read."""
-        made: MkDocsConfig | None = self.configured().on_config(
-            config, settings.read(self.config, os.environ)
-        )
+        read = settings.read(self.config, os.environ, docs_name(config), builder_name())
+        made: MkDocsConfig | None = self.configured().on_config(config, read)
+        self.stand_in.start(config)
         if self.command == "serve":  # each build's own counter, and its own warnings
             self.current().current().warnings = ServedWarnings().attach()
         return made
@@ -343,24 +478,31 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
     @event_priority(-50)  # after the search plugin has written its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Judge the build."""
-        self.current().on_post_build(config)
+        try:
+            self.current().on_post_build(config)
+        finally:
+            self.stand_in.end()
 
     def on_env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment | None:
         """Keep the theme's compiled templates across the rebuilds of `mkdocs serve`."""
+        self.stand_in.assets(config)
         kept: jinja2.Environment = self.current().on_env(env)
         return kept
 
     def on_build_error(self, *, error: Exception) -> None:
         """Stop the build's workers."""
+        self.stand_in.end()
         if self.engine is not None:
             self.engine.on_build_error(error)
 
     def on_serve(
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Callable[..., None]
     ) -> LiveReloadServer | None:
-        """Reload pages live as their blocks finish."""
+        """Reload pages live as their blocks finish; an edited snippet or golden rebuilds."""
+        for folder in self.current().current().watched():
+            server.watch(str(folder))
         served: LiveReloadServer | None = self.current().on_serve(server, config, builder)
         return served
 

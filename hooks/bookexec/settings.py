@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from bookexec.discover.options import parse_bool, parse_number, parse_switch
+from bookexec.discover.blocks import ANYWHERE, Reading
+from bookexec.discover.options import MARKDOWN_EXEC, parse_bool, parse_number, parse_switch
 from bookexec.errors import BookError
 from bookexec.execute.runner import Limits, hash_seed
-from bookexec.goldens.store import MODES
+from bookexec.goldens.store import MODES, update_command
 
 CACHE_CHOICES = ("auto", "on", "off")
 
@@ -49,6 +50,11 @@ class Settings:
     glossary_skip: tuple[str, ...] = ()  # pages whose terms are not marked, as globs
     glossary_ignore: tuple[str, ...] = ()  # phrases never marked as a term's use
     auto: tuple[str, ...] = ()  # markdown-exec's MARKDOWN_EXEC_AUTO: languages run without exec
+    goldens: str = "goldens"  # the golden folder, relative to the book's root (mkdocs.yml's)
+    snippets: str = ANYWHERE  # the snippet rule (`discover.blocks.SNIPPET_RULES`)
+    fences: str = MARKDOWN_EXEC  # how executed fences behave (`discover.options.FENCES`)
+    docs: str = "docs"  # MkDocs' docs_dir, relative to the root where it is inside: messages
+    builder: str = "mkdocs"  # the command line building the book (mkdocs, properdocs)
     # The build's environment as it was when it started: not a setting, see the docstring.
     environ: Mapping[str, str] = field(
         default_factory=lambda: MappingProxyType({}), repr=False, compare=False
@@ -74,17 +80,28 @@ class Settings:
         return self.cache is not False
 
     def key(self) -> str:
-        """The settings that can change what a block prints, for the block cache's key."""
+        """The settings that can change what a block prints, for the block cache's key: the
+        fences decide which globals a block runs in."""
         limits = self.limits
         return f"timeout={limits.timeout:g} output={limits.output} memory={limits.memory} " + (
-            f"hash_seed={self.hash_seed}"
+            f"hash_seed={self.hash_seed} fences={self.fences}"
         )
 
+    def reading(self) -> Reading:
+        """How the book's pages are read (`discover.blocks.scan_page`)."""
+        return Reading(self.snippets, self.fences, self.docs)
 
-def read(options: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
+
+def read(
+    options: Mapping[str, Any],
+    environ: Mapping[str, str],
+    docs: str = "docs",
+    builder: str = "mkdocs",
+) -> Settings:
     """The settings of a build from the plugin's options (missing ones take their defaults)
-    and the environment, whose variables override them. A bad variable is a BookError naming
-    it; bad options never get here (MkDocs' config validation names them)."""
+    and the environment, whose variables override them; `docs` is MkDocs' docs_dir as the
+    messages name it, `builder` the command line building the book. A bad variable is a
+    BookError naming it; bad options never get here (MkDocs' config validation names them)."""
     env = {name: value for name, value in environ.items()}
     limits = options.get("limits") or {}
     serve = options.get("serve") or {}
@@ -100,9 +117,9 @@ def read(options: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
         raise BookError(f"GOLDEN={mode!r} is not a mode; use GOLDEN=check or GOLDEN=update")
     only = env.get("GOLDEN_ONLY", "").strip()
     if only and mode != "update":
+        command = update_command(str(options.get("launcher") or builder), "PAGE[#BLOCK]")
         raise BookError(
-            f"GOLDEN_ONLY={only!r} names what an update writes; it needs GOLDEN=update "
-            "(./book update PAGE[#BLOCK])"
+            f"GOLDEN_ONLY={only!r} names what an update writes; it needs GOLDEN=update ({command})"
         )
     cache = _cache(options.get("cache", "auto"))
     if env.get("BOOK_CACHE", "").strip():
@@ -131,6 +148,11 @@ def read(options: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
         auto=tuple(
             name.strip() for name in env.get("MARKDOWN_EXEC_AUTO", "").split(",") if name.strip()
         ),
+        goldens=str(options.get("goldens") or Settings.goldens),
+        snippets=str(options.get("snippets") or Settings.snippets),
+        fences=str(options.get("fences") or Settings.fences),
+        docs=docs,
+        builder=builder,
         environ=MappingProxyType(env),
     )
 

@@ -22,6 +22,9 @@ plugins:
       languages: []
   - executed-book:
       runtime: bookexec.execute.runtime.PythonRuntime
+      goldens: tests/golden
+      snippets: page-folders
+      fences: engine
 {options}
 markdown_extensions:
   - pymdownx.superfences

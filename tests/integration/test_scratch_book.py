@@ -48,6 +48,9 @@ plugins:
       languages: []
   - executed-book:
       runtime: bookexec.execute.runtime.PythonRuntime
+      goldens: tests/golden
+      snippets: page-folders
+      fences: engine
 markdown_extensions:
   - pymdownx.superfences
   - pymdownx.snippets:

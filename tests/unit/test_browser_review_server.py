@@ -37,6 +37,7 @@ def drifted(tmp_path: Path):
 def server(drifted):
     root, comparison = drifted
     served = BrowserReview(root, SITE + "/")
+    served.golden_dir = root / "tests" / "golden"  # the engine sets the book's at each build
     served.offer(PAGE, [review.entry_of(comparison, root)])
     yield served, comparison
     served.close()
@@ -214,7 +215,8 @@ def test_accept_writes_what_the_terminal_review_writes(server, tmp_path, caplog)
     copy = tmp_path / "copy"
     golden = Path(comparison.path).relative_to(served.root)
     write_atomic(copy / golden, golden_bytes(comparison).decode())
-    said_there = review.accept(copy, review.entry_of(comparison, served.root))
+    entry = review.entry_of(comparison, served.root)
+    said_there = review.accept(copy, entry, copy / "tests" / "golden")
     assert said_there == f"rewrote {golden}"
     with caplog.at_level(logging.INFO, logger="mkdocs.plugins.bookexec"):
         status, said, _ = post(served, "/accept")

@@ -29,6 +29,10 @@ PAGE = "ch.md"
 IDS = ("first", "second", "third")
 
 
+# The JAX book's reading of its pages: its golden folder, snippet rule and the engine's fences.
+BOOK = {"goldens": "tests/golden", "snippets": "page-folders", "fences": "engine"}
+
+
 class FakeRuntime(PythonRuntime):
     """The plain runtime with fixed versions: the build's goldens record these."""
 
@@ -95,6 +99,7 @@ def make_build(
     root: Path, executor: FakeExecutor, extensions=(), settings: Settings | None = None
 ) -> Build:
     markdown = make_book(root)
+    settings = settings or Settings(**BOOK)
     build = Build(root, False, FakeRuntime(), extensions, executor=executor, settings=settings)
     build.plan([(PAGE, markdown)])
     build.enter_page(PAGE, markdown)
@@ -191,7 +196,7 @@ def test_the_update_writes_the_goldens_through_the_report(tmp_path, monkeypatch)
             ran.append(build)
 
     executor = FakeExecutor({i: f"out {i}\n" for i in IDS})
-    build = make_build(tmp_path, executor, [After()], Settings(mode="update"))
+    build = make_build(tmp_path, executor, [After()], Settings(mode="update", **BOOK))
     render_page(build)
     build.finish()
     for block_id in IDS:
@@ -224,9 +229,9 @@ def test_two_builds_in_one_process_get_two_builds(tmp_path, monkeypatch):
     markdown = make_book(tmp_path)
     eng = Engine(FakeRuntime())
     eng.on_startup("serve", dirty=False)
-    first = eng.on_config(fixture_config(tmp_path)) and eng.build
+    first = eng.on_config(fixture_config(tmp_path), Settings(**BOOK)) and eng.build
     config = fixture_config(tmp_path)
-    second = eng.on_config(config) and eng.build
+    second = eng.on_config(config, Settings(**BOOK)) and eng.build
     assert first is not second and made[0].stopped and not made[1].stopped
     assert second.serving
     second.plan([(PAGE, markdown)])
@@ -259,13 +264,13 @@ def test_under_serve_one_browser_review_is_offered_each_pages_drift(tmp_path, mo
     eng = Engine(FakeRuntime())
     eng.on_startup("serve", dirty=False)
     config = fixture_config(tmp_path, site_url="http://127.0.0.1:8123/")
-    eng.on_config(config)
+    eng.on_config(config, Settings(**BOOK))
     served = eng.review
     assert served is not None and served.origins == {
         "http://127.0.0.1:8123",
         "http://localhost:8123",
     }
-    eng.on_config(config)  # a rebuild keeps it
+    eng.on_config(config, Settings(**BOOK))  # a rebuild keeps it
     assert eng.review is served and eng.build.render.review == (served.url, served.token)
     build = eng.build
     build.plan([(PAGE, markdown)])
@@ -282,11 +287,11 @@ def test_under_serve_one_browser_review_is_offered_each_pages_drift(tmp_path, mo
     assert served._server.socket.fileno() == -1  # closed
 
     plain = Engine(FakeRuntime())
-    plain.on_config(fixture_config(tmp_path))
+    plain.on_config(fixture_config(tmp_path), Settings(**BOOK))
     assert plain.review is None and plain.build.render.review is None
     off = Engine(FakeRuntime())
     off.on_startup("serve", dirty=False)
-    off.on_config(fixture_config(tmp_path), Settings(execute=False))
+    off.on_config(fixture_config(tmp_path), Settings(execute=False, **BOOK))
     assert off.review is None and off.build.render.review is None
 
 
@@ -295,7 +300,7 @@ def test_a_config_giving_the_books_languages_to_markdown_exec_is_refused(tmp_pat
     plugin = SimpleNamespace(config={"languages": ["bash", "python"]})
     config = fixture_config(tmp_path, plugins={"markdown-exec": plugin})
     with pytest.raises(BookError, match=r"markdown-exec's `languages` option lists python"):
-        Engine(FakeRuntime()).on_config(config)
+        Engine(FakeRuntime()).on_config(config, Settings(**BOOK))
 
 
 def test_a_custom_fence_for_python_in_the_config_is_refused(tmp_path):
@@ -304,13 +309,13 @@ def test_a_custom_fence_for_python_in_the_config_is_refused(tmp_path):
     config = fixture_config(tmp_path)
     config.mdx_configs["pymdownx.superfences"] = {"custom_fences": [fence]}
     with pytest.raises(BookError, match=r"`custom_fences` has a 'python' fence"):
-        Engine(FakeRuntime()).on_config(config)
+        Engine(FakeRuntime()).on_config(config, Settings(**BOOK))
 
 
 def test_a_config_without_superfences_is_refused(tmp_path):
     config = fixture_config(tmp_path, markdown_extensions=["bookexec.guard"])
     with pytest.raises(BookError, match=r"needs the 'pymdownx.superfences' Markdown extension"):
-        Engine(FakeRuntime()).on_config(config)
+        Engine(FakeRuntime()).on_config(config, Settings(**BOOK))
 
 
 def _module_state(path: Path) -> list[str]:
@@ -422,7 +427,8 @@ def test_other_jax_records_use_the_golden_format():
 def test_a_page_that_marks_glossary_terms_renders_again_when_the_glossary_changes(tmp_path):
     """Under `mkdocs serve --dirty` an edit of a glossary entry renders again every page whose
     cards show it (issue 40), not the glossary page alone."""
-    build = make_build(tmp_path, FakeExecutor({}), settings=Settings(glossary="glossary.md"))
+    settings = Settings(glossary="glossary.md", **BOOK)
+    build = make_build(tmp_path, FakeExecutor({}), settings=settings)
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "glossary.md").write_text("**Tracer**\n:   A stand-in.\n")
@@ -431,3 +437,8 @@ def test_a_page_that_marks_glossary_terms_renders_again_when_the_glossary_change
     after = build.page_inputs(PAGE, "# Ch\n", docs / PAGE, set())
     assert "docs/glossary.md" in after.files
     assert after.changed(before) == ["snippets"]
+
+
+def test_serve_watches_the_golden_folder_and_the_snippets_folders(tmp_path):
+    build = make_build(tmp_path, FakeExecutor({}))
+    assert build.watched() == [tmp_path / "snippets" / "ch", tmp_path / "tests" / "golden"]

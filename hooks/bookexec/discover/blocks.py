@@ -3,11 +3,17 @@
 Scanning up front lets every page start running in parallel while MkDocs still renders pages
 one at a time, and lets a missing id or a bad include fail before anything runs.
 
-An executed block looks like this, and its body is exactly one snippet include::
+A book chooses its snippet rule (`Reading.snippets`, the plugin's `snippets` option). Under
+`page-folders` an executed block has an id and its body is exactly one snippet include, of a
+file in its page's folder::
 
     ```python exec="on" id="scalar-jaxpr"
     --8<-- "snippets/tracers/scalar_jaxpr.py"
     ```
+
+Under `anywhere`, markdown-exec's, the body is the code (its include lines, of files anywhere
+in the book, read in place), and a block without an id is named by its place among the page's
+executed blocks: `block-3` is the third.
 """
 
 from __future__ import annotations
@@ -19,8 +25,14 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from bookexec.discover import hidden
+from bookexec.discover.options import (
+    ENGINE,
+    MARKDOWN_EXEC,
+    check_lines,
+    check_markdown_exec,
+    is_true,
+)
 from bookexec.discover.options import check as options_check
-from bookexec.discover.options import check_lines, is_true
 from bookexec.errors import BookError
 from bookexec.files import not_of_the_book
 from bookexec.guard import LANGUAGES
@@ -51,6 +63,22 @@ _COMMENT_FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)")
 # An id names its golden file and, with a prefix such as "prose-", cells of the chapter's
 # notebook, where nbformat allows 64 characters: 48 leaves room for both.
 MAX_ID_LENGTH = 48
+# The snippet rules (the plugin's `snippets` option): see the module's docstring.
+ANYWHERE = "anywhere"
+PAGE_FOLDERS = "page-folders"
+SNIPPET_RULES = (ANYWHERE, PAGE_FOLDERS)
+POSITION_ID = "block-{}"  # the id of a block without one: its 1-based place on the page
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a book's pages are read: its snippet rule, how its fences behave (`fences`:
+    markdown-exec's or the engine's, `discover.options.FENCES`) and its docs_dir, which every
+    message names. The default is the strictest: the JAX book's."""
+
+    snippets: str = PAGE_FOLDERS
+    fences: str = ENGINE
+    docs: str = "docs"
 
 
 @dataclass(frozen=True)
@@ -68,6 +96,11 @@ class Block:
     shown: str = field(init=False, compare=False, hash=False, repr=False)
     # The line each line of `code` runs as: the shown code's own (`hidden.numbering`).
     numbering: tuple[int, ...] = field(init=False, compare=False, hash=False, repr=False)
+    docs: str = field(default="docs", compare=False)  # the book's docs_dir, as messages name it
+    inline: bool = field(default=False, compare=False)  # the code is the fence's own body
+    # The globals it runs in, in its page's worker (`execute.worker.Session`): None, the page's
+    # one session (the engine's fences); "", its own fresh globals; a name, that session's.
+    namespace: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         # Read once, as the block is found: a marker that cannot be read fails the scan.
@@ -78,7 +111,8 @@ class Block:
     @property
     def where(self) -> str:
         """Page, line, block and snippet: how every error names the block."""
-        return f"docs/{self.page}:{self.line} (block '{self.id}', snippet {self.snippet})"
+        code = "inline code" if self.inline else f"snippet {self.snippet}"
+        return f"{self.docs}/{self.page}:{self.line} (block '{self.id}', {code})"
 
 
 def parse_info(info: str) -> tuple[str, dict[str, str]]:
@@ -128,9 +162,18 @@ def snippet_dir_for(page: str) -> str:
     return str(PurePosixPath("snippets") / PurePosixPath(page).with_suffix(""))
 
 
-def scan_page(page: str, markdown: str, root: Path, auto: Iterable[str] = ()) -> list[Block]:
+def scan_page(
+    page: str,
+    markdown: str,
+    root: Path,
+    auto: Iterable[str] = (),
+    reading: Reading | None = None,
+) -> list[Block]:
     """Return the page's executed blocks in order, or raise a BookError naming page and line.
-    `auto`: the languages markdown-exec runs without `exec` (see `is_executed`)."""
+    `auto`: the languages markdown-exec runs without `exec` (see `is_executed`); `reading`:
+    the book's snippet rule, fences and docs_dir (the strictest rule unless given)."""
+    reading = reading or Reading()
+    docs = reading.docs
     lines = markdown.splitlines()
     blocks: list[Block] = []
     seen: dict[str, int] = {}
@@ -139,7 +182,7 @@ def scan_page(page: str, markdown: str, root: Path, auto: Iterable[str] = ()) ->
         opened = _FENCE_OPEN.match(lines[i])
         if not opened:
             if "<!--" in lines[i]:
-                i = _skip_comment(page, lines, i, auto)
+                i = _skip_comment(page, lines, i, auto, docs)
                 continue
             i += 1
             continue
@@ -158,18 +201,20 @@ def scan_page(page: str, markdown: str, root: Path, auto: Iterable[str] = ()) ->
         as_read, wrong = bare_words(opened["info"])
         if not is_executed(language, options, auto) and not is_executed(language, as_read, auto):
             continue
-        where = f"docs/{page}:{start}"
+        where = f"{docs}/{page}:{start}"
         if wrong:
             raise BookError(
                 f"{where}: '{wrong[0]}' among the options of an executed fence is not "
                 'name="value" (superfences would ignore the fence or read a bare word as '
                 'name="name"); write each option as name="value"'
             )
-        _check_indent(page, lines, start - 1)
+        _check_indent(page, lines, start - 1, docs)
         # Name the snippet in every error, even before the block is known to be well formed.
         named = _include_of(body)
         in_snippet = f" (snippet {named})" if named else ""
         block_id = options.get("id", "")
+        if not block_id and reading.snippets == ANYWHERE:
+            block_id = POSITION_ID.format(len(blocks) + 1)
         if not block_id:
             raise BookError(
                 f'{where}: executed block has no id{in_snippet}; add id="..." to the fence, '
@@ -187,36 +232,107 @@ def scan_page(page: str, markdown: str, root: Path, auto: Iterable[str] = ()) ->
                 "'-' or '_'; rename it"
             )
         if block_id in seen:
+            given = "" if "id" in options else " (the id of a block without one: its place)"
             raise BookError(
-                f"{where}: duplicate block id '{block_id}' "
-                f"(first used at docs/{page}:{seen[block_id]}){in_snippet}; "
+                f"{where}: duplicate block id '{block_id}'{given} "
+                f"(first used at {docs}/{page}:{seen[block_id]}){in_snippet}; "
                 "give each block of a page its own id"
             )
         seen[block_id] = start
+        if reading.snippets == ANYWHERE and named is None:
+            code = _inline_code(body, root, where, block_id)
+            where_block = f"{where} (block '{block_id}', inline code)"
+            _check_options(options, where_block, reading)
+            check_lines(options, where_block, code)
+            blocks.append(
+                Block(
+                    page,
+                    len(blocks),
+                    start,
+                    block_id,
+                    f"{docs}/{page} (inline)",
+                    code,
+                    options,
+                    docs=docs,
+                    inline=True,
+                    namespace=_namespace(options, reading),
+                )
+            )
+            continue
         snippet = _single_include(body, where, block_id)
-        options_check(options, f"{where} (block '{block_id}', snippet {snippet})")
+        _check_options(options, f"{where} (block '{block_id}', snippet {snippet})", reading)
         expected_dir = snippet_dir_for(page)
-        if PurePosixPath(snippet).parent != PurePosixPath(expected_dir):
+        if reading.snippets == PAGE_FOLDERS and (
+            PurePosixPath(snippet).parent != PurePosixPath(expected_dir)
+        ):
             raise BookError(
                 f"{where}: block '{block_id}' includes {snippet}; "
-                f"snippets of docs/{page} live in {expected_dir}/: move the file there"
+                f"snippets of {docs}/{page} live in {expected_dir}/: move the file there"
             )
-        if problem := not_of_the_book(root / snippet, root):
-            raise BookError(
-                f"{where}: block '{block_id}' includes {snippet}, which the page would show and "
-                f"run, but {problem}; a page shows only files of the book: put the file itself "
-                "there. Nothing was read"
-            )
-        if not (root / snippet).is_file():
-            raise BookError(
-                f"{where}: block '{block_id}' includes {snippet}, which does not exist; "
-                "create the file or fix the path in the include"
-            )
-        code = read_snippet(snippet, root, where, block_id)
+        code = _included(snippet, root, where, block_id)
         check_lines(options, f"{where} (block '{block_id}', snippet {snippet})", code)
-        add_block(blocks, page, start, block_id, snippet, code, options)
-    check_includes(f"docs/{page}", markdown, root)
+        blocks.append(
+            Block(
+                page,
+                len(blocks),
+                start,
+                block_id,
+                snippet,
+                code,
+                options,
+                docs=docs,
+                namespace=_namespace(options, reading),
+            )
+        )
+    check_includes(f"{docs}/{page}", markdown, root)
     return blocks
+
+
+def _check_options(options: dict[str, str], where: str, reading: Reading) -> None:
+    """The fence's options, as the book's fences read them (`discover.options`)."""
+    if reading.fences == MARKDOWN_EXEC:
+        check_markdown_exec(options, where)
+    else:
+        options_check(options, where)
+
+
+def _namespace(options: dict[str, str], reading: Reading) -> str | None:
+    """The globals a block runs in (`Block.namespace`): markdown-exec's fences run each block
+    in fresh globals unless it names a `session`; the engine's share the page's one."""
+    if reading.fences != MARKDOWN_EXEC:
+        return None
+    return options.get("session", "")
+
+
+def _included(snippet: str, root: Path, where: str, block_id: str) -> str:
+    """The text of a file a block includes: a file of the book, which exists."""
+    if problem := not_of_the_book(root / snippet, root):
+        raise BookError(
+            f"{where}: block '{block_id}' includes {snippet}, which the page would show and "
+            f"run, but {problem}; a page shows only files of the book: put the file itself "
+            "there. Nothing was read"
+        )
+    if not (root / snippet).is_file():
+        raise BookError(
+            f"{where}: block '{block_id}' includes {snippet}, which does not exist; "
+            "create the file or fix the path in the include"
+        )
+    return read_snippet(snippet, root, where, block_id)
+
+
+def _inline_code(body: list[str], root: Path, where: str, block_id: str) -> str:
+    """The code of a fence whose body is the code, as pymdownx.snippets hands it on: each
+    line that includes a file replaced by the file's lines, at the include's indent."""
+    out: list[str] = []
+    for line in body:
+        found = _INCLUDE.match(line.strip())
+        if found is None:
+            out.append(line)
+            continue
+        margin = line[: len(line) - len(line.lstrip())]
+        text = _included(found["path"], root, where, block_id)
+        out += [margin + inner if inner else inner for inner in text.splitlines()]
+    return "\n".join(out) + "\n"
 
 
 def includes(text: str) -> list[tuple[int, str]]:
@@ -257,7 +373,9 @@ def check_includes(name: str, text: str, root: Path, depth: int = 0) -> None:
             check_includes(f"{name}:{line}: {written}", inner, root, depth + 1)
 
 
-def _skip_comment(page: str, lines: list[str], i: int, auto: Iterable[str]) -> int:
+def _skip_comment(
+    page: str, lines: list[str], i: int, auto: Iterable[str], docs: str = "docs"
+) -> int:
     """The line after the HTML comment that opens on line `i`. An executed fence inside it
     would never run and never be seen: an error naming the page and the line."""
     text = "\n".join(lines[i:])
@@ -270,7 +388,7 @@ def _skip_comment(page: str, lines: list[str], i: int, auto: Iterable[str]) -> i
         if is_executed(language, options, auto) or is_executed(language, bare, auto):
             line = i + 1 + text.count("\n", 0, begin + 4 + found.start())
             raise BookError(
-                f"docs/{page}:{line}: an executed fence inside an HTML comment (opened at line "
+                f"{docs}/{page}:{line}: an executed fence inside an HTML comment (opened at line "
                 f"{i + 1}) is never run nor shown; delete it, or move it out of the comment"
             )
     if end < 0:
@@ -278,7 +396,7 @@ def _skip_comment(page: str, lines: list[str], i: int, auto: Iterable[str]) -> i
     return i + text.count("\n", 0, end) + 1
 
 
-def _check_indent(page: str, lines: list[str], i: int) -> None:
+def _check_indent(page: str, lines: list[str], i: int, docs: str = "docs") -> None:
     """A fence indented four columns or more past its container (or past the page margin) is
     an indented code block for Markdown: superfences runs it, and the page shows its raw text."""
     indent = len(lines[i].expandtabs(4)) - len(lines[i].expandtabs(4).lstrip())
@@ -300,9 +418,9 @@ def _check_indent(page: str, lines: list[str], i: int) -> None:
         break
     if indent - content >= 4:
         raise BookError(
-            f"docs/{page}:{i + 1}: an executed fence indented {indent} spaces is an indented code "
-            "block for Markdown: the page would show its raw text; indent it as its container's "
-            "content (a list item, an admonition or a tab), or not at all"
+            f"{docs}/{page}:{i + 1}: an executed fence indented {indent} spaces is an indented "
+            "code block for Markdown: the page would show its raw text; indent it as its "
+            "container's content (a list item, an admonition or a tab), or not at all"
         )
 
 

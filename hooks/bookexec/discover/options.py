@@ -205,6 +205,76 @@ REFUSED = {
 }
 
 
+# How a book's executed fences behave (the plugin's `fences` option): markdown-exec's, or the
+# engine's own layout, in which a page is one session and what a block prints is shown as text.
+MARKDOWN_EXEC = "markdown-exec"
+ENGINE = "engine"
+FENCES = (MARKDOWN_EXEC, ENGINE)
+# markdown-exec's places for the source (`markdown_exec.add_source`); `material-block` is its
+# deprecated name for `block`.
+MARKDOWN_EXEC_PLACES = (
+    *("above", "below", "block", "material-block"),
+    *("tabbed-left", "tabbed-right", "console"),
+)
+# markdown-exec's own options that the engine honours as markdown-exec does (`render.mdexec`),
+# and superfences' options of the shown source, which markdown-exec hands on to its fence.
+MARKDOWN_EXEC_OPTIONS = (
+    Option(
+        "source", MARKDOWN_EXEC_PLACES.__contains__, "one of " + ", ".join(MARKDOWN_EXEC_PLACES)
+    ),
+    Option("result"),
+    Option("html"),
+    Option("session", _matches(re.compile(r"\S+")), 'a name, like session="setup"'),
+    Option("tabs", _two_tabs, 'two titles split by |, like tabs="Source|Output"'),
+    Option("idprefix"),
+    Option("updatetoc"),
+    *(option for option in DISPLAY_OPTIONS if option.name in ("title", "hl_lines", "linenums")),
+)
+# markdown-exec's options the engine cannot honour, each with what to write instead.
+MARKDOWN_EXEC_REFUSED = {
+    "returncode": (
+        "markdown-exec ignores it on a python fence, and the engine judges a block by what it "
+        'raises: remove returncode=; a block that must raise declares raises="ValueError"'
+    ),
+    "workdir": (
+        "the engine runs every block in the book's folder (the one holding mkdocs.yml): remove "
+        "workdir= and open files by paths from there, or os.chdir() in the block"
+    ),
+    "width": (
+        "a worker's environment is the same for every block of a page: remove width= and set "
+        "the width in the block (os.environ['COLUMNS'] = '80')"
+    ),
+}
+
+
+def check_markdown_exec(options: Mapping[str, str], where: str) -> None:
+    """The options of a fence that behaves as markdown-exec's (`fences: markdown-exec`): its
+    own and the engine's; one the engine cannot honour is a BookError naming the option and
+    what to write instead, an unknown one names the known ones."""
+    offered = (*BOOK_OPTIONS, *MARKDOWN_EXEC_OPTIONS)
+    known = {option.name for option in offered}
+    for name in options:
+        if name in MARKDOWN_EXEC_REFUSED:
+            raise BookError(
+                f"{where}: option '{name}' is not supported by the engine: "
+                f"{MARKDOWN_EXEC_REFUSED[name]}"
+            )
+        if name not in known:
+            raise BookError(
+                f"{where}: unknown option '{name}' on an executed fence; remove it or use one "
+                f"of: {', '.join(sorted(known))}"
+            )
+    for option in offered:
+        value = options.get(option.name)
+        if value is not None and option.valid is not None and not option.valid(value):
+            raise BookError(f'{where}: option {option.name}="{value}" must be {option.must_be}')
+    if "session" in options and options.get("fresh", "").lower() in TRUE_WORDS:
+        raise BookError(
+            f'{where}: option fresh="{options["fresh"]}" runs the block alone in a new '
+            f'interpreter, so it cannot share session="{options["session"]}": remove one of them'
+        )
+
+
 def check(options: dict[str, str], where: str) -> None:
     """Raise a BookError naming the first unknown option or bad value, and how to fix it."""
     known = ", ".join(sorted(KNOWN))

@@ -87,7 +87,7 @@ class Ready(Message):
 class RunBlock(Message):
     """Build -> worker: run one block's code in the page's session."""
 
-    __slots__ = ("code", "limit", "lines", "shown", "snippet", "timeout")
+    __slots__ = ("code", "limit", "lines", "session", "shown", "snippet", "timeout")
     op = "run"
 
     def __init__(
@@ -98,6 +98,9 @@ class RunBlock(Message):
         limit: int,
         lines: list[int] | None = None,  # the line each line of code runs as, if not its own
         shown: str | None = None,  # the code the reader sees, which those lines number
+        # The globals it runs in: None, the page's one session; "", fresh ones of its own; a
+        # name, that named session's, made at its first block (markdown-exec's `session`).
+        session: str | None = None,
     ) -> None:
         self.code = code
         self.snippet = snippet
@@ -105,6 +108,7 @@ class RunBlock(Message):
         self.limit = limit
         self.lines = lines
         self.shown = shown
+        self.session = session
 
 
 class BlockError(Message):

@@ -358,7 +358,9 @@ class Worker:
         # Numbered as the reader's copy only where hidden lines would move a line.
         numbered = block.numbering != tuple(range(1, len(block.numbering) + 1))
         lines, shown = (list(block.numbering), block.shown) if numbered else (None, None)
-        message = protocol.RunBlock(block.code, block.snippet, timeout, limit, lines, shown)
+        message = protocol.RunBlock(
+            block.code, block.snippet, timeout, limit, lines, shown, block.namespace
+        )
         self._send(message, "sending a block")
         return self._receive(BlockResult, timeout + 5.0, "running the block", block=block)
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from bookexec.goldens.compare import Drift, plain_text
+from bookexec.goldens.compare import PLAIN_WORDS, Drift, plain_text
 
 
 class Runtime(ABC):
@@ -22,6 +22,12 @@ class Runtime(ABC):
     preload: tuple[str, ...] = ()  # modules the worker imports before the first block
     flush: str | None = None  # dotted path of a function the worker runs after each block
     hidden_notes: tuple[str, ...] = ()  # exception notes a page never shows (by substring)
+    # Packages the runtime imports, checked (not imported) when the plugin's `runtime` option
+    # names it: a missing one is a configuration error naming it, not a traceback.
+    requires: tuple[str, ...] = ()
+    # Each drift class in the runtime's words, for the report (`goldens.report`): what
+    # `classify` calls structural, text and cosmetic in its outputs.
+    drift_words: Mapping[str, str] = PLAIN_WORDS
 
     def preload_for(self, codes: Iterable[str]) -> tuple[str, ...]:
         """The preloaded modules a page's code names, as a word anywhere in it: a page of

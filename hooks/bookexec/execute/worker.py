@@ -397,9 +397,26 @@ class Session:
         # of the engine may run beside a block (a fork would be warned about it).
         self._stacks = open(self.stack_file, "w")  # noqa: SIM115 (open while the worker lives)
         faulthandler.register(protocol.STACK_SIGNAL, file=self._stacks, all_threads=True)
-        self.module = types.ModuleType("__main__")
-        self.module.__dict__["__builtins__"] = __builtins__
-        sys.modules["__main__"] = self.module
+        self.module = self._new_main()
+        self.named: dict[str, types.ModuleType] = {}  # markdown-exec's sessions, by name
+
+    def _new_main(self) -> types.ModuleType:
+        """A fresh `__main__`, which `sys.modules` names while its blocks run."""
+        module = types.ModuleType("__main__")
+        module.__dict__["__builtins__"] = __builtins__
+        sys.modules["__main__"] = module
+        return module
+
+    def namespace(self, session: str | None) -> types.ModuleType:
+        """The `__main__` a block runs in (`protocol.RunBlock.session`)."""
+        if session is None:
+            module = self.module
+        elif not session:
+            return self._new_main()  # markdown-exec's block without a session: fresh globals
+        else:
+            module = self.named.get(session) or self.named.setdefault(session, self._new_main())
+        sys.modules["__main__"] = module
+        return module
 
     def _leave_if_forked(self) -> None:
         """A child the snippet forked came back out of it: it must not go on as a second
@@ -414,9 +431,12 @@ class Session:
         limit: int,
         lines: list[int] | None = None,
         shown: str | None = None,
+        session: str | None = None,
     ) -> BlockResult:
         """Run one block's code; what it printed and recorded, and how it ended (its timeout
-        is the build's to enforce). With `lines`, each line runs as the line it gives."""
+        is the build's to enforce). With `lines`, each line runs as the line it gives; in
+        the globals `session` names (`namespace`)."""
+        module = self.namespace(session)
         self.capture.reset(limit)
         error = None
         flooded, flood_line = False, None
@@ -428,7 +448,7 @@ class Session:
                 if numbering
                 else compile(code, snippet, "exec", dont_inherit=True)
             )
-            exec(compiled, self.module.__dict__)
+            exec(compiled, module.__dict__)
             self._leave_if_forked()
             self._flush()
             _finish_streams()
@@ -490,7 +510,12 @@ def main(fd: int) -> None:
             return
         if isinstance(message, protocol.RunBlock):
             result = session.run(
-                message.code, message.snippet, message.limit, message.lines, message.shown
+                message.code,
+                message.snippet,
+                message.limit,
+                message.lines,
+                message.shown,
+                message.session,
             )
             protocol.send(conn, result)
         elif isinstance(message, protocol.Finish):

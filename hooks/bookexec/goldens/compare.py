@@ -7,10 +7,11 @@ knows its outputs: the book's reads jaxprs as programs); the default reads plain
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
 
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Claim, Fact
@@ -29,6 +30,15 @@ from bookexec.goldens.store import (
 COSMETIC = "cosmetic"  # nothing a reader would read differently changed
 STRUCTURAL = "structural"  # what the output describes changed (a jaxpr's program)
 TEXT = "text"  # other text, a count, a band option or a claim changed
+# Each class in words a report can say of any output; a runtime names its own
+# (`Runtime.drift_words`: the JAX runtime's structural drift is a jaxpr's program changed).
+PLAIN_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        STRUCTURAL: "what an output describes changed",
+        TEXT: "other output, counts or claims",
+        COSMETIC: "only whitespace or the header",
+    }
+)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,7 +11,7 @@ from bookexec.errors import BookError
 from bookexec.escapes import terminal
 from bookexec.files import remove_confined, write_atomic
 from bookexec.goldens import measured
-from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Comparison
+from bookexec.goldens.compare import COSMETIC, PLAIN_WORDS, STRUCTURAL, TEXT, Comparison
 from bookexec.goldens.store import (
     VERSIONS_FILE,
     Provenance,
@@ -69,6 +69,21 @@ class Report:
     refused_writes: list[str] = field(default_factory=list)  # what apply_update would not do
     unwritten: list[Path] = field(default_factory=list)  # the goldens it could not write
     launcher: str = ""  # the book's command line (`./book`), whose commands the report names
+    # Each drift class in the runtime's words (`Runtime.drift_words`); unless given, those of
+    # the runtime whose `classify` classed the comparisons (`class_words`).
+    words: Mapping[str, str] | None = None
+
+    def class_words(self) -> Mapping[str, str]:
+        """The drift classes' words: the report's own, or the `drift_words` of the runtime
+        whose bound `classify` classed the first comparison; plain words for any other."""
+        if self.words is not None:
+            return self.words
+        for comparison in self.comparisons:
+            runtime = getattr(comparison.classify, "__self__", None)
+            words: Mapping[str, str] | None = getattr(runtime, "drift_words", None)
+            if words is not None:
+                return words
+        return PLAIN_WORDS
 
     def versions_problem(self) -> str | None:
         """A folder of goldens must say which versions wrote them: a missing or damaged
@@ -157,12 +172,12 @@ class Report:
                 out.append(f"DRIFTED (cosmetic): {_where(c.page, c.block_id, c.snippet)}: {why}")
         kinds = self.kinds()
         if kinds:
-            out.append(
-                f"drift by class: {kinds.count('structural')} structural (a jaxpr's program "
-                f"changed), {kinds.count('text')} text (other output, counts or claims), "
-                f"{kinds.count('cosmetic')} cosmetic (only re-lettering, wrapping, parameter "
-                "order or the header)"
-            )
+            words = self.class_words()
+            counts = [
+                f"{kinds.count(kind)} {kind} ({words.get(kind, PLAIN_WORDS[kind])})"
+                for kind in ("structural", "text", "cosmetic")
+            ]
+            out.append(f"drift by class: {', '.join(counts)}")
         return out
 
     def timing_notes(self, kept_only: bool = False) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import termios
 import time
@@ -23,7 +24,7 @@ import tty
 import uuid
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -136,8 +137,10 @@ def _dump(
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
-def load(root: Path) -> tuple[dict[str, Any], list[Entry]]:
-    """The last failed check's report and its entries; exits with a message if there is none."""
+def load(root: Path, golden_dir: Path | None = None) -> tuple[dict[str, Any], list[Entry]]:
+    """The last failed check's report and its entries; exits with a message if there is none,
+    or if its golden folder is not `golden_dir` (the book's, when the caller knows it) or
+    lies outside the book."""
     path = root / REPORT
     if not path.is_file():
         raise SystemExit(
@@ -155,8 +158,11 @@ def load(root: Path) -> tuple[dict[str, Any], list[Entry]]:
             "again (./book build) to write a new one"
         ) from None
     last = (read_regular(root / LAST_BUILD) or b"").decode("utf-8", errors="replace").strip()
-    golden_root = _golden_root(root, Path("tests") / "golden")
-    if not last or data.get("build") != last or data.get("golden_root") != golden_root:
+    golden_root = data.get("golden_root")
+    wanted = _golden_root(root, golden_dir) if golden_dir is not None else golden_root
+    inside = isinstance(golden_root, str) and _golden_root(root, Path(golden_root)) == golden_root
+    inside = inside and golden_root == wanted and not str(golden_root).startswith((".", "/"))
+    if not last or data.get("build") != last or not inside:
         raise SystemExit(
             f"review: {REPORT} does not belong to the last build of this checkout (its build id "
             "or its golden folder is not this checkout's); nothing was changed. Run the check "
@@ -165,12 +171,20 @@ def load(root: Path) -> tuple[dict[str, Any], list[Entry]]:
     return data, entries
 
 
-def accept(root: Path, entry: Entry) -> str:
-    """Write (or, for a stale golden, delete) this one golden; say what was done or why not."""
+def accept(root: Path, entry: Entry, golden_dir: Path | None = None, writer: str = "") -> str:
+    """Write (or, for a stale golden, delete) this one golden; say what was done or why not.
+    Only a file in `golden_dir` is touched: the book's golden folder, by default the one the
+    last report names. `writer`: the golden's `written-by` words, when not the update's."""
     if entry.kind == "failed":
         return "not accepted: the block failed, so there is no output to accept; fix the snippet"
-    golden_dir = root / "tests" / "golden"
-    try:  # whatever the report says, only a regular file inside tests/golden/ is touched
+    golden_dir = golden_dir or reported_golden_dir(root)
+    if golden_dir is None:
+        return "not accepted: no report of the last build names the golden folder; build again"
+    if writer and entry.actual is not None:
+        written = f"written-by: {writer}"
+        actual = re.sub(r"^written-by: .*$", written, entry.actual, count=1, flags=re.M)
+        entry = replace(entry, actual=actual)
+    try:  # whatever the report says, only a regular file inside the golden folder is touched
         path = confined(root / entry.golden, golden_dir)
     except BookError as refused:
         return f"not accepted: {refused}"
@@ -193,6 +207,16 @@ def accept(root: Path, entry: Entry) -> str:
         verb = "delete" if entry.actual is None else "write"
         return f"not accepted: could not {verb} {entry.golden}: {error.strerror or error}"
     return f"{'wrote new' if entry.expected is None else 'rewrote'} {entry.golden}"
+
+
+def reported_golden_dir(root: Path) -> Path | None:
+    """The golden folder the last report names (`save`), or None without a readable one."""
+    try:
+        data = json.loads((read_regular(root / REPORT) or b"").decode("utf-8"))
+        folder = data["golden_root"]
+    except (ValueError, TypeError, KeyError):
+        return None
+    return root / folder if isinstance(folder, str) else None
 
 
 def show(entry: Entry, number: int, total: int) -> str:

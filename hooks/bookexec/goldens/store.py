@@ -6,10 +6,10 @@ but for the header's `written-by` value, a note to a person naming the command t
 goldens in this book (`written_by`): goldens an update wrote under other words still hold, and
 each golden an update writes again takes the words of today's.
 
-The versions the goldens were written under live in one file, `tests/golden/VERSIONS`, not in
-each golden: after an upgrade that leaves a block's output alone, its golden stays byte for
-byte the same, and `git diff tests/golden` shows only the blocks whose output changed, plus
-that one file.
+The versions the goldens were written under live in one file, `VERSIONS` in the golden
+folder (the plugin's `goldens` option), not in each golden: after an upgrade that leaves a
+block's output alone, its golden stays byte for byte the same, and `git diff` of the folder
+shows only the blocks whose output changed, plus that one file.
 
 The body is unambiguous: whatever a block prints, no line of it can be read as the golden's
 own structure, and the file stays text to git. A body line is the output's line as printed
@@ -40,13 +40,17 @@ from bookexec.goldens.measured import Claim, Fact
 MODES = ("check", "update")
 
 
+BUILDERS = ("mkdocs", "properdocs")  # the command lines that build a book without a launcher
+
+
 def update_command(launcher: str, where: str = "") -> str:
     """What an author runs to write goldens (`where`: one page or block's, PAGE[#BLOCK]): the
-    book's launcher's command where it has one (`./book update`), else MkDocs' own form."""
-    if launcher:
+    book's launcher's command where it has one (`./book update`), else the builder's own
+    form; `launcher` is the launcher, or the builder (`BUILDERS`, mkdocs when empty)."""
+    if launcher and launcher not in BUILDERS:
         return f"{launcher} update {where}".rstrip()
     only = f" GOLDEN_ONLY={where}" if where else ""
-    return f"GOLDEN=update{only} mkdocs build --strict"
+    return f"GOLDEN=update{only} {launcher or BUILDERS[0]} build --strict"
 
 
 _SEPARATOR = "---\n"
@@ -130,7 +134,7 @@ def write_versions(golden_dir: Path, prov: Provenance, writer: str = "") -> bool
 
 
 def golden_path(golden_dir: Path, page: str, block_id: str) -> Path:
-    """docs/tracers.md, block 'scalar-jaxpr' -> tests/golden/tracers/scalar-jaxpr.txt"""
+    """docs/tracers.md, block 'scalar-jaxpr' -> <golden_dir>/tracers/scalar-jaxpr.txt"""
     return golden_dir / PurePosixPath(page).with_suffix("") / f"{block_id}.txt"
 
 

@@ -4,6 +4,7 @@ backend and devices probed after a page's last block, jaxprs compared as program
 from __future__ import annotations
 
 from importlib.metadata import version
+from types import MappingProxyType
 
 from bookexec.execute.runtime import Runtime, python_version
 from bookexec.goldens.compare import Drift
@@ -20,6 +21,14 @@ class JaxRuntime(Runtime):
     preload = ("jax",)
     flush = "bookexec.jax.probe.flush_effects"
     hidden_notes = (FILTER_NOTE,)
+    requires = ("jax", "jaxlib")
+    drift_words = MappingProxyType(
+        {
+            "structural": "a jaxpr's program changed",
+            "text": "other output, counts or claims",
+            "cosmetic": "only re-lettering, wrapping, parameter order or the header",
+        }
+    )
 
     def worker_probe(self) -> str | None:
         """`bookexec.jax.probe.probe`, run inside the worker."""

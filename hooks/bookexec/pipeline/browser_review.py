@@ -19,8 +19,8 @@ What a request must carry, or it is refused and nothing is written:
   origin alone;
 - a body of at most 4096 bytes (413), naming a block the last build offered (404).
 
-An accepted golden is written under `tests/golden/`; the plugin also writes a file in a folder
-MkDocs watches (`attach`, from `on_serve`), so the page rebuilds even where the book's
+An accepted golden is written in the book's golden folder; the plugin also writes a file in a
+folder MkDocs watches (`attach`, from `on_serve`), so the page rebuilds even where the book's
 `mkdocs.yml` does not watch the goldens, and live reload shows the block passing.
 """
 
@@ -120,6 +120,10 @@ class BrowserReview:
         """Start serving on 127.0.0.1 (a free port) from a daemon thread; `origin` is the
         served site's address (`site_url` under `mkdocs serve`), the one origin allowed."""
         self.root = root
+        # Set by the engine at each build: the book's golden folder, the only one an accept
+        # writes in, and the `written-by` words of a golden accepted here.
+        self.golden_dir: Path | None = None
+        self.writer = ""
         self.token = secrets.token_urlsafe(24)
         self.origins = allowed_origins(origin)
         self._entries: dict[tuple[str, str], Entry] = {}
@@ -176,7 +180,7 @@ class BrowserReview:
         the update lock; whether it was written, and what was said."""
         try:
             with exclusive(CachePaths(self.root).update_lock, "the browser review"):
-                outcome = review.accept(self.root, entry)
+                outcome = review.accept(self.root, entry, self.golden_dir, self.writer)
         except BookError as busy:
             return False, str(busy)
         if outcome.startswith("not accepted"):

@@ -8,12 +8,13 @@ as the build began, so a block that writes one cannot change the verdict on itse
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 
 from bookexec.discover.blocks import Block
 from bookexec.escapes import terminal
 from bookexec.execute.progress import outside_mkdocs
-from bookexec.goldens.compare import Classifier, Comparison, compare
+from bookexec.goldens.compare import PLAIN_WORDS, Classifier, Comparison, compare
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.normalize import PathRule, normalize
 from bookexec.goldens.report import Failure, Report
@@ -66,6 +67,7 @@ class Judge:
         self.failures: dict[tuple[str, str], Failure] = {}  # (page, block id or "") -> failure
         self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
         self.launcher = ""  # the book's command line, whose commands its messages name
+        self.words: Mapping[str, str] = PLAIN_WORDS  # drift classes in the runtime's words
 
     def judged(self, page: str, block: Block) -> Verdict:
         """A block's output as the reader sees it, its comparison with its golden, or why it
@@ -164,6 +166,7 @@ class Judge:
             recorded,
             running,
             launcher=self.launcher,
+            words=self.words,
         )
 
     def statuses(self) -> list[str]:

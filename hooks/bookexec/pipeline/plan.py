@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from bookexec.discover.blocks import Block, scan_page
+from bookexec.discover.blocks import Block, Reading, scan_page
 from bookexec.errors import BookError
 from bookexec.goldens.store import golden_path
 
@@ -13,9 +13,10 @@ from bookexec.goldens.store import golden_path
 class Plan:
     """The blocks of each page, in page order; a page without blocks has an empty list."""
 
-    def __init__(self) -> None:
+    def __init__(self, reading: Reading | None = None) -> None:
         self.pages: dict[str, list[Block]] = {}
         self.owned: set[str] = set()  # pages an extension renders itself (labs)
+        self.reading = reading or Reading()  # the book's snippet rule, fences and docs_dir
 
     def scan(
         self,
@@ -27,9 +28,41 @@ class Plan:
         """Scan each (page, markdown); a bad fence fails here, before anything runs. Pages an
         extension renders itself come already scanned, in `owned`."""
         for src, markdown in pages:
-            self.pages[src] = scan_page(src, markdown, root, auto)
+            self.pages[src] = scan_page(src, markdown, root, auto, self.reading)
         self.pages.update(owned or {})
         self.owned |= set(owned or {})
+        self.check_sessions()
+
+    def check_sessions(self) -> None:
+        """markdown-exec's `session` is shared by every page of its process; the engine runs
+        each page in a worker of its own, so a session is its page's. A session named on two
+        pages would find the first page's globals gone on the second: a BookError naming
+        both, before anything runs."""
+        first: dict[str, Block] = {}
+        for blocks in self.pages.values():
+            for block in blocks:
+                name = block.namespace
+                if not name:
+                    continue
+                met = first.setdefault(name, block)
+                if met.page != block.page:
+                    raise BookError(
+                        f'{block.where}: option session="{name}" is also used on '
+                        f"{met.where}: markdown-exec shares a session across pages, but the "
+                        "engine runs each page in a worker of its own, so a session is its "
+                        "page's; give the second page's blocks a session name of their own, "
+                        "and run there what they need from the first page's"
+                    )
+
+    def folders(self, root: Path) -> set[Path]:
+        """The folders of the files the blocks include (their snippets), which `mkdocs serve`
+        watches: an edited snippet rebuilds its pages."""
+        return {
+            (root / block.snippet).parent
+            for blocks in self.pages.values()
+            for block in blocks
+            if not block.inline and block.snippet
+        }
 
     def block(self, page: str, block_id: str) -> Block | None:
         """The page's block with this id (ids are unique in a page: the scanner checks)."""
@@ -74,7 +107,8 @@ class Plan:
             known = [n for n in (name, f"{name}.md", f"{name}.ipynb") if n in self.pages]
             if known:
                 raise BookError(
-                    f"GOLDEN_ONLY: docs/{known[0]} has no block; the pages with blocks: {pages}"
+                    f"GOLDEN_ONLY: {self.reading.docs}/{known[0]} has no block; the pages with "
+                    f"blocks: {pages}"
                 )
             raise BookError(
                 f"GOLDEN_ONLY: the book has no page {name or '(none named)'}; its pages with "
@@ -85,5 +119,8 @@ class Plan:
             return page, None
         if self.block(page, block_id.strip()) is None:
             ids = ", ".join(block.id for block in self.pages[page])
-            raise BookError(f"GOLDEN_ONLY: docs/{page} has no block {block_id}; its blocks: {ids}")
+            docs = self.reading.docs
+            raise BookError(
+                f"GOLDEN_ONLY: {docs}/{page} has no block {block_id}; its blocks: {ids}"
+            )
         return page, block_id.strip()

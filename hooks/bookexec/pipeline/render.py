@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from bookexec.discover.blocks import Block
+from bookexec.discover.blocks import ANYWHERE, Block
 from bookexec.errors import BookError
 from bookexec.goldens import measured
 from bookexec.goldens.compare import Comparison
@@ -65,6 +65,7 @@ class RenderStage:
         self.expected: dict[str, dict[str, verify.Expected]] = {}
         self.checked: set[str] = set()  # pages whose final HTML was checked
         self.page: str | None = None
+        self.taken: set[str] = set()  # the page's blocks without an id already rendered
 
     @property
     def pending_blocks(self) -> set[tuple[str, str]]:
@@ -81,6 +82,7 @@ class RenderStage:
         A reference that cannot be filled is a failure of the page, reported with the rest at
         the end of the build; the page goes on rendering."""
         self.page = src
+        self.taken = set()
         self.offsets[src] = offset
         self.sources[src] = ("\n" * offset + markdown, meta or {})  # lines as in the file
         return prose.render(
@@ -186,15 +188,43 @@ class RenderStage:
         rendered: looked up by (page, id), so a block rendered twice, or out of order, still
         gets its own."""
         page = self.page or "?"
-        block = self.plan.block(page, block_id) if block_id else None
+        docs = self.plan.reading.docs
+        # A block named by its place is found by its code, among those not rendered yet.
+        unnamed = not block_id and self.plan.reading.snippets == ANYWHERE
+        block = self._unnamed(page, code) if unnamed else self.plan.block(page, block_id)
+        if block is None and unnamed:
+            raise BookError(
+                f"{docs}/{page}: superfences handed the engine an executed block without an id "
+                "whose code the scan did not find on the page (an include pymdownx.snippets "
+                "reads from another base_path than the book's folder?); give the fence an "
+                'id="..." to name the block in this message'
+            )
         if block is None:
             raise BookError(
-                f"docs/{page}: markdown-exec rendered block '{block_id or '?'}' that the scanner "
+                f"{docs}/{page}: markdown-exec rendered block '{block_id or '?'}' that the scanner "
                 f'did not find; write executed fences as ```python exec="on" id="..."'
             )
         if code.strip("\n") != block.code.strip("\n"):
+            if block.inline:
+                raise BookError(
+                    f"{block.where}: the code superfences handed the engine is not the code the "
+                    "scan read (an include pymdownx.snippets reads from another base_path than "
+                    "the book's folder, or a page changed while the book was building)"
+                )
             raise BookError(f"{block.where}: the snippet changed while the book was building")
+        self.taken.add(block.id)
         return (block, *self.judge.judged(page, block))
+
+    def _unnamed(self, page: str, code: str) -> Block | None:
+        """The first block of the page without an id whose code is `code` and that was not
+        rendered yet: superfences may reach the fences nested in other blocks after the
+        others, so the place alone would not do."""
+        for block in self.plan.pages.get(page, []):
+            if "id" in block.options or block.id in self.taken:
+                continue
+            if block.code.strip("\n") == code.strip("\n"):
+                return block
+        return None
 
     def laid_out(self, block: Block, output: str, look: Look) -> None:
         """The formatter made the block's boxes: `check_page` expects them on the page."""

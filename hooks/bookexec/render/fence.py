@@ -19,7 +19,7 @@ from bookexec.discover.blocks import Block
 from bookexec.escapes import bidi_warning, has_bidi, shown_html
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Failure
-from bookexec.goldens.store import update_command
+from bookexec.goldens.store import BUILDERS, update_command
 from bookexec.privacy import Masker
 from bookexec.render.layout import DEFAULT_TABS, Look, block_html
 
@@ -69,8 +69,8 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
         result=result or "text",
         tabs=tuple(options.get("tabs") or DEFAULT_TABS),
         # The name a reader would save the code under; the repository's folders (`snippets/`)
-        # mean nothing to them.
-        title=extra.get("title", PurePosixPath(block.snippet).name),
+        # mean nothing to them. Code written in the page has none.
+        title=extra.get("title", "" if block.inline else PurePosixPath(block.snippet).name),
         hl_lines=extra.get("hl_lines", ""),
         linenums=extra.get("linenums", ""),
     )
@@ -79,13 +79,27 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
     code = current.masker.mask(block.shown)
     rendered = block_html(options["md"], block.id, code, output, look)
     current.laid_out(block, output, look)  # what the page verifier expects to find
-    if failure is not None:  # the report at the end of the build lists it too
-        rendered += failure_box(failure.message)
-    elif current.serving and comparison is not None and comparison.status != "ok":
-        rendered += drift_warning(comparison, current.root, current.review, current.launcher)
-    if output is not None and (block.page, block.id) in current.pending_blocks:
-        rendered += pending_note(block.id)
+    rendered += block_notes(current, block, output, comparison, failure)
     return Markup(rendered)  # every part is escaped, or made by the engine
+
+
+def block_notes(
+    current: BlockSource,
+    block: Block,
+    output: str,
+    comparison: Comparison | None,
+    failure: Failure | None,
+) -> str:
+    """What the engine says under a block: its failure, its drift under serve, and that it
+    shows its golden while it runs."""
+    said = ""
+    if failure is not None:  # the report at the end of the build lists it too
+        said += failure_box(failure.message)
+    elif current.serving and comparison is not None and comparison.status != "ok":
+        said += drift_warning(comparison, current.root, current.review, current.launcher)
+    if output is not None and (block.page, block.id) in current.pending_blocks:
+        said += pending_note(block.id)
+    return said
 
 
 def failure_box(message: str) -> str:
@@ -146,10 +160,14 @@ def drift_warning(
     controls = review_controls() if review else ""
     if kind == "cosmetic" and drift is not None:
         why = drift.headline().removeprefix("cosmetic: ")
+        accepts = html.escape(
+            f"{launcher} review --accept-cosmetic"
+            if launcher and launcher not in BUILDERS
+            else update_command(launcher, f"{comparison.page}#{comparison.block_id}")
+        )
         note = (
             f"<small>Block '{block_id}': cosmetic drift from its golden "
-            f"({shown_html(why)}); <code>./book review --accept-cosmetic</code> accepts it."
-            "</small>"
+            f"({shown_html(why)}); <code>{accepts}</code> accepts it.</small>"
         )
         if not controls:
             return f'<p class="executed-book-drift-note" {attrs}>{note}</p>'
@@ -236,8 +254,11 @@ def review_controls() -> str:
     )
 
 
-def page_summary(failures: list[Failure], drifted: list[Comparison]) -> str:
-    """One note at the top of a served page that has failures or drift."""
+def page_summary(failures: list[Failure], drifted: list[Comparison], launcher: str = "") -> str:
+    """One note at the top of a served page that has failures or drift (`launcher`: the
+    book's command line, or its builder, whose build the note names)."""
+    own = launcher and launcher not in BUILDERS
+    build = f"{launcher} build" if own else f"{launcher or BUILDERS[0]} build --strict"
     kinds = [c.kind for c in drifted]
     counts = [f"{len(failures)} failed"] if failures else []
     counts += [
@@ -247,7 +268,7 @@ def page_summary(failures: list[Failure], drifted: list[Comparison]) -> str:
         '<div class="admonition warning executed-book-page-drift">'
         '<p class="admonition-title">This page differs from its goldens</p>'
         f"<p>{html.escape(', '.join(counts))}: see the notes at the blocks below, or run "
-        "<code>./book build</code> for the full report.</p></div>\n"
+        f"<code>{html.escape(build)}</code> for the full report.</p></div>\n"
     )
 
 

@@ -1,0 +1,238 @@
+"""A markdown-exec book's fences, as the engine reads them (`snippets: anywhere`, `fences:
+markdown-exec`, the plugin's defaults): the body is the code, an id is optional, options the
+engine cannot honour are named with what to write instead, and the plugin's new options."""
+
+from __future__ import annotations
+
+import pytest
+from mkdocs.config import base
+
+from bookexec.discover.blocks import ANYWHERE, PAGE_FOLDERS, Reading, scan_page
+from bookexec.discover.options import ENGINE, MARKDOWN_EXEC, check_markdown_exec
+from bookexec.errors import BookError
+from bookexec.execute.runtime import PythonRuntime, Runtime
+from bookexec.goldens.compare import PLAIN_WORDS, Comparison
+from bookexec.goldens.report import Report
+from bookexec.goldens.store import update_command, written_by
+from bookexec.jax.runtime import JaxRuntime
+from bookexec.pipeline.plan import Plan
+from bookexec.plugin import BookConfig, DottedPath, Folder
+from bookexec.settings import Settings, read
+
+MDEXEC = Reading(ANYWHERE, MARKDOWN_EXEC, "docs")
+
+
+def fence(body: str, info: str = 'exec="on"', lang: str = "python") -> str:
+    return f"```{lang} {info}\n{body}\n```\n"
+
+
+def test_the_body_is_the_code_and_a_block_without_id_is_named_by_its_place(tmp_path):
+    page = "# P\n\n" + "\n".join(
+        [
+            fence('print("one")'),
+            fence('print("two")', 'exec="1" id="named"'),
+            fence("x = 3\nprint(x)", 'exec="true"', lang="py"),
+        ]
+    )
+    blocks = scan_page("p.md", page, tmp_path, reading=MDEXEC)
+    assert [b.id for b in blocks] == ["block-1", "named", "block-3"]
+    assert blocks[2].code == "x = 3\nprint(x)\n"
+    assert all(b.inline for b in blocks)
+    assert blocks[0].where == "docs/p.md:3 (block 'block-1', inline code)"
+    assert blocks[0].snippet == "docs/p.md (inline)"
+
+
+def test_an_include_may_be_a_file_anywhere_in_the_book_alone_or_among_lines(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "helper.py").write_text("def f():\n    return 1\n")
+    alone = fence('--8<-- "lib/helper.py"')
+    mixed = fence('import math\n--8<-- "lib/helper.py"\nprint(f())')
+    blocks = scan_page("p.md", alone + "\n" + mixed, tmp_path, reading=MDEXEC)
+    assert blocks[0].snippet == "lib/helper.py" and not blocks[0].inline
+    assert blocks[1].code == "import math\ndef f():\n    return 1\nprint(f())\n"
+    with pytest.raises(BookError, match=r"docs/p\.md:1: block 'block-1' includes lib/nope\.py"):
+        scan_page("p.md", fence('--8<-- "lib/nope.py"'), tmp_path, reading=MDEXEC)
+
+
+def test_the_jax_books_rule_still_wants_an_id_and_a_file_in_its_pages_folder(tmp_path):
+    strict = Reading(PAGE_FOLDERS, ENGINE, "src")
+    with pytest.raises(BookError, match=r"^src/p\.md:1: executed block has no id"):
+        scan_page("p.md", fence('print("one")'), tmp_path, reading=strict)
+    with pytest.raises(BookError, match="must contain exactly one snippet include"):
+        scan_page("p.md", fence('print("one")', 'exec="on" id="a"'), tmp_path, reading=strict)
+
+
+def test_an_id_a_place_would_give_is_a_duplicate_naming_both(tmp_path):
+    page = fence("print(1)", 'exec="on" id="block-2"') + "\n" + fence("print(2)")
+    with pytest.raises(BookError, match=r"duplicate block id 'block-2' \(the id of a block"):
+        scan_page("p.md", page, tmp_path, reading=MDEXEC)
+
+
+def test_each_block_runs_in_fresh_globals_unless_it_names_a_session(tmp_path):
+    page = fence("a = 1", 'exec="on" session="s"') + "\n" + fence("print(2)")
+    blocks = scan_page("p.md", page, tmp_path, reading=MDEXEC)
+    assert [b.namespace for b in blocks] == ["s", ""]
+
+
+def test_the_engines_fences_share_the_page_session(tmp_path):
+    page = fence("print(1)") + "\n" + fence("print(2)")
+    blocks = scan_page("p.md", page, tmp_path, reading=Reading(ANYWHERE, ENGINE))
+    assert [b.namespace for b in blocks] == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [
+        ('workdir="data"', "option 'workdir' is not supported by the engine: the engine runs"),
+        ('width="80"', "option 'width' is not supported by the engine: a worker's environment"),
+        ('returncode="1"', "option 'returncode' is not supported .* raises=\"ValueError\""),
+        ('colour="red"', "unknown option 'colour' on an executed fence; remove it or use one of"),
+        ('source="sideways"', 'option source="sideways" must be one of above, below, block'),
+        ('session="s" fresh="true"', 'option fresh="true" runs .* cannot share session="s"'),
+    ],
+)
+def test_an_option_the_engine_cannot_honour_is_named_with_what_to_write(tmp_path, option, says):
+    with pytest.raises(BookError, match=rf"^docs/p\.md:1 \(block 'block-1', inline code\): {says}"):
+        scan_page("p.md", fence("print(1)", f'exec="on" {option}'), tmp_path, reading=MDEXEC)
+
+
+def test_markdown_exec_options_that_work_pass():
+    check_markdown_exec(
+        {
+            "source": "tabbed-left",
+            "result": "text",
+            "html": "1",
+            "session": "a",
+            "tabs": "Code|Out",
+            "idprefix": "x-",
+            "updatetoc": "no",
+            "title": "t.py",
+            "timeout": "30",
+        },
+        "here",
+    )
+
+
+def test_a_session_shared_across_pages_fails_naming_both(tmp_path):
+    plan = Plan(MDEXEC)
+    one = fence("a = 1", 'exec="on" session="shared"')
+    with pytest.raises(
+        BookError, match=r"docs/b\.md:1 .* session=\"shared\" is also used on docs/a"
+    ):
+        plan.scan([("a.md", one), ("b.md", one)], tmp_path, ())
+
+
+def test_the_new_options_reach_the_settings_with_their_defaults():
+    settings = read({}, {})
+    assert (settings.goldens, settings.snippets, settings.fences) == (
+        "goldens",
+        ANYWHERE,
+        MARKDOWN_EXEC,
+    )
+    chosen = read(
+        {"goldens": "tests/golden", "snippets": PAGE_FOLDERS, "fences": ENGINE},
+        {},
+        docs="src",
+        builder="properdocs",
+    )
+    assert chosen.reading() == Reading(PAGE_FOLDERS, ENGINE, "src")
+    assert chosen.builder == "properdocs"
+    assert "fences=engine" in chosen.key() and "fences=markdown-exec" in Settings().key()
+
+
+def test_the_plugin_defaults_are_a_markdown_exec_books():
+    config = BookConfig()
+    config.load_dict({})
+    assert not config.validate()[0]
+    assert config.runtime == "bookexec.execute.runtime.PythonRuntime"
+    assert (config.goldens, config.snippets, config.fences) == (
+        "goldens",
+        "anywhere",
+        "markdown-exec",
+    )
+
+
+@pytest.mark.parametrize("value", ["/abs", "../out", "a/../b", "", "~/g", 3])
+def test_the_golden_folder_must_lie_in_the_book(value):
+    with pytest.raises(base.ValidationError, match="expected a folder inside the book"):
+        Folder("goldens").validate(value)
+
+
+class NeedsMissing(PythonRuntime):
+    requires = ("no_such_package_for_bookexec",)
+
+
+def test_a_runtime_whose_package_is_missing_is_a_configuration_error_naming_it(monkeypatch):
+    monkeypatch.setattr(
+        "bookexec.plugin._resolve", lambda path: NeedsMissing if "Needs" in path else None
+    )
+    with pytest.raises(base.ValidationError) as raised:
+        DottedPath(Runtime).validate("tests.NeedsMissing")
+    said = str(raised.value)
+    assert "needs the package no_such_package_for_bookexec, which is not installed" in said
+    assert "bookexec.execute.runtime.PythonRuntime" in said
+    assert JaxRuntime.requires == ("jax", "jaxlib")
+
+
+def test_messages_name_the_builder_the_book_is_built_with():
+    assert update_command("", "p.md#a") == "GOLDEN=update GOLDEN_ONLY=p.md#a mkdocs build --strict"
+    assert update_command("properdocs") == "GOLDEN=update properdocs build --strict"
+    assert update_command("./book", "p") == "./book update p"
+    assert (
+        written_by("properdocs") == "GOLDEN=update properdocs build --strict (never edit by hand)"
+    )
+
+
+def test_drift_classes_are_worded_by_the_runtime(tmp_path, monkeypatch):
+    monkeypatch.setattr(Report, "kinds", lambda self: ["structural", "text"])
+
+    def line(words: object = None) -> str:
+        report = Report(tmp_path, tmp_path, [], [], words=words)  # type: ignore[arg-type]
+        return next(ln for ln in report._check_lines() if ln.startswith("drift by class"))
+
+    plain = line()
+    assert "1 structural (what an output describes changed)" in plain
+    assert "0 cosmetic (only whitespace or the header)" in plain and "jaxpr" not in plain
+    assert PythonRuntime.drift_words == PLAIN_WORDS
+    assert "1 structural (a jaxpr's program changed)" in line(JaxRuntime.drift_words)
+    # Unless told, a report words the classes as the runtime that classed its drift does.
+    classed = Comparison("p.md", "a", "s.py", tmp_path, "x", "y", classify=JaxRuntime().classify)
+    assert Report(tmp_path, tmp_path, [classed], []).class_words() == JaxRuntime.drift_words
+
+
+def test_the_plugin_stands_in_for_markdown_exec_s_when_the_book_lists_none(tmp_path, monkeypatch):
+    import markdown_exec
+
+    from bookexec.plugin import MarkdownExecStandIn
+
+    class Config(dict):
+        def __init__(self, plugins: dict) -> None:
+            super().__init__(extra_css=[], extra_javascript=[])
+            self.plugins = plugins
+            self.markdown_extensions = ["pymdownx.superfences"]
+            self.mdx_configs: dict = {}
+            self.config_file_path = str(tmp_path / "mkdocs.yml")
+            self.site_dir = str(tmp_path / "site")
+
+    monkeypatch.delenv("MKDOCS_CONFIG_DIR", raising=False)
+    config = Config({"executed-book": object()})
+    stand_in = MarkdownExecStandIn()
+    stand_in.start(config)
+    fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
+    names = {fence["name"] for fence in fences}
+    assert {"sh", "bash", "console", "md", "pycon", "tree", "pyodide"} <= names
+    assert not names & {"python", "py"}  # the engine's, registered by bookexec.guard
+    assert all(fence["format"] is markdown_exec.formatter for fence in fences)
+    assert markdown_exec.markdown_config.exts == config.markdown_extensions
+    assert str(tmp_path) == __import__("os").environ["MKDOCS_CONFIG_DIR"]
+    stand_in.assets(config)
+    assert config["extra_css"] == ["assets/_markdown_exec_pyodide.css"]
+    assert (tmp_path / "site" / "assets" / "_markdown_exec_pyodide.js").is_file()
+    markdown_exec.MarkdownConverter.counter = 7
+    stand_in.end()
+    assert markdown_exec.MarkdownConverter.counter == 0
+    assert markdown_exec.markdown_config.exts is None
+    assert "MKDOCS_CONFIG_DIR" not in __import__("os").environ
+    listed = Config({"markdown-exec": object(), "executed-book": object()})
+    MarkdownExecStandIn().start(listed)  # markdown-exec's own plugin does it all
+    assert listed.mdx_configs == {}
