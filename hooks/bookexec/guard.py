@@ -30,6 +30,7 @@ from markdown.preprocessors import Preprocessor
 
 from bookexec.errors import BookError
 
+FORMATTER = markdown_exec.formatter  # markdown-exec's fence format function, which runs in-process
 MARKER = "__bookexec__"  # set on the engine's format function; read here
 LANGUAGES = ("python", "py")  # the fence languages the engine runs
 NAME = "bookexec.guard"  # this extension, as `markdown_extensions` names it
@@ -69,7 +70,10 @@ def register(config: Any, formatter: Callable[..., Any]) -> None:
     mdx = config.mdx_configs
     fences = mdx.setdefault(SUPERFENCES, {}).setdefault("custom_fences", [])
     for fence in fences:
-        if fence.get("name") in LANGUAGES and not is_engine_formatter(fence.get("format")):
+        # markdown-exec's own formatter is taken over: a markdown-exec book may have declared
+        # its python fence by hand, and switching to the engine changes only its plugins.
+        ours = is_engine_formatter(fence.get("format")) or fence.get("format") is FORMATTER
+        if fence.get("name") in LANGUAGES and not ours:
             raise BookError(
                 f"{SUPERFENCES}'s `custom_fences` has a '{fence['name']}' fence: the book's "
                 "engine runs these fences itself; remove it"

@@ -305,11 +305,26 @@ def test_a_config_giving_the_books_languages_to_markdown_exec_is_refused(tmp_pat
 
 def test_a_custom_fence_for_python_in_the_config_is_refused(tmp_path):
     """A `python` fence of the author's own in superfences' `custom_fences`: named, refused."""
-    fence = {"name": "python", "class": "python", "format": markdown_exec.formatter}
+    fence = {"name": "python", "class": "python", "format": lambda *args, **kwargs: ""}
     config = fixture_config(tmp_path)
     config.mdx_configs["pymdownx.superfences"] = {"custom_fences": [fence]}
     with pytest.raises(BookError, match=r"`custom_fences` has a 'python' fence"):
         Engine(FakeRuntime()).on_config(config, Settings(**BOOK))
+
+
+def test_markdown_exec_s_own_python_fence_in_the_config_is_taken_over(tmp_path):
+    """A markdown-exec book may declare its python fence by hand, with markdown-exec's own
+    formatter (Mathesis' does, tests/sites/mathesis): the switch to the engine changes only the
+    plugins, so the engine's formatter takes its place, and no block runs in-process."""
+    fence = {"name": "python", "class": "python", "format": markdown_exec.formatter}
+    config = fixture_config(tmp_path)
+    config.mdx_configs["pymdownx.superfences"] = {"custom_fences": [fence]}
+    engine = Engine(FakeRuntime())
+    engine.on_config(config, Settings(**BOOK))
+    fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
+    python = [each for each in fences if each["name"] == "python"]
+    assert len(python) == 1 and python[0]["format"] is not markdown_exec.formatter
+    assert python[0]["format"].__dict__.get("__bookexec__")
 
 
 def test_a_config_without_superfences_is_refused(tmp_path):
