@@ -41,7 +41,6 @@ Base (imports nothing of the engine):
 - `execute.runner`: the parent side: a worker per page, pages in parallel, hard limits.
 - `execute.worker`: the child process that holds one page's session.
 - `execute.cache`: the author's block cache, keyed on everything that can change an output.
-- `execute.background`: under `mkdocs serve`, pages at once from goldens, blocks behind them.
 - `execute.progress`: pages and blocks done, slow blocks, the summary line.
 - `execute.eta`: the time left, from each block's last run time.
 - `execute.lifeline`: a worker dies with the build that started it.
@@ -60,7 +59,6 @@ Base (imports nothing of the engine):
 - `render.figures`: figures drawn at build time from recorded values, as SVG.
 - `render.stepper`: the trace stepper's HTML (a function's lines beside the program they
   recorded; whole without JavaScript) and its own script and style, which the engine adds.
-- `render.templates`: the theme's compiled templates, kept across the rebuilds of `mkdocs serve`.
 - `render.glossary`: glossary entries and anchors; the first use of each term marked, with its card.
 
 `pipeline`: one build's typed stages, each testable alone. Beside it, `settings`: a build's
@@ -71,12 +69,20 @@ settings, read once as it starts from the plugin's options and the environment.
   when nothing runs.
 - `pipeline.judge`: each block's output against its golden, the failures, the report.
 - `pipeline.render`: what the fence shows for a block, prose values and figures, the page check.
-- `pipeline.rebuild`: under `mkdocs serve --dirty`, the page graph: which pages a rebuild renders.
 - `pipeline.terms`: the glossary of a build: its anchors, links checked, terms marked, cards placed.
-- `pipeline.answer`: under `mkdocs serve`, every file of the site answered at once from the last
-  finished build's copy, never held while a rebuild runs.
-- `pipeline.browser_review`: under `mkdocs serve`, accept or keep a drifted golden from its page
-  (a loopback-only server with a token; `goldens.review` writes the golden).
+
+`serve`: `mkdocs serve` alone; nothing here runs in `mkdocs build`.
+
+- `serve.background`: pages at once from goldens, their blocks run behind them.
+- `serve.rebuild`: under `--dirty`, the page graph: what each page read, which pages a rebuild
+  renders.
+- `serve.dirty`: under `--dirty`, the pages a build renders, chosen from the graph and said.
+- `serve.search`: under `--dirty`, the search index as a full build would write it.
+- `serve.answer`: every file of the site answered at once from the last finished build's copy,
+  never held while a rebuild runs.
+- `serve.browser_review`: accept or keep a drifted golden from its page (a loopback-only server
+  with a token; `goldens.review` writes the golden).
+- `serve.templates`: the theme's compiled templates, kept across the rebuilds.
 
 `engine`: the `Engine` the plugin makes, and one `Build` per MkDocs build, wiring the stages;
 the `Extension` seam through which a book adds its own features.

@@ -24,7 +24,7 @@ CACHE_CHOICES = ("auto", "on", "off")
 
 @dataclass(frozen=True)
 class Serve:
-    """Under `mkdocs serve` (`bookexec.execute.background`)."""
+    """Under `mkdocs serve` (`bookexec.serve.background`)."""
 
     background: bool = True  # pages at once from goldens, their blocks run behind them
     refresh: float = 2.0  # least seconds between two reloads while blocks run

@@ -8,10 +8,11 @@ Layers, lowest first (a module imports only from its own layer or lower ones):
 3. `execute`: protocol, runtime seam, runner, worker, cache, progress
 4. `render`: the markdown-exec formatter, prose references, figures
 5. `pipeline`: a build's typed stages (plan, run, judge, render); `settings`: a build's settings
-6. `engine`: one Build per build, wiring the stages, driven by the plugin
-7. `jax`: the JAX runtime and the jaxpr parser, diff and lexer
-8. `book`: this book's own features (census, labs, notebooks, jax_changes...)
-9. `plugin`: the MkDocs plugin, which names the runtime and extensions by configuration;
+6. `serve`: `mkdocs serve` alone: background runs, page graph, search repair, browser review
+7. `engine`: one Build per build, wiring the stages, driven by the plugin
+8. `jax`: the JAX runtime and the jaxpr parser, diff and lexer
+9. `book`: this book's own features (census, labs, notebooks, jax_changes...)
+10. `plugin`: the MkDocs plugin, which names the runtime and extensions by configuration;
    `cli`: `book`, the command line, over all of them
 
 `execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`) nor `bookexec.book`.
@@ -41,11 +42,12 @@ LAYERS = {
     "render": 4,
     "pipeline": 5,
     "settings": 5,
-    "engine": 6,
-    "jax": 7,
-    "book": 8,
-    "plugin": 9,
-    "cli": 9,
+    "serve": 6,
+    "engine": 7,
+    "jax": 8,
+    "book": 9,
+    "plugin": 10,
+    "cli": 10,
 }
 
 

@@ -1,7 +1,6 @@
 """Execution: blocks run in fresh worker processes, one page a session. Never imports a
 library runtime (that comes in through `runtime.Runtime`).
 
-- `background`: under `mkdocs serve`, pages shown from goldens while their blocks run.
 - `cache`: the block cache, keyed by code, session and environment.
 - `eta`: each block's last run time, for the time-left estimate.
 - `journal`: the blocks running now, so a build a block kills is named by the next build.

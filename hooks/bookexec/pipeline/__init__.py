@@ -4,7 +4,6 @@
 - `run`: the executor behind the `PageExecutor` protocol, or the goldens when nothing runs.
 - `judge`: each block's output against its golden; the failures; the build's report.
 - `render`: what the engine's fence shows for a block, prose values, and the page check.
-- `rebuild`: under `mkdocs serve --dirty`, which pages a rebuild renders again.
 
 `bookexec.engine.Build` wires them for one MkDocs build; none holds the `Build` itself.
 """
