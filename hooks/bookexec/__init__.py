@@ -38,9 +38,14 @@ Base (imports nothing of the engine):
 
 - `execute.protocol`: the messages between the runner and a worker.
 - `execute.runtime`: the language-runtime seam (`Runtime`, and `PythonRuntime`).
-- `execute.runner`: the parent side: a worker per page, pages in parallel, hard limits.
+- `execute.model`: the run model every layer reads: `BlockRun`, `PageRun`, `Note`.
+- `execute.limits`: a block's time, output and memory limits, from its fence and the environment.
+- `execute.handle`: the worker handle: one child process, each block sent under its limits.
+- `execute.outcome`: a worker's result judged against the fence (`raises`, limits), masked.
+- `execute.runner`: the pool: a fresh worker per page, pages in parallel, a page's blocks in order.
 - `execute.worker`: the child process that holds one page's session.
-- `execute.cache`: the author's block cache, keyed on everything that can change an output.
+- `execute.cache`: the author's block cache, keyed on everything that can change an output, and
+  a run as the cache stores it.
 - `execute.progress`: pages and blocks done, slow blocks, the summary line.
 - `execute.eta`: the time left, from each block's last run time.
 - `execute.lifeline`: a worker dies with the build that started it.

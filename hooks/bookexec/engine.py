@@ -32,8 +32,9 @@ from bookexec.errors import BookError
 from bookexec.escapes import terminal
 from bookexec.execute import cache
 from bookexec.execute.eta import RunTimes
+from bookexec.execute.model import PageRun
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
-from bookexec.execute.runner import Executor, PageRun
+from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import Runtime
 from bookexec.files import CachePaths, exclusive, killed_holder, not_of_the_book, write_atomic
 from bookexec.goldens import actions, review

@@ -16,7 +16,7 @@ from typing import Any
 
 from bookexec.discover.options import parse_bool, parse_number, parse_switch
 from bookexec.errors import BookError
-from bookexec.execute.runner import Limits, hash_seed
+from bookexec.execute.limits import Limits, hash_seed
 from bookexec.goldens.store import MODES
 
 CACHE_CHOICES = ("auto", "on", "off")

@@ -16,7 +16,7 @@ from typing import Protocol
 from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
 from bookexec.execute.cache import BlockCache
-from bookexec.execute.runner import BlockRun, PageRun
+from bookexec.execute.model import BlockRun, Note, PageRun
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.store import golden_path, parse
@@ -35,7 +35,7 @@ class PageExecutor(Protocol):
 
     cache: BlockCache | None  # the block cache it reads and fills, if any
     jobs: int  # pages at a time
-    notes: list[str]  # trouble outside any block (a worker's last word), reported as failures
+    notes: list[Note]  # trouble outside any block (a worker's last word), reported as failures
 
     def submit(self, page: str, blocks: list[Block]) -> object:
         """Start running the page's blocks, in order, in one session."""
