@@ -32,7 +32,7 @@ Base (imports nothing of the engine):
   its job summary.
 - `goldens.measured`: measured values: how goldens write them, and how bands and claims judge.
 - `goldens.normalize`: remove what varies between machines and runs, and nothing else.
-- `goldens.review`: `./book review` over the report a failed check leaves.
+- `goldens.review`: the report a failed check leaves, and accepting one of its goldens.
 
 `execute`: blocks run in worker processes; generic, it never imports JAX.
 
@@ -115,6 +115,11 @@ the `Extension` seam through which a book adds its own features.
 
 `plugin`: the MkDocs plugin (`plugins: [executed-book]`): its typed options, and each MkDocs
 event handed to the one `Engine`, made with the runtime and extensions the options name.
+
+`command`: the engine's own command line, `python -m bookexec`; the top layer, with `plugin`.
+
+- `__main__`: `python -m bookexec review`.
+- `command.review`: the review's terminal: the report walked one key at a time, or listed.
 
 `cli`: `book`, the one command line (`./book` launches it); the top layer, it may import any.
 
