@@ -1,5 +1,21 @@
 """The executed book: run every snippet in a page's own worker, diff each output with its golden.
 
+The public API is `bookexec.__all__`, and nothing else:
+
+- `ExecutedBookPlugin`: the MkDocs plugin (`plugins: [executed-book]`).
+- `Runtime`, `PythonRuntime`, `JaxRuntime`: the language runtime a book runs its blocks under
+  (the plugin's `runtime` option names one, e.g. `bookexec.PythonRuntime`), and `Drift`, the
+  class of a drift a runtime's `classify` returns.
+- `Extension`: a book's own feature (the plugin's `extensions` option), handed each `Build`,
+  whose `Block`s and their `Fact`s it reads.
+- `BookError`: the error a bad input raises, said without a traceback; an extension raises it
+  to fail a build.
+
+Beside them, by name: the plugin's entry point `executed-book`, the Markdown extension
+`bookexec.guard`, the Pygments lexer `jaxpr` and `python -m bookexec`. Every module below is
+internal: its names may change in any release (`tests/unit/test_public_api.py` holds the
+public API to a snapshot, and a change to it to an entry in CHANGELOG.md).
+
 Layers, lowest first; a module imports only from its own layer or lower ones
 (tests/unit/test_architecture.py checks it):
 
@@ -133,3 +149,57 @@ event handed to the one `Engine`, made with the runtime and extensions the optio
 - `cli.chromium`: Debian's chromium for the browser tests, installed only after a yes.
 - `cli.stress`: `./book stress`: cold strict builds beside busy loops.
 """
+
+from __future__ import annotations
+
+# Neither typing nor importlib: a worker imports this package, and imports nothing a snippet
+# could notice (tests/unit/test_protocol.py). mypy reads any name TYPE_CHECKING as true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from bookexec.discover.blocks import Block
+    from bookexec.engine import Build, Extension
+    from bookexec.errors import BookError
+    from bookexec.execute.runtime import PythonRuntime, Runtime
+    from bookexec.goldens.compare import Drift
+    from bookexec.goldens.measured import Fact
+    from bookexec.jax.runtime import JaxRuntime
+    from bookexec.plugin import ExecutedBookPlugin
+
+# Each public name's home, imported when first asked for: not MkDocs in every worker.
+_HOMES = {
+    "ExecutedBookPlugin": "bookexec.plugin",
+    "Extension": "bookexec.engine",
+    "Build": "bookexec.engine",
+    "Runtime": "bookexec.execute.runtime",
+    "PythonRuntime": "bookexec.execute.runtime",
+    "JaxRuntime": "bookexec.jax.runtime",
+    "Drift": "bookexec.goldens.compare",
+    "Block": "bookexec.discover.blocks",
+    "Fact": "bookexec.goldens.measured",
+    "BookError": "bookexec.errors",
+}
+
+__all__ = [
+    "Block",
+    "BookError",
+    "Build",
+    "Drift",
+    "ExecutedBookPlugin",
+    "Extension",
+    "Fact",
+    "JaxRuntime",
+    "PythonRuntime",
+    "Runtime",
+]
+
+
+def __getattr__(name: str) -> object:
+    """A public name, imported from its home on first use."""
+    if name in _HOMES:
+        return getattr(__import__(_HOMES[name], fromlist=[name]), name)
+    raise AttributeError(f"module 'bookexec' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names, beside the module's own."""
+    return sorted([*globals(), *__all__])
