@@ -16,10 +16,11 @@ Beside them, by name: the plugin's entry point `executed-book`, the Markdown ext
 internal: its names may change in any release (`tests/unit/test_public_api.py` holds the
 public API to a snapshot, and a change to it to an entry in CHANGELOG.md).
 
-Layers, lowest first; a module imports only from its own layer or lower ones
-(tests/unit/test_architecture.py checks it):
+Layers, lowest first; a module imports only from its own layer or lower ones. The layers are
+one table, `_LAYERS` below: tests/unit/test_architecture.py enforces it on every import, and
+checks the table in docs/guide/architecture.md and this list of modules against it.
 
-Base (imports nothing of the engine):
+Layer 0, the base (imports nothing of the engine):
 
 - `errors`: the one error type the book raises for bad input.
 - `files`: atomic writes confined to their folder (no symlink on the way), whether a file a
@@ -33,13 +34,13 @@ Base (imports nothing of the engine):
   prints, marked on the page.
 - `logs`: `LogFilter`, a filter the engine installs on MkDocs' loggers and takes off again.
 
-`discover`: what a book runs, found before anything runs.
+Layer 1, `discover`: what a book runs, found before anything runs.
 
 - `discover.blocks`: the executed fences of a page, with their ids, snippets and lines.
 - `discover.hidden`: hidden lines, which a block runs but the reader never sees nor copies.
 - `discover.options`: the fence options, and the one rule for yes/no values.
 
-`goldens`: the recorded output of every block; generic, it knows nothing of JAX.
+Layer 2, `goldens`: the recorded output of every block; generic, it knows nothing of JAX.
 
 - `goldens.store`: the golden file format (its body's escapes), paths, and the VERSIONS file.
 - `goldens.compare`: a golden against this build's output; `Drift` and its classes.
@@ -50,7 +51,7 @@ Base (imports nothing of the engine):
 - `goldens.normalize`: remove what varies between machines and runs, and nothing else.
 - `goldens.review`: the report a failed check leaves, and accepting one of its goldens.
 
-`execute`: blocks run in worker processes; generic, it never imports JAX.
+Layer 3, `execute`: blocks run in worker processes; generic, it never imports JAX.
 
 - `execute.protocol`: the messages between the runner and a worker.
 - `execute.runtime`: the language-runtime seam (`Runtime`, and `PythonRuntime`).
@@ -70,7 +71,7 @@ Base (imports nothing of the engine):
 - `execute.watch`: the book is read-only to its blocks; a change names the block and the file.
 - `execute.journal`: the blocks running now, so a build a block kills is named by the next.
 
-`render`: what the reader sees.
+Layer 4, `render`: what the reader sees.
 
 - `render.fence`: the markdown-exec formatter: the engine's output, laid out by `render.layout`.
 - `render.layout`: a block's boxes as HTML made by the engine: nothing a block holds is markup.
@@ -82,8 +83,11 @@ Base (imports nothing of the engine):
   recorded; whole without JavaScript) and its own script and style, which the engine adds.
 - `render.glossary`: glossary entries and anchors; the first use of each term marked, with its card.
 
-`pipeline`: one build's typed stages, each testable alone. Beside it, `settings`: a build's
-settings, read once as it starts from the plugin's options and the environment.
+Layer 5, `pipeline` and `settings`: one build's typed stages, each testable alone, and its
+settings.
+
+- `settings`: a build's settings, read once as it starts from the plugin's options and the
+  environment.
 
 - `pipeline.plan`: pages to blocks, scanned before anything runs.
 - `pipeline.run`: the `PageExecutor` protocol both executors implement, and the goldens shown
@@ -92,7 +96,7 @@ settings, read once as it starts from the plugin's options and the environment.
 - `pipeline.render`: what the fence shows for a block, prose values and figures, the page check.
 - `pipeline.terms`: the glossary of a build: its anchors, links checked, terms marked, cards placed.
 
-`serve`: `mkdocs serve` alone; nothing here runs in `mkdocs build`.
+Layer 6, `serve`: `mkdocs serve` alone; nothing here runs in `mkdocs build`.
 
 - `serve.background`: pages at once from goldens, their blocks run behind them.
 - `serve.rebuild`: under `--dirty`, the page graph: what each page read, which pages a rebuild
@@ -105,19 +109,22 @@ settings, read once as it starts from the plugin's options and the environment.
   with a token; `goldens.review` writes the golden).
 - `serve.templates`: the theme's compiled templates, kept across the rebuilds.
 
-`engine`: the `Engine` the plugin makes, and one `Build` per MkDocs build, wiring the stages;
-the `Extension` seam through which a book adds its own features.
+Layer 7, `engine`: MkDocs' events to the stages.
 
-`jax`: JAX, the runtime this book uses.
+- `engine`: the `Engine` the plugin makes, and one `Build` per MkDocs build, wiring the
+  stages; the `Extension` seam through which a book adds its own features.
+
+Layer 8, `jax`: JAX, the runtime this book uses.
 
 - `jax.runtime`: `JaxRuntime`: preload, probe, versions, and drift read as programs.
 - `jax.probe`: what that runtime runs inside a worker.
-- `jax.parse`: printed jaxprs back into structure; `jax.diff`: cosmetic or structural drift and
-  the aligned equation diff; `jax.lexer`: jaxpr highlighting.
+- `jax.parse`: printed jaxprs back into structure.
+- `jax.diff`: cosmetic or structural drift, and the aligned equation diff.
+- `jax.lexer`: jaxpr highlighting.
 - `jax.stepper`: the trace stepper's mapping, run in the worker: which line of a function JAX
   recorded each equation at, the prints while tracing, whether later calls traced again.
 
-`book`: this book's own features, as extensions.
+Layer 9, `book`: this book's own features, as extensions.
 
 - `book.extensions`: each feature below as an `Extension` of the engine.
 - `book.census`: the census table of executed blocks, and the nav order.
@@ -129,15 +136,17 @@ the `Extension` seam through which a book adds its own features.
 - `book.jax_changes`: the book run under older JAX releases, and the generated page.
 - `book.drift_watch`: `./book drift-watch`: the next upgrade's drift, in a scratch copy.
 
-`plugin`: the MkDocs plugin (`plugins: [executed-book]`): its typed options, and each MkDocs
-event handed to the one `Engine`, made with the runtime and extensions the options name.
+Layer 10, `plugin`: the MkDocs plugin.
 
-`command`: the engine's own command line, `python -m bookexec`; the top layer, with `plugin`.
+- `plugin`: `plugins: [executed-book]`: its typed options, and each MkDocs event handed to the
+  one `Engine`, made with the runtime and extensions the options name.
+
+Layer 10, `command`: the engine's own command line, `python -m bookexec`.
 
 - `__main__`: `python -m bookexec review`.
 - `command.review`: the review's terminal: the report walked one key at a time, or listed.
 
-`cli`: `book`, the one command line (`./book` launches it); the top layer, it may import any.
+Layer 10, `cli`: `book`, the book's command line (`./book` launches it); it may import any.
 
 - `cli.main`: the entry point: parse, set `.venv` up, run one command, its exit code.
 - `cli.__main__`: `python -m bookexec.cli`.
@@ -164,6 +173,22 @@ if TYPE_CHECKING:
     from bookexec.goldens.measured import Fact
     from bookexec.jax.runtime import JaxRuntime
     from bookexec.plugin import ExecutedBookPlugin
+
+# The layers, lowest first: a module imports only from its own layer or a lower one. Read by
+# tests/unit/test_architecture.py, which also holds docs/guide/architecture.md's table to it.
+_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("errors", "files", "facts", "privacy", "guard", "escapes", "logs"),
+    ("discover",),
+    ("goldens",),
+    ("execute",),
+    ("render",),
+    ("pipeline", "settings"),
+    ("serve",),
+    ("engine",),
+    ("jax",),
+    ("book",),
+    ("plugin", "command", "__main__", "cli"),
+)
 
 # Each public name's home, imported when first asked for: not MkDocs in every worker.
 _HOMES = {
