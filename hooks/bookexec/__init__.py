@@ -1,9 +1,26 @@
 """The executed book: run every snippet in a page's own worker, diff each output with its golden.
 
-Layers, lowest first; a module imports only from its own layer or lower ones
-(tests/unit/test_architecture.py checks it):
+The public API is `bookexec.__all__`, and nothing else:
 
-Base (imports nothing of the engine):
+- `ExecutedBookPlugin`: the MkDocs plugin (`plugins: [executed-book]`).
+- `Runtime`, `PythonRuntime`, `JaxRuntime`: the language runtime a book runs its blocks under
+  (the plugin's `runtime` option names one, e.g. `bookexec.PythonRuntime`), and `Drift`, the
+  class of a drift a runtime's `classify` returns.
+- `Extension`: a book's own feature (the plugin's `extensions` option), handed each `Build`,
+  whose `Block`s and their `Fact`s it reads.
+- `BookError`: the error a bad input raises, said without a traceback; an extension raises it
+  to fail a build.
+
+Beside them, by name: the plugin's entry point `executed-book`, the Markdown extension
+`bookexec.guard`, the Pygments lexer `jaxpr` and `python -m bookexec`. Every module below is
+internal: its names may change in any release (`tests/unit/test_public_api.py` holds the
+public API to a snapshot, and a change to it to an entry in CHANGELOG.md).
+
+Layers, lowest first; a module imports only from its own layer or lower ones. The layers are
+one table, `_LAYERS` below: tests/unit/test_architecture.py enforces it on every import, and
+checks the table in docs/guide/architecture.md and this list of modules against it.
+
+Layer 0, the base (imports nothing of the engine):
 
 - `errors`: the one error type the book raises for bad input.
 - `files`: atomic writes confined to their folder (no symlink on the way), whether a file a
@@ -17,13 +34,13 @@ Base (imports nothing of the engine):
   prints, marked on the page.
 - `logs`: `LogFilter`, a filter the engine installs on MkDocs' loggers and takes off again.
 
-`discover`: what a book runs, found before anything runs.
+Layer 1, `discover`: what a book runs, found before anything runs.
 
 - `discover.blocks`: the executed fences of a page, with their ids, snippets and lines.
 - `discover.hidden`: hidden lines, which a block runs but the reader never sees nor copies.
 - `discover.options`: the fence options, and the one rule for yes/no values.
 
-`goldens`: the recorded output of every block; generic, it knows nothing of JAX.
+Layer 2, `goldens`: the recorded output of every block; generic, it knows nothing of JAX.
 
 - `goldens.store`: the golden file format (its body's escapes), paths, and the VERSIONS file.
 - `goldens.compare`: a golden against this build's output; `Drift` and its classes.
@@ -32,16 +49,20 @@ Base (imports nothing of the engine):
   its job summary.
 - `goldens.measured`: measured values: how goldens write them, and how bands and claims judge.
 - `goldens.normalize`: remove what varies between machines and runs, and nothing else.
-- `goldens.review`: `./book review` over the report a failed check leaves.
+- `goldens.review`: the report a failed check leaves, and accepting one of its goldens.
 
-`execute`: blocks run in worker processes; generic, it never imports JAX.
+Layer 3, `execute`: blocks run in worker processes; generic, it never imports JAX.
 
 - `execute.protocol`: the messages between the runner and a worker.
 - `execute.runtime`: the language-runtime seam (`Runtime`, and `PythonRuntime`).
-- `execute.runner`: the parent side: a worker per page, pages in parallel, hard limits.
+- `execute.model`: the run model every layer reads: `BlockRun`, `PageRun`, `Note`.
+- `execute.limits`: a block's time, output and memory limits, from its fence and the environment.
+- `execute.handle`: the worker handle: one child process, each block sent under its limits.
+- `execute.outcome`: a worker's result judged against the fence (`raises`, limits), masked.
+- `execute.runner`: the pool: a fresh worker per page, pages in parallel, a page's blocks in order.
 - `execute.worker`: the child process that holds one page's session.
-- `execute.cache`: the author's block cache, keyed on everything that can change an output.
-- `execute.background`: under `mkdocs serve`, pages at once from goldens, blocks behind them.
+- `execute.cache`: the author's block cache, keyed on everything that can change an output, and
+  a run as the cache stores it.
 - `execute.progress`: pages and blocks done, slow blocks, the summary line.
 - `execute.eta`: the time left, from each block's last run time.
 - `execute.lifeline`: a worker dies with the build that started it.
@@ -50,7 +71,7 @@ Base (imports nothing of the engine):
 - `execute.watch`: the book is read-only to its blocks; a change names the block and the file.
 - `execute.journal`: the blocks running now, so a build a block kills is named by the next.
 
-`render`: what the reader sees.
+Layer 4, `render`: what the reader sees.
 
 - `render.fence`: the markdown-exec formatter: the engine's output, laid out by `render.layout`.
 - `render.layout`: a block's boxes as HTML made by the engine: nothing a block holds is markup.
@@ -61,60 +82,125 @@ Base (imports nothing of the engine):
 - `render.figures`: figures drawn at build time from recorded values, as SVG.
 - `render.stepper`: the trace stepper's HTML (a function's lines beside the program they
   recorded; whole without JavaScript) and its own script and style, which the engine adds.
-- `render.templates`: the theme's compiled templates, kept across the rebuilds of `mkdocs serve`.
 - `render.glossary`: glossary entries and anchors; the first use of each term marked, with its card.
 
-`pipeline`: one build's typed stages, each testable alone. Beside it, `settings`: a build's
-settings, read once as it starts from the plugin's options and the environment.
+Layer 5, `pipeline` and `settings`: one build's typed stages, each testable alone, and its
+settings.
+
+- `settings`: a build's settings, read once as it starts from the plugin's options and the
+  environment.
 
 - `pipeline.plan`: pages to blocks, scanned before anything runs.
 - `pipeline.run`: the `PageExecutor` protocol both executors implement, and the goldens shown
   when nothing runs.
 - `pipeline.judge`: each block's output against its golden, the failures, the report.
 - `pipeline.render`: what the fence shows for a block, prose values and figures, the page check.
-- `pipeline.rebuild`: under `mkdocs serve --dirty`, the page graph: which pages a rebuild renders.
 - `pipeline.terms`: the glossary of a build: its anchors, links checked, terms marked, cards placed.
-- `pipeline.answer`: under `mkdocs serve`, every file of the site answered at once from the last
-  finished build's copy, never held while a rebuild runs.
-- `pipeline.browser_review`: under `mkdocs serve`, accept or keep a drifted golden from its page
-  (a loopback-only server with a token; `goldens.review` writes the golden).
 
-`engine`: the `Engine` the plugin makes, and one `Build` per MkDocs build, wiring the stages;
-the `Extension` seam through which a book adds its own features.
+Layer 6, `serve`: `mkdocs serve` alone; nothing here runs in `mkdocs build`.
 
-`jax`: JAX, the runtime this book uses.
+- `serve.background`: pages at once from goldens, their blocks run behind them.
+- `serve.rebuild`: under `--dirty`, the page graph: what each page read, which pages a rebuild
+  renders.
+- `serve.dirty`: under `--dirty`, the pages a build renders, chosen from the graph and said.
+- `serve.search`: under `--dirty`, the search index as a full build would write it.
+- `serve.answer`: every file of the site answered at once from the last finished build's copy,
+  never held while a rebuild runs.
+- `serve.browser_review`: accept or keep a drifted golden from its page (a loopback-only server
+  with a token; `goldens.review` writes the golden).
+- `serve.templates`: the theme's compiled templates, kept across the rebuilds.
+
+Layer 7, `engine`: MkDocs' events to the stages.
+
+- `engine`: the `Engine` the plugin makes, and one `Build` per MkDocs build, wiring the
+  stages; the `Extension` seam through which a book adds its own features.
+
+Layer 8, `jax`: JAX, the runtime this book uses.
 
 - `jax.runtime`: `JaxRuntime`: preload, probe, versions, and drift read as programs.
 - `jax.probe`: what that runtime runs inside a worker.
-- `jax.parse`: printed jaxprs back into structure; `jax.diff`: cosmetic or structural drift and
-  the aligned equation diff; `jax.lexer`: jaxpr highlighting.
+- `jax.parse`: printed jaxprs back into structure.
+- `jax.diff`: cosmetic or structural drift, and the aligned equation diff.
+- `jax.lexer`: jaxpr highlighting.
 - `jax.stepper`: the trace stepper's mapping, run in the worker: which line of a function JAX
   recorded each equation at, the prints while tracing, whether later calls traced again.
 
-`book`: this book's own features, as extensions.
+Layer 9, `plugin`: the MkDocs plugin.
 
-- `book.extensions`: each feature below as an `Extension` of the engine.
-- `book.census`: the census table of executed blocks, and the nav order.
-- `book.provenance`: how a page's outputs were made, said on the page.
-- `book.notebooks`: each chapter as a `.ipynb`, generated at build time.
-- `book.labs`: lab notebooks' code cells as blocks, and the executed copy mkdocs-jupyter renders.
-- `book.labcache`: labs are rendered again only when they change.
-- `book.audit`: the prose audit: no produced number typed by hand.
-- `book.jax_changes`: the book run under older JAX releases, and the generated page.
-- `book.drift_watch`: `./book drift-watch`: the next upgrade's drift, in a scratch copy.
+- `plugin`: `plugins: [executed-book]`: its typed options, and each MkDocs event handed to the
+  one `Engine`, made with the runtime and extensions the options name.
 
-`plugin`: the MkDocs plugin (`plugins: [executed-book]`): its typed options, and each MkDocs
-event handed to the one `Engine`, made with the runtime and extensions the options name.
+Layer 9, `command`: the engine's own command line, `python -m bookexec`.
 
-`cli`: `book`, the one command line (`./book` launches it); the top layer, it may import any.
-
-- `cli.main`: the entry point: parse, set `.venv` up, run one command, its exit code.
-- `cli.__main__`: `python -m jaxbook.cli`.
-- `cli.parser`: the commands' help, options and exit codes.
-- `cli.commands`: what each command does.
-- `cli.partial`: `./book update PAGE[#BLOCK]`: one page's or block's update, no page rendered.
-- `cli.process`: run a step, or become the last one, its exit code passed on.
-- `cli.environments`: `.venv` and `.cache/jax-X.Y.Z`, installed again when the pins change.
-- `cli.chromium`: Debian's chromium for the browser tests, installed only after a yes.
-- `cli.stress`: `./book stress`: cold strict builds beside busy loops.
+- `__main__`: `python -m bookexec review`.
+- `command.review`: the review's terminal: the report walked one key at a time, or listed.
 """
+
+from __future__ import annotations
+
+# Neither typing nor importlib: a worker imports this package, and imports nothing a snippet
+# could notice (tests/unit/test_protocol.py). mypy reads any name TYPE_CHECKING as true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from bookexec.discover.blocks import Block
+    from bookexec.engine import Build, Extension
+    from bookexec.errors import BookError
+    from bookexec.execute.runtime import PythonRuntime, Runtime
+    from bookexec.goldens.compare import Drift
+    from bookexec.goldens.measured import Fact
+    from bookexec.jax.runtime import JaxRuntime
+    from bookexec.plugin import ExecutedBookPlugin
+
+# The layers, lowest first: a module imports only from its own layer or a lower one. Read by
+# tests/unit/test_architecture.py, which also holds docs/guide/architecture.md's table to it.
+_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("errors", "files", "facts", "privacy", "guard", "escapes", "logs"),
+    ("discover",),
+    ("goldens",),
+    ("execute",),
+    ("render",),
+    ("pipeline", "settings"),
+    ("serve",),
+    ("engine",),
+    ("jax",),
+    ("plugin", "command", "__main__"),
+)
+
+# Each public name's home, imported when first asked for: not MkDocs in every worker.
+_HOMES = {
+    "ExecutedBookPlugin": "bookexec.plugin",
+    "Extension": "bookexec.engine",
+    "Build": "bookexec.engine",
+    "Runtime": "bookexec.execute.runtime",
+    "PythonRuntime": "bookexec.execute.runtime",
+    "JaxRuntime": "bookexec.jax.runtime",
+    "Drift": "bookexec.goldens.compare",
+    "Block": "bookexec.discover.blocks",
+    "Fact": "bookexec.goldens.measured",
+    "BookError": "bookexec.errors",
+}
+
+__all__ = [
+    "Block",
+    "BookError",
+    "Build",
+    "Drift",
+    "ExecutedBookPlugin",
+    "Extension",
+    "Fact",
+    "JaxRuntime",
+    "PythonRuntime",
+    "Runtime",
+]
+
+
+def __getattr__(name: str) -> object:
+    """A public name, imported from its home on first use."""
+    if name in _HOMES:
+        return getattr(__import__(_HOMES[name], fromlist=[name]), name)
+    raise AttributeError(f"module 'bookexec' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names, beside the module's own."""
+    return sorted([*globals(), *__all__])

@@ -31,10 +31,11 @@ from bookexec.discover.blocks import Block
 from bookexec.discover.options import MARKDOWN_EXEC
 from bookexec.errors import BookError
 from bookexec.escapes import terminal
-from bookexec.execute import background, cache
+from bookexec.execute import cache
 from bookexec.execute.eta import RunTimes
+from bookexec.execute.model import PageRun
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
-from bookexec.execute.runner import Executor, PageRun
+from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import Runtime
 from bookexec.files import CachePaths, exclusive, killed_holder, not_of_the_book, write_atomic
 from bookexec.goldens import actions, review
@@ -44,8 +45,6 @@ from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions, update_command
 from bookexec.guard import engine_formatter, register
-from bookexec.pipeline import answer, rebuild
-from bookexec.pipeline.browser_review import BrowserReview
 from bookexec.pipeline.judge import Judge, Verdict, serve_log
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
@@ -54,7 +53,10 @@ from bookexec.pipeline.terms import Terms, add_assets
 from bookexec.render import prose, stepper
 from bookexec.render.fence import anchor_blocks, format_python, page_summary, strict_warnings
 from bookexec.render.mdexec import format_markdown_exec
-from bookexec.render.templates import TemplateCache
+from bookexec.serve import answer, background, dirty, rebuild
+from bookexec.serve.browser_review import BrowserReview
+from bookexec.serve.search import SearchIndex
+from bookexec.serve.templates import TemplateCache
 from bookexec.settings import Settings
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
@@ -124,9 +126,9 @@ class Engine:
         self.background: background.Background | None = None
         self.dirty = False
         # Under `mkdocs serve --dirty`: what each page's last render read, so that a rebuild
-        # renders only the pages an edit touches (`pipeline.rebuild`).
+        # renders only the pages an edit touches (`serve.rebuild`).
         self.graph: rebuild.Graph | None = None
-        self.search_docs: list[dict[str, object]] | None = None  # the last full search index
+        self.search = SearchIndex()  # under serve --dirty: the last full search index
         self.review: BrowserReview | None = None  # under serve: accept and keep in the browser
         self.templates = TemplateCache()  # the theme's compiled templates, across rebuilds
         # Under serve with live reload: the finished builds' sites, answered from at once.
@@ -299,13 +301,12 @@ class Engine:
         return files
 
     def _choose(self, build: Build, files: Any, config: Any, texts: dict[str, str]) -> None:
-        """A dirty build: make older the output of each page to render again, so that MkDocs
-        renders it, and say which and why. MkDocs skips the others."""
+        """A dirty build: what each page reads, and the pages to render again
+        (`serve.dirty`)."""
         docs = Path(config.docs_dir)
         pages = list(files.documentation_pages())
         if self.graph is None:  # `mkdocs build --dirty`: no last build is known here
-            for f in pages:
-                rebuild.make_older(Path(f.abs_dest_path))
+            dirty.render_all(pages)
             return
         for f in pages:  # a lab's notebook, read as it is
             if f.src_uri not in texts:
@@ -315,37 +316,15 @@ class Engine:
         for src, text in texts.items():
             reads = set().union(*(e.reads(build, src, text) for e in self.extensions))
             inputs[src] = build.page_inputs(src, text, docs / src, reads)
-        titled = rebuild.titled_in(config.nav)
-        titles = {src: "" if src in titled else title for src, title in build.titles.items()}
-        site = rebuild.site_key(build.config_text, config.nav, titles)
-        now = build.files_at_start
         under_docs = rebuild.relative(docs, build.root) + "/"
-        known = {path for path in now if path.startswith(under_docs)}
-        first = self.graph.site is None
-        decision = self.graph.decide(site, inputs, now, known)
-        home = next((f for f in pages if f.dest_uri == "index.html"), None)
-        if first and self.live_reload and home is not None and len(pages) > 1:
-            # The first page answers once it is rendered, not once every page is: the others
-            # show a notice that reloads, and the build right after the server starts (asked
-            # by `on_serve`) renders them, the home page again with them (its nav then reads
-            # every page's title).
-            self.deferred = {f.src_uri for f in pages if f is not home}
-            for f in pages:
-                if f is not home:
-                    rebuild.placeholder(Path(f.abs_dest_path), Path(f.abs_src_path))
-            rebuild.make_older(Path(home.abs_dest_path))
-            others = len(self.deferred)
-            log.info(
-                f"bookexec: rendering the home page first (the first build); {others} other "
-                f"page{'s' if others > 1 else ''} right after the server starts"
-            )
-            build.inputs = inputs
-            return
-        for f in pages:
-            if decision.everything or f.src_uri in decision.pages:
-                rebuild.make_older(Path(f.abs_dest_path))
+        now = build.files_at_start
+        nav, text = config.nav, build.config_text
+        deferred = dirty.choose(
+            self.graph, pages, inputs, build.titles, nav, text, now, under_docs, self.live_reload
+        )
+        if deferred:
+            self.deferred = deferred
         build.inputs = inputs
-        log.info(decision.line(len(pages)))
 
     def on_pre_page(self, page: Any, config: Any, files: Any) -> Any:
         """Hand the page to the extensions before MkDocs reads it (a lab is executed here)."""
@@ -414,24 +393,10 @@ class Engine:
         for extension in self.extensions:
             extension.post_build(build)
         if self.graph is not None:
-            self._repair_search(Path(config.site_dir), build.urls)
+            self.search.repair(Path(config.site_dir), build.urls)
         if self.copies is not None:  # before the summary line, which tells that it is done
             self.copies.take(Path(config.site_dir))
         build.finish()
-
-    def _repair_search(self, site_dir: Path, rendered: set[str]) -> None:
-        """A dirty build: the search index as a full build would write it (Material's search
-        merges as if one page was rendered; see `rebuild.merged_index`)."""
-        path = site_dir / "search" / "search_index.json"
-        if not path.is_file():
-            return
-        data = json.loads(path.read_text(encoding="utf-8"))
-        written = data.get("docs", [])
-        docs = rebuild.merged_index(self.search_docs, written, rendered)
-        self.search_docs = docs
-        if docs != written:
-            data["docs"] = docs
-            write_atomic(path, json.dumps(data, separators=(",", ":"), default=str))
 
     def on_env(self, env: Any) -> Any:
         """Under serve: the theme's templates compiled once, not at every rebuild."""
@@ -444,7 +409,7 @@ class Engine:
         self.stop()
 
     def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
-        """Every request answered at once from the last finished build (`pipeline.answer`); a
+        """Every request answered at once from the last finished build (`serve.answer`); a
         page whose blocks finish in the background reloads live."""
         if self.copies is None:
             root = Path(config.config_file_path).resolve().parent

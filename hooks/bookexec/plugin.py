@@ -203,7 +203,7 @@ class LimitsConfig(base.Config):
 
 
 class ServeConfig(base.Config):
-    """Under `mkdocs serve` (`bookexec.execute.background`)."""
+    """Under `mkdocs serve` (`bookexec.serve.background`)."""
 
     background = c.Type(bool, default=True)
     refresh = Number(2.0, "seconds", zero=True)
@@ -295,7 +295,7 @@ def live_reload() -> bool:
 
 class DirtyNotice(LogFilter):
     """Drops MkDocs' warning that a dirty build is under way. Under `mkdocs serve --dirty` the
-    engine decides which pages render again (`bookexec.pipeline.rebuild`), and a strict build
+    engine decides which pages render again (`bookexec.serve.rebuild`), and a strict build
     would count the warning as a failure."""
 
     LOGGERS = ("mkdocs.commands.build", "properdocs.commands.build")

@@ -17,7 +17,7 @@ from typing import Any
 from bookexec.discover.blocks import ANYWHERE, Reading
 from bookexec.discover.options import MARKDOWN_EXEC, parse_bool, parse_number, parse_switch
 from bookexec.errors import BookError
-from bookexec.execute.runner import Limits, hash_seed
+from bookexec.execute.limits import Limits, hash_seed
 from bookexec.goldens.store import MODES, update_command
 
 CACHE_CHOICES = ("auto", "on", "off")
@@ -25,7 +25,7 @@ CACHE_CHOICES = ("auto", "on", "off")
 
 @dataclass(frozen=True)
 class Serve:
-    """Under `mkdocs serve` (`bookexec.execute.background`)."""
+    """Under `mkdocs serve` (`bookexec.serve.background`)."""
 
     background: bool = True  # pages at once from goldens, their blocks run behind them
     refresh: float = 2.0  # least seconds between two reloads while blocks run

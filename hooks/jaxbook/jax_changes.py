@@ -30,8 +30,10 @@ from typing import Any
 
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
+from bookexec.execute.limits import Limits, hash_seed
+from bookexec.execute.model import BlockRun
 from bookexec.execute.protocol import BlockResult, BlockStatus
-from bookexec.execute.runner import BlockRun, Executor, Limits, hash_seed
+from bookexec.execute.runner import Executor
 from bookexec.files import confined, read_regular, remove_confined, write_atomic
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift
 from bookexec.goldens.normalize import PathRule, machine_path_rules, normalize

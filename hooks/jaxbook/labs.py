@@ -201,7 +201,7 @@ def render(
     target = out_dir / PurePosixPath(src).name
     nb = executed(source, src, outputs)
     if any((src, block_id) in build.pending_blocks for block_id in outputs):
-        # Under serve, while its cells run in the background (bookexec.execute.background).
+        # Under serve, while its cells run in the background (bookexec.serve.background).
         note_cell = notebooks.new_markdown_cell(pending_note("cells"), id="executed-book-pending")
         nb.cells.insert(0, note_cell)
     if download:  # a fixed id, as below

@@ -32,7 +32,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from bookexec.discover.blocks import Block
-from bookexec.execute.runner import is_fresh
+from bookexec.execute.limits import is_fresh
 from bookexec.files import write_atomic
 from bookexec.goldens.store import golden_path, relative
 

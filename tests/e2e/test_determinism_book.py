@@ -20,7 +20,7 @@ from __future__ import annotations
 import pytest
 
 from bookexec.errors import BookError
-from bookexec.execute.runner import hash_seed
+from bookexec.execute.limits import hash_seed
 
 pytestmark = pytest.mark.build
 

@@ -16,8 +16,9 @@ import pytest
 
 from bookexec.discover.blocks import Block
 from bookexec.execute import cache
-from bookexec.execute.cache import BlockCache
-from bookexec.execute.runner import BlockRun, Executor, cache_entry
+from bookexec.execute.cache import BlockCache, cache_entry
+from bookexec.execute.model import BlockRun
+from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import PythonRuntime
 from bookexec.goldens.measured import Claim, Fact
 from conftest import PLUGIN, Site

@@ -13,7 +13,8 @@ import pytest
 from bookexec import settings
 from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
-from bookexec.execute.runner import Executor, PageRun
+from bookexec.execute.model import Note, PageRun
+from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import PythonRuntime, Runtime
 from bookexec.goldens.report import Failure
 from bookexec.jax.runtime import JaxRuntime
@@ -189,14 +190,16 @@ class _Unstartable(PythonRuntime):
 
 
 def test_a_worker_that_cannot_start_is_the_pages_failure_not_its_first_blocks(tmp_path):
-    notes: list[str] = []
+    notes: list[Note] = []
     first_code = "import no_such_module_for_this_test\nprint(1)\n"  # the page names it
     page = run_page(tmp_path, first_code, "print(2)\n", runtime=_Unstartable(), notes=notes)
     # the cause is said once, for the page, and the report shows it as the page's
     (note,) = notes
-    assert note.startswith("docs/page.md: the page's worker could not start: worker died")
-    assert "ModuleNotFoundError: No module named 'no_such_module_for_this_test'" in note
-    assert Failure("page.md", "", "", note).line() == f"FAILED: {note}"
+    assert note.page == "page.md"  # the page's, as a value: nothing parses it back
+    message = note.message
+    assert message.startswith("docs/page.md: the page's worker could not start: worker died")
+    assert "ModuleNotFoundError: No module named 'no_such_module_for_this_test'" in message
+    assert Failure("page.md", "", "", message).line() == f"FAILED: {message}"
     # no block is blamed for it: each says it was not run, the first like the others
     first, second = page.blocks
     for run in (first, second):

@@ -15,7 +15,7 @@ import pytest
 from test_execution import run_page
 
 from bookexec.errors import BookError
-from bookexec.execute.runner import Limits, default_memory
+from bookexec.execute.limits import Limits, default_memory
 
 FIVE_GIB_NUMPY = "import numpy as np\n\nbig = np.ones(5 * 2**30 // 8)\nprint(big.nbytes)\n"
 FIVE_GIB_JAX = (

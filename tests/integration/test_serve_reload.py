@@ -12,12 +12,12 @@ from pathlib import Path
 from mkdocs.livereload import LiveReloadServer
 
 from bookexec.discover.blocks import scan_page
-from bookexec.execute.background import Background
 from bookexec.execute.cache import BlockCache
 from bookexec.execute.progress import Progress
 from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import PythonRuntime
 from bookexec.files import CachePaths
+from bookexec.serve.background import Background
 from conftest import free_port, wait_for
 
 PAGE = '# Nap\n\n```python exec="on" id="nap"\n--8<-- "snippets/nap/nap.py"\n```\n'

@@ -87,7 +87,7 @@ def test_a_block_that_mocks_getpid_does_not_end_its_worker(tmp_path):
     """The worker told a fork from its parent by `os.getpid()`, which the block replaced: it
     left in silence, as a forked child would."""
     mock = "import os\n\nos.getpid = lambda: 12345\nprint('mocked')\n"
-    notes: list[str] = []
+    notes: list = []
     page = run_page(tmp_path, mock, "print('still here')\n", runtime=PythonRuntime(), notes=notes)
     assert [(run.failure, run.output) for run in page.blocks] == [
         (None, "mocked\n"),

@@ -259,7 +259,7 @@ print("parent" if pid else "child")
 def test_a_forked_child_that_comes_back_out_of_its_snippet_leaves_quietly(tmp_path):
     """The child must not go on as a second worker (it used to wait on the build's pipe for
     ever, and its result could reach the build)."""
-    notes: list[str] = []
+    notes: list = []
     mark = tmp_path / "child"
     check = f"import pathlib\npathlib.Path({str(mark)!r}).write_text(str(pid))\nprint('second')\n"
     page = run_page(tmp_path, FORK_FALLS_THROUGH, check, runtime=PythonRuntime(), notes=notes)

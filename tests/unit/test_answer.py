@@ -1,4 +1,4 @@
-"""`bookexec.pipeline.answer`: the served site answered from the last finished build's copy,
+"""`bookexec.serve.answer`: the served site answered from the last finished build's copy,
 never waiting for the build under way, over MkDocs' own (unstarted) live-reload server. The
 real `mkdocs serve` is tests/e2e/test_serve_answers.py."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from mkdocs.livereload import LiveReloadServer
 
-from bookexec.pipeline import answer
+from bookexec.serve import answer
 
 
 def unstarted(root: Path) -> LiveReloadServer:

@@ -1,50 +1,34 @@
 """The engine's layout is its architecture: layers by sub-package, imports only going down.
 
-Layers, lowest first (a module imports only from its own layer or lower ones):
+The layers are one table in code, `bookexec._LAYERS`, lowest first (a module imports only
+from its own layer or lower ones). This file enforces it on every import of every module
+(lazy ones too), checks that the package docstring lists every module there is and no other,
+and that the layer table of docs/guide/architecture.md is the same table. Beside the order:
 
-0. base: `errors`, `files`, `facts`, `privacy`, `guard`, `escapes`, `logs`
-1. `discover`: pages and labs to blocks, fence options
-2. `goldens`: golden format, comparison, report, measured values, normalisation, review
-3. `execute`: protocol, runtime seam, runner, worker, cache, progress
-4. `render`: the markdown-exec formatter, prose references, figures
-5. `pipeline`: a build's typed stages (plan, run, judge, render); `settings`: a build's settings
-6. `engine`: one Build per build, wiring the stages, driven by the plugin
-7. `jax`: the JAX runtime and the jaxpr parser, diff and lexer
-8. `plugin`: the MkDocs plugin, which names the runtime and extensions by configuration
-
-`execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`). No module of the
-engine imports `jaxbook`, this book's own distribution (its features and `book`, the command
-line), which is built on the engine and installed apart from it.
+- `execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`);
+- nothing of the engine imports the book's own code, `jaxbook` (its own distribution);
+- the only imports up are `ALLOWED_UP`, each by name.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
+import bookexec
 from conftest import REPO
 
 PACKAGE = REPO / "hooks" / "bookexec"
-LAYERS = {
-    "errors": 0,
-    "files": 0,
-    "facts": 0,
-    "privacy": 0,
-    "guard": 0,
-    "escapes": 0,
-    "logs": 0,
-    "discover": 1,
-    "goldens": 2,
-    "execute": 3,
-    "render": 4,
-    "pipeline": 5,
-    "settings": 5,
-    "engine": 6,
-    "jax": 7,
-    "plugin": 8,
-}
+GUIDE = REPO / "docs" / "guide" / "architecture.md"
+LAYERS = {name: number for number, names in enumerate(bookexec._LAYERS) for name in names}
+# The book's own code, which the engine must never import.
+BOOK = ("jaxbook",)
+
+# The imports up, each allowed by name and for a reason; none today: keep it so.
+ALLOWED_UP: set[tuple[str, str]] = set()
 
 
 def _layer_of(module: str) -> str:
@@ -95,9 +79,10 @@ def _violations() -> list[str]:
                 imported == "jax" or imported.startswith("jax.") or imported == "jaxlib"
             ):
                 problems.append(f"{rel}: {layer} imports {imported} (JAX belongs to bookexec.jax)")
-            if imported == "jaxbook" or imported.startswith("jaxbook."):
-                problems.append(f"{rel}: {layer} imports {imported} (the book's, not the engine's)")
-            if not imported.startswith("bookexec."):
+            book = any(imported == b or imported.startswith(f"{b}.") for b in BOOK)
+            if book:
+                problems.append(f"{rel}: {layer} imports {imported}: the book's, not the engine's")
+            if not imported.startswith("bookexec.") or (module, imported) in ALLOWED_UP:
                 continue
             target = _layer_of(imported)
             if target not in LAYERS or target == layer:
@@ -124,22 +109,60 @@ def test_the_check_sees_a_violation(tmp_path, monkeypatch):
     planted.write_text(
         planted.read_text() + "\nfrom jaxbook import census  # noqa\nimport jax  # noqa\n"
     )
+    stage = copy / "pipeline" / "run.py"  # a stage that reaches up into serve
+    stage.write_text(stage.read_text() + "\nfrom bookexec.serve import rebuild  # noqa\n")
+    engine = copy / "engine.py"  # the engine importing the book's own package
+    engine.write_text(engine.read_text() + "\nimport jaxbook.extensions  # noqa\n")
     monkeypatch.setattr(__import__(__name__), "PACKAGE", copy)
     found = _violations()
     assert any("goldens" in p and "jaxbook" in p for p in found), found
     assert any("goldens imports jax" in p for p in found), found
+    assert any(
+        p.startswith("bookexec/pipeline/run.py") and "imports bookexec.serve" in p for p in found
+    ), found
+    assert any("engine imports jaxbook.extensions: the book's" in p for p in found), found
 
 
-def test_every_module_is_in_the_package_docstring():
-    import bookexec
+def _listed() -> list[str]:
+    """The modules the package docstring lists, one `- `name`: ...` line each."""
+    return re.findall(r"^- `([a-z_][\w.]*)`:", bookexec.__doc__ or "", re.M)
 
+
+def test_the_package_docstring_lists_every_module_and_no_other():
+    """One line per module, in the package docstring: added with the module, gone with it."""
+    there = {m.removeprefix("bookexec.") for m, path in _modules() if path.stem != "__init__"}
+    listed = _listed()
+    assert sorted(there - set(listed)) == [], "add each to hooks/bookexec/__init__.py's docstring"
+    assert sorted(set(listed) - there) == [], "no such module: take it out of the docstring"
+    assert len(listed) == len(set(listed)), "a module listed twice"
+    packages = {m.split(".")[1] for m, _ in _modules() if m.count(".") >= 1}
+    assert sorted(packages - set(LAYERS)) == [], "a package outside bookexec._LAYERS"
+
+
+def test_the_package_docstring_lists_the_layers_in_order():
+    """Its `Layer N, ...` headings name each layer's packages under the table's number."""
     doc = bookexec.__doc__ or ""
-    missing = [
-        m
-        for m, _ in _modules()
-        if m != "bookexec" and f"`{m.removeprefix('bookexec.')}`" not in doc
-    ]
-    assert missing == [], "add each module to hooks/bookexec/__init__.py's docstring"
+    said = [(int(n), names) for n, names in re.findall(r"^Layer (\d+), (.*)$", doc, re.M)]
+    for number, line in said:
+        for name in re.findall(r"`(\w+)`", line.split(":")[0]):
+            assert LAYERS.get(name) == number, (
+                f"Layer {number}: `{name}` is in layer {LAYERS.get(name)}"
+            )
+    assert sorted({n for n, _ in said}) == list(range(len(bookexec._LAYERS)))
+
+
+def _guide_table() -> list[tuple[int, list[str]]]:
+    """The rows of the guide's layer table: its number, and the names in its second cell."""
+    rows = re.findall(r"^\| (\d+) \| ([^|]+) \|", GUIDE.read_text(encoding="utf-8"), re.M)
+    return [(int(n), re.findall(r"`([\w]+)(?:/|\.py)?`", cell)) for n, cell in rows]
+
+
+def test_the_guides_layer_table_is_the_layers():
+    """docs/guide/architecture.md's table: one row per layer, its packages and modules."""
+    table = _guide_table()
+    assert [n for n, _ in table] == list(range(len(bookexec._LAYERS)))
+    for (number, names), layer in zip(table, bookexec._LAYERS, strict=True):
+        assert sorted(names) == sorted(layer), f"the guide's layer {number}"
 
 
 @pytest.mark.parametrize("module,path", _modules(), ids=[m for m, _ in _modules()])

@@ -216,7 +216,7 @@ def test_a_fresh_value_is_checked_with_the_same_rule(root):
     with pytest.raises(BookError, match='option fresh="y" must be fresh="true" or "false"'):
         scan_page("ch.md", page(fence('python exec="on" id="s" fresh="y"')), root)
     (block,) = scan_page("ch.md", page(fence('python exec="on" id="s" fresh="Yes"')), root)
-    from bookexec.execute.runner import is_fresh
+    from bookexec.execute.limits import is_fresh
 
     assert is_fresh(block)
 

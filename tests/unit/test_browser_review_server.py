@@ -1,4 +1,4 @@
-"""The browser review's server (`bookexec.pipeline.browser_review`), over real HTTP on the
+"""The browser review's server (`bookexec.serve.browser_review`), over real HTTP on the
 loopback address: a golden on disk, one drifted block offered, and requests as a browser, a
 careless script or another site would make them. No build: the comparison is made directly."""
 
@@ -16,7 +16,7 @@ from bookexec.files import CachePaths, exclusive, write_atomic
 from bookexec.goldens import review
 from bookexec.goldens.compare import compare
 from bookexec.goldens.report import Report
-from bookexec.pipeline.browser_review import MAX_BODY, BrowserReview, allowed_origins
+from bookexec.serve.browser_review import MAX_BODY, BrowserReview, allowed_origins
 
 PAGE, BLOCK = "ch.md", "first"
 SITE = "http://127.0.0.1:8123"  # the `mkdocs serve` address the pages come from

@@ -14,7 +14,7 @@ from bookexec import engine
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.engine import Build, Engine, Extension
 from bookexec.errors import BookError
-from bookexec.execute.runner import BlockRun, PageRun
+from bookexec.execute.model import BlockRun, Note, PageRun
 from bookexec.execute.runtime import PythonRuntime
 from bookexec.files import CachePaths
 from bookexec.goldens import review
@@ -48,7 +48,7 @@ class FakeExecutor:
         self.page_failure = page_failure
         self.cache = None
         self.jobs = 1
-        self.notes: list[str] = []
+        self.notes: list[Note] = []
         self.submitted: dict[str, list[Block]] = {}
         self.stopped = False
 

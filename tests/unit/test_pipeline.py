@@ -13,7 +13,7 @@ from markdown import Markdown
 from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
 from bookexec.execute.cache import BlockCache
-from bookexec.execute.runner import BlockRun, PageRun
+from bookexec.execute.model import BlockRun, Note, PageRun
 from bookexec.goldens.compare import Comparison, Snapshot, compare, plain_text
 from bookexec.goldens.report import Failure
 from bookexec.goldens.store import (
@@ -57,7 +57,7 @@ class CannedExecutor:
         self.running = running or set()
         self.cache: BlockCache | None = None
         self.jobs = 1
-        self.notes: list[str] = []
+        self.notes: list[Note] = []
         self.asked: list[str] = []
         self.submitted: dict[str, list[Block]] = {}
 
@@ -160,7 +160,9 @@ def test_a_block_is_judged_once_and_a_failure_is_its_blocks():
     )
     assert executor.asked == [PAGE, PAGE]  # once per block, never again
     running = Provenance.of({"python": "3.13"}, "cpu")
-    report = judge.report([], ["docs/ch.md: the worker's last word"], [], running, running)
+    report = judge.report(
+        [], [Note(PAGE, "docs/ch.md: the worker's last word")], [], running, running
+    )
     assert [(f.page, f.block_id) for f in report.failures] == [(PAGE, "second"), (PAGE, "")]
     assert report.failed and report.count("ok") == 1
 

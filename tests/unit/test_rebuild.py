@@ -1,4 +1,4 @@
-"""The page graph behind `mkdocs serve --dirty` (`bookexec.pipeline.rebuild`)."""
+"""The page graph behind `mkdocs serve --dirty` (`bookexec.serve.rebuild`)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from types import SimpleNamespace
 
 from mkdocs.structure.files import File
 
-from bookexec.pipeline import rebuild
+from bookexec.pipeline.run import PENDING, digest
 from bookexec.plugin import DirtyNotice
 from bookexec.render import prose
+from bookexec.serve import rebuild
+from bookexec.serve.search import merged_index
 
 
 def inputs(page: str, text: str = "# Page\n", **digests: str) -> rebuild.Inputs:
@@ -80,11 +82,11 @@ def test_only_the_page_whose_inputs_changed_renders_again_and_the_log_names_what
 
 def test_a_run_state_quoted_from_another_page_renders_the_quoting_page():
     graph = rebuild.Graph()
-    before = inputs("q.md").used("", {"source.md": rebuild.PENDING})
+    before = inputs("q.md").used("", {"source.md": PENDING})
     graph.decide(SITE, {"q.md": before}, {})
     graph.rendered_page(before)
     assert graph.decide(SITE, {"q.md": before}, {}).pages == {}
-    ended = inputs("q.md").used("", {"source.md": rebuild.digest("live output")})
+    ended = inputs("q.md").used("", {"source.md": digest("live output")})
     assert graph.decide(SITE, {"q.md": ended}, {}).pages == {"q.md": ["quoted"]}
 
 
@@ -192,17 +194,15 @@ def test_the_search_index_after_a_dirty_build_is_a_full_builds():
     # Two pages rendered: Material keeps the second one's old entries beside its new ones.
     written = material_writes(full, new_one + new_two)
     assert two[0] in written and new_two[0] in written  # "2" is stale, still findable
-    merged = rebuild.merged_index(full, written, {"one/", "two/"})
+    merged = merged_index(full, written, {"one/", "two/"})
     assert sorted(map(str, merged)) == sorted(map(str, home + new_one + new_two + three))
     # The home page among them: Material drops every other page.
     new_home = entries("", "home edited")
     written = material_writes(merged, new_home + new_two)
     assert len(written) == 3
-    merged = rebuild.merged_index(merged, written, {"", "two/"})
+    merged = merged_index(merged, written, {"", "two/"})
     assert sorted(map(str, merged)) == sorted(map(str, new_home + new_one + new_two + three))
     # One page: Material's own merge is right, and kept.
     written = material_writes(merged, three)
-    assert sorted(map(str, rebuild.merged_index(merged, written, {"three/"}))) == sorted(
-        map(str, written)
-    )
-    assert rebuild.merged_index(None, written, {"three/"}) == written  # the first build
+    assert sorted(map(str, merged_index(merged, written, {"three/"}))) == sorted(map(str, written))
+    assert merged_index(None, written, {"three/"}) == written  # the first build

@@ -8,7 +8,7 @@ import pytest
 
 from bookexec import settings
 from bookexec.errors import BookError
-from bookexec.execute.runner import Limits
+from bookexec.execute.limits import Limits
 
 OPTIONS = {
     "execute": True,

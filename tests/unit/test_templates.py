@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jinja2
 
-from bookexec.render.templates import TemplateCache
+from bookexec.serve.templates import TemplateCache
 
 
 class Counting(jinja2.Environment):

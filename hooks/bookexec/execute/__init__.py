@@ -1,17 +1,6 @@
 """Execution: blocks run in fresh worker processes, one page a session. Never imports a
 library runtime (that comes in through `runtime.Runtime`).
 
-- `background`: under `mkdocs serve`, pages shown from goldens while their blocks run.
-- `cache`: the block cache, keyed by code, session and environment.
-- `eta`: each block's last run time, for the time-left estimate.
-- `journal`: the blocks running now, so a build a block kills is named by the next build.
-- `launch`: starts a worker with its memory limit and as a subreaper, then becomes it.
-- `lifeline`: a worker exits as soon as the build that started it is gone.
-- `progress`: one line per block and per page, and the build's summary.
-- `reaper`: finds and kills every process below a worker (stopped first, then killed).
-- `protocol`: the typed messages between the build and a worker, as JSON on the pipe.
-- `runner`: the build's side: workers, time limits, pages in parallel, judging results.
-- `runtime`: the language-runtime seam (`Runtime`, `PythonRuntime`).
-- `watch`: the book is read-only to its blocks: changes to the checkout, and who made them.
-- `worker`: the child process that runs one page's blocks in one `__main__`.
+Its modules, each with a line, and the layers are listed once, in the package docstring
+(`bookexec`).
 """

@@ -33,9 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from bookexec.discover.blocks import Block
+from bookexec.execute.model import BlockRun
 from bookexec.execute.progress import outside_mkdocs
 from bookexec.facts import OPS
 from bookexec.files import write_atomic
+from bookexec.goldens.measured import Claim, Fact
 from bookexec.privacy import worker_environment
 
 SCHEMA = 3  # 3: entries record the device count
@@ -56,6 +58,10 @@ _EXECUTOR_SOURCES = (
     "execute/launch.py",  # the limits a worker runs under
     "execute/reaper.py",
     "execute/runner.py",
+    "execute/handle.py",  # how a block is sent, and its limits set
+    "execute/limits.py",
+    "execute/outcome.py",  # what a result means: a failure, a declared error
+    "execute/model.py",
     "execute/protocol.py",
     "facts.py",
     "goldens/measured.py",
@@ -323,3 +329,27 @@ def _check_claim(claim: dict[str, Any]) -> None:
     if not (_number(claim["right"]) or isinstance(claim["right"], str)):
         raise ValueError(f"a claim's right side must be a name or a number: {claim!r}")
     _kind(claim.get("says", ""), str, "a claim's sentence")
+
+
+def cache_entry(run: BlockRun, backend: str, devices: int) -> dict[str, Any]:
+    """A block's run as the block cache stores it."""
+    return {
+        "output": run.output,
+        "seconds": run.seconds,
+        "backend": backend,
+        "devices": devices,
+        "facts": [vars(fact) for fact in run.facts],
+        "claims": [vars(claim) for claim in run.claims],
+    }
+
+
+def from_cache_entry(block: Block, entry: dict[str, Any]) -> BlockRun:
+    """A block's run from its cache entry."""
+    return BlockRun(
+        block=block,
+        output=entry["output"],
+        seconds=float(entry["seconds"]),
+        facts=[Fact(**fact) for fact in entry["facts"]],
+        claims=[Claim(**claim) for claim in entry["claims"]],
+        cached=True,
+    )

@@ -10,6 +10,8 @@ stays for the next review.
     ./book review                    walk the blocks: [a]ccept, [s]kip, [r]eject or [q]uit
     ./book review --accept-cosmetic  accept every cosmetic drift, list the rest
     ./book review --list             list what the report holds
+
+The terminal's side (one key at a time, the listing) is `bookexec.command.review`.
 """
 
 from __future__ import annotations
@@ -17,10 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
-import termios
 import time
-import tty
 import uuid
 from collections import Counter
 from collections.abc import Callable
@@ -30,7 +29,7 @@ from typing import Any
 
 from bookexec.errors import BookError
 from bookexec.escapes import terminal
-from bookexec.files import CachePaths, confined, exclusive, read_regular, write_atomic
+from bookexec.files import CachePaths, confined, read_regular, write_atomic
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Report
 from bookexec.goldens.store import read_golden, relative
@@ -242,7 +241,8 @@ def listed(entry: Entry) -> str:
     )
 
 
-def _save_remaining(root: Path, data: dict[str, Any], remaining: list[Entry]) -> None:
+def save_remaining(root: Path, data: dict[str, Any], remaining: list[Entry]) -> None:
+    """What a review left: the report kept with these entries, or removed with none."""
     if remaining:
         owner: dict[str, Any] = {key: data[key] for key in ("build", "golden_root") if key in data}
         write_atomic(root / REPORT, _dump(remaining, data.get("summary", ""), None, owner))
@@ -250,85 +250,10 @@ def _save_remaining(root: Path, data: dict[str, Any], remaining: list[Entry]) ->
         clear(root)
 
 
-def read_key(prompt: str) -> str:
-    """One key, no Enter needed, as `cargo insta review` reads it; end of input quits."""
-    print(prompt, end="", flush=True)
-    fd = sys.stdin.fileno()
-    saved = termios.tcgetattr(fd)
-    try:
-        tty.setcbreak(fd)
-        key = sys.stdin.read(1)
-    finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-    print(key if key.isprintable() else "")
-    if not key or key == "\x04":
-        raise EOFError
-    return key
-
-
-def _kinds(entries: list[Entry]) -> str:
+def kinds(entries: list[Entry]) -> str:
+    """How many entries of each kind, in words."""
     counts = Counter(entry.kind for entry in entries)
     return ", ".join(f"{n} {kind}" for kind, n in counts.items())
-
-
-def interactive(
-    root: Path,
-    data: dict[str, Any],
-    entries: list[Entry],
-    ask: Callable[[str], str] = read_key,
-    say: Callable[[str], object] = print,
-) -> int:
-    """Walk the entries one key at a time: accept, skip or quit."""
-    if data.get("versions"):
-        say(data["versions"])
-    say(
-        f"review: {len(entries)} blocks ({_kinds(entries)}) "
-        f"from the check build of {data['written']}"
-    )
-    remaining: list[Entry] = []
-    counts = {"accepted": 0, "rejected": 0, "skipped": 0}
-    for number, entry in enumerate(entries, start=1):
-        say(show(entry, number, len(entries)))
-        try:
-            answer = _ask(ask)
-        except KeyboardInterrupt:
-            answer = "q"
-        if answer == "a":
-            outcome = accept(root, entry)
-            say(outcome)
-            if outcome.startswith("not accepted"):
-                remaining.append(entry)
-                counts["skipped"] += 1
-            else:
-                counts["accepted"] += 1
-        elif answer == "r":
-            say(f"rejected: {entry.golden} keeps its text; change the snippet to match it")
-            counts["rejected"] += 1
-        else:
-            remaining.append(entry)
-            counts["skipped"] += 1
-            if answer == "q":
-                remaining += entries[number:]
-                counts["skipped"] += len(entries) - number
-                break
-    _save_remaining(root, data, remaining)
-    say(
-        f"review: {counts['accepted']} accepted, {counts['rejected']} rejected, "
-        f"{counts['skipped']} skipped; {len(remaining)} left in {REPORT}"
-    )
-    return 0
-
-
-def _ask(ask: Callable[[str], str]) -> str:
-    while True:
-        try:
-            answer = ask("accept, skip, reject or quit? [a/s/r/q] ").strip().lower()
-        except EOFError:
-            return "q"
-        if not answer:
-            continue
-        if answer[:1] in ("a", "s", "r", "q"):
-            return answer[:1]
 
 
 def accept_cosmetic(
@@ -345,40 +270,9 @@ def accept_cosmetic(
             if not outcome.startswith("not accepted"):
                 continue
         remaining.append(entry)
-    _save_remaining(root, data, remaining)
+    save_remaining(root, data, remaining)
     accepted = len(entries) - len(remaining)
     say(f"review: {accepted} cosmetic accepted; {len(remaining)} left for review:")
     for entry in remaining:
         say(f"  {listed(entry)}")
     return 0
-
-
-def run(root: Path, *, cosmetic: bool = False, list_only: bool = False) -> int:
-    """`./book review`: walk the report through a terminal, accept its cosmetic drift
-    (`cosmetic`), or list it. The command line that calls this is `jaxbook.cli`."""
-    data, entries = load(root)
-    try:  # an update running meanwhile would write the same goldens
-        with exclusive(CachePaths(root).update_lock, "review"):
-            return _review(root, data, entries, cosmetic, list_only)
-    except BookError as busy:
-        raise SystemExit(str(busy)) from None
-
-
-def _review(
-    root: Path, data: dict[str, Any], entries: list[Entry], cosmetic: bool, list_only: bool
-) -> int:
-    if not entries:
-        clear(root)
-        print("review: nothing to review")
-        return 0
-    if cosmetic:
-        return accept_cosmetic(root, data, entries)
-    if list_only or not sys.stdin.isatty():
-        if data.get("versions"):
-            print(data["versions"])
-        if not list_only:
-            print("review: not a terminal; listing only (use --accept-cosmetic to accept)")
-        for entry in entries:
-            print(listed(entry))
-        return 0
-    return interactive(root, data, entries)

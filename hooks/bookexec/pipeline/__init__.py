@@ -1,10 +1,7 @@
 """One build's stages, each small, typed and testable alone, in the order a build uses them.
 
-- `plan`: pages to blocks, scanned before anything runs.
-- `run`: the executor behind the `PageExecutor` protocol, or the goldens when nothing runs.
-- `judge`: each block's output against its golden; the failures; the build's report.
-- `render`: what the engine's fence shows for a block, prose values, and the page check.
-- `rebuild`: under `mkdocs serve --dirty`, which pages a rebuild renders again.
-
 `bookexec.engine.Build` wires them for one MkDocs build; none holds the `Build` itself.
+
+Its modules, each with a line, and the layers are listed once, in the package docstring
+(`bookexec`).
 """

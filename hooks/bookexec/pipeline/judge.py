@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bookexec.discover.blocks import Block
 from bookexec.escapes import terminal
+from bookexec.execute.model import Note
 from bookexec.execute.progress import outside_mkdocs
 from bookexec.goldens.compare import PLAIN_WORDS, Classifier, Comparison, compare
 from bookexec.goldens.measured import Fact
@@ -144,16 +145,14 @@ class Judge:
     def report(
         self,
         stale: list[Path],
-        notes: list[str],
+        notes: list[Note],
         problems: list[str],
         recorded: Provenance | None,
         running: Provenance,
     ) -> Report:
         """One report for the whole build: failures (the executor's `notes` and the book's
         `problems` among them), drift, new and `stale` goldens, versions."""
-        noted = [
-            Failure(note.split(":", 1)[0].removeprefix("docs/"), "", "", note) for note in notes
-        ]
+        noted = [Failure(note.page, "", "", note.message) for note in notes]
         audited = [Failure("", "", "", problem) for problem in problems]
         failures = [*self.failures.values(), *noted, *audited]
         comparisons = list(self.comparisons.values())

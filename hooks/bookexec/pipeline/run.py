@@ -1,24 +1,33 @@
 """The run stage: the executor behind `PageExecutor`, and what a page shows when it has no run.
 
 Two executors implement the protocol: `bookexec.execute.runner.Executor` (a build's own
-workers) and `bookexec.execute.background.ServeExecutor` (the serve process's background runs,
+workers) and `bookexec.serve.background.ServeExecutor` (the serve process's background runs,
 whose pages show their goldens until their runs end). Under BOOK_EXEC=off, and while a page is
 pending, a block's output and facts are its golden's, as the build began.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from concurrent.futures import CancelledError
 from typing import Protocol
 
 from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
 from bookexec.execute.cache import BlockCache
-from bookexec.execute.runner import BlockRun, PageRun
+from bookexec.execute.model import BlockRun, Note, PageRun
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.store import golden_path, parse
-from bookexec.pipeline import rebuild
+
+PENDING = "pending"  # a run state: the page showed its goldens while its blocks ran
+
+
+def digest(*parts: object) -> str:
+    """A short, stable fingerprint of JSON-able parts."""
+    text = json.dumps(parts, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
 class PageExecutor(Protocol):
@@ -26,7 +35,7 @@ class PageExecutor(Protocol):
 
     cache: BlockCache | None  # the block cache it reads and fills, if any
     jobs: int  # pages at a time
-    notes: list[str]  # trouble outside any block (a worker's last word), reported as failures
+    notes: list[Note]  # trouble outside any block (a worker's last word), reported as failures
 
     def submit(self, page: str, blocks: list[Block]) -> object:
         """Start running the page's blocks, in order, in one session."""
@@ -162,12 +171,12 @@ class Runs:
         if not self.execute:
             return "execute off"
         if self.pending(page):
-            return rebuild.PENDING
+            return PENDING
         try:
             page_run = self.wait(page)
         except BookError:
             return "cancelled"
-        return rebuild.digest(
+        return digest(
             [
                 [
                     run.block.id,

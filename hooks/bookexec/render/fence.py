@@ -32,7 +32,7 @@ class BlockSource(Protocol):
     root: Path  # the book's root, which a drift's diff names paths from
     serving: bool  # under `mkdocs serve`: drift is shown at the block
     # Under `mkdocs serve`: the browser review's address and token, which the drift shown at
-    # a block posts its accept or keep to (`pipeline.browser_review`); None elsewhere.
+    # a block posts its accept or keep to (`serve.browser_review`); None elsewhere.
     review: tuple[str, str] | None
     masker: Masker  # the build's secrets, masked in the source a block shows
     launcher: str  # the book's command line (`./book`), whose commands a note names
@@ -132,7 +132,7 @@ def verify_box(page_html: str, problems: list[str]) -> str:
 
 
 def pending_note(block_id: str) -> str:
-    """Under `mkdocs serve`, while the block runs in the background (execute.background): one
+    """Under `mkdocs serve`, while the block runs in the background (serve.background): one
     small line under the golden's output, not a box, since most blocks of a first page carry
     it at once. Styled inline: the engine's marker needs no stylesheet of the book's."""
     return (

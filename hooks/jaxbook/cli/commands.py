@@ -46,7 +46,7 @@ def _release(command: Parser, option: str, text: str) -> str:
 
 
 def _serve(root: Path, options: Options, rest: list[str], command: Parser) -> int:
-    # --dirty: a rebuild renders only the pages an edit touches (`pipeline.rebuild`);
+    # --dirty: a rebuild renders only the pages an edit touches (`serve.rebuild`);
     # --clean or --dirty given here wins.
     chosen = {"--clean", "--dirty", "--dirtyreload"} & set(rest)
     become([prepare(root).tool("mkdocs"), "serve", *([] if chosen else ["--dirty"]), *rest])
@@ -85,9 +85,12 @@ def _named(rest: list[str]) -> tuple[list[str], str]:
 def _review(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     prepare(root)
     with _engine_errors():
-        from bookexec.goldens import review
+        from bookexec.command import review
 
-        return review.run(root, cosmetic=options.accept_cosmetic, list_only=options.list)
+        # The book's golden folder (mkdocs.yml's `goldens`): a report naming another is refused.
+        golden_dir = root / "tests" / "golden"
+        cosmetic, list_only = options.accept_cosmetic, options.list
+        return review.run(root, cosmetic=cosmetic, list_only=list_only, golden_dir=golden_dir)
 
 
 def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser) -> int:

@@ -40,11 +40,11 @@ from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlsplit
 
 from bookexec.errors import BookError
-from bookexec.execute.background import RebuildSignal
 from bookexec.files import CachePaths, exclusive
 from bookexec.goldens import review
 from bookexec.goldens.review import Entry
 from bookexec.logs import LogFilter
+from bookexec.serve.background import RebuildSignal
 
 if TYPE_CHECKING:
     from mkdocs.livereload import LiveReloadServer

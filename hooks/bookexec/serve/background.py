@@ -33,8 +33,10 @@ from typing import TYPE_CHECKING
 
 from bookexec.discover.blocks import Block
 from bookexec.execute.cache import BlockCache, block_keys
+from bookexec.execute.limits import is_fresh
+from bookexec.execute.model import BlockRun, Note, PageRun
 from bookexec.execute.progress import Progress
-from bookexec.execute.runner import BlockRun, Executor, PageRun, is_fresh, waited
+from bookexec.execute.runner import Executor, waited
 from bookexec.files import CachePaths
 
 if TYPE_CHECKING:
@@ -322,7 +324,7 @@ class ServeExecutor:
         self.background = background
         self.cache = background.executor.cache
         self.jobs = background.executor.jobs
-        self.notes: list[str] = []  # trouble outside any block: reported at each block instead
+        self.notes: list[Note] = []  # trouble outside any block: reported at each block instead
         self.started = time.perf_counter()
         self.futures: dict[str, Future[PageRun]] = {}  # this build's pages' runs
 

@@ -16,8 +16,6 @@ its navigation), a build after a failed one, and a changed file that no page is 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import os
 import re
 import time
@@ -26,17 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bookexec.discover.blocks import includes
-
-PENDING = "pending"  # a run state: the page showed its goldens while its blocks ran
+from bookexec.pipeline.run import digest
 
 _LINES = re.compile(r"(:[-\d,]*)+$")  # a selection of lines after the path
 _TITLE = re.compile(r"^(?:title:\s*(?P<meta>.+)|#\s+(?P<heading>.+))$", re.M)
-
-
-def digest(*parts: object) -> str:
-    """A short, stable fingerprint of JSON-able parts."""
-    text = json.dumps(parts, sort_keys=True, default=str, ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
 def included(markdown: str) -> list[str]:
@@ -264,37 +255,3 @@ class Graph:
         """A build failed: what it rendered is unknown, so the next one renders everything."""
         self.failed = True
         self.rendered.clear()
-
-
-def merged_index(
-    previous: list[dict[str, object]] | None,
-    written: list[dict[str, object]],
-    rendered: set[str],
-) -> list[dict[str, object]]:
-    """The search index's entries after a dirty build, from the last full index (`previous`)
-    and what Material's search plugin wrote (`written`), given the URLs of the pages this build
-    rendered.
-
-    Material merges as if a dirty build rendered one page: it drops the previous entries of the
-    first page it indexed and appends the new ones. With more than one page, the others' old
-    entries stay beside their new ones; with the home page (URL ""), which every location
-    starts with, every other page is dropped. The new entries are what it appended, so each
-    rendered page's last run of entries; every other page keeps its entries from `previous`.
-    """
-    if previous is None:
-        return written
-
-    def page(entry: dict[str, object]) -> str:
-        return str(entry.get("location", "")).partition("#")[0]
-
-    runs: dict[str, list[dict[str, object]]] = {}
-    last = None
-    for entry in written:
-        url = page(entry)
-        if url in rendered:
-            if url != last:
-                runs[url] = []  # a later run of this page's entries replaces an earlier one
-            runs[url].append(entry)
-        last = url
-    kept = [entry for entry in previous if page(entry) not in rendered]
-    return kept + [entry for url in runs for entry in runs[url]]

@@ -1,0 +1,137 @@
+"""What a block may do: its time, output and memory limits, read from its fence and from the
+build's environment (BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT, BOOK_MEMORY_LIMIT, BOOK_HASH_SEED),
+and whether it runs alone (`fresh`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from bookexec.discover.blocks import Block
+from bookexec.discover.options import (
+    MAX_LIMIT,
+    MAX_MEMORY,
+    MAX_TIMEOUT,
+    memory_words,
+    parse_bool,
+    parse_memory,
+    parse_number,
+)
+from bookexec.errors import BookError
+
+
+def default_memory() -> int:
+    """A worker's memory limit unless told otherwise: the machine's memory shared by one worker
+    per core and one share more for everything else (7.75 GiB on 2 cores and 24 GiB), so the
+    workers together can never make the machine unusable."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return 8 * 2**30
+    share = total // ((os.cpu_count() or 1) + 1)
+    return max(2**30, share - share % 2**28)  # a round size: in quarters of a GiB
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The defaults of the `timeout`, `limit` and `memory` fence options, read when a build
+    starts."""
+
+    timeout: float = 120.0  # seconds before a block is killed
+    output: int = 200000  # characters a block may print
+    memory: int = field(default_factory=default_memory)  # bytes of data a worker may hold
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str], base: Limits | None = None) -> Limits:
+        """`base` (the defaults unless given) with BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT and
+        BOOK_MEMORY_LIMIT over it; a BookError naming a bad value."""
+        base = base or cls()
+        return cls(
+            timeout=_number(
+                environ, "BOOK_BLOCK_TIMEOUT", float, base.timeout, "seconds", MAX_TIMEOUT
+            ),
+            output=_number(environ, "BOOK_OUTPUT_LIMIT", int, base.output, "characters", MAX_LIMIT),
+            memory=_memory_from_env(environ, base.memory),
+        )
+
+
+def _memory_from_env(environ: Mapping[str, str], default: int) -> int:
+    text = environ.get("BOOK_MEMORY_LIMIT", "").strip()
+    if not text:
+        return default
+    size = parse_memory(text)
+    if size is None or size > MAX_MEMORY:
+        raise BookError(
+            f"BOOK_MEMORY_LIMIT={text!r} is not a size; set it to e.g. 8G or 512M (at most "
+            f"{memory_words(MAX_MEMORY)}), "
+            f"or unset it (default {memory_words(default)})"
+        )
+    return size
+
+
+def block_memory(block: Block, limits: Limits) -> int:
+    """The bytes this block's worker may hold: its fence's `memory`, or the build's default."""
+    text = block.options.get("memory")
+    size = parse_memory(text) if text else None
+    return size or limits.memory
+
+
+def memory_fix(block: Block, limits: Limits) -> str:
+    """What a block that ran out of memory is told to do: its limit, and where to raise it."""
+    return (
+        f"its memory limit is {memory_words(block_memory(block, limits))}: use less, or raise "
+        f'memory="..." on the fence (default {memory_words(limits.memory)}: the plugin\'s '
+        "limits: memory, or BOOK_MEMORY_LIMIT)"
+    )
+
+
+# What running out of memory looks like from Python, numpy and XLA.
+OUT_OF_MEMORY = ("RESOURCE_EXHAUSTED", "Out of memory", "std::bad_alloc", "Cannot allocate memory")
+
+
+def _number[N: float](
+    environ: Mapping[str, str],
+    name: str,
+    kind: Callable[[str], N],
+    default: N,
+    unit: str,
+    most: int,
+) -> N:
+    return parse_number(
+        environ,
+        name,
+        kind,
+        lambda value: 0 < value <= most,  # the fence options' range (discover.options)
+        default,
+        f"a positive number of {unit}, at most {most}",
+    )
+
+
+def is_fresh(block: Block) -> bool:
+    """The block runs alone in a new interpreter (`fresh` on its fence)."""
+    return parse_bool(block.options.get("fresh", "false"), block.where)
+
+
+def block_timeout(block: Block, limits: Limits) -> float:
+    """The seconds this block may run: its fence's `timeout`, or the build's default."""
+    return float(block.options.get("timeout", limits.timeout))
+
+
+def hash_seed(environ: Mapping[str, str]) -> str:
+    """The workers' PYTHONHASHSEED: BOOK_HASH_SEED, else the build's PYTHONHASHSEED, else 0.
+
+    Outputs must not depend on it; the determinism test runs the book under two seeds (with
+    BOOK_HASH_SEED) to prove it. A BookError names a value Python would refuse."""
+    for name in ("BOOK_HASH_SEED", "PYTHONHASHSEED"):
+        text = environ.get(name, "").strip()
+        if not text:
+            continue
+        if text != "random" and not (text.isdigit() and int(text) <= 4294967295):
+            raise BookError(
+                f"{name}={text!r} is not a hash seed; set it to an integer from 0 to "
+                "4294967295, or to random, or unset it (default 0)"
+            )
+        return text
+    return "0"
