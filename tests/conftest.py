@@ -32,6 +32,7 @@ PLUGIN = """\
       goldens: tests/golden
       snippets: page-folders
       fences: engine
+      launcher: ./book
 """
 MKDOCS = Path(sys.executable).parent / "mkdocs"
 # The suite's layers, each a folder of tests/ (pyproject.toml's testpaths).

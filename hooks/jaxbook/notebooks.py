@@ -31,12 +31,13 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+import bookexec
 from bookexec.discover.blocks import Block
 from bookexec.execute.limits import is_fresh
 from bookexec.files import write_atomic
 from bookexec.goldens.store import golden_path, relative
 
-_PACKAGE = Path(__file__).resolve().parents[1]  # hooks/bookexec
+_PACKAGE = Path(bookexec.__file__).resolve().parent  # the engine, wherever it is installed
 # The build's own notes in a chapter notebook (its chapter, each cell's block and golden) sit
 # under the plugin's name: what the site ships names nothing of the engine's package.
 METADATA_KEY = "executed-book"

@@ -99,7 +99,8 @@ def stress_checkout(
     root = tmp_path / "checkout"
     bin_dir = root / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
-    for name in ("book", "pyproject.toml", ".python-version"):
+    for name in ("book", "pyproject.toml", ".python-version", "hooks/pyproject.toml"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, root / name)
     log, pids, cpus = tmp_path / "calls.log", tmp_path / "pids.txt", tmp_path / "cpus.txt"
     tools = {
