@@ -30,7 +30,6 @@ from typing import Any
 
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
-from bookexec.execute.limits import Limits, hash_seed
 from bookexec.execute.model import BlockRun
 from bookexec.execute.protocol import BlockResult, BlockStatus
 from bookexec.execute.runner import Executor
@@ -51,6 +50,9 @@ from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
 from bookexec.jax.parse import Jaxpr, Opaque, split_output
 from bookexec.jax.runtime import JaxRuntime
+from bookexec.plugin import NAME
+from bookexec.settings import Settings
+from bookexec.settings import read as read_settings
 from jaxbook import census
 
 RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first
@@ -114,6 +116,28 @@ def _body(run: BlockRun, rules: list[PathRule]) -> tuple[str, str]:
     return "ok", golden_body(normalize(run.output, rules), run.facts, run.claims)
 
 
+# How this book reads its pages, as its mkdocs.yml sets it: a checkout without one (a test's
+# scratch book) is read the same way.
+BOOK_OPTIONS = {"snippets": "page-folders", "fences": "engine", "goldens": "tests/golden"}
+
+
+def book_settings(root: Path, environ: Mapping[str, str]) -> Settings:
+    """The engine's settings as a build of the book at `root` reads them: mkdocs.yml's
+    executed-book options (the blocks' limits, how pages are read, its docs_dir), with the
+    environment's variables over them."""
+    config_file = root / "mkdocs.yml"
+    if not config_file.is_file():
+        return read_settings(BOOK_OPTIONS, environ)
+    from mkdocs.config import load_config
+
+    config = load_config(config_file=str(config_file))
+    plugin = config.plugins.get(NAME)
+    if plugin is None:
+        raise BookError(f"{config_file} does not list the {NAME} plugin: nothing runs a block")
+    docs = Path(os.path.relpath(config.docs_dir, root)).as_posix()
+    return read_settings(plugin.config, environ, docs=docs)
+
+
 def run_book(
     root: Path,
     python: str,
@@ -121,10 +145,12 @@ def run_book(
     pages: list[str] | None = None,
     *,
     environ: Mapping[str, str],
+    settings: Settings | None = None,
 ) -> Path:
     """Run every block under `python`'s JAX, through the book's executor; rewrite that
     version's record folder. `environ` is the command line's environment (limits, hash seed,
-    secrets to mask).
+    secrets to mask); `settings` the book's, read from its mkdocs.yml by default (its pages
+    read and its blocks limited as a build reads and limits them).
 
     With `pages` (docs-relative, such as `tracers.md`), only those pages run and only their
     records are rewritten: an author who changed a chapter re-records it without rerunning
@@ -139,14 +165,16 @@ def run_book(
             raise BookError(
                 f"{out_dir} has no record yet: run ./book jax-changes on the whole book"
             )
+    book = settings or book_settings(root, environ)
+    docs = root / book.docs
     written: set[Path] = set()
     backends: set[str] = set()
-    chosen = sorted((root / "docs").rglob("*.md"))
+    chosen = sorted(docs.rglob("*.md"))
     if pages:
-        unknown = [page for page in pages if not (root / "docs" / page).is_file()]
+        unknown = [page for page in pages if not (docs / page).is_file()]
         if unknown:
-            raise BookError(f"no such page under docs/: {', '.join(unknown)}")
-        chosen = [root / "docs" / page for page in sorted(pages)]
+            raise BookError(f"no such page under {book.docs}/: {', '.join(unknown)}")
+        chosen = [docs / page for page in sorted(pages)]
     # One page at a time, in one session each, as a build runs it; no cache, no checkout
     # watch (as before the executor ran it), each block under its own fence's limits.
     executor = Executor(
@@ -155,16 +183,16 @@ def run_book(
         runtime=JaxRuntime(),
         watch=False,
         environ=environ,
-        limits=Limits.from_env(environ),
-        seed=hash_seed(environ),
+        limits=book.limits,
+        seed=book.hash_seed,
         python=python,
     )
     try:
         for message in executor.killed:
             say(message)
         for page in chosen:
-            src = page.relative_to(root / "docs").as_posix()
-            blocks = scan_page(src, page.read_text(encoding="utf-8"), root)
+            src = page.relative_to(docs).as_posix()
+            blocks = scan_page(src, page.read_text(encoding="utf-8"), root, reading=book.reading())
             if not blocks:
                 continue
             say(f"jax-changes: {src}: {len(blocks)} blocks under JAX {facts['jax']}")

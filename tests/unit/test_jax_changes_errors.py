@@ -55,3 +55,22 @@ def test_a_raising_block_whose_message_changed_is_an_error_reworded(tmp_path):
     said = _first_step(render_page(book))
     assert "**Errors reworded.**" in said
     assert "[`has-aux`](#changes-derivatives-has-aux)" in said.split("**Errors reworded.**")[1]
+
+
+def test_jax_changes_reads_the_book_s_own_settings_from_its_mkdocs_yml(tmp_path):
+    """`./book jax-changes` runs the book as a build would: its blocks under the limits
+    mkdocs.yml gives them, its pages from its docs_dir, read by its snippet rule (it used to
+    read `docs/` with the environment's limits alone)."""
+    from jaxbook.jax_changes import book_settings
+
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: b\ndocs_dir: pages\nplugins:\n  - executed-book:\n"
+        "      snippets: page-folders\n      fences: engine\n"
+        "      limits:\n        timeout: 7\n        output: 1234\n"
+        "markdown_extensions:\n  - pymdownx.superfences\n"
+    )
+    settings = book_settings(tmp_path, {"BOOK_OUTPUT_LIMIT": "999"})
+    assert settings.docs == "pages"
+    assert (settings.limits.timeout, settings.limits.output) == (7.0, 999)  # the variable wins
+    assert (settings.snippets, settings.fences) == ("page-folders", "engine")
