@@ -16,9 +16,9 @@ still isolated as the engine promises: each check build ran every block of the b
 from the cache, none drifted, none failed), and every page's isolation probe (the loop
 block) printed "none": no block saw a name from another page's blocks.
 
-Until the engine runs a book of inline fences (today it wants an id and one snippet include
-per fence), its update build fails: the bench says why and times markdown-exec alone;
-`--require-engine` makes that an error.
+Should the engine refuse the book (an engine from before it ran inline fences), its update
+build fails: the bench says why and times markdown-exec alone; `--require-engine` makes that
+an error.
 
     python benchmarks/bench_small.py  # the book made afresh in a temporary folder, 3 rounds
     # BOOK made by small_book.py (made there if missing)
