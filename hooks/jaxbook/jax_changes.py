@@ -153,7 +153,7 @@ def run_book(
         root,
         jobs=1,
         runtime=JaxRuntime(),
-        watch=False,
+        watch=None,
         environ=environ,
         limits=Limits.from_env(environ),
         seed=hash_seed(environ),
