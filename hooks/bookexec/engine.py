@@ -27,7 +27,7 @@ from markupsafe import Markup
 from mkdocs.structure.files import File
 
 from bookexec import privacy
-from bookexec.discover.blocks import Block
+from bookexec.discover.blocks import PAGE_FOLDERS, SNIPPET_ROOT, Block
 from bookexec.discover.options import MARKDOWN_EXEC
 from bookexec.errors import BookError
 from bookexec.escapes import terminal
@@ -37,6 +37,7 @@ from bookexec.execute.model import PageRun
 from bookexec.execute.progress import Progress, outside_mkdocs, summary
 from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import Runtime
+from bookexec.execute.watch import CheckoutWatch
 from bookexec.files import CachePaths, exclusive, killed_holder, not_of_the_book, write_atomic
 from bookexec.goldens import actions, review
 from bookexec.goldens.compare import Snapshot
@@ -71,6 +72,12 @@ class Extension:
 
     def start(self, build: Build, config: Any) -> None:
         """A new build began (`on_config`)."""
+
+    def read_only(self) -> tuple[str, ...]:
+        """Folders of the book this extension keeps (its records), relative to the book's root
+        (mkdocs.yml's): its blocks may change none of their files, like the docs_dir's and the
+        goldens' (`execute.watch`)."""
+        return ()
 
     def scan(self, build: Build, src: str, path: Path) -> list[Block] | None:
         """The blocks of a page this extension renders itself (a lab), or None: not its page."""
@@ -166,7 +173,10 @@ class Engine:
         serving = self.command == "serve"
         settings = settings or Settings()
         progress = progress_for(root, settings)
-        executor, behind = self._executor(root, serving, settings, progress)
+        # Issue 25: the book is read-only to its blocks; not under serve, where its author
+        # edits it while blocks run.
+        watch = self.read_only_watch(root, config, settings) if not serving else None
+        executor, behind = self._executor(root, serving, settings, progress, watch)
         build = Build(
             root,
             serving,
@@ -176,6 +186,7 @@ class Engine:
             settings=settings,
             progress=progress,
             background=behind,
+            watch=watch,
         )
         build.render.nav_places = prose.nav_places(config.nav)
         if settings.glossary:
@@ -221,10 +232,30 @@ class Engine:
 
         return format_executed
 
+    def read_only_watch(self, root: Path, config: Any, settings: Settings) -> CheckoutWatch | None:
+        """The watch that fails a block changing the book (None when nothing runs): the
+        book's folders as its configuration names them, its docs_dir, its goldens, the
+        page-folders snippets' (each snippet's folder is added once the pages are scanned) and
+        its extensions', and its config file."""
+        if not settings.execute:
+            return None
+        folders = [settings.docs, settings.goldens]
+        if settings.snippets == PAGE_FOLDERS:
+            folders.append(SNIPPET_ROOT)
+        folders += [folder for ext in self.extensions for folder in ext.read_only()]
+        config_file = Path(config.config_file_path).resolve()
+        return CheckoutWatch(root, folders, [config_file.relative_to(root).as_posix()])
+
     def _executor(
-        self, root: Path, serving: bool, settings: Settings, progress: Progress
+        self,
+        root: Path,
+        serving: bool,
+        settings: Settings,
+        progress: Progress,
+        watch: CheckoutWatch | None = None,
     ) -> tuple[PageExecutor, bool]:
-        """The build's executor, and whether it is the serve process's background one."""
+        """The build's executor, and whether it is the serve process's background one;
+        `watch`, the read-only watch of a build that runs its blocks (not under serve)."""
         execute = settings.execute
         block_cache = None
         if execute and settings.stores_blocks(serving):
@@ -238,7 +269,7 @@ class Engine:
             settings.serve.background,
         )
 
-        def executor(watch: bool) -> Executor:
+        def executor(watch: CheckoutWatch | None) -> Executor:
             return Executor(
                 root,
                 jobs=settings.jobs or None,
@@ -254,8 +285,7 @@ class Engine:
             )
 
         if not behind:
-            # The author edits the book while serving: no read-only watch then.
-            made = executor(watch=execute and not serving)
+            made = executor(watch)
             said = outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s")
             for message in made.killed:  # said, not failed: this build did nothing wrong
                 said.warning(message)
@@ -266,7 +296,7 @@ class Engine:
             if self.background is not None:
                 self.background.shutdown()
             self.background = background.Background(
-                root, executor(watch=False), settings.serve.refresh, settings.serve.wait
+                root, executor(None), settings.serve.refresh, settings.serve.wait
             )
         return self.background.for_build(progress), True
 
@@ -286,12 +316,17 @@ class Engine:
                     owned[f.src_uri] = blocks
                     break
             else:
-                pages.append((f.src_uri, _page_text(f)))
+                pages.append((f.src_uri, _page_text(f, build.settings.docs)))
         build.plan(pages, owned)
         if build.settings.glossary:
             wanted = build.settings
             build.terms = Terms(
-                wanted.glossary, wanted.glossary_skip, wanted.glossary_ignore, files, config
+                wanted.glossary,
+                wanted.glossary_skip,
+                wanted.glossary_ignore,
+                files,
+                config,
+                wanted.docs,
             )
         _add_assets(files, config)
         for extension in self.extensions:
@@ -473,8 +508,10 @@ class Build:
         settings: Settings | None = None,
         progress: Progress | None = None,
         background: bool = False,
+        watch: CheckoutWatch | None = None,
     ) -> None:
         self.root = root
+        self.watch = watch  # the read-only watch, which the snippets' folders join (`plan`)
         self.serving = serving
         self.settings = settings or Settings()
         self.extensions = list(extensions)
@@ -520,7 +557,7 @@ class Build:
         # GOLDEN_ONLY judges and writes its page's alone: the book's others wait until asked.
         within = None
         if self.execute and self.settings.only:
-            pages = Plan().names(self.settings.only)
+            pages = Plan(self.settings.reading()).names(self.settings.only)
             within = tuple(sorted({golden_path(self.golden_dir, p, "-").parent for p in pages}))
         goldens = Snapshot.read(self.golden_dir, within)
         if self.execute and not serving:
@@ -530,12 +567,13 @@ class Build:
         self.versions: dict[str, str] = dict(runtime.versions())
         self.recorded = read_versions(self.golden_dir)
         self.planned = Plan(self.settings.reading())
-        self.runs = Runs(executor, goldens, self.execute, background)
+        self.runs = Runs(executor, goldens, self.execute, background, self.settings.docs)
         rules = machine_path_rules(root, self.settings.environ)
         self.judge = Judge(self.runs, self.golden_dir, rules, runtime.classify, root, serving)
         # The commands messages name: the book's launcher's, or its builder's (`update_command`).
         self.judge.launcher = self.settings.launcher or self.settings.builder
         self.judge.words = runtime.drift_words
+        self.judge.docs = self.settings.docs
         self.render = RenderStage(
             self.planned,
             self.runs,
@@ -641,6 +679,8 @@ class Build:
         if not self.execute:
             log.info("bookexec: execute is off: pages show recorded goldens; nothing runs")
             return
+        if self.watch is not None:  # before any block runs: a snippet is the book's too
+            self.watch.add(self.planned.folders(self.root))
         self._start()
         if later:
             self.planned.scan(later, self.root, self.settings.auto)
@@ -818,7 +858,7 @@ class Build:
         problems = [failure.line() for failure in report.failures] + report.refused_writes
         for c in refused:
             docs = self.settings.docs
-            guarded = prose.sentences_using(self.root / docs, c.page, c.block_id)
+            guarded = prose.sentences_using(self.root / docs, c.page, c.block_id, docs)
             lines = [f"REFUSED: {docs}/{c.page}#{c.block_id} (golden not written):"]
             lines += [f"  claim does not hold: {b}" for b in c.broken]
             lines += [f"  it guards {where}: {sentence}" for where, sentence in guarded]
@@ -917,7 +957,7 @@ def served_origin(config: Any) -> str | None:
 def progress_for(root: Path, settings: Settings) -> Progress:
     """A build's progress lines; each block's last run time estimates the time left."""
     times = RunTimes(CachePaths(root).run_times if settings.execute else None)
-    return Progress(log.info, slow=settings.slow, times=times)
+    return Progress(log.info, slow=settings.slow, times=times, docs=settings.docs)
 
 
 def _count(number: int, noun: str) -> str:
@@ -931,8 +971,9 @@ def _stdout(line: str) -> None:
     sys.stdout.flush()
 
 
-def _page_text(file: Any) -> str:
-    """A page's Markdown, as MkDocs reads it; a page that is not UTF-8 is named, with its line."""
+def _page_text(file: Any, docs: str) -> str:
+    """A page's Markdown, as MkDocs reads it; a page that is not UTF-8 is named, with its line
+    (under `docs`, the book's docs_dir as messages name it)."""
     try:
         text: str = file.content_string
         return text
@@ -945,7 +986,7 @@ def _page_text(file: Any) -> str:
         except UnicodeDecodeError as error:
             line = data[: error.start].count(b"\n") + 1
             raise BookError(
-                f"docs/{file.src_uri}:{line}: the page is not valid UTF-8 (byte {error.start}, "
+                f"{docs}/{file.src_uri}:{line}: the page is not valid UTF-8 (byte {error.start}, "
                 f"{data[error.start : error.start + 1]!r}); save it as UTF-8"
             ) from None
 

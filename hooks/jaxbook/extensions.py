@@ -224,6 +224,10 @@ class OtherJax(Extension):
         """Forget the last build's shares."""
         self.made = {}
 
+    def read_only(self) -> tuple[str, ...]:
+        """The older releases' records are the book's: no block may change them."""
+        return (jax_changes.RECORDS.as_posix(),)
+
     def files(self, build: Build, files: Any, config: Any) -> Any:
         """Every page is scanned and the named page runs: make the other chapters' shares."""
         if build.mode == "update" and build.runs.only and jax_changes.generated(build.root):

@@ -181,7 +181,7 @@ def run_book(
         root,
         jobs=1,
         runtime=JaxRuntime(),
-        watch=False,
+        watch=None,
         environ=environ,
         limits=book.limits,
         seed=book.hash_seed,

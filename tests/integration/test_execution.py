@@ -16,9 +16,15 @@ from bookexec.errors import BookError
 from bookexec.execute.model import Note, PageRun
 from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import PythonRuntime, Runtime
+from bookexec.execute.watch import CheckoutWatch
 from bookexec.goldens.report import Failure
 from bookexec.jax.runtime import JaxRuntime
 from conftest import REPO
+
+
+def fixture_watch(root: Path) -> CheckoutWatch:
+    """The read-only watch of a fixture book laid out as the JAX book is."""
+    return CheckoutWatch(root, ("docs", "snippets", "tests/golden"), ("mkdocs.yml",))
 
 
 def run_page(
@@ -34,7 +40,9 @@ def run_page(
         blocks.append(
             Block("page.md", index, 10 * index + 1, f"b{index}", snippet, code, dict(options))
         )
-    executor = Executor(root, jobs=1, runtime=runtime or JaxRuntime(), environ=os.environ)
+    executor = Executor(
+        root, jobs=1, runtime=runtime or JaxRuntime(), watch=fixture_watch(root), environ=os.environ
+    )
     executor.submit("page.md", blocks)
     try:
         return executor.page("page.md")
@@ -237,7 +245,7 @@ def test_the_serve_executor_keeps_one_fresh_worker_started_ahead(tmp_path):
     """Under serve the next page run takes a worker started (and preloaded) before it was
     asked for; that worker has run nothing, so a page never sees another page's session, and
     none is left running once the executor stops."""
-    executor = Executor(tmp_path, jobs=1, runtime=PythonRuntime(), watch=False, environ=os.environ)
+    executor = Executor(tmp_path, jobs=1, runtime=PythonRuntime(), environ=os.environ)
 
     def ready_spare(other_than: int | None = None) -> int:
         deadline = time.monotonic() + 60

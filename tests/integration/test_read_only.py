@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_execution import run_page
+from test_execution import fixture_watch, run_page
 
 from bookexec.discover.blocks import Block
 from bookexec.execute.runner import Executor
@@ -93,7 +93,9 @@ def test_a_change_two_running_blocks_could_have_made_names_both(tmp_path):
         (tmp_path / snippet).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / snippet).write_text(code)
         blocks[page] = [Block(page, 0, 1, "x", snippet, code, {})]
-    executor = Executor(tmp_path, jobs=2, runtime=PythonRuntime(), environ=os.environ)
+    executor = Executor(
+        tmp_path, jobs=2, runtime=PythonRuntime(), watch=fixture_watch(tmp_path), environ=os.environ
+    )
     for page, page_blocks in blocks.items():
         executor.submit(page, page_blocks)
     try:

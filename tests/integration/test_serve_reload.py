@@ -29,7 +29,6 @@ def _executor(root: Path) -> Executor:
         root,
         cache=BlockCache(CachePaths(root).blocks),
         runtime=PythonRuntime(),
-        watch=False,
         environ=dict(os.environ),
     )
 

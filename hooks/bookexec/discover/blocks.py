@@ -68,6 +68,7 @@ ANYWHERE = "anywhere"
 PAGE_FOLDERS = "page-folders"
 SNIPPET_RULES = (ANYWHERE, PAGE_FOLDERS)
 POSITION_ID = "block-{}"  # the id of a block without one: its 1-based place on the page
+SNIPPET_ROOT = "snippets"  # under `page-folders`, a page's snippets are in SNIPPET_ROOT/<page>/
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,7 @@ def is_executed(language: str, options: dict[str, str], auto: Iterable[str] = ()
 
 def snippet_dir_for(page: str) -> str:
     """Snippets are named after their chapter: docs/tracers.md -> snippets/tracers/."""
-    return str(PurePosixPath("snippets") / PurePosixPath(page).with_suffix(""))
+    return str(PurePosixPath(SNIPPET_ROOT) / PurePosixPath(page).with_suffix(""))
 
 
 def scan_page(

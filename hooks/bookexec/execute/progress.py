@@ -47,9 +47,14 @@ class Progress:
     """
 
     def __init__(
-        self, say: Callable[[str], None], slow: float = DEFAULT_SLOW, times: RunTimes | None = None
+        self,
+        say: Callable[[str], None],
+        slow: float = DEFAULT_SLOW,
+        times: RunTimes | None = None,
+        docs: str = "docs",
     ) -> None:
         self.say = say
+        self.docs = docs  # the book's docs_dir, as a page's line names it
         self.slow = slow
         self.pages = self.blocks = 0
         self.pages_done = self.blocks_done = 0
@@ -113,9 +118,10 @@ class Progress:
                 self._page_done[block.page] = self._page_done.get(block.page, 0) + 1
                 if not cached:
                     self.times.record(key, seconds)
+                    page = f"{block.docs}/{block.page}"
                     line = (
                         f"bookexec: [{self.blocks_done}/{self.blocks} blocks done, "
-                        f"{left(sum(self._remaining.values()) / self.jobs)}] docs/{block.page}: "
+                        f"{left(sum(self._remaining.values()) / self.jobs)}] {page}: "
                         f"{self._page_done[block.page]}/{self._page_sizes.get(block.page, '?')} "
                         f"blocks, '{block.id}' {seconds:.1f} s"
                     )
@@ -140,7 +146,7 @@ class Progress:
         if ran:
             self.times.save()
         parts = [f"{ran} run"] + ([f"{cached} from cache"] if cached else [])
-        self.say(f"bookexec: {done} docs/{page}: {', '.join(parts)}, {seconds:.1f} s")
+        self.say(f"bookexec: {done} {self.docs}/{page}: {', '.join(parts)}, {seconds:.1f} s")
 
 
 def summary(

@@ -92,7 +92,7 @@ class Executor:
         cache: BlockCache | None = None,
         progress: Progress | None = None,
         runtime: Runtime | None = None,
-        watch: bool = True,
+        watch: CheckoutWatch | None = None,
         *,
         environ: Mapping[str, str],
         limits: Limits | None = None,
@@ -114,7 +114,7 @@ class Executor:
         self.masker = privacy.Masker.from_environ(environ)  # masked in every run
         # Issue 25: the book is read-only to its blocks (off under serve, where the author
         # edits the book while it runs).
-        self.watch = CheckoutWatch(root) if watch else None
+        self.watch = watch
         # A build killed by a block is named by the next one (bookexec.execute.journal).
         journals = CachePaths(root).base
         self.killed = killed_builds(journals)  # said by the engine, at the start of the build
@@ -211,7 +211,7 @@ class Executor:
                 self.progress.block_done(block.where, run.seconds, cached=run.cached, block=block)
             self._end(session, result, keys)
         except WorkerFailed as failure:  # the worker's last word, after every block ran
-            self._note(page, f"docs/{page}: {failure}")
+            self._note(page, f"{blocks[0].docs}/{page}: {failure}")
         finally:
             if session.worker:
                 self._forget(session.worker)
@@ -289,7 +289,7 @@ class Executor:
             # The page's failure, not this block's: each block it kept from running says so,
             # and the cause is said once.
             session.no_start = f"the page's worker could not start: {failure}"
-            self._note(session.page, f"docs/{session.page}: {session.no_start}")
+            self._note(session.page, f"{blocks[0].docs}/{session.page}: {session.no_start}")
             raise WorkerFailed(not_run) from None
         return session.worker
 

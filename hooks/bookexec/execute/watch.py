@@ -1,9 +1,12 @@
 """The book is read-only to its blocks: a block that changes a file of the checkout fails.
 
-The checkout is what the book is made of: `mkdocs.yml`, everything under `docs/`, `snippets/`,
-`tests/golden/` and `tests/other-jax/`, and every file git tracks. Its files' identity (size,
-modification time, inode) is read when the build starts, and read again each time a block ends.
-A file created, changed or deleted since is named, with the block that changed it.
+The checkout is what the book is made of: its config file (`mkdocs.yml`), everything under the
+book's own folders, as its configuration names them (its docs_dir, its golden folder, the
+folders its blocks' snippets come from, and any an extension keeps, `Extension.read_only`),
+and every file git tracks. Its files' identity (size, modification time, inode) is read when
+the build starts (a folder added before the blocks run, when it is added), and read again each
+time a block ends. A file created, changed or deleted since is named, with the block that
+changed it.
 
 Pages run in parallel, so the block is found by time: a file changed while exactly one block
 was running was changed by that block; the modification time of a created or changed file
@@ -18,11 +21,10 @@ import os
 import subprocess
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-FOLDERS = ("docs", "snippets", "tests/golden", "tests/other-jax")
-FILES = ("mkdocs.yml",)
 _SLACK = 0.05  # seconds: a file's time comes from the kernel's coarse clock
 _SKIP = frozenset({"__pycache__", ".git"})  # Python's own byte-code caches are not the book's
 # The build's own output, even where git tracks it (a scratch copy with no .gitignore): MkDocs
@@ -95,22 +97,37 @@ class Change:
 
 
 class CheckoutWatch:
-    """The checkout's files as the build found them, and the blocks that ran since."""
+    """The checkout's files as the build found them, and the blocks that ran since.
 
-    def __init__(self, root: Path) -> None:
+    `folders` are the book's own (relative to `root`, or absolute), `files` its files outside
+    them (its config file), both from its configuration; every file git tracks is watched too.
+    """
+
+    def __init__(self, root: Path, folders: Iterable[str | Path], files: Iterable[str]) -> None:
         self.root = root
         self._lock = threading.Lock()
+        self._folders: set[Path] = set()
         self._files = sorted(
-            {*FILES, *(f for f in tracked(root) if not f.startswith(_BUILD_OUTPUT))}
+            {*files, *(f for f in tracked(root) if not f.startswith(_BUILD_OUTPUT))}
         )
-        self._base = self._scan()
+        self._base: dict[str, Identity] = {}
+        self.add(folders)
         self._checked = time.time()
         self._runs: list[Run] = []
 
+    def add(self, folders: Iterable[str | Path]) -> None:
+        """Watch these folders too (the snippets' folders, known once the pages are scanned):
+        their files as they are now are the base. Before any block runs."""
+        with self._lock:
+            self._folders |= {self.root / folder for folder in folders}
+            self._base = self._scan()
+
     def _scan(self) -> dict[str, Identity]:
         found: dict[str, Identity] = {}
-        for folder in FOLDERS:
-            for top, dirs, names in os.walk(self.root / folder):
+        for folder in sorted(self._folders):
+            for top, dirs, names in os.walk(folder):
+                if Path(top) == self.root:  # a snippet beside mkdocs.yml: the files alone,
+                    dirs[:] = []  # never the whole checkout (its .venv, site/ and .cache/)
                 dirs[:] = sorted(d for d in dirs if d not in _SKIP)
                 for name in names:
                     self._identify(os.path.join(top, name), found)

@@ -18,12 +18,13 @@ from pathlib import Path
 from bookexec.escapes import terminal
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Comparison
 from bookexec.goldens.report import Failure, Report
-from bookexec.goldens.store import VERSIONS_FILE, relative
+from bookexec.goldens.store import BUILDERS, VERSIONS_FILE, relative, update_command
 
 # A diff this long is cut in the annotation; the job summary has all of it.
 MESSAGE_LIMIT = 4000
-# A page-level failure (the prose audit, a worker) names its place as "docs/<page>:<line>: ".
-_PLACE = re.compile(r"^docs/(?P<page>[^\s:]+):(?P<line>\d+)\b")
+# A page-level failure (the prose audit, a worker) names its place as "<docs>/<page>:<line>: ",
+# `<docs>` the book's docs_dir as messages name it (`Failure.docs`).
+_PLACE = r"^{docs}/(?P<page>[^\s:]+):(?P<line>\d+)\b"
 
 # (page, block id) -> the 1-based line of the block's fence in the page, None if unknown
 FenceLine = Callable[[str, str], int | None]
@@ -102,7 +103,7 @@ def commands(report: Report, fence_line: FenceLine) -> list[str]:
                 command(
                     "error",
                     message + reasons,
-                    file=f"docs/{c.page}",
+                    file=f"{c.docs}/{c.page}",
                     line=_line(c.page, c.block_id, fence_line),
                     title=f"{_what(c.page, c.block_id)}: new, no golden",
                 )
@@ -135,16 +136,17 @@ def _failure(failure: Failure, fence_line: FenceLine) -> str:
         return command(
             "error",
             cause + failure.message,
-            file=f"docs/{failure.page}",
+            file=f"{failure.docs}/{failure.page}",
             line=_line(failure.page, failure.block_id, fence_line),
             title=f"{_what(failure.page, failure.block_id)} failed (snippet {failure.snippet})",
         )
-    place = _PLACE.match(failure.message)
+    docs = failure.docs
+    place = re.match(_PLACE.format(docs=re.escape(docs)), failure.message)
     if place:
         return command(
-            "error", failure.message, f"docs/{place['page']}", int(place["line"]), "failed"
+            "error", failure.message, f"{docs}/{place['page']}", int(place["line"]), "failed"
         )
-    file = f"docs/{failure.page}" if failure.page else None
+    file = f"{docs}/{failure.page}" if failure.page else None
     return command("error", failure.message, file=file, title="failed")
 
 
@@ -155,7 +157,7 @@ def _drifted(c: Comparison, fence_line: FenceLine, root: Path) -> str:
     return command(
         "error",
         _cut(body),
-        file=f"docs/{c.page}",
+        file=f"{c.docs}/{c.page}",
         line=_line(c.page, c.block_id, fence_line),
         title=f"{_what(c.page, c.block_id)} drifted ({c.kind})",
     )
@@ -181,18 +183,19 @@ def summary_markdown(report: Report, fence_line: FenceLine) -> str:
     if problem:
         out.append(f"**{problem}**\n")
 
-    def place(page: str, block_id: str) -> str:
+    def place(docs: str, page: str, block_id: str) -> str:
         line = _line(page, block_id, fence_line)
-        return f"`docs/{page}:{line}`" if line else f"`docs/{page}`"
+        return f"`{docs}/{page}:{line}`" if line else f"`{docs}/{page}`"
 
     if report.failures:
         out.append("### Failed\n")
         for failure in report.failures:
-            page, block_id = failure.page, failure.block_id
+            page, block_id, docs = failure.page, failure.block_id, failure.docs
             head = (
-                f"- {place(page, block_id)}, {_what(page, block_id)}, snippet `{failure.snippet}`"
+                f"- {place(docs, page, block_id)}, {_what(page, block_id)}, "
+                f"snippet `{failure.snippet}`"
                 if block_id
-                else "- " + (f"`docs/{page}`" if page else "the build")
+                else "- " + (f"`{docs}/{page}`" if page else "the build")
             )
             out.append(f"{head}\n\n{_indent(_fenced(failure.line()))}")
     drifted = [c for c in report.comparisons if c.status == "drifted"]
@@ -206,14 +209,16 @@ def summary_markdown(report: Report, fence_line: FenceLine) -> str:
             notes = "".join(f"  {n}\n" for n in c.notes())  # the list item's own text
             aligned = _fenced(drift.diff) if drift and drift.diff else ""
             out.append(
-                f"- {place(c.page, c.block_id)}, {_what(c.page, c.block_id)}, golden "
+                f"- {place(c.docs, c.page, c.block_id)}, {_what(c.page, c.block_id)}, golden "
                 f"`{relative(c.path, root)}`\n\n{notes}\n"
                 + _indent(aligned + _fenced(c.diff(root), "diff"))
             )
     new = [c for c in report.comparisons if c.status == "new"]
     if new:
         out.append("### New (no golden yet: `GOLDEN=update` writes it)\n")
-        out += [f"- {place(c.page, c.block_id)}, {_what(c.page, c.block_id)}\n" for c in new]
+        out += [
+            f"- {place(c.docs, c.page, c.block_id)}, {_what(c.page, c.block_id)}\n" for c in new
+        ]
     if report.stale:
         out.append("### Stale (no block: `GOLDEN=update` deletes it)\n")
         out += [f"- `{relative(path, root)}`\n" for path in report.stale]
@@ -225,10 +230,17 @@ def summary_markdown(report: Report, fence_line: FenceLine) -> str:
     if kinds:
         out.append(
             f"Drift by class: {kinds.count(STRUCTURAL)} structural, {kinds.count(TEXT)} text, "
-            f"{kinds.count(COSMETIC)} cosmetic. To accept it: `./book review` or "
-            "`./book update`, then read `git diff tests/golden`.\n"
+            f"{kinds.count(COSMETIC)} cosmetic. To accept it: {_accept(report)}, then read "
+            f"`git diff {relative(report.golden_dir, root)}`.\n"
         )
     return "\n".join(out) + "\n"
+
+
+def _accept(report: Report) -> str:
+    """The commands that accept drift: the book launcher's review and update where it has a
+    launcher (`./book review` or `./book update`), else the builder's update."""
+    launcher, update = report.launcher, f"`{update_command(report.launcher)}`"
+    return f"`{launcher} review` or {update}" if launcher not in ("", *BUILDERS) else update
 
 
 def _indent(text: str) -> str:

@@ -132,6 +132,7 @@ class Comparison:
     moved: list[str] = field(default_factory=list)
     broken: list[str] = field(default_factory=list)  # claims that do not hold: never accepted
     classify: Classifier = field(default=plain_text, repr=False, compare=False)
+    docs: str = "docs"  # the book's docs_dir, as messages name it (`Block.docs`)
 
     def diff(self, root: Path) -> str:
         """The unified diff from the golden to this build's golden text."""
@@ -140,7 +141,7 @@ class Comparison:
             (self.expected or "").splitlines(keepends=True),
             self.actual.splitlines(keepends=True),
             fromfile=f"{rel} (golden)",
-            tofile=f"docs/{self.page}#{self.block_id} (this build)",
+            tofile=f"{self.docs}/{self.page}#{self.block_id} (this build)",
         )
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
@@ -204,18 +205,23 @@ def compare(
     classify: Classifier = plain_text,
     snapshot: Snapshot | None = None,
     launcher: str = "",
+    docs: str = "docs",
 ) -> Comparison:
     """Text and counts compare exactly; every claim must hold. Timings and ratios are this
     build's: one outside its band is a note (`moved`), not drift, so a golden written on
     another machine never fails the check by its times. A drifted output's class is
     `classify`'s (the default reads plain text). The golden is the `snapshot`'s,
     taken before any block ran, or read now without one. The golden it would write names the
-    book's update command (`launcher`'s, `store.written_by`)."""
+    book's update command (`launcher`'s, `store.written_by`); `docs` is the book's docs_dir,
+    which the golden's header and every message name (`Block.docs`)."""
     path = golden_path(golden_dir, page, block_id)
     facts, claims = list(facts or []), list(claims or [])
-    actual = render(page, block_id, snippet, body(output, facts, claims), written_by(launcher))
+    stored = body(output, facts, claims)
+    actual = render(page, block_id, snippet, stored, written_by(launcher), docs=docs)
     expected, damage = snapshot.golden(path) if snapshot else read_golden(path, inside=golden_dir)
-    result = Comparison(page, block_id, snippet, path, expected, actual, classify=classify)
+    result = Comparison(
+        page, block_id, snippet, path, expected, actual, classify=classify, docs=docs
+    )
     result.broken = measured.broken_claims(facts, claims)
     if expected is None:
         result.reasons = list(result.broken)

@@ -34,10 +34,11 @@ class Failure:
     snippet: str
     message: str  # names page, block, snippet and line
     after: str | None = None  # an earlier block of the same page that failed first
+    docs: str = "docs"  # the book's docs_dir, as messages name it (`Block.docs`)
 
     def line(self) -> str:
         """The failure as the report says it: where, then the message."""
-        where = _where(self.page, self.block_id, self.snippet) if self.block_id else self.page
+        where = _where(self.docs, self.page, self.block_id, self.snippet)
         cause = (
             f"\n  (block '{self.after}' failed earlier in this page's session; this may follow "
             "from it)"
@@ -49,10 +50,10 @@ class Failure:
         return f"FAILED: {where}{cause}\n  " + self.message.replace("\n", "\n  ")
 
 
-def _where(page: str, block_id: str, snippet: str) -> str:
+def _where(docs: str, page: str, block_id: str, snippet: str) -> str:
     if page.endswith(".ipynb"):  # a lab: its cells are the blocks
-        return f"lab docs/{page}, cell '{block_id}'"
-    return f"page docs/{page}, block '{block_id}', snippet {snippet}"
+        return f"lab {docs}/{page}, cell '{block_id}'"
+    return f"page {docs}/{page}, block '{block_id}', snippet {snippet}"
 
 
 @dataclass
@@ -156,7 +157,7 @@ class Report:
             if c.status == "new":
                 reasons = "".join(f"\n  {note}" for note in c.notes())
                 out.append(
-                    f"NEW: {_where(c.page, c.block_id, c.snippet)}, golden "
+                    f"NEW: {_where(c.docs, c.page, c.block_id, c.snippet)}, golden "
                     f"{relative(c.path, self.root)}{reasons}\n  no golden yet; run "
                     f"{update_command(self.launcher, f'{c.page}#{c.block_id}')} to write it"
                 )
@@ -169,7 +170,8 @@ class Report:
             drift = c.drift()
             if drift is not None and drift.kind == COSMETIC:
                 why = drift.headline().removeprefix("cosmetic: ")
-                out.append(f"DRIFTED (cosmetic): {_where(c.page, c.block_id, c.snippet)}: {why}")
+                where = _where(c.docs, c.page, c.block_id, c.snippet)
+                out.append(f"DRIFTED (cosmetic): {where}: {why}")
         kinds = self.kinds()
         if kinds:
             words = self.class_words()
@@ -185,14 +187,14 @@ class Report:
         (the golden's times may come from another machine; claims judge inside one run).
         With `kept_only`, only goldens the update leaves as they are."""
         return [
-            terminal(f"NOTE (timing): {_where(c.page, c.block_id, c.snippet)}: {moved}")
+            terminal(f"NOTE (timing): {_where(c.docs, c.page, c.block_id, c.snippet)}: {moved}")
             for c in self.comparisons
             if not kept_only or c.status == "ok"
             for moved in c.moved
         ]
 
     def _full(self, c: Comparison) -> str:
-        head = f"DRIFTED ({c.kind}): {_where(c.page, c.block_id, c.snippet)}, golden "
+        head = f"DRIFTED ({c.kind}): {_where(c.docs, c.page, c.block_id, c.snippet)}, golden "
         head += relative(c.path, self.root)
         reasons = "".join(f"\n  {note}" for note in c.notes())
         drift = c.drift()

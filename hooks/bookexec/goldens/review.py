@@ -54,11 +54,12 @@ class Entry:
     expected: str | None = None  # the golden on disk when the build ran
     actual: str | None = None  # what the update mode would write; None for a stale golden
     broken: list[str] = field(default_factory=list)  # claims that do not hold: never accepted
+    docs: str = "docs"  # the book's docs_dir, as messages name it (`Block.docs`)
 
     @property
     def where(self) -> str:
-        """The block as `docs/<page>#<id>`, or the golden's path for a stale one."""
-        return f"docs/{self.page}#{self.block_id}" if self.page else self.golden
+        """The block as `<docs>/<page>#<id>`, or the golden's path for a stale one."""
+        return f"{self.docs}/{self.page}#{self.block_id}" if self.page else self.golden
 
 
 def entry_of(comparison: Comparison, root: Path) -> Entry:
@@ -78,6 +79,7 @@ def entry_of(comparison: Comparison, root: Path) -> Entry:
         expected=comparison.expected,
         actual=comparison.actual,
         broken=list(comparison.broken),
+        docs=comparison.docs,
     )
 
 
@@ -85,7 +87,8 @@ def save(report: Report) -> Path:
     """Write the failed check's report for `./book review` (atomically, like a golden), in the
     report's own order: failures, structural, text, new, stale, then cosmetic drift."""
     entries = [
-        Entry(f.page, f.block_id, f.snippet, "", "failed", [f.line()]) for f in report.failures
+        Entry(f.page, f.block_id, f.snippet, "", "failed", [f.line()], docs=f.docs)
+        for f in report.failures
     ]
     changed = [entry_of(c, report.root) for c in report.comparisons if c.status != "ok"]
     for path in report.stale:

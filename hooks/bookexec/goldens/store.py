@@ -149,10 +149,12 @@ def render(
     snippet: str,
     body: str,
     written_by: str = written_by(),
+    docs: str = "docs",
     **fields: str,
 ) -> str:
-    """A golden's text: its header (and any further `fields`, in order), then the body."""
-    header = {"block": f"docs/{page}#{block_id}", "snippet": snippet, "written-by": written_by}
+    """A golden's text: its header (and any further `fields`, in order), then the body; the
+    header names the page under `docs`, the book's docs_dir as messages name it."""
+    header = {"block": f"{docs}/{page}#{block_id}", "snippet": snippet, "written-by": written_by}
     header.update(fields)
     return "".join(f"{key}: {value}\n" for key, value in header.items()) + _SEPARATOR + body
 

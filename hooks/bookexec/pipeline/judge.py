@@ -69,6 +69,7 @@ class Judge:
         self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
         self.launcher = ""  # the book's command line, whose commands its messages name
         self.words: Mapping[str, str] = PLAIN_WORDS  # drift classes in the runtime's words
+        self.docs = "docs"  # the book's docs_dir as messages name it, set from its settings
 
     def judged(self, page: str, block: Block) -> Verdict:
         """A block's output as the reader sees it, its comparison with its golden, or why it
@@ -92,12 +93,14 @@ class Judge:
             self.page_failed(page, message)
         if run is None and page_failures:  # shown at the block, counted once, as the page's
             message = f"{block.where}: not run; the page failed: {page_failures[0]}"
-            return "", None, Failure(page, block.id, block.snippet, message)
+            return "", None, Failure(page, block.id, block.snippet, message, docs=block.docs)
         if run is None:
             message = f"{block.where}: not run (the build was stopped)"
-            failure = Failure(page, block.id, block.snippet, message)
+            failure = Failure(page, block.id, block.snippet, message, docs=block.docs)
         elif run.failure:
-            failure = Failure(page, block.id, block.snippet, run.failure, run.after)
+            failure = Failure(
+                page, block.id, block.snippet, run.failure, run.after, docs=block.docs
+            )
         else:
             body = normalize(run.output, self.rules)
             comparison = compare(
@@ -111,6 +114,7 @@ class Judge:
                 self.classify,
                 self.runs.goldens,
                 self.launcher,
+                block.docs,
             )
             self.comparisons[(page, block.id)] = comparison
             if self.serving and comparison.status != "ok":
@@ -126,13 +130,13 @@ class Judge:
         """A failure of the whole page (its worker, not one block): reported once, as the
         page's, with no block named."""
         if (page, "") not in self.failures:
-            self.failures[(page, "")] = Failure(page, "", "", message)
+            self.failures[(page, "")] = Failure(page, "", "", message, docs=self.docs)
             if self.serving:
                 serve_log().error(terminal(message))
 
     def fail(self, page: str, key: str, message: str) -> None:
         """A failure of the page's prose or of its final HTML, under its own `key`."""
-        self.failures[(page, key)] = Failure(page, "", "", message)
+        self.failures[(page, key)] = Failure(page, "", "", message, docs=self.docs)
         if self.serving:
             serve_log().error(terminal(message))
 
@@ -152,8 +156,8 @@ class Judge:
     ) -> Report:
         """One report for the whole build: failures (the executor's `notes` and the book's
         `problems` among them), drift, new and `stale` goldens, versions."""
-        noted = [Failure(note.page, "", "", note.message) for note in notes]
-        audited = [Failure("", "", "", problem) for problem in problems]
+        noted = [Failure(note.page, "", "", note.message, docs=self.docs) for note in notes]
+        audited = [Failure("", "", "", problem, docs=self.docs) for problem in problems]
         failures = [*self.failures.values(), *noted, *audited]
         comparisons = list(self.comparisons.values())
         return Report(
@@ -176,10 +180,8 @@ class Judge:
 def serve_message(comparison: Comparison, root: Path, launcher: str = "") -> str:
     """The serve log's line for a block that drifted, or has no golden yet (with the book's
     update command: `launcher`, its command line, or none)."""
+    where, docs = f"{comparison.page}#{comparison.block_id}", comparison.docs
     if comparison.status == "new":
-        where = f"{comparison.page}#{comparison.block_id}"
-        return f"docs/{where}: no golden yet; run {update_command(launcher, where)} to write it"
+        return f"{docs}/{where}: no golden yet; run {update_command(launcher, where)} to write it"
     reasons = "".join(f"  {reason}\n" for reason in comparison.notes())
-    return f"docs/{comparison.page}#{comparison.block_id} drifted from its golden:\n" + (
-        reasons + comparison.diff(root)
-    )
+    return f"{docs}/{where} drifted from its golden:\n" + (reasons + comparison.diff(root))

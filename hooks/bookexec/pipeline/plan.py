@@ -87,8 +87,12 @@ class Plan:
 
     def names(self, only: str) -> set[str]:
         """The pages `only` (GOLDEN_ONLY) may name, as `select` reads it."""
-        name = only.strip().partition("#")[0].strip().removeprefix("./").removeprefix("docs/")
+        name = self._page_name(only.strip().partition("#")[0])
         return {name, f"{name}.md", f"{name}.ipynb"}
+
+    def _page_name(self, text: str) -> str:
+        """A page as GOLDEN_ONLY names it, `./` and the book's docs_dir left out."""
+        return text.strip().removeprefix("./").removeprefix(f"{self.reading.docs}/")
 
     def reorder(self, order: list[str]) -> None:
         """The pages in the book's own order (`order`), whichever was scanned first."""
@@ -97,10 +101,10 @@ class Plan:
 
     def select(self, only: str) -> tuple[str, str | None]:
         """The page, and block id or None, that `only` names (GOLDEN_ONLY, `./book update
-        PAGE[#BLOCK]`): `docs/` and `.md` may be left out. Anything else is an error naming
-        what the book has."""
+        PAGE[#BLOCK]`): the docs_dir (`docs/`) and `.md` may be left out. Anything else is an
+        error naming what the book has."""
         text, _, block_id = only.strip().partition("#")
-        name = text.strip().removeprefix("./").removeprefix("docs/")
+        name = self._page_name(text)
         found = [n for n in (name, f"{name}.md", f"{name}.ipynb") if self.pages.get(n)]
         if not found:
             pages = ", ".join(page for page, blocks in self.pages.items() if blocks) or "none"

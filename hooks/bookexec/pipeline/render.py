@@ -92,6 +92,7 @@ class RenderStage:
             self.figure,
             on_error=self._prose_failed,
             steps=self.stepper,
+            docs=self.plan.reading.docs,
         )
 
     def _prose_failed(self, page: str, message: str) -> None:
@@ -117,7 +118,8 @@ class RenderStage:
     def _referenced(self, kind: str, ref: str, where: str) -> tuple[str, str, str, dict[str, Fact]]:
         """The page, block and name a `{{kind:block.name}}` reference names, with that block's
         facts; an error naming `where` when the reference or its block does not exist."""
-        page = where.removeprefix("docs/").rpartition(":")[0]
+        docs = self.plan.reading.docs
+        page = where.removeprefix(f"{docs}/").rpartition(":")[0]
         try:
             target, block_id, name, _ = prose.parse_reference(ref, page)
         except ValueError:
@@ -126,7 +128,7 @@ class RenderStage:
         if facts is None:
             raise BookError(
                 f"{where}: {kind} '{ref}' names block '{block_id}', "
-                f"which docs/{target} does not have"
+                f"which {docs}/{target} does not have"
             )
         return target, block_id, name, facts
 
@@ -254,7 +256,8 @@ class RenderStage:
         else:
             planned = self.expected.get(page, {})
             expected = [planned[b.id] for b in blocks if b.id in planned]
-            found = verify.problems(page, output, expected)  # never laid out: `missed`
+            # a block never laid out is `missed`'s
+            found = verify.problems(page, output, expected, self.plan.reading.docs)
             shown = set(planned)
         wrong = {block_id for block_id, _ in found}
         self.rendered |= {(page, b.id) for b in blocks if b.id in shown and b.id not in wrong}

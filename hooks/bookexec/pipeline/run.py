@@ -81,9 +81,15 @@ class Runs:
     its golden (`goldens`, as the build began). `background`: the serve process's executor."""
 
     def __init__(
-        self, executor: PageExecutor, goldens: Snapshot, execute: bool, background: bool = False
+        self,
+        executor: PageExecutor,
+        goldens: Snapshot,
+        execute: bool,
+        background: bool = False,
+        docs: str = "docs",
     ) -> None:
         self.executor = executor
+        self.docs = docs  # the book's docs_dir, as messages name it
         self.goldens = goldens
         self.execute = execute
         self.background = background
@@ -132,7 +138,7 @@ class Runs:
         try:
             return self.executor.page(page)
         except CancelledError:
-            raise BookError(f"docs/{page}: execution was cancelled") from None
+            raise BookError(f"{self.docs}/{page}: execution was cancelled") from None
 
     def results(
         self, page: str, plan: list[Block]

@@ -32,17 +32,26 @@ class Terms:
     """One build's glossary: made at `on_files`, used by each page as it renders."""
 
     def __init__(
-        self, page: str, skip: Iterable[str], ignore: Iterable[str], files: Any, config: Any
+        self,
+        page: str,
+        skip: Iterable[str],
+        ignore: Iterable[str],
+        files: Any,
+        config: Any,
+        docs: str = "docs",
     ) -> None:
+        """`docs`: the book's docs_dir, as messages name it."""
         self.page = page
         self.skip = tuple(skip)
+        self.docs = docs
         found = files.get_file_from_path(page)
         if found is None:
             raise BookError(
                 f"executed-book: option 'glossary': {page} is no page of the book "
-                f"(docs/{page}); name the glossary's page under docs/, or leave the option out"
+                f"({docs}/{page}); name the glossary's page under {docs}/, or leave the option "
+                "out"
             )
-        self.entries = glossary.parse(found.content_string, page)
+        self.entries = glossary.parse(found.content_string, page, docs)
         self.by_slug = {entry.slug: entry for entry in self.entries}
         self.matcher = glossary.Matcher(self.entries, tuple(ignore))
         self.files = files
@@ -66,9 +75,9 @@ class Terms:
     ) -> str:
         """The glossary anchored; any other page's links to a missing anchor failed, one by one."""
         if src == self.page:
-            return glossary.anchored(markdown, glossary.parse(markdown, src))
+            return glossary.anchored(markdown, glossary.parse(markdown, src, self.docs))
         links = glossary.glossary_links(markdown, src, self.page, offset)
-        for message in glossary.missing_anchors(links, self.entries, src):
+        for message in glossary.missing_anchors(links, self.entries, src, self.docs):
             fail(message)
         return markdown
 

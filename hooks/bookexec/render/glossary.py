@@ -132,9 +132,9 @@ def _names(term: str, aka: str | None) -> tuple[str, ...]:
     return tuple(name for name in found if name and "`" not in name)
 
 
-def parse(text: str, page: str = "glossary.md") -> list[Entry]:
+def parse(text: str, page: str = "glossary.md", docs: str = "docs") -> list[Entry]:
     """Every entry of the glossary page, in order; a term whose anchor another already has is an
-    error naming both lines."""
+    error naming both lines (the page under `docs`, the book's docs_dir as messages name it)."""
     lines = text.splitlines()
     entries: list[Entry] = []
     seen: dict[str, int] = {}
@@ -157,7 +157,7 @@ def parse(text: str, page: str = "glossary.md") -> list[Entry]:
         anchor = slug(term)
         if anchor in seen:
             raise BookError(
-                f"docs/{page}:{number + 1}: glossary term '{term}' has the anchor '#{anchor}' "
+                f"{docs}/{page}:{number + 1}: glossary term '{term}' has the anchor '#{anchor}' "
                 f"that the term on line {seen[anchor]} has already"
             )
         seen[anchor] = number + 1
@@ -276,11 +276,13 @@ def glossary_links(markdown: str, page: str, glossary: str, offset: int = 0) -> 
     return found
 
 
-def missing_anchors(links: Iterable[Link], entries: Iterable[Entry], page: str) -> list[str]:
-    """One message per link to an anchor no entry has, naming page and line."""
+def missing_anchors(
+    links: Iterable[Link], entries: Iterable[Entry], page: str, docs: str = "docs"
+) -> list[str]:
+    """One message per link to an anchor no entry has, naming page (under `docs`) and line."""
     known = {entry.slug for entry in entries}
     return [
-        f"docs/{page}:{link.line}: a link to the glossary's '#{link.anchor}', which no entry "
+        f"{docs}/{page}:{link.line}: a link to the glossary's '#{link.anchor}', which no entry "
         f"has (an entry's anchor is its term as a slug, e.g. '#{next(iter(sorted(known)), '')}')"
         for link in links
         if link.anchor not in known

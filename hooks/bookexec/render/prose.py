@@ -33,7 +33,7 @@ _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 # (page, block id, release or None) -> the block's facts by name, or None when there is no block
 Lookup = Callable[[str, str, str | None], dict[str, Fact] | None]
-# (reference, "docs/page:line") -> the figure's HTML (see bookexec.render.figures)
+# (reference, "<docs>/page:line") -> the figure's HTML (see bookexec.render.figures)
 FigureMaker = Callable[[str, str], str]
 # (page, message): a reference that cannot be filled, reported instead of raised
 OnError = Callable[[str, str], None]
@@ -77,8 +77,10 @@ def render(
     figure: FigureMaker | None = None,
     on_error: OnError | None = None,
     steps: FigureMaker | None = None,
+    docs: str = "docs",
 ) -> str:
-    """Replace every fact reference outside code with its value, or raise naming page and line.
+    """Replace every fact reference outside code with its value, or raise naming page and line
+    (the page under `docs`, the book's docs_dir as messages name it).
 
     A line holding only `{{figure:block-id.name}}` becomes that figure, drawn by `figure`; one
     holding only `{{stepper:block-id.name}}` becomes that trace stepper, made by `steps`.
@@ -97,7 +99,7 @@ def render(
             fence = None
         elif fence is None and figure is not None and (found := figures.REFERENCE.match(line)):
             try:
-                line = figure(found["ref"], f"docs/{page}:{number}") + "\n"
+                line = figure(found["ref"], f"{docs}/{page}:{number}") + "\n"
             except BookError as error:
                 if on_error is None:
                     raise
@@ -105,34 +107,46 @@ def render(
                 line = f"[missing figure: {html.escape(found['ref'])}]\n"
         elif fence is None and steps is not None and (found := stepper.REFERENCE.match(line)):
             try:
-                line = steps(found["ref"], f"docs/{page}:{number}") + "\n"
+                line = steps(found["ref"], f"{docs}/{page}:{number}") + "\n"
             except BookError as error:
                 if on_error is None:
                     raise
                 on_error(page, str(error))
                 line = f"[missing stepper: {html.escape(found['ref'])}]\n"
         elif fence is None and "{{" in line:
-            line = _render_line(line, page, number, lookup, on_error)
+            line = _render_line(line, docs, page, number, lookup, on_error)
         out.append(line)
     return "".join(out)
 
 
 def _render_line(
-    line: str, page: str, number: int, lookup: Lookup, on_error: OnError | None = None
+    line: str,
+    docs: str,
+    page: str,
+    number: int,
+    lookup: Lookup,
+    on_error: OnError | None = None,
 ) -> str:
     pieces: list[str] = []
     last = 0
     for span in _CODE_SPAN.finditer(line):
-        pieces.append(_replace(line[last : span.start()], page, number, lookup, on_error))
+        pieces.append(_replace(line[last : span.start()], docs, page, number, lookup, on_error))
         pieces.append(span[0])
         last = span.end()
-    pieces.append(_replace(line[last:], page, number, lookup, on_error))
+    pieces.append(_replace(line[last:], docs, page, number, lookup, on_error))
     return "".join(pieces)
 
 
 def _replace(
-    text: str, page: str, number: int, lookup: Lookup, on_error: OnError | None = None
+    text: str,
+    docs: str,
+    page: str,
+    number: int,
+    lookup: Lookup,
+    on_error: OnError | None = None,
 ) -> str:
+    """`docs`: the book's docs_dir, as messages name a page's folder."""
+
     def value(match: re.Match[str]) -> str:
         if on_error is None:
             return _value(match)
@@ -143,7 +157,7 @@ def _replace(
             return f"[missing fact: {html.escape(match['ref'])}]"
 
     def _value(match: re.Match[str]) -> str:
-        where = f"docs/{page}:{number}"
+        where = f"{docs}/{page}:{number}"
         ref = match["ref"]
         try:
             target_page, block_id, name, release = parse_reference(ref, page)
@@ -157,7 +171,7 @@ def _replace(
             under = f" in the record of JAX {release}" if release else ""
             raise BookError(
                 f"{where}: fact '{ref}' names block '{block_id}', "
-                f"which docs/{target_page} does not have{under}"
+                f"which {docs}/{target_page} does not have{under}"
             )
         if name not in facts:
             known = ", ".join(sorted(facts)) or "nothing"
@@ -192,8 +206,11 @@ def quoted_blocks(markdown: str, page: str) -> set[tuple[str, str]]:
     return found
 
 
-def sentences_using(docs_dir: Path, page: str, block_id: str) -> list[tuple[str, str]]:
-    """Every line of the book that quotes a value of this block: (page:line, its text)."""
+def sentences_using(
+    docs_dir: Path, page: str, block_id: str, docs: str = "docs"
+) -> list[tuple[str, str]]:
+    """Every line of the book that quotes a value of this block: (page:line, its text), the
+    page under `docs`, the name messages give `docs_dir`."""
     found = []
     for path in sorted(docs_dir.rglob("*.md")):
         src = path.relative_to(docs_dir).as_posix()
@@ -204,6 +221,6 @@ def sentences_using(docs_dir: Path, page: str, block_id: str) -> list[tuple[str,
                 except ValueError:
                     continue
                 if (target, block) == (page, block_id):
-                    found.append((f"docs/{src}:{number}", line.strip()))
+                    found.append((f"{docs}/{src}:{number}", line.strip()))
                     break
     return found

@@ -139,9 +139,11 @@ def boxes_of(page_html: str) -> list[Box]:
     return finder.boxes
 
 
-def problems(page: str, page_html: str, expected: list[Expected]) -> list[tuple[str, str]]:
+def problems(
+    page: str, page_html: str, expected: list[Expected], docs: str = "docs"
+) -> list[tuple[str, str]]:
     """What is wrong with the page's blocks as the reader sees them, each as (block id,
-    message); empty when nothing."""
+    message); empty when nothing. `docs`: the book's docs_dir, as messages name it."""
     found: dict[tuple[str, str], list[Box]] = {}
     for box in boxes_of(page_html):
         found.setdefault((box.block_id, box.kind), []).append(box)
@@ -149,7 +151,7 @@ def problems(page: str, page_html: str, expected: list[Expected]) -> list[tuple[
     wanted = {block.block_id for block in expected}
     for block_id, kind in sorted(found):
         if block_id not in wanted:
-            message = f"docs/{page}: the page shows a {kind} box of block '{block_id}', "
+            message = f"{docs}/{page}: the page shows a {kind} box of block '{block_id}', "
             out.append((block_id, message + "which its scan did not plan"))
     for block in expected:
         if block.look.source == UNCHECKED:
