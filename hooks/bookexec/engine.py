@@ -246,6 +246,11 @@ class Engine:
         if not behind:
             # The author edits the book while serving: no read-only watch then.
             made = executor(watch=execute and not serving)
+            if execute:
+                # Without a cache to read, every page runs: its worker's interpreter starts
+                # now, while MkDocs reads the book (GOLDEN_ONLY runs one page).
+                ahead = 0 if block_cache and reads else 1 if settings.only else made.jobs
+                made.warm_up(ahead)
             said = outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s")
             for message in made.killed:  # said, not failed: this build did nothing wrong
                 said.warning(message)

@@ -297,6 +297,7 @@ class Worker:
         *,
         env: Mapping[str, str],
         preload: tuple[str, ...] | None = None,
+        begin: bool = True,
     ) -> None:
         self.root = root
         self.limits = limits or Limits()
@@ -336,6 +337,14 @@ class Worker:
             )
         child.close()
         self.lifeline.handed_over()
+        if begin:
+            self.begin(runtime, fresh, preload)
+
+    def begin(
+        self, runtime: Runtime, fresh: bool = False, preload: tuple[str, ...] | None = None
+    ) -> None:
+        """Send the worker its start message: until then it has only started its interpreter
+        (a warm worker, `Executor.warm_up`), and is as fresh as a new one."""
         start = protocol.Start(
             stack_file=self.stack_file,
             # A fresh block sees no imports; None: all the runtime's (a spare, for any page).
@@ -610,6 +619,11 @@ class Executor:
         # as fresh as any: it has run nothing.
         self._keeps_spare = False
         self._spare: Worker | object | None = None
+        # A build's warm workers (`warm_up`): launched ahead, their start message not yet sent,
+        # so that a page takes one whose interpreter has started while the page waited.
+        self._warm: list[Worker] = []
+        self._warms = False
+        self._waiting = 0  # pages submitted to the pool that have not started yet
 
     def submit(self, page: str, blocks: list[Block]) -> Future[PageRun] | None:
         """Start a page's blocks (or take them from the cache); `page` waits for them. The
@@ -627,6 +641,8 @@ class Executor:
             self.progress.page_done(page, 0, len(runs), 0.0)
             self._runs[page] = done
             return done
+        with self._lock:
+            self._waiting += 1
         self._runs[page] = self._pool.submit(self._run_page, page, blocks, keys, hits)
         return self._runs[page]
 
@@ -666,6 +682,8 @@ class Executor:
         the same session; if the failure took the worker with it, in a new one."""
         started = time.perf_counter()
         result = PageRun(page=page)
+        with self._lock:
+            self._waiting -= 1
         if self.stopped.is_set():
             return result
         session_misses = [
@@ -803,6 +821,55 @@ class Executor:
         self._forget(spare)
         return None
 
+    def warm_up(self, count: int) -> None:
+        """From now on keep a worker launched ahead for each page waiting to start, and launch
+        `count` now (a build whose pages all run: their interpreters start while MkDocs
+        reads the book). A warm worker is as fresh as any: it has not even been told its
+        page."""
+        self._warms = True
+        if count > 0:
+            threading.Thread(
+                target=self._launch_warm, args=(count,), name="book-warm-workers", daemon=True
+            ).start()
+
+    def _launch_warm(self, count: int = 1) -> None:
+        for _ in range(count):
+            if self.stopped.is_set():
+                return
+            try:
+                worker = Worker(
+                    self.root,
+                    self._log_dir,
+                    self.runtime,
+                    limits=self.limits,
+                    python=self.python,
+                    memory=self.limits.memory,
+                    env=self.env,
+                    begin=False,
+                )
+            except OSError:  # the page that needs it starts its own, and says why it cannot
+                return
+            with self._lock:
+                self._workers.add(worker)
+                self._warm.append(worker)
+            if self.stopped.is_set():
+                self._forget(worker)
+
+    def _take_warm(self, memory: int) -> Worker | None:
+        """A warm worker with this memory limit, still alive; then another is launched if more
+        pages wait than warm workers are left."""
+        with self._lock:
+            found = next((w for w in self._warm if w.memory == memory), None)
+            if found is not None:
+                self._warm.remove(found)
+            more = self._warms and self._waiting > len(self._warm)
+        if found is not None and not found.alive():
+            self._forget(found)
+            found = None
+        if more and not self.stopped.is_set():
+            self._launch_warm()
+        return found
+
     def _start_worker(self, blocks: list[Block], fresh: bool = False) -> Worker:
         memory = max(block_memory(block, self.limits) for block in blocks)
         worker = None if fresh else self._take_spare(memory)
@@ -810,7 +877,17 @@ class Executor:
             self._refill()  # for the next run
         if worker:
             return worker
-        return self._spawn(memory, fresh, self.runtime.preload_for(b.code for b in blocks))
+        preload = self.runtime.preload_for(b.code for b in blocks)
+        warm = self._take_warm(memory)
+        if warm is None:
+            return self._spawn(memory, fresh, preload)
+        try:
+            warm.begin(self.runtime, fresh, preload)
+            warm.ready()
+        except WorkerFailed:
+            self._forget(warm)
+            raise
+        return warm
 
     def _spawn(
         self, memory: int, fresh: bool = False, preload: tuple[str, ...] | None = None
@@ -860,6 +937,14 @@ class Executor:
         finally:
             self._forget(worker)
 
+    def _forget_warm(self) -> None:
+        """No page takes them any more: the warm workers left over are killed."""
+        with self._lock:
+            self._warms = False
+            left, self._warm = self._warm, []
+        for worker in left:
+            self._forget(worker)
+
     def stop(self) -> None:
         """Stop every page now: kill the workers and drop what has not started."""
         self.stopped.set()
@@ -868,10 +953,12 @@ class Executor:
         for worker in workers:
             worker.kill()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._forget_warm()
         self.journal.close()  # stopped on purpose: no block is to blame
 
     def close(self) -> None:
         """Wait for every page, then remove the workers' logs."""
         self._pool.shutdown(wait=True, cancel_futures=True)
+        self._forget_warm()
         shutil.rmtree(self._log_dir, ignore_errors=True)  # every page is done with its log
         self.journal.close()
