@@ -12,6 +12,7 @@ engine never imports `jaxbook`.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -147,6 +148,12 @@ class Engine:
         self.command = command
         self.live_reload = live_reload
         self.dirty = dirty
+        if command == "build":
+            # The process ends with the build: what MkDocs, its plugins and the engine have
+            # imported lives as long, so the collector need not walk it again at every
+            # collection (about 30-50 ms of CPU of a small book's build). Not under serve,
+            # whose rebuilds' garbage must stay collectable.
+            gc.freeze()
         if command == "serve":
             self._restore_sigterm()
             self._restore_sigterm = stop_on_sigterm()
