@@ -606,6 +606,8 @@ class Executor:
         self.env_key = key + runtime_part if cache else ""
         self.jobs = jobs or os.cpu_count() or 1
         self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="book-page")
+        # Kills the workers pages are done with (`_retire`), behind the pages.
+        self._retiring = ThreadPoolExecutor(max_workers=1, thread_name_prefix="book-retire")
         self._runs: dict[str, Future[PageRun]] = {}
         self._workers: set[Worker] = set()
         self._lock = threading.Lock()
@@ -760,7 +762,7 @@ class Executor:
             self._note(f"docs/{page}: {failure}")
         finally:
             if worker:
-                self._forget(worker)
+                self._retire(worker)
         ran = sum(1 for run in result.blocks if not run.cached)
         cached = len(result.blocks) - ran
         self.progress.page_done(page, ran, cached, time.perf_counter() - started)
@@ -912,6 +914,15 @@ class Executor:
             raise
         return worker
 
+    def _retire(self, worker: Worker) -> None:
+        """A page is done with its worker (its last block's processes are gone already, the
+        worker killed them): the worker is killed behind the page, whose run is handed on at
+        once, and its thread free for the next page. `close` waits for it, `stop` kills it."""
+        try:
+            self._retiring.submit(self._forget, worker)
+        except RuntimeError:  # shut down: stopped
+            self._forget(worker)
+
     def _forget(self, worker: Worker) -> None:
         worker.kill()
         with self._lock:
@@ -953,12 +964,14 @@ class Executor:
         for worker in workers:
             worker.kill()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._retiring.shutdown(wait=False)
         self._forget_warm()
         self.journal.close()  # stopped on purpose: no block is to blame
 
     def close(self) -> None:
         """Wait for every page, then remove the workers' logs."""
         self._pool.shutdown(wait=True, cancel_futures=True)
+        self._retiring.shutdown(wait=True)
         self._forget_warm()
         shutil.rmtree(self._log_dir, ignore_errors=True)  # every page is done with its log
         self.journal.close()
