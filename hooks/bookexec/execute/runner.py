@@ -626,6 +626,8 @@ class Executor:
         self._warm: list[Worker] = []
         self._warms = False
         self._waiting = 0  # pages submitted to the pool that have not started yet
+        self._launching = 0  # warm workers being launched
+        self._launched = threading.Condition(self._lock)
 
     def submit(self, page: str, blocks: list[Block]) -> Future[PageRun] | None:
         """Start a page's blocks (or take them from the cache); `page` waits for them. The
@@ -646,6 +648,7 @@ class Executor:
         with self._lock:
             self._waiting += 1
         self._runs[page] = self._pool.submit(self._run_page, page, blocks, keys, hits)
+        self._top_up()
         return self._runs[page]
 
     def cached(self, block: Block, key: str) -> BlockRun | None:
@@ -824,52 +827,72 @@ class Executor:
         return None
 
     def warm_up(self, count: int) -> None:
-        """From now on keep a worker launched ahead for each page waiting to start, and launch
-        `count` now (a build whose pages all run: their interpreters start while MkDocs
-        reads the book). A warm worker is as fresh as any: it has not even been told its
-        page."""
-        self._warms = True
-        if count > 0:
-            threading.Thread(
-                target=self._launch_warm, args=(count,), name="book-warm-workers", daemon=True
-            ).start()
+        """From now on keep a worker launched ahead for each page waiting to start (at most
+        one a job), and launch `count` now (a build whose pages all run: their interpreters
+        start while MkDocs reads the book). A warm worker is as fresh as any: it has not even
+        been told its page."""
+        with self._lock:
+            self._warms = True
+        self._top_up(count)
 
-    def _launch_warm(self, count: int = 1) -> None:
+    def _top_up(self, count: int = 0) -> None:
+        """Launch, in the background, the warm workers the waiting pages lack (or `count`)."""
+        with self._lock:
+            if not self._warms or self.stopped.is_set():
+                return
+            ahead = max(count, min(self._waiting, self.jobs))
+            wanted = ahead - len(self._warm) - self._launching
+            if wanted <= 0:
+                return
+            self._launching += wanted
+        threading.Thread(
+            target=self._launch_warm, args=(wanted,), name="book-warm-workers", daemon=True
+        ).start()
+
+    def _launch_warm(self, count: int) -> None:
         for _ in range(count):
-            if self.stopped.is_set():
-                return
+            worker, kept = None, False
             try:
-                worker = Worker(
-                    self.root,
-                    self._log_dir,
-                    self.runtime,
-                    limits=self.limits,
-                    python=self.python,
-                    memory=self.limits.memory,
-                    env=self.env,
-                    begin=False,
-                )
+                if not self.stopped.is_set():
+                    worker = Worker(
+                        self.root,
+                        self._log_dir,
+                        self.runtime,
+                        limits=self.limits,
+                        python=self.python,
+                        memory=self.limits.memory,
+                        env=self.env,
+                        begin=False,
+                    )
             except OSError:  # the page that needs it starts its own, and says why it cannot
-                return
-            with self._lock:
-                self._workers.add(worker)
-                self._warm.append(worker)
-            if self.stopped.is_set():
-                self._forget(worker)
+                pass
+            finally:
+                with self._lock:
+                    kept = self._warms and not self.stopped.is_set()
+                    if worker is not None and kept:
+                        self._workers.add(worker)
+                        self._warm.append(worker)
+                if worker is not None and not kept:  # the build closed or stopped meanwhile
+                    self._forget(worker)
+                with self._lock:  # only now: `_forget_warm` waits for every launch to end
+                    self._launching -= 1
+                    self._launched.notify_all()
 
     def _take_warm(self, memory: int) -> Worker | None:
-        """A warm worker with this memory limit, still alive; then another is launched if more
-        pages wait than warm workers are left."""
+        """A warm worker with this memory limit, still alive (one being launched is waited
+        for); then the next ones are launched."""
         with self._lock:
-            found = next((w for w in self._warm if w.memory == memory), None)
+            while True:
+                found = next((w for w in self._warm if w.memory == memory), None)
+                if found is not None or not self._launching or memory != self.limits.memory:
+                    break
+                self._launched.wait(timeout=5.0)
             if found is not None:
                 self._warm.remove(found)
-            more = self._warms and self._waiting > len(self._warm)
         if found is not None and not found.alive():
             self._forget(found)
             found = None
-        if more and not self.stopped.is_set():
-            self._launch_warm()
+        self._top_up()
         return found
 
     def _start_worker(self, blocks: list[Block], fresh: bool = False) -> Worker:
@@ -952,6 +975,8 @@ class Executor:
         """No page takes them any more: the warm workers left over are killed."""
         with self._lock:
             self._warms = False
+            while self._launching:  # a launch under way ends, its worker killed, first
+                self._launched.wait(timeout=5.0)
             left, self._warm = self._warm, []
         for worker in left:
             self._forget(worker)
