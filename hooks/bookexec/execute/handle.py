@@ -45,6 +45,7 @@ class Worker:
         *,
         env: Mapping[str, str],
         preload: tuple[str, ...] | None = None,
+        begin: bool = True,
     ) -> None:
         self.root = root
         self.limits = limits or Limits()
@@ -84,6 +85,14 @@ class Worker:
             )
         child.close()
         self.lifeline.handed_over()
+        if begin:
+            self.begin(runtime, fresh, preload)
+
+    def begin(
+        self, runtime: Runtime, fresh: bool = False, preload: tuple[str, ...] | None = None
+    ) -> None:
+        """Send the worker its start message: until then it has only started its interpreter
+        (a warm worker, `Executor.warm_up`), and is as fresh as a new one."""
         start = protocol.Start(
             stack_file=self.stack_file,
             # A fresh block sees no imports; None: all the runtime's (a spare, for any page).

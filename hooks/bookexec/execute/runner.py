@@ -127,6 +127,8 @@ class Executor:
         self.env_key = key + runtime_part if cache else ""
         self.jobs = jobs or os.cpu_count() or 1
         self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="book-page")
+        # Kills the workers pages are done with (`_retire`), behind the pages.
+        self._retiring = ThreadPoolExecutor(max_workers=1, thread_name_prefix="book-retire")
         self._runs: dict[str, Future[PageRun]] = {}
         self._workers: set[Worker] = set()
         self._lock = threading.Lock()
@@ -140,6 +142,13 @@ class Executor:
         # as fresh as any: it has run nothing.
         self._keeps_spare = False
         self._spare: Worker | object | None = None
+        # A build's warm workers (`warm_up`): launched ahead, their start message not yet sent,
+        # so that a page takes one whose interpreter has started while the page waited.
+        self._warm: list[Worker] = []
+        self._warms = False
+        self._waiting = 0  # pages submitted to the pool that have not started yet
+        self._launching = 0  # warm workers being launched
+        self._launched = threading.Condition(self._lock)
 
     def submit(self, page: str, blocks: list[Block]) -> Future[PageRun] | None:
         """Start a page's blocks (or take them from the cache); `page` waits for them. The
@@ -157,7 +166,10 @@ class Executor:
             self.progress.page_done(page, 0, len(runs), 0.0)
             self._runs[page] = done
             return done
+        with self._lock:
+            self._waiting += 1
         self._runs[page] = self._pool.submit(self._run_page, page, blocks, keys, hits)
+        self._top_up()
         return self._runs[page]
 
     def cached(self, block: Block, key: str) -> BlockRun | None:
@@ -196,6 +208,8 @@ class Executor:
         the same session; if the failure took the worker with it, in a new one."""
         started = time.perf_counter()
         result = PageRun(page=page)
+        with self._lock:
+            self._waiting -= 1
         if self.stopped.is_set():
             return result
         last_session_miss = _last_session_miss(blocks, hits)
@@ -214,7 +228,7 @@ class Executor:
             self._note(page, f"{blocks[0].docs}/{page}: {failure}")
         finally:
             if session.worker:
-                self._forget(session.worker)
+                self._retire(session.worker)
         ran = sum(1 for run in result.blocks if not run.cached)
         cached = len(result.blocks) - ran
         self.progress.page_done(page, ran, cached, time.perf_counter() - started)
@@ -367,7 +381,17 @@ class Executor:
             self._refill()  # for the next run
         if worker:
             return worker
-        return self._spawn(memory, fresh, self.runtime.preload_for(b.code for b in blocks))
+        preload = self.runtime.preload_for(b.code for b in blocks)
+        warm = self._take_warm(memory)
+        if warm is None:
+            return self._spawn(memory, fresh, preload)
+        try:
+            warm.begin(self.runtime, fresh, preload)
+            warm.ready()
+        except WorkerFailed:
+            self._forget(warm)
+            raise
+        return warm
 
     def _spawn(
         self, memory: int, fresh: bool = False, preload: tuple[str, ...] | None = None
@@ -391,6 +415,94 @@ class Executor:
             self._forget(worker)
             raise
         return worker
+
+    def warm_up(self, count: int) -> None:
+        """From now on keep a worker launched ahead for each page waiting to start (at most
+        one a job), and launch `count` now (a build whose pages all run: their interpreters
+        start while MkDocs reads the book). A warm worker is as fresh as any: it has not even
+        been told its page."""
+        with self._lock:
+            self._warms = True
+        self._top_up(count)
+
+    def _top_up(self, count: int = 0) -> None:
+        """Launch, in the background, the warm workers the waiting pages lack (or `count`)."""
+        with self._lock:
+            if not self._warms or self.stopped.is_set():
+                return
+            ahead = max(count, min(self._waiting, self.jobs))
+            wanted = ahead - len(self._warm) - self._launching
+            if wanted <= 0:
+                return
+            self._launching += wanted
+        threading.Thread(
+            target=self._launch_warm, args=(wanted,), name="book-warm-workers", daemon=True
+        ).start()
+
+    def _launch_warm(self, count: int) -> None:
+        for _ in range(count):
+            worker, kept = None, False
+            try:
+                if not self.stopped.is_set():
+                    worker = Worker(
+                        self.root,
+                        self._log_dir,
+                        self.runtime,
+                        limits=self.limits,
+                        python=self.python,
+                        memory=self.limits.memory,
+                        env=self.env,
+                        begin=False,
+                    )
+            except OSError:  # the page that needs it starts its own, and says why it cannot
+                pass
+            finally:
+                with self._lock:
+                    kept = self._warms and not self.stopped.is_set()
+                    if worker is not None and kept:
+                        self._workers.add(worker)
+                        self._warm.append(worker)
+                if worker is not None and not kept:  # the build closed or stopped meanwhile
+                    self._forget(worker)
+                with self._lock:  # only now: `_forget_warm` waits for every launch to end
+                    self._launching -= 1
+                    self._launched.notify_all()
+
+    def _take_warm(self, memory: int) -> Worker | None:
+        """A warm worker with this memory limit, still alive (one being launched is waited
+        for); then the next ones are launched."""
+        with self._lock:
+            while True:
+                found = next((w for w in self._warm if w.memory == memory), None)
+                if found is not None or not self._launching or memory != self.limits.memory:
+                    break
+                self._launched.wait(timeout=5.0)
+            if found is not None:
+                self._warm.remove(found)
+        if found is not None and not found.alive():
+            self._forget(found)
+            found = None
+        self._top_up()
+        return found
+
+    def _retire(self, worker: Worker) -> None:
+        """A page is done with its worker (its last block's processes are gone already, the
+        worker killed them): the worker is killed behind the page, whose run is handed on at
+        once, and its thread free for the next page. `close` waits for it, `stop` kills it."""
+        try:
+            self._retiring.submit(self._forget, worker)
+        except RuntimeError:  # shut down: stopped
+            self._forget(worker)
+
+    def _forget_warm(self) -> None:
+        """No page takes them any more: the warm workers left over are killed."""
+        with self._lock:
+            self._warms = False
+            while self._launching:  # a launch under way ends, its worker killed, first
+                self._launched.wait(timeout=5.0)
+            left, self._warm = self._warm, []
+        for worker in left:
+            self._forget(worker)
 
     def _forget(self, worker: Worker) -> None:
         worker.kill()
@@ -425,10 +537,14 @@ class Executor:
         for worker in workers:
             worker.kill()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._retiring.shutdown(wait=False)
+        self._forget_warm()
         self.journal.close()  # stopped on purpose: no block is to blame
 
     def close(self) -> None:
         """Wait for every page, then remove the workers' logs."""
         self._pool.shutdown(wait=True, cancel_futures=True)
+        self._retiring.shutdown(wait=True)
+        self._forget_warm()
         shutil.rmtree(self._log_dir, ignore_errors=True)  # every page is done with its log
         self.journal.close()

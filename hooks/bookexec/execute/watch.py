@@ -123,24 +123,54 @@ class CheckoutWatch:
             self._base = self._scan()
 
     def _scan(self) -> dict[str, Identity]:
+        """Every file's identity, by its path from the root. Read after every block: one
+        lstat per file (the directory entry's), none for a tracked file the folders already
+        gave (the book's checkout: 1755 files, 32 ms a block by os.walk, lstat and relpath)."""
         found: dict[str, Identity] = {}
+        root = str(self.root)
         for folder in sorted(self._folders):
-            for top, dirs, names in os.walk(folder):
-                if Path(top) == self.root:  # a snippet beside mkdocs.yml: the files alone,
-                    dirs[:] = []  # never the whole checkout (its .venv, site/ and .cache/)
-                dirs[:] = sorted(d for d in dirs if d not in _SKIP)
-                for name in names:
-                    self._identify(os.path.join(top, name), found)
+            # A snippet beside mkdocs.yml: the root's files alone, never the whole checkout
+            # (its .venv, site/ and .cache/).
+            deep = folder != self.root
+            self._walk(str(folder), os.path.relpath(folder, root), found, deep)
         for name in self._files:
-            self._identify(str(self.root / name), found)
+            if name not in found:
+                self._identify(os.path.join(root, name), os.path.normpath(name), found)
         return found
 
-    def _identify(self, path: str, found: dict[str, Identity]) -> None:
+    def _walk(
+        self, path: str, relative: str, found: dict[str, Identity], deep: bool = True
+    ) -> None:
+        """As os.walk finds them: a directory, or a link to one, is no file, and only a real
+        directory is entered (if `deep`), skipping `_SKIP`."""
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            return
+        below = []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            name = entry.name if relative == "." else f"{relative}/{entry.name}"
+            if not is_dir:
+                try:
+                    stat = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                found[name] = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+            elif deep and entry.name not in _SKIP and not entry.is_symlink():
+                below.append((entry.path, name))
+        for sub, name in sorted(below):
+            self._walk(sub, name, found)
+
+    def _identify(self, path: str, name: str, found: dict[str, Identity]) -> None:
         try:
             stat = os.lstat(path)
         except OSError:
             return
-        found[os.path.relpath(path, self.root)] = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        found[name] = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
 
     def started(self, where: str) -> Run:
         """A block starts running."""
