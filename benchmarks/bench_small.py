@@ -55,9 +55,16 @@ EXECUTED = re.compile(
 )
 
 
+# Dropped from the caller's environment: the engine's own switches, and PYTHONDONTWRITEBYTECODE,
+# under which a checkout's engine (an editable install) would compile its modules in every
+# build and every worker, where markdown-exec, installed by pip, has its bytecode: the untimed
+# first builds write the engine's, as pip would have.
+DROPPED = ("BOOK_EXEC", "BOOK_CACHE", "GOLDEN", "PYTHONDONTWRITEBYTECODE")
+
+
 def environ(**extra: str) -> dict[str, str]:
     """The environment of every build: check mode, no cache, whatever the caller's shell set."""
-    env = {k: v for k, v in os.environ.items() if k not in ("BOOK_EXEC", "BOOK_CACHE", "GOLDEN")}
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED}
     return {**env, "NO_MKDOCS_2_WARNING": "1", "GOLDEN": "check", "BOOK_CACHE": "off", **extra}
 
 
