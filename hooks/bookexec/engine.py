@@ -3,20 +3,18 @@
 The `Engine` lives as long as the plugin (`bookexec.plugin`), for the whole `mkdocs serve`;
 each `on_config`, the first build's and every rebuild's, makes a new `Build`, with the
 settings read for it (`bookexec.settings`), and stops the last one. A `Build` wires the
-stages of `bookexec.pipeline` (plan, run, judge, render), hands each block's output to the
-engine's fence by (page, block id), and judges the goldens at the end. What is this book's
-own (audit, census, labs, notebooks...) reaches a build through `Extension` objects, so the
-engine never imports `jaxbook`.
+stages of `bookexec.pipeline` (plan, run, judge, render, finish), and hands each block's
+output to the engine's fence by (page, block id). What is this book's own (audit, census,
+labs, notebooks...) reaches a build through `Extension` objects, so the engine never imports
+`jaxbook`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -30,14 +28,13 @@ from bookexec import privacy
 from bookexec.discover.blocks import Block
 from bookexec.discover.options import MARKDOWN_EXEC
 from bookexec.errors import BookError
-from bookexec.escapes import terminal
 from bookexec.execute import cache
 from bookexec.execute.eta import RunTimes
 from bookexec.execute.model import PageRun
-from bookexec.execute.progress import Progress, outside_mkdocs, summary
+from bookexec.execute.progress import Progress, outside_mkdocs
 from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import Runtime
-from bookexec.files import CachePaths, exclusive, killed_holder, not_of_the_book, write_atomic
+from bookexec.files import CachePaths, exclusive, killed_holder, not_of_the_book
 from bookexec.goldens import actions, review
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
@@ -45,7 +42,8 @@ from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions, update_command
 from bookexec.guard import engine_formatter, register
-from bookexec.pipeline.judge import Judge, Verdict, serve_log
+from bookexec.pipeline.finish import Finish
+from bookexec.pipeline.judge import Judge, Verdict
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
@@ -460,7 +458,7 @@ class Engine:
 
 class Build:
     """One build: its stages (`bookexec.pipeline`) wired together, what the extensions read,
-    and the judging at its end."""
+    and their part in its end (`pipeline.finish.Contributions`)."""
 
     def __init__(
         self,
@@ -505,7 +503,6 @@ class Build:
         self.warnings: list[str] = []
         # Two updates at once would remove each other's temporary files: the second refuses.
         self._lock = contextlib.ExitStack()
-        self.finished = False
         if self.mode != "update" and (killed := killed_holder(self.paths.update_lock)):
             # Said, not failed: the goldens as they are get judged as always (issue 38).
             outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s").warning(
@@ -548,6 +545,21 @@ class Build:
             self.masker,
         )
         self.render.launcher = self.judge.launcher
+        self.finishing = Finish(
+            self.planned,
+            self.runs,
+            self.judge,
+            self.render,
+            self.settings,
+            _Contributions(self),
+            root=root,
+            serving=serving,
+            progress=self.progress,
+            versions=self.versions,
+            recorded=self.recorded,
+            started=self.started,
+            annotations=self.actions,
+        )
 
     # -- what the extensions read -------------------------------------------------------------
 
@@ -731,154 +743,69 @@ class Build:
             quoted[target] = f"{state} {self.titles.get(target, '')}"
         return self.runs.state(page, plans.get(page, [])), quoted
 
-    # -- finishing ----------------------------------------------------------------------------
+    # -- finishing: `pipeline.finish.Finish` ------------------------------------------------
 
     def running(self) -> Provenance:
         """This build's versions, and the backend its pages ran on."""
-        return Provenance.of(self.versions, backend=self.runs.backends(self.plans))
+        return self.finishing.running()
 
     def problems(self) -> list[str]:
         """What the extensions find wrong over the whole build (the book's prose audit)."""
-        return [problem for ext in self.extensions for problem in ext.problems(self)]
+        return self.finishing.problems()
 
     def report(self) -> Report:
         """One report for the whole build: failures, drift, new and stale goldens, versions."""
-        planned = self.planned.goldens(self.golden_dir)
-        if self.runs.only is None:
-            stale = sorted(self.runs.goldens.paths() - planned)
-        else:  # GOLDEN_ONLY: a page's own stale goldens, no others
-            page, block_ids = self.runs.only
-            folder = golden_path(self.golden_dir, page, "-").parent
-            mine = self.runs.goldens.paths(folder) if block_ids is None else set()
-            stale = sorted(path for path in mine - planned if path.parent == folder)
-        notes = self.runs.executor.notes
-        return self.judge.report(stale, notes, self.problems(), self.recorded, self.running())
+        return self.finishing.report()
 
     def finish(self) -> None:
         """Judge the whole build at its end: every page has run, so the report is complete."""
         try:
-            self._finish()
+            self.finishing.run(self._rendered())
         finally:
-            self.finished = True
             self._lock.close()
-
-    def _finish(self) -> None:
-        self.runs.executor.close()
-        self.check_all_rendered()
-        if not self.execute:
-            log.info(self.summary_line(shown=self.planned.blocks()))
-            return
-        if self.serving:
-            for problem in self.problems():
-                serve_log().warning(f"prose audit: {problem}")
-            waiting = self.runs.executor.pending()
-            if waiting:
-                log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
-            elif self.runs.background:
-                log.info("bookexec: every page shows live outputs")
-            running = sum(len(self.plans.get(page, [])) for page in waiting)
-            log.info(self.summary_line(running=running))
-            return
-        report = self.report()
-        review.clear(self.root)  # whatever a snippet left there: this build's report replaces it
-        # What `./book stress` reads after each build, whether it passed or not: every claim's
-        # values, so it can say by how much each held under each load.
-        claims = json.dumps(report.claim_values(), indent=1)
-        write_atomic(self.paths.claims, claims + "\n", inside=self.root)
-        if self.mode == "update":
-            self._update(report)
-            return
-        for line in report.timing_notes():  # said, never judged: not an error, even here
-            log.info(f"bookexec: {line}")
-        actions.publish(report, self.actions, self.planned.fence_line, _stdout)
-        if report.failed:
-            for line in report.check_lines():
-                log.error(line)
-            saved = review.save(report)  # `./book review` works from it: nothing runs twice
-            log.error(f"bookexec: {review_hint(self.settings, saved.relative_to(self.root))}")
-            log.info(self.summary_line())
-            raise BookError(report.summary())
-        note = report.version_note()
-        if note:
-            log.info(f"bookexec: {note}; GOLDEN=update records the new versions")
-        log.info(f"bookexec: {report.summary()}")
-        for extension in self.extensions:  # e.g. a generated page must match its goldens
-            stale = extension.check(self)
-            if stale:
-                raise BookError(stale)
-        log.info(self.summary_line())
-
-    def _update(self, report: Report) -> None:
-        """Write what can be written; refuse, and list, what would make the prose false."""
-        for change in report.apply_update():
-            log.info(f"bookexec: {change}")
-        for line in report.timing_notes(kept_only=True):  # not rewritten for a moved time
-            log.info(f"bookexec: {line}")
-        refused = report.refused()
-        problems = [failure.line() for failure in report.failures] + report.refused_writes
-        for c in refused:
-            docs = self.settings.docs
-            guarded = prose.sentences_using(self.root / docs, c.page, c.block_id)
-            lines = [f"REFUSED: {docs}/{c.page}#{c.block_id} (golden not written):"]
-            lines += [f"  claim does not hold: {b}" for b in c.broken]
-            lines += [f"  it guards {where}: {sentence}" for where, sentence in guarded]
-            problems.append("\n".join(lines))
-        for extension in self.extensions:
-            extension.after_update(self)
-        for problem in problems:
-            log.error(terminal(problem))  # a refused claim quotes what a block printed
-        log.info(f"bookexec: {report.update_summary()}")
-        log.info(self.summary_line())
-        if problems:
-            raise BookError(
-                f"{report.update_summary()}: fix the failures and the prose the refused claims "
-                "guard, then run the update again"
-            )
 
     def check_all_rendered(self) -> None:
         """A block the scanner found but markdown-exec never laid out would go unchecked."""
-        missed = self.render.missed(self.entered if self.only_entered else None)
-        if not missed:
-            return
-        message = (
-            "executed blocks that no page rendered, so nothing checked them (is the fence "
-            "indented, or inside an element Markdown does not parse?):\n  " + "\n  ".join(missed)
-        )
-        if self.serving:
-            serve_log().error(f"bookexec: {message}")
-            return
-        raise BookError(message)
+        self.finishing.check_all_rendered(self._rendered())
+
+    def _rendered(self) -> set[str] | None:
+        """The pages whose blocks must all have rendered: with `only_entered`, those entered;
+        else None, every page."""
+        return self.entered if self.only_entered else None
 
     def summary_line(self, shown: int = 0, running: int = 0) -> str:
         """The closing `bookexec summary:` line (`running`: blocks still running behind it)."""
-        statuses = self.judge.statuses()
-        return summary(
-            self.progress.tally,
-            drifted=statuses.count("drifted"),
-            new=statuses.count("new"),
-            seconds=time.perf_counter() - self.started,
-            shown=shown,
-            failed=len(self.failures) + len(self.runs.executor.notes),
-            running=running,
-        )
+        return self.finishing.summary_line(shown, running)
 
     def stop(self) -> None:
         """Stop this build's workers; a build stopped before its end leaves no report."""
         self.runs.executor.stop()
-        if self.execute and not self.serving and not self.finished:
+        if self.execute and not self.serving and not self.finishing.finished:
             review.clear(self.root)
         self._lock.close()
 
 
-def review_hint(settings: Settings, report: Path) -> str:
-    """How the author reviews a failed check: the launcher's review command where the book has
-    one, else the commands MkDocs (or ProperDocs) itself has."""
-    if settings.launcher:
-        return f"to review each block: {settings.launcher} review ({report})"
-    return (
-        f"to accept the new outputs: GOLDEN=update {settings.builder} build --strict (or one "
-        f"page's: GOLDEN_ONLY=PAGE), or accept each in the browser under {settings.builder} serve"
-    )
+class _Contributions:
+    """The extensions' part in a build's end (`pipeline.finish.Contributions`): each
+    extension in turn, handed the build."""
+
+    def __init__(self, build: Build) -> None:
+        self.build = build
+
+    def problems(self) -> list[str]:
+        build = self.build
+        return [problem for ext in build.extensions for problem in ext.problems(build)]
+
+    def check(self) -> str | None:
+        for extension in self.build.extensions:
+            stale = extension.check(self.build)
+            if stale:
+                return stale
+        return None
+
+    def after_update(self) -> None:
+        for extension in self.build.extensions:
+            extension.after_update(self.build)
 
 
 def stop_on_sigterm() -> Callable[[], None]:
@@ -922,13 +849,6 @@ def progress_for(root: Path, settings: Settings) -> Progress:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
-def _stdout(line: str) -> None:
-    """A workflow command for GitHub's runner: a line of its own on stdout, never a log record
-    (MkDocs' log prefixes its level, and the runner reads only lines that begin with `::`)."""
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
 
 
 def _page_text(file: Any) -> str:
