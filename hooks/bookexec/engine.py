@@ -155,9 +155,11 @@ class Engine:
         if command == "serve" and dirty and self.graph is None:
             self.graph = rebuild.Graph()
 
-    def on_config(self, config: Any, settings: Settings | None = None) -> Any:
+    def on_config(
+        self, config: Any, settings: Settings | None = None, warnings: list[str] | None = None
+    ) -> Any:
         """A new Build for this build or rebuild, with its settings; the engine's fences
-        reach it."""
+        reach it. `warnings`: under serve, where the plugin puts a strict build's warnings."""
         self.stop()
         register(config, self.formatter())  # superfences' custom fences, in this config
         root = Path(config.config_file_path).resolve().parent
@@ -165,6 +167,22 @@ class Engine:
         settings = settings or Settings()
         progress = progress_for(root, settings)
         executor, behind = self._executor(root, serving, settings, progress)
+        files_at_start, config_text = None, ""
+        if self.graph is not None:
+            # What the graph reads of the files, read before MkDocs reads them: a file changed
+            # during this build then differs at the next one, and renders its pages again.
+            config_file = Path(config.config_file_path)
+            watched = [Path(config.docs_dir), config_file, *(Path(p) for p in config.watch)]
+            files_at_start = rebuild.snapshot(root, watched)
+            config_text = rebuild.read_or_none(config_file) or ""
+        review_at = None
+        if serving and settings.execute:  # one review server for the whole serve
+            if self.review is None:
+                self.review = BrowserReview(root, served_origin(config))
+            review_at = (self.review.url, self.review.token)
+            self.review.golden_dir = root / settings.goldens  # the build's golden_dir
+            served = f"accepted in the browser under {settings.builder} serve"
+            self.review.writer = f"{served} (never edit by hand)"
         build = Build(
             root,
             serving,
@@ -174,25 +192,15 @@ class Engine:
             settings=settings,
             progress=progress,
             background=behind,
+            nav_places=prose.nav_places(config.nav),
+            browser_review=review_at,
+            only_entered=self.graph is not None,
+            files_at_start=files_at_start,
+            config_text=config_text,
+            warnings=warnings,
         )
-        build.render.nav_places = prose.nav_places(config.nav)
         if settings.glossary:
             add_assets(config)
-        build.only_entered = self.graph is not None
-        if self.graph is not None:
-            # What the graph reads of the files, read before MkDocs reads them: a file changed
-            # during this build then differs at the next one, and renders its pages again.
-            config_file = Path(config.config_file_path)
-            watched = [Path(config.docs_dir), config_file, *(Path(p) for p in config.watch)]
-            build.files_at_start = rebuild.snapshot(root, watched)
-            build.config_text = rebuild.read_or_none(config_file) or ""
-        if serving and settings.execute:  # one review server for the whole serve
-            if self.review is None:
-                self.review = BrowserReview(root, served_origin(config))
-            build.render.review = (self.review.url, self.review.token)
-            self.review.golden_dir = build.golden_dir
-            served = f"accepted in the browser under {settings.builder} serve"
-            self.review.writer = f"{served} (never edit by hand)"
         self.build = build
         for extension in self.extensions:
             extension.start(build, config)
@@ -471,7 +479,19 @@ class Build:
         settings: Settings | None = None,
         progress: Progress | None = None,
         background: bool = False,
+        nav_places: dict[str, Fact] | None = None,
+        browser_review: tuple[str, str] | None = None,
+        only_entered: bool = False,
+        files_at_start: dict[str, int] | None = None,
+        config_text: str = "",
+        warnings: list[str] | None = None,
     ) -> None:
+        """`nav_places`: the facts of the reserved block `nav` (`prose.nav_places`);
+        `browser_review`: under serve, its (address, token); `only_entered`: check
+        only the pages entered for blocks never rendered (a dirty build renders some);
+        `files_at_start` and `config_text`: under serve --dirty, the files the page graph reads
+        and the config's text, read as the build began; `warnings`: under serve, where the
+        warnings a strict build fails on go, to be shown, not counted."""
         self.root = root
         self.serving = serving
         self.settings = settings or Settings()
@@ -487,20 +507,25 @@ class Build:
         # The build's secrets, masked in everything a page shows: sources and includes too.
         self.masker = privacy.Masker.from_environ(self.settings.environ)
         self.golden_dir = root / self.settings.goldens
-        # Under `mkdocs serve --dirty` (`Engine._choose`): each page's inputs, the pages this
-        # build rendered, and the run states each render used.
-        self.only_entered = False
-        self.inputs: dict[str, rebuild.Inputs] = {}
+        # Set here alone, but for `./book update PAGE` (`jaxbook.cli.partial`), which renders
+        # no page and so sets it before `finish`.
+        self.only_entered = only_entered
+        self.files_at_start = files_at_start or {}
+        self.config_text = config_text
+        # Under serve: the warnings a strict build fails on, shown, not counted (the plugin's).
+        self.warnings = [] if warnings is None else warnings
+        # Filled as MkDocs enters the pages: the pages entered, their URLs, and under `mkdocs
+        # serve --dirty` the run states each render used and the pages whose runs each quotes.
         self.entered: set[str] = set()
         self.urls: set[str] = set()  # the URLs of the pages entered
         self.used: dict[str, tuple[str, dict[str, str]]] = {}
         self.quoting: dict[str, list[str]] = {}
+        # Set once, at `on_files` (MkDocs' files, which the constructor cannot have): the
+        # glossary, by `Engine.on_files` when the book has one; under `mkdocs serve --dirty`,
+        # each page's title and inputs, by `Engine._choose`. None and empty until then.
+        self.terms: Terms | None = None
         self.titles: dict[str, str] = {}
-        self.files_at_start: dict[str, int] = {}
-        self.config_text = ""
-        self.terms: Terms | None = None  # the glossary's hover definitions, made at on_files
-        # Under serve: the warnings a strict build fails on, shown, not counted (the plugin's).
-        self.warnings: list[str] = []
+        self.inputs: dict[str, rebuild.Inputs] = {}
         # Two updates at once would remove each other's temporary files: the second refuses.
         self._lock = contextlib.ExitStack()
         if self.mode != "update" and (killed := killed_holder(self.paths.update_lock)):
@@ -529,10 +554,18 @@ class Build:
         self.planned = Plan(self.settings.reading())
         self.runs = Runs(executor, goldens, self.execute, background)
         rules = machine_path_rules(root, self.settings.environ)
-        self.judge = Judge(self.runs, self.golden_dir, rules, runtime.classify, root, serving)
         # The commands messages name: the book's launcher's, or its builder's (`update_command`).
-        self.judge.launcher = self.settings.launcher or self.settings.builder
-        self.judge.words = runtime.drift_words
+        launcher = self.settings.launcher or self.settings.builder
+        self.judge = Judge(
+            self.runs,
+            self.golden_dir,
+            rules,
+            runtime.classify,
+            root,
+            serving,
+            launcher=launcher,
+            words=runtime.drift_words,
+        )
         self.render = RenderStage(
             self.planned,
             self.runs,
@@ -543,8 +576,10 @@ class Build:
             root,
             serving,
             self.masker,
+            launcher=launcher,
+            review=browser_review,
+            nav_places=nav_places,
         )
-        self.render.launcher = self.judge.launcher
         self.finishing = Finish(
             self.planned,
             self.runs,
