@@ -95,6 +95,8 @@ settings.
   when nothing runs.
 - `pipeline.judge`: each block's output against its golden, the failures, the report.
 - `pipeline.render`: what the fence shows for a block, prose values and figures, the page check.
+- `pipeline.finish`: a build's end: the report complete, said, saved for the review or written
+  by the update, and the summary.
 - `pipeline.terms`: the glossary of a build: its anchors, links checked, terms marked, cards placed.
 
 Layer 6, `serve`: `mkdocs serve` alone; nothing here runs in `mkdocs build`.

@@ -3,21 +3,19 @@
 The `Engine` lives as long as the plugin (`bookexec.plugin`), for the whole `mkdocs serve`;
 each `on_config`, the first build's and every rebuild's, makes a new `Build`, with the
 settings read for it (`bookexec.settings`), and stops the last one. A `Build` wires the
-stages of `bookexec.pipeline` (plan, run, judge, render), hands each block's output to the
-engine's fence by (page, block id), and judges the goldens at the end. What is this book's
-own (audit, census, labs, notebooks...) reaches a build through `Extension` objects, so the
-engine never imports `jaxbook`.
+stages of `bookexec.pipeline` (plan, run, judge, render, finish), and hands each block's
+output to the engine's fence by (page, block id). What is this book's own (audit, census,
+labs, notebooks...) reaches a build through `Extension` objects, so the engine never imports
+`jaxbook`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
-import json
 import logging
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -31,15 +29,14 @@ from bookexec import privacy
 from bookexec.discover.blocks import PAGE_FOLDERS, SNIPPET_ROOT, Block
 from bookexec.discover.options import MARKDOWN_EXEC
 from bookexec.errors import BookError
-from bookexec.escapes import terminal
 from bookexec.execute import cache
 from bookexec.execute.eta import RunTimes
 from bookexec.execute.model import PageRun
-from bookexec.execute.progress import Progress, outside_mkdocs, summary
+from bookexec.execute.progress import Progress, outside_mkdocs
 from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import Runtime
 from bookexec.execute.watch import CheckoutWatch
-from bookexec.files import CachePaths, exclusive, killed_holder, not_of_the_book, write_atomic
+from bookexec.files import CachePaths, exclusive, killed_holder, not_of_the_book
 from bookexec.goldens import actions, review
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
@@ -47,7 +44,8 @@ from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions, update_command
 from bookexec.guard import engine_formatter, register
-from bookexec.pipeline.judge import Judge, Verdict, serve_log
+from bookexec.pipeline.finish import Finish
+from bookexec.pipeline.judge import Judge, Verdict
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
@@ -171,9 +169,11 @@ class Engine:
         if command == "serve" and dirty and self.graph is None:
             self.graph = rebuild.Graph()
 
-    def on_config(self, config: Any, settings: Settings | None = None) -> Any:
+    def on_config(
+        self, config: Any, settings: Settings | None = None, warnings: list[str] | None = None
+    ) -> Any:
         """A new Build for this build or rebuild, with its settings; the engine's fences
-        reach it."""
+        reach it. `warnings`: under serve, where the plugin puts a strict build's warnings."""
         self.stop()
         register(config, self.formatter())  # superfences' custom fences, in this config
         root = Path(config.config_file_path).resolve().parent
@@ -184,6 +184,22 @@ class Engine:
         # edits it while blocks run.
         watch = self.read_only_watch(root, config, settings) if not serving else None
         executor, behind = self._executor(root, serving, settings, progress, watch)
+        files_at_start, config_text = None, ""
+        if self.graph is not None:
+            # What the graph reads of the files, read before MkDocs reads them: a file changed
+            # during this build then differs at the next one, and renders its pages again.
+            config_file = Path(config.config_file_path)
+            watched = [Path(config.docs_dir), config_file, *(Path(p) for p in config.watch)]
+            files_at_start = rebuild.snapshot(root, watched)
+            config_text = rebuild.read_or_none(config_file) or ""
+        review_at = None
+        if serving and settings.execute:  # one review server for the whole serve
+            if self.review is None:
+                self.review = BrowserReview(root, served_origin(config))
+            review_at = (self.review.url, self.review.token)
+            self.review.golden_dir = root / settings.goldens  # the build's golden_dir
+            served = f"accepted in the browser under {settings.builder} serve"
+            self.review.writer = f"{served} (never edit by hand)"
         build = Build(
             root,
             serving,
@@ -194,25 +210,15 @@ class Engine:
             progress=progress,
             background=behind,
             watch=watch,
+            nav_places=prose.nav_places(config.nav),
+            browser_review=review_at,
+            only_entered=self.graph is not None,
+            files_at_start=files_at_start,
+            config_text=config_text,
+            warnings=warnings,
         )
-        build.render.nav_places = prose.nav_places(config.nav)
         if settings.glossary:
             add_assets(config)
-        build.only_entered = self.graph is not None
-        if self.graph is not None:
-            # What the graph reads of the files, read before MkDocs reads them: a file changed
-            # during this build then differs at the next one, and renders its pages again.
-            config_file = Path(config.config_file_path)
-            watched = [Path(config.docs_dir), config_file, *(Path(p) for p in config.watch)]
-            build.files_at_start = rebuild.snapshot(root, watched)
-            build.config_text = rebuild.read_or_none(config_file) or ""
-        if serving and settings.execute:  # one review server for the whole serve
-            if self.review is None:
-                self.review = BrowserReview(root, served_origin(config))
-            build.render.review = (self.review.url, self.review.token)
-            self.review.golden_dir = build.golden_dir
-            served = f"accepted in the browser under {settings.builder} serve"
-            self.review.writer = f"{served} (never edit by hand)"
         self.build = build
         for extension in self.extensions:
             extension.start(build, config)
@@ -507,7 +513,7 @@ class Engine:
 
 class Build:
     """One build: its stages (`bookexec.pipeline`) wired together, what the extensions read,
-    and the judging at its end."""
+    and their part in its end (`pipeline.finish.Contributions`)."""
 
     def __init__(
         self,
@@ -521,7 +527,19 @@ class Build:
         progress: Progress | None = None,
         background: bool = False,
         watch: CheckoutWatch | None = None,
+        nav_places: dict[str, Fact] | None = None,
+        browser_review: tuple[str, str] | None = None,
+        only_entered: bool = False,
+        files_at_start: dict[str, int] | None = None,
+        config_text: str = "",
+        warnings: list[str] | None = None,
     ) -> None:
+        """`nav_places`: the facts of the reserved block `nav` (`prose.nav_places`);
+        `browser_review`: under serve, its (address, token); `only_entered`: check
+        only the pages entered for blocks never rendered (a dirty build renders some);
+        `files_at_start` and `config_text`: under serve --dirty, the files the page graph reads
+        and the config's text, read as the build began; `warnings`: under serve, where the
+        warnings a strict build fails on go, to be shown, not counted."""
         self.root = root
         self.watch = watch  # the read-only watch, which the snippets' folders join (`plan`)
         self.serving = serving
@@ -538,23 +556,27 @@ class Build:
         # The build's secrets, masked in everything a page shows: sources and includes too.
         self.masker = privacy.Masker.from_environ(self.settings.environ)
         self.golden_dir = root / self.settings.goldens
-        # Under `mkdocs serve --dirty` (`Engine._choose`): each page's inputs, the pages this
-        # build rendered, and the run states each render used.
-        self.only_entered = False
-        self.inputs: dict[str, rebuild.Inputs] = {}
+        # Set here alone, but for `./book update PAGE` (`jaxbook.cli.partial`), which renders
+        # no page and so sets it before `finish`.
+        self.only_entered = only_entered
+        self.files_at_start = files_at_start or {}
+        self.config_text = config_text
+        # Under serve: the warnings a strict build fails on, shown, not counted (the plugin's).
+        self.warnings = [] if warnings is None else warnings
+        # Filled as MkDocs enters the pages: the pages entered, their URLs, and under `mkdocs
+        # serve --dirty` the run states each render used and the pages whose runs each quotes.
         self.entered: set[str] = set()
         self.urls: set[str] = set()  # the URLs of the pages entered
         self.used: dict[str, tuple[str, dict[str, str]]] = {}
         self.quoting: dict[str, list[str]] = {}
+        # Set once, at `on_files` (MkDocs' files, which the constructor cannot have): the
+        # glossary, by `Engine.on_files` when the book has one; under `mkdocs serve --dirty`,
+        # each page's title and inputs, by `Engine._choose`. None and empty until then.
+        self.terms: Terms | None = None
         self.titles: dict[str, str] = {}
-        self.files_at_start: dict[str, int] = {}
-        self.config_text = ""
-        self.terms: Terms | None = None  # the glossary's hover definitions, made at on_files
-        # Under serve: the warnings a strict build fails on, shown, not counted (the plugin's).
-        self.warnings: list[str] = []
+        self.inputs: dict[str, rebuild.Inputs] = {}
         # Two updates at once would remove each other's temporary files: the second refuses.
         self._lock = contextlib.ExitStack()
-        self.finished = False
         if self.mode != "update" and (killed := killed_holder(self.paths.update_lock)):
             # Said, not failed: the goldens as they are get judged as always (issue 38).
             outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s").warning(
@@ -581,11 +603,19 @@ class Build:
         self.planned = Plan(self.settings.reading())
         self.runs = Runs(executor, goldens, self.execute, background, self.settings.docs)
         rules = machine_path_rules(root, self.settings.environ)
-        self.judge = Judge(self.runs, self.golden_dir, rules, runtime.classify, root, serving)
         # The commands messages name: the book's launcher's, or its builder's (`update_command`).
-        self.judge.launcher = self.settings.launcher or self.settings.builder
-        self.judge.words = runtime.drift_words
-        self.judge.docs = self.settings.docs
+        launcher = self.settings.launcher or self.settings.builder
+        self.judge = Judge(
+            self.runs,
+            self.golden_dir,
+            rules,
+            runtime.classify,
+            root,
+            serving,
+            launcher=launcher,
+            words=runtime.drift_words,
+            docs=self.settings.docs,
+        )
         self.render = RenderStage(
             self.planned,
             self.runs,
@@ -596,8 +626,25 @@ class Build:
             root,
             serving,
             self.masker,
+            launcher=launcher,
+            review=browser_review,
+            nav_places=nav_places,
         )
-        self.render.launcher = self.judge.launcher
+        self.finishing = Finish(
+            self.planned,
+            self.runs,
+            self.judge,
+            self.render,
+            self.settings,
+            _Contributions(self),
+            root=root,
+            serving=serving,
+            progress=self.progress,
+            versions=self.versions,
+            recorded=self.recorded,
+            started=self.started,
+            annotations=self.actions,
+        )
 
     # -- what the extensions read -------------------------------------------------------------
 
@@ -783,154 +830,69 @@ class Build:
             quoted[target] = f"{state} {self.titles.get(target, '')}"
         return self.runs.state(page, plans.get(page, [])), quoted
 
-    # -- finishing ----------------------------------------------------------------------------
+    # -- finishing: `pipeline.finish.Finish` ------------------------------------------------
 
     def running(self) -> Provenance:
         """This build's versions, and the backend its pages ran on."""
-        return Provenance.of(self.versions, backend=self.runs.backends(self.plans))
+        return self.finishing.running()
 
     def problems(self) -> list[str]:
         """What the extensions find wrong over the whole build (the book's prose audit)."""
-        return [problem for ext in self.extensions for problem in ext.problems(self)]
+        return self.finishing.problems()
 
     def report(self) -> Report:
         """One report for the whole build: failures, drift, new and stale goldens, versions."""
-        planned = self.planned.goldens(self.golden_dir)
-        if self.runs.only is None:
-            stale = sorted(self.runs.goldens.paths() - planned)
-        else:  # GOLDEN_ONLY: a page's own stale goldens, no others
-            page, block_ids = self.runs.only
-            folder = golden_path(self.golden_dir, page, "-").parent
-            mine = self.runs.goldens.paths(folder) if block_ids is None else set()
-            stale = sorted(path for path in mine - planned if path.parent == folder)
-        notes = self.runs.executor.notes
-        return self.judge.report(stale, notes, self.problems(), self.recorded, self.running())
+        return self.finishing.report()
 
     def finish(self) -> None:
         """Judge the whole build at its end: every page has run, so the report is complete."""
         try:
-            self._finish()
+            self.finishing.run(self._rendered())
         finally:
-            self.finished = True
             self._lock.close()
-
-    def _finish(self) -> None:
-        self.runs.executor.close()
-        self.check_all_rendered()
-        if not self.execute:
-            log.info(self.summary_line(shown=self.planned.blocks()))
-            return
-        if self.serving:
-            for problem in self.problems():
-                serve_log().warning(f"prose audit: {problem}")
-            waiting = self.runs.executor.pending()
-            if waiting:
-                log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
-            elif self.runs.background:
-                log.info("bookexec: every page shows live outputs")
-            running = sum(len(self.plans.get(page, [])) for page in waiting)
-            log.info(self.summary_line(running=running))
-            return
-        report = self.report()
-        review.clear(self.root)  # whatever a snippet left there: this build's report replaces it
-        # What `./book stress` reads after each build, whether it passed or not: every claim's
-        # values, so it can say by how much each held under each load.
-        claims = json.dumps(report.claim_values(), indent=1)
-        write_atomic(self.paths.claims, claims + "\n", inside=self.root)
-        if self.mode == "update":
-            self._update(report)
-            return
-        for line in report.timing_notes():  # said, never judged: not an error, even here
-            log.info(f"bookexec: {line}")
-        actions.publish(report, self.actions, self.planned.fence_line, _stdout)
-        if report.failed:
-            for line in report.check_lines():
-                log.error(line)
-            saved = review.save(report)  # `./book review` works from it: nothing runs twice
-            log.error(f"bookexec: {review_hint(self.settings, saved.relative_to(self.root))}")
-            log.info(self.summary_line())
-            raise BookError(report.summary())
-        note = report.version_note()
-        if note:
-            log.info(f"bookexec: {note}; GOLDEN=update records the new versions")
-        log.info(f"bookexec: {report.summary()}")
-        for extension in self.extensions:  # e.g. a generated page must match its goldens
-            stale = extension.check(self)
-            if stale:
-                raise BookError(stale)
-        log.info(self.summary_line())
-
-    def _update(self, report: Report) -> None:
-        """Write what can be written; refuse, and list, what would make the prose false."""
-        for change in report.apply_update():
-            log.info(f"bookexec: {change}")
-        for line in report.timing_notes(kept_only=True):  # not rewritten for a moved time
-            log.info(f"bookexec: {line}")
-        refused = report.refused()
-        problems = [failure.line() for failure in report.failures] + report.refused_writes
-        for c in refused:
-            docs = self.settings.docs
-            guarded = prose.sentences_using(self.root / docs, c.page, c.block_id, docs)
-            lines = [f"REFUSED: {docs}/{c.page}#{c.block_id} (golden not written):"]
-            lines += [f"  claim does not hold: {b}" for b in c.broken]
-            lines += [f"  it guards {where}: {sentence}" for where, sentence in guarded]
-            problems.append("\n".join(lines))
-        for extension in self.extensions:
-            extension.after_update(self)
-        for problem in problems:
-            log.error(terminal(problem))  # a refused claim quotes what a block printed
-        log.info(f"bookexec: {report.update_summary()}")
-        log.info(self.summary_line())
-        if problems:
-            raise BookError(
-                f"{report.update_summary()}: fix the failures and the prose the refused claims "
-                "guard, then run the update again"
-            )
 
     def check_all_rendered(self) -> None:
         """A block the scanner found but markdown-exec never laid out would go unchecked."""
-        missed = self.render.missed(self.entered if self.only_entered else None)
-        if not missed:
-            return
-        message = (
-            "executed blocks that no page rendered, so nothing checked them (is the fence "
-            "indented, or inside an element Markdown does not parse?):\n  " + "\n  ".join(missed)
-        )
-        if self.serving:
-            serve_log().error(f"bookexec: {message}")
-            return
-        raise BookError(message)
+        self.finishing.check_all_rendered(self._rendered())
+
+    def _rendered(self) -> set[str] | None:
+        """The pages whose blocks must all have rendered: with `only_entered`, those entered;
+        else None, every page."""
+        return self.entered if self.only_entered else None
 
     def summary_line(self, shown: int = 0, running: int = 0) -> str:
         """The closing `bookexec summary:` line (`running`: blocks still running behind it)."""
-        statuses = self.judge.statuses()
-        return summary(
-            self.progress.tally,
-            drifted=statuses.count("drifted"),
-            new=statuses.count("new"),
-            seconds=time.perf_counter() - self.started,
-            shown=shown,
-            failed=len(self.failures) + len(self.runs.executor.notes),
-            running=running,
-        )
+        return self.finishing.summary_line(shown, running)
 
     def stop(self) -> None:
         """Stop this build's workers; a build stopped before its end leaves no report."""
         self.runs.executor.stop()
-        if self.execute and not self.serving and not self.finished:
+        if self.execute and not self.serving and not self.finishing.finished:
             review.clear(self.root)
         self._lock.close()
 
 
-def review_hint(settings: Settings, report: Path) -> str:
-    """How the author reviews a failed check: the launcher's review command where the book has
-    one, else the commands MkDocs (or ProperDocs) itself has."""
-    if settings.launcher:
-        return f"to review each block: {settings.launcher} review ({report})"
-    return (
-        f"to accept the new outputs: GOLDEN=update {settings.builder} build --strict (or one "
-        f"page's: GOLDEN_ONLY=PAGE), or accept each in the browser under {settings.builder} serve"
-    )
+class _Contributions:
+    """The extensions' part in a build's end (`pipeline.finish.Contributions`): each
+    extension in turn, handed the build."""
+
+    def __init__(self, build: Build) -> None:
+        self.build = build
+
+    def problems(self) -> list[str]:
+        build = self.build
+        return [problem for ext in build.extensions for problem in ext.problems(build)]
+
+    def check(self) -> str | None:
+        for extension in self.build.extensions:
+            stale = extension.check(self.build)
+            if stale:
+                return stale
+        return None
+
+    def after_update(self) -> None:
+        for extension in self.build.extensions:
+            extension.after_update(self.build)
 
 
 def stop_on_sigterm() -> Callable[[], None]:
@@ -974,13 +936,6 @@ def progress_for(root: Path, settings: Settings) -> Progress:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
-def _stdout(line: str) -> None:
-    """A workflow command for GitHub's runner: a line of its own on stdout, never a log record
-    (MkDocs' log prefixes its level, and the runner reads only lines that begin with `::`)."""
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
 
 
 def _page_text(file: Any, docs: str) -> str:

@@ -443,10 +443,13 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Start a new build, with its settings: the one place the environment is read."""
         read = settings.read(self.config, os.environ, docs_name(config), builder_name())
-        made: MkDocsConfig | None = self.configured().on_config(config, read)
+        # Under serve: each build's own counter, and its own warnings.
+        served = ServedWarnings() if self.command == "serve" else None
+        warnings = None if served is None else served.seen
+        made: MkDocsConfig | None = self.configured().on_config(config, read, warnings)
         self.stand_in.start(config)
-        if self.command == "serve":  # each build's own counter, and its own warnings
-            self.current().current().warnings = ServedWarnings().attach()
+        if served is not None:
+            served.attach()
         return made
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:

@@ -196,13 +196,13 @@ def test_a_one_block_update_converts_nothing_so_imports_no_notebook_renderer(lab
 # goldens the generated page reads before the named page's run has ended, and which after.
 WATCHED_UPDATE = """
 import sys
-from bookexec import engine
+from bookexec.pipeline import finish
 from jaxbook import jax_changes
 from jaxbook.cli import partial
 
 phase = ["during"]
 read = jax_changes._read
-update = engine.Build._update
+update = finish.Finish._update
 
 
 def reading(path):
@@ -216,7 +216,7 @@ def updating(self, report):
 
 
 jax_changes._read = reading
-engine.Build._update = updating
+finish.Finish._update = updating
 sys.exit(partial.main(["first.md#uses"]))
 """
 

@@ -14,6 +14,7 @@ from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
 from bookexec.execute.cache import BlockCache
 from bookexec.execute.model import BlockRun, Note, PageRun
+from bookexec.execute.progress import Progress
 from bookexec.goldens.compare import Comparison, Snapshot, compare, plain_text
 from bookexec.goldens.report import Failure
 from bookexec.goldens.store import (
@@ -24,12 +25,15 @@ from bookexec.goldens.store import (
     written_by,
 )
 from bookexec.goldens.store import render as render_golden
+from bookexec.pipeline.finish import Finish
 from bookexec.pipeline.judge import Judge
 from bookexec.pipeline.plan import Plan
+from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
 from bookexec.privacy import Masker
 from bookexec.render.fence import format_python
 from bookexec.render.layout import Look
+from bookexec.settings import Settings
 from conftest import REPO
 
 GOLDENS = Path("/nowhere/tests/golden")  # never read: the snapshot holds the goldens
@@ -280,6 +284,64 @@ def test_with_the_browser_review_the_drift_has_accept_and_keep_escaped():
     note = render(source)
     assert '<div class="executed-book-drift-note" data-block="first" data-page="ch.md"' in note
     assert 'data-answer="accept"' in note and note.count("<script>") == 1
+
+
+# -- finish: the build's end, with the extensions' part through `Contributions` ------------
+
+
+class Asked:
+    """A `Contributions` that notes what the finish stage asked of it."""
+
+    def __init__(self, stale: str | None = None) -> None:
+        self.stale = stale
+        self.asked: list[str] = []
+
+    def problems(self) -> list[str]:
+        self.asked.append("problems")
+        return []
+
+    def check(self) -> str | None:
+        self.asked.append("check")
+        return self.stale
+
+    def after_update(self) -> None:
+        self.asked.append("after_update")
+
+
+def finish_of(root: Path, contributions: Asked, mode: str = "check") -> Finish:
+    """The finish stage of a build of a book without blocks, alone."""
+    plan, runs = Plan(), Runs(CannedExecutor({}), snapshot({}), execute=True)
+    judge = Judge(runs, GOLDENS, [], plain_text, root, serving=False)
+    render = RenderStage(plan, runs, judge, {}, lambda name: "text", lambda *a: None, root, False)
+    settings = Settings(mode=mode)
+    return Finish(
+        plan,
+        runs,
+        judge,
+        render,
+        settings,
+        contributions,
+        root=root,
+        serving=False,
+        progress=Progress(lambda line: None),
+        versions={"python": "3.13"},
+        recorded=None,
+        started=0.0,
+    )
+
+
+def test_the_finish_stage_asks_the_extensions_in_its_order_and_fails_on_their_check(tmp_path):
+    clean = Asked()
+    finish_of(tmp_path, clean).run()
+    assert clean.asked == ["problems", "check"]
+    stale = Asked(stale="the table page is not as its goldens say")
+    finish = finish_of(tmp_path, stale)
+    with pytest.raises(BookError, match="the table page is not as its goldens say"):
+        finish.run()
+    assert finish.finished  # a build stopped after its end keeps its report
+    updated = Asked()
+    finish_of(tmp_path, updated, mode="update").run()
+    assert updated.asked == ["problems", "after_update"]
 
 
 # -- the store: named versions, no runtime's names built in ----------------------------------

@@ -56,6 +56,10 @@ class Judge:
         classify: Classifier,
         root: Path,
         serving: bool,
+        *,
+        launcher: str = "",
+        words: Mapping[str, str] = PLAIN_WORDS,
+        docs: str = "docs",
     ) -> None:
         self.runs = runs
         self.golden_dir = golden_dir
@@ -67,9 +71,9 @@ class Judge:
         self.comparisons: dict[tuple[str, str], Comparison] = {}
         self.failures: dict[tuple[str, str], Failure] = {}  # (page, block id or "") -> failure
         self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
-        self.launcher = ""  # the book's command line, whose commands its messages name
-        self.words: Mapping[str, str] = PLAIN_WORDS  # drift classes in the runtime's words
-        self.docs = "docs"  # the book's docs_dir as messages name it, set from its settings
+        self.launcher = launcher  # the book's command line, whose commands its messages name
+        self.words = words  # drift classes in the runtime's words
+        self.docs = docs  # the book's docs_dir as messages name it
 
     def judged(self, page: str, block: Block) -> Verdict:
         """A block's output as the reader sees it, its comparison with its golden, or why it

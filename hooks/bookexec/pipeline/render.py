@@ -42,6 +42,10 @@ class RenderStage:
         root: Path,
         serving: bool,
         masker: Masker | None = None,
+        *,
+        launcher: str = "",
+        review: tuple[str, str] | None = None,
+        nav_places: dict[str, Fact] | None = None,
     ) -> None:
         self.plan = plan
         self.masker = masker or Masker()
@@ -52,11 +56,11 @@ class RenderStage:
         self.other_release = other_release
         self.root = root
         self.serving = serving
-        # Under `mkdocs serve`: the browser review's (address, token), set by the engine;
+        # Under `mkdocs serve`: the browser review's (address, token), from the engine;
         # the drift shown at a block then has accept and keep buttons (`fence.drift_warning`).
-        self.review: tuple[str, str] | None = None
-        self.launcher = ""  # the book's command line, set by the engine from its settings
-        self.nav_places: dict[str, Fact] = {}  # the reserved block `nav`
+        self.review = review
+        self.launcher = launcher  # the book's command line, from the build's settings
+        self.nav_places = nav_places or {}  # the reserved block `nav`
         self.sources: dict[str, tuple[str, dict[str, Any]]] = {}  # page -> markdown, meta
         self.offsets: dict[str, int] = {}  # page -> lines of front matter before its markdown
         # Blocks found on their page's final HTML as planned (labs: judged), and what each
