@@ -5,6 +5,7 @@ that launcher (the plugin's `launcher` option), the plain MkDocs form where it h
 from __future__ import annotations
 
 import html
+import re
 import urllib.request
 
 import pytest
@@ -17,13 +18,11 @@ PAGE = '# New\n\n```python exec="on" id="fresh"\n--8<-- "snippets/new/fresh.py"\
 
 
 def new_block_book(site, launcher: str) -> None:
+    config = site.root / "mkdocs.yml"
+    text = re.sub(r"\n\s+launcher: .*", "", config.read_text())  # the fixture names ./book
     if launcher:
-        config = site.root / "mkdocs.yml"
-        config.write_text(
-            config.read_text().replace(
-                "      extensions:", f"      launcher: {launcher}\n      extensions:"
-            )
-        )
+        text = text.replace("      extensions:", f"      launcher: {launcher}\n      extensions:")
+    config.write_text(text)
     site.page("new.md", PAGE)
     site.snippet("new/fresh.py", 'print("fresh")\n')
 

@@ -58,7 +58,7 @@ def test_update_writes_goldens_that_then_pass(book):
     assert sorted(goldens) == ["drift/count.txt", "drift/jaxpr.txt"]
     assert "sin" in goldens["drift/jaxpr.txt"]
     assert "jax: " not in goldens["drift/jaxpr.txt"]  # versions live in one file
-    assert "GOLDEN=update" in goldens["drift/jaxpr.txt"]
+    assert "written-by: ./book update" in goldens["drift/jaxpr.txt"]  # the fixture's launcher
     versions = (book.root / "tests" / "golden" / "VERSIONS").read_text()
     assert "jax: " in versions and "backend: cpu" in versions
     checked = book.build()
