@@ -17,7 +17,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -280,11 +280,18 @@ class Site:
         base = self.root / "tests" / "golden"
         return {str(p.relative_to(base)): p.read_text() for p in sorted(base.rglob("*.txt"))}
 
-    def build(self, mode: str = "check", timeout: float = 300, **env: str) -> Result:
-        """`mkdocs build --strict` in GOLDEN=`mode`, with `env` added to the environment."""
+    def build(
+        self,
+        mode: str = "check",
+        timeout: float = 300,
+        command: Sequence[str] = (),
+        **env: str,
+    ) -> Result:
+        """`mkdocs build --strict` (or `command`) in GOLDEN=`mode`, with `env` added to the
+        environment."""
         environ = {**os.environ, "GOLDEN": mode, "NO_MKDOCS_2_WARNING": "1", **env}
         proc = subprocess.run(
-            [str(MKDOCS), "build", "--strict"],
+            list(command) or [str(MKDOCS), "build", "--strict"],
             cwd=self.root,
             env=environ,
             stdout=subprocess.PIPE,

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_markdown_exec_book import mkdocs
 
 from bookexec.goldens.compare import compare
 from bookexec.pipeline.judge import serve_message
+from conftest import Site
 
 pytestmark = pytest.mark.build
 
@@ -71,7 +71,7 @@ def test_a_book_with_its_own_folders_hears_only_of_them(tmp_path):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
 
-    update = mkdocs(root, GOLDEN="update")
+    update = Site(root).build("update")
     said = update.output
     assert update.returncode != 0, said  # a failure and a read-only breach: refused
     assert "FAILED: page src/page.md, block 'boom', snippet src/page.md (inline)" in said
@@ -90,7 +90,7 @@ def test_a_book_with_its_own_folders_hears_only_of_them(tmp_path):
         PAGE.replace("6 * 7", "6 * 8") + '\n```python exec="on" id="fresh"\nprint(1)\n```\n'
     )
     summary = tmp_path / "summary.md"
-    check = mkdocs(root, GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary))
+    check = Site(root).build(GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary))
     said = check.output
     assert check.returncode != 0, said
     assert (

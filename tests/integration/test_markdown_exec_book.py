@@ -10,16 +10,14 @@ honour fails naming it. The build process never imports JAX, nor do its workers.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import MKDOCS, REPO, Result, Site
+from conftest import REPO, Site
 
 pytestmark = pytest.mark.build
 
@@ -31,39 +29,15 @@ _ENGINE_ASSETS = re.compile(r"^\s*<(?:link|script)[^>]*assets/executed-book/.*$\
 _BUILD_DATE = re.compile(r"Build Date UTC : [^\n<]*")
 
 
-def mkdocs(root: Path, *args: str, **env: str) -> Result:
-    """`mkdocs build --strict` (or the command `args`) in `root`, stdout and stderr together."""
-    environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env}
-    proc = subprocess.run(
-        [*args] if args else [str(MKDOCS), "build", "--strict"],
-        cwd=root,
-        env=environ,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        timeout=300,
-    )
-    return Result(proc.returncode, proc.stdout)
-
-
 @pytest.fixture(scope="module")
 def book(tmp_path_factory) -> Site:
     """The fixture book after its first update (goldens written), under `-X importtime`."""
     root = tmp_path_factory.mktemp("mdexec") / "book"
     shutil.copytree(FIXTURE, root)
-    update = mkdocs(
-        root,
-        sys.executable,
-        "-X",
-        "importtime",
-        "-m",
-        "mkdocs",
-        "build",
-        "--strict",
-        GOLDEN="update",
-    )
-    assert update.returncode == 0, update.output
     book = Site(root)
+    importtime = [sys.executable, "-X", "importtime", "-m", "mkdocs", "build", "--strict"]
+    update = book.build("update", command=importtime)
+    assert update.returncode == 0, update.output
     book.update_output = update.output  # type: ignore[attr-defined]
     return book
 
@@ -75,7 +49,7 @@ def markdown_exec_site(tmp_path_factory) -> Path:
     shutil.copytree(FIXTURE, root)
     config = root / "mkdocs.yml"
     config.write_text(config.read_text().replace("  - executed-book\n", "  - markdown-exec\n"))
-    built = mkdocs(root)
+    built = Site(root).build()  # markdown-exec reads no GOLDEN
     assert built.returncode == 0, built.output
     return root / "site"
 

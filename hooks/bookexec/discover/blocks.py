@@ -241,49 +241,35 @@ def scan_page(
             )
         seen[block_id] = start
         if reading.snippets == ANYWHERE and named is None:
+            snippet, inline = f"{docs}/{page} (inline)", True
+            in_block = f"{where} (block '{block_id}', inline code)"
             code = _inline_code(body, root, where, block_id)
-            where_block = f"{where} (block '{block_id}', inline code)"
-            _check_options(options, where_block, reading)
-            check_lines(options, where_block, code)
-            blocks.append(
-                Block(
-                    page,
-                    len(blocks),
-                    start,
-                    block_id,
-                    f"{docs}/{page} (inline)",
-                    code,
-                    options,
-                    docs=docs,
-                    inline=True,
-                    namespace=_namespace(options, reading),
+            _check_options(options, in_block, reading)
+        else:
+            snippet, inline = _single_include(body, where, block_id), False
+            in_block = f"{where} (block '{block_id}', snippet {snippet})"
+            _check_options(options, in_block, reading)
+            expected_dir = snippet_dir_for(page)
+            if reading.snippets == PAGE_FOLDERS and (
+                PurePosixPath(snippet).parent != PurePosixPath(expected_dir)
+            ):
+                raise BookError(
+                    f"{where}: block '{block_id}' includes {snippet}; "
+                    f"snippets of {docs}/{page} live in {expected_dir}/: move the file there"
                 )
-            )
-            continue
-        snippet = _single_include(body, where, block_id)
-        _check_options(options, f"{where} (block '{block_id}', snippet {snippet})", reading)
-        expected_dir = snippet_dir_for(page)
-        if reading.snippets == PAGE_FOLDERS and (
-            PurePosixPath(snippet).parent != PurePosixPath(expected_dir)
-        ):
-            raise BookError(
-                f"{where}: block '{block_id}' includes {snippet}; "
-                f"snippets of {docs}/{page} live in {expected_dir}/: move the file there"
-            )
-        code = _included(snippet, root, where, block_id)
-        check_lines(options, f"{where} (block '{block_id}', snippet {snippet})", code)
-        blocks.append(
-            Block(
-                page,
-                len(blocks),
-                start,
-                block_id,
-                snippet,
-                code,
-                options,
-                docs=docs,
-                namespace=_namespace(options, reading),
-            )
+            code = _included(snippet, root, where, block_id)
+        check_lines(options, in_block, code)
+        add_block(
+            blocks,
+            page,
+            start,
+            block_id,
+            snippet,
+            code,
+            options,
+            docs=docs,
+            inline=inline,
+            namespace=_namespace(options, reading),
         )
     check_includes(f"{docs}/{page}", markdown, root)
     return blocks
@@ -433,9 +419,27 @@ def add_block(
     snippet: str,
     code: str,
     options: dict[str, str],
+    *,
+    docs: str = "docs",
+    inline: bool = False,
+    namespace: str | None = None,
 ) -> None:
     """Append a page's (or a lab's) next block: its index is its place among them."""
-    blocks.append(Block(page, len(blocks), line, block_id, snippet, code, options))
+    index = len(blocks)
+    blocks.append(
+        Block(
+            page,
+            index,
+            line,
+            block_id,
+            snippet,
+            code,
+            options,
+            docs=docs,
+            inline=inline,
+            namespace=namespace,
+        )
+    )
 
 
 def read_snippet(snippet: str, root: Path, where: str, block_id: str) -> str:
