@@ -97,9 +97,11 @@ def session_hash(blocks: list[Block], block: Block) -> str:
     return digest.hexdigest()[:16]
 
 
-def _record(block: Block, result: str, body: str, sources: str) -> str:
+def _record(block: Block, result: str, body: str, sources: str, docs: str = "docs") -> str:
+    """A block's record, in a golden's format; its header names the page under `docs`, the
+    book's docs_dir, as the goldens' do."""
     return render_golden(
-        block.page, block.id, block.snippet, body, _WRITER, result=result, sources=sources
+        block.page, block.id, block.snippet, body, _WRITER, docs, result=result, sources=sources
     )
 
 
@@ -257,7 +259,8 @@ def run_book(
             ran = runs.wait(src)
             for run in ran.blocks:
                 result, body = _body(run, rules)
-                text = _record(run.block, result, body, session_hash(blocks, run.block))
+                sources = session_hash(blocks, run.block)
+                text = _record(run.block, result, body, sources, book.docs)
                 path = golden_path(out_dir, run.block.page, run.block.id)
                 write_atomic(path, text, inside=root / RECORDS)  # never through a symlink
                 written.add(path)
