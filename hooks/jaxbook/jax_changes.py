@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import version
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from bookexec.discover.blocks import Block, scan_page
@@ -33,8 +33,14 @@ from bookexec.errors import BookError
 from bookexec.execute.model import BlockRun
 from bookexec.execute.protocol import BlockResult, BlockStatus
 from bookexec.execute.runner import Executor
-from bookexec.files import confined, read_regular, remove_confined, write_atomic
-from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift
+from bookexec.files import (
+    confined,
+    not_of_the_book,
+    read_regular,
+    remove_confined,
+    write_atomic,
+)
+from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift, Snapshot
 from bookexec.goldens.normalize import PathRule, machine_path_rules, normalize
 from bookexec.goldens.store import (
     Parsed,
@@ -50,6 +56,8 @@ from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
 from bookexec.jax.parse import Jaxpr, Opaque, split_output
 from bookexec.jax.runtime import JaxRuntime
+from bookexec.pipeline.plan import Plan
+from bookexec.pipeline.run import Runs
 from bookexec.plugin import NAME
 from bookexec.settings import Settings
 from bookexec.settings import read as read_settings
@@ -89,9 +97,11 @@ def session_hash(blocks: list[Block], block: Block) -> str:
     return digest.hexdigest()[:16]
 
 
-def _record(block: Block, result: str, body: str, sources: str) -> str:
+def _record(block: Block, result: str, body: str, sources: str, docs: str = "docs") -> str:
+    """A block's record, in a golden's format; its header names the page under `docs`, the
+    book's docs_dir, as the goldens' do."""
     return render_golden(
-        block.page, block.id, block.snippet, body, _WRITER, result=result, sources=sources
+        block.page, block.id, block.snippet, body, _WRITER, docs, result=result, sources=sources
     )
 
 
@@ -121,21 +131,62 @@ def _body(run: BlockRun, rules: list[PathRule]) -> tuple[str, str]:
 BOOK_OPTIONS = {"snippets": "page-folders", "fences": "engine", "goldens": "tests/golden"}
 
 
+def _mkdocs_config(root: Path) -> Any | None:
+    """The book's MkDocs configuration, loaded as a build loads it; None for a checkout without
+    a mkdocs.yml (a test's scratch book)."""
+    config_file = root / "mkdocs.yml"
+    if not config_file.is_file():
+        return None
+    from mkdocs.config import load_config
+
+    return load_config(config_file=str(config_file))
+
+
+def _settings(root: Path, config: Any | None, environ: Mapping[str, str]) -> Settings:
+    if config is None:
+        return read_settings(BOOK_OPTIONS, environ)
+    plugin = config.plugins.get(NAME)
+    if plugin is None:
+        raise BookError(
+            f"{root / 'mkdocs.yml'} does not list the {NAME} plugin: nothing runs a block"
+        )
+    docs = Path(os.path.relpath(config.docs_dir, root)).as_posix()
+    return read_settings(plugin.config, environ, docs=docs)
+
+
 def book_settings(root: Path, environ: Mapping[str, str]) -> Settings:
     """The engine's settings as a build of the book at `root` reads them: mkdocs.yml's
     executed-book options (the blocks' limits, how pages are read, its docs_dir), with the
     environment's variables over them."""
-    config_file = root / "mkdocs.yml"
-    if not config_file.is_file():
-        return read_settings(BOOK_OPTIONS, environ)
-    from mkdocs.config import load_config
+    return _settings(root, _mkdocs_config(root), environ)
 
-    config = load_config(config_file=str(config_file))
-    plugin = config.plugins.get(NAME)
-    if plugin is None:
-        raise BookError(f"{config_file} does not list the {NAME} plugin: nothing runs a block")
-    docs = Path(os.path.relpath(config.docs_dir, root)).as_posix()
-    return read_settings(plugin.config, environ, docs=docs)
+
+def book_pages(root: Path, docs: str, config: Any | None) -> list[tuple[str, str]]:
+    """The book's Markdown pages as a build collects them, as (docs-relative path, text), by
+    path: MkDocs' own files of the docs_dir (`mkdocs.structure.files.get_files`: what
+    `exclude_docs` and `draft_docs` leave out is not a page of the build); without a
+    mkdocs.yml, every `.md` under `docs`. Labs (notebooks, made pages by mkdocs-jupyter) are
+    not among them. A page that is not the book's own file (a symlink, or outside the book) is
+    refused, as a build refuses it."""
+    if config is None:
+        folder = root / docs
+        found = [(path.relative_to(folder).as_posix(), path) for path in folder.rglob("*.md")]
+    else:
+        from mkdocs.structure.files import get_files
+
+        found = [
+            (file.src_uri, Path(config.docs_dir) / file.src_uri)
+            for file in get_files(config).documentation_pages()
+        ]
+    pages = []
+    for src, path in sorted(found, key=lambda item: PurePosixPath(item[0])):
+        if problem := not_of_the_book(path, root):
+            raise BookError(
+                f"{docs}/{src}: {problem}; the book runs only its own files: put the file "
+                "itself there. Nothing ran"
+            )
+        pages.append((src, path.read_text(encoding="utf-8")))
+    return pages
 
 
 def run_book(
@@ -147,14 +198,19 @@ def run_book(
     environ: Mapping[str, str],
     settings: Settings | None = None,
 ) -> Path:
-    """Run every block under `python`'s JAX, through the book's executor; rewrite that
+    """Run every block under `python`'s JAX, through the build's own stages; rewrite that
     version's record folder. `environ` is the command line's environment (limits, hash seed,
     secrets to mask); `settings` the book's, read from its mkdocs.yml by default (its pages
     read and its blocks limited as a build reads and limits them).
 
+    The pages are the build's (`book_pages`), planned as a build plans them
+    (`pipeline.plan.Plan`: a bad fence, or a session named on two pages, fails before any
+    block runs), and run one at a time, in the plan's order, by the run stage
+    (`pipeline.run.Runs`) over the book's executor.
+
     With `pages` (docs-relative, such as `tracers.md`), only those pages run and only their
     records are rewritten: an author who changed a chapter re-records it without rerunning
-    the whole book under every release.
+    the whole book under every release. The whole book is still planned, as a build plans it.
     """
     facts = _interpreter_facts(python)
     rules = machine_path_rules(root, os.environ, facts)
@@ -165,16 +221,19 @@ def run_book(
             raise BookError(
                 f"{out_dir} has no record yet: run ./book jax-changes on the whole book"
             )
-    book = settings or book_settings(root, environ)
-    docs = root / book.docs
-    written: set[Path] = set()
-    backends: set[str] = set()
-    chosen = sorted(docs.rglob("*.md"))
+    config = _mkdocs_config(root)
+    book = settings or _settings(root, config, environ)
+    found = book_pages(root, book.docs, config)
+    wanted = {PurePosixPath(page).as_posix() for page in pages or ()}
     if pages:
-        unknown = [page for page in pages if not (docs / page).is_file()]
+        known = {src for src, _ in found}
+        unknown = [page for page in pages if PurePosixPath(page).as_posix() not in known]
         if unknown:
             raise BookError(f"no such page under {book.docs}/: {', '.join(unknown)}")
-        chosen = [docs / page for page in sorted(pages)]
+    plan = Plan(reading=book.reading())
+    plan.scan(found, root, book.auto)  # labs are not run: no extension's pages (`owned`)
+    written: set[Path] = set()
+    backends: set[str] = set()
     # One page at a time, in one session each, as a build runs it; no cache, no checkout
     # watch (as before the executor ran it), each block under its own fence's limits.
     executor = Executor(
@@ -187,20 +246,21 @@ def run_book(
         seed=book.hash_seed,
         python=python,
     )
+    # Every block runs (nothing shows a golden), so no golden is read: the snapshot is lazy.
+    runs = Runs(executor, Snapshot.read(root / book.goldens, ()), execute=True, docs=book.docs)
     try:
         for message in executor.killed:
             say(message)
-        for page in chosen:
-            src = page.relative_to(docs).as_posix()
-            blocks = scan_page(src, page.read_text(encoding="utf-8"), root, reading=book.reading())
-            if not blocks:
+        for src, blocks in plan.pages.items():
+            if not blocks or (pages and src not in wanted):
                 continue
             say(f"jax-changes: {src}: {len(blocks)} blocks under JAX {facts['jax']}")
-            executor.submit(src, blocks)
-            ran = executor.page(src)
+            runs.start({src: blocks})
+            ran = runs.wait(src)
             for run in ran.blocks:
                 result, body = _body(run, rules)
-                text = _record(run.block, result, body, session_hash(blocks, run.block))
+                sources = session_hash(blocks, run.block)
+                text = _record(run.block, result, body, sources, book.docs)
                 path = golden_path(out_dir, run.block.page, run.block.id)
                 write_atomic(path, text, inside=root / RECORDS)  # never through a symlink
                 written.add(path)

@@ -460,6 +460,81 @@ def test_records_are_made_by_the_executor_s_page_run(tmp_path):
             assert record.output == body, name
 
 
+# A book of its own, read as a build reads it: its docs_dir is `pages/`, its fences are
+# markdown-exec's (whose `session` a page may name), and its drafts are left out of the site.
+SCRATCH_CONFIG = """\
+site_name: scratch
+docs_dir: pages
+exclude_docs: drafts/
+plugins:
+  - executed-book:
+      fences: markdown-exec
+markdown_extensions:
+  - pymdownx.superfences
+"""
+
+
+def _scratch_book(tmp_path, pages: dict[str, str]):
+    root = tmp_path / "book"
+    (root / "pages").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(SCRATCH_CONFIG)
+    for name, text in pages.items():
+        (root / "pages" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "pages" / name).write_text(f"# {name}\n\n{text}")
+    return root
+
+
+def _fence(block_id: str, code: str, options: str = "") -> str:
+    return f'```python exec="on" id="{block_id}"{options}\n{code}\n```\n'
+
+
+def test_jax_changes_runs_the_pages_a_build_collects(tmp_path):
+    """`./book jax-changes` runs the pages MkDocs collects for a build (its docs_dir's, less
+    what `exclude_docs` leaves out), in the plan's order, through the build's stages."""
+    import os
+    import sys
+
+    from jaxbook.jax_changes import run_book
+
+    root = _scratch_book(
+        tmp_path,
+        {
+            "a.md": _fence("one", "print('a')"),
+            "guide/b.md": _fence("two", "print('b')"),
+            "drafts/d.md": _fence("three", "print('d')"),
+        },
+    )
+    said: list[str] = []
+    out = run_book(root, sys.executable, say=said.append, environ=os.environ)
+    assert said == [
+        f"jax-changes: a.md: 1 blocks under JAX {PINNED}",
+        f"jax-changes: guide/b.md: 1 blocks under JAX {PINNED}",
+    ]
+    record = parse((out / "a" / "one.txt").read_text())
+    assert (record.header_fields()["block"], record.output) == ("pages/a.md#one", "a\n")
+    assert parse((out / "guide" / "b" / "two.txt").read_text()).output == "b\n"
+    assert not (out / "drafts").exists()  # not a page of the build: not run
+
+
+def test_a_session_named_on_two_pages_fails_jax_changes_before_any_block_runs(tmp_path):
+    """The plan stage checks the whole book before the run stage starts a page: a session that
+    two pages name is the build's error, and nothing is run or recorded."""
+    import os
+    import sys
+
+    from jaxbook.jax_changes import run_book
+
+    shared = _fence("s", "print(1)", ' session="shared"')
+    root = _scratch_book(tmp_path, {"a.md": shared, "b.md": shared})
+    said: list[str] = []
+    with pytest.raises(
+        BookError, match=r'pages/b\.md:3 .*session="shared" is also used on pages/a\.md:3'
+    ):
+        run_book(root, sys.executable, say=said.append, environ=os.environ)
+    assert said == []
+    assert not (root / RECORDS).exists()
+
+
 NOTE = """
 [[note]]
 between = ["{old}", "{new}"]
