@@ -1,13 +1,14 @@
 """The worker: a child process that holds one page's session and runs its blocks in order.
 
-It talks to the build over a `multiprocessing` connection passed as a file descriptor, so the
-snippet owns `sys.stdout` and `sys.stderr`. Everything a reader running the snippet would see,
+It talks to the build over a private pipe passed as a file descriptor (`protocol.Channel`), so
+the snippet owns `sys.stdout` and `sys.stderr`. Everything a reader running the snippet would see,
 `print`, direct writes to either stream, writes from a library's callback threads (flushed by
 the runtime's `flush` after each block) and warnings, lands in one ordered capture. It imports
 only what the build's `Start` message names (`bookexec.execute.protocol`), and nothing else a
 snippet could notice: a block that counts modules sees what a plain interpreter has.
 
-Run as ``python -m bookexec.execute.worker FD``. It must not import MkDocs: it starts once per page.
+Run as ``python -m bookexec.execute.worker BYTES LIFELINE-FD CHANNEL-FD``: it bounds itself
+(`bookexec.execute.launch`), then serves. It must not import MkDocs: it starts once per page.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ import time
 import traceback
 import types
 from collections.abc import Buffer, Callable
-from multiprocessing.connection import Connection
 
 from bookexec.execute import protocol, reaper
 from bookexec.execute.protocol import BlockError, BlockResult, BlockStatus
@@ -487,7 +487,7 @@ class Session:
 
 def main(fd: int) -> None:
     """Serve one page: preload, then run blocks until the build says finish."""
-    conn = Connection(fd)
+    conn = protocol.Channel(fd)
     capture = Capture()
     sys.stdin = io.StringIO("")
     sys.stdout = Stream(capture, "<stdout>")
@@ -527,4 +527,11 @@ def main(fd: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]))
+    # BYTES LIFELINE-FD CHANNEL-FD: bounded first (`bookexec.execute.launch`), then serving.
+    loaded = set(sys.modules)
+    from bookexec.execute import launch
+
+    memory, lifeline, channel = (int(arg) for arg in sys.argv[1:4])
+    launch.bound(memory, lifeline)
+    launch.forget_imports(loaded)
+    main(channel)
