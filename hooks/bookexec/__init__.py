@@ -66,7 +66,7 @@ Layer 3, `execute`: blocks run in worker processes; generic, it never imports JA
 - `execute.progress`: pages and blocks done, slow blocks, the summary line.
 - `execute.eta`: the time left, from each block's last run time.
 - `execute.lifeline`: a worker dies with the build that started it.
-- `execute.launch`: starts a worker bounded: its memory limit and a subreaper, then the worker.
+- `execute.launch`: bounds a worker as it starts: its watcher, memory limit and subreaper.
 - `execute.reaper`: every process a block started is killed with its block, page or build.
 - `execute.watch`: the book is read-only to its blocks; a change names the block and the file.
 - `execute.journal`: the blocks running now, so a build a block kills is named by the next.

@@ -68,11 +68,22 @@ print(scale.__annotations__)
 
 HIDDEN_ABOVE = "import sys  # hidden\n" + ANNOTATIONS  # compiled through the shown numbering
 
+# What the worker needed to start and to talk to the build is not loaded for the snippet: its
+# pipe (multiprocessing's connection, pickle, socket), its limits (ctypes, resource), the
+# launch itself. A block counting what an import adds would count them otherwise.
+IMPORTS = """\
+import sys
+
+started = ["multiprocessing", "pickle", "socket", "select", "ctypes", "_ctypes", "resource"]
+started += ["bookexec.execute.launch", "bookexec.execute.lifeline"]
+print([name for name in started if name in sys.modules])
+"""
+
 
 @pytest.mark.parametrize(
     "code",
-    [FORK, THREADS, ANNOTATIONS, HIDDEN_ABOVE],
-    ids=["fork", "threads", "annotations", "annotations-hidden-above"],
+    [FORK, THREADS, ANNOTATIONS, HIDDEN_ABOVE, IMPORTS],
+    ids=["fork", "threads", "annotations", "annotations-hidden-above", "imports"],
 )
 def test_a_block_prints_what_plain_python_prints_run_after_run(tmp_path, code):
     plain = plain_python(tmp_path, code)

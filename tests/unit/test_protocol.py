@@ -4,9 +4,10 @@ and the worker's own imports stay out of a snippet's sight."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
-from multiprocessing import Pipe
+import threading
 
 import pytest
 
@@ -61,10 +62,53 @@ def test_each_message_round_trips_as_plain_data(message):
 
 
 def test_messages_cross_a_real_pipe():
-    parent, child = Pipe()
+    left, right = socket.socketpair()
+    parent, child = protocol.Channel(left.detach()), protocol.Channel(right.detach())
     for message in MESSAGES:
         protocol.send(parent, message)
         assert protocol.receive(child) == message
+    parent.close()
+    with pytest.raises(EOFError):
+        protocol.receive(child)
+    child.close()
+
+
+def test_a_frame_larger_than_the_pipe_crosses_whole():
+    """A block's output may be megabytes: the frame is written and read in parts."""
+    left, right = socket.socketpair()
+    parent, child = protocol.Channel(left.detach()), protocol.Channel(right.detach())
+    big = BlockResult(status=BlockStatus.OK, output="é" * 3_000_000)
+    sender = threading.Thread(target=protocol.send, args=(parent, big))
+    sender.start()
+    assert protocol.receive(child) == big
+    sender.join()
+    parent.close()
+    child.close()
+
+
+class Count(int):
+    """An int of a snippet's own type, which `marshal` does not write."""
+
+
+class Scalar:
+    """A number of another library's kind (as NumPy's float32), with `__float__` only."""
+
+    def __float__(self) -> float:
+        return 2.5
+
+
+def test_values_of_a_snippets_own_types_cross_as_plain_values():
+    left, right = socket.socketpair()
+    parent, child = protocol.Channel(left.detach()), protocol.Channel(right.detach())
+    facts = [{"name": "n", "kind": "exact", "value": Count(3), "band": None}]
+    claims = [{"left": "n", "op": "<=", "right": Scalar(), "says": ""}]
+    protocol.send(parent, BlockResult(status=BlockStatus.OK, facts=facts, claims=claims))
+    got = protocol.receive(child)
+    assert isinstance(got, BlockResult)
+    assert got.facts[0]["value"] == 3 and type(got.facts[0]["value"]) is int
+    assert got.claims[0]["right"] == 2.5
+    parent.close()
+    child.close()
 
 
 @pytest.mark.parametrize(
@@ -96,5 +140,6 @@ def test_the_worker_imports_nothing_a_snippet_could_notice():
     )
     loaded = set(eval(out.stdout))
     heavy = {"dataclasses", "typing", "json", "inspect", "ast", "importlib", "jax", "mkdocs"}
+    heavy |= {"multiprocessing", "pickle", "socket", "select", "ctypes", "resource"}
     assert not loaded & heavy, sorted(loaded & heavy)
     assert not any(name.startswith("bookexec.goldens") for name in loaded)

@@ -9,12 +9,13 @@ import contextlib
 import os
 import re
 import resource
+import select
+import socket
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Mapping
-from multiprocessing import Pipe
 from pathlib import Path
 
 from bookexec import privacy
@@ -53,8 +54,8 @@ class Worker:
         self.memory = memory or self.limits.memory
         # Every process the worker starts inherits this mark (bookexec.execute.reaper.marked).
         self.mark = f"{os.getpid()}-{id(self)}-{time.monotonic_ns()}"
-        parent, child = Pipe()
-        self.conn = parent
+        parent, child = socket.socketpair()
+        self.conn = protocol.Channel(parent.detach())
         self._kill_lock = threading.Lock()
         self.stack_file = os.path.join(log_dir, f"stack-{id(self)}.txt")
         self.log_file = os.path.join(log_dir, f"worker-{id(self)}.log")
@@ -63,17 +64,13 @@ class Worker:
         with open(self.log_file, "wb") as log:
             self.proc = subprocess.Popen(
                 [
-                    # The launcher sets the memory limit and the subreaper, then execs the
-                    # worker (bookexec.execute.launch).
-                    python,
-                    "-m",
-                    "bookexec.execute.launch",
-                    str(self.memory),
-                    str(self.lifeline.child_fd),
-                    "--",
+                    # The worker bounds itself before anything else: its watcher, memory
+                    # limit and subreaper (bookexec.execute.launch).
                     python,
                     "-m",
                     "bookexec.execute.worker",
+                    str(self.memory),
+                    str(self.lifeline.child_fd),
                     str(child.fileno()),
                 ],
                 pass_fds=[child.fileno(), self.lifeline.child_fd],
@@ -181,10 +178,10 @@ class Worker:
         exits); False after `timeout`."""
         deadline = time.monotonic() + timeout
         while True:
-            if self.conn.poll(min(0.25, max(deadline - time.monotonic(), 0))):
+            if _readable(self.conn, min(0.25, max(deadline - time.monotonic(), 0))):
                 return True
             if self.proc.poll() is not None:
-                if self.conn.poll(0):  # its last word, sent before it went
+                if _readable(self.conn, 0):  # its last word, sent before it went
                     return True
                 raise EOFError
             if time.monotonic() >= deadline:
@@ -259,6 +256,16 @@ class Worker:
             if not self.conn.closed:
                 self.conn.close()
             self.lifeline.cut()
+
+
+def _readable(channel: protocol.Channel, timeout: float) -> bool:
+    """Whether a frame, or the end of the pipe, waits on the channel within `timeout` s;
+    OSError once the channel is closed (another thread's `kill`)."""
+    if channel.closed:
+        raise OSError("the worker's channel is closed")
+    poller = select.poll()
+    poller.register(channel.fileno(), select.POLLIN)
+    return bool(poller.poll(timeout * 1000))
 
 
 class WorkerFailed(Exception):

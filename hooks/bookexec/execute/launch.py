@@ -1,9 +1,11 @@
-"""Becomes the worker, bounded and watched: its watcher forked off, a memory limit and a
-subreaper, then `exec` of the worker.
+"""How a worker starts, bounded and watched: its watcher forked off, a memory limit and a
+subreaper, all set in the worker's own process before its first block.
 
-Run as ``python -m bookexec.execute.launch BYTES LIFELINE-FD -- WORKER-ARGV...``. Both settings
-survive `execve`, and this process's imports (`ctypes`, `resource`) do not: the worker a
-snippet sees has loaded nothing more than before.
+The worker's main (``python -m bookexec.execute.worker BYTES LIFELINE-FD CHANNEL-FD``) calls
+`bound` first. What this module imports (`ctypes`, `resource`) is then taken out of
+`sys.modules` again (`forget_imports`): the worker a snippet sees has loaded nothing more than
+a plain interpreter that ran the worker's own imports. One interpreter per worker, where a
+launcher that `exec`s the worker would start two.
 
 - The memory limit is RLIMIT_DATA: the kernel refuses a private writable mapping past it, so a
   block over it gets a `MemoryError` (or an allocator's error) in its own process instead of
@@ -17,18 +19,15 @@ snippet sees has loaded nothing more than before.
 
 from __future__ import annotations
 
-import ctypes
-import os
-import resource
 import sys
-
-from bookexec.execute.lifeline import keep_watch
 
 PR_SET_CHILD_SUBREAPER = 36
 
 
 def become_subreaper() -> bool:
     """Make this process the subreaper of its descendants; False where the system cannot."""
+    import ctypes
+
     try:
         # The interpreter's own symbols include libc's: no library search (which may run
         # `ldconfig`).
@@ -44,6 +43,8 @@ def limit_memory(limit: int) -> None:
     children; 0 leaves the limit as it is."""
     if limit <= 0:
         return
+    import resource
+
     _, hard = resource.getrlimit(resource.RLIMIT_DATA)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
@@ -51,17 +52,20 @@ def limit_memory(limit: int) -> None:
     resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
 
 
-def main(argv: list[str]) -> None:
-    """Fork the watcher, set the limit and the subreaper, then become the command after
-    `--`."""
-    limit, lifeline, separator, *command = argv
-    if separator != "--" or not command:
-        raise SystemExit("usage: python -m bookexec.execute.launch BYTES FD -- COMMAND...")
-    keep_watch(int(lifeline))  # before the subreaper: the watcher must not stay in its tree
-    limit_memory(int(limit))
+def bound(limit: int, lifeline: int) -> None:
+    """Fork the watcher of pipe `lifeline`, set the memory limit and the subreaper; then
+    forget every module this needed."""
+    loaded = set(sys.modules)
+    from bookexec.execute.lifeline import keep_watch
+
+    keep_watch(lifeline)  # before the subreaper: the watcher must not stay in its tree
+    limit_memory(limit)
     become_subreaper()
-    os.execv(command[0], command)
+    forget_imports(loaded)
 
 
-if __name__ == "__main__":
-    main(sys.argv[1:])
+def forget_imports(loaded: set[str]) -> None:
+    """Take every module imported since `loaded` out of `sys.modules`: a snippet that
+    imports one gets it afresh, and one that counts modules counts only its own."""
+    for name in set(sys.modules) - loaded:
+        del sys.modules[name]

@@ -3,8 +3,8 @@
 The build holds the write end of a pipe for each worker. Nothing is ever written, so a read of
 the other end returns only when every write end is closed: the build closed it on purpose, or
 the build's process is gone (killed by SIGTERM or SIGKILL, or crashed), since the kernel closes
-a dead process's files. The read end is held by a *watcher*: a process that the launcher
-(`bookexec.execute.launch`) forks out of the worker's tree before it becomes the worker. When
+a dead process's files. The read end is held by a *watcher*: a process that the worker
+forks out of its own tree as it starts (`bookexec.execute.launch`). When
 the pipe ends, the watcher stops and kills the worker and every process below it
 (`bookexec.execute.reaper`), even while the worker is deep in a snippet or an XLA compile.
 
@@ -55,7 +55,7 @@ def started(pid: int) -> str | None:
 
 
 def keep_watch(fd: int) -> None:
-    """In the launcher, before it becomes the worker: fork the watcher of pipe `fd` out of this
+    """In the worker, as it starts: fork the watcher of pipe `fd` out of this
     process's tree (a double fork: it is nobody's child here), then close this copy of `fd`."""
     worker = os.getpid()
     born = started(worker)

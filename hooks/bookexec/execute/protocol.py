@@ -5,15 +5,22 @@ The build sends `Start` (what to preload, which probe to run, where to dump stac
 `BlockResult` per block and `Finished` (the backend and devices its probe saw).
 
 On the pipe each message is a plain dict of strings, numbers, lists and None, tagged by its
-`op`. This module runs in every worker before the first block, so it imports nothing a
-snippet could notice (no dataclasses, typing or json: a snippet that counts the modules an
-import adds, or that runs in a fresh interpreter, must see what a fresh Python has).
+`op`, written as one frame: its length, then the dict in `marshal`'s format (`Channel`). This
+module runs in every worker before the first block, so it imports nothing a snippet could
+notice (no dataclasses, typing, json, pickle or `multiprocessing`: a snippet that counts the
+modules an import adds, or that runs in a fresh interpreter, must see what a fresh Python has).
+`marshal` is loaded in every Python already: the import system reads bytecode with it.
 """
 
 from __future__ import annotations
 
+import marshal
 from enum import StrEnum
-from multiprocessing.connection import Connection  # the worker has it loaded already
+
+# os's functions as the worker started: a block may replace `os.read` or `os.write` with a mock.
+from os import close as _close
+from os import read as _read
+from os import write as _write
 
 # The signal on which a worker dumps every thread's stack into its `Start.stack_file`, asked
 # by the build before it kills a block that ran out of time. Linux's SIGRTMAX, as a number: the
@@ -205,11 +212,89 @@ def decode(data: object) -> Message:
         raise ProtocolError(f"not a worker message ({error!r}): {data!r:.200}") from None
 
 
-def send(conn: Connection, message: Message) -> None:
-    """Write one message to a `multiprocessing` connection."""
-    conn.send(encode(message))
+_HEADER = 4  # a frame's length, in bytes, big-endian, before the frame
+_MARSHAL_VERSION = 4  # written and read by every Python 3 the engine supports
 
 
-def receive(conn: Connection) -> Message:
-    """Read one message from a `multiprocessing` connection."""
-    return decode(conn.recv())
+class Channel:
+    """One end of the private pipe between the build and a worker: messages as frames, on a
+    file descriptor this object owns. Blocking; the build waits for a frame with `select`
+    before it reads one (`bookexec.execute.handle`)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    @property
+    def closed(self) -> bool:
+        """Whether `close` was called: the descriptor is no longer this channel's."""
+        return self.fd < 0
+
+    def fileno(self) -> int:
+        """The descriptor, to wait on (`select`)."""
+        return self.fd
+
+    def send(self, data: object) -> None:
+        """Write one frame; OSError once the other end is gone, ValueError once closed."""
+        # marshal checks the types as it writes (ValueError), where mypy cannot.
+        try:
+            payload = marshal.dumps(data, _MARSHAL_VERSION)  # type: ignore[arg-type]
+        except ValueError:  # a value of a snippet's own type (an int or str subclass...)
+            payload = marshal.dumps(_plain(data), _MARSHAL_VERSION)  # type: ignore[arg-type]
+        frame = memoryview(len(payload).to_bytes(_HEADER, "big") + payload)
+        while frame:
+            frame = frame[_write(self._open(), frame) :]
+
+    def recv(self) -> object:
+        """Read one frame; EOFError once the other end is gone."""
+        size = int.from_bytes(self._exactly(_HEADER), "big")
+        return marshal.loads(self._exactly(size))
+
+    def close(self) -> None:
+        """Close the descriptor; the other end reads the end of the pipe. Safe twice."""
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            _close(fd)
+
+    def _open(self) -> int:
+        if self.fd < 0:
+            raise ValueError("the channel is closed")
+        return self.fd
+
+    def _exactly(self, size: int) -> bytes:
+        parts: list[bytes] = []
+        while size:
+            part = _read(self._open(), min(size, 1 << 20))
+            if not part:
+                raise EOFError("the other end of the channel is gone")
+            parts.append(part)
+            size -= len(part)
+        return b"".join(parts)
+
+
+def _plain(value: object) -> object:
+    """`value` in the types `marshal` writes: a subclass of int, float or str as its base
+    value, a number of another kind (NumPy's) as an int or a float, anything else as text."""
+    if value is None or type(value) in (bool, int, float, str):
+        return value
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    for kind in (bool, int, float, str):
+        if isinstance(value, kind):
+            return kind(value)
+    if hasattr(value, "__index__"):
+        return int(value)
+    if hasattr(value, "__float__"):
+        return float(value)
+    return str(value)
+
+
+def send(channel: Channel, message: Message) -> None:
+    """Write one message to the channel."""
+    channel.send(encode(message))
+
+
+def receive(channel: Channel) -> Message:
+    """Read one message from the channel; EOFError once the other end is gone."""
+    return decode(channel.recv())

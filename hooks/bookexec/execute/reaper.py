@@ -1,7 +1,7 @@
 """Every process a block started ends with its block, its page or its build.
 
-A worker is made a *child subreaper* (Linux `PR_SET_CHILD_SUBREAPER`) by `bookexec.execute.launch`
-before it becomes the worker, so a process a snippet detaches (a double fork, a new session,
+A worker is made a *child subreaper* (Linux `PR_SET_CHILD_SUBREAPER`) as it starts
+(`bookexec.execute.launch`), so a process a snippet detaches (a double fork, a new session,
 a daemon) is re-parented to the worker instead of to init, and stays in the worker's tree. The
 tree is read from `/proc`: each process's parent is the fourth field of `/proc/<pid>/stat`.
 

@@ -1,13 +1,14 @@
 """The worker: a child process that holds one page's session and runs its blocks in order.
 
-It talks to the build over a `multiprocessing` connection passed as a file descriptor, so the
-snippet owns `sys.stdout` and `sys.stderr`. Everything a reader running the snippet would see,
+It talks to the build over a private pipe passed as a file descriptor (`protocol.Channel`), so
+the snippet owns `sys.stdout` and `sys.stderr`. Everything a reader running the snippet would see,
 `print`, direct writes to either stream, writes from a library's callback threads (flushed by
 the runtime's `flush` after each block) and warnings, lands in one ordered capture. It imports
 only what the build's `Start` message names (`bookexec.execute.protocol`), and nothing else a
 snippet could notice: a block that counts modules sees what a plain interpreter has.
 
-Run as ``python -m bookexec.execute.worker FD``. It must not import MkDocs: it starts once per page.
+Run as ``python -m bookexec.execute.worker BYTES LIFELINE-FD CHANNEL-FD``: it bounds itself
+(`bookexec.execute.launch`), then serves. It must not import MkDocs: it starts once per page.
 """
 
 from __future__ import annotations
@@ -17,14 +18,11 @@ import faulthandler
 import io
 import linecache
 import os
-import re
 import sys
 import threading
 import time
-import traceback
 import types
 from collections.abc import Buffer, Callable
-from multiprocessing.connection import Connection
 
 from bookexec.execute import protocol, reaper
 from bookexec.execute.protocol import BlockError, BlockResult, BlockStatus
@@ -33,6 +31,7 @@ from bookexec.execute.protocol import BlockError, BlockResult, BlockStatus
 # its types are mypy's alone.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import traceback
     from typing import Any
 
     from bookexec.facts import Record
@@ -76,8 +75,21 @@ class Capture:
             return "".join(self._parts)
 
 
-# A lone surrogate ("\udcff") cannot be encoded; the page shows U+FFFD in its place.
-_SURROGATE = re.compile("[\ud800-\udfff]")
+def _without_surrogates(text: str) -> str:
+    """A lone surrogate (U+D800 to U+DFFF) cannot be encoded; the page shows U+FFFD instead."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+    return text
+
+
+def _traceback_module() -> types.ModuleType:
+    """`traceback`, imported at the first failure, as plain Python imports it to print one:
+    it and what it imports (`re`, `textwrap`...) are not loaded before a snippet imports them."""
+    import traceback
+
+    return traceback
 
 
 class Stream(io.TextIOBase):
@@ -102,7 +114,7 @@ class Stream(io.TextIOBase):
 
     def write(self, text: str) -> int:
         """Write text into the capture, a lone surrogate as U+FFFD."""
-        self._capture.write(_SURROGATE.sub("\ufffd", text))
+        self._capture.write(_without_surrogates(text))
         return len(text)
 
     def isatty(self) -> bool:
@@ -167,6 +179,7 @@ def describe_exception(
 def _traceback(error: BaseException, snippet: str, numbering: Numbering | None) -> str:
     """The traceback from the snippet's first frame on, its snippet frames named by the file's
     lines and text (as before hidden lines were numbered as shown)."""
+    traceback = _traceback_module()
     if numbering is None:
         kind, start = type(error), _from_snippet(error, snippet)
         return "".join(traceback.format_exception(kind, error, start, limit=_TRACEBACK_FRAMES))
@@ -254,6 +267,7 @@ def _finish_streams() -> None:
 def shown_text(error: BaseException, hidden_notes: tuple[str, ...] = ()) -> str:
     """The exception as the last lines of a traceback show it: type, message and notes (but
     the notes the runtime hides)."""
+    traceback = _traceback_module()
     notes = getattr(error, "__notes__", None)
     if notes is None or not hidden_notes:
         return "".join(traceback.format_exception_only(error))
@@ -349,7 +363,7 @@ class Numbering:
         if frame.filename != self.snippet or frame.lineno is None:
             return frame
         end = frame.end_lineno
-        return traceback.FrameSummary(
+        in_file: traceback.FrameSummary = _traceback_module().FrameSummary(
             frame.filename,
             self.file_line(frame.lineno),
             frame.name,
@@ -358,6 +372,7 @@ class Numbering:
             colno=frame.colno,
             end_colno=frame.end_colno,
         )
+        return in_file
 
     def file_text(self) -> _Registered:
         """While in it, `linecache` quotes the file's lines (the author's traceback)."""
@@ -487,7 +502,7 @@ class Session:
 
 def main(fd: int) -> None:
     """Serve one page: preload, then run blocks until the build says finish."""
-    conn = Connection(fd)
+    conn = protocol.Channel(fd)
     capture = Capture()
     sys.stdin = io.StringIO("")
     sys.stdout = Stream(capture, "<stdout>")
@@ -499,7 +514,7 @@ def main(fd: int) -> None:
         for module in start.preload:
             __import__(module)
     except BaseException:  # to the worker's log (the real stderr), which the build shows
-        traceback.print_exc(file=sys.__stderr__)
+        _traceback_module().print_exc(file=sys.__stderr__)
         raise SystemExit(1) from None
     session = Session(capture, start)
     protocol.send(conn, protocol.Ready(pid=os.getpid()))
@@ -527,4 +542,11 @@ def main(fd: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]))
+    # BYTES LIFELINE-FD CHANNEL-FD: bounded first (`bookexec.execute.launch`), then serving.
+    loaded = set(sys.modules)
+    from bookexec.execute import launch
+
+    memory, lifeline, channel = (int(arg) for arg in sys.argv[1:4])
+    launch.bound(memory, lifeline)
+    launch.forget_imports(loaded)
+    main(channel)

@@ -133,6 +133,9 @@ class _Finder(HTMLParser):
 
 def boxes_of(page_html: str) -> list[Box]:
     """Every box on a page, in order."""
+    lowered = page_html.lower()  # as the parser reads attribute names
+    if not any(mark in lowered for mark in (*_KINDS, _LAB_CELL)):
+        return []  # no element can open a box (markdown-exec's layout): nothing to parse
     finder = _Finder()
     finder.feed(page_html)
     finder.close()
