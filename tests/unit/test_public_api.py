@@ -106,3 +106,15 @@ def test_a_changed_signature_fails_with_how_to_announce_it(monkeypatch):
     monkeypatch.setattr(bookexec.Extension, "scan", scan)
     assert api() != before
     assert "CHANGELOG.md" in HOW
+
+
+def test_a_changed_view_member_fails_too(monkeypatch):
+    """A property's type is in the text: the extensions' view handing out a mutable dict
+    changes it."""
+    before = api()
+
+    def plans(self) -> dict[str, list[bookexec.Block]]:  # pragma: no cover - never called
+        return {}
+
+    monkeypatch.setattr(bookexec.BuildView, "plans", property(plans))
+    assert api() != before
