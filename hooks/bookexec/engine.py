@@ -499,8 +499,8 @@ class Build:
         # The build's secrets, masked in everything a page shows: sources and includes too.
         self.masker = privacy.Masker.from_environ(self.settings.environ)
         self.golden_dir = root / self.settings.goldens
-        # Set here alone, but for `./book update PAGE` (`jaxbook.cli.partial`), which renders
-        # no page and so sets it before `finish`.
+        # Set here alone, but by `finish_unrendered` (`./book update PAGE`), which renders no
+        # page.
         self.only_entered = only_entered
         self.files_at_start = files_at_start or {}
         self.config_text = config_text
@@ -802,6 +802,19 @@ class Build:
             self.finishing.run(self._rendered())
         finally:
             self._lock.close()
+
+    def finish_unrendered(self) -> None:
+        """GOLDEN_ONLY's end when no page was rendered (`./book update PAGE`,
+        `jaxbook.cli.partial`): judge the blocks it ran, then finish as a build's end does,
+        checking no page for blocks never laid out."""
+        if self.runs.only is None:  # BOOK_EXEC=off: nothing runs, nothing to write
+            raise BookError("GOLDEN_ONLY: execution is off (BOOK_EXEC=off); nothing to update")
+        page = self.runs.only[0]
+        for block in self.plans[page]:
+            if self.runs.chosen(page, block):
+                self.judged(page, block)
+        self.only_entered = True
+        self.finish()
 
     def check_all_rendered(self) -> None:
         """A block the scanner found but markdown-exec never laid out would go unchecked."""
