@@ -133,7 +133,8 @@ class Extension:
     def read_only(self) -> tuple[str, ...]:
         """Folders of the book this extension keeps (its records), relative to the book's root
         (mkdocs.yml's): its blocks may change none of their files, like the docs_dir's and the
-        goldens' (`execute.watch`). Asked once per build, before it starts."""
+        goldens' (`execute.watch`). Asked as a build that runs blocks begins, before `start`
+        (not under serve, where the author edits the book while blocks run)."""
         return ()
 
     def scan(self, build: BuildView, src: str, path: Path) -> list[Block] | None:
@@ -143,7 +144,7 @@ class Extension:
         return None
 
     def files(self, build: BuildView, files: Files, config: MkDocsConfig) -> Files:
-        """At `on_files`, once every page is planned and its run started: MkDocs' files;
+        """At `on_files`, once every page is planned (and its blocks started): MkDocs' files;
         return them, with any the extension adds."""
         return files
 
@@ -176,8 +177,9 @@ class Extension:
         return set()
 
     def problems(self, build: BuildView) -> list[str]:
-        """At the build's end, every page rendered: problems found over the whole build,
-        reported with its failures (under serve, said as warnings)."""
+        """At the build's end, every page rendered, when blocks ran (not under BOOK_EXEC=off):
+        problems found over the whole build, reported with its failures (under serve, said as
+        warnings)."""
         return []
 
     def check(self, build: BuildView) -> str | None:
