@@ -6,8 +6,9 @@ The public API is `bookexec.__all__`, and nothing else:
 - `Runtime`, `PythonRuntime`, `JaxRuntime`: the language runtime a book runs its blocks under
   (the plugin's `runtime` option names one, e.g. `bookexec.PythonRuntime`), and `Drift`, the
   class of a drift a runtime's `classify` returns.
-- `Extension`: a book's own feature (the plugin's `extensions` option), handed each `Build`,
-  whose `Block`s and their `Fact`s it reads.
+- `Extension`: a book's own feature (the plugin's `extensions` option), handed each build as a
+  `BuildView`, the read-only part of a `Build` an extension may read: its `Block`s and their
+  `Fact`s, its settings, results and verdicts.
 - `BookError`: the error a bad input raises, said without a traceback; an extension raises it
   to fail a build.
 
@@ -112,10 +113,13 @@ Layer 6, `serve`: `mkdocs serve` alone; nothing here runs in `mkdocs build`.
   with a token; `goldens.review` writes the golden).
 - `serve.templates`: the theme's compiled templates, kept across the rebuilds.
 
-Layer 7, `engine`: MkDocs' events to the stages.
+Layer 7, `engine` and `extension`: MkDocs' events to the stages, and the seam a book's own
+features plug into.
 
 - `engine`: the `Engine` the plugin makes, and one `Build` per MkDocs build, wiring the
-  stages; the `Extension` seam through which a book adds its own features.
+  stages.
+- `extension`: the `Extension` seam through which a book adds its own features, and the
+  `BuildView` each of its hooks is handed: what it may read of a build, read-only.
 
 Layer 8, `jax`: JAX, the runtime this book uses.
 
@@ -145,9 +149,10 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from bookexec.discover.blocks import Block
-    from bookexec.engine import Build, Extension
+    from bookexec.engine import Build
     from bookexec.errors import BookError
     from bookexec.execute.runtime import PythonRuntime, Runtime
+    from bookexec.extension import BuildView, Extension
     from bookexec.goldens.compare import Drift
     from bookexec.goldens.measured import Fact
     from bookexec.jax.runtime import JaxRuntime
@@ -163,7 +168,7 @@ _LAYERS: tuple[tuple[str, ...], ...] = (
     ("render",),
     ("pipeline", "settings"),
     ("serve",),
-    ("engine",),
+    ("engine", "extension"),
     ("jax",),
     ("plugin", "command", "__main__"),
 )
@@ -171,7 +176,8 @@ _LAYERS: tuple[tuple[str, ...], ...] = (
 # Each public name's home, imported when first asked for: not MkDocs in every worker.
 _HOMES = {
     "ExecutedBookPlugin": "bookexec.plugin",
-    "Extension": "bookexec.engine",
+    "Extension": "bookexec.extension",
+    "BuildView": "bookexec.extension",
     "Build": "bookexec.engine",
     "Runtime": "bookexec.execute.runtime",
     "PythonRuntime": "bookexec.execute.runtime",
@@ -186,6 +192,7 @@ __all__ = [
     "Block",
     "BookError",
     "Build",
+    "BuildView",
     "Drift",
     "ExecutedBookPlugin",
     "Extension",

@@ -5,8 +5,8 @@ each `on_config`, the first build's and every rebuild's, makes a new `Build`, wi
 settings read for it (`bookexec.settings`), and stops the last one. A `Build` wires the
 stages of `bookexec.pipeline` (plan, run, judge, render, finish), and hands each block's
 output to the engine's fence by (page, block id). What is this book's own (audit, census,
-labs, notebooks...) reaches a build through `Extension` objects, so the engine never imports
-`jaxbook`.
+labs, notebooks...) reaches a build through `Extension` objects (`bookexec.extension`), each
+handed the `Build` as a `BuildView`, so the engine never imports `jaxbook`.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from bookexec.execute.progress import Progress, outside_mkdocs
 from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import Runtime
 from bookexec.execute.watch import CheckoutWatch
+from bookexec.extension import Extension as Extension  # re-exported: its home in 0.1.0a1
 from bookexec.files import CachePaths, exclusive, killed_holder, not_of_the_book
 from bookexec.goldens import actions, review
 from bookexec.goldens.compare import Snapshot
@@ -60,64 +61,6 @@ from bookexec.serve.templates import TemplateCache
 from bookexec.settings import Settings
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
-
-
-class Extension:
-    """A book's own feature: the Build calls each method at a fixed point; all are optional.
-
-    An extension object lives as long as the Engine; what it keeps for one build it keys on,
-    or resets in, `start`.
-    """
-
-    def start(self, build: Build, config: Any) -> None:
-        """A new build began (`on_config`)."""
-
-    def read_only(self) -> tuple[str, ...]:
-        """Folders of the book this extension keeps (its records), relative to the book's root
-        (mkdocs.yml's): its blocks may change none of their files, like the docs_dir's and the
-        goldens' (`execute.watch`)."""
-        return ()
-
-    def scan(self, build: Build, src: str, path: Path) -> list[Block] | None:
-        """The blocks of a page this extension renders itself (a lab), or None: not its page."""
-        return None
-
-    def files(self, build: Build, files: Any, config: Any) -> Any:
-        """MkDocs' files, planned; return them, with any the extension adds."""
-        return files
-
-    def pre_page(self, build: Build, page: Any, config: Any) -> None:
-        """Before MkDocs reads a page (`on_pre_page`)."""
-
-    def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
-        """A chapter's markdown after its facts are filled in; return it, changed or not."""
-        return markdown
-
-    def rendered(self, build: Build, page: Any) -> None:
-        """MkDocs has rendered the page (`on_page_content`)."""
-
-    def facts(self, build: Build, page: str, block_id: str, release: str) -> dict[str, Fact] | None:
-        """A block's facts as another release recorded them (`{{fact:...@release}}`)."""
-        return None
-
-    def reads(self, build: Build, page: str, markdown: str) -> set[str]:
-        """Other pages whose runs this extension shows on `page` (a table over the book): the
-        page is rendered again, under `mkdocs serve --dirty`, when one of their runs changes."""
-        return set()
-
-    def problems(self, build: Build) -> list[str]:
-        """Problems found over the whole build, reported with its failures."""
-        return []
-
-    def check(self, build: Build) -> str | None:
-        """After a clean check: a problem that must still fail the build, or None."""
-        return None
-
-    def after_update(self, build: Build) -> None:
-        """After the update mode wrote the goldens."""
-
-    def post_build(self, build: Build) -> None:
-        """The build's pages are all written (`on_post_build`)."""
 
 
 class Engine:
@@ -556,8 +499,8 @@ class Build:
         # The build's secrets, masked in everything a page shows: sources and includes too.
         self.masker = privacy.Masker.from_environ(self.settings.environ)
         self.golden_dir = root / self.settings.goldens
-        # Set here alone, but for `./book update PAGE` (`jaxbook.cli.partial`), which renders
-        # no page and so sets it before `finish`.
+        # Set here alone, but by `finish_unrendered` (`./book update PAGE`), which renders no
+        # page.
         self.only_entered = only_entered
         self.files_at_start = files_at_start or {}
         self.config_text = config_text
@@ -646,7 +589,7 @@ class Build:
             annotations=self.actions,
         )
 
-    # -- what the extensions read -------------------------------------------------------------
+    # -- what the extensions (through `extension.BuildView`) and the plugin read ---------------
 
     def watched(self) -> list[Path]:
         """The folders `mkdocs serve` watches for this book beyond MkDocs' own: the goldens'
@@ -684,6 +627,11 @@ class Build:
         """Blocks shown from their goldens while they run (under serve)."""
         return self.judge.pending_blocks
 
+    @property
+    def only_page(self) -> str | None:
+        """The one page that runs under GOLDEN_ONLY, else None."""
+        return None if self.runs.only is None else self.runs.only[0]
+
     def pending(self, page: str) -> bool:
         """Under serve: the page's blocks still run, so it shows its goldens."""
         return self.runs.pending(page)
@@ -698,6 +646,10 @@ class Build:
     def judged(self, page: str, block: Block) -> Verdict:
         """A block's verdict (`Judge.judged`)."""
         return self.judge.judged(page, block)
+
+    def mask_shown(self, text: str) -> str:
+        """`text` with the build's secrets masked, as everything a page shows is."""
+        return self.masker.mask_shown(text)
 
     def say(self, message: str) -> None:
         """A line in the build's log."""
@@ -850,6 +802,19 @@ class Build:
             self.finishing.run(self._rendered())
         finally:
             self._lock.close()
+
+    def finish_unrendered(self) -> None:
+        """GOLDEN_ONLY's end when no page was rendered (`./book update PAGE`,
+        `jaxbook.cli.partial`): judge the blocks it ran, then finish as a build's end does,
+        checking no page for blocks never laid out."""
+        if self.runs.only is None:  # BOOK_EXEC=off: nothing runs, nothing to write
+            raise BookError("GOLDEN_ONLY: execution is off (BOOK_EXEC=off); nothing to update")
+        page = self.runs.only[0]
+        for block in self.plans[page]:
+            if self.runs.chosen(page, block):
+                self.judged(page, block)
+        self.only_entered = True
+        self.finish()
 
     def check_all_rendered(self) -> None:
         """A block the scanner found but markdown-exec never laid out would go unchecked."""

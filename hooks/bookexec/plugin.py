@@ -42,8 +42,9 @@ from bookexec.discover.options import (
     memory_words,
     parse_memory,
 )
-from bookexec.engine import Engine, Extension
+from bookexec.engine import Engine
 from bookexec.execute.runtime import Runtime
+from bookexec.extension import Extension
 from bookexec.guard import LANGUAGES, SUPERFENCES
 from bookexec.guard import PLUGIN as MARKDOWN_EXEC_PLUGIN
 from bookexec.logs import LogFilter

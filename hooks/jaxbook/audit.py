@@ -28,7 +28,7 @@ block records under another JAX release would fail an upgrade for nothing:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +62,7 @@ class Allowed:
 VERSIONS_ONLY = "prose-audit-versions-only"  # the front matter key, whose value is the reason
 
 
-def versions_only(meta: dict[str, Any], page: str) -> tuple[bool, list[str]]:
+def versions_only(meta: Mapping[str, Any], page: str) -> tuple[bool, list[str]]:
     """Whether the page's front matter limits its audit to versions, and what is wrong with
     the key (it needs a reason)."""
     if VERSIONS_ONLY not in meta:
@@ -73,7 +73,7 @@ def versions_only(meta: dict[str, Any], page: str) -> tuple[bool, list[str]]:
     return True, []
 
 
-def allowances(meta: dict[str, Any], page: str) -> tuple[list[Allowed], list[str]]:
+def allowances(meta: Mapping[str, Any], page: str) -> tuple[list[Allowed], list[str]]:
     """The page's exceptions from its front matter, and what is wrong with them."""
     entries, problems = [], []
     for item in meta.get("prose-audit", []) or []:

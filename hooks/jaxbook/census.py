@@ -9,7 +9,7 @@ declare an error with `raises=`, and print a jaxpr. The numbers come from this b
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +21,7 @@ MARKER = "<!-- bookexec:census -->"
 _COUNT = re.compile(r"-?\d+")
 _TITLE = re.compile(r"^# (.+)$", re.M)
 
-Results = Callable[[str], Iterable[tuple[Block, str, list[Fact]]]]
+Results = Callable[[str], Iterable[tuple[Block, str, Sequence[Fact]]]]
 
 
 @dataclass
@@ -36,7 +36,7 @@ class Row:
     errors: int = 0
     jaxprs: int = 0
 
-    def add(self, block: Block, output: str, facts: list[Fact]) -> None:
+    def add(self, block: Block, output: str, facts: Sequence[Fact]) -> None:
         """Count one block."""
         self.blocks += 1
         self.timings += any(fact.kind == "timing" for fact in facts)

@@ -7,12 +7,16 @@ of them by name.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
 
 from bookexec.discover.blocks import Block
-from bookexec.engine import Build, Extension
 from bookexec.errors import BookError
+from bookexec.extension import BuildView, Extension
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.store import Provenance, golden_path, parse, read_versions
 from bookexec.logs import LogFilter
@@ -20,7 +24,7 @@ from bookexec.render import prose
 from jaxbook import audit, census, jax_changes, labcache, labs, notebooks, provenance
 
 
-def _triple(versions: dict[str, str]) -> tuple[str, str, str]:
+def _triple(versions: Mapping[str, str]) -> tuple[str, str, str]:
     return versions["jax"], versions["jaxlib"], versions["python"]
 
 
@@ -30,11 +34,11 @@ class ProvenanceNote(Extension):
     def __init__(self) -> None:
         self.date = ""  # one date for every page of a build
 
-    def start(self, build: Build, config: Any) -> None:
+    def start(self, build: BuildView, config: MkDocsConfig) -> None:
         """Fix this build's date."""
         self.date = provenance.build_date(build.settings.environ)
 
-    def made(self, build: Build, src: str) -> tuple[Provenance, bool] | None:
+    def made(self, build: BuildView, src: str) -> tuple[Provenance, bool] | None:
         """How this page's outputs were made, and whether they are the goldens' (nothing ran);
         None for a page with no executed blocks."""
         blocks = build.plans.get(src)
@@ -51,7 +55,9 @@ class ProvenanceNote(Extension):
             return None
         return Provenance.of(build.versions, run.backend, run.devices), False
 
-    def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
+    def page_markdown(
+        self, build: BuildView, page: Page, markdown: str, config: MkDocsConfig, files: Files
+    ) -> str:
         """Append the note."""
         src = page.file.src_uri
         made = self.made(build, src)
@@ -70,19 +76,19 @@ class Labs(Extension):
         self.pages: set[str] = set()
         self.titles: dict[str, str] = {}  # each lab's title in the nav, where it gives one
 
-    def start(self, build: Build, config: Any) -> None:
+    def start(self, build: BuildView, config: MkDocsConfig) -> None:
         """Forget the last build's labs."""
         self.pages = set()
         self.titles = {}
 
-    def scan(self, build: Build, src: str, path: Path) -> list[Block] | None:
+    def scan(self, build: BuildView, src: str, path: Path) -> list[Block] | None:
         """A lab's code cells, as blocks; None for a page that is not a lab."""
         if not labs.is_lab(src):
             return None
         self.pages.add(src)
         return labs.scan_lab(src, path)
 
-    def pre_page(self, build: Build, page: Any, config: Any) -> None:
+    def pre_page(self, build: BuildView, page: Page, config: MkDocsConfig) -> None:
         """Write the lab's executed copy, which mkdocs-jupyter then renders."""
         src = page.file.src_uri
         if not labs.is_lab(src):
@@ -99,14 +105,14 @@ class Labs(Extension):
         jax, jaxlib, _ = _triple(build.versions)
         blocks = build.plans.get(src, [])
         nb = labs.reader_notebook(labs.read(source, src), blocks, jax, jaxlib, colab)
-        notebooks.write(site_path, nb, build.masker.mask_shown)
+        notebooks.write(site_path, nb, build.mask_shown)
         download = labs.download_link(src, colab)
         copy = labs.render(build, src, source, build.paths.labs, note, download)
         page.file.abs_src_path = str(copy)
         if build.serving and build.pending(src):  # converted when its run ends, not twice
             self.renders.cache.defer(copy)
 
-    def rendered(self, build: Build, page: Any) -> None:
+    def rendered(self, build: BuildView, page: Page) -> None:
         """A lab the nav gives a title keeps it, as a Markdown page does. mkdocs-jupyter puts
         the notebook's first heading in its place as it renders, and under `mkdocs serve
         --dirty` a page not rendered again keeps the nav's: the nav named one lab two ways."""
@@ -114,7 +120,9 @@ class Labs(Extension):
         if title:
             page.title = title
 
-    def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
+    def page_markdown(
+        self, build: BuildView, page: Page, markdown: str, config: MkDocsConfig, files: Files
+    ) -> str:
         """End the chapter's task with a link to its lab."""
         return labs.add_lab_link(markdown, page.file.src_uri, self.pages)
 
@@ -122,7 +130,9 @@ class Labs(Extension):
 class Census(Extension):
     """The census table, filled in where a page asks for it."""
 
-    def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
+    def page_markdown(
+        self, build: BuildView, page: Page, markdown: str, config: MkDocsConfig, files: Files
+    ) -> str:
         """Replace the census marker with the table, from this build's results."""
         docs = Path(config.docs_dir)
 
@@ -132,7 +142,7 @@ class Census(Extension):
 
         return census.fill(markdown, page.file.src_uri, rows)
 
-    def reads(self, build: Build, page: str, markdown: str) -> set[str]:
+    def reads(self, build: BuildView, page: str, markdown: str) -> set[str]:
         """A page with the census shows every page's run."""
         return (
             {p for p, blocks in build.plans.items() if blocks}
@@ -144,7 +154,9 @@ class Census(Extension):
 class Notebooks(Extension):
     """Each chapter with code, offered as a notebook beside its page."""
 
-    def page_markdown(self, build: Build, page: Any, markdown: str, config: Any, files: Any) -> str:
+    def page_markdown(
+        self, build: BuildView, page: Page, markdown: str, config: MkDocsConfig, files: Files
+    ) -> str:
         """Write the chapter's notebook and link to it (front matter `notebook: false`: none)."""
         src = page.file.src_uri
         blocks = build.plans.get(src)
@@ -155,7 +167,7 @@ class Notebooks(Extension):
             src, padded, blocks, build.golden_dir, _triple(build.versions), build.root
         )
         path = notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src)
-        notebooks.write(path, nb, build.masker.mask_shown)
+        notebooks.write(path, nb, build.mask_shown)
         return notebooks.add_link(markdown, src)
 
 
@@ -165,12 +177,12 @@ class Audit(Extension):
     def __init__(self) -> None:
         self.nav_titles: list[str] = []
 
-    def files(self, build: Build, files: Any, config: Any) -> Any:
+    def files(self, build: BuildView, files: Files, config: MkDocsConfig) -> Files:
         """Note the nav's titles, which the audit reads too."""
         self.nav_titles = audit.nav_titles(config.nav)
         return files
 
-    def problems(self, build: Build) -> list[str]:
+    def problems(self, build: BuildView) -> list[str]:
         """Every audit finding, naming page and line."""
         if not build.sources:  # no page rendered (`./book update PAGE`): its nav alone
             return audit.audit_nav(self.nav_titles)
@@ -220,7 +232,7 @@ class OtherJax(Extension):
         # its page runs (their goldens do not change), so that only its own waits for the run.
         self.made: dict[str, jax_changes.Chapter] = {}
 
-    def start(self, build: Build, config: Any) -> None:
+    def start(self, build: BuildView, config: MkDocsConfig) -> None:
         """Forget the last build's shares."""
         self.made = {}
 
@@ -228,13 +240,15 @@ class OtherJax(Extension):
         """The older releases' records are the book's: no block may change them."""
         return (jax_changes.RECORDS.as_posix(),)
 
-    def files(self, build: Build, files: Any, config: Any) -> Any:
+    def files(self, build: BuildView, files: Files, config: MkDocsConfig) -> Files:
         """Every page is scanned and the named page runs: make the other chapters' shares."""
-        if build.mode == "update" and build.runs.only and jax_changes.generated(build.root):
-            self.made = jax_changes.chapters(build.root, _scanned(build), {build.runs.only[0]})
+        if build.mode == "update" and build.only_page and jax_changes.generated(build.root):
+            self.made = jax_changes.chapters(build.root, _scanned(build), {build.only_page})
         return files
 
-    def facts(self, build: Build, page: str, block_id: str, release: str) -> dict[str, Fact] | None:
+    def facts(
+        self, build: BuildView, page: str, block_id: str, release: str
+    ) -> dict[str, Fact] | None:
         """A value as an older JAX printed it, from that release's record."""
         folder = build.root / jax_changes.RECORDS / release
         if block_id == prose.VERSIONS_BLOCK:
@@ -247,11 +261,11 @@ class OtherJax(Extension):
             return None
         return {fact.name: fact for fact in parse(record.read_text()).facts}
 
-    def check(self, build: Build) -> str | None:
+    def check(self, build: BuildView) -> str | None:
         """The generated page must match the goldens it is made from."""
         return jax_changes.page_problem(build.root)
 
-    def after_update(self, build: Build) -> None:
+    def after_update(self, build: BuildView) -> None:
         """Rewrite the generated page from the new goldens when it no longer matches."""
         # Written only when its text changed: one render, not a check and then a write.
         scanned = _scanned(build)
@@ -261,7 +275,7 @@ class OtherJax(Extension):
             build.say(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
 
 
-def _scanned(build: Build) -> dict[str, list[Block]] | None:
+def _scanned(build: BuildView) -> Mapping[str, Sequence[Block]] | None:
     """The build's scan, which is the page's own unless markdown-exec runs fences without
     `exec` (then the generated page scans them itself)."""
     return None if build.settings.auto else build.plans
@@ -288,7 +302,7 @@ class LabRenders(Extension):
         self.cache = labcache.LabRenderCache(None)
         self.notice = ConvertingNotice()
 
-    def start(self, build: Build, config: Any) -> None:
+    def start(self, build: BuildView, config: MkDocsConfig) -> None:
         """A fresh cache for this build (with the cache off: nothing stored)."""
         on = build.settings.lab_cache()
         self.cache = labcache.LabRenderCache(build.paths.lab_html if on else None)
@@ -298,7 +312,7 @@ class LabRenders(Extension):
             self.cache.install()
         self.notice.install()
 
-    def post_build(self, build: Build) -> None:
+    def post_build(self, build: BuildView) -> None:
         """Say how many labs came from the cache."""
         hits, misses = self.cache.counts()
         waiting = self.cache.waiting

@@ -22,7 +22,7 @@ import re
 import subprocess
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
@@ -88,7 +88,7 @@ def _interpreter_facts(python: str) -> dict[str, Any]:
     return facts
 
 
-def session_hash(blocks: list[Block], block: Block) -> str:
+def session_hash(blocks: Sequence[Block], block: Block) -> str:
     """A hash of what a block's output can depend on in its page: the code of its page's
     blocks up to and including it (a page's blocks share one session)."""
     digest = hashlib.sha256()
@@ -577,7 +577,7 @@ class Seen:
         return f"[`{self.change.block_id}`](#changes-{self.chapter}-{self.change.block_id})"
 
 
-def _page_blocks(root: Path, page: str, scanned: Mapping[str, list[Block]]) -> list[Block]:
+def _page_blocks(root: Path, page: str, scanned: Mapping[str, Sequence[Block]]) -> Sequence[Block]:
     """The page's executed blocks (`scanned`'s when a build has them); none when the page is
     not there."""
     if page in scanned:
@@ -848,7 +848,7 @@ class Chapter:
 
 
 def chapters(
-    root: Path, scanned: Mapping[str, list[Block]] | None = None, skip: set[str] | None = None
+    root: Path, scanned: Mapping[str, Sequence[Block]] | None = None, skip: set[str] | None = None
 ) -> dict[str, Chapter]:
     """Each chapter's share of the page, by page, but those whose goldens' folder is one of
     `skip`'s. A one-page update makes the others' while its page runs (only its own goldens
@@ -871,7 +871,7 @@ def _chapter(
     title: str,
     steps: list[tuple[tuple[str, Path], tuple[str, Path]]],
     golden_dir: Path,
-    scanned: Mapping[str, list[Block]],
+    scanned: Mapping[str, Sequence[Block]],
 ) -> Chapter | None:
     chapter = Path(page).stem
     goldens = sorted((golden_dir / chapter).glob("*.txt"))
@@ -938,7 +938,7 @@ def _chapter(
 
 def render_page(
     root: Path,
-    scanned: Mapping[str, list[Block]] | None = None,
+    scanned: Mapping[str, Sequence[Block]] | None = None,
     made: Mapping[str, Chapter] | None = None,
 ) -> str:
     """The page's markdown, made only from the record folders and the goldens (`scanned`:
@@ -1069,7 +1069,7 @@ def page_problem(root: Path) -> str | None:
 
 def write_page(
     root: Path,
-    scanned: Mapping[str, list[Block]] | None = None,
+    scanned: Mapping[str, Sequence[Block]] | None = None,
     made: Mapping[str, Chapter] | None = None,
 ) -> bool:
     """Regenerate the page (`made`: as `render_page`); True when its text changed."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import html
 import re
+from collections.abc import Mapping, Sequence, Set
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Protocol
 
@@ -127,15 +128,15 @@ class Failing(Protocol):
 
 
 class Judge(Protocol):
-    """What a lab's render asks of the build (`bookexec.engine.Build`)."""
+    """What a lab's render asks of the build (a part of `bookexec.BuildView`)."""
 
     @property
-    def plans(self) -> dict[str, list[Block]]:
+    def plans(self) -> Mapping[str, Sequence[Block]]:
         """Each page's blocks."""
         ...
 
     @property
-    def pending_blocks(self) -> set[tuple[str, str]]:
+    def pending_blocks(self) -> Set[tuple[str, str]]:
         """(page, block id) of the blocks shown from their goldens while they are checked."""
         ...
 
@@ -165,7 +166,7 @@ def download_link(src: str, colab: str | None) -> str:
 
 
 def reader_notebook(
-    source: NotebookNode, blocks: list[Block], jax: str, jaxlib: str, colab: str | None
+    source: NotebookNode, blocks: Sequence[Block], jax: str, jaxlib: str, colab: str | None
 ) -> NotebookNode:
     """The lab a reader downloads: as given, without outputs, each code cell as the page shows
     it (no hidden lines), no engine metadata, a set-up cell after the task, and the Colab link.

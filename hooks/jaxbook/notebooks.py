@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -213,7 +213,7 @@ get_ipython().ast_node_interactivity = "none"
 """
 
 
-def needs_engine(blocks: list[Block]) -> bool:
+def needs_engine(blocks: Sequence[Block]) -> bool:
     """Does a chapter's shown code still import the book's own modules (no hidden lines)?"""
     return any(re.search(r"^\s*(?:from|import)\s+bookexec\b", b.shown, re.M) for b in blocks)
 
@@ -251,7 +251,7 @@ def _literal(modules: dict[str, str]) -> str:
 def chapter_notebook(
     page: str,
     markdown: str,
-    blocks: list[Block],
+    blocks: Sequence[Block],
     golden_dir: Path,
     versions: tuple[str, ...],
     root: Path,

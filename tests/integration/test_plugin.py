@@ -71,7 +71,7 @@ BAD = {
     "extension of the wrong kind": (
         "extensions: [bookexec.execute.runtime.PythonRuntime]",
         "option 'extensions': bookexec.execute.runtime.PythonRuntime is not a "
-        "bookexec.engine.Extension",
+        "bookexec.extension.Extension",
     ),
 }
 

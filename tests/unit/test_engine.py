@@ -12,10 +12,11 @@ from markdown import Markdown
 
 from bookexec import engine
 from bookexec.discover.blocks import Block, scan_page
-from bookexec.engine import Build, Engine, Extension
+from bookexec.engine import Build, Engine
 from bookexec.errors import BookError
 from bookexec.execute.model import BlockRun, Note, PageRun
 from bookexec.execute.runtime import PythonRuntime
+from bookexec.extension import Extension
 from bookexec.files import CachePaths
 from bookexec.goldens import review
 from bookexec.goldens.store import golden_path, parse, read_golden

@@ -34,15 +34,18 @@ def _signature(thing: object) -> str:
 
 
 def _members(cls: type) -> list[str]:
-    """A class's public methods, properties and class attributes, its own and inherited from
-    the engine (not from object or a library's base)."""
+    """A class's public methods, properties (with their types) and class attributes, its own
+    and inherited from the engine (not from object or a library's base). A protocol's
+    `__init__` is typing's, not the engine's."""
     lines = []
     owners = [c for c in cls.__mro__ if c.__module__.startswith("bookexec")]
-    names = sorted({n for c in owners for n in vars(c) if not n.startswith("_")} | {"__init__"})
-    for name in names:
+    names = {n for c in owners for n in vars(c) if not n.startswith("_")}
+    if not getattr(cls, "_is_protocol", False):
+        names.add("__init__")
+    for name in sorted(names):
         value = inspect.getattr_static(cls, name)
         if isinstance(value, property):
-            lines.append(f"  property {name}")
+            lines.append(f"  property {name}: {_returns(value.fget)}")
         elif isinstance(value, (staticmethod, classmethod)):
             lines.append(f"  {type(value).__name__} {name}{_signature(value.__func__)}")
         elif inspect.isfunction(value):
@@ -52,6 +55,15 @@ def _members(cls: type) -> list[str]:
         elif not name.startswith("_"):
             lines.append(f"  {name}: {type(value).__name__}")
     return lines
+
+
+def _returns(getter: object) -> str:
+    """A property's type, as its getter's return annotation says it."""
+    try:
+        returns = inspect.signature(getter).return_annotation
+    except (TypeError, ValueError):
+        return "..."
+    return "..." if returns is inspect.Signature.empty else repr(returns)
 
 
 def api() -> str:
@@ -94,3 +106,15 @@ def test_a_changed_signature_fails_with_how_to_announce_it(monkeypatch):
     monkeypatch.setattr(bookexec.Extension, "scan", scan)
     assert api() != before
     assert "CHANGELOG.md" in HOW
+
+
+def test_a_changed_view_member_fails_too(monkeypatch):
+    """A property's type is in the text: the extensions' view handing out a mutable dict
+    changes it."""
+    before = api()
+
+    def plans(self) -> dict[str, list[bookexec.Block]]:  # pragma: no cover - never called
+        return {}
+
+    monkeypatch.setattr(bookexec.BuildView, "plans", property(plans))
+    assert api() != before

@@ -36,7 +36,7 @@ log = logging.getLogger("mkdocs.plugins.bookexec")  # the engine's log (`bookexe
 
 
 class Contributions(Protocol):
-    """What the book's extensions add to a build's end (`engine.Extension`'s methods of the
+    """What the book's extensions add to a build's end (`extension.Extension`'s methods of the
     same names, each extension in turn)."""
 
     def problems(self) -> list[str]:

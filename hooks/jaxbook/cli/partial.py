@@ -77,16 +77,9 @@ def update(only: str, config_file: str | None = None) -> None:
         plugin = config.plugins.get(NAME)
         if not isinstance(plugin, ExecutedBookPlugin):
             raise BookError(f"{config.config_file_path}: the plugin {NAME} is not enabled")
-        build = plugin.current().current()
-        if build.runs.only is None:  # BOOK_EXEC=off: nothing runs, nothing to write
-            raise BookError("GOLDEN_ONLY: execution is off (BOOK_EXEC=off); nothing to update")
-        page = build.runs.only[0]
-        for block in build.plans[page]:
-            if build.runs.chosen(page, block):
-                build.judged(page, block)
-        build.only_entered = True  # no page is rendered: none is checked for its blocks
         del files
-        build.finish()
+        # The named blocks judged, and the update written and said, as a build's end does.
+        plugin.current().current().finish_unrendered()
     except Exception as error:
         config.plugins.on_build_error(error=error)
         raise
