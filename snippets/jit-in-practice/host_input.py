@@ -17,7 +17,7 @@ with jax.transfer_guard("disallow"):  # refuse every implicit transfer
     try:
         scale(host)
     except Exception as err:
-        print(f"{type(err).__name__}: {str(err).splitlines()[0]}")
+        print(f"{type(err).__name__}: {err}")
 
 on_device = jax.device_put(host.astype(np.float32))  # transfer once, outside the timing
 with jax.transfer_guard("disallow"):

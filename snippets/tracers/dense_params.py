@@ -7,7 +7,7 @@ def dense(W, b, x):
 
 
 closed = jax.make_jaxpr(dense)(jnp.zeros((3, 4)), jnp.zeros(4), jnp.zeros((5, 3)))
-for eqn in closed.jaxpr.eqns:
+for eqn in closed.eqns:
     print(eqn.primitive.name)
     for name, value in eqn.params.items():
         print(f"    {name} = {value!r}")

@@ -6,6 +6,4 @@ for name, call in [("jit", lambda: jax.jit(kink)(3.0)), ("vmap", lambda: jax.vma
     try:
         call()  # kink from the block above
     except jax.errors.TracerBoolConversionError as error:
-        lines = str(error).splitlines()
-        where = f" {lines[2].strip()}" if lines[1].endswith(":") else ""  # the line it names
-        print(f"{name}: {type(error).__name__}: {lines[1]}{where}")
+        print(f"{name}: {type(error).__name__}: {error}\n")

@@ -4,12 +4,12 @@ import jax.numpy as jnp
 
 @jax.jit
 def squash(x):
-    print("  squash is handed:", type(x).__name__)
+    print("  squash is handed:", type(x).__name__, jax.typeof(x))
     return jnp.tanh(x)
 
 
 def layer(x):
-    print("  layer is handed:", type(x).__name__)
+    print("  layer is handed:", type(x).__name__, jax.typeof(x))
     return squash(2.0 * x) + jnp.clip(x, 0.0, 1.0)
 
 

@@ -1,5 +1,7 @@
+import dis
+
 import jax
-from jax._src.interpreters import ad, batching, mlir
+from jax._src.interpreters import ad, batching, mlir  # internal modules: names move
 
 from bookexec.facts import record  # hidden
 
@@ -8,7 +10,21 @@ cpu_only = set(mlir._platform_specific_lowerings["cpu"]) - lowering
 batch = set(batching.fancy_primitive_batchers)
 jvp = set(ad.primitive_jvps)
 plain_t, fancy_t = set(ad.primitive_transposes), set(ad.fancy_transposes)
-transpose = plain_t | fancy_t
+
+
+def only_raises(rule):  # no return instruction in its code: every path through it raises
+    while hasattr(rule, "func"):  # a functools.partial around the rule
+        rule = rule.func
+    code = getattr(rule, "__code__", None)
+    return code is not None and not any(
+        op.opname.startswith("RETURN") for op in dis.get_instructions(code)
+    )
+
+
+registered = plain_t | fancy_t
+rules = {**ad.primitive_transposes, **ad.fancy_transposes}  # the fancy rule is tried first
+refusing = {p for p in registered if only_raises(rules[p])}
+transpose = registered - refusing
 all_four = (lowering | cpu_only) & batch & jvp & transpose
 
 rows = [
@@ -18,7 +34,9 @@ rows = [
     ("JVP", "ad.primitive_jvps", "jvp", jvp),
     ("transpose (plain)", "ad.primitive_transposes", "transposes_plain", plain_t),
     ("transpose (fancy)", "ad.fancy_transposes", "transposes_fancy", fancy_t),
-    ("transpose, either", "the union of the two", "transpose", transpose),
+    ("transpose, either", "the union of the two", "registered", registered),
+    ("  of which only raise", "rules with no return", "refusing", refusing),
+    ("transpose that works", "either, less those", "transpose", transpose),
     ("all four kinds", "runs on CPU, vmap, JVP, transpose", "all_four", all_four),
 ]
 print(f"JAX {jax.__version__}: primitives with a rule, by table")
@@ -26,6 +44,8 @@ for rule, table, fact, prims in rows:
     print(f"  {rule:24} {table:35} {len(prims):4}")
     record(fact, len(prims))  # hidden
 print("batching.primitive_batchers is a", type(batching.primitive_batchers).__name__)
+print("rules that only raise:", " ".join(sorted(p.name for p in refusing)))
+record("refusing_names", ", ".join(f"`{p.name}`" for p in sorted(refusing, key=lambda p: p.name)))  # hidden
 
 
 def names(table):  # by name: a set of primitives iterates in an order set by their ids

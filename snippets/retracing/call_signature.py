@@ -1,0 +1,36 @@
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+from bookexec.facts import record  # hidden
+
+traces = []
+
+
+@partial(jax.jit, static_argnames="n")
+def power(x, n):
+    traces.append("power")
+    return x**n
+
+
+@jax.jit
+def scale(x, s):
+    traces.append("scale")
+    return x * s
+
+
+x = jnp.ones(3)
+for call in [
+    lambda: power(x, 2),
+    lambda: power(x, n=2),
+    lambda: power(x=x, n=2),
+    lambda: power(x, n=2),  # as before: a hit
+    lambda: scale(x, 2.0),
+    lambda: scale(x, s=2.0),
+    lambda: scale(x, s=3.0),  # a new value, passed as before: a hit
+]:
+    call()
+print("traces of power:", traces.count("power"), "| traces of scale:", traces.count("scale"))
+record("power", traces.count("power"))  # hidden
+record("scale", traces.count("scale"))  # hidden
