@@ -182,9 +182,15 @@ class Engine:
             **kwargs: Any,
         ) -> Markup:
             build = self.current()
-            if build.settings.fences == MARKDOWN_EXEC:  # laid out as markdown-exec lays it out
-                return format_markdown_exec(build.render, code=source, md=md, **options)
-            return format_python(build.render, code=source, md=md, **options)
+            # as markdown-exec lays it out, or as the book does
+            layout = (
+                format_markdown_exec if build.settings.fences == MARKDOWN_EXEC else format_python
+            )
+            return build.render.formatted(
+                options.get("id", ""),
+                source,
+                lambda: layout(build.render, code=source, md=md, **options),
+            )
 
         return format_executed
 

@@ -131,6 +131,32 @@ def verify_box(page_html: str, problems: list[str]) -> str:
     return head + body + opened + close + box + after
 
 
+NOT_RENDERED = (
+    "no fence on the page was rendered as this block (is the fence indented, or inside an "
+    "element Markdown does not parse?); the page is withheld, since it may show the fence raw"
+)
+_CONTENT = re.compile(
+    r'(<article class="md-content__inner md-typeset">).*(</article>)|(<body[^>]*>).*(</body>)',
+    re.DOTALL,
+)
+
+
+def withheld(page_html: str, problems: list[str]) -> str:
+    """A page that did not render its executed blocks, written without its content: it could
+    show a fence raw, with its hidden lines. The box says why; the build fails on it too."""
+    items = "".join(f"<li>{html.escape(problem)}</li>" for problem in problems)
+    box = (
+        '<div class="admonition failure executed-book-page-check">'
+        '<p class="admonition-title">This page was not written</p>'
+        f"<ul>{items}</ul></div>"
+    )
+    found = _CONTENT.search(page_html)
+    if found is None:
+        return box
+    opened, closed = (found[1], found[2]) if found[1] else (found[3], found[4])
+    return page_html[: found.start()] + opened + box + closed + page_html[found.end() :]
+
+
 def pending_note(block_id: str) -> str:
     """Under `mkdocs serve`, while the block runs in the background (serve.background): one
     small line under the golden's output, not a box, since most blocks of a first page carry
