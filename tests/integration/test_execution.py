@@ -173,6 +173,18 @@ def test_hanging_block_is_killed_in_bounded_time_and_names_its_line(tmp_path):
     assert elapsed < 30
 
 
+def test_a_block_past_its_timeout_fails_even_when_it_ends_before_it_is_killed(tmp_path):
+    """Issue 53: `timeout="1"` let a block of 5.5 s pass: the build waited 5 s more before it
+    killed the worker, and judged by that alone. The limit is the timeout: a block that ran
+    past it fails by its own clock; one well within it passes."""
+    late, prompt = "import time\ntime.sleep(1.6)\nprint('late')\n", "print('prompt')\n"
+    (run,) = run_page(tmp_path, late, runtime=PythonRuntime(), timeout="1").blocks
+    assert run.failure is not None and "past its timeout of 1 s" in run.failure, run.failure
+    assert 'raise timeout="..."' in run.failure
+    (run,) = run_page(tmp_path, prompt, runtime=PythonRuntime(), timeout="1").blocks
+    assert run.failure is None and run.output == "prompt\n"
+
+
 def test_flooding_block_is_stopped(tmp_path):
     code = "while True:\n    print('x' * 1000)\n"
     # No clock: a block that was not stopped would time out, and say so instead.
