@@ -21,7 +21,7 @@ import pytest
 from test_execution import run_page
 
 from bookexec.execute.runtime import PythonRuntime
-from conftest import MKDOCS, wait_for
+from conftest import MKDOCS, REPO, wait_for
 
 pytestmark = pytest.mark.build
 
@@ -293,7 +293,7 @@ def test_a_watcher_whose_build_is_already_gone_kills_the_worker_and_stops_nothin
 
     mark = f"BOOK_TEST_ORPHAN_RACE={os.getpid()}-{time.monotonic_ns()}"
     name, value = mark.split("=")
-    env = {**os.environ, name: value, "PYTHONPATH": str(Path(__file__).parents[2] / "hooks")}
+    env = {**os.environ, name: value, "PYTHONPATH": str(REPO / "hooks")}
     left: list[str] = []
     try:
         for _ in range(40):
