@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from bookexec.discover.blocks import Block
 from bookexec.escapes import bidi_warning, has_bidi, shown_html
+from bookexec.goldens import measured
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Failure
 from bookexec.goldens.store import BUILDERS, update_command
@@ -92,7 +93,7 @@ def block_notes(
 ) -> str:
     """What the engine says under a block: its failure, its drift under serve, and that it
     shows its golden while it runs."""
-    said = ""
+    said = measured_note(output)
     if failure is not None:  # the report at the end of the build lists it too
         said += failure_box(failure.message)
     elif current.serving and comparison is not None and comparison.status != "ok":
@@ -100,6 +101,22 @@ def block_notes(
     if output is not None and (block.page, block.id) in current.pending_blocks:
         said += pending_note(block.id)
     return said
+
+
+def measured_note(output: str) -> str:
+    """Under an output that shows measured values: that they are the book's measurement, not
+    what the code shown prints (`pipeline.judge.shown`); each value marked as in the box."""
+    note = getattr(output, "note", None)
+    if not note:
+        return ""
+    sentence, values = note
+    marked = [measured.html_mark(html.escape(value, quote=False)) for value in values]
+    named = ", ".join(marked[:-1]) + (" and " if len(marked) > 1 else "") + marked[-1]
+    before, _, after = sentence.partition("{}")
+    return (
+        '<p class="executed-book-measured-note"><small>'
+        f"{html.escape(before)}{named}{html.escape(after)}</small></p>"
+    )
 
 
 def failure_box(message: str) -> str:
