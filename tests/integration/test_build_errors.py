@@ -106,3 +106,26 @@ def test_an_error_inside_the_engine_is_reported_with_its_cause_and_the_page_with
     page = _page_html(site)
     assert "# hidden" not in page and 'exec="on"' not in page, page
     assert "executed-book-failure" in page
+
+
+def test_a_fence_shown_inside_an_indented_code_block_stays_code(site):
+    """A page may show an executed fence as an example, in an indented code block (a list
+    item's, as the engine's README does); superfences still hands it to the engine, which does
+    not know it as a block: it stays the code it was, not an engine error."""
+    site.page(
+        "example.md",
+        '# Example\n\n--8<-- "snippets/example/readme.md"\n\n'
+        '```python exec="on" id="real"\n--8<-- "snippets/example/real.py"\n```\n',
+    )
+    site.snippet(
+        "example/readme.md",
+        "1. Write a block:\n\n"
+        '       ```python exec="on" result="text"\n'
+        "       print(sum(range(10)))\n"
+        "       ```\n",
+    )
+    site.snippet("example/real.py", "print('run')\n")
+    result = site.build("update")
+    assert result.returncode == 0, result.output
+    page = (site.root / "site" / "example" / "index.html").read_text()
+    assert "print(sum(range(10)))" in page and "executed-book-failure" not in page

@@ -28,6 +28,12 @@ from bookexec.render.fence import NOT_RENDERED, failure_box, verify_box, withhel
 from bookexec.render.layout import Look
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
+
+
+class UnplannedFence(BookError):
+    """Superfences handed the engine a fence its scan did not plan as a block."""
+
+
 _CAUSE = 2000  # characters of an engine error's message a report shows
 
 
@@ -215,14 +221,14 @@ class RenderStage:
         unnamed = not block_id and self.plan.reading.snippets == ANYWHERE
         block = self._unnamed(page, code) if unnamed else self.plan.block(page, block_id)
         if block is None and unnamed:
-            raise BookError(
+            raise UnplannedFence(
                 f"{docs}/{page}: superfences handed the engine an executed block without an id "
                 "whose code the scan did not find on the page (an include pymdownx.snippets "
                 "reads from another base_path than the book's folder?); give the fence an "
                 'id="..." to name the block in this message'
             )
         if block is None:
-            raise BookError(
+            raise UnplannedFence(
                 f"{docs}/{page}: markdown-exec rendered block '{block_id or '?'}' that the scanner "
                 f'did not find; write executed fences as ```python exec="on" id="..."'
             )
@@ -244,6 +250,10 @@ class RenderStage:
         page rendered the block."""
         try:
             return layout()
+        except UnplannedFence:
+            # Not a block of the page: a fence the scan did not plan is no executed block (one
+            # shown inside an indented code block, say); superfences leaves it as its text.
+            raise
         except Exception as error:  # any: it is reported with its real cause, never swallowed
             return self.fence_failed(block_id, code, error)
 
