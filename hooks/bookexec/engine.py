@@ -143,23 +143,30 @@ class Engine:
             self.review.golden_dir = root / settings.goldens  # the build's golden_dir
             served = f"accepted in the browser under {settings.builder} serve"
             self.review.writer = f"{served} (never edit by hand)"
-        build = Build(
-            root,
-            serving,
-            self.runtime,
-            self.extensions,
-            executor=executor,
-            settings=settings,
-            progress=progress,
-            background=behind,
-            watch=watch,
-            nav_places=prose.nav_places(config.nav),
-            browser_review=review_at,
-            only_entered=self.graph is not None,
-            files_at_start=files_at_start,
-            config_text=config_text,
-            warnings=warnings,
-        )
+        try:
+            build = Build(
+                root,
+                serving,
+                self.runtime,
+                self.extensions,
+                executor=executor,
+                settings=settings,
+                progress=progress,
+                background=behind,
+                watch=watch,
+                nav_places=prose.nav_places(config.nav),
+                browser_review=review_at,
+                only_entered=self.graph is not None,
+                files_at_start=files_at_start,
+                config_text=config_text,
+                warnings=warnings,
+            )
+        except BaseException:
+            # A build refused as it starts (a second update at once) ends the workers it
+            # launched ahead itself: no build is there for `on_build_error` to stop.
+            if not behind:
+                executor.stop()
+            raise
         if settings.glossary:
             add_assets(config)
         self.build = build
@@ -182,9 +189,15 @@ class Engine:
             **kwargs: Any,
         ) -> Markup:
             build = self.current()
-            if build.settings.fences == MARKDOWN_EXEC:  # laid out as markdown-exec lays it out
-                return format_markdown_exec(build.render, code=source, md=md, **options)
-            return format_python(build.render, code=source, md=md, **options)
+            # as markdown-exec lays it out, or as the book does
+            layout = (
+                format_markdown_exec if build.settings.fences == MARKDOWN_EXEC else format_python
+            )
+            return build.render.formatted(
+                options.get("id", ""),
+                source,
+                lambda: layout(build.render, code=source, md=md, **options),
+            )
 
         return format_executed
 

@@ -43,6 +43,7 @@ IN_BUILDER = (
 # `bookexec.goldens.measured.from_worker` reads into a Fact or a Claim.
 Record = dict[str, object]
 
+_MOST = 10**100  # an exact count's bound: a golden's line, and a float, can hold it
 _facts: list[Record] = []
 _claims: list[Record] = []
 
@@ -115,14 +116,17 @@ def record(
             )
         if isinstance(value, str) and not _plain_line(value):
             raise ValueError(f"fact {name!r}: an exact value must be one line of plain text")
+        if isinstance(value, int) and not -_MOST < value < _MOST:
+            raise ValueError(f"fact {name!r}: an exact count has at most 100 digits")
         _facts.append({"name": name, "kind": kind, "value": value, "band": None})
         return value
     number = float(value)
     if not math.isfinite(number) or number <= 0:
         raise ValueError(f"fact {name!r}: a {kind} must be a positive number, not {value!r}")
-    if band is not None and band <= 1:
-        raise ValueError(f"fact {name!r}: a band is a factor above 1, not {band!r}")
-    _facts.append({"name": name, "kind": kind, "value": number, "band": band})
+    factor = None if band is None else _finite(band)
+    if band is not None and (factor is None or factor <= 1):
+        raise ValueError(f"fact {name!r}: a band is a finite factor above 1, not {band!r}")
+    _facts.append({"name": name, "kind": kind, "value": number, "band": factor})
     return Measured(number, name)
 
 
@@ -180,7 +184,21 @@ def claim(left: str, op: str, right: str | float, says: str = "") -> None:
         raise ValueError(f"claim operator must be one of {OPS}, not {op!r}")
     if not _plain_line(says):
         raise ValueError("a claim's words must be one line of plain text")
+    if not isinstance(right, str):
+        number = _finite(right)
+        if number is None:
+            raise ValueError(f"a claim's right side is a fact's name or a number, not {right!r}")
+        right = number
     _claims.append({"left": left, "op": op, "right": right, "says": says})
+
+
+def _finite(value: Any) -> float | None:
+    """`value` as a float, or None when no finite float holds it (`10**400`, NaN, a name)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _plain_line(text: str) -> bool:

@@ -54,3 +54,78 @@ def test_a_page_that_is_not_utf8_is_named_with_its_line(site):
         result.output
     )
     assert not raw_traceback(result.output), result.output
+
+
+def _page_html(site) -> str:
+    return (site.root / "site" / "broken" / "index.html").read_text()
+
+
+def test_a_claim_on_a_text_fact_is_named_and_the_page_never_shows_the_raw_fence(site):
+    """Issue 53: a claim comparing a text fact raised a ValueError inside the engine's fence
+    formatting, which superfences swallowed: the build said only that no page rendered the
+    block, and the page was written with the raw fence and its hidden lines."""
+    from measure import raw_traceback
+
+    one_block(
+        site,
+        'exec="on" id="textual"',
+        "from bookexec.facts import claim, record  # hidden\n"
+        "print('the backend')\n"
+        "record('backend', 'cpu')  # hidden\n"
+        "claim('backend', '>', 1)  # hidden\n",
+    )
+    result = site.build("update")
+    assert result.returncode != 0
+    assert "claim: backend > 1 compares backend, which is not a finite number" in result.output, (
+        result.output
+    )
+    assert "no page rendered" not in result.output, result.output
+    assert not raw_traceback(result.output), result.output
+    page = _page_html(site)
+    assert "# hidden" not in page and 'exec="on"' not in page, page
+
+
+def test_an_error_inside_the_engine_is_reported_with_its_cause_and_the_page_withheld(site):
+    """Issue 53: any exception of the engine's own while it formats a block (here a huge
+    bound recorded straight into the worker's list, past `claim`'s own check) is reported with
+    the block's page, line and id and its real cause, never as a block no page rendered; the
+    page shows an error box where the block was, never the fence and its hidden lines."""
+    one_block(
+        site,
+        'exec="on" id="huge"',
+        "import bookexec.facts as facts  # hidden\n"
+        "print('bounded')\n"
+        "facts.record('n', 3)  # hidden\n"
+        "facts._claims.append({'left': 'n', 'op': '<', 'right': 10**400, 'says': ''})  # hidden\n",
+    )
+    result = site.build()
+    assert result.returncode != 0
+    assert "docs/broken.md:5 (block 'huge', snippet snippets/broken/block.py)" in result.output
+    assert "OverflowError" in result.output, result.output
+    assert "no page rendered" not in result.output, result.output
+    page = _page_html(site)
+    assert "# hidden" not in page and 'exec="on"' not in page, page
+    assert "executed-book-failure" in page
+
+
+def test_a_fence_shown_inside_an_indented_code_block_stays_code(site):
+    """A page may show an executed fence as an example, in an indented code block (a list
+    item's, as the engine's README does); superfences still hands it to the engine, which does
+    not know it as a block: it stays the code it was, not an engine error."""
+    site.page(
+        "example.md",
+        '# Example\n\n--8<-- "snippets/example/readme.md"\n\n'
+        '```python exec="on" id="real"\n--8<-- "snippets/example/real.py"\n```\n',
+    )
+    site.snippet(
+        "example/readme.md",
+        "1. Write a block:\n\n"
+        '       ```python exec="on" result="text"\n'
+        "       print(sum(range(10)))\n"
+        "       ```\n",
+    )
+    site.snippet("example/real.py", "print('run')\n")
+    result = site.build("update")
+    assert result.returncode == 0, result.output
+    page = (site.root / "site" / "example" / "index.html").read_text()
+    assert "print(sum(range(10)))" in page and "executed-book-failure" not in page

@@ -81,11 +81,19 @@ def test_a_block_no_page_rendered_fails_the_build(site):
     )
     config = site.root / "mkdocs.yml"
     config.write_text(config.read_text() + "hooks:\n  - drop.py\n")  # after the plugins
-    site.snippet("hidden/unseen.py", "print('nobody checks me')\n")
+    site.snippet(
+        "hidden/unseen.py", "print('nobody checks me')\nprint('an author note')  # hidden\n"
+    )
     result = site.build("update")
     assert result.returncode != 0
     assert "executed blocks that no page rendered" in result.output
     assert "docs/hidden.md:3 (block 'unseen', snippet snippets/hidden/unseen.py)" in result.output
+    # Issue 53: the page was written with the fence raw, its hidden line shown (and
+    # `mkdocs serve` would serve it); it is withheld, with a box that says why.
+    page = (site.root / "site" / "hidden" / "index.html").read_text()
+    assert "an author note" not in page and "nobody checks me" not in page, page
+    assert "This page was not written" in page
+    assert "docs/hidden.md:3 (block &#x27;unseen&#x27;" in page
 
 
 def test_block_lines_count_finished_blocks_and_estimate_the_time_left(timed):

@@ -321,6 +321,18 @@ DAMAGES = [
     pytest.param(_set("devices", -2), id="devices-negative"),
     pytest.param(_set("devices", True), id="devices-bool"),
     pytest.param(_set("facts.1.value", "slow"), id="timing-value-text"),
+    # Issue 53: values JSON holds that no float does, or that would break a golden's line.
+    *(
+        pytest.param(_set(path, 10**400), id=f"{path}-huge")
+        for path in ("seconds", "devices", "facts.0.value", "facts.1.value", "facts.1.band")
+    ),
+    pytest.param(_set("claims.0.right", 10**400), id="claims.0.right-huge"),
+    pytest.param(_set("facts.1.band", -0.5), id="band-negative"),
+    pytest.param(_set("facts.0.value", "3\ntwo lines"), id="facts.0.value-newline"),
+    pytest.param(_set("facts.0.name", "n\nm"), id="facts.0.name-newline"),
+    pytest.param(_set("claims.0.says", "more\nclaim: n < 0"), id="claims.0.says-newline"),
+    pytest.param(_set("claims.0.right", "t\nx"), id="claims.0.right-newline"),
+    pytest.param(_set("backend", "cpu\nx"), id="backend-newline"),
 ]
 
 
@@ -347,12 +359,34 @@ def test_every_field_of_an_entry_is_checked_a_bad_one_warns_and_runs_again(tmp_p
         executor.close()
 
 
+@pytest.mark.parametrize("field", ["output", "facts", "seconds"])
+def test_an_entry_nested_deeper_than_python_parses_warns_and_runs_again(tmp_path, field):
+    """Issue 53: a field nested a million levels deep is a RecursionError in `json.loads`; it
+    is a warning and a miss like any damaged entry, not a traceback that ends the build."""
+    block = Block("other.md", 0, 3, "alone", "snippets/other/alone.py", "print(1)\n", {})
+    blocks = BlockCache(tmp_path / ".cache" / "bookexec" / "blocks")
+    executor = Executor(tmp_path, cache=blocks, runtime=PythonRuntime(), environ={})
+    try:
+        run = BlockRun(block, output="1\n", seconds=0.25)
+        blocks.save(block, "k", cache_entry(run, "cpu", 1))
+        (path,) = blocks.folder.glob("*.json")
+        entry = json.loads(path.read_text())
+        entry[field] = "DEEP"
+        deep = "[" * 1_000_000 + "]" * 1_000_000
+        path.write_text(json.dumps(entry).replace('"DEEP"', deep))
+        assert executor.cached(block, "k") is None
+        assert blocks.warnings == 1
+    finally:
+        executor.close()
+
+
 @pytest.mark.parametrize(
     "damage",
     [
         pytest.param(_set("devices", "x"), id="devices-text"),
         pytest.param(_set("devices", None), id="devices-null"),
         pytest.param(_set("claims", [{"left": "a", "op": "!=", "right": 1}]), id="claim-op"),
+        pytest.param(_set("seconds", 10**400), id="seconds-huge"),  # issue 53: a traceback
     ],
 )
 def test_a_bad_field_in_a_real_cache_entry_warns_and_the_strict_build_passes(book, damage):

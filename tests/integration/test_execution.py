@@ -173,6 +173,18 @@ def test_hanging_block_is_killed_in_bounded_time_and_names_its_line(tmp_path):
     assert elapsed < 30
 
 
+def test_a_block_past_its_timeout_fails_even_when_it_ends_before_it_is_killed(tmp_path):
+    """Issue 53: `timeout="1"` let a block of 5.5 s pass: the build waited 5 s more before it
+    killed the worker, and judged by that alone. The limit is the timeout: a block that ran
+    past it fails by its own clock; one well within it passes."""
+    late, prompt = "import time\ntime.sleep(1.6)\nprint('late')\n", "print('prompt')\n"
+    (run,) = run_page(tmp_path, late, runtime=PythonRuntime(), timeout="1").blocks
+    assert run.failure is not None and "past its timeout of 1 s" in run.failure, run.failure
+    assert 'raise timeout="..."' in run.failure
+    (run,) = run_page(tmp_path, prompt, runtime=PythonRuntime(), timeout="1").blocks
+    assert run.failure is None and run.output == "prompt\n"
+
+
 def test_flooding_block_is_stopped(tmp_path):
     code = "while True:\n    print('x' * 1000)\n"
     # No clock: a block that was not stopped would time out, and say so instead.
@@ -187,10 +199,68 @@ def test_flood_cannot_be_swallowed_by_except_exception(tmp_path):
 
 
 @pytest.mark.parametrize("fd", [1, 2])
-def test_worker_protocol_survives_writes_to_real_file_descriptors(tmp_path, fd):
-    code = f"import os\nos.write({fd}, b'below python, to the build log\\n')\nprint('ok')\n"
+def test_writes_to_real_file_descriptors_are_output_and_the_protocol_survives(tmp_path, fd):
+    """Issue 53: what a block writes below Python's `sys.stdout` is what a reader's terminal
+    shows: it is the block's output, in its place, and the worker's own pipe is untouched."""
+    code = f"import os\nos.write({fd}, b'below python\\n')\nprint('ok')\n"
     (run,) = run_page(tmp_path, code).blocks
-    assert run.failure is None and run.output == "ok\n"
+    assert run.failure is None and run.output == "below python\nok\n"
+
+
+def test_a_subprocess_and_a_c_library_write_the_output_in_order(tmp_path):
+    """Issue 53: a child process's output and a C function's were neither captured nor
+    bounded (the worker log alone got them): they are output, in order with the prints."""
+    code = (
+        "import ctypes, os, subprocess, sys\n"
+        "print('one, from print')\n"
+        "subprocess.run([sys.executable, '-c', 'print(\"two, from a child\")'], check=True)\n"
+        "ctypes.CDLL(None).write(2, b'three, from C\\n', 14)\n"
+        "print('four, from print')\n"
+    )
+    (run,) = run_page(tmp_path, code, runtime=PythonRuntime()).blocks
+    assert run.failure is None, run.failure
+    assert run.output == "one, from print\ntwo, from a child\nthree, from C\nfour, from print\n"
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        pytest.param("import os\nos.write(1, b'z' * 100_000)\n", id="fd-write"),
+        pytest.param(
+            "import subprocess\nsubprocess.run(['head', '-c', '100000', '/dev/zero'])\n",
+            id="subprocess",
+        ),
+        pytest.param("raise ValueError('y' * 100_000)\n", id="exception-message"),
+        pytest.param(
+            "try:\n    raise KeyError('k' * 100_000)\n"
+            "except KeyError:\n    raise ValueError('small')\n",
+            id="chained-traceback",
+        ),
+        pytest.param(
+            "from bookexec.facts import record\nrecord('big', 'x' * 100_000)\n", id="fact"
+        ),
+        pytest.param(
+            "from bookexec.facts import claim, record\nrecord('n', 1)\n"
+            "claim('n', '>', 0, says='s' * 100_000)\n",
+            id="claim-words",
+        ),
+    ],
+)
+def test_everything_a_block_produces_is_bounded_by_its_limit(tmp_path, code):
+    """Issue 53: the limit covered stdout only: an exception's message, a recorded fact, a
+    subprocess's output reached the report, the page and the golden whole."""
+    (run,) = run_page(tmp_path, code, runtime=PythonRuntime(), limit="1000").blocks
+    assert run.failure is not None and "output flooded past 1000 characters" in run.failure
+    assert len(run.failure) < 2000 and len(run.output) <= 1000, run.failure[:300]
+    assert run.facts == [] and run.claims == []
+
+
+def test_a_declared_exception_of_100_mb_floods_and_is_not_shown(tmp_path):
+    """The issue's case: 100 MB in the terminal report and in the page, now the flood message."""
+    code = "raise ValueError('y' * 100_000_000)\n"
+    (run,) = run_page(tmp_path, code, runtime=PythonRuntime(), raises="ValueError").blocks
+    assert run.failure is not None and "output flooded past 200000 characters" in run.failure
+    assert len(run.failure) < 2000 and run.output == ""
 
 
 class _Unstartable(PythonRuntime):

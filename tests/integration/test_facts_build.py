@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import pytest
 
 pytestmark = pytest.mark.build
@@ -51,9 +54,19 @@ def test_golden_keeps_placeholders_and_values_and_the_page_shows_values(timed):
     took, times = mark.format("100 ms"), mark.format("10")
     assert f"The step took {took}, which is {times} times the baseline." in html
     assert f"step: {took}, speedup: {times}" in html
+    # Issue 53: the values are labelled as the book's measurement, under the output box:
+    # the box holds only what the code prints (no footer that nothing the reader runs prints).
     # A page that never imports JAX: its worker did not load it, so no backend is named.
-    assert "[timed in this build: fastest of repeated runs, warm-up excluded]" in html
-    assert "backend" not in html.split("timed in this build", 1)[1][:80]
+    said = (
+        "These values are the book's measurement in this build (fastest of repeated runs, "
+        "warm-up excluded), in the book's format: 100 ms and 10. The code shown prints its own "
+        "measurement, formatted as it says."
+    )
+    note = html.split('class="executed-book-measured-note"', 1)[1].split("</p>", 1)[0]
+    assert said in unescape(re.sub(r"<[^>]+>", "", note)), note
+    assert f"format: {took} and {times}." in note  # marked as in the box: see test_determinism
+    output_box = html.split('data-executed-book-output="step"', 1)[1].split("</pre>", 1)[0]
+    assert "timed in this build" not in output_box and "[" not in unescape(output_box)
     assert "<code>{{fact:step.seconds}}</code>" in html  # code is left alone
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import pytest
 from test_execution import run_page
 
 from bookexec.execute.runtime import PythonRuntime
-from conftest import MKDOCS, wait_for
+from conftest import MKDOCS, REPO, wait_for
 
 pytestmark = pytest.mark.build
 
@@ -268,3 +269,51 @@ def test_a_forked_child_that_comes_back_out_of_its_snippet_leaves_quietly(tmp_pa
     assert (first.failure, first.output) == (None, "parent\n")
     assert (second.failure, second.output) == (None, "second\n")
     all_gone(spawned(mark), "the page")
+
+
+# A worker whose build is gone before its watcher is up: the lifeline's write end is closed
+# before `keep_watch` forks the watcher, as when a refused update exits right after it launched
+# a warm worker. The watcher must kill the worker's tree and end, never stop itself.
+ORPHANED_WORKER = """\
+import os, time
+from bookexec.execute import lifeline
+read, write = os.pipe()
+os.close(write)
+lifeline.keep_watch(read)
+time.sleep(60)
+"""
+
+
+def test_a_watcher_whose_build_is_already_gone_kills_the_worker_and_stops_nothing(tmp_path):
+    """Issue 53: an update refused by the update lock left stopped orphans (state T, parent
+    1) in 2 of 12 races. The watcher killed the worker's tree while it was still in that tree
+    itself (its double fork's middle had not exited), so it stopped itself, and with it the
+    worker, before any SIGKILL. Raced here 40 times: no process of any round is left."""
+    from bookexec.execute import reaper
+
+    mark = f"BOOK_TEST_ORPHAN_RACE={os.getpid()}-{time.monotonic_ns()}"
+    name, value = mark.split("=")
+    env = {**os.environ, name: value, "PYTHONPATH": str(REPO / "hooks")}
+    left: list[str] = []
+    try:
+        for _ in range(40):
+            worker = subprocess.Popen([sys.executable, "-c", ORPHANED_WORKER], env=env)
+            try:
+                worker.wait(timeout=30)  # killed by its watcher at once
+            except subprocess.TimeoutExpired:
+                left.append(f"worker {worker.pid} still alive")
+        deadline = time.monotonic() + 10  # the watchers end once they killed their worker
+        while reaper.marked(name, value) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        for pid in reaper.marked(name, value):  # stopped ones too: SIGKILL ends them
+            left.append(f"{pid}: {_state(pid)}")
+            reaper.kill_tree(pid)
+    assert left == [], left
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"

@@ -108,6 +108,21 @@ def test_unknown_option_lists_the_known_ones(root):
     assert "remove it or use one of: band, exec, fresh, hl_lines, id, limit" in message
 
 
+@pytest.mark.parametrize(
+    ("info", "name"),
+    [
+        ('python exec="on" id="x" id="y"', "id"),
+        ('python exec="on" id="x" timeout="1" timeout="300"', "timeout"),
+        ('{ .python exec="on" id="x" raises="KeyError" raises="ValueError" }', "raises"),
+    ],
+)
+def test_an_option_given_twice_is_refused_by_name(root, info, name):
+    """Issue 53: `id="x" id="y"` silently took `y`, as superfences reads it."""
+    with pytest.raises(BookError) as error:
+        scan_page("ch.md", page(fence(info)), root)
+    assert f"docs/ch.md:5: option '{name}' is given twice on an executed fence" in str(error.value)
+
+
 def test_parse_info_reads_quoted_and_bare_options():
     assert parse_info("python exec=\"on\" id=plain title='A title'") == (
         "python",

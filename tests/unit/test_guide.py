@@ -100,3 +100,17 @@ def test_every_guide_page_ranks_below_the_readers_pages_in_search():
         boosts[page.name] = (meta.get("search") or {}).get("boost")
     low = {name: boost for name, boost in boosts.items() if isinstance(boost, float | int)}
     assert low == boosts and all(0 < boost < 1 for boost in low.values()), boosts
+
+
+def test_the_home_page_promises_of_a_page_s_code_only_what_holds():
+    """Issue 53: the home page promised that a chapter's blocks, copied in order into a file,
+    print what the page shows; a chapter with a block that raises stops there as a script.
+    Such chapters exist (read from their fences), so the promise names notebooks and says what
+    an error example does to a script."""
+    chapters = [p for p in (REPO / "docs").glob("*.md") if 'raises="' in p.read_text()]
+    assert chapters  # the case the promise must cover
+    home = " ".join((REPO / "docs" / "index.md").read_text().split())
+    start = home.index("The code shown is all you need")
+    promise = home[start : home.index("Measured values", start)]
+    assert "into a file" not in promise, promise
+    assert "raises it" in promise and "a script of the whole page" in promise, promise

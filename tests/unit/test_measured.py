@@ -74,6 +74,21 @@ def test_a_claim_on_an_unrecorded_value_is_broken():
     assert "names a value this block did not record" in broken[0]
 
 
+@pytest.mark.parametrize(
+    ("facts", "claim"),
+    [
+        ([Fact("backend", "exact", "cpu")], Claim("backend", ">", 1.0)),
+        ([Fact("n", "exact", 3)], Claim("n", "<", float("inf"))),
+        ([timing("t", 0.5), Fact("name", "exact", "fast")], Claim("t", "<", "name")),
+    ],
+)
+def test_a_claim_on_a_value_that_is_not_a_number_is_broken_not_an_error(facts, claim):
+    """Issue 53: a claim on a text fact (or a bound no float holds) raised inside the engine's
+    fence formatting; it is a broken claim that says why."""
+    (broken,) = measured.broken_claims(facts, [claim])
+    assert "which is not a finite number" in broken
+
+
 def test_section_round_trips():
     facts = [Fact("equations", "exact", 3000), timing("loop", 2.3125), Fact("x", "ratio", 112.5, 3)]
     says = "x is at least 20 times y at N = 300"
@@ -165,6 +180,12 @@ def test_records_are_handed_over_once():
         (lambda: api.record("bad name", 1), ValueError),
         (lambda: api.record("x", 1, kind="guess"), ValueError),
         (lambda: api.claim("x", "==", 1), ValueError),
+        # Issue 53: values no float holds broke the engine's formatting later, at the fence.
+        (lambda: api.record("x", 1.0, kind="ratio", band=10**400), ValueError),
+        (lambda: api.record("x", 1.0, kind="ratio", band=float("inf")), ValueError),
+        (lambda: api.claim("x", "<", 10**400), ValueError),
+        (lambda: api.claim("x", "<", float("nan")), ValueError),
+        (lambda: api.record("x", 10**400), ValueError),
     ],
 )
 def test_bad_records_are_refused(call, error):

@@ -149,6 +149,15 @@ def bare_words(info: str) -> tuple[dict[str, str], list[str]]:
     return read, wrong
 
 
+def repeated_options(info: str) -> list[str]:
+    """The option names a fence's info string gives more than once, in order."""
+    info = info.strip()
+    if info.startswith("{") and info.endswith("}"):
+        info = info[1:-1].strip()
+    keys = [key for key, _ in _ATTR.findall(info.partition(" ")[2])]
+    return [key for i, key in enumerate(keys) if key in keys[:i]]
+
+
 def is_executed(language: str, options: dict[str, str], auto: Iterable[str] = ()) -> bool:
     """Exactly the fences markdown-exec executes: a language the book runs, with `exec` true by
     markdown-exec's rule, or among `auto`, the languages named in markdown-exec's
@@ -208,6 +217,12 @@ def scan_page(
                 f"{where}: '{wrong[0]}' among the options of an executed fence is not "
                 'name="value" (superfences would ignore the fence or read a bare word as '
                 'name="name"); write each option as name="value"'
+            )
+        repeated = repeated_options(opened["info"])
+        if repeated:
+            raise BookError(
+                f"{where}: option '{repeated[0]}' is given twice on an executed fence "
+                "(superfences would take the last one silently); give it once"
             )
         _check_indent(page, lines, start - 1, docs)
         # Name the snippet in every error, even before the block is known to be well formed.

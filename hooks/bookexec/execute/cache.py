@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from bookexec.discover.blocks import Block
+from bookexec.escapes import UNSAFE
 from bookexec.execute.model import BlockRun
 from bookexec.execute.progress import outside_mkdocs
 from bookexec.facts import OPS
@@ -228,8 +229,11 @@ class BlockCache:
             _check_entry(entry, block)
             path.touch()  # recently used: kept longest
             return entry
-        except (OSError, ValueError, TypeError, KeyError) as error:
-            self._warn(f"{path.name} is unreadable ({error}); running {block.where} again")
+        except (OSError, ValueError, TypeError, KeyError, RecursionError, OverflowError) as error:
+            # Any content, however large or deep: json.loads of a deep nesting is a
+            # RecursionError, and a huge number an OverflowError only once it is used.
+            said = _clipped(str(error) or type(error).__name__)
+            self._warn(f"{path.name} is unreadable ({said}); running {block.where} again")
             return None
 
     def save(self, block: Block, key: str, entry: Entry) -> None:
@@ -267,11 +271,13 @@ def _check_entry(entry: object, block: Block) -> None:
         raise ValueError("the entry belongs to another block")
     for name in ("output", "backend"):
         _kind(entry[name], str, name)
-    if not _number(entry["seconds"]) or not 0 <= entry["seconds"] < math.inf:
-        raise ValueError(f"seconds must be a number of seconds, not {entry['seconds']!r}")
+    if not plain_line(entry["backend"]) or len(entry["backend"]) > 100:
+        raise ValueError(f"backend must be a backend's name, not {_clipped(entry['backend'])}")
+    if not _finite(entry["seconds"]) or entry["seconds"] < 0:
+        raise ValueError(f"seconds must be a number of seconds, not {_clipped(entry['seconds'])}")
     devices = entry["devices"]
-    if isinstance(devices, bool) or not isinstance(devices, int) or devices < 0:
-        raise ValueError(f"devices must be a count, not {devices!r}")
+    if isinstance(devices, bool) or not isinstance(devices, int) or not 0 <= devices < 2**31:
+        raise ValueError(f"devices must be a count, not {_clipped(devices)}")
     for fact in _kind(entry["facts"], list, "facts"):
         _check_fact(_fields(fact, "a fact", _FACT_FIELDS))
     for claim in _kind(entry["claims"], list, "claims"):
@@ -291,9 +297,33 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value == value
 
 
+def _finite(value: object) -> bool:
+    """A number the build can compute with: a float's range (JSON's `10**400` is an int that
+    no float holds), and not infinite."""
+    if not _number(value):
+        return False
+    try:
+        return math.isfinite(float(value))  # type: ignore[arg-type]
+    except OverflowError:
+        return False
+
+
+def _clipped(value: object) -> str:
+    """A field as a warning shows it: a damaged entry's text may be any size."""
+    text = value if isinstance(value, str) else repr(value) if _small(value) else "a huge value"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _small(value: object) -> bool:
+    """Whether `repr(value)` is cheap and cannot fail (an int of thousands of digits can)."""
+    return not isinstance(value, int | list | dict) or (
+        isinstance(value, int) and abs(value) < 10**100
+    )
+
+
 def _kind[T](value: object, kind: type[T], name: str) -> T:
     if not isinstance(value, kind):
-        raise ValueError(f"{name} must be {kind.__name__}, not {value!r}")
+        raise ValueError(f"{name} must be {kind.__name__}, not {_clipped(value)}")
     return value
 
 
@@ -302,33 +332,53 @@ def _fields(
 ) -> dict[str, Any]:
     """`record` as a dict with exactly these keys (those in `optional` may be missing)."""
     if not isinstance(record, dict):
-        raise ValueError(f"{what} must be a mapping, not {record!r}")
+        raise ValueError(f"{what} must be a mapping, not {_clipped(record)}")
     if missing := sorted(names - set(optional) - record.keys()):
         raise ValueError(f"{what} has no {', '.join(missing)}")
-    if extra := sorted(map(str, record.keys() - names)):
+    if extra := sorted(map(_clipped, record.keys() - names)):
         raise ValueError(f"{what} has fields no entry has: {', '.join(extra)}")
     return record
 
 
 def _check_fact(fact: dict[str, Any]) -> None:
-    _kind(fact["name"], str, "a fact's name")
+    """A fact as `bookexec.facts.record` would have recorded it: the same names, kinds and
+    ranges, so nothing read back can break a golden's line or the page's formatting."""
+    _name(fact["name"], "a fact's name")
     if fact["kind"] not in _FACT_KINDS:
-        raise ValueError(f"a fact's kind must be one of {_FACT_KINDS}, not {fact['kind']!r}")
+        kind = _clipped(fact["kind"])
+        raise ValueError(f"a fact's kind must be one of {_FACT_KINDS}, not {kind}")
     value, band = fact["value"], fact["band"]
     if fact["kind"] == "exact":
-        if not (_number(value) or isinstance(value, str)) or band is not None:
-            raise ValueError(f"an exact fact holds a number or a text and no band: {fact!r}")
-    elif not _number(value) or not _number(band):
-        raise ValueError(f"a measured fact holds a number and its band: {fact!r}")
+        text = isinstance(value, str) and plain_line(value)
+        if not (text or (isinstance(value, int) and _finite(value))) or band is not None:
+            raise ValueError("an exact fact holds a number or one line of text and no band")
+    elif not _finite(value) or value <= 0 or not _finite(band) or band <= 0:
+        raise ValueError("a measured fact holds a positive number and its band")
 
 
 def _check_claim(claim: dict[str, Any]) -> None:
-    _kind(claim["left"], str, "a claim's left side")
+    _name(claim["left"], "a claim's left side")
     if claim["op"] not in OPS:
-        raise ValueError(f"a claim's operator must be one of {OPS}, not {claim['op']!r}")
-    if not (_number(claim["right"]) or isinstance(claim["right"], str)):
-        raise ValueError(f"a claim's right side must be a name or a number: {claim!r}")
-    _kind(claim.get("says", ""), str, "a claim's sentence")
+        raise ValueError(f"a claim's operator must be one of {OPS}, not {_clipped(claim['op'])}")
+    right = claim["right"]
+    if not (_finite(right) or (isinstance(right, str) and _NAME_ONLY.fullmatch(right))):
+        raise ValueError("a claim's right side must be a fact's name or a number")
+    says = _kind(claim.get("says", ""), str, "a claim's sentence")
+    if not plain_line(says):
+        raise ValueError("a claim's sentence must be one line of plain text")
+
+
+def plain_line(text: str) -> bool:
+    """One line a golden can hold, as `bookexec.facts` requires of a recorded text."""
+    return "\n" not in text and UNSAFE.search(text) is None
+
+
+_NAME_ONLY = re.compile(r"\w+")  # a fact's name, as a golden's line reads it back
+
+
+def _name(value: object, what: str) -> None:
+    if not isinstance(value, str) or not _NAME_ONLY.fullmatch(value):
+        raise ValueError(f"{what} must be a fact's name, not {_clipped(value)}")
 
 
 def cache_entry(run: BlockRun, backend: str, devices: int) -> dict[str, Any]:

@@ -23,7 +23,15 @@ from bookexec.discover import hidden
 from bookexec.discover.blocks import Block
 from bookexec.execute import protocol, reaper
 from bookexec.execute.lifeline import Lifeline
-from bookexec.execute.limits import OUT_OF_MEMORY, Limits, block_memory, block_timeout, memory_fix
+from bookexec.execute.limits import (
+    KILL_GRACE,
+    OUT_OF_MEMORY,
+    Limits,
+    block_memory,
+    block_timeout,
+    memory_fix,
+    timeout_fix,
+)
 from bookexec.execute.protocol import BlockResult, Finished
 from bookexec.execute.runtime import Runtime
 
@@ -116,7 +124,7 @@ class Worker:
             block.code, block.snippet, timeout, limit, lines, shown, block.namespace
         )
         self._send(message, "sending a block")
-        return self._receive(BlockResult, timeout + 5.0, "running the block", block=block)
+        return self._receive(BlockResult, timeout + KILL_GRACE, "running the block", block=block)
 
     def _limit_memory(self, size: int) -> None:
         """This block's own limit, under the page's (the worker cannot raise it itself)."""
@@ -166,10 +174,8 @@ class Worker:
         if block is None:
             raise WorkerFailed(f"timed out after {timeout:g} s while {doing}")
         raise WorkerFailed(
-            f"timed out after {timeout - 5.0:g} s while {doing}{self._stuck_line(block)}; "
-            f'make it faster, or raise timeout="..." on the fence '
-            f"(default {self.limits.timeout:g} s: the plugin's limits: timeout, or "
-            "BOOK_BLOCK_TIMEOUT)"
+            f"timed out after {timeout - KILL_GRACE:g} s while {doing}{self._stuck_line(block)}; "
+            + timeout_fix(self.limits)
         )
 
     def _wait_for_message(self, timeout: float) -> bool:

@@ -84,5 +84,8 @@ def _watch(fd: int, worker: int, born: str | None) -> None:
         pass
     finally:
         if born is not None and started(worker) == born:
-            reaper.kill_tree(worker)
+            # Sparing itself: a build gone before the double fork's middle exited leaves the
+            # watcher in the worker's tree, and a watcher that stopped itself would leave the
+            # worker stopped for good (issue 53).
+            reaper.kill_tree(worker, spare=frozenset({os.getpid()}))
         os._exit(0)

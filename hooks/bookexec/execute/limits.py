@@ -119,6 +119,21 @@ def block_timeout(block: Block, limits: Limits) -> float:
     return float(block.options.get("timeout", limits.timeout))
 
 
+# Seconds past its timeout the build waits for a block's result before it kills the worker:
+# after the block the worker stops what it started and sends its result, which on a busy
+# machine takes a moment. A block that ends in them still fails, by its own clock
+# (`outcome.judge`): the limit is the timeout, exactly.
+KILL_GRACE = 5.0
+
+
+def timeout_fix(limits: Limits) -> str:
+    """How to mend a block that ran past its timeout."""
+    return (
+        'make it faster, or raise timeout="..." on the fence '
+        f"(default {limits.timeout:g} s: the plugin's limits: timeout, or BOOK_BLOCK_TIMEOUT)"
+    )
+
+
 def hash_seed(environ: Mapping[str, str]) -> str:
     """The workers' PYTHONHASHSEED: BOOK_HASH_SEED, else the build's PYTHONHASHSEED, else 0.
 

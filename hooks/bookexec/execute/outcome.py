@@ -9,7 +9,7 @@ from dataclasses import replace
 from bookexec import privacy
 from bookexec.discover.blocks import Block
 from bookexec.execute import protocol
-from bookexec.execute.limits import OUT_OF_MEMORY, Limits, memory_fix
+from bookexec.execute.limits import OUT_OF_MEMORY, Limits, block_timeout, memory_fix, timeout_fix
 from bookexec.execute.model import BlockRun
 from bookexec.execute.protocol import BlockResult, BlockStatus
 from bookexec.goldens import measured
@@ -37,6 +37,13 @@ def judge(block: Block, raw: BlockResult, limits: Limits | None = None) -> Block
         run.failure = (
             f"{block.where}{at}: output flooded past {limit} characters; stopped. "
             f'Print less, or raise limit="..." on the fence if the page should show it all'
+        )
+        return run
+    timeout = block_timeout(block, limits)
+    if raw.seconds > timeout:  # it ended within the build's grace (`KILL_GRACE`): still late
+        run.failure = (
+            f"{block.where}: ran {raw.seconds:.1f} s, past its timeout of {timeout:g} s; "
+            + timeout_fix(limits)
         )
         return run
     if error is None:

@@ -72,14 +72,17 @@ def _signal(pids: list[int], number: int) -> None:
             continue
 
 
-def kill_tree(pid: int, include_self: bool = True) -> list[int]:
-    """Stop, then kill, pid's whole tree (pid too unless include_self is False); the pids
-    killed. A process that forks while this runs is caught: its parent was stopped first."""
+def kill_tree(
+    pid: int, include_self: bool = True, spare: frozenset[int] = frozenset()
+) -> list[int]:
+    """Stop, then kill, pid's whole tree (pid too unless include_self is False) but `spare`;
+    the pids killed. A process that forks while this runs is caught: its parent was stopped
+    first. A caller inside the tree spares itself: stopped, it would never send the kill."""
     if include_self:
         _signal([pid], SIGSTOP)
     seen: list[int] = []
     for _ in range(_ROUNDS):
-        new = [p for p in descendants(pid) if p not in seen]
+        new = [p for p in descendants(pid) if p not in seen and p not in spare]
         if not new:
             break
         _signal(new, SIGSTOP)

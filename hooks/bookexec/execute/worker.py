@@ -42,32 +42,102 @@ class OutputFlood(BaseException):
     """Raised inside the snippet when it writes more than the block may show."""
 
 
-class Capture:
-    """One ordered buffer behind both sys.stdout and sys.stderr; safe from any thread."""
+class FdTap:
+    """What reaches the worker's file descriptors 1 and 2 below Python's `sys.stdout`: a
+    subprocess's output, `os.write(1, ...)`, a C library's or XLA's own logging.
+
+    The build points both at the worker's log file (`handle.WorkerHandle`); the tap reads that
+    file through a descriptor of its own, from where the block began, so what a reader running
+    the snippet in a terminal would see is captured, bounded and checked like a print."""
 
     def __init__(self) -> None:
+        self._fd = -1
+        self._at = 0
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        try:
+            if os.fstat(1).st_mode & 0o170000 == 0o100000:  # a regular file (no `stat` import)
+                self._fd = os.open("/proc/self/fd/1", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            self._fd = -1
+
+    def mark(self) -> None:
+        """A block begins: what was written before it is not its output."""
+        if self._fd >= 0:
+            self._at = os.fstat(1).st_size
+            self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def take(self, most: int, final: bool = False) -> str:
+        """What was written since the last take: at most `most` bytes of it (a flood is never
+        read whole), as UTF-8 text (`final`: an unfinished character as U+FFFD)."""
+        if self._fd < 0:
+            return ""
+        try:
+            size = os.fstat(1).st_size
+            data = (
+                os.pread(self._fd, max(0, min(size - self._at, most)), self._at)
+                if size > self._at
+                else b""
+            )
+        except OSError:
+            return ""
+        self._at += len(data)
+        return self._decoder.decode(data, final=final)
+
+
+class Capture:
+    """One ordered buffer behind both sys.stdout and sys.stderr; safe from any thread. What
+    reached the file descriptors (`FdTap`) joins it before each write and at the block's end."""
+
+    def __init__(self, tap: FdTap | None = None) -> None:
         self._lock = threading.Lock()
         self._parts: list[str] = []
         self._size = 0
         self.limit = 0
         self.flooded = False
+        self.tap = tap  # the worker's (`main`); none for a capture made in another process
 
     def reset(self, limit: int) -> None:
         """Empty the buffer for the next block, with its output limit."""
         with self._lock:
             self._parts, self._size, self.limit, self.flooded = [], 0, limit, False
+            if self.tap:
+                self.tap.mark()
 
     def write(self, text: str) -> int:
         """Append text; OutputFlood once the block wrote past its limit."""
         with self._lock:
             if self.flooded:
                 raise OutputFlood
-            self._size += len(text)
-            if self._size > self.limit:
-                self.flooded = True
-                raise OutputFlood
-            self._parts.append(text)
+            self._add(self._tapped())
+            self._add(text)
         return len(text)
+
+    def settle(self) -> None:
+        """At the block's end: what reached the file descriptors since the last write."""
+        with self._lock:
+            if not self.flooded:
+                try:  # noqa: SIM105 (the worker imports nothing a snippet would notice)
+                    self._add(self._tapped(final=True))
+                except OutputFlood:
+                    pass  # `flooded` says it
+
+    def _tapped(self, final: bool = False) -> str:
+        """What the tap read since the last write: never more than would flood the block."""
+        return self.tap.take(self.limit - self._size + 1, final) if self.tap else ""
+
+    def _add(self, text: str) -> None:
+        if not text:
+            return
+        self._size += len(text)
+        if self._size > self.limit:
+            self.flooded = True
+            raise OutputFlood
+        self._parts.append(text)
+
+    @property
+    def size(self) -> int:
+        """Characters the block has written so far."""
+        return self._size
 
     def text(self) -> str:
         """Everything written since the last reset, in order."""
@@ -278,6 +348,18 @@ def shown_text(error: BaseException, hidden_notes: tuple[str, ...] = ()) -> str:
         error.__notes__ = notes
 
 
+def _past(limit: int, *texts: str) -> bool:
+    """Whether any of `texts` is longer than `limit` characters, or all of them together are."""
+    return sum(len(text) for text in texts) > limit
+
+
+def _recorded_texts(facts: list[Record], claims: list[Record]) -> list[str]:
+    """The texts a block recorded, as a golden's lines would hold them."""
+    fields = [f.get(k) for f in facts for k in ("name", "value")]
+    fields += [c.get(k) for c in claims for k in ("left", "right", "says")]
+    return [field for field in fields if isinstance(field, str)]
+
+
 def _take_facts() -> tuple[list[Record], list[Record]]:
     facts = sys.modules.get("bookexec.facts")  # imported only by a snippet that records
     if facts is None:
@@ -484,7 +566,13 @@ class Session:
             seconds = time.perf_counter() - start
         # Nothing a block started outlives it (bookexec.execute.reaper).
         reaper.kill_descendants()
+        self.capture.settle()  # what its processes wrote to the descriptors, to the end
         facts, claims = _take_facts()
+        if error is not None and _past(limit - self.capture.size, error.shown, error.traceback):
+            # An exception's message is output like a print's: bounded by the same limit.
+            flooded, flood_line, error = True, error.line, None
+        if _past(limit, *_recorded_texts(facts, claims)):  # a golden would hold them all
+            flooded, facts, claims = True, [], []
         if flooded or self.capture.flooded:
             status = BlockStatus.FLOODED
         else:
@@ -503,7 +591,7 @@ class Session:
 def main(fd: int) -> None:
     """Serve one page: preload, then run blocks until the build says finish."""
     conn = protocol.Channel(fd)
-    capture = Capture()
+    capture = Capture(FdTap())
     sys.stdin = io.StringIO("")
     sys.stdout = Stream(capture, "<stdout>")
     sys.stderr = Stream(capture, "<stderr>")

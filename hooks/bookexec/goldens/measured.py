@@ -195,13 +195,28 @@ def broken_claims(facts: list[Fact], claims: list[Claim]) -> list[str]:
         if left is None or right is None:
             broken.append(f"{claim.line()} names a value this block did not record")
             continue
-        right_value = float(right.value) if isinstance(right, Fact) else float(right)
-        if not _OPS[claim.op](float(left.value), right_value):
+        left_value = _as_number(left.value)
+        right_value = _as_number(right.value if isinstance(right, Fact) else right)
+        if left_value is None or right_value is None:
+            side = claim.left if left_value is None else str(claim.right)
+            broken.append(f"{claim.line()} compares {side}, which is not a finite number")
+            continue
+        if not _OPS[claim.op](left_value, right_value):
             detail = f"{claim.left} = {left.shown()}"
             if isinstance(right, Fact):
                 detail += f", {claim.right} = {right.shown()}"
             broken.append(f"{claim.line()} no longer holds: {detail}")
     return broken
+
+
+def _as_number(value: float | int | str) -> float | None:
+    """A side of a claim as a number (a golden holds a count as text), or None for a text or a
+    value no float holds."""
+    try:
+        number = float(value)
+    except (ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
 
 
 def margin(op: str, left: float, right: float) -> float:

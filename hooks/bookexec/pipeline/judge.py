@@ -34,15 +34,29 @@ def serve_log() -> logging.Logger:
 
 def shown(output: str, facts: list[Fact], backend: str) -> str:
     """What the page shows: the output with measured values in place of their placeholders
-    (a `Shown`, which knows where they are, so the page marks them)."""
-    if any(fact.kind == "timing" for fact in facts) and backend == "none":  # JAX not loaded
-        output += "\n[timed in this build: fastest of repeated runs, warm-up excluded]\n"
-    elif any(fact.kind == "timing" for fact in facts):
-        output += (
-            f"\n[timed in this build on the {backend} backend: fastest of repeated runs,\n"
-            " warm-up excluded, each run waited on with block_until_ready]\n"
+    (a `Shown`, which knows where they are, so the page marks them). Where the output holds
+    one, its `note` labels them as the book's measurement, under the output box and not in
+    it: nothing the reader runs prints it (issue 53)."""
+    text = shown_text(output, facts)
+    if not text.measured:
+        return text
+    values = tuple(dict.fromkeys(text[start:end] for start, end in text.measured))
+    when = "recorded in its golden" if backend == "(recorded)" else "in this build"
+    how = ""
+    if any(fact.kind == "timing" for fact in facts):
+        on = (
+            f", each waited on with block_until_ready, on the {backend} backend"
+            if backend not in ("none", "(recorded)")
+            else ""
         )
-    return shown_text(output, facts)
+        how = f" (fastest of repeated runs, warm-up excluded{on})"
+    text.note = (
+        f"{'These values are' if len(values) > 1 else 'This value is'} the book's measurement "
+        f"{when}{how}, in the book's format: {{}}. The code shown prints its own "
+        "measurement, formatted as it says.",
+        values,
+    )
+    return text
 
 
 class Judge:

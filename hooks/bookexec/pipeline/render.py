@@ -6,9 +6,12 @@ The fence (`bookexec.render.fence`) sees this stage only through its `BlockSourc
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
+
+from markupsafe import Markup
 
 from bookexec.discover.blocks import ANYWHERE, Block
 from bookexec.errors import BookError
@@ -21,8 +24,25 @@ from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.run import Runs, recorded
 from bookexec.privacy import Masker
 from bookexec.render import figures, prose, stepper, verify
-from bookexec.render.fence import verify_box
+from bookexec.render.fence import NOT_RENDERED, failure_box, verify_box, withheld
 from bookexec.render.layout import Look
+
+log = logging.getLogger("mkdocs.plugins.bookexec")
+
+
+class UnplannedFence(BookError):
+    """Superfences handed the engine a fence its scan did not plan as a block."""
+
+
+_CAUSE = 2000  # characters of an engine error's message a report shows
+
+
+def clipped(text: str) -> str:
+    """An error's text as a report shows it: a damaged value in it may be any size."""
+    if len(text) <= _CAUSE:
+        return text
+    return f"{text[:_CAUSE]}... ({len(text) - _CAUSE} more characters)"
+
 
 # A value as another release printed it (`{{fact:...@release}}`): page, block id, release.
 OtherRelease = Callable[[str, str, str], dict[str, Fact] | None]
@@ -70,6 +90,8 @@ class RenderStage:
         self.checked: set[str] = set()  # pages whose final HTML was checked
         self.page: str | None = None
         self.taken: set[str] = set()  # the page's blocks without an id already rendered
+        # Blocks whose formatting failed inside the engine (`fence_failed`): reported as such.
+        self.failed_fences: set[tuple[str, str]] = set()
 
     @property
     def pending_blocks(self) -> set[tuple[str, str]]:
@@ -199,14 +221,14 @@ class RenderStage:
         unnamed = not block_id and self.plan.reading.snippets == ANYWHERE
         block = self._unnamed(page, code) if unnamed else self.plan.block(page, block_id)
         if block is None and unnamed:
-            raise BookError(
+            raise UnplannedFence(
                 f"{docs}/{page}: superfences handed the engine an executed block without an id "
                 "whose code the scan did not find on the page (an include pymdownx.snippets "
                 "reads from another base_path than the book's folder?); give the fence an "
                 'id="..." to name the block in this message'
             )
         if block is None:
-            raise BookError(
+            raise UnplannedFence(
                 f"{docs}/{page}: markdown-exec rendered block '{block_id or '?'}' that the scanner "
                 f'did not find; write executed fences as ```python exec="on" id="..."'
             )
@@ -220,6 +242,41 @@ class RenderStage:
             raise BookError(f"{block.where}: the snippet changed while the book was building")
         self.taken.add(block.id)
         return (block, *self.judge.judged(page, block))
+
+    def formatted(self, block_id: str, code: str, layout: Callable[[], Markup]) -> Markup:
+        """The block's HTML as `layout` (the fence's format function) makes it; if the engine
+        fails making it, an error box (`fence_failed`). Superfences would catch the error and
+        show the fence raw, hidden lines and all, and the build would only say later that no
+        page rendered the block."""
+        try:
+            return layout()
+        except UnplannedFence:
+            # Not a block of the page: a fence the scan did not plan is no executed block (one
+            # shown inside an indented code block, say); superfences leaves it as its text.
+            raise
+        except Exception as error:  # any: it is reported with its real cause, never swallowed
+            return self.fence_failed(block_id, code, error)
+
+    def fence_failed(self, block_id: str, code: str, error: Exception) -> Markup:
+        """The engine itself failed while formatting a block (`error`): a failure of the page
+        naming its line, the block and the real cause, and an error box where the block would
+        be, so the page never shows the raw fence."""
+        page = self.page or "?"
+        block = self.plan.block(page, block_id) if block_id else None
+        if block is None:
+            same = [b for b in self.plan.pages.get(page, []) if b.code.strip() == code.strip()]
+            block = same[0] if same else None
+        where = block.where if block else f"{self.plan.reading.docs}/{page} (block '{block_id}')"
+        if isinstance(error, BookError):
+            message = str(error)
+        else:
+            cause = clipped(f"{type(error).__module__}.{type(error).__qualname__}: {error}")
+            message = f"{where}: the engine failed while formatting this block: {cause}"
+            log.debug("bookexec: %s", message, exc_info=error)  # the engine's traceback, with -v
+        self.judge.fail(page, f"(fence) {block.id if block else block_id}", message)
+        if block is not None:
+            self.failed_fences.add((page, block.id))
+        return Markup(failure_box(message))
 
     def _unnamed(self, page: str, code: str) -> Block | None:
         """The first block of the page without an id whose code is `code` and that was not
@@ -263,6 +320,11 @@ class RenderStage:
             # a block never laid out is `missed`'s
             found = verify.problems(page, output, expected, self.plan.reading.docs)
             shown = set(planned)
+            unrendered = [
+                b for b in blocks if b.id not in planned and (page, b.id) not in self.failed_fences
+            ]
+            if unrendered:  # its fence may be on the page raw, hidden lines and all
+                return withheld(output, [f"{b.where}: {NOT_RENDERED}" for b in unrendered])
         wrong = {block_id for block_id, _ in found}
         self.rendered |= {(page, b.id) for b in blocks if b.id in shown and b.id not in wrong}
         messages = [message for _, message in found]
@@ -281,7 +343,8 @@ class RenderStage:
             for page, blocks in self.plan.pages.items()
             if pages is None or page in pages
             for block in blocks
-            if (block.page, block.id) not in self.rendered and not self._reported(page, block)
+            if (block.page, block.id) not in self.rendered | self.failed_fences
+            and not self._reported(page, block)
         ]
 
     def _reported(self, page: str, block: Block) -> bool:

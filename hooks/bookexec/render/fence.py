@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from bookexec.discover.blocks import Block
 from bookexec.escapes import bidi_warning, has_bidi, shown_html
+from bookexec.goldens import measured
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Failure
 from bookexec.goldens.store import BUILDERS, update_command
@@ -92,7 +93,7 @@ def block_notes(
 ) -> str:
     """What the engine says under a block: its failure, its drift under serve, and that it
     shows its golden while it runs."""
-    said = ""
+    said = measured_note(output)
     if failure is not None:  # the report at the end of the build lists it too
         said += failure_box(failure.message)
     elif current.serving and comparison is not None and comparison.status != "ok":
@@ -100,6 +101,22 @@ def block_notes(
     if output is not None and (block.page, block.id) in current.pending_blocks:
         said += pending_note(block.id)
     return said
+
+
+def measured_note(output: str) -> str:
+    """Under an output that shows measured values: that they are the book's measurement, not
+    what the code shown prints (`pipeline.judge.shown`); each value marked as in the box."""
+    note = getattr(output, "note", None)
+    if not note:
+        return ""
+    sentence, values = note
+    marked = [measured.html_mark(html.escape(value, quote=False)) for value in values]
+    named = ", ".join(marked[:-1]) + (" and " if len(marked) > 1 else "") + marked[-1]
+    before, _, after = sentence.partition("{}")
+    return (
+        '<p class="executed-book-measured-note"><small>'
+        f"{html.escape(before)}{named}{html.escape(after)}</small></p>"
+    )
 
 
 def failure_box(message: str) -> str:
@@ -129,6 +146,32 @@ def verify_box(page_html: str, problems: list[str]) -> str:
         return box + page_html
     opened, close, after = rest.partition(">")
     return head + body + opened + close + box + after
+
+
+NOT_RENDERED = (
+    "no fence on the page was rendered as this block (is the fence indented, or inside an "
+    "element Markdown does not parse?); the page is withheld, since it may show the fence raw"
+)
+_CONTENT = re.compile(
+    r'(<article class="md-content__inner md-typeset">).*(</article>)|(<body[^>]*>).*(</body>)',
+    re.DOTALL,
+)
+
+
+def withheld(page_html: str, problems: list[str]) -> str:
+    """A page that did not render its executed blocks, written without its content: it could
+    show a fence raw, with its hidden lines. The box says why; the build fails on it too."""
+    items = "".join(f"<li>{html.escape(problem)}</li>" for problem in problems)
+    box = (
+        '<div class="admonition failure executed-book-page-check">'
+        '<p class="admonition-title">This page was not written</p>'
+        f"<ul>{items}</ul></div>"
+    )
+    found = _CONTENT.search(page_html)
+    if found is None:
+        return box
+    opened, closed = (found[1], found[2]) if found[1] else (found[3], found[4])
+    return page_html[: found.start()] + opened + box + closed + page_html[found.end() :]
 
 
 def pending_note(block_id: str) -> str:

@@ -57,6 +57,9 @@ class Shown(str):
     (start, end) of each timing or ratio, which the page marks as measured."""
 
     measured: tuple[tuple[int, int], ...] = ()
+    # What the marked values are (`pipeline.judge.shown`), said under the box: a sentence
+    # whose `{}` the values take, and the values.
+    note: tuple[str, tuple[str, ...]] | None = None
 
 
 def shown_text(output: str, facts: list[Fact]) -> Shown:
