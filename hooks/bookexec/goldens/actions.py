@@ -15,10 +15,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bookexec.escapes import terminal
+from bookexec.escapes import terminal, workflow_safe
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Comparison
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import BUILDERS, VERSIONS_FILE, relative, update_command
+from bookexec.logs import guard_ci_log
 
 # A diff this long is cut in the annotation; the job summary has all of it.
 MESSAGE_LIMIT = 4000
@@ -47,8 +48,9 @@ def from_environ(environ: Mapping[str, str]) -> Actions | None:
 
 
 def escape_message(text: str) -> str:
-    """A workflow command's message, as GitHub reads it back: one line, % first."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's message, as GitHub reads it back: one line, % first; and no `##[`
+    that an older runner would read as a command of its own (`escapes.workflow_safe`)."""
+    return workflow_safe(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:
@@ -255,6 +257,7 @@ def publish(
     append the report to the job summary. Anywhere else: nothing."""
     if actions is None:
         return
+    guard_ci_log()  # on the handlers made since the build began too
     for line in commands(report, fence_line):
         say(line)
     if actions.summary is not None:
