@@ -453,6 +453,7 @@ class Engine:
         """Stop the current build's workers, if a build is under way."""
         if self.build is not None:
             self.build.stop()
+            actions.resume(self.build.actions)  # a build that ended before its annotations
 
 
 class Build:
@@ -499,6 +500,7 @@ class Build:
         self.actions = actions.from_environ(self.settings.environ)
         if self.actions is not None:  # no line of the log can command GitHub's runner
             guard_ci_log()
+            actions.pause(self.actions)  # until the annotations (`Finish`), nor any other
         # The build's secrets, masked in everything a page shows: sources and includes too.
         self.masker = privacy.Masker.from_environ(self.settings.environ)
         self.golden_dir = root / self.settings.goldens

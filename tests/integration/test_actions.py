@@ -77,7 +77,13 @@ def test_a_drifted_and_a_failed_block_annotate_their_fences_and_fill_the_job_sum
     check = _build(root, "check", GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary))
     output = check.stdout + check.stderr
     assert check.returncode != 0, output
-    commands = [line for line in output.splitlines() if line.startswith("::")]
+    lines = output.splitlines()
+    # The runner acts on no command from the build's start to its annotations.
+    (pause,) = [line for line in lines if line.startswith("::stop-commands::")]
+    resume = f"::{pause.removeprefix('::stop-commands::')}::"
+    assert len(resume) == 36 and resume in lines, output
+    commands = [line for line in lines if line.startswith("::") and line not in (pause, resume)]
+    assert runner_acts_on(output) == [pause, *commands], output
     print("\n".join(commands))
 
     mean_line = _fence_line(root / "docs" / "index.md", "mean")
@@ -174,8 +180,10 @@ def test_outputs_and_tracebacks_cannot_command_the_ci_log(tmp_path):
     assert " ::stop-commands::pwned" in log.replace("\\::", "::"), log  # in the drift report
     acted = runner_acts_on(log)
     assert [line.split(",", 1)[0] for line in acted] == [
+        f"::stop-commands::{acted[0].removeprefix('::stop-commands::')}",  # the engine's own
         "::error file=docs/session.md",
         "::error file=docs/index.md",
     ], "\n".join(acted)
-    assert "forged by an output" in acted[1] and "title=block 'mean' drifted" in acted[1]
+    assert "forged by an output" in acted[2] and "title=block 'mean' drifted" in acted[2]
+    assert acted[0] != "::stop-commands::pwned" and f"::{acted[0][17:]}::" in log
     assert "##[" not in "".join(acted)

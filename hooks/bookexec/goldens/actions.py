@@ -11,6 +11,8 @@ GitHub keeps only the first 10 error annotations of a step: the job summary has 
 from __future__ import annotations
 
 import re
+import secrets
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,11 +33,38 @@ _PLACE = r"^{docs}/(?P<page>[^\s:]+):(?P<line>\d+)\b"
 FenceLine = Callable[[str, str], int | None]
 
 
-@dataclass(frozen=True)
+@dataclass
 class Actions:
     """Running under GitHub Actions, and where its job summary goes (None: no summary)."""
 
     summary: Path | None
+    # The token of the engine's own `::stop-commands::` while the runner acts on no command
+    # (`pause`); "" when it acts on them.
+    paused: str = ""
+
+
+def _stdout(line: str) -> None:
+    """A workflow command for GitHub's runner: a line of its own on stdout, never a log record
+    (MkDocs' log prefixes its level, and the runner reads only lines that begin with `::`)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def pause(actions: Actions, say: Callable[[str], None] = _stdout) -> None:
+    """From the build's start to its annotations the runner acts on no command at all, behind
+    a token no output can know (a random one, never written anywhere but this line): should a
+    line escape the log's neutralising (`logs.WorkflowSafe`), it still cannot stop, forge or
+    hide a command."""
+    if not actions.paused:
+        actions.paused = secrets.token_hex(16)
+        say(f"::stop-commands::{actions.paused}")
+
+
+def resume(actions: Actions | None, say: Callable[[str], None] = _stdout) -> None:
+    """The runner acts on commands again (the annotations, and whatever the step runs next)."""
+    if actions is not None and actions.paused:
+        token, actions.paused = actions.paused, ""
+        say(f"::{token}::")
 
 
 def from_environ(environ: Mapping[str, str]) -> Actions | None:
@@ -251,13 +280,18 @@ def _indent(text: str) -> str:
 
 
 def publish(
-    report: Report, actions: Actions | None, fence_line: FenceLine, say: Callable[[str], None]
+    report: Report,
+    actions: Actions | None,
+    fence_line: FenceLine,
+    say: Callable[[str], None] = _stdout,
 ) -> None:
-    """Under GitHub Actions: say each annotation (stdout, where the runner reads commands) and
-    append the report to the job summary. Anywhere else: nothing."""
+    """Under GitHub Actions: let the runner act on commands again (`resume`), say each
+    annotation (stdout, where the runner reads commands) and append the report to the job
+    summary. Anywhere else: nothing."""
     if actions is None:
         return
     guard_ci_log()  # on the handlers made since the build began too
+    resume(actions, say)
     for line in commands(report, fence_line):
         say(line)
     if actions.summary is not None:
