@@ -45,6 +45,7 @@ from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions, update_command
 from bookexec.guard import engine_formatter, register
+from bookexec.logs import guard_ci_log
 from bookexec.pipeline.finish import Finish
 from bookexec.pipeline.judge import Judge, Verdict
 from bookexec.pipeline.plan import Plan
@@ -465,6 +466,7 @@ class Engine:
         """Stop the current build's workers, if a build is under way."""
         if self.build is not None:
             self.build.stop()
+            actions.resume(self.build.actions)  # a build that ended before its annotations
 
 
 class Build:
@@ -509,6 +511,9 @@ class Build:
         # Under GitHub Actions the check also annotates each block's fence and writes the job
         # summary (`goldens.actions`); None elsewhere.
         self.actions = actions.from_environ(self.settings.environ)
+        if self.actions is not None:  # no line of the log can command GitHub's runner
+            guard_ci_log()
+            actions.pause(self.actions)  # until the annotations (`Finish`), nor any other
         # The build's secrets, masked in everything a page shows: sources and includes too.
         self.masker = privacy.Masker.from_environ(self.settings.environ)
         self.golden_dir = root / self.settings.goldens

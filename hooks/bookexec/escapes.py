@@ -25,6 +25,10 @@ BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029" + BIDI + "\ud800-\udfff]")
 _BIDI = re.compile(f"[{BIDI}]")
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# GitHub Actions' runner reads a line of the log as a workflow command when it starts with `::`
+# once its leading whitespace is trimmed, and as an older one wherever `##[` appears; it cuts
+# lines at a carriage return as at a line feed.
+_WORKFLOW = re.compile(r"(?:^|(?<=[\r\n]))([^\S\r\n]*)::|##\[")
 BIDI_CLASS = "executed-book-bidi"
 WARNING_CLASS = "executed-book-bidi-warning"
 
@@ -41,6 +45,13 @@ def terminal(text: str) -> str:
     """`text` safe to print: every unsafe character (all but tab and newline of the controls,
     the bidirectional ones) shown as its escape, never sent raw."""
     return UNSAFE.sub(lambda m: escape(m[0]), text)
+
+
+def workflow_safe(text: str) -> str:
+    """`text` as a CI log may hold it: a backslash before each `::` that would start a workflow
+    command and before the `[` of each `##[`, so that no line of an output, a traceback or a
+    diff can stop, forge or hide an annotation; everything else as it is."""
+    return _WORKFLOW.sub(lambda m: "##\\[" if m[0] == "##[" else f"{m[1]}\\::", text)
 
 
 def shown_html(text: str) -> str:

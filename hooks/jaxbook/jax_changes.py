@@ -23,7 +23,7 @@ import subprocess
 import tomllib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -97,11 +97,44 @@ def session_hash(blocks: Sequence[Block], block: Block) -> str:
     return digest.hexdigest()[:16]
 
 
+# A record's header field: written since normalisation keeps line ends and trailing spaces
+# (issue 53). An older record was written with them trimmed, so it is compared with them
+# trimmed on both sides (`_as_recorded`) until `./book jax-changes` records it again.
+_LINE_ENDS = {"line-ends": "kept"}
+
+
 def _record(block: Block, result: str, body: str, sources: str, docs: str = "docs") -> str:
     """A block's record, in a golden's format; its header names the page under `docs`, the
     book's docs_dir, as the goldens' do."""
     return render_golden(
-        block.page, block.id, block.snippet, body, _WRITER, docs, result=result, sources=sources
+        block.page,
+        block.id,
+        block.snippet,
+        body,
+        _WRITER,
+        docs,
+        result=result,
+        sources=sources,
+        **_LINE_ENDS,
+    )
+
+
+def _trimmed(text: str) -> str:
+    """Line ends as the normalisation before issue 53 left them: trailing spaces and final
+    blank lines gone, one final newline, lines cut where `str.splitlines` cuts them."""
+    text = "\n".join(line.rstrip() for line in text.splitlines()).rstrip("\n")
+    return text + "\n" if text else ""
+
+
+def _as_recorded(old_text: str, new_text: str) -> tuple[Parsed, Parsed]:
+    """Two records parsed, their outputs with line ends trimmed when the older one was written
+    before they were kept (it cannot say what they were)."""
+    before, after = parse(old_text), parse(new_text)
+    if before.header_fields().get("line-ends") == _LINE_ENDS["line-ends"]:
+        return before, after
+    return (
+        replace(before, output=_trimmed(before.output)),
+        replace(after, output=_trimmed(after.output)),
     )
 
 
@@ -489,7 +522,7 @@ def compare_block(
     if old_text is None or new_text is None:
         missing = old if old_text is None else new
         return Change(block_id, "not run", [f"not recorded under JAX {missing} yet"])
-    before, after = parse(old_text), parse(new_text)
+    before, after = _as_recorded(old_text, new_text)
     if _failed(before) or _failed(after):
         if _failed(before) and _failed(after) and before.output == after.output:
             return None
@@ -543,10 +576,10 @@ def _read(path: Path) -> str | None:
     return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
-def _message(text: str, declared: str) -> list[str]:
+def _message(parsed: Parsed, declared: str) -> list[str]:
     """The lines of a raising block's record that are its error's message: from the last line
     that names the declared type to the end (all of them when no line names it)."""
-    lines = parse(text).output.splitlines()
+    lines = parsed.output.splitlines()
     name = re.compile(rf"^(?:[\w.]+\.)?{re.escape(declared.rsplit('.', 1)[-1])}(?::|$)")
     starts = [i for i, line in enumerate(lines) if name.match(line)]
     return lines[starts[-1] :] if starts else lines
@@ -557,7 +590,8 @@ def _message_changed(old_text: str | None, new_text: str | None, declared: str) 
     a block whose printed values alone changed is summarised like one that does not raise."""
     if old_text is None or new_text is None:
         return True
-    return _message(old_text, declared) != _message(new_text, declared)
+    before, after = _as_recorded(old_text, new_text)
+    return _message(before, declared) != _message(after, declared)
 
 
 @dataclass

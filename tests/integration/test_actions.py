@@ -4,6 +4,7 @@ drifted block on its fence's line, and appends the whole report to the job summa
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -76,7 +77,13 @@ def test_a_drifted_and_a_failed_block_annotate_their_fences_and_fill_the_job_sum
     check = _build(root, "check", GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary))
     output = check.stdout + check.stderr
     assert check.returncode != 0, output
-    commands = [line for line in output.splitlines() if line.startswith("::")]
+    lines = output.splitlines()
+    # The runner acts on no command from the build's start to its annotations.
+    (pause,) = [line for line in lines if line.startswith("::stop-commands::")]
+    resume = f"::{pause.removeprefix('::stop-commands::')}::"
+    assert len(resume) == 36 and resume in lines, output
+    commands = [line for line in lines if line.startswith("::") and line not in (pause, resume)]
+    assert runner_acts_on(output) == [pause, *commands], output
     print("\n".join(commands))
 
     mean_line = _fence_line(root / "docs" / "index.md", "mean")
@@ -118,3 +125,65 @@ def test_a_drifted_and_a_failed_block_annotate_their_fences_and_fill_the_job_sum
     assert quiet.returncode != 0
     assert "::error" not in quiet.stdout + quiet.stderr
     assert "DRIFTED (text): page docs/index.md, block 'mean'" in quiet.stdout + quiet.stderr
+
+
+# Lines a block may print or raise that GitHub's runner would act on (issue 53): turn every
+# later command of the step off, forge an annotation, and an older command in mid-line.
+HOSTILE = (
+    "::stop-commands::pwned",
+    "::error file=docs/index.md,line=1,title=forged::forged by an output",
+    "text then ##[error]forged in mid-line",
+)
+
+
+def runner_acts_on(log: str) -> list[str]:
+    """The lines of a step's log that GitHub's runner reads as workflow commands, in order, as
+    it reads them: a line (cut at CR or LF) whose text starts with `::` once leading whitespace
+    is trimmed, or that holds `##[`; between `::stop-commands::TOKEN` and `::TOKEN::` none."""
+    acted, stopped = [], None
+    for line in re.split(r"\r\n|\r|\n", log):
+        trimmed = line.lstrip()
+        if stopped is not None:
+            if trimmed == f"::{stopped}::":
+                stopped = None
+            continue
+        if trimmed.startswith("::stop-commands::"):
+            stopped = trimmed.removeprefix("::stop-commands::")
+        if trimmed.startswith("::") or "##[" in line:
+            acted.append(trimmed)
+    return acted
+
+
+def test_runner_model_reads_commands_as_github_does():
+    log = "a\n  ::error::x\r ::stop-commands::t\n::error::hidden\n::t::\nb ##[warning]y\n"
+    assert runner_acts_on(log) == ["::error::x", "::stop-commands::t", "b ##[warning]y"]
+
+
+@pytest.mark.build
+def test_outputs_and_tracebacks_cannot_command_the_ci_log(tmp_path):
+    """Every line of a drifted output (the drift report's context lines, indented by one space)
+    and of a traceback (indented by two) reaches the log neutralised: under
+    GITHUB_ACTIONS=true the runner acts on the engine's two annotations and on nothing else."""
+    root = tmp_path / "plain"
+    shutil.copytree(FIXTURE, root)
+    lines = "".join(f"print({line!r})\n" for line in HOSTILE)
+    mean = root / "snippets" / "index" / "mean.py"
+    mean.write_text(mean.read_text() + lines)
+    update = _build(root, "update")
+    assert update.returncode == 0, update.stdout + update.stderr
+    mean.write_text(mean.read_text().replace('"numpy mean:"', '"NumPy mean:"'))
+    raised = "\\n".join(HOSTILE)
+    (root / "snippets" / "session" / "use.py").write_text(f'raise RuntimeError("x\\n{raised}")\n')
+    check = _build(root, "check", GITHUB_ACTIONS="true")
+    log = check.stdout + check.stderr
+    assert check.returncode != 0, log
+    assert " ::stop-commands::pwned" in log.replace("\\::", "::"), log  # in the drift report
+    acted = runner_acts_on(log)
+    assert [line.split(",", 1)[0] for line in acted] == [
+        f"::stop-commands::{acted[0].removeprefix('::stop-commands::')}",  # the engine's own
+        "::error file=docs/session.md",
+        "::error file=docs/index.md",
+    ], "\n".join(acted)
+    assert "forged by an output" in acted[2] and "title=block 'mean' drifted" in acted[2]
+    assert acted[0] != "::stop-commands::pwned" and f"::{acted[0][17:]}::" in log
+    assert "##[" not in "".join(acted)

@@ -190,6 +190,39 @@ def test_package_versions_are_in_the_key(book, tmp_path):
     book.assert_all_cached()
 
 
+def test_an_edited_package_runs_the_blocks_that_import_it_again_at_the_same_version(book, tmp_path):
+    """Issue 53: a package on the path (as an editable install's source folder is) edited
+    without a new version: the warm build ran nothing and stayed green with the old output.
+    Each entry holds the fingerprint of the code its block imported: the block that imports
+    it runs again and drifts; the others stay cached."""
+    src = tmp_path / "src"
+    (src / "bookpkg").mkdir(parents=True)
+    (src / "bookpkg" / "__init__.py").write_text("from bookpkg.words import WORD\n")
+    words = src / "bookpkg" / "words.py"
+    words.write_text("WORD = 'alone'\n")
+    info = src / "bookpkg-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bookpkg\nVersion: 1.0\n")
+    alone = book.root / "snippets" / "other" / "alone.py"
+    original = alone.read_text()
+    alone.write_text("import bookpkg\n\nprint(bookpkg.WORD)\n")  # prints its golden
+    env = {"PYTHONPATH": str(src)}
+    try:
+        assert book.counts(**env)["executed"] == 4  # PYTHONPATH is in the key
+        assert book.counts(**env) == {"executed": 0, "cached": 4, "replayed": 0}
+        words.write_text("WORD = 'alone, edited'\n")  # same version, same size or not
+        edited = book.cached_build(**env)
+        found = SUMMARY.search(edited.output)
+        assert found and found[1] == "1", f"stale cache: {edited.output[-1500:]}"
+        assert edited.returncode != 0 and "+alone, edited" in edited.output, edited.output
+        words.write_text("WORD = 'alone'\n")
+        assert book.counts(**env) == {"executed": 1, "cached": 3, "replayed": 0}
+        book.assert_all_cached(**env)
+    finally:
+        alone.write_text(original)
+    book.assert_all_cached()
+
+
 @pytest.mark.parametrize(
     ("name", "value"),
     [("JAX_ENABLE_X64", "1"), ("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")],

@@ -142,3 +142,36 @@ def test_a_page_that_ends_in_a_later_build_is_counted_whole_in_its_progress_line
         background.shutdown()
     line = next(line for line in said if "docs/gated.md: 3 run" in line)
     assert "[1/1 pages, 3/3 blocks]" in line, said
+
+
+def test_a_rebuild_runs_a_page_again_when_code_it_imported_changed(tmp_path):
+    """Issue 53: under serve a rebuild reused the page's earlier run whenever its blocks' keys
+    were the same, so an edited package (as an editable install's source is) kept showing its
+    old output. The run is reused only while the code its blocks imported is unchanged."""
+    package = tmp_path / "src" / "bookpkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("WORD = 'before'\n")
+    (tmp_path / "snippets" / "word").mkdir(parents=True)
+    (tmp_path / "snippets" / "word" / "word.py").write_text("import bookpkg\nprint(bookpkg.WORD)\n")
+    page = '# W\n\n```python exec="on" id="word"\n--8<-- "snippets/word/word.py"\n```\n'
+    executor = Executor(
+        tmp_path,
+        cache=BlockCache(CachePaths(tmp_path).blocks),
+        runtime=PythonRuntime(),
+        environ={**os.environ, "PYTHONPATH": str(tmp_path / "src")},
+    )
+    background = Background(tmp_path, executor)
+
+    def shown() -> str:
+        build = background.for_build(Progress(lambda _: None))
+        build.submit("word.md", scan_page("word.md", page, tmp_path))
+        build.close()
+        return build.page("word.md").blocks[0].output
+
+    try:
+        assert shown() == "before\n"
+        assert shown() == "before\n"
+        (package / "__init__.py").write_text("WORD = 'after, edited'\n")
+        assert shown() == "after, edited\n", "the rebuild showed the run of the old code"
+    finally:
+        background.shutdown()

@@ -56,3 +56,38 @@ def test_the_engine_s_distribution_is_found_by_what_it_declares_not_by_reading_e
 
     monkeypatch.setattr(cache, "packages_distributions", every_file)
     assert packages_seen() == before
+
+
+def test_installed_code_fingerprints_every_file_of_a_package_but_its_bytecode(tmp_path):
+    """Issue 53: what a block imported is checked by its files, not its version: an edit of
+    the same size, a new file or a removed one is another fingerprint in the next build
+    (`forget`); bytecode written beside the sources is not."""
+    import os
+
+    from bookexec.execute.cache import InstalledCode
+
+    package = tmp_path / "pkg"
+    (package / "__pycache__").mkdir(parents=True)
+    source = package / "__init__.py"
+    source.write_text("WORD = 'a'\n")
+    code = InstalledCode()
+    recorded = code.record({"pkg": [str(package)]})
+    assert recorded == [["pkg", [str(package)], code.digest([str(package)])]]
+
+    def changed() -> bool:
+        code.forget()
+        return not code.unchanged(recorded)
+
+    (package / "__pycache__" / "__init__.cpython-313.pyc").write_bytes(b"\0")
+    assert not changed()
+    stat = source.stat()
+    source.write_text("WORD = 'b'\n")  # the same size
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1))
+    assert changed()
+    recorded = code.record({"pkg": [str(package)]})
+    (package / "extra.py").write_text("")
+    assert changed()
+    (package / "extra.py").unlink()
+    assert not changed()
+    source.unlink()
+    assert changed()

@@ -192,3 +192,37 @@ def test_a_recorded_value_or_claim_is_one_line_of_plain_text(call):
     with pytest.raises(ValueError, match="one line of plain text"):
         call()
     facts_api.take()
+
+
+@pytest.mark.parametrize(
+    ("golden", "now"),
+    [
+        ("a  \nb\n", "a\nb\n"),  # trailing spaces
+        ("a\tb\t\n", "a\tb\n"),
+        ("a\nb\n", "a\nb\n\n\n"),  # extra final blank lines
+        ("a\nb\n", "a\nb"),  # no final newline
+        ("a\nb\n", "a\rb\n"),  # a carriage return
+        ("a\nb\n", "a\r\nb\r\n"),
+        ("a\nb\n", "a\x0cb\n"),  # a form feed
+        ("a\nb\n", "a\u2028b\n"),  # a line separator
+    ],
+)
+def test_line_ends_and_trailing_spaces_are_drift_and_stored_escaped(tmp_path, golden, now):
+    """Issue 53: what a block printed at the end of a line is compared as printed. A carriage
+    return, a form feed and U+2028 are stored escaped (as the guide says), and so are trailing
+    spaces and final blank lines, which an editor or a hook would otherwise trim from the file:
+    no stored line ends in a space, and the body ends with a line that holds text."""
+    from bookexec.goldens.normalize import normalize
+
+    args = (tmp_path, "p.md", "b", "snippets/p/b.py")
+    written = compare(*args, normalize(golden, []))
+    written.path.parent.mkdir(parents=True)
+    written.path.write_text(written.actual)
+    assert compare(*args, normalize(golden, [])).status == "ok"
+    changed = compare(*args, normalize(now, []))
+    assert changed.status == "drifted", f"{golden!r} -> {now!r}: {changed.status}"
+    for output in (golden, now):
+        stored = encode_output(output)
+        assert decode_output(stored) == (output, None), repr(output)
+        assert not any(line != line.rstrip(" \t") for line in stored.split("\n")), repr(stored)
+        assert not stored.endswith("\n\n") and "\r" not in stored, repr(stored)

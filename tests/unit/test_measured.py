@@ -282,3 +282,21 @@ def test_claim_values_say_by_how_much_each_claim_held():
         ("gain >= 2", True, False),
     ]
     assert [round(v["margin"], 6) for v in found] == [3.0, 2.0, 1.0, 0.75]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["3 timing (band x5)", "3 ratio (band x2.5)", "1.5 s timing (band x5)", "a (exact)", "3 s"],
+)
+def test_an_exact_fact_is_compared_exactly_whatever_its_text_looks_like(tmp_path, text):
+    """Issue 53: a text that ends like a measurement was read back from the golden as a
+    measured value, whose value is never compared: a changed text was green."""
+    args = (tmp_path, "p.md", "b", "snippets/p/b.py", "out\n")
+    written = compare(*args, [Fact("s", "exact", text)])
+    written.path.parent.mkdir(parents=True)
+    written.path.write_text(written.actual)
+    assert compare(*args, [Fact("s", "exact", text)]).status == "ok"
+    changed = compare(*args, [Fact("s", "exact", "999" + text.removeprefix("3"))])
+    assert changed.status == "drifted", f"{text!r} -> changed, yet {changed.status}"
+    facts, _ = measured.parse(written.actual.split(measured.SECTION)[1])
+    assert facts == [Fact("s", "exact", text)]

@@ -62,6 +62,47 @@ def test_hex_values_that_are_content_survive():
     assert addresses(text) == text
 
 
+def test_cache_miss_explanations_name_their_function_s_id():
+    text = "    power_scaled id=140234567890123 defined at snippets/r/e.py:6"
+    assert addresses(text) == "    power_scaled id=<id> defined at snippets/r/e.py:6"
+
+
+def test_an_address_is_normalised_only_in_a_repr_and_an_id_only_where_jax_prints_one():
+    """Near misses (issue 53): `at 0x...` and `id=<digits>` outside the syntax that prints an
+    address or an id are what a block printed, and stay."""
+    for text in (
+        "the jump lands at 0x7f3a2b1c4d50 in the table",
+        "<jump at 0x7f3a2b1c4d50 (no closing bracket)",
+        "user id=140595086828176 logged in",
+        "an object id 140595086828176 in plain words",
+        "Var(id=140595086828176, more)",
+        "f id=140234567890123 was defined",
+    ):
+        assert addresses(text) == text, text
+
+
+def test_a_temp_folder_is_the_machine_s_and_no_other():
+    """`/tmp` and `/var/tmp` are two folders: a block that prints the other one changed."""
+    rules = path_rules(root=Path("/work/book"), temp=["/tmp"])
+    assert paths("/tmp/work /var/tmp/work", rules) == "<tmp>/work /var/tmp/work"
+    machine = machine_path_rules(Path("/work/book"), {})
+    import tempfile
+
+    other = "/var/tmp" if tempfile.gettempdir() != "/var/tmp" else "/tmp"
+    assert paths(f"{other}/work", machine) == f"{other}/work"
+
+
+def test_a_name_is_normalised_only_standing_alone():
+    rules = path_rules(root=Path("/work/book"), names={"ada": "<user>"})
+    assert paths("by ada: ada's adaptive (ada)", rules) == "by <user>: <user>'s adaptive (<user>)"
+    assert paths("adam and ada2 and lada", rules) == "adam and ada2 and lada"
+
+
+def test_a_block_name_is_normalised_only_in_markdown_exec_s_brackets():
+    text = "a code block: n1 and <code block n1>"
+    assert block_names(text) == text
+
+
 def test_markdown_exec_block_names():
     text = 'File "<code block: session s; n2>", line 3 and <code block: n1>'
     assert block_names(text) == 'File "<code block>", line 3 and <code block>'
@@ -73,9 +114,12 @@ def test_machine_rules_cover_this_interpreter():
     assert paths(f"{purelib}/jax/__init__.py", rules) == "<site-packages>/jax/__init__.py"
 
 
-def test_normalize_strips_trailing_spaces_and_ends_with_one_newline():
-    assert normalize("a  \nb\n\n", RULES) == "a\nb\n"
-    assert normalize("", RULES) == ""
+def test_normalize_keeps_line_ends_trailing_spaces_and_blank_lines():
+    """Issue 53: only the guide's classes are normalised. Trailing spaces, extra final blank
+    lines, a missing final newline, and a carriage return, form feed or U+2028 (which
+    `str.splitlines` cuts at) are what the block printed, and stay."""
+    for text in ("a  \nb\n", "a\nb\n\n\n", "a\nb", "a\rb\n", "a\x0cb\n", "a\u2028b\n", ""):
+        assert normalize(text, RULES) == text, repr(text)
 
 
 def test_real_jaxprs_pass_through_unchanged():

@@ -13,9 +13,17 @@ A block's key covers everything that can change what it prints:
 - the checkout's path, because raw outputs still hold absolute paths until normalised;
 - the source of the executor itself.
 
-Files a snippet opens while it runs are not in the key. The cache is for authors: CI's build,
-the update mode and `BOOK_CACHE=off` never read it (the update stores what it ran, unless
-the cache is off). A cache that cannot be read is only a
+The code a block imports is known only once it ran, so it is checked, not keyed: each entry
+records, for every top-level module outside the standard library loaded when its block ended
+(its page's imports and its own: JAX, NumPy, an editable install of the author's own
+package...), the module's files or folders and a fingerprint of every file under them (path,
+size, modification time: `InstalledCode`), and an entry whose fingerprints no longer match is
+a miss. So an edited editable install, or a package reinstalled at the same version, runs the
+blocks that imported it again. The fingerprints hold the code's files alone, nothing of how
+the build was launched. Files a snippet opens while it runs are not in the key.
+
+The cache is for authors: CI's build, the update mode and `BOOK_CACHE=off` never read it (the
+update stores what it ran, unless the cache is off). A cache that cannot be read is only a
 cache miss: the block runs again and a warning says why; it never fails a build.
 """
 
@@ -24,9 +32,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import re
 import sys
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import Distribution, distributions, packages_distributions
 from pathlib import Path
@@ -41,7 +51,7 @@ from bookexec.files import write_atomic
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.privacy import worker_environment
 
-SCHEMA = 3  # 3: entries record the device count
+SCHEMA = 4  # 3: entries record the device count; 4: and the installed code they ran with
 KEEP = 4  # entries per block
 # A block's entry, as JSON holds it: its output, seconds, backend, devices, facts and claims.
 Entry = dict[str, Any]
@@ -206,6 +216,63 @@ def block_keys(blocks: list[Block], env_key: str, is_fresh: Callable[[Block], bo
     return keys
 
 
+# A block's installed code as an entry and a `BlockRun` hold it: [module, paths, fingerprint].
+Installed = list[list[Any]]
+
+
+class InstalledCode:
+    """Fingerprints of the code blocks imported (`protocol.BlockResult.imported`), each folder
+    or file walked once a build (`forget` starts the next build's), about 60 ms for JAX and
+    NumPy together: the path, size and modification time of every file under it but
+    `__pycache__`, so that any edit, reinstall or removal changes it."""
+
+    def __init__(self) -> None:
+        self._digests: dict[tuple[str, ...], str] = {}
+        self._lock = threading.Lock()
+
+    def forget(self) -> None:
+        """A new build: the files are read again when next asked for."""
+        with self._lock:
+            self._digests = {}
+
+    def digest(self, paths: Sequence[str]) -> str:
+        """The fingerprint of these files and folders, as they are now in this build."""
+        where = tuple(paths)
+        with self._lock:
+            known = self._digests.get(where)
+        if known is None:
+            known = _fingerprint_files(where)
+            with self._lock:
+                self._digests[where] = known
+        return known
+
+    def record(self, imported: Mapping[str, list[str]]) -> Installed:
+        """A block's imported modules with their fingerprints, sorted by module."""
+        return [[name, list(paths), self.digest(paths)] for name, paths in sorted(imported.items())]
+
+    def unchanged(self, installed: Installed) -> bool:
+        """Whether every module a run recorded is still the code it ran with."""
+        return all(self.digest(paths) == digest for _, paths, digest in installed)
+
+
+def _fingerprint_files(paths: Sequence[str]) -> str:
+    digest = hashlib.sha256()
+    for top in paths:
+        digest.update(top.encode(errors="surrogateescape") + b"\0")
+        files = [top] if not os.path.isdir(top) else []
+        for folder, folders, names in os.walk(top):
+            folders[:] = sorted(f for f in folders if f != "__pycache__")
+            files += [os.path.join(folder, name) for name in sorted(names)]
+        for path in files:
+            try:
+                found = os.stat(path)
+                seen = f"{found.st_size} {found.st_mtime_ns}"
+            except OSError:
+                seen = "missing"
+            digest.update(f"{path}\0{seen}\n".encode(errors="surrogateescape"))
+    return digest.hexdigest()
+
+
 class BlockCache:
     """One JSON file per block and key in a git-ignored folder; the newest few are kept."""
 
@@ -282,10 +349,23 @@ def _check_entry(entry: object, block: Block) -> None:
         _check_fact(_fields(fact, "a fact", _FACT_FIELDS))
     for claim in _kind(entry["claims"], list, "claims"):
         _check_claim(_fields(claim, "a claim", _CLAIM_FIELDS, frozenset({"says"})))
+    for module in _kind(entry["installed"], list, "installed"):
+        _check_installed(module)
+
+
+def _check_installed(module: object) -> None:
+    """[module, its files or folders, their fingerprint], every part text."""
+    match module:
+        case [str(), list(paths), str()] if all(isinstance(path, str) for path in paths):
+            return
+    raise ValueError(f"an installed module must be [name, [paths], fingerprint]: {module!r:.200}")
 
 
 _ENTRY_FIELDS = frozenset(
-    {"schema", "page", "block", "output", "seconds", "backend", "devices", "facts", "claims"}
+    {
+        *("schema", "page", "block", "output", "seconds", "backend", "devices"),
+        *("facts", "claims", "installed"),
+    }
 )
 _FACT_FIELDS = frozenset({"name", "kind", "value", "band"})
 _CLAIM_FIELDS = frozenset({"left", "op", "right", "says"})
@@ -390,6 +470,7 @@ def cache_entry(run: BlockRun, backend: str, devices: int) -> dict[str, Any]:
         "devices": devices,
         "facts": [vars(fact) for fact in run.facts],
         "claims": [vars(claim) for claim in run.claims],
+        "installed": run.installed,
     }
 
 
@@ -401,5 +482,6 @@ def from_cache_entry(block: Block, entry: dict[str, Any]) -> BlockRun:
         seconds=float(entry["seconds"]),
         facts=[Fact(**fact) for fact in entry["facts"]],
         claims=[Claim(**claim) for claim in entry["claims"]],
+        installed=entry["installed"],
         cached=True,
     )

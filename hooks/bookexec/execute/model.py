@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from bookexec.discover.blocks import Block
 from bookexec.execute.protocol import BlockResult
@@ -23,6 +24,9 @@ class BlockRun:
     claims: list[Claim] = field(default_factory=list)
     cached: bool = False  # this output came from the author's cache, not from running
     after: str | None = None  # an earlier block of the page that failed first
+    # The code it ran with beyond its own: [module, its files or folders, their fingerprint]
+    # for each top-level module outside the standard library (`execute.cache.InstalledCode`).
+    installed: list[list[Any]] = field(default_factory=list)
     # The worker's own result (masked too), for a caller that records an error as it was
     # raised (`bookexec.book.jax_changes`); None when cached or when the worker failed.
     raw: BlockResult | None = field(default=None, compare=False, repr=False)

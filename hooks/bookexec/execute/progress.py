@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bookexec import logs
 from bookexec.execute.eta import RunTimes, left
 
 if TYPE_CHECKING:
@@ -23,6 +24,8 @@ def outside_mkdocs(name: str, form: str) -> logging.Logger:
     if not logger.handlers:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter(form))
+        if logs.CI_LOG.enabled:  # under GitHub Actions (`logs.guard_ci_log`)
+            handler.addFilter(logs.CI_LOG)
         logger.addHandler(handler)
         logger.propagate = False
         logger.setLevel(logging.INFO)

@@ -144,7 +144,16 @@ class BlockError(Message):
 class BlockResult(Message):
     """Worker -> build: what one block printed and recorded, and how it ended."""
 
-    __slots__ = ("claims", "error", "facts", "flood_line", "output", "seconds", "status")
+    __slots__ = (
+        "claims",
+        "error",
+        "facts",
+        "flood_line",
+        "imported",
+        "output",
+        "seconds",
+        "status",
+    )
     op = "result"
 
     def __init__(
@@ -156,6 +165,9 @@ class BlockResult(Message):
         error: BlockError | None = None,
         flood_line: int | None = None,
         seconds: float = 0.0,
+        # Each top-level module not the standard library's found loaded after the block (its
+        # page's and its own imports): its files or folders (`worker.Session.imported`).
+        imported: dict[str, list[str]] | None = None,
     ) -> None:
         self.status = status
         self.output = output
@@ -164,6 +176,7 @@ class BlockResult(Message):
         self.error = error
         self.flood_line = flood_line
         self.seconds = seconds
+        self.imported = dict(imported or {})
 
 
 class Finish(Message):

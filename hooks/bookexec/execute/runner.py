@@ -23,6 +23,7 @@ from bookexec import privacy
 from bookexec.discover.blocks import Block
 from bookexec.execute.cache import (
     BlockCache,
+    InstalledCode,
     block_keys,
     cache_entry,
     environment_key,
@@ -125,6 +126,9 @@ class Executor:
         runtime_part = f"{self.runtime.name}:{self.runtime.preload}"
         key = environment_key(root, environ, settings_key) if cache else ""
         self.env_key = key + runtime_part if cache else ""
+        # The code blocks imported, fingerprinted once a build: an entry whose code changed
+        # since it ran is a miss (`cached`).
+        self.installed = InstalledCode()
         self.jobs = jobs or os.cpu_count() or 1
         self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="book-page")
         # Kills the workers pages are done with (`_retire`), behind the pages.
@@ -182,8 +186,14 @@ class Executor:
         except (TypeError, ValueError, KeyError) as error:
             self.cache._warn(f"the entry of {block.where} is unreadable ({error}); running again")
             return None
+        if not self.installed.unchanged(run.installed):
+            return None  # what it imported changed since it ran: it runs again
         self._backends[block.page] = (entry["backend"], entry["devices"])  # checked on load
         return run
+
+    def changed(self, run: PageRun) -> bool:
+        """Whether a block of a page's run imported code that changed since it ran."""
+        return not all(self.installed.unchanged(block.installed) for block in run.blocks)
 
     def _page_from_cache(self, page: str, runs: list[BlockRun]) -> PageRun:
         backend, devices = self._backends.get(page, NO_BACKEND)
@@ -256,6 +266,8 @@ class Executor:
         if watched is not None:
             self._judge_changes(run, watched)
         run = masked(run, self.masker)
+        if run.raw is not None:  # it ran: with which code (for the cache, and serve's reruns)
+            run.installed = self.installed.record(run.raw.imported)
         if run.failure and not session.no_start:
             run.after = session.first_failed
         if run.failure:

@@ -478,6 +478,25 @@ class _Registered:
         self._numbering._register(self._after)
 
 
+# Modules whose code is in the cache key already (the engine's own, `execute.cache`) or that
+# are the blocks' own globals.
+_KEYED = frozenset({"__main__", "__mp_main__", "bookexec"})
+
+
+def _module_files(module: object) -> list[str]:
+    """A top-level module's folders (a package's `__path__`) or file, read from its own
+    namespace: a module's `__getattr__` is never asked, so nothing runs or imports."""
+    if not isinstance(module, types.ModuleType):
+        return []
+    names = module.__dict__
+    where = names.get("__path__")
+    try:
+        found = list(where) if where is not None else [names.get("__file__")]
+    except Exception:  # a path object of a snippet's own that cannot be listed
+        return []
+    return [os.path.realpath(p) for p in found if isinstance(p, str) and os.path.isabs(p)]
+
+
 class Session:
     """One page's `__main__`, in which its blocks run in order."""
 
@@ -496,6 +515,21 @@ class Session:
         faulthandler.register(protocol.STACK_SIGNAL, file=self._stacks, all_threads=True)
         self.module = self._new_main()
         self.named: dict[str, types.ModuleType] = {}  # markdown-exec's sessions, by name
+        # What each block's output can depend on beyond its code, sent with its result: every
+        # top-level module outside the standard library loaded by then, and where its code is.
+        self.imported: dict[str, list[str]] = {}
+        self._examined: set[str] = set()
+
+    def _note_imports(self) -> None:
+        """Add the top-level modules loaded since the last block to `imported`."""
+        for name in [n for n in list(sys.modules) if n not in self._examined]:
+            self._examined.add(name)
+            top = name.partition(".")[0]
+            if top in self.imported or top in _KEYED or top in sys.stdlib_module_names:
+                continue
+            files = _module_files(sys.modules.get(top))
+            if files:
+                self.imported[top] = files
 
     def _new_main(self) -> types.ModuleType:
         """A fresh `__main__`, which `sys.modules` names while its blocks run."""
@@ -567,6 +601,7 @@ class Session:
         # Nothing a block started outlives it (bookexec.execute.reaper).
         reaper.kill_descendants()
         self.capture.settle()  # what its processes wrote to the descriptors, to the end
+        self._note_imports()
         facts, claims = _take_facts()
         if error is not None and _past(limit - self.capture.size, error.shown, error.traceback):
             # An exception's message is output like a print's: bounded by the same limit.
@@ -585,6 +620,7 @@ class Session:
             error=error,
             flood_line=flood_line,
             seconds=seconds,
+            imported=self.imported,
         )
 
 

@@ -11,14 +11,17 @@ GitHub keeps only the first 10 error annotations of a step: the job summary has 
 from __future__ import annotations
 
 import re
+import secrets
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bookexec.escapes import terminal
+from bookexec.escapes import terminal, workflow_safe
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Comparison
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import BUILDERS, VERSIONS_FILE, relative, update_command
+from bookexec.logs import guard_ci_log
 
 # A diff this long is cut in the annotation; the job summary has all of it.
 MESSAGE_LIMIT = 4000
@@ -30,11 +33,38 @@ _PLACE = r"^{docs}/(?P<page>[^\s:]+):(?P<line>\d+)\b"
 FenceLine = Callable[[str, str], int | None]
 
 
-@dataclass(frozen=True)
+@dataclass
 class Actions:
     """Running under GitHub Actions, and where its job summary goes (None: no summary)."""
 
     summary: Path | None
+    # The token of the engine's own `::stop-commands::` while the runner acts on no command
+    # (`pause`); "" when it acts on them.
+    paused: str = ""
+
+
+def _stdout(line: str) -> None:
+    """A workflow command for GitHub's runner: a line of its own on stdout, never a log record
+    (MkDocs' log prefixes its level, and the runner reads only lines that begin with `::`)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def pause(actions: Actions, say: Callable[[str], None] = _stdout) -> None:
+    """From the build's start to its annotations the runner acts on no command at all, behind
+    a token no output can know (a random one, never written anywhere but this line): should a
+    line escape the log's neutralising (`logs.WorkflowSafe`), it still cannot stop, forge or
+    hide a command."""
+    if not actions.paused:
+        actions.paused = secrets.token_hex(16)
+        say(f"::stop-commands::{actions.paused}")
+
+
+def resume(actions: Actions | None, say: Callable[[str], None] = _stdout) -> None:
+    """The runner acts on commands again (the annotations, and whatever the step runs next)."""
+    if actions is not None and actions.paused:
+        token, actions.paused = actions.paused, ""
+        say(f"::{token}::")
 
 
 def from_environ(environ: Mapping[str, str]) -> Actions | None:
@@ -47,8 +77,9 @@ def from_environ(environ: Mapping[str, str]) -> Actions | None:
 
 
 def escape_message(text: str) -> str:
-    """A workflow command's message, as GitHub reads it back: one line, % first."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's message, as GitHub reads it back: one line, % first; and no `##[`
+    that an older runner would read as a command of its own (`escapes.workflow_safe`)."""
+    return workflow_safe(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:
@@ -249,12 +280,18 @@ def _indent(text: str) -> str:
 
 
 def publish(
-    report: Report, actions: Actions | None, fence_line: FenceLine, say: Callable[[str], None]
+    report: Report,
+    actions: Actions | None,
+    fence_line: FenceLine,
+    say: Callable[[str], None] = _stdout,
 ) -> None:
-    """Under GitHub Actions: say each annotation (stdout, where the runner reads commands) and
-    append the report to the job summary. Anywhere else: nothing."""
+    """Under GitHub Actions: let the runner act on commands again (`resume`), say each
+    annotation (stdout, where the runner reads commands) and append the report to the job
+    summary. Anywhere else: nothing."""
     if actions is None:
         return
+    guard_ci_log()  # on the handlers made since the build began too
+    resume(actions, say)
     for line in commands(report, fence_line):
         say(line)
     if actions.summary is not None:

@@ -26,7 +26,17 @@ _LINE = re.compile(
 _CLAIM = re.compile(
     r"^claim: (?P<left>\w+) (?P<op>>=|>|<=|<) (?P<right>\S+)(?: \| the prose says: (?P<says>.*))?$"
 )
+_TYPED = re.compile(r"^(?P<name>\w+) = (?P<value>.*) \(exact\)$")
 TOKEN = re.compile(r"⟦(\w+)⟧")
+# An exact fact whose text would read back as another kind (it ends like a measured value's
+# line, or like this marker) is stored with this marker after it: the golden says its kind.
+EXACT = " (exact)"
+
+
+def _typed(value: str) -> bool:
+    """Whether an exact text must say its kind in the golden to be read back as exact."""
+    found = _LINE.match(f"n = {value}")
+    return value.endswith(EXACT) or (found is not None and found["kind"] is not None)
 
 
 @dataclass(frozen=True)
@@ -54,7 +64,8 @@ class Fact:
     def line(self) -> str:
         """The fact as a golden records it."""
         if not self.banded:
-            return f"{self.name} = {self.value}"
+            typed = isinstance(self.value, str) and _typed(self.value)
+            return f"{self.name} = {self.value}{EXACT if typed else ''}"
         unit = " s" if self.kind == "timing" else ""
         return f"{self.name} = {float(self.value):.4g}{unit} {self.kind} (band x{self.band:g})"
 
@@ -141,6 +152,8 @@ def parse(section: str) -> tuple[list[Fact], list[Claim]]:
             with contextlib.suppress(ValueError):
                 right = float(right)
             claims.append(Claim(found["left"], found["op"], right, found["says"] or ""))
+        elif found := _TYPED.match(line):  # an exact text that says its kind
+            facts.append(Fact(found["name"], "exact", found["value"]))
         elif found := _LINE.match(line):
             kind = found["kind"] or "exact"
             value: float | str = found["value"]

@@ -1,5 +1,10 @@
 """Normalise a block's output: remove what varies between machines and runs, and nothing else.
 
+The classes are the goldens guide's (docs/guide/goldens.md), each matched only in its own
+syntax: absolute paths of this machine (ending at a path's boundary), a default repr's memory
+address, an object id where JAX prints one, markdown-exec's block names, the user and host
+names standing alone.
+
 Each normaliser is a plain function with its own tests. None of them may touch jaxpr content:
 variable names, types, primitives, parameters and literals pass through unchanged.
 """
@@ -18,19 +23,24 @@ from typing import Any
 
 from bookexec.privacy import machine_names
 
-# "<function f at 0x7f1c2b3a4d50>", "<... object at 0x...>": CPython's default reprs.
-_ADDRESS = re.compile(r"(?<=\bat )0x[0-9a-fA-F]+\b")
-# "id=140234..." or "id: 0x..." as some reprs print an object id, and "object id 140234..."
-# as JAX's errors name a tracer.
-_OBJECT_ID = re.compile(r"\b(id[=:] ?|object id )(?:0x[0-9a-fA-F]+|\d{9,})\b")
+# CPython's default repr, "<function f at 0x7f1c2b3a4d50>", "<foo.Bar object at 0x...>": the
+# address inside the angle brackets, and no other `at 0x...`.
+_ADDRESS = re.compile(r"(<[^<>\n]* at )0x[0-9a-fA-F]+>")
+# An object's id where JAX prints one, and nowhere else: a tracer's "... Tracer with object id
+# 140234... was created", a variable's repr "Var(id=140234...)", and a cache miss's
+# explanation "f id=140234... defined at ...".
+_OBJECT_ID = re.compile(
+    r"(?<=Tracer with object id )\d+(?= was created)|(?<=\bVar\(id=)\d+(?=\))"
+    r"|(?<=\w id=)\d+(?= defined at )"
+)
 # markdown-exec's own names for in-process blocks, should one ever reach an output.
 _BLOCK_NAME = re.compile(r"<code block: [^>]*>")
 
 
 def addresses(text: str) -> str:
     """Replace memory addresses and object ids with stable placeholders."""
-    text = _ADDRESS.sub("0x<address>", text)
-    return _OBJECT_ID.sub(lambda m: f"{m[1]}<id>", text)
+    text = _ADDRESS.sub(lambda m: f"{m[1]}0x<address>>", text)
+    return _OBJECT_ID.sub("<id>", text)
 
 
 def block_names(text: str) -> str:
@@ -95,7 +105,9 @@ def machine_path_rules(
     whose `interpreter_facts` are `facts`; `environ` (the build's) names its user."""
     facts = facts or interpreter_facts()
     paths = facts["paths"]
-    temp = {tempfile.gettempdir(), "/tmp", "/var/tmp"}
+    # The machine's temp folder, which varies; `/tmp` and `/var/tmp` are two folders of any
+    # machine, and a block that prints one for the other changed.
+    temp = {tempfile.gettempdir()}
     homes = {os.path.expanduser("~")}
 
     def realpaths(items: Iterable[str]) -> set[str]:
@@ -135,9 +147,7 @@ def paths(text: str, rules: list[PathRule]) -> str:
 
 
 def normalize(text: str, rules: list[PathRule]) -> str:
-    """All normalisers, in order; no trailing spaces, and exactly one final newline."""
-    text = paths(text, rules)
-    text = addresses(text)
-    text = block_names(text)
-    text = "\n".join(line.rstrip() for line in text.splitlines()).rstrip("\n")
-    return text + "\n" if text else ""
+    """All normalisers, in order, and nothing else: each line end (a carriage return, a form
+    feed, a missing final newline), trailing space and blank line stays as printed, and the
+    golden stores it (`goldens.store.encode_output`)."""
+    return block_names(addresses(paths(text, rules)))

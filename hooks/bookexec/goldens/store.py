@@ -16,10 +16,12 @@ own structure, and the file stays text to git. A body line is the output's line 
 unless it starts with a backslash; an output line that would be ambiguous (it starts with a
 backslash, is `---` or looks like a section line such as `--- facts ---`), that holds a
 character git, a terminal or a reader would not take as plain text (`bookexec.escapes.UNSAFE`:
-NUL and the other controls but tab, bidirectional controls), or that is the output's last
-and has no newline, is stored as a backslash and the line in escapes: `\\` for a backslash,
-`\n` for its newline (so a line without one has none), `\xHH`, `\uHHHH` or `\UHHHHHHHH` for
-the others. Reading undoes it exactly (`encode_output`, `decode_output`), and goldens of
+NUL and the other controls but tab, bidirectional controls), that ends in a space or a tab,
+that is one of the output's final blank lines (an editor or a hook would trim either from the
+file), or that is the output's last and has no newline, is stored as a backslash and the
+line in escapes: `\\` for a backslash, `\n` for its newline (so a line without one has
+none), `\xHH`, `\uHHHH` or `\UHHHHHHHH` for the others. Reading undoes it exactly
+(`encode_output`, `decode_output`), and goldens of
 outputs that hold none of these are written byte for byte as before.
 """
 
@@ -160,8 +162,9 @@ def render(
 
 
 def _ambiguous(line: str) -> bool:
-    """Whether an output line, as is, could be read as the golden's structure or as binary."""
-    if line.startswith("\\") or line == "---":
+    """Whether an output line, as is, could be read as the golden's structure or as binary, or
+    lose its trailing spaces to an editor."""
+    if line.startswith("\\") or line == "---" or line.endswith((" ", "\t")):
         return True
     return (line.startswith("--- ") and line.endswith(" ---")) or UNSAFE.search(line) is not None
 
@@ -177,9 +180,15 @@ def _escape_line(chunk: str) -> str:
 def encode_output(output: str) -> str:
     """A block's output as a golden's body stores it: each line as printed, or escaped."""
     stored = []
-    for chunk in _lines(output):
+    chunks = _lines(output)
+    # The output's final blank lines, which an editor or a hook would trim from the file.
+    blank = (
+        len(chunks) - len(output.rstrip("\n").split("\n")) if output.rstrip("\n") else len(chunks)
+    )
+    for number, chunk in enumerate(chunks):
         line = chunk.removesuffix("\n")
-        plain = chunk.endswith("\n") and not _ambiguous(line)
+        final_blank = number >= len(chunks) - blank
+        plain = chunk.endswith("\n") and not _ambiguous(line) and not final_blank
         stored.append(chunk if plain else _escape_line(chunk))
     return "".join(stored)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -148,7 +147,7 @@ class Finish:
             return
         for line in report.timing_notes():  # said, never judged: not an error, even here
             log.info(f"bookexec: {line}")
-        actions.publish(report, self.annotations, self.plan.fence_line, _stdout)
+        actions.publish(report, self.annotations, self.plan.fence_line)
         if report.failed:
             for line in report.check_lines():
                 log.error(line)
@@ -229,10 +228,3 @@ def review_hint(settings: Settings, report: Path) -> str:
         f"to accept the new outputs: GOLDEN=update {settings.builder} build --strict (or one "
         f"page's: GOLDEN_ONLY=PAGE), or accept each in the browser under {settings.builder} serve"
     )
-
-
-def _stdout(line: str) -> None:
-    """A workflow command for GitHub's runner: a line of its own on stdout, never a log record
-    (MkDocs' log prefixes its level, and the runner reads only lines that begin with `::`)."""
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()

@@ -218,6 +218,7 @@ class Background:
         """This build's view of the background runs; the build begins."""
         self.release(self._last_build, ask=False)  # runs a failed build left unstarted
         progress.carry(self.executor.progress)  # a page the last build left running ends here
+        self.executor.installed.forget()  # an installed package may have changed since
         self.executor.progress = progress  # this build's lines and summary count the blocks
         with self._lock:
             self.waiting = set()
@@ -235,7 +236,11 @@ class Background:
         keys = tuple(block_keys(blocks, self.executor.env_key, is_fresh))
         with self._lock:
             known = self.runs.get(page)
-            if known is not None and known[0] == keys:
+        # The same run, unless what its blocks imported changed since (an edited editable
+        # install): then it runs again.
+        if known is not None and known[0] == keys:
+            done = known[1].done() and not known[1].cancelled() and not known[1].exception()
+            if not (done and self.executor.changed(known[1].result())):
                 return known[1]
         future: Future[PageRun] = Future()
         hits = [self.executor.cached(b, key) for b, key in zip(blocks, keys, strict=True)]
