@@ -1,6 +1,7 @@
 # predict, x and export come from the blocks above
 import jax
 import numpy as np
+# internal and version-bound: JAX has no public name for its list of stable custom calls
 from jax._src.export._export import _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE as stable
 
 

@@ -3,7 +3,7 @@ import sys
 from collections import Counter
 
 import jax
-from jax._src.core import Primitive  # loaded by `import jax` already: adds nothing
+from jax._src.core import Primitive  # internal, version-bound; loaded by `import jax` already
 
 
 def live_primitives():

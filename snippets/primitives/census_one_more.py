@@ -6,7 +6,7 @@ import jax.lax
 import jax.nn
 import jax.random
 import jax.scipy.special
-from jax._src.core import Primitive
+from jax._src.core import Primitive  # internal, version-bound: see the census above
 
 
 def census():

@@ -1,0 +1,18 @@
+import jax
+import jax.numpy as jnp
+
+
+def logged(x):
+    jax.debug.print("x = {}", x, ordered=True)  # an ordered effect: keeps its place
+    jax.debug.print("again {}", x)  # unordered
+    return jnp.sin(x)
+
+
+traced = jax.make_jaxpr(logged)(1.0)
+print("the jaxpr's effects:", sorted(type(e).__name__ for e in traced.effects))
+for eqn in traced.eqns:
+    print(f"{eqn.primitive.name:12} effects: {[type(e).__name__ for e in eqn.effects]}")
+last = traced.eqns[-1]
+print(last.ctx)
+with last.ctx.manager:  # what jax.core.eval_jaxpr enters around each bind
+    print(last.primitive.bind(jnp.float32(1.0), **last.primitive.get_bind_params(last.params)))
