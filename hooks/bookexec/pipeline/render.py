@@ -99,6 +99,18 @@ class RenderStage:
             docs=self.plan.reading.docs,
         )
 
+    def fill(self, page: str, text: str, line: int) -> str:
+        """Prose of `page` shown elsewhere (a glossary card), from its line `line`: its
+        values in place, a bad reference failed as the page's own prose fails it."""
+        return prose.render(
+            text,
+            page,
+            self.facts_of,
+            on_error=self._prose_failed,
+            docs=self.plan.reading.docs,
+            start=line,
+        )
+
     def _prose_failed(self, page: str, message: str) -> None:
         self.judge.fail(page, f"(prose) {message}", message)
 
