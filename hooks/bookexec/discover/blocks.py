@@ -178,9 +178,21 @@ def scan_page(
     lines = markdown.splitlines()
     blocks: list[Block] = []
     seen: dict[str, int] = {}
+    # The Markdown fences markdown-exec runs that hold the line being read: their closing fences.
+    markdown_fences: list[str] = []
     i = 0
     while i < len(lines):
+        if markdown_fences and _closes(lines[i], markdown_fences[-1]):
+            markdown_fences.pop()
+            i += 1
+            continue
         opened = _FENCE_OPEN.match(lines[i])
+        if opened and _runs_as_markdown(opened["info"], auto, reading):
+            # Its body is Markdown that markdown-exec renders, running the executed fences in
+            # it: they are blocks of the page like any, read where they are written.
+            markdown_fences.append(opened["fence"])
+            i += 1
+            continue
         if not opened:
             if "<!--" in lines[i]:
                 i = _skip_comment(page, lines, i, auto, docs)
@@ -273,6 +285,27 @@ def scan_page(
         )
     check_includes(f"{docs}/{page}", markdown, root)
     return blocks
+
+
+# The fences markdown-exec renders as Markdown (its `md` formatter): their body is the page's.
+MARKDOWN_LANGUAGES = ("md", "markdown")
+
+
+def _runs_as_markdown(info: str, auto: Iterable[str], reading: Reading) -> bool:
+    """A fence markdown-exec runs as Markdown (`md exec="on"`), in a book whose other fences
+    are laid out as markdown-exec lays them out (`fences: markdown-exec`)."""
+    if reading.fences != MARKDOWN_EXEC:
+        return False
+    language, options = parse_info(info)
+    if language not in MARKDOWN_LANGUAGES:
+        return False
+    return language in auto or is_true(options.get("exec", "no"))
+
+
+def _closes(line: str, fence: str) -> bool:
+    """Does `line` close a fence opened with `fence` (as long or longer, nothing else)?"""
+    stripped = line.strip()
+    return stripped.startswith(fence) and set(stripped) == {fence[0]}
 
 
 def _check_options(options: dict[str, str], where: str, reading: Reading) -> None:

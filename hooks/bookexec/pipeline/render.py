@@ -6,7 +6,8 @@ The fence (`bookexec.render.fence`) sees this stage only through its `BlockSourc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,7 @@ class RenderStage:
         self.checked: set[str] = set()  # pages whose final HTML was checked
         self.page: str | None = None
         self.taken: set[str] = set()  # the page's blocks without an id already rendered
+        self.printing: Block | None = None  # the block whose printed Markdown is rendered
 
     @property
     def pending_blocks(self) -> set[tuple[str, str]]:
@@ -210,18 +212,25 @@ class RenderStage:
         # A block named by its place is found by its code, among those not rendered yet.
         unnamed = not block_id and self.plan.reading.snippets == ANYWHERE
         block = self._unnamed(page, code) if unnamed else self.plan.block(page, block_id)
+        if block is None and self.printing is not None:
+            self._refuse(page, self.printing.id, _printed_fence(self.printing, code))
         if block is None and unnamed:
-            raise BookError(
+            self._refuse(
+                page,
+                code,
                 f"{docs}/{page}: superfences handed the engine an executed block without an id "
                 "whose code the scan did not find on the page (an include pymdownx.snippets "
                 "reads from another base_path than the book's folder?); give the fence an "
-                'id="..." to name the block in this message'
+                'id="..." to name the block in this message',
             )
         if block is None:
-            raise BookError(
+            self._refuse(
+                page,
+                block_id,
                 f"{docs}/{page}: markdown-exec rendered block '{block_id or '?'}' that the scanner "
-                f'did not find; write executed fences as ```python exec="on" id="..."'
+                f'did not find; write executed fences as ```python exec="on" id="..."',
             )
+        assert block is not None  # every branch above without one raised
         if code.strip("\n") != block.code.strip("\n"):
             if block.inline:
                 raise BookError(
@@ -232,6 +241,22 @@ class RenderStage:
             raise BookError(f"{block.where}: the snippet changed while the book was building")
         self.taken.add(block.id)
         return (block, *self.judge.judged(page, block))
+
+    def _refuse(self, page: str, key: str, message: str) -> None:
+        """A fence the engine will not run: a failure of the page, whatever the Markdown
+        extension that called the fence does with the error (superfences shows the fence)."""
+        self.judge.fail(page, f"(fence) {key}", message)
+        raise BookError(message)
+
+    @contextlib.contextmanager
+    def printed_by(self, block: Block) -> Iterator[None]:
+        """While markdown-exec renders what `block` printed as Markdown: an executed fence in
+        it, which markdown-exec would run, is refused naming the block."""
+        self.printing = block
+        try:
+            yield
+        finally:
+            self.printing = None
 
     def _unnamed(self, page: str, code: str) -> Block | None:
         """The first block of the page without an id whose code is `code` and that was not
@@ -303,3 +328,13 @@ class RenderStage:
         if page in self.plan.owned:
             return (page, block.id) in self.judge.judgements
         return block.id in self.expected.get(page, {})
+
+
+def _printed_fence(block: Block, code: str) -> str:
+    """Why a fence a block printed is refused, naming the block and the fence's first line."""
+    first = next((line for line in code.splitlines() if line.strip()), "")
+    return (
+        f"{block.where}: it printed an executed fence ({first[:60]!r} ...), which markdown-exec "
+        "would run as it renders the output; the engine runs and checks only the fences written "
+        'in a page: show it as text (result="text" on this block), or write that fence in the page'
+    )
