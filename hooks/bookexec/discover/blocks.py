@@ -204,8 +204,9 @@ def scan_page(
         body: list[str] = []
         i += 1
         while i < len(lines):
-            stripped = lines[i].strip()
-            if stripped.startswith(fence[0] * len(fence)) and set(stripped) == {fence[0]}:
+            # As superfences reads it: a closing fence sits at the opening's indentation; one
+            # indented further is a line of the code (a fence inside a string, say).
+            if _closes(lines[i], fence) and not lines[i][len(indent) :][:1].isspace():
                 break
             body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
             i += 1
