@@ -74,3 +74,40 @@ def test_a_fence_a_block_prints_is_refused_naming_the_block(tmp_path):
         "docs/nested.md:13 (block 'block-2', inline code): it printed an executed fence"
     ) in built.output, built.output
     assert "Traceback" not in built.output
+
+
+SHELL = """\
+# Shell
+
+```console exec="on"
+$ echo "hello from the shell"
+```
+
+```pycon exec="on"
+>>> print(6 * 7)
+```
+
+```sh exec="on" result="text"
+echo two
+```
+"""
+
+
+def test_shell_console_and_pycon_fences_get_goldens_and_drift(tmp_path):
+    """Issue 53, point 4: markdown-exec still runs these fences itself; what each shows now has
+    a golden, so a changed output fails the check."""
+    book = nested_book(tmp_path / "book", SHELL)
+    update = book.build("update")
+    assert update.returncode == 0, update.output
+    goldens = {p.name: p.read_text() for p in (book.root / "goldens" / "nested").glob("*.txt")}
+    assert sorted(goldens) == ["console-1.txt", "pycon-1.txt", "sh-1.txt"], update.output
+    assert goldens["console-1.txt"].endswith("---\nhello from the shell\n")
+    assert goldens["pycon-1.txt"].endswith("---\n42\n")
+    assert goldens["sh-1.txt"].endswith("---\ntwo\n")
+    assert book.build("check").returncode == 0
+    page = book.root / "docs" / "nested.md"
+    page.write_text(page.read_text().replace("hello from the shell", "hello again"))
+    drifted = book.build("check")
+    assert drifted.returncode != 0, drifted.output
+    assert "DRIFTED (text): page docs/nested.md, block 'console-1'" in drifted.output
+    assert "+hello again" in drifted.output

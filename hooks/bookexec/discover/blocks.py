@@ -510,3 +510,68 @@ def _single_include(body: list[str], where: str, block_id: str) -> str:
             f'like --8<-- "snippets/<chapter>/<name>.py"'
         )
     return path
+
+
+# The languages markdown-exec runs in the build's own process, whose outputs the engine keeps
+# goldens of (`shell_fences`): its shell, console and Python console fences.
+SHELL_LANGUAGES = ("sh", "bash", "console", "pycon")
+
+
+@dataclass(frozen=True)
+class ShellFence:
+    """A fence markdown-exec runs itself (`SHELL_LANGUAGES`), whose output still has a golden:
+    named `<language>-<n>`, the n-th of its language on its page."""
+
+    page: str
+    line: int
+    id: str
+    language: str
+    code: str
+    docs: str = "docs"
+
+    @property
+    def where(self) -> str:
+        """Page, line and fence, as every error names it."""
+        return f"{self.docs}/{self.page}:{self.line} ({self.language} fence '{self.id}')"
+
+
+def shell_fences(
+    page: str, markdown: str, auto: Iterable[str] = (), reading: Reading | None = None
+) -> list[ShellFence]:
+    """The page's fences of `SHELL_LANGUAGES` that markdown-exec runs (`exec` true, or a
+    language of MARKDOWN_EXEC_AUTO), in a book laid out as markdown-exec lays it out, read as
+    `scan_page` reads fences (those inside an `md exec` fence too)."""
+    reading = reading or Reading()
+    if reading.fences != MARKDOWN_EXEC:
+        return []
+    lines = markdown.splitlines()
+    found: list[ShellFence] = []
+    counts: dict[str, int] = {}
+    markdown_fences: list[str] = []
+    i = 0
+    while i < len(lines):
+        if markdown_fences and _closes(lines[i], markdown_fences[-1]):
+            markdown_fences.pop()
+            i += 1
+            continue
+        opened = _FENCE_OPEN.match(lines[i])
+        i += 1
+        if not opened:
+            continue
+        if _runs_as_markdown(opened["info"], auto, reading):
+            markdown_fences.append(opened["fence"])
+            continue
+        start, fence, indent = i, opened["fence"], opened["indent"]
+        body = []
+        while i < len(lines) and not (
+            _closes(lines[i], fence) and not lines[i][len(indent) :][:1].isspace()
+        ):
+            body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
+            i += 1
+        i += 1
+        language, options = parse_info(opened["info"])
+        if language in SHELL_LANGUAGES and (language in auto or is_true(options.get("exec", "no"))):
+            counts[language] = counts.get(language, 0) + 1
+            name = f"{language}-{counts[language]}"
+            found.append(ShellFence(page, start, name, language, "\n".join(body), reading.docs))
+    return found

@@ -7,6 +7,8 @@ The fence (`bookexec.render.fence`) sees this stage only through its `BlockSourc
 from __future__ import annotations
 
 import contextlib
+import html
+import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from bookexec.render import figures, prose, stepper, verify
 from bookexec.render.fence import verify_box
 from bookexec.render.layout import Look
 
+_TAG = re.compile(r"<[^>]*>")  # an element's tag: what a reader reads is the rest
 # A value as another release printed it (`{{fact:...@release}}`): page, block id, release.
 OtherRelease = Callable[[str, str, str], dict[str, Fact] | None]
 
@@ -72,6 +75,7 @@ class RenderStage:
         self.page: str | None = None
         self.taken: set[str] = set()  # the page's blocks without an id already rendered
         self.printing: Block | None = None  # the block whose printed Markdown is rendered
+        self.shell_shown: set[tuple[str, str]] = set()  # shell fences compared, (page, id)
 
     @property
     def pending_blocks(self) -> set[tuple[str, str]]:
@@ -242,6 +246,27 @@ class RenderStage:
         self.taken.add(block.id)
         return (block, *self.judge.judged(page, block))
 
+    def shown_by_markdown_exec(self, language: str, code: str, page_html: str) -> None:
+        """A fence markdown-exec ran itself (a shell, console or pycon fence) made `page_html`:
+        what a reader reads of it is compared with its golden (`Judge.judge_shown`)."""
+        page = self.page or "?"
+        for fence in self.plan.shell.get(page, []):
+            if fence.language != language or (page, fence.id) in self.shell_shown:
+                continue
+            if fence.code.strip("\n") != code.strip("\n"):
+                continue
+            self.shell_shown.add((page, fence.id))
+            text = html.unescape(_TAG.sub("", page_html))
+            snippet = f"{fence.docs}/{page} ({language} fence)"
+            self.judge.judge_shown(page, fence.id, snippet, text, fence.docs)
+            return
+        message = (
+            f"{self.plan.reading.docs}/{page}: markdown-exec ran a {language} fence the scan did "
+            "not find, so no golden checks it (is it printed by a block, or included from "
+            "another base_path?)"
+        )
+        self.judge.fail(page, f"(fence) {language} {code[:40]}", message)
+
     def _refuse(self, page: str, key: str, message: str) -> None:
         """A fence the engine will not run: a failure of the page, whatever the Markdown
         extension that called the fence does with the error (superfences shows the fence)."""
@@ -319,6 +344,12 @@ class RenderStage:
             if pages is None or page in pages
             for block in blocks
             if (block.page, block.id) not in self.rendered and not self._reported(page, block)
+        ] + [
+            fence.where
+            for page, fences in self.plan.shell.items()
+            if pages is None or page in pages
+            for fence in fences
+            if (page, fence.id) not in self.shell_shown
         ]
 
     def _reported(self, page: str, block: Block) -> bool:
