@@ -250,11 +250,16 @@ class RenderStage:
         """A fence markdown-exec ran itself (a shell, console or pycon fence) made `page_html`:
         what a reader reads of it is compared with its golden (`Judge.judge_shown`)."""
         page = self.page or "?"
-        for fence in self.plan.shell.get(page, []):
-            if fence.language != language or (page, fence.id) in self.shell_shown:
-                continue
-            if fence.code.strip("\n") != code.strip("\n"):
-                continue
+        left = [
+            fence
+            for fence in self.plan.shell.get(page, [])
+            if fence.language == language and (page, fence.id) not in self.shell_shown
+        ]
+        # Its code as written; or, for a fence that includes a file (pymdownx.snippets hands
+        # over the file's text), the first such fence not shown yet.
+        same = [f for f in left if f.code.strip("\n") == code.strip("\n")]
+        same = same or [f for f in left if "--8<--" in f.code][:1]
+        for fence in same[:1]:
             self.shell_shown.add((page, fence.id))
             text = html.unescape(_TAG.sub("", page_html))
             snippet = f"{fence.docs}/{page} ({language} fence)"
