@@ -27,8 +27,11 @@ MARKUP = re.compile(
     r"\{\{\s*(?:fact|figure|stepper)\s*:[^{}\n]{0,200}?(?:\}\}|(?=[{}\n])|$)"
     r"|⟦\w+⟧"
     r"|bookexecvalue\w*"
-    r"|(?<![\w-])(?:bookexec|executed-book-card|executed-book-cell):[a-z][\w-]*"
+    r"|(?<!\w)(?:bookexec|executed-book-card|executed-book-cell):[a-z](?:[\w-]*\w)?"
 )
+# Where a piece of markup can begin: found with `str.find`, then `MARKUP` read from there (a
+# regex search of every position costs seconds over a book's site).
+_STARTS = ("{{", "⟦", "bookexec", "executed-book-c")
 _REFERENCE = re.compile(r"\{\{\s*(?:fact|figure|stepper)\s*:")
 _ESCAPED = re.compile(r"\\(?=\{\{\s*(?:fact|figure|stepper)\s*:)")
 _FENCE = re.compile(r"^\s*(?:>\s*)*(`{3,}|~{3,})\s*(?P<info>.*)$")
@@ -36,6 +39,19 @@ _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _TAG = re.compile(r"<[^>]*>")
 # The files a build writes that a reader reads: pages, notebooks, JSON (the search index).
 SCANNED = (".html", ".htm", ".ipynb", ".json")
+
+
+def found_in(text: str) -> Iterator[str]:
+    """Each piece of markup in `text`, as `MARKUP.finditer` finds it, only faster."""
+    seen: set[int] = set()
+    for start in _STARTS:
+        at = text.find(start)
+        while at >= 0:
+            match = MARKUP.match(text, at)
+            if match and at not in seen:
+                seen.add(at)
+                yield match[0]
+            at = text.find(start, at + 1)
 
 
 @dataclass(frozen=True)
@@ -142,9 +158,9 @@ def scan(
             parts = json_texts(text)
         for location, part in parts:
             page = page_of(path, location)
-            for match in MARKUP.finditer(part):
-                key = (path, page, match[0])
-                found.setdefault(key, Leftover(path, page, match[0]))
+            for text_found in found_in(part):
+                key = (path, page, text_found)
+                found.setdefault(key, Leftover(path, page, text_found))
     return list(found.values())
 
 
