@@ -78,6 +78,8 @@ Layer 4, `render`: what the reader sees.
 - `render.layout`: a block's boxes as HTML made by the engine: nothing a block holds is markup.
 - `render.mdexec`: a block laid out by markdown-exec's own `base_format`, from the engine's output.
 - `render.verify`: each page's final HTML checked against what its blocks hold and printed.
+- `render.leftovers`: the engine's markup left in what a build wrote (pages, cards, notebooks,
+  the search index), named by the page and line that wrote it.
 - `render.prose`: `{{fact:block.name}}`, `{{figure:block.name}}` and `{{stepper:block.name}}`
   in a page's text.
 - `render.figures`: figures drawn at build time from recorded values, as SVG.

@@ -12,9 +12,11 @@ handed the `Build` as a `BuildView`, so the engine never imports `jaxbook`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import logging
 import os
+import posixpath
 import signal
 import threading
 import time
@@ -52,7 +54,7 @@ from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
 from bookexec.pipeline.terms import Terms, add_assets
-from bookexec.render import prose, stepper
+from bookexec.render import leftovers, prose, stepper
 from bookexec.render.fence import anchor_blocks, format_python, page_summary, strict_warnings
 from bookexec.render.mdexec import format_markdown_exec
 from bookexec.serve import answer, background, dirty, rebuild
@@ -302,6 +304,7 @@ class Engine:
                 files,
                 config,
                 wanted.docs,
+                fill=functools.partial(build.render.fill, wanted.glossary),
             )
         _add_assets(files, config)
         for extension in self.extensions:
@@ -341,6 +344,7 @@ class Engine:
         build, src = self.current(), page.file.src_uri
         build.entered.add(src)
         build.urls.add(page.url)
+        build.written[page.file.dest_uri] = build.written[page.url] = src
         if src in build.inputs:  # the run states this render uses, read before it begins
             build.used[src] = build.run_states(src)
         for extension in self.extensions:
@@ -406,6 +410,7 @@ class Engine:
             self.search.repair(Path(config.site_dir), build.urls)
         if self.copies is not None:  # before the summary line, which tells that it is done
             self.copies.take(Path(config.site_dir))
+        build.check_leftovers(Path(config.site_dir), Path(config.docs_dir))
         build.finish()
 
     def on_env(self, env: Any) -> Any:
@@ -528,6 +533,9 @@ class Build:
         # serve --dirty` the run states each render used and the pages whose runs each quotes.
         self.entered: set[str] = set()
         self.urls: set[str] = set()  # the URLs of the pages entered
+        # Each page entered, by the file MkDocs writes it to and by its URL: the page that
+        # wrote a file of the site, for the check of what the build wrote (`leftovers`).
+        self.written: dict[str, str] = {}
         self.used: dict[str, tuple[str, dict[str, str]]] = {}
         self.quoting: dict[str, list[str]] = {}
         # Set once, at `on_files` (MkDocs' files, which the constructor cannot have): the
@@ -833,6 +841,45 @@ class Build:
                 self.judged(page, block)
         self.only_entered = True
         self.finish()
+
+    def check_leftovers(self, site_dir: Path, docs_dir: Path) -> None:
+        """What the build wrote, read back: any of the engine's markup left in a page, a card,
+        a notebook or the search index fails it, named by the page and line that wrote it
+        (`render.leftovers`)."""
+        files = {}
+        for path in sorted(site_dir.rglob("*")):
+            if path.suffix in leftovers.SCANNED and path.is_file() and not path.is_symlink():
+                files[path.relative_to(site_dir).as_posix()] = path.read_text(
+                    encoding="utf-8", errors="replace"
+                )
+        found = leftovers.scan(files, self._page_of)
+        if not found:
+            return
+        sources = {}
+        for page in sorted(self.entered | set(self.plans)):
+            text = rebuild.read_or_none(docs_dir / page)
+            if text is not None:
+                sources[page] = text
+        glossary, docs = self.settings.glossary, self.settings.docs
+        for page, text, message in leftovers.problems(found, sources, glossary, docs):
+            self.judge.fail(page, f"(unrendered) {text}", message)
+
+    def _page_of(self, path: str, location: str | None) -> str | None:
+        """The page a file of the site (or a search entry's location in it) came from: its
+        own, or one whose page lies in the same folder, by name (a chapter's notebook)."""
+        if location is not None:
+            return self.written.get(location) or self.written.get(location.rstrip("/") + "/")
+        if path in self.written:
+            return self.written[path]
+        folder, stem = posixpath.dirname(path), posixpath.splitext(posixpath.basename(path))[0]
+        beside = [
+            page
+            for dest, page in self.written.items()
+            if dest.endswith(".html") and posixpath.dirname(dest) == folder
+        ]
+        named = [page for page in beside if posixpath.splitext(posixpath.basename(page))[0] == stem]
+        chosen = named or (beside if len(beside) == 1 else [])
+        return chosen[0] if chosen else None
 
     def check_all_rendered(self) -> None:
         """A block the scanner found but markdown-exec never laid out would go unchecked."""

@@ -32,7 +32,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
 from bookexec import settings
-from bookexec.discover.blocks import ANYWHERE, SNIPPET_RULES
+from bookexec.discover.blocks import ANYWHERE, SHELL_LANGUAGES, SNIPPET_RULES
 from bookexec.discover.options import (
     FENCES,
     MARKDOWN_EXEC,
@@ -340,10 +340,13 @@ class MarkdownExecStandIn:
     public calls, for every language but the engine's. One per plugin instance: it restores
     the environment variable it set when the build ends."""
 
-    def __init__(self) -> None:
+    def __init__(self, shown: Callable[[str, str, str], None] | None = None) -> None:
+        """`shown`: (language, code, HTML) of each shell, console or pycon fence markdown-exec
+        ran, handed to the engine, which keeps a golden of what it shows."""
         self.active = False
         self.config_dir: str | None = None  # MKDOCS_CONFIG_DIR as it was before the build
         self.languages: list[str] = []
+        self.shown = shown
 
     def start(self, config: Any) -> None:
         """`on_config`: markdown-exec's fences for its other languages, its Markdown config
@@ -362,13 +365,21 @@ class MarkdownExecStandIn:
                 "name": lang,
                 "class": lang,
                 "validator": markdown_exec.validator,
-                "format": markdown_exec.formatter,
+                "format": self.checked if lang in SHELL_LANGUAGES else markdown_exec.formatter,
             }
             for lang in self.languages
         ]
         markdown_exec.markdown_config.save(config.markdown_extensions, config.mdx_configs)
         self.config_dir = os.environ.get("MKDOCS_CONFIG_DIR")
         os.environ["MKDOCS_CONFIG_DIR"] = os.path.dirname(config.config_file_path)
+
+    def checked(self, src: str, language: str, *args: Any, **kwargs: Any) -> Any:
+        """markdown-exec's own formatter, run as its plugin runs it; what it made is handed
+        to the engine (`shown`), which compares what a reader reads of it with its golden."""
+        made = markdown_exec.formatter(src, language, *args, **kwargs)
+        if self.shown is not None:
+            self.shown(language, src, str(made))
+        return made
 
     def assets(self, config: Any) -> None:
         """`on_env`: the style and script markdown-exec's pyodide fences need, written into
@@ -410,7 +421,8 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         self.dirty = False
         self.reloads = True
         self.notice = DirtyNotice()
-        self.stand_in = MarkdownExecStandIn()  # markdown-exec's plugin, when a book lists none
+        # markdown-exec's plugin, when a book lists none
+        self.stand_in = MarkdownExecStandIn(self.shown_by_markdown_exec)
 
     def configured(self) -> Engine:
         """The engine for the configured runtime and extensions: made again when a build
@@ -440,6 +452,13 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
             self.notice.install()
         if self.engine is not None:
             self.engine.on_startup(command, dirty, self.reloads)
+
+    def shown_by_markdown_exec(self, language: str, code: str, made: str) -> None:
+        """A shell, console or pycon fence markdown-exec ran: checked against its golden, in a
+        book whose fences are laid out as markdown-exec's (which plans them)."""
+        build = self.current().current()
+        if build.settings.fences == MARKDOWN_EXEC:
+            build.render.shown_by_markdown_exec(language, code, made)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Start a new build, with its settings: the one place the environment is read."""

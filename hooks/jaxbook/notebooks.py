@@ -20,7 +20,9 @@ The notebook must run top to bottom in a fresh Jupyter kernel with nothing from 
   what it counts depends on what is imported. In the notebook it runs the same way: its cell
   starts with `%%script {sys.executable}`, which runs the snippet in a new Python process of the
   kernel's own interpreter and shows what it prints. Running it in the kernel instead would
-  count what the earlier cells imported.
+  count what the earlier cells imported. IPython fills `{sys.executable}` from the kernel's
+  names, so the set-up cell imports `sys`: without it, `%%script` prints "Couldn't find
+  program: '{sys.executable}'", raises nothing, and the cell runs nothing.
 """
 
 from __future__ import annotations
@@ -207,7 +209,7 @@ try:
 except PackageNotFoundError:
     installed = None
 if installed != "{jax}":
-    %pip install -q jax=={jax} jaxlib=={jaxlib}
+    %pip install -q jax=={jax} jaxlib=={jaxlib}{fresh}
 # Each cell shows what it prints, as on the book's page, not the value of its last line too.
 get_ipython().ast_node_interactivity = "none"
 """
@@ -218,9 +220,19 @@ def needs_engine(blocks: Sequence[Block]) -> bool:
     return any(re.search(r"^\s*(?:from|import)\s+bookexec\b", b.shown, re.M) for b in blocks)
 
 
-def reader_setup(jax: str, jaxlib: str, what: str = "chapter") -> str:
-    """The set-up cell of a chapter (or a lab: `what`) whose shown code needs nothing but JAX."""
-    return _READER_SETUP.format(jax=jax, jaxlib=jaxlib, what=what)
+# In the set-up of a chapter with cells that run in a new interpreter (`%%script`).
+_FRESH_SETUP = """
+# Cells that start with %%script {sys.executable} run in a new Python interpreter, this
+# kernel's own: IPython reads sys.executable from the names this cell imports.
+import sys"""
+
+
+def reader_setup(jax: str, jaxlib: str, what: str = "chapter", fresh: bool = False) -> str:
+    """The set-up cell of a chapter (or a lab: `what`) whose shown code needs nothing but JAX;
+    `fresh`: it has cells that run in a new interpreter."""
+    return _READER_SETUP.format(
+        jax=jax, jaxlib=jaxlib, what=what, fresh=_FRESH_SETUP if fresh else ""
+    )
 
 
 def setup_source(jax_version: str) -> str:
@@ -276,7 +288,8 @@ def chapter_notebook(
         " cells measure your own."
     )
     cells.append(_markdown(intro, "about"))
-    setup = setup_source(jax) if needs_engine(blocks) else reader_setup(jax, jaxlib)
+    fresh = any(is_fresh(block) for block in blocks)
+    setup = setup_source(jax) if needs_engine(blocks) else reader_setup(jax, jaxlib, fresh=fresh)
     cells.append(_code(setup, "setup", {METADATA_KEY: {"setup": True}}))
     # Each executed fence becomes a marker line, so that the prose can be converted as a
     # whole (a fence may sit inside a tab) and then cut into cells at the markers.

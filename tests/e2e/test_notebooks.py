@@ -103,10 +103,16 @@ def interleaves(patterns: list[re.Pattern], out: list[str], err: list[str]) -> b
 
 
 # First, in the test's copy only: the venv's editable install puts hooks/ on sys.path, which
-# a reader's kernel does not have.
+# a reader's kernel does not have. Inside a function, so that it leaves no name in the kernel:
+# an `import sys` here once made `%%script {sys.executable}` work in the test and nowhere else.
 _NO_BOOKEXEC = (
-    "import os, sys\n"
-    "sys.path[:] = [p for p in sys.path if not os.path.isdir(os.path.join(p or '.', 'bookexec'))]"
+    "def _no_bookexec():\n"
+    "    import os, sys\n"
+    "    sys.path[:] = [\n"
+    "        p for p in sys.path if not os.path.isdir(os.path.join(p or '.', 'bookexec'))\n"
+    "    ]\n"
+    "_no_bookexec()\n"
+    "del _no_bookexec"
 )
 # Last, in the test's copy only: which bookexec.facts could the cells import, if any?
 _WHICH_FACTS = (
@@ -181,6 +187,8 @@ def test_notebook_runs_and_matches_the_goldens(site, chapter, tmp_path):
             continue
         golden = parse_golden((REPO / meta["golden"]).read_text(encoding="utf-8"))
         out, err = (normalize(text, rules) for text in cell_streams(cell, meta["snippet"], files))
+        # A cell magic that cannot run says so on stdout and raises nothing: never a pass.
+        assert "Couldn't find program" not in out + err, f"{chapter}.ipynb, '{meta['block']}'"
         patterns = line_patterns(golden.output, meta.get("raises"))
         assert interleaves(patterns, out.splitlines(), err.splitlines()), (
             f"{chapter}.ipynb, cell '{meta['block']}' differs from {meta['golden']}:\n"

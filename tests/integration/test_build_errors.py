@@ -108,10 +108,11 @@ def test_an_error_inside_the_engine_is_reported_with_its_cause_and_the_page_with
     assert "executed-book-failure" in page
 
 
-def test_a_fence_shown_inside_an_indented_code_block_stays_code(site):
-    """A page may show an executed fence as an example, in an indented code block (a list
-    item's, as the engine's README does); superfences still hands it to the engine, which does
-    not know it as a block: it stays the code it was, not an engine error."""
+def test_an_executed_fence_the_scan_did_not_plan_is_refused_naming_its_page(site):
+    """A page may show an executed fence only as text (inside an `md` fence, say): one that
+    superfences hands the engine but the scan never planned (here through an include of a
+    README whose list item holds it) would run unchecked under markdown-exec, so it is refused,
+    naming the page, and nothing else on the page is lost (issue 53: checked or refused)."""
     site.page(
         "example.md",
         '# Example\n\n--8<-- "snippets/example/readme.md"\n\n'
@@ -126,6 +127,6 @@ def test_a_fence_shown_inside_an_indented_code_block_stays_code(site):
     )
     site.snippet("example/real.py", "print('run')\n")
     result = site.build("update")
-    assert result.returncode == 0, result.output
-    page = (site.root / "site" / "example" / "index.html").read_text()
-    assert "print(sum(range(10)))" in page and "executed-book-failure" not in page
+    assert result.returncode == 1, result.output
+    assert "FAILED: docs/example.md: markdown-exec rendered block" in result.output, result.output
+    assert "Traceback" not in result.output

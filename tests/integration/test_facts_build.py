@@ -13,7 +13,7 @@ TIMED_PAGE = """\
 # Timed
 
 The step took {{fact:step.seconds}}, which is {{fact:step.speedup}} times the baseline.
-Written as code, the syntax is `{{fact:step.seconds}}`.
+Written as code, the syntax is `\\{{fact:step.seconds}}`.
 
 ```python exec="on" id="step"
 --8<-- "snippets/timed/step.py"

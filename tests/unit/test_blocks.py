@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from bookexec.discover.blocks import check_includes, includes, parse_info, scan_page
+from bookexec.discover.blocks import (
+    ANYWHERE,
+    Reading,
+    check_includes,
+    includes,
+    parse_info,
+    scan_page,
+)
+from bookexec.discover.options import MARKDOWN_EXEC
 from bookexec.errors import BookError
 from bookexec.privacy import Masker
 
@@ -45,6 +53,27 @@ def test_fences_inside_a_longer_fence_are_not_blocks(root):
     inner = fence('python exec="on" id="shown-not-run"')
     text = page(fence("markdown", inner, ticks="````"))
     assert scan_page("ch.md", text, root) == []
+
+
+def test_a_fence_line_indented_inside_the_code_does_not_close_the_block(root):
+    """As superfences reads it (issue 53): a line of backticks indented further than the
+    opening fence is code (a fence inside a string); the scan read the block as ending there,
+    so the code it planned was not the code superfences handed over, and nothing ran it."""
+    code = 'print("""\n    ```\n    inside\n    ```\n""")'
+    text = page(fence('python exec="on"', code))
+    reading = Reading(snippets=ANYWHERE, fences=MARKDOWN_EXEC)
+    (block,) = scan_page("ch.md", text, root, reading=reading)
+    assert block.code == code + "\n"
+
+
+def test_a_python_fence_inside_an_md_fence_markdown_exec_runs_is_a_block(root):
+    inner = fence('python exec="on"', 'print("nested")')
+    text = page(fence('md exec="on"', "Markdown first.\n\n" + inner, ticks="````"))
+    reading = Reading(snippets=ANYWHERE, fences=MARKDOWN_EXEC)
+    blocks = scan_page("ch.md", text, root, reading=reading)
+    assert [(b.id, b.line, b.code) for b in blocks] == [("block-1", 8, 'print("nested")\n')]
+    shown_only = page(fence("md", inner, ticks="````"))  # an example markdown-exec never runs
+    assert scan_page("ch.md", shown_only, root, reading=reading) == []
 
 
 def test_indented_block_in_a_content_tab(root):

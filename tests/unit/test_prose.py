@@ -59,9 +59,20 @@ def test_with_on_error_a_bad_reference_is_reported_and_the_page_goes_on():
     assert said and "docs/ch.md:1: fact 'gone.total' names block 'gone'" in said[0]
 
 
-def test_code_is_left_alone():
-    text = "Write `{{fact:census.total}}` like this:\n\n```md\n{{fact:census.total}}\n```\n"
-    assert render(text, "ch.md", lookup) == text
+def test_fenced_code_and_escaped_references_are_left_as_syntax():
+    fence = "```md\n{{fact:census.total}}\n```\n"
+    text = "Write `\\{{fact:census.total}}` or \\{{fact:census.total}}:\n\n" + fence
+    shown = "Write `{{fact:census.total}}` or {{fact:census.total}}:\n\n" + fence
+    assert render(text, "ch.md", lookup) == shown
+
+
+def test_a_reference_in_inline_code_shows_its_value_as_code():
+    """Issue 53: `{{fact:...}}` in backticks was left as it was, and readers read the markup."""
+    text = "On the `{{fact:census.total}}` backend, `x < {{fact:census.total|code}}`.\n"
+    assert (
+        render(text, "ch.md", lookup)
+        == "On the <code>312</code> backend, <code>x &lt; 312</code>.\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -187,9 +187,21 @@ def scan_page(
     lines = markdown.splitlines()
     blocks: list[Block] = []
     seen: dict[str, int] = {}
+    # The Markdown fences markdown-exec runs that hold the line being read: their closing fences.
+    markdown_fences: list[str] = []
     i = 0
     while i < len(lines):
+        if markdown_fences and _closes(lines[i], markdown_fences[-1]):
+            markdown_fences.pop()
+            i += 1
+            continue
         opened = _FENCE_OPEN.match(lines[i])
+        if opened and _runs_as_markdown(opened["info"], auto, reading):
+            # Its body is Markdown that markdown-exec renders, running the executed fences in
+            # it: they are blocks of the page like any, read where they are written.
+            markdown_fences.append(opened["fence"])
+            i += 1
+            continue
         if not opened:
             if "<!--" in lines[i]:
                 i = _skip_comment(page, lines, i, auto, docs)
@@ -201,8 +213,9 @@ def scan_page(
         body: list[str] = []
         i += 1
         while i < len(lines):
-            stripped = lines[i].strip()
-            if stripped.startswith(fence[0] * len(fence)) and set(stripped) == {fence[0]}:
+            # As superfences reads it: a closing fence sits at the opening's indentation; one
+            # indented further is a line of the code (a fence inside a string, say).
+            if _closes(lines[i], fence) and not lines[i][len(indent) :][:1].isspace():
                 break
             body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
             i += 1
@@ -288,6 +301,27 @@ def scan_page(
         )
     check_includes(f"{docs}/{page}", markdown, root)
     return blocks
+
+
+# The fences markdown-exec renders as Markdown (its `md` formatter): their body is the page's.
+MARKDOWN_LANGUAGES = ("md", "markdown")
+
+
+def _runs_as_markdown(info: str, auto: Iterable[str], reading: Reading) -> bool:
+    """A fence markdown-exec runs as Markdown (`md exec="on"`), in a book whose other fences
+    are laid out as markdown-exec lays them out (`fences: markdown-exec`)."""
+    if reading.fences != MARKDOWN_EXEC:
+        return False
+    language, options = parse_info(info)
+    if language not in MARKDOWN_LANGUAGES:
+        return False
+    return language in auto or is_true(options.get("exec", "no"))
+
+
+def _closes(line: str, fence: str) -> bool:
+    """Does `line` close a fence opened with `fence` (as long or longer, nothing else)?"""
+    stripped = line.strip()
+    return stripped.startswith(fence) and set(stripped) == {fence[0]}
 
 
 def _check_options(options: dict[str, str], where: str, reading: Reading) -> None:
@@ -491,3 +525,68 @@ def _single_include(body: list[str], where: str, block_id: str) -> str:
             f'like --8<-- "snippets/<chapter>/<name>.py"'
         )
     return path
+
+
+# The languages markdown-exec runs in the build's own process, whose outputs the engine keeps
+# goldens of (`shell_fences`): its shell, console and Python console fences.
+SHELL_LANGUAGES = ("sh", "bash", "console", "pycon")
+
+
+@dataclass(frozen=True)
+class ShellFence:
+    """A fence markdown-exec runs itself (`SHELL_LANGUAGES`), whose output still has a golden:
+    named `<language>-<n>`, the n-th of its language on its page."""
+
+    page: str
+    line: int
+    id: str
+    language: str
+    code: str
+    docs: str = "docs"
+
+    @property
+    def where(self) -> str:
+        """Page, line and fence, as every error names it."""
+        return f"{self.docs}/{self.page}:{self.line} ({self.language} fence '{self.id}')"
+
+
+def shell_fences(
+    page: str, markdown: str, auto: Iterable[str] = (), reading: Reading | None = None
+) -> list[ShellFence]:
+    """The page's fences of `SHELL_LANGUAGES` that markdown-exec runs (`exec` true, or a
+    language of MARKDOWN_EXEC_AUTO), in a book laid out as markdown-exec lays it out, read as
+    `scan_page` reads fences (those inside an `md exec` fence too)."""
+    reading = reading or Reading()
+    if reading.fences != MARKDOWN_EXEC:
+        return []
+    lines = markdown.splitlines()
+    found: list[ShellFence] = []
+    counts: dict[str, int] = {}
+    markdown_fences: list[str] = []
+    i = 0
+    while i < len(lines):
+        if markdown_fences and _closes(lines[i], markdown_fences[-1]):
+            markdown_fences.pop()
+            i += 1
+            continue
+        opened = _FENCE_OPEN.match(lines[i])
+        i += 1
+        if not opened:
+            continue
+        if _runs_as_markdown(opened["info"], auto, reading):
+            markdown_fences.append(opened["fence"])
+            continue
+        start, fence, indent = i, opened["fence"], opened["indent"]
+        body = []
+        while i < len(lines) and not (
+            _closes(lines[i], fence) and not lines[i][len(indent) :][:1].isspace()
+        ):
+            body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
+            i += 1
+        i += 1
+        language, options = parse_info(opened["info"])
+        if language in SHELL_LANGUAGES and (language in auto or is_true(options.get("exec", "no"))):
+            counts[language] = counts.get(language, 0) + 1
+            name = f"{language}-{counts[language]}"
+            found.append(ShellFence(page, start, name, language, "\n".join(body), reading.docs))
+    return found

@@ -144,6 +144,27 @@ class Judge:
             serve_log().error(terminal(failure.message))
         return "", None, failure
 
+    def judge_shown(self, page: str, fence_id: str, snippet: str, output: str, docs: str) -> None:
+        """A fence markdown-exec ran itself (`discover.blocks.ShellFence`): what it showed,
+        compared with its golden like a block's output, once per build."""
+        if (page, fence_id) in self.comparisons:
+            return
+        comparison = compare(
+            self.golden_dir,
+            page,
+            fence_id,
+            snippet,
+            normalize(output, self.rules),
+            classify=self.classify,
+            snapshot=self.runs.goldens,
+            launcher=self.launcher,
+            docs=docs,
+        )
+        self.comparisons[(page, fence_id)] = comparison
+        if self.serving and comparison.status != "ok":
+            said = serve_message(comparison, self.root, self.launcher)
+            serve_log().warning(terminal(said))
+
     def page_failed(self, page: str, message: str) -> None:
         """A failure of the whole page (its worker, not one block): reported once, as the
         page's, with no block named."""

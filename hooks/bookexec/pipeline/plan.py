@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from bookexec.discover.blocks import Block, Reading, scan_page
+from bookexec.discover.blocks import Block, Reading, ShellFence, scan_page, shell_fences
 from bookexec.errors import BookError
 from bookexec.goldens.store import golden_path
 
@@ -17,6 +17,8 @@ class Plan:
         self.pages: dict[str, list[Block]] = {}
         self.owned: set[str] = set()  # pages an extension renders itself (labs)
         self.reading = reading or Reading()  # the book's snippet rule, fences and docs_dir
+        # The fences markdown-exec runs itself whose outputs have goldens, by page.
+        self.shell: dict[str, list[ShellFence]] = {}
 
     def scan(
         self,
@@ -29,6 +31,7 @@ class Plan:
         extension renders itself come already scanned, in `owned`."""
         for src, markdown in pages:
             self.pages[src] = scan_page(src, markdown, root, auto, self.reading)
+            self.shell[src] = shell_fences(src, markdown, auto, self.reading)
         self.pages.update(owned or {})
         self.owned |= set(owned or {})
         self.check_sessions()
@@ -82,8 +85,11 @@ class Plan:
         return sum(1 for blocks in self.pages.values() if blocks)
 
     def goldens(self, golden_dir: Path) -> set[Path]:
-        """The golden every planned block has, or would have: any other is stale."""
-        return {golden_path(golden_dir, b.page, b.id) for bs in self.pages.values() for b in bs}
+        """The golden every planned block (and shell fence) has, or would have: any other is
+        stale."""
+        blocks = {golden_path(golden_dir, b.page, b.id) for bs in self.pages.values() for b in bs}
+        fences = {golden_path(golden_dir, f.page, f.id) for fs in self.shell.values() for f in fs}
+        return blocks | fences
 
     def names(self, only: str) -> set[str]:
         """The pages `only` (GOLDEN_ONLY) may name, as `select` reads it."""

@@ -6,8 +6,11 @@ The fence (`bookexec.render.fence`) sees this stage only through its `BlockSourc
 
 from __future__ import annotations
 
+import contextlib
+import html
 import logging
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +34,8 @@ log = logging.getLogger("mkdocs.plugins.bookexec")
 
 
 class UnplannedFence(BookError):
-    """Superfences handed the engine a fence its scan did not plan as a block."""
+    """Superfences handed the engine a fence its scan did not plan as a block: refused, and
+    recorded as the page's failure before it is raised."""
 
 
 _CAUSE = 2000  # characters of an engine error's message a report shows
@@ -42,6 +46,9 @@ def clipped(text: str) -> str:
     if len(text) <= _CAUSE:
         return text
     return f"{text[:_CAUSE]}... ({len(text) - _CAUSE} more characters)"
+
+
+_TAG = re.compile(r"<[^>]*>")  # an element's tag: what a reader reads is the rest
 
 
 # A value as another release printed it (`{{fact:...@release}}`): page, block id, release.
@@ -92,6 +99,8 @@ class RenderStage:
         self.taken: set[str] = set()  # the page's blocks without an id already rendered
         # Blocks whose formatting failed inside the engine (`fence_failed`): reported as such.
         self.failed_fences: set[tuple[str, str]] = set()
+        self.printing: Block | None = None  # the block whose printed Markdown is rendered
+        self.shell_shown: set[tuple[str, str]] = set()  # shell fences compared, (page, id)
 
     @property
     def pending_blocks(self) -> set[tuple[str, str]]:
@@ -119,6 +128,18 @@ class RenderStage:
             on_error=self._prose_failed,
             steps=self.stepper,
             docs=self.plan.reading.docs,
+        )
+
+    def fill(self, page: str, text: str, line: int) -> str:
+        """Prose of `page` shown elsewhere (a glossary card), from its line `line`: its
+        values in place, a bad reference failed as the page's own prose fails it."""
+        return prose.render(
+            text,
+            page,
+            self.facts_of,
+            on_error=self._prose_failed,
+            docs=self.plan.reading.docs,
+            start=line,
         )
 
     def _prose_failed(self, page: str, message: str) -> None:
@@ -220,18 +241,25 @@ class RenderStage:
         # A block named by its place is found by its code, among those not rendered yet.
         unnamed = not block_id and self.plan.reading.snippets == ANYWHERE
         block = self._unnamed(page, code) if unnamed else self.plan.block(page, block_id)
+        if block is None and self.printing is not None:
+            self._refuse(page, self.printing.id, _printed_fence(self.printing, code))
         if block is None and unnamed:
-            raise UnplannedFence(
+            self._refuse(
+                page,
+                code,
                 f"{docs}/{page}: superfences handed the engine an executed block without an id "
                 "whose code the scan did not find on the page (an include pymdownx.snippets "
                 "reads from another base_path than the book's folder?); give the fence an "
-                'id="..." to name the block in this message'
+                'id="..." to name the block in this message',
             )
         if block is None:
-            raise UnplannedFence(
+            self._refuse(
+                page,
+                block_id,
                 f"{docs}/{page}: markdown-exec rendered block '{block_id or '?'}' that the scanner "
-                f'did not find; write executed fences as ```python exec="on" id="..."'
+                f'did not find; write executed fences as ```python exec="on" id="..."',
             )
+        assert block is not None  # every branch above without one raised
         if code.strip("\n") != block.code.strip("\n"):
             if block.inline:
                 raise BookError(
@@ -277,6 +305,49 @@ class RenderStage:
         if block is not None:
             self.failed_fences.add((page, block.id))
         return Markup(failure_box(message))
+
+    def shown_by_markdown_exec(self, language: str, code: str, page_html: str) -> None:
+        """A fence markdown-exec ran itself (a shell, console or pycon fence) made `page_html`:
+        what a reader reads of it is compared with its golden (`Judge.judge_shown`)."""
+        page = self.page or "?"
+        left = [
+            fence
+            for fence in self.plan.shell.get(page, [])
+            if fence.language == language and (page, fence.id) not in self.shell_shown
+        ]
+        # Its code as written; or, for a fence that includes a file (pymdownx.snippets hands
+        # over the file's text), the first such fence not shown yet.
+        same = [f for f in left if f.code.strip("\n") == code.strip("\n")]
+        same = same or [f for f in left if "--8<--" in f.code][:1]
+        for fence in same[:1]:
+            self.shell_shown.add((page, fence.id))
+            text = html.unescape(_TAG.sub("", page_html))
+            snippet = f"{fence.docs}/{page} ({language} fence)"
+            self.judge.judge_shown(page, fence.id, snippet, text, fence.docs)
+            return
+        message = (
+            f"{self.plan.reading.docs}/{page}: markdown-exec ran a {language} fence the scan did "
+            "not find, so no golden checks it (is it printed by a block, or included from "
+            "another base_path?)"
+        )
+        self.judge.fail(page, f"(fence) {language} {code[:40]}", message)
+
+    def _refuse(self, page: str, key: str, message: str) -> None:
+        """A fence the engine will not run: a failure of the page, whatever the Markdown
+        extension that called the fence does with the error (superfences shows the fence)."""
+        self.judge.fail(page, f"(fence) {key}", message)
+        # Superfences shows the fence as its text; the failure above fails the build.
+        raise UnplannedFence(message)
+
+    @contextlib.contextmanager
+    def printed_by(self, block: Block) -> Iterator[None]:
+        """While markdown-exec renders what `block` printed as Markdown: an executed fence in
+        it, which markdown-exec would run, is refused naming the block."""
+        self.printing = block
+        try:
+            yield
+        finally:
+            self.printing = None
 
     def _unnamed(self, page: str, code: str) -> Block | None:
         """The first block of the page without an id whose code is `code` and that was not
@@ -345,6 +416,12 @@ class RenderStage:
             for block in blocks
             if (block.page, block.id) not in self.rendered | self.failed_fences
             and not self._reported(page, block)
+        ] + [
+            fence.where
+            for page, fences in self.plan.shell.items()
+            if pages is None or page in pages
+            for fence in fences
+            if (page, fence.id) not in self.shell_shown
         ]
 
     def _reported(self, page: str, block: Block) -> bool:
@@ -354,3 +431,13 @@ class RenderStage:
         if page in self.plan.owned:
             return (page, block.id) in self.judge.judgements
         return block.id in self.expected.get(page, {})
+
+
+def _printed_fence(block: Block, code: str) -> str:
+    """Why a fence a block printed is refused, naming the block and the fence's first line."""
+    first = next((line for line in code.splitlines() if line.strip()), "")
+    return (
+        f"{block.where}: it printed an executed fence ({first[:60]!r} ...), which markdown-exec "
+        "would run as it renders the output; the engine runs and checks only the fences written "
+        'in a page: show it as text (result="text" on this block), or write that fence in the page'
+    )

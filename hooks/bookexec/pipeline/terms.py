@@ -8,6 +8,7 @@ search for a term finds the pages that use it, not every page that shows its def
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -39,9 +40,13 @@ class Terms:
         files: Any,
         config: Any,
         docs: str = "docs",
+        fill: Callable[[str, int], str] | None = None,
     ) -> None:
-        """`docs`: the book's docs_dir, as messages name it."""
+        """`docs`: the book's docs_dir, as messages name it. `fill`: (a definition, the
+        number of its first line in the glossary) -> the definition with the values its prose
+        quotes in place, as the glossary page itself shows them."""
         self.page = page
+        self.fill = fill
         self.skip = tuple(skip)
         self.docs = docs
         found = files.get_file_from_path(page)
@@ -97,10 +102,17 @@ class Terms:
             return glossary.relative_url(found.url, page.file.url), str(title)
 
         self.cards[src] = {
-            anchor: glossary.card(self.by_slug[anchor], self.page, page_of, glossary_url)
+            anchor: glossary.card(self._filled(anchor), self.page, page_of, glossary_url)
             for anchor in anchors
         }
         return marked
+
+    def _filled(self, anchor: str) -> glossary.Entry:
+        """The entry, its definition's facts in place: a card is prose of the glossary's."""
+        entry = self.by_slug[anchor]
+        if self.fill is None:
+            return entry
+        return dataclasses.replace(entry, definition=self.fill(entry.definition, entry.line + 1))
 
     def post_page(self, output: str, src: str) -> str:
         """The page's final HTML with its cards in place."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+from contextlib import AbstractContextManager
 from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
@@ -55,6 +56,10 @@ class BlockSource(Protocol):
 
     def laid_out(self, block: Block, output: str, look: Look) -> None:
         """The block's boxes were made: the page check expects them."""
+        ...
+
+    def printed_by(self, block: Block) -> AbstractContextManager[None]:
+        """While what `block` printed is rendered as Markdown: a fence in it is refused."""
         ...
 
 

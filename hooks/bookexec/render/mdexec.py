@@ -45,13 +45,14 @@ def format_markdown_exec(current: BlockSource, **options: Any) -> Markup:
         shown.pop(name, None)
     # The engine's own options (raises, timeout...) are no display option of the source.
     extra = {k: v for k, v in dict(options.get("extra", {})).items() if k not in BOOK}
-    rendered = base_format(
-        language=LANGUAGE,
-        run=run,
-        code=current.masker.mask(block.shown),
-        md=options["md"],
-        extra=extra,
-        **shown,
-    )
+    with current.printed_by(block):  # markdown-exec renders what it printed: no fence runs
+        rendered = base_format(
+            language=LANGUAGE,
+            run=run,
+            code=current.masker.mask(block.shown),
+            md=options["md"],
+            extra=extra,
+            **shown,
+        )
     current.laid_out(block, output, LOOK)
     return Markup(str(rendered) + block_notes(current, block, output, comparison, failure))

@@ -9,8 +9,11 @@ names the versions themselves: `{{fact:versions.jax}}` is the running JAX,
 the pages as `mkdocs.yml`'s nav lists them, the first (the home page) 0: `{{fact:nav.sharding}}`
 is the place of `sharding.md`, so a map of the chapters follows the nav, and its numbers are
 never typed (the prose audit would take a chapter's number for a count). Values are HTML-escaped, so
-`key<fry>` stays text. Code, fenced or inline, is
-left alone, so a page can show the syntax itself.
+`key<fry>` stays text. A reference in inline code is filled too, its value shown as code
+(`` `{{fact:block-id.name}}` `` is `{{fact:block-id.name|code}}`); fenced code is left alone.
+A page shows the syntax itself by escaping it with a backslash: `\\{{fact:block-id.name}}`
+(in prose or in inline code) is shown as `{{fact:block-id.name}}`, the backslash dropped.
+Anything of this syntax left in what the build writes fails it (`bookexec.render.leftovers`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ from bookexec.goldens.measured import Fact
 from bookexec.render import figures, stepper
 
 REFERENCE = re.compile(r"\{\{\s*fact:(?P<ref>[^{}\s|]*)(?:\|(?P<style>code))?\s*\}\}")
+# A reference the page shows as syntax: a backslash before it, which the page drops.
+ESCAPED = re.compile(r"\\(?=\{\{\s*(?:fact|figure|stepper)\s*:)")
+_FILLED = re.compile(rf"(?P<escape>\\)?{REFERENCE.pattern}")
 VERSIONS_BLOCK = "versions"
 NAV_BLOCK = "nav"
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -78,9 +84,11 @@ def render(
     on_error: OnError | None = None,
     steps: FigureMaker | None = None,
     docs: str = "docs",
+    start: int = 1,
 ) -> str:
-    """Replace every fact reference outside code with its value, or raise naming page and line
-    (the page under `docs`, the book's docs_dir as messages name it).
+    """Replace every fact reference outside fenced code with its value, or raise naming page
+    and line (the page under `docs`, the book's docs_dir as messages name it; `start`: the
+    number of the text's first line in the page).
 
     A line holding only `{{figure:block-id.name}}` becomes that figure, drawn by `figure`; one
     holding only `{{stepper:block-id.name}}` becomes that trace stepper, made by `steps`.
@@ -89,7 +97,7 @@ def render(
     """
     out = []
     fence: str | None = None
-    for number, line in enumerate(markdown.splitlines(keepends=True), start=1):
+    for number, line in enumerate(markdown.splitlines(keepends=True), start=start):
         opened = _FENCE.match(line)
         if fence is None and opened:
             fence = opened[1]
@@ -131,10 +139,37 @@ def _render_line(
     last = 0
     for span in _CODE_SPAN.finditer(line):
         pieces.append(_replace(line[last : span.start()], docs, page, number, lookup, on_error))
-        pieces.append(span[0])
+        pieces.append(_code_span(span, docs, page, number, lookup, on_error))
         last = span.end()
     pieces.append(_replace(line[last:], docs, page, number, lookup, on_error))
     return "".join(pieces)
+
+
+def _code_span(
+    span: re.Match[str],
+    docs: str,
+    page: str,
+    number: int,
+    lookup: Lookup,
+    on_error: OnError | None = None,
+) -> str:
+    """Inline code: its references filled, the whole made an HTML `<code>` (Markdown would
+    escape a value's markup inside backticks); its escaped references shown as syntax."""
+    inner = span[0][len(span[1]) : -len(span[1])]
+    if not any(found["escape"] is None for found in _FILLED.finditer(inner)):
+        return ESCAPED.sub("", span[0])
+    inner = inner.strip()  # as Markdown strips a code span
+    text, last = [], 0
+    for found in _FILLED.finditer(inner):
+        text.append(html.escape(inner[last : found.start()], quote=False))
+        if found["escape"] is not None:
+            text.append(html.escape(found[0][1:], quote=False))
+        else:
+            plain = found[0].replace("|code", "")  # the span is code already
+            text.append(_replace(plain, docs, page, number, lookup, on_error))
+        last = found.end()
+    text.append(html.escape(inner[last:], quote=False))
+    return "<code>" + "".join(text) + "</code>"
 
 
 def _replace(
@@ -185,7 +220,10 @@ def _replace(
             shown = measured.html_mark(shown)
         return f"<code>{shown}</code>" if match["style"] == "code" else shown
 
-    return REFERENCE.sub(value, text)
+    def filled(match: re.Match[str]) -> str:
+        return match[0][1:] if match["escape"] is not None else value(match)
+
+    return ESCAPED.sub("", _FILLED.sub(filled, text))
 
 
 def quoted_blocks(markdown: str, page: str) -> set[tuple[str, str]]:

@@ -1,0 +1,121 @@
+"""Every fence markdown-exec runs is run and checked by the engine, or refused by name (issue
+53, point 3), in the markdown-exec book of tests/sites/mdexec.
+
+A Python fence written inside a fence markdown-exec renders as Markdown (````md exec="on"````),
+as markdown-exec's own documentation writes its examples, is a block of its page: it runs, has
+its golden, and drifts. A fence a block prints is run by markdown-exec as it renders the output,
+where no golden can be: the build refuses it, naming the block that printed it.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from bookexec.goldens.store import decode_output
+from conftest import REPO, Site
+
+pytestmark = pytest.mark.build
+
+NESTED = """\
+# Nested
+
+````md exec="on"
+Some Markdown, then a fence markdown-exec runs:
+
+```python exec="on" result="text"
+print("nested", 6 * 7)
+```
+````
+"""
+
+PRINTS_A_FENCE = """
+A block that prints a fence:
+
+```python exec="on"
+print('```python exec="on"\\nprint("printed")\\n```')
+```
+"""
+
+
+def nested_book(root, page: str) -> Site:
+    shutil.copytree(REPO / "tests" / "sites" / "mdexec", root)
+    config = root / "mkdocs.yml"
+    config.write_text(
+        config.read_text().replace(
+            "  - Sessions: sessions.md\n", "  - Sessions: sessions.md\n  - Nested: nested.md\n"
+        )
+    )
+    (root / "docs" / "nested.md").write_text(page)
+    return Site(root)
+
+
+def test_a_python_fence_inside_an_md_fence_runs_with_its_golden_and_drifts(tmp_path):
+    book = nested_book(tmp_path / "book", NESTED)
+    update = book.build("update")
+    assert update.returncode == 0, update.output
+    golden = book.root / "goldens" / "nested" / "block-1.txt"
+    assert golden.is_file(), update.output
+    assert golden.read_text().endswith("---\nnested 42\n")
+    assert "nested 42" in (book.root / "site" / "nested" / "index.html").read_text()
+    page = book.root / "docs" / "nested.md"
+    page.write_text(page.read_text().replace("6 * 7", "6 * 8"))
+    drifted = book.build("check")
+    assert drifted.returncode != 0, drifted.output
+    assert "DRIFTED (text): page docs/nested.md, block 'block-1'" in drifted.output
+    assert "+nested 48" in drifted.output
+
+
+def test_a_fence_a_block_prints_is_refused_naming_the_block(tmp_path):
+    book = nested_book(tmp_path / "book", NESTED + PRINTS_A_FENCE)
+    built = book.build("update")
+    assert built.returncode != 0, built.output
+    assert (
+        "docs/nested.md:13 (block 'block-2', inline code): it printed an executed fence"
+    ) in built.output, built.output
+    assert "Traceback" not in built.output
+
+
+SHELL = """\
+# Shell
+
+```console exec="on"
+$ echo "hello from the shell"
+```
+
+```pycon exec="on"
+>>> print(6 * 7)
+```
+
+```sh exec="on" result="text"
+echo two
+```
+"""
+
+
+def shown(golden: str) -> str:
+    """The output a golden file stores: its body after the header's `---` line, decoded."""
+    return decode_output(golden.split("\n---\n", 1)[1])[0]
+
+
+def test_shell_console_and_pycon_fences_get_goldens_and_drift(tmp_path):
+    """Issue 53, point 4: markdown-exec still runs these fences itself; what each shows now has
+    a golden, so a changed output fails the check."""
+    book = nested_book(tmp_path / "book", SHELL)
+    update = book.build("update")
+    assert update.returncode == 0, update.output
+    folder = book.root / "goldens" / "nested"
+    # What each golden stores, as the engine reads it back (line ends kept, escaped or not).
+    goldens = {p.name: shown(p.read_text()) for p in folder.glob("*.txt")}
+    assert sorted(goldens) == ["console-1.txt", "pycon-1.txt", "sh-1.txt"], update.output
+    assert goldens["console-1.txt"].strip("\n") == "hello from the shell"
+    assert goldens["pycon-1.txt"].strip("\n") == "42"
+    assert goldens["sh-1.txt"].strip("\n") == "two"
+    assert book.build("check").returncode == 0
+    page = book.root / "docs" / "nested.md"
+    page.write_text(page.read_text().replace("hello from the shell", "hello again"))
+    drifted = book.build("check")
+    assert drifted.returncode != 0, drifted.output
+    assert "DRIFTED (text): page docs/nested.md, block 'console-1'" in drifted.output
+    assert "+\\hello again" in drifted.output  # the last line, without a newline: escaped
