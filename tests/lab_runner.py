@@ -162,12 +162,15 @@ def _same(a: object, b: object) -> bool:
 
 
 def _signature(args: object) -> str:
-    """The tree structure, shapes and dtypes of an argument tuple, not its values."""
+    """The tree structure of an argument tuple and each leaf's shape and kind of dtype, not its
+    values: a Python float and a traced scalar alike (jit traces a float argument)."""
     import jax
 
     leaves, tree = jax.tree.flatten(args)
     kinds = [
-        f"{np.shape(x)}:{np.asarray(x).dtype}" if hasattr(x, "shape") else type(x).__name__
+        f"{tuple(x.shape)}:{x.dtype.kind}"
+        if hasattr(x, "shape") and hasattr(x, "dtype")
+        else (f"():{np.asarray(x).dtype.kind}" if isinstance(x, (int, float)) else type(x).__name__)
         for x in leaves
     ]
     return f"{tree} {kinds}"

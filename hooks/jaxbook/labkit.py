@@ -248,6 +248,31 @@ def feeds(jaxpr: Any, var: Any, out: Any) -> bool:
     return out is not var and id(var) in needed
 
 
+def values(jaxpr: Any, inputs: Sequence[Any], wanted: Sequence[Any]) -> list[Any]:
+    """The values of some variables of an open jaxpr, given the values of its constvars then
+    its invars: JAX evaluates the jaxpr with those variables as its outputs."""
+    sub = jaxpr.replace(outvars=list(wanted))
+    count = len(jaxpr.constvars)
+    return list(jax.core.eval_jaxpr(sub, list(inputs[:count]), *inputs[count:]))
+
+
+def innermost(fn: Callable[..., Any], *args: Any) -> tuple[Any, list[Any], Any]:
+    """The jaxpr that computes `fn(*args)`'s first output, inside the jits that return it; the
+    values of its constvars and invars on these arguments; and that output's variable."""
+    closed = jax.make_jaxpr(fn)(*args)
+    jaxpr, inputs = closed.jaxpr, [*closed.consts, *jax.tree.leaves(args)]
+    out = jaxpr.outvars[0]
+    while True:
+        eqn = next((e for e in jaxpr.eqns if any(o is out for o in e.outvars)), None)
+        if eqn is None or eqn.primitive.name not in _CALLS:
+            return jaxpr, inputs, out
+        k = next(i for i, o in enumerate(eqn.outvars) if o is out)
+        called = eqn.params["jaxpr"]
+        inputs = [*getattr(called, "consts", []), *values(jaxpr, inputs, eqn.invars)]
+        jaxpr = getattr(called, "jaxpr", called)
+        out = jaxpr.outvars[k]
+
+
 def primitives(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Counter[str]:
     """How many times each primitive occurs in `fn`'s jaxpr on these arguments, nested
     jaxprs included."""

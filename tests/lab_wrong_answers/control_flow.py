@@ -3,7 +3,15 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import PREDICTION, Generated, Reads, Right, Wrong, not_applicable, right, wrong
+from ._table import (
+    Generated,
+    Reads,
+    Right,
+    Wrong,
+    generated,
+    right,
+    wrong,
+)
 
 LAB = "control-flow"
 
@@ -368,24 +376,58 @@ OTHERS: dict[int, list[Wrong]] = {
                 """,
         ),
     ],
+    # Exercise 3 was two predictions ("cond" or "select_n", and the error a static limit
+    # raises) until issue 51 made it a function; each old wrong guess is kept as the code that
+    # makes the same mistake.
     3: [
         wrong(
             "cond stays, nothing raised",
-            "constant",
+            "skips-technique",
             """
-                predicted_choice = "cond"
-                predicted_static_error = "nothing"
-                """,
+            def clip_rows(batch, limit):
+                return jnp.stack([clip_cond(row, limit) for row in batch])
+            """,
         ),
         wrong(
             "select_n, but static fixes the if",
             "skips-technique",
             """
-                predicted_choice = "select_n"
-                predicted_static_error = "nothing"
-                """,
+            @partial(jax.jit, static_argnames="limit")
+            def clip_one(v, limit):
+                norm = jnp.linalg.norm(v)
+                if norm > limit:
+                    return v * (limit / norm)
+                return v
+
+
+            def clip_rows(batch, limit):
+                return jax.vmap(clip_one, in_axes=(0, None))(batch, limit)
+            """,
         ),
-        not_applicable("uniform-only", PREDICTION),
+        wrong(
+            "the start cell's batch, clipped, typed in",
+            "constant",
+            """
+            def clip_rows(batch, limit):
+                return jnp.array([[1.2, 1.6], [0.3, 0.4], [1.2, 1.6]])
+            """,
+        ),
+        wrong(
+            "every row rescaled, right when all are long",
+            "uniform-only",
+            """
+            def clip_rows(batch, limit):
+                return batch * (limit / jnp.linalg.norm(batch, axis=1, keepdims=True))
+            """,
+        ),
+        wrong(
+            "lax.map over the rows",
+            "skips-technique",
+            """
+            def clip_rows(batch, limit):
+                return lax.map(lambda row: clip_cond(row, limit), batch)
+            """,
+        ),
     ],
     4: [
         wrong(
@@ -465,31 +507,25 @@ OTHERS: dict[int, list[Wrong]] = {
 
 # Correct answers the worked solution does not write: each must get "correct".
 RIGHT: dict[int, list[Right]] = {
-    # Issue 37, last read L: a zero vector is now checked, a mask's dtype, a dotted name.
-    1: [
-        right(
-            "v * min(1, limit / norm): a zero vector gives inf, and min keeps it whole",
-            """
-                def clip_where(v, limit):
-                    norm = jnp.linalg.norm(v)
-                    return v * jnp.minimum(1.0, limit / norm)
-                """,
-        ),
-    ],
+    # Issue 37's last read L added `v * jnp.minimum(1.0, limit / norm)` to Exercise 1 here;
+    # issue 51 quotes it as skipping the technique (no jnp.where): it is now a wrong answer
+    # (READS["ISSUE_51"]). Issue 37, last read L: a mask's dtype, a dotted name.
+    # Exercise 3's right answers were predictions (the error class itself, its dotted name)
+    # until issue 51 made it a function.
     3: [
         right(
-            "the error class itself, not its name",
+            "clip_where under vmap",
             """
-                predicted_choice = "select_n"
-                predicted_static_error = jax.errors.TracerBoolConversionError
-                """,
+            def clip_rows(batch, limit):
+                return jax.vmap(clip_where, in_axes=(0, None))(batch, limit)
+            """,
         ),
         right(
-            "the error named with its module",
+            "vmap of a lambda closing over limit",
             """
-                predicted_choice = "select_n"
-                predicted_static_error = "jax.errors.TracerBoolConversionError"
-                """,
+            def clip_rows(batch, limit):
+                return jax.vmap(lambda row: clip_cond(row, limit))(batch)
+            """,
         ),
     ],
     4: [
@@ -548,4 +584,58 @@ RIGHT: dict[int, list[Right]] = {
 SAYS: dict[tuple[int, str], str] = {}
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "clip_where",
+        mentioned=("(v, limit)",),
+        swaps=(
+            (
+                "jnp.where(norm > limit, v * (limit / norm), v)",
+                "v * jnp.minimum(1.0, limit / norm)",
+            ),
+            ("jnp.where(norm > limit,", "jnp.where(norm < limit,"),
+        ),
+    ),
+    2: generated(
+        "clip_cond",
+        mentioned=("(v, limit)",),
+        swaps=(
+            (
+                "lax.cond(norm > limit, lambda u: u * (limit / norm), lambda u: u, v)",
+                "jnp.where(norm > limit, v * (limit / norm), v)",
+            ),
+        ),
+    ),
+    3: generated(
+        "clip_rows",
+        mentioned=("(batch, limit)",),
+        swaps=(
+            (
+                "jax.vmap(clip_cond, in_axes=(0, None))(batch, limit)",
+                "jnp.stack([clip_cond(row, limit) for row in batch])",
+            ),
+        ),
+    ),
+    4: generated(
+        "in_band",
+        mentioned=("(batch,)",),
+        swaps=(
+            ("(norms > 1.0) & (norms < 8.0)", "(norms >= 1.0) & (norms < 8.0)"),
+            ("(norms > 1.0) & (norms < 8.0)", "(norms > 1.0) | (norms < 8.0)"),
+        ),
+    ),
+    5: generated(
+        "halve",
+        mentioned=("(v, 3)",),
+        swaps=(
+            (
+                "lax.fori_loop(0, steps, lambda i, w: w * 0.5, u)",
+                "u * jnp.prod(jnp.full(steps, 0.5))",
+            ),
+            (
+                "lax.fori_loop(0, steps, lambda i, w: w * 0.5, u)",
+                "lax.fori_loop(1, steps, lambda i, w: w * 0.5, u)",
+            ),
+        ),
+    ),
+}

@@ -112,3 +112,17 @@ def test_typed_refuses_a_prediction_of_another_type():
     assert labkit.typed("n", None, int, "a number") == "set n to a number"
     assert labkit.typed("n", True, int, "a number") == "n is True, a bool: it should be a number"
     assert labkit.typed("n", "yes", bool, "True or False").startswith("n is 'yes', a str")
+
+
+def test_innermost_follows_the_output_into_jits_and_values_evaluates_there():
+    @jax.jit
+    def inner(u):
+        return lax.fori_loop(0, 3, lambda i, w: w * (u[0] + 1.0), u)
+
+    u = jnp.array([1.0, 2.0])
+    jaxpr, inputs, out = labkit.innermost(lambda w: inner(w * 2.0), u)
+    loop = labkit.producer(jaxpr, out)
+    assert loop.primitive.name == "scan" and loop.params["length"] == 3
+    operands = labkit.values(jaxpr, inputs, loop.invars)
+    assert any(np.allclose(np.asarray(x), [2.0, 4.0]) for x in operands)  # w * 2.0, evaluated
+    assert labkit.feeds(jaxpr, jaxpr.invars[0], out)
