@@ -3,31 +3,77 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import PREDICTION, Generated, Reads, Right, Wrong, not_applicable, wrong
+from ._table import Generated, Reads, Right, Wrong, generated, wrong
 
 LAB = "compose"
 
 # The wrong answers each read found passing, by read (the package's READS says which).
-READS: Reads = {}
+READS: Reads = {
+    "ISSUE_51": {
+        2: [
+            wrong(
+                "the largest magnitude, not the largest value",
+                "uniform-only",
+                """
+                def track_fixed(x, best):
+                    return x * 2, jnp.maximum(best, jnp.abs(x).max())
+                """,
+            ),
+        ],
+    },
+}
 
 # Further wrong answers of each kind, for each exercise.
 OTHERS: dict[int, list[Wrong]] = {
+    # Exercise 1 was a prediction (a list of names) until issue 51 made it a function; each old
+    # wrong guess is kept as the code that makes the same mistake.
     1: [
         wrong(
             "the outer vmap reaches f",
             "constant",
             """
-                predicted = ["BatchTracer", "LinearizeTracer", "BatchTracer", "DynamicJaxprTracer"]
-                """,
+            def seen_under(wrap, x):
+                return ["BatchTracer", "LinearizeTracer", "BatchTracer", "DynamicJaxprTracer"]
+            """,
         ),
         wrong(
             "grad as a JVPTracer",
             "skips-technique",
             """
-                predicted = ["JVPTracer", "BatchTracer", "DynamicJaxprTracer"]
-                """,
+            def seen_under(wrap, x):
+                seen = []
+
+                def f(v):
+                    seen.append(layers(v))
+                    return jnp.sum(jnp.sin(v) * v)
+
+                wrap(f)(x)
+                return ["JVPTracer" if name == "LinearizeTracer" else name for name in seen[0]]
+            """,
         ),
-        not_applicable("uniform-only", PREDICTION),
+        wrong(
+            "innermost first",
+            "skips-technique",
+            """
+            def seen_under(wrap, x):
+                seen = []
+
+                def f(v):
+                    seen.append(layers(v))
+                    return jnp.sum(jnp.sin(v) * v)
+
+                wrap(f)(x)
+                return seen[0][::-1]
+            """,
+        ),
+        wrong(
+            "the stack of the text only",
+            "uniform-only",
+            """
+            def seen_under(wrap, x):
+                return ["LinearizeTracer", "BatchTracer", "DynamicJaxprTracer"]
+            """,
+        ),
     ],
     2: [
         wrong(
@@ -93,4 +139,26 @@ RIGHT: dict[int, list[Right]] = {}
 SAYS: dict[tuple[int, str], str] = {}
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "seen_under",
+        mentioned=("(lambda f: jax.vmap(jax.jit(jax.vmap(jax.grad(f)))), jnp.ones((2, 3)))",),
+        swaps=(
+            ("seen.append(layers(v))", "seen.append(layers(v)[::-1])"),
+            ("return seen[0]", "return seen[0][1:]"),
+        ),
+    ),
+    2: generated(
+        "track_fixed",
+        mentioned=("(jnp.ones(5), jnp.float32(-jnp.inf))",),
+        swaps=(("jnp.maximum(best", "jnp.minimum(best"), ("x * 2", "x + 2")),
+    ),
+    3: generated(
+        "scaled_known",
+        mentioned=("(1.0,)",),
+        swaps=(
+            ("with jax.ensure_compile_time_eval():", "if True:"),
+            ("return x * table", "return x + table"),
+        ),
+    ),
+}
