@@ -3,7 +3,7 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import PREDICTION, Generated, Reads, Right, Wrong, not_applicable, wrong
+from ._table import Generated, Reads, Right, Wrong, generated, wrong
 
 LAB = "numpy-habits"
 
@@ -133,14 +133,37 @@ READS: Reads = {
 
 # Further wrong answers of each kind, for each exercise.
 OTHERS: dict[int, list[Wrong]] = {
+    # Exercise 1 was a prediction (an exception's name) until issue 51 made it a function; each
+    # old wrong guess is kept as the function that makes the same mistake.
     1: [
-        wrong("nothing raised", "constant", 'predicted_error = "nothing"\n'),
+        wrong(
+            "nothing raised",
+            "constant",
+            """
+            def jit_error(f, x):
+                return "nothing"
+            """,
+        ),
         wrong(
             "a bool conversion",
             "skips-technique",
-            'predicted_error = "TracerBoolConversionError"\n',
+            """
+            def jit_error(f, x):
+                return "TracerBoolConversionError"
+            """,
         ),
-        not_applicable("uniform-only", PREDICTION),
+        wrong(
+            "the error of the mask, whatever the function",
+            "uniform-only",
+            """
+            def jit_error(f, x):
+                try:
+                    jax.jit(positive_mean_numpy)(x)
+                except Exception as error:
+                    return type(error).__name__
+                return "nothing"
+            """,
+        ),
     ],
     2: [
         wrong(
@@ -238,4 +261,31 @@ RIGHT: dict[int, list[Right]] = {}
 SAYS: dict[tuple[int, str], str] = {}
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "jit_error",
+        mentioned=("(positive_mean_numpy, x)",),
+        swaps=(
+            ("type(error).__name__", "type(error).__mro__[1].__name__"),
+            ("jax.jit(f)(x)", "f(x)"),
+        ),
+    ),
+    2: generated(
+        "positive_mean",
+        mentioned=("(x,)",),
+        swaps=(("positive = x > 0", "positive = x >= 0"), ("/ positive.sum()", "/ x.size")),
+    ),
+    3: generated(
+        "double_in_place",
+        mentioned=("(jnp.arange(4.0),)",),
+        swaps=(("donate_argnums=0", "donate_argnums=()"), ("return 2 * a", "return a * a")),
+    ),
+    4: generated(
+        "checked_read",
+        mentioned=("(jnp.arange(5.0), 7)",),
+        swaps=(
+            ("errors=checkify.index_checks", "errors=checkify.nan_checks"),
+            ("    return data[i]", "    return data[i - 1]"),
+        ),
+    ),
+}
