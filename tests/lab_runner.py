@@ -1,13 +1,20 @@
-"""Play one lab four ways in this process and print what each did, as one JSON line.
+"""Play one lab five ways in this process and print what each did, as one JSON line.
 
 `python tests/lab_runner.py docs/labs/<lab>.ipynb`. Each play has a fresh namespace:
 
 - "given": the lab as a reader first meets it, every cell tagged `solution` left out;
 - "solved": each exercise's `solution-<n>` cell run in place of its `answer-<n>` cell;
 - "wrong": the lab solved, and just before each `answer-<n>` cell every wrong answer of
-  exercise n (tests/lab_wrong_answers.py) in a copy of the namespace: the checks cell again
-  (so that `problem_<n>` reads the copy), the wrong answer, then `check(n, problem_n)`;
-- "right": the same with the other right answers of `RIGHT` in that file.
+  exercise n (tests/lab_wrong_answers/<lab>.py) in a copy of the namespace: the checks cell
+  again (so that `problem_<n>` reads the copy), the wrong answer, then `check(n, problem_n)`;
+- "right": the same with the other right answers of `RIGHT` in that module;
+- "generated": the same with the wrong answers made from each worked solution as its
+  `GENERATED` entry says (`lab_wrong_answers._table.Generated`): (a) the outputs the solution
+  gave on the inputs the check drew once, looked up; (b) the solution only for arguments shaped
+  like those the lab's text mentions; (c) the solution with one primitive swapped.
+
+The `checks` cell's `# lab kit` line is replaced by the kit's code (`jaxbook.labs.with_kit`),
+as the build and the reader's notebook replace it.
 
 One process per lab keeps the cost to one JAX start per lab; the tests share its report
 (the `lab_play` fixture). The plays run in that order, so what the trial answers of the last two
@@ -24,6 +31,9 @@ import json
 import sys
 
 import nbformat
+import numpy as np
+
+from jaxbook.labs import with_kit
 
 
 def solution_of(cells: list, cell_id: str) -> nbformat.NotebookNode | None:
@@ -60,8 +70,16 @@ def execute(source: str, name: str, namespace: dict) -> tuple[str, str | None]:
     return out.getvalue(), raised
 
 
-def run(path: str, mode: str) -> list[dict]:
+def cells_of(path: str) -> list:
+    """The lab's cells, the checks cell with the kit's code in place of its `# lab kit` line."""
     cells = nbformat.read(path, as_version=4).cells
+    for cell in cells:
+        cell.source = with_kit(cell.source)
+    return cells
+
+
+def run(path: str, mode: str) -> list[dict]:
+    cells = cells_of(path)
     namespace: dict = {"__name__": "__main__"}
     results = []
     for shown, cell in plan(cells, mode):
@@ -86,7 +104,7 @@ def run_wrong(path: str, table: str = "WRONG") -> list[dict]:
 
     answers_of = getattr(lab_wrong_answers, table)
     lab = path.rsplit("/", 1)[-1].removesuffix(".ipynb")
-    cells = nbformat.read(path, as_version=4).cells
+    cells = cells_of(path)
     checks = next(c for c in cells if c.id == "checks")
     namespace: dict = {"__name__": "__main__"}
     results = []
@@ -115,8 +133,178 @@ def run_wrong(path: str, table: str = "WRONG") -> list[dict]:
     return results
 
 
+# -- generated wrong answers ----------------------------------------------------------------
+
+
+def _concrete(tree: object) -> bool:
+    import jax
+
+    return not any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree.leaves(tree))
+
+
+def _same(a: object, b: object) -> bool:
+    """Whether two argument tuples hold the same values: what a hard-coded table matches on."""
+    import jax
+
+    (xs, xt), (ys, yt) = jax.tree.flatten(a), jax.tree.flatten(b)
+    if xt != yt:
+        return False
+    for x, y in zip(xs, ys, strict=True):
+        if hasattr(x, "shape") and hasattr(y, "shape"):
+            if np.shape(x) != np.shape(y) or not np.array_equal(np.asarray(x), np.asarray(y)):
+                return False
+        elif callable(x) or callable(y):
+            if x is not y:
+                return False
+        elif type(x) is not type(y) or x != y:
+            return False
+    return True
+
+
+def _signature(args: object) -> str:
+    """The tree structure of an argument tuple and each leaf's shape and kind of dtype, not its
+    values: a Python float and a traced scalar alike (jit traces a float argument)."""
+    import jax
+
+    leaves, tree = jax.tree.flatten(args)
+    kinds = [
+        f"{tuple(x.shape)}:{x.dtype.kind}"
+        if hasattr(x, "shape") and hasattr(x, "dtype")
+        else (f"():{np.asarray(x).dtype.kind}" if isinstance(x, (int, float)) else type(x).__name__)
+        for x in leaves
+    ]
+    return f"{tree} {kinds}"
+
+
+class HardCoded:
+    """The solution's results on the arguments the check gave it once, looked up."""
+
+    def __init__(self) -> None:
+        self.table: list[tuple[tuple, dict, object]] = []
+
+    def recording(self, fn):
+        def recorder(*args, **kwargs):
+            result = fn(*args, **kwargs)
+            if _concrete((args, kwargs, result)):
+                import jax
+
+                typed_in = jax.tree.map(
+                    lambda x: np.asarray(x) if isinstance(x, jax.Array) else x, result
+                )
+                self.table.append((args, kwargs, typed_in))
+            return result
+
+        return recorder
+
+    def __call__(self, *args, **kwargs):
+        for known, known_kwargs, result in self.table:
+            if _same((args, kwargs), (known, known_kwargs)):
+                return result
+        return self.table[0][2] if self.table else None
+
+
+def definitions(source: str) -> str:
+    """A solution cell's imports, functions and classes: the answer, without the lines that
+    show it off (a swapped answer may break those, and would raise in its own cell)."""
+    import ast
+
+    kept = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)
+    tree = ast.parse(source)
+    return (
+        "\n\n\n".join(
+            ast.get_source_segment(source, node, padded=True)
+            if not getattr(node, "decorator_list", None)
+            else "\n".join(source.splitlines()[node.decorator_list[0].lineno - 1 : node.end_lineno])
+            for node in tree.body
+            if isinstance(node, kept)
+        )
+        + "\n"
+    )
+
+
+def mentioned_only(solution: str, function: str, mentioned: tuple[str, ...]) -> str:
+    """(b): the solution for arguments shaped like those the text mentions, else a fixed
+    result: the solution's on the first of them."""
+    shapes = ", ".join(mentioned)
+    return (
+        f"{solution}\n_solution = {function}\n"
+        f"_MENTIONED = [_signature(args) for args in [{shapes},]]\n"
+        f"_FIXED = _solution(*{mentioned[0]})\n\n\n"
+        f"def {function}(*args):\n"
+        "    if _signature(args) in _MENTIONED:\n"
+        "        return _solution(*args)\n"
+        "    return _FIXED\n"
+    )
+
+
+def generated_answers(spec, solution: str) -> list[tuple[str, str, str]]:
+    """(label, kind, code) of each generated wrong answer; (a)'s code calls `_hard_coded`."""
+    excused = dict(spec.why_not)
+    made = []
+    if "hard-coded" not in excused:
+        made.append(
+            (
+                "the solution's outputs on the check's inputs, hard-coded",
+                "hard-coded",
+                f"def {spec.function}(*args, **kwargs):\n    return _hard_coded(*args, **kwargs)\n",
+            )
+        )
+    if "mentioned-only" not in excused:
+        label = "the solution only for the inputs the text mentions: " + ", ".join(spec.mentioned)
+        made.append(
+            (label, "mentioned-only", mentioned_only(solution, spec.function, spec.mentioned))
+        )
+    for old, new in spec.swaps:
+        assert old in solution, f"{old!r} is not in the worked solution"
+        label = f"swapped: {old.strip()} -> {new.strip() or '(nothing)'}"
+        made.append((label, "swapped", solution.replace(old, new)))
+    return made
+
+
+def run_generated(path: str) -> list[dict]:
+    """Each generated wrong answer of the lab, run in its exercise's place, and what its check
+    said."""
+    from lab_wrong_answers import GENERATED
+
+    lab = path.rsplit("/", 1)[-1].removesuffix(".ipynb")
+    cells = cells_of(path)
+    by_id = {c.id: c for c in cells}
+    checks = by_id["checks"]
+    namespace: dict = {"__name__": "__main__"}
+    results = []
+    for shown, cell in plan(cells, "solved"):
+        if shown.startswith("answer-") and (spec := GENERATED.get(lab, {}).get(int(shown[7:]))):
+            n = int(shown.removeprefix("answer-"))
+            solution = definitions(by_id[f"solution-{n}"].source)
+            hard_coded = HardCoded()
+            record = dict(namespace)  # the solution once under the check, its calls recorded
+            execute(checks.source, f"{path}#checks", record)
+            execute(solution, f"{path}#solution-{n}", record)
+            record[spec.function] = hard_coded.recording(record[spec.function])
+            execute(f"check({n}, problem_{n})", f"{path}#check-{n}", record)
+            for label, kind, code in generated_answers(spec, solution):
+                trial = dict(namespace)
+                execute(checks.source, f"{path}#checks", trial)
+                trial |= {"_hard_coded": hard_coded, "_signature": _signature}
+                _, raised = execute(code, f"{path}#{shown} (generated: {label})", trial)
+                said, check_raised = execute(f"check({n}, problem_{n})", f"{path}#check-{n}", trial)
+                results.append(
+                    {
+                        "exercise": n,
+                        "label": label,
+                        "kind": kind,
+                        "raised": raised or check_raised,
+                        "said": said,
+                        "recorded": len(hard_coded.table),
+                    }
+                )
+        execute(cell.source, f"{path}#{cell.id}", namespace)
+    return results
+
+
 if __name__ == "__main__":
     lab = sys.argv[1]
     report = {mode: run(lab, mode) for mode in ("given", "solved")}
     report |= {table.lower(): run_wrong(lab, table) for table in ("WRONG", "RIGHT")}
+    report["generated"] = run_generated(lab)
     sys.stdout.write("LAB-PLAYS " + json.dumps(report) + "\n")

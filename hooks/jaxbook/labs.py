@@ -24,7 +24,9 @@ a GitHub repository, to the same file in Colab.
 
 from __future__ import annotations
 
+import ast
 import copy
+import functools
 import html
 import re
 from collections.abc import Mapping, Sequence, Set
@@ -73,6 +75,31 @@ def stored_outputs(nb: NotebookNode) -> list[str]:
     ]
 
 
+# The line of a lab's `checks` cell that the kit's source (`jaxbook/labkit.py`) replaces.
+KIT_LINE = "# lab kit"
+KIT_HEADER = "# The lab kit: check(n, problem), and what the problems below compare and count."
+
+
+@functools.cache
+def kit_source() -> str:
+    """The kit as a checks cell holds it: its code, without the module's docstring (which is
+    about the book), under a one-line comment."""
+    path = Path(__file__).with_name("labkit.py")
+    text = path.read_text(encoding="utf-8")
+    docstring = ast.parse(text).body[0]
+    lines = text.splitlines()[docstring.end_lineno or 0 :]
+    return KIT_HEADER + "\n" + "\n".join(lines).strip("\n") + "\n"
+
+
+def with_kit(source: str) -> str:
+    """A cell's source with its `# lab kit` line, if any, replaced by the kit's code."""
+    lines = source.split("\n")
+    if KIT_LINE not in lines:
+        return source
+    at = lines.index(KIT_LINE)
+    return "\n".join([*lines[:at], kit_source().rstrip("\n"), *lines[at + 1 :]])
+
+
 def scan_lab(src: str, path: Path) -> list[Block]:
     """The lab's code cells as blocks, or a BookError naming the lab and the cell."""
     nb = read(path, src)
@@ -100,7 +127,8 @@ def scan_lab(src: str, path: Path) -> list[Block]:
             raise BookError(f"{where} ('{cell_id}'): unknown options {sorted(unknown)}")
         values = {key: str(value) for key, value in options.items()}
         fence_options.check(values, f"{where} ('{cell_id}')")  # the same values a fence accepts
-        add_block(blocks, src, number, cell_id, f"docs/{src}", cell.source, values)
+        source = with_kit(cell.source)  # what runs is what the page and the download show
+        add_block(blocks, src, number, cell_id, f"docs/{src}", source, values)
     return blocks
 
 
@@ -112,6 +140,7 @@ def executed(path: Path, src: str, outputs: dict[str, str]) -> NotebookNode:
         if cell.cell_type != "code":
             continue
         count += 1
+        cell.source = with_kit(cell.source)
         cell.execution_count = count
         text = outputs.get(cell.id, "")
         cell.outputs = [notebooks.new_output("stream", name="stdout", text=text)] if text else []
@@ -165,19 +194,38 @@ def download_link(src: str, colab: str | None) -> str:
     return f'<p class="book-notebook">{links}</p>'
 
 
+SOLUTION_SUMMARY = "Worked solution"
+
+
+def folded_solution(cell: NotebookNode) -> NotebookNode:
+    """A worked solution as the reader's notebook holds it: Markdown, a fenced block in a
+    closed <details>, so that "Run All" never runs it over the reader's own answer."""
+    fence = "````" if "```" in cell.source else "```"
+    text = (
+        f"<details><summary>{SOLUTION_SUMMARY}</summary>\n\n"
+        f"{fence}python\n{cell.source}\n{fence}\n\n</details>"
+    )
+    metadata = {"tags": list(cell.metadata.get("tags", []))}
+    return notebooks.new_markdown_cell(text, id=cell.id, metadata=metadata)
+
+
 def reader_notebook(
     source: NotebookNode, blocks: Sequence[Block], jax: str, jaxlib: str, colab: str | None
 ) -> NotebookNode:
     """The lab a reader downloads: as given, without outputs, each code cell as the page shows
     it (no hidden lines), no engine metadata, a set-up cell after the task, and the Colab link.
+    Its worked solutions are folded Markdown: "Run All" runs only the reader's cells.
     """
     nb = copy.deepcopy(source)
     shown = {block.id: block.shown.rstrip("\n") for block in blocks}
     nb.metadata.pop("bookexec", None)
-    for cell in nb.cells:
+    for at, cell in enumerate(nb.cells):
         cell.metadata.pop("bookexec", None)  # the build's options: nothing a reader runs
         if cell.cell_type == "code":
-            cell.source = shown.get(cell.id) or hidden.shown(cell.source).rstrip("\n")
+            cell.source = shown.get(cell.id) or hidden.shown(with_kit(cell.source)).rstrip("\n")
+            if "solution" in cell.metadata.get("tags", []):
+                nb.cells[at] = folded_solution(cell)
+                continue
             cell.outputs = []
             cell.execution_count = None
     cells = [notebooks.new_code_cell(notebooks.reader_setup(jax, jaxlib, "lab"), id="setup")]

@@ -2,9 +2,10 @@
 notebook runs in a plain Jupyter kernel where `import bookexec` fails.
 
 One kernel per lab (nbclient, a fresh ipykernel in an empty folder) runs the shipped notebook
-twice: as given, its worked solutions left out, where every check must print "not yet"; then,
-after `%reset -f` and with each `solution-<n>` cell in place of its `answer-<n>` cell, where
-every check must print "correct". No cell may end in an error.
+twice: as "Run All" runs it, every code cell in order (its worked solutions are folded Markdown,
+so none runs), where every check must print "not yet" and no cell "correct"; then, after
+`%reset -f` and with each `answer-<n>` cell's code replaced by its `solution-<n>`'s, unfolded,
+where every check must print "correct". No cell may end in an error.
 """
 
 from __future__ import annotations
@@ -107,8 +108,23 @@ def test_a_lab_notebook_starts_with_the_reader_s_set_up(site):
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
 
 
+_FOLDED = re.compile(
+    r"\A<details><summary>Worked solution</summary>\n\n(`{3,})python\n(.*)\n\1\n\n</details>\Z",
+    re.S,
+)
+
+
+def unfolded(cell) -> str:
+    """The code of a worked solution, which the shipped notebook holds as folded Markdown."""
+    found = _FOLDED.match(cell.source)
+    assert cell.cell_type == "markdown" and found, (cell.id, cell.source[:80])
+    return found[2]
+
+
 def played(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """The shipped lab as given (solutions left out), then reset and solved, in one kernel."""
+    """The shipped lab run as a reader's "Run All" runs it, then reset and solved, in one
+    kernel: its code cells in order (a worked solution is Markdown, so none runs), then the
+    same with each `answer-<n>` cell's code replaced by its `solution-<n>`'s, unfolded."""
     run = nbformat.v4.new_notebook(metadata=nb.metadata)
     run.cells.append(nbformat.v4.new_code_cell(_NO_BOOKEXEC, id="no-bookexec"))
     solutions = {c.id: c for c in nb.cells if "solution" in c.metadata.get("tags", [])}
@@ -116,11 +132,12 @@ def played(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         if mode == "solved":
             run.cells.append(nbformat.v4.new_code_cell("%reset -f", id="reset"))
         for cell in nb.cells:
-            if cell.cell_type != "code" or cell.id in solutions:
+            if cell.cell_type != "code":
                 continue
+            source = cell.source
             if mode == "solved" and cell.id.startswith("answer-"):
-                cell = solutions["solution-" + cell.id.removeprefix("answer-")]
-            run.cells.append(nbformat.v4.new_code_cell(cell.source, id=f"{mode}-{cell.id}"))
+                source = unfolded(solutions["solution-" + cell.id.removeprefix("answer-")])
+            run.cells.append(nbformat.v4.new_code_cell(source, id=f"{mode}-{cell.id}"))
     return run
 
 
@@ -153,6 +170,8 @@ def test_shipped_lab_runs_in_a_plain_kernel_not_yet_as_given_correct_when_solved
     numbers = [int(c.id.split("-")[1]) for c in nb.cells if re.fullmatch(r"answer-\d+", c.id)]
     assert len(numbers) >= 3
     said = {c.id: printed(c) for c in run.cells}
+    given = "".join(text for cell_id, text in said.items() if cell_id.startswith("given-"))
+    assert "correct" not in given, f"labs/{lab}: Run All printed 'correct': {given!r}"
     for mode, verdict in (("given", "not yet: "), ("solved", "correct")):
         for n in numbers:
             out = said[f"{mode}-check-{n}"]

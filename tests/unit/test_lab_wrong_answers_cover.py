@@ -1,4 +1,5 @@
-"""Every exercise of every lab has wrong answers of each kind (tests/lab_wrong_answers.py)."""
+"""Every exercise of every lab has wrong answers of each kind (tests/lab_wrong_answers/), and
+every exercise of a lab on the kit says how its generated wrong answers are made."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from lab_wrong_answers import (
     CONFIRMATION_READ_FG,
     CONFIRMATION_READ_H,
     FINAL_READ_IJ,
+    GENERATED,
+    GENERATED_KINDS,
     ISSUE_36,
     KINDS,
     LAST_READ_K,
@@ -41,6 +44,39 @@ def test_every_exercise_has_a_wrong_answer_of_each_kind():
             lacking = [kind for kind in KINDS if kind not in kinds | excused]
             if lacking:
                 missing.append(f"{path.stem} exercise {n}: no {', '.join(lacking)}")
+    assert not missing, "\n".join(missing)
+
+
+def on_the_kit(nb) -> bool:
+    """A lab whose checks cell is built on the lab kit (its `# lab kit` line)."""
+    checks = next(c for c in nb.cells if c.id == "checks")
+    return "# lab kit" in checks.source.split("\n")
+
+
+def test_every_exercise_of_a_lab_on_the_kit_has_generated_wrong_answers():
+    """(a) hard-coded, (b) mentioned-only and (c) swapped, each declared or excused with why;
+    a swap names text of the worked solution."""
+    missing = []
+    for path in sorted((REPO / "docs" / "labs").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        if not on_the_kit(nb):
+            continue
+        cells = {c.id: c for c in nb.cells}
+        for n in [int(i.split("-")[1]) for i in cells if re.fullmatch(r"answer-\d+", i)]:
+            spec = GENERATED.get(path.stem, {}).get(n)
+            if spec is None:
+                missing.append(f"{path.stem} exercise {n}: no GENERATED entry")
+                continue
+            excused = dict(spec.why_not)
+            assert set(excused) <= set(GENERATED_KINDS), (path.stem, n, excused)
+            made = {"hard-coded", "mentioned-only"} - excused.keys()
+            made |= {"swapped"} if spec.swaps else set()
+            if lacking := set(GENERATED_KINDS) - made - excused.keys():
+                missing.append(f"{path.stem} exercise {n}: no {', '.join(sorted(lacking))}")
+            if "mentioned-only" in made and not spec.mentioned:
+                missing.append(f"{path.stem} exercise {n}: mentioned-only names no input")
+            for old, _ in spec.swaps:
+                assert old in cells[f"solution-{n}"].source, (path.stem, n, old)
     assert not missing, "\n".join(missing)
 
 

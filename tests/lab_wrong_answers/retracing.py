@@ -1,0 +1,242 @@
+"""The retracing lab (docs/labs/retracing.ipynb): its wrong answers, its other right
+answers, the words its checks must say, and how its generated wrong answers are made."""
+
+from __future__ import annotations
+
+from ._table import PREDICTION, Generated, Reads, Right, Wrong, not_applicable, right, wrong
+
+LAB = "retracing"
+
+# The wrong answers each read found passing, by read (the package's READS says which).
+READS: Reads = {
+    "ISSUE_36": {
+        3: [
+            wrong(
+                "no padding, never calls affine",
+                "skips-technique",
+                """
+                def padded_affine(x):
+                    return 3 * x + 1
+                """,
+            ),
+        ],
+    },
+    "REVIEWED": {
+        3: [
+            wrong(
+                "padded_affine jitted itself: a trace and a compile per length",
+                "skips-technique",
+                """
+                @jax.jit
+                def padded_affine(x):
+                    n = x.shape[0]
+                    return affine(jnp.pad(x, (0, 8 - n)))[:n]
+                """,
+            ),
+        ],
+    },
+    "CONFIRMATION_READ_E": {
+        2: [
+            wrong(
+                "the right numbers with a leading axis, shape (1, 4)",
+                "skips-technique",
+                """
+                @jax.jit
+                def affine_pair(pair):
+                    return (3 * (pair[0] + pair[1]) + 1)[None]
+
+
+                list_retraces = True
+                """,
+            ),
+            wrong(
+                "the right numbers stacked twice, shape (2, 4)",
+                "skips-technique",
+                """
+                @jax.jit
+                def affine_pair(pair):
+                    out = 3 * (pair[0] + pair[1]) + 1
+                    return jnp.stack([out, out])
+
+
+                list_retraces = True
+                """,
+            ),
+        ],
+    },
+    "CONFIRMATION_READ_H": {
+        1: [
+            wrong(
+                "the right counts written as strings",
+                "constant",
+                """
+                predicted = {
+                    "ones((2, 2))": "1",
+                    "ones((2, 2)).T": "0",
+                    "ones(4, float16)": "1",
+                    "True": "1",
+                }
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "calls affine on the padded vector, then returns its own 3 * x + 1",
+                "skips-technique",
+                """
+                def padded_affine(x):
+                    n = x.shape[0]
+                    affine(jnp.pad(x, (0, 8 - n)))
+                    return 3 * x + 1
+                """,
+            ),
+        ],
+    },
+}
+
+# Further wrong answers of each kind, for each exercise.
+OTHERS: dict[int, list[Wrong]] = {
+    1: [
+        wrong(
+            "every call traces",
+            "constant",
+            """
+                predicted = {
+                    "ones((2, 2))": 1, "ones((2, 2)).T": 1, "ones(4, float16)": 1, "True": 1
+                }
+                """,
+        ),
+        wrong(
+            "a bool is weakly typed like an int",
+            "skips-technique",
+            """
+                predicted = {
+                    "ones((2, 2))": 1, "ones((2, 2)).T": 0, "ones(4, float16)": 1, "True": 0
+                }
+                """,
+        ),
+        not_applicable("uniform-only", PREDICTION),
+    ],
+    2: [
+        wrong(
+            "a list does not retrace",
+            "constant",
+            """
+                @jax.jit
+                def affine_pair(pair):
+                    return 3 * (pair[0] + pair[1]) + 1
+
+
+                list_retraces = False
+                """,
+        ),
+        wrong(
+            "not jitted",
+            "skips-technique",
+            """
+                def affine_pair(pair):
+                    return 3 * (pair[0] + pair[1]) + 1
+
+
+                list_retraces = True
+                """,
+        ),
+        wrong(
+            "+ pair[0] for the 1: right when the first is ones",
+            "uniform-only",
+            """
+                @jax.jit
+                def affine_pair(pair):
+                    return 3 * (pair[0] + pair[1]) + pair[0]
+
+
+                list_retraces = True
+                """,
+        ),
+    ],
+    3: [
+        wrong(
+            "ones",
+            "constant",
+            """
+                def padded_affine(x):
+                    affine(jnp.zeros(8))
+                    return jnp.ones_like(x)
+                """,
+        ),
+        wrong(
+            "pads in front: right on all-zeros x",
+            "uniform-only",
+            """
+                def padded_affine(x):
+                    n = x.shape[0]
+                    return affine(jnp.pad(x, (8 - n, 0)))[:n]
+                """,
+        ),
+        wrong(
+            "a plain function around a jitted padding",
+            "skips-technique",
+            """
+                @jax.jit
+                def _padded(x):
+                    n = x.shape[0]
+                    return affine(jnp.pad(x, (0, 8 - n)))[:n]
+
+
+                def padded_affine(x):
+                    return _padded(x)
+                """,
+        ),
+    ],
+}
+
+# Correct answers the worked solution does not write: each must get "correct".
+RIGHT: dict[int, list[Right]] = {
+    3: [
+        right(
+            "affine bound as a default argument",
+            """
+                def padded_affine(x, fn=affine):
+                    n = x.shape[0]
+                    return fn(jnp.pad(x, (0, 8 - n)))[:n]
+                """,
+        ),
+        right(
+            "affine captured in a closure",
+            """
+                def padding_to(size, fn):
+                    def padded(x):
+                        n = x.shape[0]
+                        return fn(jnp.pad(x, (0, size - n)))[:n]
+
+                    return padded
+
+
+                padded_affine = padding_to(8, affine)
+                """,
+        ),
+        # Issue 37, third read: refused, "called affine 0 times".
+        right(
+            "affine bound by functools.partial",
+            """
+                import functools
+
+
+                def _padded(x, fn):
+                    n = x.shape[0]
+                    return fn(jnp.pad(x, (0, 8 - n)))[:n]
+
+
+                padded_affine = functools.partial(_padded, fn=affine)
+                """,
+        ),
+    ],
+}
+
+# Words the check must say to a wrong answer: (exercise, label) -> words.
+SAYS: dict[tuple[int, str], str] = {
+    (1, "the right counts written as strings"): "to a number, not '1'",
+}
+
+# How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
+GENERATED: dict[int, Generated] = {}

@@ -1,0 +1,360 @@
+"""The transforms lab (docs/labs/transforms.ipynb): its wrong answers, its other right
+answers, the words its checks must say, and how its generated wrong answers are made."""
+
+from __future__ import annotations
+
+from ._table import PREDICTION, Generated, Reads, Right, Wrong, not_applicable, right, wrong
+
+LAB = "transforms"
+
+# The wrong answers each read found passing, by read (the package's READS says which).
+READS: Reads = {
+    "REVIEWED": {
+        1: [
+            wrong(
+                "vmap of grad, not jitted",
+                "skips-technique",
+                """
+                per_example = jax.vmap(jax.grad(loss), in_axes=(None, 0, 0))
+                """,
+            ),
+            wrong(
+                "vmap of a lambda around grad, not jitted",
+                "skips-technique",
+                """
+                def _one(w, x, y):
+                    return jax.grad(loss)(w, x, y)
+
+
+                per_example = jax.vmap(_one, in_axes=(None, 0, 0))
+                """,
+            ),
+            # Issue 37, third read: a loop that does not grow with the batch passed.
+            wrong(
+                "lax.map of grad inside jit, no vmap",
+                "skips-technique",
+                """
+                per_example = jax.jit(
+                    lambda w, xs, ys: jax.lax.map(lambda xy: jax.grad(loss)(w, *xy), (xs, ys))
+                )
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "jax.jacrev, no vjp",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    return jax.jacrev(loss)(w, x, y)
+                """,
+            ),
+            wrong(
+                "jax.value_and_grad, no vjp",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    return jax.value_and_grad(loss)(w, x, y)[1]
+                """,
+            ),
+            wrong(
+                "jax.jvp along each basis vector, no vjp",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    f = lambda w: loss(w, x, y)  # noqa: E731
+                    return jnp.stack([jax.jvp(f, (w,), (e,))[1] for e in jnp.eye(w.shape[0])])
+                """,
+            ),
+            wrong(
+                "jax.linearize, then jax.linear_transpose, no vjp",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    f = lambda w: loss(w, x, y)  # noqa: E731
+                    _, lin = jax.linearize(f, w)
+                    return jax.linear_transpose(lin, w)(1.0)[0]
+                """,
+            ),
+        ],
+        # Issue 37, third read: the exercise nests jacfwd over grad; reverse over reverse passed.
+        4: [
+            wrong(
+                "jacrev over grad, no jacfwd",
+                "skips-technique",
+                """
+                def curvature_in_x(w, x, y):
+                    return jax.jacrev(jax.grad(loss, argnums=1), argnums=1)(w, x, y)
+                """,
+            ),
+        ],
+    },
+    "CONFIRMATION_READ_E": {
+        1: [
+            wrong(
+                "a per-example gradient worked out by hand, jitted: no grad, no vmap",
+                "skips-technique",
+                """
+                per_example = jax.jit(lambda w, xs, ys: 2 * (xs @ w - ys)[:, None] * xs)
+                """,
+            ),
+            wrong(
+                "the hand-worked gradient as an einsum, a batched product: no grad, no vmap",
+                "skips-technique",
+                """
+                per_example = jax.jit(
+                    lambda w, xs, ys: jnp.einsum("b,bi->bi", 2 * (xs @ w - ys), xs)
+                )
+                """,
+            ),
+            wrong(
+                "jacrev of the vector of losses: no grad",
+                "skips-technique",
+                """
+                per_example = jax.jit(
+                    jax.jacrev(lambda w, xs, ys: jax.vmap(loss, (None, 0, 0))(w, xs, ys))
+                )
+                """,
+            ),
+        ],
+        4: [
+            wrong(
+                "jacfwd over jacfwd: forward over forward, no grad",
+                "skips-technique",
+                """
+                def curvature_in_x(w, x, y):
+                    return jax.jacfwd(jax.jacfwd(loss, argnums=1), argnums=1)(w, x, y)
+                """,
+            ),
+            wrong(
+                "jacrev over jacfwd: reverse over forward, no grad",
+                "skips-technique",
+                """
+                def curvature_in_x(w, x, y):
+                    return jax.jacrev(jax.jacfwd(loss, argnums=1), argnums=1)(w, x, y)
+                """,
+            ),
+            wrong(
+                "grad called beside, its result unused, and jacfwd over jacfwd",
+                "skips-technique",
+                """
+                def curvature_in_x(w, x, y):
+                    jax.grad(loss, argnums=1)(w, x, y)
+                    return jax.jacfwd(jax.jacfwd(loss, argnums=1), argnums=1)(w, x, y)
+                """,
+            ),
+        ],
+    },
+    "CONFIRMATION_READ_H": {
+        1: [
+            wrong(
+                "a (loss, gradient) pair from jax.value_and_grad",
+                "skips-technique",
+                """
+                per_example = jax.jit(jax.vmap(jax.value_and_grad(loss), in_axes=(None, 0, 0)))
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "the pullback's tuple, not the gradient in it",
+                "skips-technique",
+                """
+                def grad_by_vjp(w, x, y):
+                    value, pullback = jax.vjp(lambda w: loss(w, x, y), w)
+                    return pullback(jnp.ones_like(value))
+                """,
+            ),
+        ],
+    },
+}
+
+# Further wrong answers of each kind, for each exercise.
+OTHERS: dict[int, list[Wrong]] = {
+    1: [
+        wrong(
+            "zeros",
+            "constant",
+            """
+                per_example = lambda w, xs, ys: jnp.zeros_like(xs)  # noqa: E731
+                """,
+        ),
+        wrong(
+            "a Python loop of grads, no vmap",
+            "skips-technique",
+            """
+                def per_example(w, xs, ys):
+                    return jnp.stack([jax.grad(loss)(w, x, y) for x, y in zip(xs, ys)])
+                """,
+        ),
+        wrong(
+            "ys not mapped: one y for all",
+            "uniform-only",
+            """
+                per_example = jax.jit(
+                    jax.vmap(lambda w, x, ys: jax.grad(loss)(w, x, ys[0]), in_axes=(None, 0, None))
+                )
+                """,
+        ),
+    ],
+    2: [
+        wrong(
+            "a contraction, no batch",
+            "constant",
+            """
+                predicted_dimension_numbers = (((0,), (0,)), ((), ()))
+                predicted_shape = (3,)
+                """,
+        ),
+        wrong(
+            "the right numbers, the wrong shape",
+            "skips-technique",
+            """
+                predicted_dimension_numbers = (((), ()), ((0,), (0,)))
+                predicted_shape = (3, 8)
+                """,
+        ),
+        not_applicable("uniform-only", PREDICTION),
+    ],
+    3: [
+        wrong(
+            "jax.grad itself",
+            "skips-technique",
+            """
+                def grad_by_vjp(w, x, y):
+                    return jax.grad(loss)(w, x, y)
+                """,
+        ),
+        wrong(
+            "the formula worked out by hand",
+            "constant",
+            """
+                def grad_by_vjp(w, x, y):
+                    return 2 * (jnp.dot(w, x) - y) * x
+                """,
+        ),
+        wrong(
+            "pulls back the loss, not ones",
+            "uniform-only",
+            """
+                def grad_by_vjp(w, x, y):
+                    value, pullback = jax.vjp(lambda w: loss(w, x, y), w)
+                    return pullback(value)[0]
+                """,
+        ),
+        wrong(
+            "jvp imported by name, along each basis vector",
+            "skips-technique",
+            """
+                from jax import jvp
+
+
+                def grad_by_vjp(w, x, y):
+                    f = lambda w: loss(w, x, y)  # noqa: E731
+                    return jnp.stack([jvp(f, (w,), (e,))[1] for e in jnp.eye(w.shape[0])])
+                """,
+        ),
+    ],
+    4: [
+        wrong(
+            "2 w w^T, worked out by hand",
+            "constant",
+            """
+                def curvature_in_x(w, x, y):
+                    return 2 * jnp.outer(w, w)
+                """,
+        ),
+        wrong(
+            "jax.hessian",
+            "skips-technique",
+            """
+                def curvature_in_x(w, x, y):
+                    return jax.hessian(loss, argnums=1)(w, x, y)
+                """,
+        ),
+        wrong(
+            "in w, not x",
+            "uniform-only",
+            """
+                def curvature_in_x(w, x, y):
+                    return jax.jacfwd(jax.grad(loss))(w, x, y)
+                """,
+        ),
+    ],
+}
+
+# Correct answers the worked solution does not write: each must get "correct".
+RIGHT: dict[int, list[Right]] = {
+    1: [
+        right(
+            "vmap of grad over a broadcast w",
+            """
+                def per_example(w, xs, ys):
+                    return jax.vmap(jax.grad(loss))(jnp.broadcast_to(w, xs.shape), xs, ys)
+
+
+                per_example = jax.jit(per_example)
+                """,
+        ),
+        right(
+            "vmap of value_and_grad's gradient",
+            """
+                per_example = jax.jit(
+                    jax.vmap(lambda w, x, y: jax.value_and_grad(loss)(w, x, y)[1], (None, 0, 0))
+                )
+                """,
+        ),
+    ],
+    3: [
+        right(
+            "vjp imported by name",
+            """
+                from jax import vjp
+
+
+                def grad_by_vjp(w, x, y):
+                    value, pullback = vjp(lambda w: loss(w, x, y), w)
+                    return pullback(jnp.ones_like(value))[0]
+                """,
+        ),
+        # Issue 37, third read: refused, the check swapped only the global loss.
+        right(
+            "loss bound as a default argument",
+            """
+                def grad_by_vjp(w, x, y, f=loss):
+                    value, pullback = jax.vjp(lambda w: f(w, x, y), w)
+                    return pullback(jnp.ones_like(value))[0]
+                """,
+        ),
+    ],
+    # Issue 37, third read: the check now watches for jax.jacfwd.
+    4: [
+        right(
+            "jacfwd of a lambda that calls grad inside",
+            """
+                def curvature_in_x(w, x, y):
+                    inner = lambda w, x, y: jax.grad(loss, argnums=1)(w, x, y)  # noqa: E731
+                    return jax.jacfwd(inner, argnums=1)(w, x, y)
+                """,
+        ),
+        right(
+            "jacfwd imported by name",
+            """
+                from jax import grad, jacfwd
+
+
+                def curvature_in_x(w, x, y):
+                    return jacfwd(grad(loss, argnums=1), argnums=1)(w, x, y)
+                """,
+        ),
+    ],
+}
+
+# Words the check must say to a wrong answer: (exercise, label) -> words.
+SAYS: dict[tuple[int, str], str] = {
+    (1, "a (loss, gradient) pair from jax.value_and_grad"): "not a tuple",
+    (3, "the pullback's tuple, not the gradient in it"): "(g,) = pullback(",
+}
+
+# How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
+GENERATED: dict[int, Generated] = {}
