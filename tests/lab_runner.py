@@ -147,7 +147,7 @@ def _same(a: object, b: object) -> bool:
     import jax
 
     (xs, xt), (ys, yt) = jax.tree.flatten(a), jax.tree.flatten(b)
-    if xt != yt:
+    if xt != yt or not _concrete(xs):  # under jit: nothing to look up
         return False
     for x, y in zip(xs, ys, strict=True):
         if hasattr(x, "shape") and hasattr(y, "shape"):
@@ -161,6 +161,12 @@ def _same(a: object, b: object) -> bool:
     return True
 
 
+def _other(leaf: object) -> str:
+    """A leaf that is not a number: a function by its identity (the text's function is not
+    any function), anything else by its type."""
+    return f"function {id(leaf)}" if callable(leaf) else type(leaf).__name__
+
+
 def _signature(args: object) -> str:
     """The tree structure of an argument tuple and each leaf's shape and kind of dtype, not its
     values: a Python float and a traced scalar alike (jit traces a float argument)."""
@@ -170,7 +176,7 @@ def _signature(args: object) -> str:
     kinds = [
         f"{tuple(x.shape)}:{x.dtype.kind}"
         if hasattr(x, "shape") and hasattr(x, "dtype")
-        else (f"():{np.asarray(x).dtype.kind}" if isinstance(x, (int, float)) else type(x).__name__)
+        else (f"():{np.asarray(x).dtype.kind}" if isinstance(x, (int, float)) else _other(x))
         for x in leaves
     ]
     return f"{tree} {kinds}"
@@ -183,6 +189,9 @@ class HardCoded:
         self.table: list[tuple[tuple, dict, object]] = []
 
     def recording(self, fn):
+        import functools
+
+        @functools.wraps(fn)  # its signature, as a check may read it
         def recorder(*args, **kwargs):
             result = fn(*args, **kwargs)
             if _concrete((args, kwargs, result)):
@@ -194,6 +203,8 @@ class HardCoded:
                 self.table.append((args, kwargs, typed_in))
             return result
 
+        if hasattr(fn, "lower"):  # jitted, as a check may ask
+            recorder.lower = fn.lower
         return recorder
 
     def __call__(self, *args, **kwargs):
@@ -209,6 +220,12 @@ def definitions(source: str) -> str:
     import ast
 
     kept = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)
+
+    def plain(node: ast.AST) -> bool:  # `seen = []`: an assignment that calls nothing
+        return isinstance(node, ast.Assign) and not any(
+            isinstance(inner, ast.Call) for inner in ast.walk(node.value)
+        )
+
     tree = ast.parse(source)
     return (
         "\n\n\n".join(
@@ -216,9 +233,40 @@ def definitions(source: str) -> str:
             if not getattr(node, "decorator_list", None)
             else "\n".join(source.splitlines()[node.decorator_list[0].lineno - 1 : node.end_lineno])
             for node in tree.body
-            if isinstance(node, kept)
+            if isinstance(node, kept) or plain(node)
         )
         + "\n"
+    )
+
+
+def parameters(solution: str, function: str) -> tuple[str, str]:
+    """The parameter list of `function` in the solution, and the call that passes them on:
+    a generated answer keeps the signature (a check may read it)."""
+    import ast
+
+    for node in ast.parse(solution).body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            args = node.args
+            names = [a.arg for a in args.posonlyargs + args.args]
+            passed = names + [f"{a.arg}={a.arg}" for a in args.kwonlyargs]
+            if args.vararg:
+                passed.append(f"*{args.vararg.arg}")
+            if args.kwarg:
+                passed.append(f"**{args.kwarg.arg}")
+            return ast.unparse(args), ", ".join(passed)
+    return "*args", "*args"
+
+
+# A generated answer is jitted where the solution's function is: a check may ask for that.
+_JITTED_AS_BEFORE = 'if hasattr(_original, "lower"):\n    {function} = jax.jit({function})\n'
+
+
+def hard_coded(solution: str, function: str) -> str:
+    """(a): the solution's code, with `function` looking its arguments up in the record."""
+    params, call = parameters(solution, function)
+    return (
+        f"{solution}\n_original = {function}\n\n\ndef {function}({params}):\n"
+        f"    return _hard_coded({call})\n\n\n{_JITTED_AS_BEFORE.format(function=function)}"
     )
 
 
@@ -226,19 +274,22 @@ def mentioned_only(solution: str, function: str, mentioned: tuple[str, ...]) -> 
     """(b): the solution for arguments shaped like those the text mentions, else a fixed
     result: the solution's on the first of them."""
     shapes = ", ".join(mentioned)
+    params, call = parameters(solution, function)
     return (
         f"{solution}\n_solution = {function}\n"
         f"_MENTIONED = [_signature(args) for args in [{shapes},]]\n"
         f"_FIXED = _solution(*{mentioned[0]})\n\n\n"
-        f"def {function}(*args):\n"
-        "    if _signature(args) in _MENTIONED:\n"
-        "        return _solution(*args)\n"
-        "    return _FIXED\n"
+        f"def {function}({params}):\n"
+        f"    if _signature(({call},)) in _MENTIONED:\n"
+        f"        return _solution({call})\n"
+        "    return _FIXED\n\n\n"
+        f"_original = _solution\n{_JITTED_AS_BEFORE.format(function=function)}"
     )
 
 
 def generated_answers(spec, solution: str) -> list[tuple[str, str, str]]:
-    """(label, kind, code) of each generated wrong answer; (a)'s code calls `_hard_coded`."""
+    """(label, kind, code) of each generated wrong answer; (a)'s code is the solution's with
+    the function replaced by one that calls `_hard_coded`."""
     excused = dict(spec.why_not)
     made = []
     if "hard-coded" not in excused:
@@ -246,7 +297,7 @@ def generated_answers(spec, solution: str) -> list[tuple[str, str, str]]:
             (
                 "the solution's outputs on the check's inputs, hard-coded",
                 "hard-coded",
-                f"def {spec.function}(*args, **kwargs):\n    return _hard_coded(*args, **kwargs)\n",
+                hard_coded(solution, spec.function),
             )
         )
     if "mentioned-only" not in excused:
@@ -277,11 +328,12 @@ def run_generated(path: str) -> list[dict]:
             n = int(shown.removeprefix("answer-"))
             solution = definitions(by_id[f"solution-{n}"].source)
             hard_coded = HardCoded()
-            record = dict(namespace)  # the solution once under the check, its calls recorded
-            execute(checks.source, f"{path}#checks", record)
-            execute(solution, f"{path}#solution-{n}", record)
-            record[spec.function] = hard_coded.recording(record[spec.function])
-            execute(f"check({n}, problem_{n})", f"{path}#check-{n}", record)
+            if "hard-coded" not in dict(spec.why_not):
+                record = dict(namespace)  # the solution once under the check, calls recorded
+                execute(checks.source, f"{path}#checks", record)
+                execute(solution, f"{path}#solution-{n}", record)
+                record[spec.function] = hard_coded.recording(record[spec.function])
+                execute(f"check({n}, problem_{n})", f"{path}#check-{n}", record)
             for label, kind, code in generated_answers(spec, solution):
                 trial = dict(namespace)
                 execute(checks.source, f"{path}#checks", trial)

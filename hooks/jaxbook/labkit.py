@@ -187,7 +187,10 @@ def counting() -> Iterator[Counts]:
 
 
 def leaks(fn: Callable[..., Any], *args: Any) -> str | None:
-    """The tracer `fn` leaks when traced (kept past its trace, in a list or a global), or None."""
+    """The tracer `fn` leaks when traced (kept past its trace, in a list or a global), or None.
+    JAX's caches are cleared first: a jitted `fn` already traced for these arguments would
+    answer from its cache and run no Python."""
+    jax.clear_caches()  # type: ignore[no-untyped-call]  # JAX leaves it unannotated
     try:
         with jax.checking_leaks():
             jax.make_jaxpr(fn)(*args)

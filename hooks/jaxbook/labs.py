@@ -18,8 +18,12 @@ order every lab follows).
 
 The site also ships each lab as the reader's notebook, next to its page (`reader_notebook`):
 the lab as given, without outputs, hidden lines or the engine's metadata, opening with the
-chapter notebooks' set-up cell; the page links to it under its title, and, when `repo_url` is
-a GitHub repository, to the same file in Colab.
+chapter notebooks' set-up cell, its worked solutions folded into Markdown so that "Run All"
+runs none; the page links to it under its title, and, when `repo_url` is a GitHub repository,
+to the same file in Colab.
+
+A lab's `checks` cell is built on the lab kit (`jaxbook/labkit.py`): its line `# lab kit` is
+replaced by the kit's code wherever the cell runs or is shown (`with_kit`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import PREDICTION, Generated, Reads, Right, Wrong, not_applicable, wrong
+from ._table import PREDICTION, Generated, Reads, Right, Wrong, generated, not_applicable, wrong
 
 LAB = "captures"
 
@@ -79,6 +79,23 @@ READS: Reads = {
 
 
                 n_traces.append("one")
+                """,
+            ),
+        ],
+    },
+    "ISSUE_51": {
+        1: [
+            wrong(
+                "appends the tracer itself: a leaked tracer per trace",
+                "skips-technique",
+                """
+                traces = []
+
+
+                @jax.jit
+                def times_steps(x):
+                    traces.append(x)
+                    return x * steps
                 """,
             ),
         ],
@@ -198,4 +215,30 @@ RIGHT: dict[int, list[Right]] = {}
 SAYS: dict[tuple[int, str], str] = {}
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "times_steps",
+        mentioned=("(jnp.ones(3),)",),
+        swaps=(
+            ("return x * steps", "return x * 3"),
+            ("traces.append(x.shape)", "traces.append(x)"),
+        ),
+    ),
+    2: generated(
+        "predicted_values",
+        why_not={
+            "hard-coded": "a prediction of the exercise's own three calls: the right "
+            "prediction is the hard-coded answer; the check counts with JAX's log",
+            "mentioned-only": "a prediction, not a function: there is no input to shape",
+            "swapped": "a prediction, not code: there is no primitive to swap",
+        },
+    ),
+    3: generated(
+        "times_n",
+        mentioned=("(jnp.ones(3), 3)", "(jnp.ones(3), 5)"),
+        swaps=(
+            ("return x * n", "return x + n"),
+            ("@jax.jit\n", "@jax.tree_util.Partial(jax.jit, static_argnums=1)\n"),
+        ),
+    ),
+}

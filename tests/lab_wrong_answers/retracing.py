@@ -3,7 +3,17 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import PREDICTION, Generated, Reads, Right, Wrong, not_applicable, right, wrong
+from ._table import (
+    PREDICTION,
+    Generated,
+    Reads,
+    Right,
+    Wrong,
+    generated,
+    not_applicable,
+    right,
+    wrong,
+)
 
 LAB = "retracing"
 
@@ -46,7 +56,11 @@ READS: Reads = {
                     return (3 * (pair[0] + pair[1]) + 1)[None]
 
 
-                list_retraces = True
+                def retraces(a, b):
+                    leaves_a, tree_a = jax.tree.flatten(a)
+                    leaves_b, tree_b = jax.tree.flatten(b)
+                    types = [jax.typeof(x) for x in leaves_a], [jax.typeof(x) for x in leaves_b]
+                    return tree_a != tree_b or types[0] != types[1]
                 """,
             ),
             wrong(
@@ -59,7 +73,11 @@ READS: Reads = {
                     return jnp.stack([out, out])
 
 
-                list_retraces = True
+                def retraces(a, b):
+                    leaves_a, tree_a = jax.tree.flatten(a)
+                    leaves_b, tree_b = jax.tree.flatten(b)
+                    types = [jax.typeof(x) for x in leaves_a], [jax.typeof(x) for x in leaves_b]
+                    return tree_a != tree_b or types[0] != types[1]
                 """,
             ),
         ],
@@ -88,6 +106,29 @@ READS: Reads = {
                     n = x.shape[0]
                     affine(jnp.pad(x, (0, 8 - n)))
                     return 3 * x + 1
+                """,
+            ),
+        ],
+    },
+    "ISSUE_51": {
+        3: [
+            wrong(
+                "the padding jitted afresh on every call, affine called on its result",
+                "skips-technique",
+                """
+                def padded_affine(x):
+                    n = x.shape[0]
+                    padded = jax.jit(lambda v: jnp.pad(v, (0, 8 - n)))(x)
+                    return affine(padded)[:n]
+                """,
+            ),
+            wrong(
+                "the padding jitted afresh on every call: a trace and a compile per call",
+                "skips-technique",
+                """
+                def padded_affine(x):
+                    n = x.shape[0]
+                    return jax.jit(lambda v: affine(jnp.pad(v, (0, 8 - n)))[:n])(x)
                 """,
             ),
         ],
@@ -127,7 +168,9 @@ OTHERS: dict[int, list[Wrong]] = {
                     return 3 * (pair[0] + pair[1]) + 1
 
 
-                list_retraces = False
+                def retraces(a, b):
+                    types = [jax.typeof(x) for x in jax.tree.leaves(a)]
+                    return types != [jax.typeof(x) for x in jax.tree.leaves(b)]
                 """,
         ),
         wrong(
@@ -138,8 +181,60 @@ OTHERS: dict[int, list[Wrong]] = {
                     return 3 * (pair[0] + pair[1]) + 1
 
 
-                list_retraces = True
+                def retraces(a, b):
+                    leaves_a, tree_a = jax.tree.flatten(a)
+                    leaves_b, tree_b = jax.tree.flatten(b)
+                    types = [jax.typeof(x) for x in leaves_a], [jax.typeof(x) for x in leaves_b]
+                    return tree_a != tree_b or types[0] != types[1]
                 """,
+        ),
+        wrong(
+            "retraces: always True",
+            "constant",
+            """
+            @jax.jit
+            def affine_pair(pair):
+                return 3 * (pair[0] + pair[1]) + 1
+
+
+            def retraces(a, b):
+                return True
+            """,
+        ),
+        wrong(
+            "retraces: shapes only, no dtype or weak type",
+            "skips-technique",
+            """
+            @jax.jit
+            def affine_pair(pair):
+                return 3 * (pair[0] + pair[1]) + 1
+
+
+            def retraces(a, b):
+                leaves_a, tree_a = jax.tree.flatten(a)
+                leaves_b, tree_b = jax.tree.flatten(b)
+                return tree_a != tree_b or [jnp.shape(x) for x in leaves_a] != [
+                    jnp.shape(x) for x in leaves_b
+                ]
+            """,
+        ),
+        wrong(
+            "retraces: new values trace again",
+            "uniform-only",
+            """
+            @jax.jit
+            def affine_pair(pair):
+                return 3 * (pair[0] + pair[1]) + 1
+
+
+            def retraces(a, b):
+                leaves_a, tree_a = jax.tree.flatten(a)
+                leaves_b, tree_b = jax.tree.flatten(b)
+                return tree_a != tree_b or not all(
+                    jnp.shape(x) == jnp.shape(y) and bool(jnp.all(x == y))
+                    for x, y in zip(leaves_a, leaves_b)
+                )
+            """,
         ),
         wrong(
             "+ pair[0] for the 1: right when the first is ones",
@@ -150,7 +245,11 @@ OTHERS: dict[int, list[Wrong]] = {
                     return 3 * (pair[0] + pair[1]) + pair[0]
 
 
-                list_retraces = True
+                def retraces(a, b):
+                    leaves_a, tree_a = jax.tree.flatten(a)
+                    leaves_b, tree_b = jax.tree.flatten(b)
+                    types = [jax.typeof(x) for x in leaves_a], [jax.typeof(x) for x in leaves_b]
+                    return tree_a != tree_b or types[0] != types[1]
                 """,
         ),
     ],
@@ -193,6 +292,29 @@ OTHERS: dict[int, list[Wrong]] = {
 # Correct answers the worked solution does not write: each must get "correct".
 RIGHT: dict[int, list[Right]] = {
     3: [
+        # Issue 51: refused by the check that swapped affine where it looked for it.
+        right(
+            "affine reached through an alias",
+            """
+            f = affine
+
+
+            def padded_affine(x):
+                n = x.shape[0]
+                return f(jnp.pad(x, (0, 8 - n)))[:n]
+            """,
+        ),
+        right(
+            "affine reached through a dict",
+            """
+            table = {"affine": affine}
+
+
+            def padded_affine(x):
+                n = x.shape[0]
+                return table["affine"](jnp.pad(x, (0, 8 - n)))[:n]
+            """,
+        ),
         right(
             "affine bound as a default argument",
             """
@@ -239,4 +361,36 @@ SAYS: dict[tuple[int, str], str] = {
 }
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "predicted",
+        why_not={
+            "hard-coded": "a prediction of the traces of the exercise's own four calls: the "
+            "right prediction is the hard-coded answer; the check counts with JAX's log",
+            "mentioned-only": "a prediction, not a function: there is no input to shape",
+            "swapped": "a prediction, not code: there is no primitive to swap",
+        },
+    ),
+    2: generated(
+        "retraces",
+        mentioned=("((jnp.ones(4), jnp.ones(4)), [jnp.ones(4), jnp.ones(4)])",),
+        swaps=(
+            ("    if tree_a != tree_b:\n        return True\n", ""),
+            (
+                "[jax.typeof(x) for x in leaves_a] != [jax.typeof(x) for x in leaves_b]",
+                "[jnp.shape(x) for x in leaves_a] != [jnp.shape(x) for x in leaves_b]",
+            ),
+        ),
+    ),
+    3: generated(
+        "padded_affine",
+        mentioned=("(jnp.ones(3),)", "(jnp.ones(5),)", "(jnp.ones(8),)"),
+        swaps=(
+            (
+                "affine(jnp.pad(x, (0, size - n)))[:n]",
+                "jax.jit(lambda v: affine(jnp.pad(v, (0, size - n)))[:n])(x)",
+            ),
+            ("affine(jnp.pad(x, (0, size - n)))[:n]", "affine(jnp.pad(x, (size - n, 0)))[:n]"),
+        ),
+    ),
+}

@@ -3,7 +3,7 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import PREDICTION, Generated, Reads, Right, Wrong, not_applicable, wrong
+from ._table import Generated, Reads, Right, Wrong, generated, wrong
 
 LAB = "tracers"
 
@@ -22,7 +22,6 @@ READS: Reads = {
                     return (x - m) / s * _g
 
 
-                moved_to = "constants"
                 """,
             ),
             wrong(
@@ -36,7 +35,6 @@ READS: Reads = {
                     return _scale * (x - mu) / sigma
 
 
-                moved_to = "constants"
                 """,
             ),
         ],
@@ -72,17 +70,41 @@ OTHERS: dict[int, list[Wrong]] = {
         ),
     ],
     2: [
+        # Exercise 2 was a prediction of two numbers until issue 51 made it a function; each
+        # old wrong guess is kept as the code that makes the same mistake.
         wrong(
             "no constants, no broadcasts",
             "constant",
-            "predicted_constants = 0\npredicted_broadcasts = 0\n",
+            """
+            def constants_and_broadcasts(f, x):
+                return 0, 0
+            """,
         ),
         wrong(
             "constants, but no broadcasts",
             "skips-technique",
-            "predicted_constants = 2\npredicted_broadcasts = 0\n",
+            """
+            def constants_and_broadcasts(f, x):
+                return len(jax.make_jaxpr(f)(x).jaxpr.constvars), 0
+            """,
         ),
-        not_applicable("uniform-only", PREDICTION),
+        wrong(
+            "standardize's numbers typed in",
+            "uniform-only",
+            """
+            def constants_and_broadcasts(f, x):
+                return 2, 2
+            """,
+        ),
+        wrong(
+            "the printed jaxpr searched for the word",
+            "skips-technique",
+            """
+            def constants_and_broadcasts(f, x):
+                closed = jax.make_jaxpr(f)(x)
+                return len(closed.consts), str(closed).count("broadcast")
+            """,
+        ),
     ],
     3: [
         wrong(
@@ -93,7 +115,6 @@ OTHERS: dict[int, list[Wrong]] = {
                     return (x - mu) / sigma
 
 
-                moved_to = "constants"
                 """,
         ),
         wrong(
@@ -101,10 +122,7 @@ OTHERS: dict[int, list[Wrong]] = {
             "constant",
             """
                 def standardize_args(x, mu, sigma):
-                    return (x - mu) / sigma
-
-
-                moved_to = "constants"
+                    return standardize(x)  # the lab's mu and sigma, constants from outside
                 """,
         ),
         wrong(
@@ -115,7 +133,6 @@ OTHERS: dict[int, list[Wrong]] = {
                     return (x - mu) / sigma.mean()
 
 
-                moved_to = "inputs"
                 """,
         ),
     ],
@@ -128,4 +145,23 @@ RIGHT: dict[int, list[Right]] = {}
 SAYS: dict[tuple[int, str], str] = {}
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "standardize",
+        mentioned=("(x,)",),
+        swaps=(("return (x - mu) / sigma", "return (x - mu) * sigma"),),
+    ),
+    2: generated(
+        "constants_and_broadcasts",
+        mentioned=("(standardize, x)",),
+        swaps=(
+            ('e.primitive.name == "broadcast_in_dim"', 'e.primitive.name == "sub"'),
+            ("len(closed.jaxpr.constvars)", "len(closed.jaxpr.invars)"),
+        ),
+    ),
+    3: generated(
+        "standardize_args",
+        mentioned=("(x, mu, sigma)",),
+        swaps=(("return (x - mu) / sigma", "return (x + mu) / sigma"),),
+    ),
+}

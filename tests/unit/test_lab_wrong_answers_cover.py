@@ -270,7 +270,17 @@ def test_the_case_the_last_confirmation_l4_found_passing_stays_in_the_table():
 
 # Issue 36 found these exercises to be a true/false guess or a one-liner: rewritten, each asks
 # for a function that traces a jaxpr and reads it, and takes wrong answers of every kind.
-REWRITTEN = {("primitives", 1), ("interpreter", 3)}
+REWRITTEN = {("primitives", 1), ("interpreter", 3), ("pytrees", 2), ("tracers", 2)}
+# Issue 51 found these to be predictions, a yes/no or a pick-one: each now asks for a function
+# that the check calls on inputs of its own, with wrong answers of every kind.
+MADE_FUNCTIONS = {
+    ("pytrees", 1),
+    ("pytrees", 2),
+    ("control-flow", 3),
+    ("retracing", 2),
+    ("tracers", 2),
+    ("tracers", 3),
+}
 
 
 def test_rewritten_exercises_ask_for_code_that_reads_a_jaxpr():
@@ -281,3 +291,14 @@ def test_rewritten_exercises_ask_for_code_that_reads_a_jaxpr():
         assert "jax.make_jaxpr(" in solution and ".eqns" in solution, (lab, n)
         kinds = [w.kind for w in WRONG[lab][n]]
         assert "n/a" not in kinds and set(KINDS) <= set(kinds), (lab, n, kinds)
+
+
+def test_exercises_issue_51_rewrote_ask_for_a_function():
+    for lab, n in sorted(MADE_FUNCTIONS):
+        cells = {c.id: c for c in nbformat.read(REPO / "docs" / "labs" / f"{lab}.ipynb", 4).cells}
+        answer = cells[f"answer-{n}"].source
+        assert "def " in answer and "raise NotImplementedError  # your code\n" in answer + "\n"
+        assert "None  #" not in answer, (lab, n)  # no prediction left to fill in
+        kinds = [w.kind for w in WRONG[lab][n]]
+        assert "n/a" not in kinds and set(KINDS) <= set(kinds), (lab, n, kinds)
+        assert not dict(GENERATED[lab][n].why_not), (lab, n)

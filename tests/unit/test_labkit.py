@@ -81,6 +81,9 @@ def test_leaks_finds_a_tracer_kept_in_a_list():
 
     assert labkit.leaks(lambda x: x * 2, jnp.ones(2)) is None
     assert "keeps a tracer" in labkit.leaks(keeps, jnp.ones(2))
+    jitted = jax.jit(keeps)
+    jitted(jnp.ones(3))  # traced already: found all the same
+    assert "keeps a tracer" in labkit.leaks(jitted, jnp.ones(3))
 
 
 def _nested(x):
