@@ -254,7 +254,7 @@ def test_clicking_a_line_steps_to_it(served, new_page):
 
 def test_on_a_phone_next_shows_the_line_and_its_equations_together(served, new_page, tmp_path):
     page = new_page(
-        viewport={"width": 390, "height": 844},
+        viewport={"width": 390, "height": 667},
         is_mobile=True,
         has_touch=True,
         reduced_motion="reduce",

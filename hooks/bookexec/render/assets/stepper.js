@@ -56,6 +56,7 @@
     // list scrolled to its part (a list scrolls in its own box when the panes are stacked),
     // then the page, as little as it takes.
     function bringIntoView(current, hits) {
+      layout();  // the description above may have taken another row
       var stacked = figure.classList.contains("eb-stacked");
       scrollWithin(list, [current]);
       if (hits.length) scrollWithin(hits[0].parentNode, hits);
@@ -86,11 +87,20 @@
       return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     }
 
-    // The panes sit one above the other when the figure is narrow.
+    // The panes sit one above the other when the figure is narrow: the program's list then
+    // takes the height left in the window under the buttons and the function's lines.
     function layout() {
       var panes = figure.querySelectorAll(".eb-pane");
       var stacked = panes.length > 1 && panes[1].offsetTop > panes[0].offsetTop;
       figure.classList.toggle("eb-stacked", stacked);
+      var program = figure.querySelector("ol.eb-jaxpr");
+      if (!program) return;
+      program.style.maxHeight = "";
+      if (!stacked) return;
+      var header = document.querySelector(".md-header");
+      var above = program.getBoundingClientRect().top - controls.getBoundingClientRect().top;
+      var room = window.innerHeight - (header ? header.offsetHeight : 0) - above - 24;
+      program.style.maxHeight = Math.max(room, 160) + "px";
     }
 
     sources.forEach(function (li, i) {
