@@ -24,6 +24,10 @@
     list.tabIndex = 0;
     list.setAttribute("aria-label", "The function's lines: the arrow keys step through them");
     figure.classList.add("eb-live");
+    figure.querySelectorAll("li > code, .eb-code code").forEach(function (code) {
+      var indent = /^ */.exec(code.textContent)[0].length;
+      if (indent) code.style.setProperty("--eb-indent", String(indent));
+    });
     var at = 0;
 
     function show(index, moved) {
