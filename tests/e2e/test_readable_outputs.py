@@ -127,8 +127,10 @@ _MEASURE = r"""
       found.tables.push(`${how} (${span}): ${table.textContent.trim().slice(0, 60)}`);
     }
   }
-  // A line of a code box shown on more than one row continues right of where its own text
-  // starts: a continuation at or left of that column reads as a new, dedented statement.
+  // A line of a code box shown on more than one row continues right of its own indentation
+  // (the end of its leading spaces, or its first character): a continuation at or left of
+  // that column reads as a new, dedented statement. A line indented past much of the box
+  // continues in the box's right part, which is no statement's column either.
   const range = document.createRange();
   const rows = (node, from, to) => {
     range.setStart(node, from);
@@ -152,16 +154,20 @@ _MEASURE = r"""
         [...node.data.slice(from, to).matchAll(/\S+/g)].map((m) =>
           [node, from + m.index, from + m.index + m[0].length]));
       if (!runs.length) return;
-      const first = rows(runs[0][0], runs[0][1], runs[0][1] + 1)[0];
+      const [node, from] = segments[0];
+      const lead = /^[ \t]*/.exec(node.data.slice(from))[0].length;
+      const first = lead ? rows(node, from, from + lead)[0] : rows(node, from, from + 1)[0];
       if (!first) return;
+      const frame = box.getBoundingClientRect();
+      const indent = Math.min(lead ? first.right : first.left, frame.left + 0.4 * frame.width);
       const later = runs.flatMap((run) => rows(...run))
         .filter((r) => r.top > first.top + first.height / 2);
       const starts = Math.min(...later.map((r) => r.left));
-      if (later.length && starts <= first.left + 1) {
+      if (later.length && starts <= indent + 1) {
         const text = segments.map(([node, from, to]) => node.data.slice(from, to)).join('');
         const shown = JSON.stringify(text.trim().slice(0, 40));
         found.wrapped.push(`${name(box)} line ${number + 1} ${shown} continues`
-          + ` at ${Math.round(starts - first.left)}px from where it starts`);
+          + ` at ${Math.round(starts - indent)}px from its indentation`);
       }
     });
   }
@@ -196,7 +202,7 @@ _MEASURE = r"""
   // marks, of measured values and hidden controls, are no token).
   const classed = (node, root) => {
     for (let el = node.parentElement; el && el !== root; el = el.parentElement) {
-      const cls = [...el.classList].filter((c) => !c.startsWith('bookexec'));
+      const cls = [...el.classList].filter((c) => !c.startsWith('bookexec') && c !== 'book-line');
       if (el.tagName === 'SPAN' && cls.length) return cls.join(' ');
     }
     return '';
