@@ -377,6 +377,8 @@ class Engine:
         build = self.current()
         for extension in self.extensions:
             extension.rendered(build, page)
+        for extension in self.extensions:
+            html = extension.content(build, page, html)
         if build.terms is not None and page.file.src_uri not in build.owned:
             html = build.terms.page_content(html, page)
         if build.serving and page.file.src_uri not in build.owned:

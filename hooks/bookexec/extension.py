@@ -163,6 +163,11 @@ class Extension:
         """MkDocs has rendered the page, owned pages included (`on_page_content`): what another
         plugin's render changed on it can be put back here."""
 
+    def content(self, build: BuildView, page: Page, html: str) -> str:
+        """The page's rendered HTML (`on_page_content`, after `rendered`; owned pages
+        included), before the search index reads it; return it, changed or not."""
+        return html
+
     def facts(
         self, build: BuildView, page: str, block_id: str, release: str
     ) -> dict[str, Fact] | None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
 
 from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
@@ -21,7 +22,17 @@ from bookexec.goldens.measured import Fact
 from bookexec.goldens.store import Provenance, golden_path, parse, read_versions
 from bookexec.logs import LogFilter
 from bookexec.render import prose
-from jaxbook import audit, census, jax_changes, labcache, labs, notebooks, provenance
+from jaxbook import (
+    audit,
+    census,
+    jax_changes,
+    labcache,
+    labs,
+    labstyle,
+    notebooks,
+    provenance,
+    search,
+)
 
 
 def _triple(versions: Mapping[str, str]) -> tuple[str, str, str]:
@@ -75,11 +86,16 @@ class Labs(Extension):
         self.renders = renders
         self.pages: set[str] = set()
         self.titles: dict[str, str] = {}  # each lab's title in the nav, where it gives one
+        self.sheets: list[str] = []  # the inline stylesheets taken out of the lab pages
+        self.used: set[str] = set()  # the classes the lab pages name
+        self.site_dir = Path()
 
     def start(self, build: BuildView, config: MkDocsConfig) -> None:
         """Forget the last build's labs."""
         self.pages = set()
         self.titles = {}
+        self.sheets, self.used = [], set()
+        self.site_dir = Path(config.site_dir)
 
     def scan(self, build: BuildView, src: str, path: Path) -> list[Block] | None:
         """A lab's code cells, as blocks; None for a page that is not a lab."""
@@ -120,11 +136,39 @@ class Labs(Extension):
         if title:
             page.title = title
 
+    def content(self, build: BuildView, page: Page, html: str) -> str:
+        """A lab's inline stylesheets out of the page, a link to the shared one in."""
+        if not labs.is_lab(page.file.src_uri):
+            return html
+        content, sheets = labstyle.take_styles(html)
+        self.sheets.extend(sheets)
+        self.used |= labstyle.classes(content)
+        href = get_relative_url(labstyle.SITE_PATH, page.url)
+        return f'<link rel="stylesheet" href="{href}">' + content
+
+    def post_build(self, build: BuildView) -> None:
+        """Write the labs' shared stylesheet (a build that rendered no lab keeps the last)."""
+        if self.sheets:
+            path = self.site_dir / labstyle.SITE_PATH
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(labstyle.shared_sheet(self.sheets, self.used))
+
     def page_markdown(
         self, build: BuildView, page: Page, markdown: str, config: MkDocsConfig, files: Files
     ) -> str:
         """End the chapter's task with a link to its lab."""
         return labs.add_lab_link(markdown, page.file.src_uri, self.pages)
+
+
+class Search(Extension):
+    """Each page's place in the reader's search (`jaxbook.search`)."""
+
+    def rendered(self, build: BuildView, page: Page) -> None:
+        """Set the page's `search` meta before Material's search indexes it (on_page_context);
+        a lab's meta is the notebook's, so it is set here rather than in the Markdown."""
+        meta = search.search_meta(page.file.src_uri, page.meta)
+        if meta is not None:
+            page.meta["search"] = meta
 
 
 class Census(Extension):
@@ -331,4 +375,7 @@ class LabRenders(Extension):
 def book_extensions() -> list[Extension]:
     """This book's extensions, in the order their page markdown is applied."""
     notes, renders = ProvenanceNote(), LabRenders()
-    return [Census(), Notebooks(), Labs(notes, renders), notes, Audit(), OtherJax(), renders]
+    return [
+        *(Census(), Notebooks(), Labs(notes, renders), notes, Audit(), OtherJax(), renders),
+        Search(),
+    ]

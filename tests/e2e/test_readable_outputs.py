@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 
 from bookexec.goldens.store import parse as parse_golden
 from conftest import REPO, page_paths, static_server, visit
@@ -21,9 +22,22 @@ pytestmark = [pytest.mark.build, pytest.mark.browser]
 
 # A desktop window and a phone's (an iPhone 12 to 15 is 390 CSS pixels wide).
 WIDTHS = {"desktop": (1280, 1000), "phone": (390, 844)}
+# The phone again, in the dark palette, over the reader's pages (the guide's are not).
+DARK = "phone, dark"
 # JAX terms a reader searches for, and where the answer should come from.
 SEARCHES = ("cache", "jaxpr", "tracer", "vmap")
 GUIDE = "guide/"
+LABS = "labs/"
+# What a reader types (an error's name, a transformation, a phrase): a chapter comes first.
+READER_QUERIES = (
+    "ConcretizationTypeError",
+    "vmap",
+    "tracer leak",
+    "TracerBoolConversionError",
+    "cache",
+    "donate",
+    "pytree",
+)
 # The error control-flow's prose takes apart, printed whole by its golden.
 TRACER_ERROR = REPO / "tests" / "golden" / "control-flow" / "python-if.txt"
 
@@ -43,7 +57,9 @@ _MEASURE = r"""
   style.textContent = '.tabbed-set > .tabbed-content > .tabbed-block {display: block !important}';
   document.head.appendChild(style);
   const content = document.querySelector('.md-content');
-  const found = {clipped: [], covered: [], tables: [], titles: [], mixed: [], boxes: []};
+  const found = {
+    clipped: [], covered: [], tables: [], titles: [], mixed: [], boxes: [], wrapped: [],
+    steppers: [], uncued: []};
   const name = (el) => {
     const box = el.closest(
       '[data-executed-book-source],[data-executed-book-output],[data-executed-book-console]');
@@ -111,13 +127,82 @@ _MEASURE = r"""
       found.tables.push(`${how} (${span}): ${table.textContent.trim().slice(0, 60)}`);
     }
   }
+  // A line of a code box shown on more than one row continues right of its own indentation
+  // (the end of its leading spaces, or its first character): a continuation at or left of
+  // that column reads as a new, dedented statement. A line indented past much of the box
+  // continues in the box's right part, which is no statement's column either.
+  const range = document.createRange();
+  const rows = (node, from, to) => {
+    range.setStart(node, from);
+    range.setEnd(node, to);
+    return [...range.getClientRects()].filter((r) => r.width > 0);
+  };
+  for (const box of content.querySelectorAll('pre > code, .jupyter-wrapper pre')) {
+    if (box.clientWidth === 0) continue;
+    const lines = [[]];
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      let at = 0;
+      for (const part of node.data.split('\n')) {
+        if (part) lines[lines.length - 1].push([node, at, at + part.length]);
+        at += part.length + 1;
+        if (at <= node.data.length) lines.push([]);
+      }
+    }
+    lines.forEach((segments, number) => {
+      const runs = segments.flatMap(([node, from, to]) =>
+        [...node.data.slice(from, to).matchAll(/\S+/g)].map((m) =>
+          [node, from + m.index, from + m.index + m[0].length]));
+      if (!runs.length) return;
+      const [node, from] = segments[0];
+      const lead = /^[ \t]*/.exec(node.data.slice(from))[0].length;
+      const first = lead ? rows(node, from, from + lead)[0] : rows(node, from, from + 1)[0];
+      if (!first) return;
+      const frame = box.getBoundingClientRect();
+      const indent = Math.min(lead ? first.right : first.left, frame.left + 0.4 * frame.width);
+      const later = runs.flatMap((run) => rows(...run))
+        .filter((r) => r.top > first.top + first.height / 2);
+      const starts = Math.min(...later.map((r) => r.left));
+      if (later.length && starts <= indent + 1) {
+        const text = segments.map(([node, from, to]) => node.data.slice(from, to)).join('');
+        const shown = JSON.stringify(text.trim().slice(0, 40));
+        found.wrapped.push(`${name(box)} line ${number + 1} ${shown} continues`
+          + ` at ${Math.round(starts - indent)}px from its indentation`);
+      }
+    });
+  }
+  // A stepper shows the whole of every line: no list of it is wider than its box.
+  for (const list of content.querySelectorAll('figure.executed-book-stepper ol')) {
+    const cut = [...list.querySelectorAll('code, samp')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1);
+    if (list.scrollWidth > list.clientWidth + 1 || cut.length) {
+      const figure = list.closest('figure');
+      const what = cut.length ? `, ${JSON.stringify(cut[0].textContent.trim().slice(0, 40))}` : '';
+      found.steppers.push(
+        `${figure.id} ${list.className}: ${list.scrollWidth}px in ${list.clientWidth}px${what}`);
+    }
+  }
+  // A table that scrolls in its box says so: its scroller draws a shadow at the edge.
+  for (const table of content.querySelectorAll('table')) {
+    for (let el = table; el && el !== content; el = el.parentElement) {
+      const style = getComputedStyle(el);
+      if (!['auto', 'scroll'].includes(style.overflowX) || el.scrollWidth <= el.clientWidth + 1) {
+        continue;
+      }
+      if (!style.backgroundImage.includes('gradient')) {
+        const size = `${el.scrollWidth}px in ${el.clientWidth}px`;
+        found.uncued.push(`${table.textContent.trim().slice(0, 60)} (${size})`);
+      }
+      break;
+    }
+  }
   found.overflow = document.documentElement.scrollWidth - right;
   found.titles = [...content.querySelectorAll('.highlight .filename')].map((t) => t.textContent);
   // A token's colour comes from the class of a span around its text (the engine's own
   // marks, of measured values and hidden controls, are no token).
   const classed = (node, root) => {
     for (let el = node.parentElement; el && el !== root; el = el.parentElement) {
-      const cls = [...el.classList].filter((c) => !c.startsWith('bookexec'));
+      const cls = [...el.classList].filter((c) => !c.startsWith('bookexec') && c !== 'book-line');
       if (el.tagName === 'SPAN' && cls.length) return cls.join(' ');
     }
     return '';
@@ -165,13 +250,16 @@ _MEASURE = r"""
 def readings(built_book, browser) -> dict[tuple[str, str], dict]:
     """What `_MEASURE` found on every page of the built book, by (width, page)."""
     found: dict[tuple[str, str], dict] = {}
+    paths = page_paths(built_book)
+    views = [(width, size, "light", paths) for width, size in WIDTHS.items()]
+    views.append((DARK, WIDTHS["phone"], "dark", [p for p in paths if not p.startswith(GUIDE)]))
     with static_server(built_book) as base:
-        for width, (x, y) in WIDTHS.items():
-            context = browser.new_context(viewport={"width": x, "height": y})
+        for view, (x, y), scheme, shown in views:
+            context = browser.new_context(viewport={"width": x, "height": y}, color_scheme=scheme)
             page = context.new_page()
-            for path in page_paths(built_book):
+            for path in shown:
                 visit(page, base + path)
-                found[(width, path)] = page.evaluate(_MEASURE)
+                found[(view, path)] = page.evaluate(_MEASURE)
             context.close()
     return found
 
@@ -185,7 +273,7 @@ def problems(readings: dict[tuple[str, str], dict], part: str) -> list[str]:
 
 
 def test_no_code_box_cuts_its_text_off_on_a_desktop_or_a_phone(readings):
-    assert {width for width, _ in readings} == set(WIDTHS)
+    assert {width for width, _ in readings} == {*WIDTHS, DARK}
     assert sum(len(found["boxes"]) for found in readings.values()) > 100  # it measured boxes
     clipped = problems(readings, "clipped")
     assert clipped == [], f"{len(clipped)} code boxes cut off:\n" + "\n".join(clipped[:40])
@@ -199,6 +287,22 @@ def test_the_tracer_error_the_prose_takes_apart_is_shown_whole(readings):
         found = readings[(width, "control-flow/")]
         assert [box for box in found["boxes"] if message in box], (width, message[:80])
         assert [box for box in found["clipped"] if "'python-if'" in box] == [], width
+
+
+def test_a_wrapped_line_continues_indented_on_every_screen(readings):
+    """At 1280 and 390 pixels and in the dark palette, over every chapter and lab: a code
+    line too long for its box goes on past its own indentation, never at the left edge; a
+    stepper cuts off no line; a table that scrolls in its box shows a cue that it does."""
+    dark = {path for (view, path) in readings if view == DARK}
+    assert "control-flow/" in dark and "labs/control-flow/" in dark and "guide/" not in dark
+    wrapped = problems(readings, "wrapped")
+    assert wrapped == [], f"{len(wrapped)} wrapped lines at the left edge:\n" + "\n".join(
+        wrapped[:40]
+    )
+    steppers = problems(readings, "steppers")
+    assert steppers == [], f"{len(steppers)} stepper lists cut off:\n" + "\n".join(steppers)
+    uncued = problems(readings, "uncued")
+    assert uncued == [], f"{len(uncued)} tables scroll with no cue:\n" + "\n".join(uncued[:40])
 
 
 def test_the_copy_button_covers_no_text(readings):
@@ -230,20 +334,49 @@ def test_a_mixed_output_colours_only_its_jaxpr(readings):
     assert "{ lambda " in mixed
 
 
-def guide_boosts(site) -> dict[str, list[float]]:
-    """The search boost of every entry of the built search index, by guide or not."""
+def index_boosts(site) -> dict[str, list[float]]:
+    """The search boost of every entry of the built search index, by kind of page."""
     index = json.loads((site / "search" / "search_index.json").read_text())
-    boosts: dict[str, list[float]] = {"guide": [], "reader": []}
+    boosts: dict[str, list[float]] = {"guide": [], "lab": [], "chapter": [], "other": []}
     for entry in index["docs"]:
-        kind = "guide" if entry["location"].startswith(GUIDE) else "reader"
-        boosts[kind].append(entry.get("boost", 1.0))
+        boosts[kind_of(entry["location"])].append(entry.get("boost", 1.0))
     return boosts
 
 
-def test_the_search_index_ranks_the_guide_below_the_readers_pages(built_book):
-    boosts = guide_boosts(built_book)
-    assert boosts["guide"] and boosts["reader"]
-    assert max(boosts["guide"]) < min(boosts["reader"]), boosts
+def chapters() -> set[str]:
+    """The chapters' URL paths: the pages of mkdocs.yml's nav sections before the appendix."""
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # !relative and such
+    nav = yaml.load((REPO / "mkdocs.yml").read_text(), Loader)["nav"]
+    found: set[str] = set()
+    for section in nav:
+        title, pages = next(iter(section.items()))
+        if title == "Appendix":
+            return found
+        if isinstance(pages, list):
+            found |= {str(p).removesuffix(".md") for page in pages for p in page.values()}
+    return found
+
+
+def kind_of(location: str) -> str:
+    """A page's kind from its URL path: guide, lab, chapter or other (home, appendix, review,
+    the pages about the book)."""
+    page = location.split("#")[0].split("?")[0].strip("/")
+    if page.startswith(GUIDE):
+        return "guide"
+    if page.startswith(LABS):
+        return "lab"
+    return "chapter" if page in chapters() else "other"
+
+
+def test_the_search_index_holds_no_guide_page_and_ranks_labs_below_chapters(built_book):
+    boosts = index_boosts(built_book)
+    assert boosts["guide"] == [], "the guide is in the reader's search index"
+    assert boosts["lab"] and boosts["chapter"] and boosts["other"]
+    assert max(boosts["lab"]) < min(boosts["chapter"]), boosts
 
 
 def searched(page, query: str) -> list[str]:
@@ -272,6 +405,37 @@ def test_a_search_for_a_jax_term_lists_the_chapters_first(built_book, browser, q
     reader = [i for i, url in enumerate(pages) if f"/{GUIDE}" not in url]
     assert reader, (query, pages)
     assert not guide or max(reader) < min(guide), (query, [p.split("/", 3)[-1] for p in pages])
+
+
+def listed(page, query: str) -> list[str]:
+    """`searched`, for a query that may find nothing: Material then says so."""
+    search = page.locator("input.md-search__input")
+    search.click()
+    search.fill("")
+    search.press_sequentially(query, delay=20)
+    page.wait_for_function(
+        "() => /matching/i.test(document.querySelector('.md-search-result__meta').textContent)",
+        timeout=20_000,
+    )
+    page.wait_for_timeout(500)  # the list is replaced as each letter arrives
+    links = page.locator(".md-search-result__item > .md-search-result__link")
+    return [href.split("#")[0] for href in links.evaluate_all("l => l.map((a) => a.href)")]
+
+
+def test_a_reader_query_lists_a_chapter_first(built_book, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    first = {}
+    try:
+        with static_server(built_book) as base:
+            visit(page, base)
+            for query in READER_QUERIES:
+                pages = listed(page, query)
+                first[query] = pages[0].removeprefix(base) if pages else "nothing found"
+    finally:
+        context.close()
+    wrong = {query: url for query, url in first.items() if kind_of(url) != "chapter"}
+    assert wrong == {}, f"the first result is no chapter: {wrong}"
 
 
 def test_the_table_check_sees_a_table_cut_off(browser, tmp_path):

@@ -9,6 +9,8 @@ the test's temporary folder, and their paths printed.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import static_server, visit
@@ -216,3 +218,63 @@ def test_reduced_motion_turns_the_transitions_off(served, new_page):
         )
     assert durations["reduce"].split(",")[0].strip() == "0s", durations
     assert durations["no-preference"] != durations["reduce"], durations
+
+
+COND = "figure#stepper-cond-vmap-steps"  # control-flow's cond: one line records 9 equations
+# What of a step is out of the reader's sight: the marked line and the equations it recorded
+# (in the window, under the header, and inside their list's own box), and the Next button.
+IN_VIEW = """figure => {
+  const top = document.querySelector(".md-header").getBoundingClientRect().bottom;
+  const seen = (el, box) => {
+    const r = el.getBoundingClientRect();
+    const b = box ? box.getBoundingClientRect() : {top: top, bottom: innerHeight};
+    return r.top >= Math.max(top, b.top) - 1 && r.bottom <= Math.min(innerHeight, b.bottom) + 1;
+  };
+  const current = figure.querySelector("li.eb-src.eb-current");
+  const hits = [...figure.querySelectorAll(".eb-jaxpr li.eb-eqn.eb-hit")];
+  return {
+    line: current.dataset.line,
+    hits: hits.length,
+    hidden: [current, ...hits].filter((li) => !seen(li, li.closest("ol")))
+      .map((li) => li.textContent.trim().slice(0, 40)),
+    next: seen(figure.querySelector(".eb-next"), null),
+  };
+}"""
+
+
+def test_clicking_a_line_steps_to_it(served, new_page):
+    page = new_page()
+    visit(page, served + "tracers/")
+    figure = page.locator(FIRST)
+    lines = figure.locator("li.eb-src")
+    for index in (lines.count() - 1, 0, 1):
+        lines.nth(index).click()
+        assert state(figure)["current"] == lines.nth(index).get_attribute("data-line"), index
+
+
+def test_on_a_phone_next_shows_the_line_and_its_equations_together(served, new_page, tmp_path):
+    page = new_page(
+        viewport={"width": 390, "height": 667},
+        is_mobile=True,
+        has_touch=True,
+        reduced_motion="reduce",
+    )
+    visit(page, served + "control-flow/")
+    figure = page.locator(COND)
+    figure.scroll_into_view_if_needed()
+    steps, most = figure.locator("li.eb-src").count(), 0
+    for _ in range(steps - 1):
+        figure.get_by_role("button", name="Next line").tap()
+        seen = figure.evaluate(IN_VIEW)
+        assert seen["hidden"] == [] and seen["next"], seen
+        most = max(most, seen["hits"])
+    assert most >= 5, most  # a step whose equations would not fit under its line unscrolled
+    shot(figure, tmp_path / "stepper-phone-cond.png")
+
+
+def test_the_caption_speaks_to_the_reader(served, new_page):
+    page = new_page()
+    visit(page, served + "control-flow/")
+    for caption in page.locator("figure.executed-book-stepper figcaption").all_inner_texts():
+        assert not re.search(r"golden|build|block", caption, re.I), caption
+        assert "line" in caption, caption

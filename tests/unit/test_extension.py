@@ -51,6 +51,7 @@ HOOKS = {
     "pre_page",
     "page_markdown",
     "rendered",
+    "content",
     "facts",
     "reads",
     "problems",

@@ -172,6 +172,10 @@ def test_the_glossary_gets_an_anchor_on_each_term_line():
     anchored = glossary.anchored(GLOSSARY, entries)
     assert '<a id="tracer" class="executed-book-glossary-anchor"></a>**Tracer**' in anchored
     assert anchored.count("executed-book-glossary-anchor") == len(entries)
+    # An index of the terms above the first, each linked to its entry, in the glossary's order.
+    index = anchored[: anchored.index('<a id="')]
+    assert index.count("](#") == len(entries)
+    assert all(f"[{e.term}](#{e.slug})" in index for e in entries)
 
 
 def test_a_card_holds_the_definition_and_links_to_where_the_term_is_taught():

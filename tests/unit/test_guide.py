@@ -90,16 +90,16 @@ def test_every_guide_page_is_audited_for_versions_only():
         assert str(meta.get("prose-audit-versions-only", "")).strip(), page.name
 
 
-def test_every_guide_page_ranks_below_the_readers_pages_in_search():
-    """A reader's search for a JAX term lists the chapters first: each guide page lowers its
-    entries with Material's search boost (tests/e2e/test_readable_outputs.py searches)."""
-    boosts = {}
+def test_every_guide_page_stays_out_of_the_readers_search():
+    """A reader's search for a JAX term lists the chapters, and the index every page downloads
+    carries none of the guide: each guide page excludes itself with Material's `search:
+    exclude:` (tests/e2e/test_readable_outputs.py reads the built index and searches)."""
+    excluded = {}
     for page in sorted(GUIDE.glob("*.md")):
         text = page.read_text()
         meta = yaml.safe_load(text[4 : text.index("\n---\n", 4)])
-        boosts[page.name] = (meta.get("search") or {}).get("boost")
-    low = {name: boost for name, boost in boosts.items() if isinstance(boost, float | int)}
-    assert low == boosts and all(0 < boost < 1 for boost in low.values()), boosts
+        excluded[page.name] = (meta.get("search") or {}).get("exclude")
+    assert excluded and set(excluded.values()) == {True}, excluded
 
 
 def test_the_home_page_promises_of_a_page_s_code_only_what_holds():

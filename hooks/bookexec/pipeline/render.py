@@ -222,8 +222,9 @@ class RenderStage:
                 "(bookexec.jax.stepper.stepper)"
             )
         caption = (
-            f"Traced at build time by block '{block_id}'; each equation's line is the one "
-            "JAX recorded for it, checked against the golden on every build."
+            "Each equation is labelled with the line of the function that recorded it, as JAX "
+            "records it. Step through the lines with Next and Previous, the arrow keys, or a "
+            "click on a line."
         )
         # ids from the block and the name: two blocks of a page may name their steppers alike
         return stepper.stepper_html(f"{block_id}-{name}", spec, caption)

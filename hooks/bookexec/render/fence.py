@@ -8,6 +8,8 @@ handing what a block printed or holds to Markdown: markdown-exec's own layout wo
 
 from __future__ import annotations
 
+import ast
+import builtins
 import html
 import re
 from contextlib import AbstractContextManager
@@ -74,9 +76,7 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
         source=source,
         result=result or "text",
         tabs=tuple(options.get("tabs") or DEFAULT_TABS),
-        # The name a reader would save the code under; the repository's folders (`snippets/`)
-        # mean nothing to them. Code written in the page has none.
-        title=extra.get("title", "" if block.inline else PurePosixPath(block.snippet).name),
+        title=extra.get("title", "" if block.inline else box_title(block)),
         hl_lines=extra.get("hl_lines", ""),
         linenums=extra.get("linenums", ""),
     )
@@ -87,6 +87,39 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
     current.laid_out(block, output, look)  # what the page verifier expects to find
     rendered += block_notes(current, block, output, comparison, failure)
     return Markup(rendered)  # every part is escaped, or made by the engine
+
+
+def box_title(block: Block) -> str:
+    """The name a reader would save the code under (the repository's folders, `snippets/`,
+    mean nothing to them); a block that uses a name only an earlier block of the page defines
+    would fail saved alone, so its title says what it is and that it continues the page."""
+    path = PurePosixPath(block.snippet)
+    if not free_names(block.shown):
+        return path.name
+    return f"{path.stem.replace('_', ' ')}, continuing the page"
+
+
+def free_names(code: str) -> set[str]:
+    """The names `code` reads that it neither binds nor imports nor finds among the builtins
+    (scopes are not told apart: a name bound anywhere in the block counts as bound)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    bound: set[str] = set()
+    read: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name:
+            bound.add(node.name)
+    return read - bound - set(dir(builtins))
 
 
 def block_notes(

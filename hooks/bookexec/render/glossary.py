@@ -179,14 +179,25 @@ def parse(text: str, page: str = "glossary.md", docs: str = "docs") -> list[Entr
 
 def anchored(text: str, entries: Iterable[Entry]) -> str:
     """The glossary's Markdown with an anchor (raw HTML, which MkDocs' link validation reads
-    without any extension) at the start of each entry's term line."""
+    without any extension) at the start of each entry's term line, and an index of the terms,
+    each a link to its entry, above the first: a term is reached without scrolling."""
+    entries = list(entries)
     lines = text.splitlines(keepends=True)
     for entry in entries:
         lines[entry.line - 1] = (
             f'<a id="{entry.slug}" class="executed-book-glossary-anchor"></a>'
             + lines[entry.line - 1]
         )
+    if entries:
+        first = entries[0].line - 1
+        lines[first] = index_of_terms(entries) + lines[first]
     return "".join(lines)
+
+
+def index_of_terms(entries: Iterable[Entry]) -> str:
+    """The terms as one paragraph of links, in the glossary's order, closed by a blank line."""
+    links = " · ".join(f"[{entry.term}](#{entry.slug})" for entry in entries)
+    return f"**Terms:** {links}\n\n"
 
 
 def _pattern_of(name: str) -> str:
