@@ -154,8 +154,10 @@ def jaxpr_goldens() -> list[Path]:
 
 
 def suite_files() -> list[Path]:
-    """The suite's own Python files: the helpers in tests/ and each layer's test modules."""
-    folders = [REPO / "tests", *(REPO / "tests" / layer for layer in LAYERS)]
+    """The suite's own Python files: the helpers in tests/ (the wrong-answer package's too) and
+    each layer's test modules."""
+    folders = [REPO / "tests", REPO / "tests" / "lab_wrong_answers"]
+    folders += [REPO / "tests" / layer for layer in LAYERS]
     return sorted(path for folder in folders for path in folder.glob("*.py"))
 
 

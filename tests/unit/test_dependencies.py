@@ -119,6 +119,7 @@ def test_the_book_imports_only_declared_packages():
 
 def test_the_tests_import_only_declared_packages():
     local = {path.stem for path in suite_files()}
+    local |= {path.parent.name for path in suite_files() if path.name == "__init__.py"}
     have = declared()
     allowed = have["runtime"] | have["engine"] | have["extras"] | have["test"]
     assert undeclared(imported_packages("tests") - local, allowed) == {}
