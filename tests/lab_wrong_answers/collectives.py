@@ -3,7 +3,7 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import Generated, Reads, Right, Wrong, wrong
+from ._table import Generated, Reads, Right, Wrong, generated, wrong
 
 LAB = "collectives"
 
@@ -110,6 +110,19 @@ READS: Reads = {
                 max_everywhere = jax.shard_map(
                     _from_zero, mesh=ring, in_specs=P("i"), out_specs=P("i")
                 )
+                """,
+            ),
+        ],
+    },
+    "ISSUE_51": {
+        1: [
+            wrong(
+                "a mean that divides by a hard-coded 8: wrong on 4 devices",
+                "skips-technique",
+                """
+                def mean_all(xs):
+                    body = lambda block: jax.lax.psum(block.mean(), "i") / 8
+                    return jax.shard_map(body, in_specs=P("i"), out_specs=P())(xs)
                 """,
             ),
         ],
@@ -226,4 +239,23 @@ RIGHT: dict[int, list[Right]] = {}
 SAYS: dict[tuple[int, str], str] = {}
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "mean_all",
+        mentioned=("(xs,)",),
+        swaps=(("jax.lax.pmean(", "jax.lax.pmax("),),
+    ),
+    2: generated(
+        "from_right",
+        mentioned=("(xs,)",),
+        swaps=(
+            ("(d - 1) % count", "(d + 1) % count"),
+            ('count = jax.lax.axis_size("i")', "count = 8"),
+        ),
+    ),
+    3: generated(
+        "max_everywhere",
+        mentioned=("(xs,)",),
+        swaps=(('jax.lax.all_gather(block, "i", tiled=True)', 'jax.lax.pmax(block, "i")'),),
+    ),
+}

@@ -3,7 +3,7 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import PREDICTION, Generated, Reads, Right, Wrong, not_applicable, wrong
+from ._table import Generated, Reads, Right, Wrong, generated, right, wrong
 
 LAB = "lesson"
 
@@ -19,7 +19,7 @@ READS: Reads = {
 
 
                 @jax.jit
-                def logistic_fori(x, steps):
+                def logistic_fori(x, steps, rate=2.5):
                     loop_traces.append(steps)
                     return jnp.full_like(x, 0.6)
 
@@ -36,13 +36,30 @@ READS: Reads = {
 
 
                 @jax.jit
-                def logistic_fori(x, steps):
+                def logistic_fori(x, steps, rate=2.5):
                     loop_traces.append(steps)
-                    return jax.lax.fori_loop(0, 200, lambda i, x: 2.5 * x * (1 - x), x)
+                    return jax.lax.fori_loop(0, 200, lambda i, x: rate * x * (1 - x), x)
 
 
                 for _ in range(8):
                     problem_3()
+                """,
+            ),
+        ],
+    },
+    "ISSUE_51": {
+        3: [
+            wrong(
+                "a fixed 64-pass masked loop: the lab's settling rate hides the truncation",
+                "skips-technique",
+                """
+                loop_traces = []
+
+
+                @jax.jit
+                def logistic_fori(x, steps, rate=2.5):
+                    step = lambda i, x: jnp.where(i < steps, rate * x * (1 - x), x)
+                    return jax.lax.fori_loop(0, 64, step, x)
                 """,
             ),
         ],
@@ -56,17 +73,36 @@ OTHERS: dict[int, list[Wrong]] = {
             "a concretization error",
             "constant",
             """
-                predicted_error = "ConcretizationTypeError"
+                def jit_error(f, *args):
+                    return "ConcretizationTypeError"
                 """,
         ),
         wrong(
-            "a bool conversion",
+            "a bool conversion: the error's family, not its class",
             "skips-technique",
             """
-                predicted_error = "TracerBoolConversionError"
+                def jit_error(f, *args):
+                    try:
+                        jax.jit(f)(*args)
+                    except jax.errors.ConcretizationTypeError:
+                        return "TracerBoolConversionError"
+                    except Exception as error:
+                        return type(error).__name__
+                    return None
                 """,
         ),
-        not_applicable("uniform-only", PREDICTION),
+        wrong(
+            "the error of logistic, whatever the function",
+            "uniform-only",
+            """
+                def jit_error(f, *args):
+                    try:
+                        jax.jit(logistic)(x0, 10)
+                    except Exception as error:
+                        return type(error).__name__
+                    return None
+                """,
+        ),
     ],
     2: [
         wrong(
@@ -77,7 +113,7 @@ OTHERS: dict[int, list[Wrong]] = {
 
 
                 @partial(jax.jit, static_argnames="steps")
-                def logistic_static(x, steps):
+                def logistic_static(x, steps, rate=2.5):
                     static_traces.append(steps)
                     return jnp.full_like(x, 0.6)
                 """,
@@ -89,9 +125,9 @@ OTHERS: dict[int, list[Wrong]] = {
                 static_traces = []
 
 
-                def logistic_static(x, steps):
+                def logistic_static(x, steps, rate=2.5):
                     static_traces.append(steps)
-                    return logistic(x, steps)
+                    return logistic(x, steps, rate)
                 """,
         ),
         wrong(
@@ -102,9 +138,9 @@ OTHERS: dict[int, list[Wrong]] = {
 
 
                 @partial(jax.jit, static_argnames="steps")
-                def logistic_static(x, steps):
+                def logistic_static(x, steps, rate=2.5):
                     static_traces.append(steps)
-                    return logistic(x, 10)
+                    return logistic(x, 10, rate)
                 """,
         ),
     ],
@@ -117,7 +153,7 @@ OTHERS: dict[int, list[Wrong]] = {
 
 
                 @jax.jit
-                def logistic_fori(x, steps):
+                def logistic_fori(x, steps, rate=2.5):
                     loop_traces.append(steps)
                     return jnp.full_like(x, 0.6)
                 """,
@@ -130,9 +166,9 @@ OTHERS: dict[int, list[Wrong]] = {
 
 
                 @partial(jax.jit, static_argnums=1)
-                def logistic_fori(x, steps):
+                def logistic_fori(x, steps, rate=2.5):
                     loop_traces.append(steps)
-                    return logistic(x, steps)
+                    return logistic(x, steps, rate)
                 """,
         ),
         wrong(
@@ -143,19 +179,56 @@ OTHERS: dict[int, list[Wrong]] = {
 
 
                 @jax.jit
-                def logistic_fori(x, steps):
+                def logistic_fori(x, steps, rate=2.5):
                     loop_traces.append(steps)
-                    return jax.lax.fori_loop(0, 10, lambda i, x: 2.5 * x * (1 - x), x)
+                    return jax.lax.fori_loop(0, 10, lambda i, x: rate * x * (1 - x), x)
                 """,
         ),
     ],
 }
 
 # Correct answers the worked solution does not write: each must get "correct".
-RIGHT: dict[int, list[Right]] = {}
+RIGHT: dict[int, list[Right]] = {
+    3: [
+        right(
+            "a while_loop of one's own, steps traced",
+            """
+                @jax.jit
+                def logistic_fori(x, steps, rate=2.5):
+                    def step(carry):
+                        i, x = carry
+                        return i + 1, rate * x * (1 - x)
+
+                    return jax.lax.while_loop(lambda c: c[0] < steps, step, (0, x))[1]
+                """,
+        ),
+    ],
+}
 
 # Words the check must say to a wrong answer: (exercise, label) -> words.
 SAYS: dict[tuple[int, str], str] = {}
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "jit_error",
+        mentioned=("(logistic, x0, 10)",),
+        swaps=(("jax.jit(f)(*args)", "f(*args)"),),
+    ),
+    2: generated(
+        "logistic_static",
+        mentioned=("(x0, 10, 2.5)",),
+        swaps=(
+            ('@partial(jax.jit, static_argnames="steps")\n', "@jax.jit\n"),
+            ("for _ in range(steps):", "for _ in range(steps - 1):"),
+        ),
+    ),
+    3: generated(
+        "logistic_fori",
+        mentioned=("(x0, 10, 2.5)",),
+        swaps=(
+            ("@jax.jit\n", '@partial(jax.jit, static_argnames="steps")\n'),
+            ("jax.lax.fori_loop(0, steps,", "jax.lax.fori_loop(1, steps,"),
+        ),
+    ),
+}

@@ -3,7 +3,7 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import Generated, Reads, Right, Wrong, right, wrong
+from ._table import Generated, Reads, Right, Wrong, generated, right, wrong
 
 LAB = "primitives"
 
@@ -73,7 +73,52 @@ READS: Reads = {
                 stack2_p.def_abstract_eval(
                     lambda aval: jax.core.ShapedArray((2, *aval.shape), jnp.float32)
                 )
-                stack2_out = "f32[2,3]"
+
+
+                def stack2_primitive():
+                    return stack2_p
+                """,
+            ),
+        ],
+    },
+    "ISSUE_51": {
+        2: [
+            wrong(
+                "a walker that opens only jaxpr and branches: while bodies missed",
+                "skips-technique",
+                """
+                def primitives_of(f, *args):
+                    names = set()
+
+                    def walk(jaxpr):
+                        for eqn in jaxpr.eqns:
+                            names.add(eqn.primitive.name)
+                            for key in ("jaxpr", "branches"):
+                                param = eqn.params.get(key)
+                                for sub in param if isinstance(param, (tuple, list)) else [param]:
+                                    inner = getattr(sub, "jaxpr", sub)
+                                    if hasattr(inner, "eqns"):
+                                        walk(inner)
+
+                    walk(jax.make_jaxpr(f)(*args).jaxpr)
+                    return names
+                """,
+            ),
+        ],
+        3: [
+            wrong(
+                "the old worked solution: a fresh ShapedArray drops the weak type",
+                "skips-technique",
+                """
+                stack2_p = Primitive("stack2")
+                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
+                stack2_p.def_abstract_eval(
+                    lambda aval: jax.core.ShapedArray((2, *aval.shape), aval.dtype)
+                )
+
+
+                def stack2_primitive():
+                    return stack2_p
                 """,
             ),
         ],
@@ -157,7 +202,10 @@ OTHERS: dict[int, list[Wrong]] = {
                 stack2_p = Primitive("stack2")
                 stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
                 stack2_p.def_abstract_eval(lambda aval: jax.core.ShapedArray((2, 3), aval.dtype))
-                stack2_out = "f32[2,3]"
+
+
+                def stack2_primitive():
+                    return stack2_p
                 """,
         ),
         wrong(
@@ -167,7 +215,10 @@ OTHERS: dict[int, list[Wrong]] = {
                 stack2_p = Primitive("stack2")
                 stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
                 stack2_p.def_abstract_eval(lambda aval: aval)
-                stack2_out = "f32[3]"
+
+
+                def stack2_primitive():
+                    return stack2_p
                 """,
         ),
         wrong(
@@ -179,7 +230,10 @@ OTHERS: dict[int, list[Wrong]] = {
                 stack2_p.def_abstract_eval(
                     lambda aval: jax.core.ShapedArray((2, *aval.shape), aval.dtype)
                 )
-                stack2_out = "f32[2,3]"
+
+
+                def stack2_primitive():
+                    return stack2_p
                 """,
         ),
         wrong(
@@ -189,9 +243,12 @@ OTHERS: dict[int, list[Wrong]] = {
                 stack2_p = Primitive("stack2")
                 stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
                 stack2_p.def_abstract_eval(
-                    lambda aval: jax.core.ShapedArray((2, *aval.shape), aval.dtype)
+                    lambda aval: jax.core.ShapedArray(aval.shape, aval.dtype)
                 )
-                stack2_out = "f32[3]"
+
+
+                def stack2_primitive():
+                    return stack2_p
                 """,
         ),
     ],
@@ -221,7 +278,10 @@ RIGHT: dict[int, list[Right]] = {
                 stack2_p = Primitive("stack2")
                 stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
                 stack2_p.def_abstract_eval(lambda aval: aval.update(shape=(2, *aval.shape)))
-                stack2_out = "f32[2,3]"
+
+
+                def stack2_primitive():
+                    return stack2_p
                 """,
         ),
     ],
@@ -231,4 +291,38 @@ RIGHT: dict[int, list[Right]] = {
 SAYS: dict[tuple[int, str], str] = {}
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "new_in_jaxpr",
+        mentioned=(
+            "(lambda m, v: m @ v, sparse.BCOO.fromdense(jnp.array([[1.0, 0.0, 2.0], "
+            "[0.0, 3.0, 0.0]])), jnp.arange(3.0))",
+        ),
+        swaps=(("jaxpr.eqns} - base)", "jaxpr.eqns})"),),
+    ),
+    2: generated(
+        "primitives_of",
+        mentioned=("(_program, jnp.arange(3.0))",),
+        swaps=(
+            ("param if isinstance(param, (tuple, list)) else [param]", "[param]"),
+            ("walk(inner)", "names.update(e.primitive.name for e in inner.eqns)"),
+        ),
+    ),
+    3: generated(
+        "stack2_primitive",
+        swaps=(
+            (
+                "aval.update(shape=(2, *aval.shape))",
+                "jax.core.ShapedArray((2, *aval.shape), aval.dtype)",
+            ),
+            ("jnp.stack([x, 2 * x])", "jnp.concatenate([x, 2 * x])"),
+        ),
+        why_not={
+            "hard-coded": "stack2_primitive() takes no argument and returns a Primitive, "
+            "which the check binds on inputs it draws: a recorded result is the solution's "
+            "primitive itself, rules and all",
+            "mentioned-only": "stack2_primitive() takes no argument: there is no argument "
+            "tuple to shape it for",
+        },
+    ),
+}

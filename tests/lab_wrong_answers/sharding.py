@@ -3,7 +3,7 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import PREDICTION, Generated, Reads, Right, Wrong, not_applicable, right, wrong
+from ._table import Generated, Reads, Right, Wrong, generated, right, wrong
 
 LAB = "sharding"
 
@@ -116,19 +116,80 @@ READS: Reads = {
             ),
         ],
     },
+    "ISSUE_51": {
+        4: [
+            wrong(
+                "the lab's own values regrouped, x ignored: right only for the check's arange",
+                "constant",
+                """
+                def as_groups(x):
+                    return jnp.reshape(
+                        jnp.arange(72.0), (6, 3, 4), out_sharding=Spec("data", None, None)
+                    )
+                """,
+            ),
+        ],
+    },
 }
 
 # Further wrong answers of each kind, for each exercise.
 OTHERS: dict[int, list[Wrong]] = {
     1: [
-        wrong("the whole axis wins", "constant", 'predicted_spec = Spec("data", None)\n'),
-        wrong("rows dropped", "skips-technique", 'predicted_spec = Spec(None, "model")\n'),
-        not_applicable("uniform-only", PREDICTION),
+        wrong(
+            "the whole axis wins",
+            "constant",
+            """
+                def sum_spec(a, b):
+                    return Spec("data", None)
+                """,
+        ),
+        wrong(
+            "rows dropped",
+            "skips-technique",
+            """
+                def sum_spec(a, b):
+                    return Spec(None, *jax.typeof(a).sharding.spec[1:])
+                """,
+        ),
+        wrong(
+            "a's placement: right where a splits every dimension b splits",
+            "uniform-only",
+            """
+                def sum_spec(a, b):
+                    return jax.typeof(a).sharding.spec
+                """,
+        ),
     ],
     2: [
-        wrong("feats' placement wins", "constant", 'predicted_outcome = ("data", "model")\n'),
-        wrong("a ValueError", "skips-technique", 'predicted_outcome = "ValueError"\n'),
-        not_applicable("uniform-only", PREDICTION),
+        wrong(
+            "feats' placement wins: never a clash",
+            "constant",
+            """
+                def clashes(a, b):
+                    return []
+                """,
+        ),
+        wrong(
+            "a ValueError: any refusal read as a clash on the columns",
+            "skips-technique",
+            """
+                def clashes(a, b):
+                    try:
+                        jnp.add(a, b)
+                    except ValueError:
+                        return [1]
+                    return []
+                """,
+        ),
+        wrong(
+            "every dimension both split, over the same axis or not",
+            "uniform-only",
+            """
+                def clashes(a, b):
+                    spec_a, spec_b = jax.typeof(a).sharding.spec, jax.typeof(b).sharding.spec
+                    return [d for d, (x, y) in enumerate(zip(spec_a, spec_b)) if x and y]
+                """,
+        ),
     ],
     3: [
         wrong(
@@ -187,4 +248,28 @@ RIGHT: dict[int, list[Right]] = {
 SAYS: dict[tuple[int, str], str] = {}
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "sum_spec",
+        mentioned=("(feats, rows)",),
+        swaps=(("x if x is not None else y", "x"),),
+    ),
+    2: generated(
+        "clashes",
+        mentioned=("(feats, cols)", "(feats, rows)"),
+        swaps=(("None not in (x, y) and x != y", "x != y"),),
+    ),
+    3: generated(
+        "add_resharded",
+        mentioned=("(feats, cols)",),
+        swaps=(("jax.typeof(a).sharding", "NamedSharding(mesh, Spec(None, None))"),),
+    ),
+    4: generated(
+        "as_groups",
+        mentioned=("(feats,)",),
+        swaps=(
+            ('Spec("data", None, None)', "Spec(None, None, None)"),
+            ("(x.shape[0], 3, 4)", "(x.shape[0], 4, 3)"),
+        ),
+    ),
+}
