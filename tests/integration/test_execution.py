@@ -104,6 +104,23 @@ def test_each_page_starts_fresh(tmp_path):
     assert second.blocks[0].output == "False\n"
 
 
+def test_a_block_and_its_subprocesses_read_mkdocs_config_dir_as_under_markdown_exec(tmp_path):
+    # markdown-exec's plugin sets MKDOCS_CONFIG_DIR to the folder of mkdocs.yml for the code
+    # it runs (its docs' blocks open files relative to it); the engine's workers get the same.
+    code = """\
+import os
+import subprocess
+import sys
+
+print(os.environ.get("MKDOCS_CONFIG_DIR"))
+child = "import os; print(os.environ.get('MKDOCS_CONFIG_DIR'))"
+subprocess.run([sys.executable, "-c", child], check=True)
+"""
+    (run,) = run_page(tmp_path, code, runtime=PythonRuntime()).blocks
+    assert run.failure is None, run.failure
+    assert run.output.splitlines() == [str(tmp_path)] * 2, run.output
+
+
 def test_declared_exception_shows_type_and_message_only(tmp_path):
     code = """\
 import jax

@@ -278,10 +278,13 @@ class WorkerFailed(Exception):
     """The worker died, timed out, could not start, or was stopped."""
 
 
-def worker_env(environ: Mapping[str, str], seed: str) -> dict[str, str]:
+def worker_env(environ: Mapping[str, str], seed: str, config_dir: Path) -> dict[str, str]:
     """A worker's environment: what a snippet may see of the build's (`privacy`), the path to
-    this package, and the hash seed."""
+    this package, the hash seed, and the folder of mkdocs.yml."""
     env = privacy.worker_environment(environ)
+    # markdown-exec's plugin sets it for the code it runs (a block opens files relative to
+    # it); a book switched to the engine by one line runs the same code.
+    env["MKDOCS_CONFIG_DIR"] = str(config_dir)
     # The worker imports bookexec by path whether or not the project is installed.
     package_parent = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))

@@ -111,7 +111,7 @@ class Executor:
         self.python = python
         self.runtime = runtime or PythonRuntime()
         self.limits = limits or Limits()
-        self.env = worker_env(environ, seed)
+        self.env = worker_env(environ, seed, root)
         self.masker = privacy.Masker.from_environ(environ)  # masked in every run
         # Issue 25: the book is read-only to its blocks (off under serve, where the author
         # edits the book while it runs).
