@@ -46,6 +46,12 @@ def test_a_prefix_must_end_at_a_path_boundary():
     assert paths("'/work/book'", RULES) == "'<root>'"
 
 
+def test_a_path_ends_at_markdown_s_code_span_and_a_semicolon():
+    """A block that prints Markdown puts a path in a code span: the backtick ends the path, as
+    a quote does (found building markdown-exec's own docs, whose golden held `<tmp>/...`)."""
+    assert paths("dir: `/work/book`; again /work/book;", RULES) == "dir: `<root>`; again <root>;"
+
+
 def test_relative_paths_are_left_alone():
     assert paths("snippets/tracers/x.py:4", RULES) == "snippets/tracers/x.py:4"
 

@@ -141,7 +141,7 @@ def _other_import_paths(
 def paths(text: str, rules: list[PathRule]) -> str:
     """Replace absolute machine paths with placeholders; a path must start at a word boundary."""
     for rule in rules:
-        pattern = re.compile(r"(?<![\w./-])" + re.escape(rule.prefix) + r"(?=[/\s\"':),\]>]|$)")
+        pattern = re.compile(r"(?<![\w./-])" + re.escape(rule.prefix) + r"(?=[/\s\"'`:;),\]>]|$)")
         text = pattern.sub(rule.placeholder, text)
     return text
 
