@@ -32,6 +32,7 @@ squash_jit = jax.jit(leaky_squash)
 t = fastest({"eager": lambda: leaky_squash(x), "jitted": lambda: squash_jit(x)}, repeat=30)
 # hidden: begin
 record("eqns", len(jax.make_jaxpr(leaky_squash)(x).eqns))
+record("backend", jax.default_backend())
 t = timings({"eager": lambda: leaky_squash(x), "jitted": lambda: squash_jit(x)}, repeat=30)
 # hidden: end
 t_eager, t_jit = t["eager"], t["jitted"]

@@ -12,14 +12,14 @@ def softsign_sum(x):
 
 lowered = jax.jit(softsign_sum).lower(jnp.ones(8))
 stablehlo = lowered.as_text()  # what JAX hands to XLA
-optimised = lowered.compile().as_text()  # what XLA made of it
+compiled = lowered.compile()
+optimised = compiled.as_text()  # what XLA made of it
 print(stablehlo)
 entry = optimised.split("ENTRY")[1].strip()  # the top-level computation XLA will run
-# Its metadata numbers the stack frames the process has seen so far: not the program.
-print(re.sub(r", metadata=\{[^}]*\}", "", entry))
+print(re.sub(r", metadata=\{[^}]*\}", "", entry))  # without the source locations
 print("StableHLO operations:", stablehlo.count(" = stablehlo."))
 print("fusions XLA made:", optimised.count(" fusion("))
-costs = lowered.compile().cost_analysis()  # XLA's own estimate for the optimised program
+costs = compiled.cost_analysis()  # XLA's own estimate for the optimised program
 print("XLA's estimate:", int(costs["flops"]), "flops,", end=" ")
 print(int(costs["bytes accessed"]), "bytes read or written")
 # hidden: begin

@@ -4,12 +4,12 @@ import jax.numpy as jnp
 from bookexec.facts import record  # hidden
 
 counts = jax.new_ref(jnp.zeros(3, jnp.int32))  # a mutable array: a Ref, not an Array
-traces = []
+traces = []  # one entry per trace of tally
 
 
 @jax.jit
 def tally(i):
-    traces.append(i)
+    traces.append(jax.typeof(i))  # the type only: a tracer must not outlive its trace
     counts[i] += 1  # read the element, add one, write it back
 
 

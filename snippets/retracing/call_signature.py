@@ -6,11 +6,13 @@ import jax.numpy as jnp
 from bookexec.facts import record  # hidden
 
 traces = []
+n_types = set()  # the type n arrives as, in every trace
 
 
 @partial(jax.jit, static_argnames="n")
 def power(x, n):
     traces.append("power")
+    n_types.add(type(n).__name__)  # static, so a Python value, however it was passed
     return x**n
 
 
@@ -32,5 +34,6 @@ for call in [
 ]:
     call()
 print("traces of power:", traces.count("power"), "| traces of scale:", traces.count("scale"))
+print("n arrived as:", sorted(n_types))
 record("power", traces.count("power"))  # hidden
 record("scale", traces.count("scale"))  # hidden

@@ -24,3 +24,4 @@ jax.config.update("jax_captured_constants_warn_bytes", before)
 for warning in caught:
     print(f"{warning.category.__name__}: {warning.message}")
 record("n_warnings", len(caught))  # hidden
+record("default", before)  # hidden

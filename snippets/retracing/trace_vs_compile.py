@@ -47,6 +47,7 @@ alive = weakref.ref(shift)
 del shift  # the last name for the function
 gc.collect()
 print("shift collected, cache or not:", alive() is None)
+jax.monitoring.unregister_event_duration_listener(on_event)  # done counting
 # hidden: begin
 from bookexec.facts import record  # noqa: E402
 

@@ -8,6 +8,7 @@ def wave(x):  # scalar in, scalar out
     return jnp.sin(x) * x
 
 
+print("grad:\n", jax.make_jaxpr(jax.grad(wave))(xs[1]), sep="")
 print("vmap(grad):\n", jax.make_jaxpr(jax.vmap(jax.grad(wave)))(xs), sep="")
 print("jit(vmap(grad)):\n", jax.make_jaxpr(jax.jit(jax.vmap(jax.grad(wave))))(xs), sep="")
 

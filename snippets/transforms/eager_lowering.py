@@ -17,7 +17,7 @@ class CompileLog(logging.Handler):
 
 handler = CompileLog()
 logging.getLogger("jax").addHandler(handler)
-jax.clear_caches()  # earlier blocks of this page may have compiled sin already
+jax.clear_caches()  # forget programs compiled earlier, so that sin's is compiled anew
 with jax.log_compiles():
     print("lax.sin(1.0) =", lax.sin(1.0))
 logging.getLogger("jax").removeHandler(handler)

@@ -7,6 +7,7 @@ tangents = []  # hidden
 def wave(x):
     y = jnp.sin(x) * x
     print("handed in:", repr(x))
+    # primal and tangent are internal attributes: for looking, not for use
     print("  primal:", x.primal, "  wave's value, computed now:", y.primal)
     print("  tangent:", type(x.tangent).__name__, repr(x.tangent))
     tangents.append(type(x.tangent).__name__)  # hidden
