@@ -3,12 +3,38 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import PREDICTION, Generated, Reads, Right, Wrong, not_applicable, right, wrong
+from ._table import (
+    PREDICTION,
+    Generated,
+    Reads,
+    Right,
+    Wrong,
+    generated,
+    not_applicable,
+    right,
+    wrong,
+)
 
 LAB = "transforms"
 
 # The wrong answers each read found passing, by read (the package's READS says which).
 READS: Reads = {
+    "ISSUE_51": {
+        3: [
+            wrong(
+                "grad imported by name, jax.vjp called for show",
+                "skips-technique",
+                """
+                from jax import grad
+
+
+                def grad_by_vjp(w, x, y):
+                    jax.vjp(lambda w: loss(w, x, y), w)
+                    return grad(loss)(w, x, y)
+                """,
+            ),
+        ],
+    },
     "REVIEWED": {
         1: [
             wrong(
@@ -50,41 +76,12 @@ READS: Reads = {
                 """,
             ),
             wrong(
-                "jax.value_and_grad, no vjp",
-                "skips-technique",
-                """
-                def grad_by_vjp(w, x, y):
-                    return jax.value_and_grad(loss)(w, x, y)[1]
-                """,
-            ),
-            wrong(
                 "jax.jvp along each basis vector, no vjp",
                 "skips-technique",
                 """
                 def grad_by_vjp(w, x, y):
                     f = lambda w: loss(w, x, y)  # noqa: E731
                     return jnp.stack([jax.jvp(f, (w,), (e,))[1] for e in jnp.eye(w.shape[0])])
-                """,
-            ),
-            wrong(
-                "jax.linearize, then jax.linear_transpose, no vjp",
-                "skips-technique",
-                """
-                def grad_by_vjp(w, x, y):
-                    f = lambda w: loss(w, x, y)  # noqa: E731
-                    _, lin = jax.linearize(f, w)
-                    return jax.linear_transpose(lin, w)(1.0)[0]
-                """,
-            ),
-        ],
-        # Issue 37, third read: the exercise nests jacfwd over grad; reverse over reverse passed.
-        4: [
-            wrong(
-                "jacrev over grad, no jacfwd",
-                "skips-technique",
-                """
-                def curvature_in_x(w, x, y):
-                    return jax.jacrev(jax.grad(loss, argnums=1), argnums=1)(w, x, y)
                 """,
             ),
         ],
@@ -218,14 +215,6 @@ OTHERS: dict[int, list[Wrong]] = {
     ],
     3: [
         wrong(
-            "jax.grad itself",
-            "skips-technique",
-            """
-                def grad_by_vjp(w, x, y):
-                    return jax.grad(loss)(w, x, y)
-                """,
-        ),
-        wrong(
             "the formula worked out by hand",
             "constant",
             """
@@ -305,7 +294,34 @@ RIGHT: dict[int, list[Right]] = {
                 """,
         ),
     ],
+    # Issue 51: the check reads the program, and JAX writes the same one, equation for
+    # equation, for a pullback of ones, jax.grad, jax.value_and_grad and a linearization
+    # transposed (6 equations each for loss); only a watch on Python calls told them apart
+    # before, and the issue forbids that. These were wrong answers of issue 37's reads.
     3: [
+        right(
+            "jax.grad itself",
+            """
+                def grad_by_vjp(w, x, y):
+                    return jax.grad(loss)(w, x, y)
+                """,
+        ),
+        right(
+            "jax.value_and_grad, no vjp",
+            """
+                def grad_by_vjp(w, x, y):
+                    return jax.value_and_grad(loss)(w, x, y)[1]
+                """,
+        ),
+        right(
+            "jax.linearize, then jax.linear_transpose, no vjp",
+            """
+                def grad_by_vjp(w, x, y):
+                    f = lambda w: loss(w, x, y)  # noqa: E731
+                    _, lin = jax.linearize(f, w)
+                    return jax.linear_transpose(lin, w)(1.0)[0]
+                """,
+        ),
         right(
             "vjp imported by name",
             """
@@ -327,8 +343,18 @@ RIGHT: dict[int, list[Right]] = {
                 """,
         ),
     ],
-    # Issue 37, third read: the check now watches for jax.jacfwd.
+    # Issue 37, third read: the check then watched for jax.jacfwd.
     4: [
+        # Issue 51: reverse over the gradient differentiates it once more too, in a program no
+        # longer than forward over it (19 equations against 21 for loss): the check reads the
+        # program, so this wrong answer of issue 37's third read is right.
+        right(
+            "jacrev over grad, no jacfwd",
+            """
+                def curvature_in_x(w, x, y):
+                    return jax.jacrev(jax.grad(loss, argnums=1), argnums=1)(w, x, y)
+                """,
+        ),
         right(
             "jacfwd of a lambda that calls grad inside",
             """
@@ -357,4 +383,34 @@ SAYS: dict[tuple[int, str], str] = {
 }
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "per_example",
+        mentioned=("(w, xs, ys)",),
+        swaps=(("in_axes=(None, 0, 0)", "in_axes=(None, 0, None)"),),
+    ),
+    2: generated(
+        "predicted_dimension_numbers",
+        why_not={
+            "hard-coded": PREDICTION,
+            "mentioned-only": PREDICTION,
+            "swapped": PREDICTION,
+        },
+    ),
+    3: generated(
+        "grad_by_vjp",
+        mentioned=("(w, xs[3], ys[3])",),
+        swaps=(("jnp.ones_like(value)", "value"), ("(grad_w,) = pullback", "grad_w = pullback")),
+    ),
+    4: generated(
+        "curvature_in_x",
+        mentioned=("(w, xs[3], ys[3])",),
+        swaps=(
+            (
+                "jax.jacfwd(jax.grad(loss, argnums=1), argnums=1)",
+                "jax.jacfwd(jax.grad(loss), argnums=1)",
+            ),
+            ("jax.jacfwd(jax.grad(loss, argnums=1)", "jax.jacfwd(jax.jacfwd(loss, argnums=1)"),
+        ),
+    ),
+}
