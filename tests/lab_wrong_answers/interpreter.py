@@ -3,12 +3,29 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import Generated, Reads, Right, Wrong, wrong
+from ._table import Generated, Reads, Right, Wrong, generated, right, wrong
 
 LAB = "interpreter"
 
 # The wrong answers each read found passing, by read (the package's READS says which).
 READS: Reads = {
+    "ISSUE_51": {
+        2: [
+            wrong(
+                "jax.core.eval_jaxpr, and the shapes read from a re-trace: no evaluator of its own",
+                "skips-technique",
+                """
+                def run_and_watch(jaxpr, consts, *args):
+                    outs = jax.core.eval_jaxpr(jaxpr, consts, *args)
+                    again = jax.make_jaxpr(lambda *a: jax.core.eval_jaxpr(jaxpr, consts, *a))(*args)
+                    seen = [
+                        (e.primitive.name, tuple(e.outvars[0].aval.shape)) for e in again.jaxpr.eqns
+                    ]
+                    return outs, seen
+                """,
+            ),
+        ],
+    },
     "ISSUE_36": {
         2: [
             wrong(
@@ -70,7 +87,8 @@ READS: Reads = {
                 from collections import Counter
 
 
-                def census(jaxpr):
+                def census(f, *args):
+                    jaxpr = jax.make_jaxpr(f)(*args).jaxpr
                     found = Counter(re.findall(r"= ([a-z_]+)[\\[ \\n]", str(jaxpr)))
                     return dict(sorted(found.items()))
                 """,
@@ -87,7 +105,8 @@ READS: Reads = {
                 from collections import Counter
 
 
-                def census(jaxpr):
+                def census(f, *args):
+                    jaxpr = jax.make_jaxpr(f)(*args).jaxpr
                     found = Counter(re.findall(r"= ([a-z_0-9]+)[\\[ \\n]", str(jaxpr)))
                     return dict(sorted(found.items()))
                 """,
@@ -96,7 +115,8 @@ READS: Reads = {
                 "walks every param that holds a jaxpr: counts a custom_jvp_call's body too",
                 "skips-technique",
                 """
-                def census(jaxpr):
+                def census(f, *args):
+                    jaxpr = jax.make_jaxpr(f)(*args).jaxpr
                     counts = {}
 
                     def walk(program):
@@ -194,7 +214,8 @@ READS: Reads = {
                 "each nested body walked once, by identity: a jaxpr called twice counts once",
                 "uniform-only",
                 """
-                def census(jaxpr):
+                def census(f, *args):
+                    jaxpr = jax.make_jaxpr(f)(*args).jaxpr
                     counts, done = {}, set()
 
                     def walk(program):
@@ -238,7 +259,8 @@ READS: Reads = {
                 from collections import Counter
 
 
-                def census(jaxpr):
+                def census(f, *args):
+                    jaxpr = jax.make_jaxpr(f)(*args).jaxpr
                     counts = Counter()
 
                     def walk(program):
@@ -454,7 +476,8 @@ OTHERS: dict[int, list[Wrong]] = {
             "the check's counts, typed in",
             "constant",
             """
-                def census(jaxpr):
+                def census(f, *args):
+                    jaxpr = jax.make_jaxpr(f)(*args).jaxpr
                     return {"add": 1, "cos": 1, "exp": 1, "jit": 1, "mul": 2, "reduce_sum": 1,
                             "sin": 1, "slice": 1, "squeeze": 1}
                 """,
@@ -466,7 +489,8 @@ OTHERS: dict[int, list[Wrong]] = {
                 from collections import Counter
 
 
-                def census(jaxpr):
+                def census(f, *args):
+                    jaxpr = jax.make_jaxpr(f)(*args).jaxpr
                     return dict(sorted(Counter(e.primitive.name for e in jaxpr.eqns).items()))
                 """,
         ),
@@ -474,7 +498,8 @@ OTHERS: dict[int, list[Wrong]] = {
             "each name counted once",
             "uniform-only",
             """
-                def census(jaxpr):
+                def census(f, *args):
+                    jaxpr = jax.make_jaxpr(f)(*args).jaxpr
                     names = set()
 
                     def walk(program):
@@ -489,6 +514,19 @@ OTHERS: dict[int, list[Wrong]] = {
         ),
     ],
     2: [
+        wrong(
+            "each output computed by jax.core.eval_jaxpr on the jaxpr cut at that equation",
+            "skips-technique",
+            """
+                def run_and_watch(jaxpr, consts, *args):
+                    seen = []
+                    for eqn in jaxpr.eqns:
+                        cut = jaxpr.replace(outvars=[eqn.outvars[0]])
+                        (value,) = jax.core.eval_jaxpr(cut, consts, *args)
+                        seen.append((eqn.primitive.name, tuple(value.shape)))
+                    return jax.core.eval_jaxpr(jaxpr, consts, *args), seen
+                """,
+        ),
         wrong(
             "reads every literal as 1.0",
             "uniform-only",
@@ -621,10 +659,93 @@ OTHERS: dict[int, list[Wrong]] = {
 }
 
 # Correct answers the worked solution does not write: each must get "correct".
-RIGHT: dict[int, list[Right]] = {}
+RIGHT: dict[int, list[Right]] = {
+    1: [
+        right(
+            "a recursive census that adds up the counts of each nested body",
+            """
+                from collections import Counter
+
+
+                def census(f, *args):
+                    def count(jaxpr):
+                        found = Counter()
+                        for eqn in jaxpr.eqns:
+                            found[eqn.primitive.name] += 1
+                            if "jaxpr" in eqn.params:
+                                found += count(eqn.params["jaxpr"].jaxpr)
+                        return found
+
+                    return dict(sorted(count(jax.make_jaxpr(f)(*args).jaxpr).items()))
+                """,
+        ),
+    ],
+    2: [
+        right(
+            "outputs as a tuple, shapes with jnp.shape, a write helper",
+            """
+                def run_and_watch(jaxpr, consts, *args):
+                    env, seen = {}, []
+
+                    def write(names, vals):
+                        for name, val in zip(names, vals, strict=True):
+                            env[name] = val
+
+                    write(jaxpr.constvars, consts)
+                    write(jaxpr.invars, args)
+                    for eqn in jaxpr.eqns:
+                        ins = [read(env, a) for a in eqn.invars]
+                        got = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
+                        got = list(got) if eqn.primitive.multiple_results else [got]
+                        seen.append((eqn.primitive.name, jnp.shape(got[0])))
+                        write(eqn.outvars, got)
+                    return tuple(read(env, a) for a in jaxpr.outvars), seen
+                """,
+        ),
+    ],
+    3: [
+        right(
+            "the equations sliced backwards, more_rules merged with |",
+            """
+                def plan(f, x, rules):
+                    names = [e.primitive.name for e in jax.make_jaxpr(f)(x).jaxpr.eqns[::-1]]
+                    tables = [(rules, "RULES"), (WITH_CONSTANT, "WITH_CONSTANT")]
+                    return [(n, next((t for d, t in tables if n in d), "missing")) for n in names]
+
+
+                more_rules = RULES | {"sqrt": jnp.square, "log1p": jnp.expm1}
+                """,
+        ),
+    ],
+}
 
 # Words the check must say to a wrong answer: (exercise, label) -> words.
 SAYS: dict[tuple[int, str], str] = {}
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "census",
+        mentioned=("(sample, jnp.arange(3.0))",),
+        swaps=(
+            ("counts[eqn.primitive.name] += 1", "counts[eqn.primitive.name] = 1"),
+            ('walk(eqn.params["jaxpr"].jaxpr)', "pass"),
+        ),
+    ),
+    2: generated(
+        "run_and_watch",
+        mentioned=(
+            "(jax.make_jaxpr(dense)(jnp.ones((3, 4)), jnp.zeros(4), jnp.ones((5, 3))).jaxpr, [], "
+            "jnp.ones((3, 4)), jnp.zeros(4), jnp.ones((5, 3)))",
+        ),
+        swaps=(
+            ("tuple(outs[0].shape)", "tuple(eqn.outvars[0].aval.shape)"),
+            ("eqn.primitive.get_bind_params(eqn.params)", "dict(eqn.params)"),
+        ),
+    ),
+    3: generated(
+        "plan",
+        mentioned=("(lambda x: jnp.log1p(jnp.sqrt(x)) * 3.0, jnp.array([0.25, 4.0]), RULES)",),
+        swaps=(("reversed(eqns)", "eqns"), ("if name in rules:", "if name in RULES:")),
+    ),
+}

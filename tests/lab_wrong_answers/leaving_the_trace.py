@@ -3,7 +3,7 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import Generated, Reads, Right, Wrong, right, wrong
+from ._table import Generated, Reads, Right, Wrong, generated, right, wrong
 
 LAB = "leaving-the-trace"
 
@@ -50,7 +50,7 @@ READS: Reads = {
                     return pl.pallas_call(
                         double_kernel,
                         out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
-                        grid=(2,),
+                        grid=(x.shape[0] // 4,),
                         in_specs=[block],
                         out_specs=block,
                         interpret=True,
@@ -65,11 +65,10 @@ READS: Reads = {
                 "exported for float32[n, m]: the columns symbolic too",
                 "skips-technique",
                 """
-                n, m = export.symbolic_shape("n, m")
-                exported = export.export(jax.jit(lambda x: jnp.sin(x).sum(axis=0)))(
-                    jax.ShapeDtypeStruct((n, m), jnp.float32)
-                )
-                blob = exported.serialize(vjp_order=1)
+                def serialized(f, columns):
+                    n, m = export.symbolic_shape("n, m")
+                    exported = export.export(jax.jit(f))(jax.ShapeDtypeStruct((n, m), jnp.float32))
+                    return exported.serialize(vjp_order=1)
                 """,
             ),
         ],
@@ -87,7 +86,7 @@ READS: Reads = {
                     return pl.pallas_call(
                         axpy_kernel,
                         out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
-                        grid=(2,),
+                        grid=(x.shape[0] // 4,),
                         in_specs=[block, block],
                         out_specs=block,
                         interpret=True,
@@ -140,29 +139,32 @@ OTHERS: dict[int, list[Wrong]] = {
             "exported for three rows only",
             "constant",
             """
-                blob = export.export(jax.jit(lambda x: jnp.sin(x).sum(axis=0)))(
-                    jax.ShapeDtypeStruct((3, 4), jnp.float32)
-                ).serialize(vjp_order=1)
+                def serialized(f, columns):
+                    return export.export(jax.jit(f))(
+                        jax.ShapeDtypeStruct((3, columns), jnp.float32)
+                    ).serialize(vjp_order=1)
                 """,
         ),
         wrong(
             "serialized without its VJP",
             "skips-technique",
             """
-                (n,) = export.symbolic_shape("n")
-                blob = export.export(jax.jit(lambda x: jnp.sin(x).sum(axis=0)))(
-                    jax.ShapeDtypeStruct((n, 4), jnp.float32)
-                ).serialize()
+                def serialized(f, columns):
+                    (n,) = export.symbolic_shape("n")
+                    return export.export(jax.jit(f))(
+                        jax.ShapeDtypeStruct((n, columns), jnp.float32)
+                    ).serialize()
                 """,
         ),
         wrong(
             "x instead of sin(x): right near zero",
             "uniform-only",
             """
-                (n,) = export.symbolic_shape("n")
-                blob = export.export(jax.jit(lambda x: x.sum(axis=0)))(
-                    jax.ShapeDtypeStruct((n, 4), jnp.float32)
-                ).serialize(vjp_order=1)
+                def serialized(f, columns):
+                    (n,) = export.symbolic_shape("n")
+                    return export.export(jax.jit(lambda x: x.sum(axis=0)))(
+                        jax.ShapeDtypeStruct((n, columns), jnp.float32)
+                    ).serialize(vjp_order=1)
                 """,
         ),
     ],
@@ -203,7 +205,7 @@ OTHERS: dict[int, list[Wrong]] = {
                     return pl.pallas_call(
                         _kernel,
                         out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
-                        grid=(2,),
+                        grid=(x.shape[0] // 4,),
                         in_specs=[first, first],
                         out_specs=block,
                         interpret=True,
@@ -238,7 +240,7 @@ RIGHT: dict[int, list[Right]] = {
                     return pl.pallas_call(
                         kernel,
                         out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
-                        grid=(2,),
+                        grid=(len(x) // 4,),
                         in_specs=specs[:2],
                         out_specs=specs[2],
                         interpret=True,
@@ -252,4 +254,26 @@ RIGHT: dict[int, list[Right]] = {
 SAYS: dict[tuple[int, str], str] = {}
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
-GENERATED: dict[int, Generated] = {}
+GENERATED: dict[int, Generated] = {
+    1: generated(
+        "host_cumsum",
+        mentioned=("(jnp.arange(3.0),)",),
+        swaps=(
+            ('vmap_method="sequential"', 'vmap_method="expand_dims"'),
+            ("np.cumsum(v)", "np.cumprod(v)"),
+        ),
+    ),
+    2: generated(
+        "serialized",
+        mentioned=("(lambda x: jnp.sin(x).sum(axis=0), 4)",),
+        swaps=(("serialize(vjp_order=1)", "serialize()"), ("(n, columns)", "(3, columns)")),
+    ),
+    3: generated(
+        "axpy",
+        mentioned=("(jnp.arange(8.0), jnp.ones(8))",),
+        swaps=(
+            ("x_ref[...] * 2.0 + y_ref[...]", "x_ref[...] * 2.0 - y_ref[...]"),
+            ("lambda i: (i,)", "lambda i: (0,)"),
+        ),
+    ),
+}
