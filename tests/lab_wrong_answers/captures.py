@@ -3,7 +3,7 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import PREDICTION, Generated, Reads, Right, Wrong, generated, not_applicable, wrong
+from ._table import Generated, Reads, Right, Wrong, generated, wrong
 
 LAB = "captures"
 
@@ -149,19 +149,57 @@ OTHERS: dict[int, list[Wrong]] = {
             "every call sees the new steps and traces",
             "constant",
             """
-                predicted_values = [3.0, 10.0, 5.0]
-                predicted_traces = [1, 2, 3]
+                def replay(calls):
+                    results, counts = [], []
+                    for x, new_steps in calls:
+                        results.append(x * new_steps)
+                        counts.append(len(counts) + 1)
+                    return results, counts
                 """,
         ),
         wrong(
             "values as if the cache saw steps",
             "skips-technique",
             """
-                predicted_values = [3.0, 10.0, 5.0]
-                predicted_traces = [1, 1, 2]
+                def replay(calls):
+                    steps = None
+                    traces = []
+
+                    @jax.jit
+                    def times_steps(x):
+                        traces.append(x.shape)
+                        return x * steps
+
+                    results, counts = [], []
+                    for x, new_steps in calls:
+                        steps = new_steps
+                        times_steps(x)
+                        results.append(x * new_steps)
+                        counts.append(len(traces))
+                    return results, counts
                 """,
         ),
-        not_applicable("uniform-only", PREDICTION),
+        wrong(
+            "the first entry times steps: right on a uniform x",
+            "uniform-only",
+            """
+                def replay(calls):
+                    steps = None
+                    traces = []
+
+                    @jax.jit
+                    def times_steps(x):
+                        traces.append(x.shape)
+                        return jnp.full_like(x, x[0]) * steps
+
+                    results, counts = [], []
+                    for x, new_steps in calls:
+                        steps = new_steps
+                        results.append(times_steps(x))
+                        counts.append(len(traces))
+                    return results, counts
+                """,
+        ),
     ],
     3: [
         wrong(
@@ -225,13 +263,12 @@ GENERATED: dict[int, Generated] = {
         ),
     ),
     2: generated(
-        "predicted_values",
-        why_not={
-            "hard-coded": "a prediction of the exercise's own three calls: the right "
-            "prediction is the hard-coded answer; the check counts with JAX's log",
-            "mentioned-only": "a prediction, not a function: there is no input to shape",
-            "swapped": "a prediction, not code: there is no primitive to swap",
-        },
+        "replay",
+        mentioned=("([(jnp.ones(3), 3), (jnp.ones(3) * 2.0, 5), (jnp.ones(4), 5)],)",),
+        swaps=(
+            ("    @jax.jit\n", ""),
+            ("counts.append(len(traces))", "counts.append(len(set(traces)))"),
+        ),
     ),
     3: generated(
         "times_n",

@@ -121,6 +121,18 @@ OTHERS: dict[int, list[Wrong]] = {
                     return time.perf_counter() - start
                 """,
         ),
+        wrong(
+            "waits only for a result shaped like the text's squash_jit(x), a float32[1000]",
+            "uniform-only",
+            """
+                def time_it(f):
+                    start = time.perf_counter()
+                    result = f()
+                    if getattr(result, "shape", None) == (1000,):
+                        result.block_until_ready()
+                    return time.perf_counter() - start
+                """,
+        ),
     ],
     2: [
         wrong(
@@ -271,14 +283,14 @@ SAYS: dict[tuple[int, str], str] = {}
 GENERATED: dict[int, Generated] = {
     1: generated(
         "time_it",
+        # time_it's one argument is a function, matched by identity: the text's is the one
+        # it answers for (the solution's seconds for it, f not called); a result shaped like
+        # the text's is the hand-written "waits only for a result shaped like..." in OTHERS
+        mentioned=("(lambda: squash_jit(x),)",),
         swaps=(
             ("jax.block_until_ready(f())", "f()"),
             ("jax.block_until_ready(f())", "jax.block_until_ready(jax.tree.leaves(f())[0])"),
         ),
-        why_not={
-            "mentioned-only": "time_it's one argument is a function: there is no shape or "
-            "dtype to answer only for, so this kind is the solution itself",
-        },
     ),
     2: generated(
         "stages",

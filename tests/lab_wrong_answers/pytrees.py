@@ -3,7 +3,7 @@ answers, the words its checks must say, and how its generated wrong answers are 
 
 from __future__ import annotations
 
-from ._table import Generated, Reads, Right, Wrong, generated, not_applicable, wrong
+from ._table import Generated, Reads, Right, Wrong, generated, wrong
 
 LAB = "pytrees"
 
@@ -150,6 +150,10 @@ OTHERS: dict[int, list[Wrong]] = {
                     w: jax.Array
                     b: jax.Array
                     name: str
+
+
+                def make_layer(w, b, name):
+                    return Layer(w=w, b=b, name=name)
                 """,
         ),
         wrong(
@@ -162,10 +166,27 @@ OTHERS: dict[int, list[Wrong]] = {
                     w: jax.Array
                     b: jax.Array
                     name: str
+
+
+                def make_layer(w, b, name):
+                    return Layer(w=w, b=b, name=name)
                 """,
         ),
-        not_applicable(
-            "uniform-only", "the check builds its own layers: a Layer has no inputs of its own"
+        wrong(
+            "w filled with its first entry: right on a uniform w",
+            "uniform-only",
+            """
+                @jax.tree_util.register_dataclass
+                @dataclasses.dataclass
+                class Layer:
+                    w: jax.Array
+                    b: jax.Array
+                    name: str = dataclasses.field(metadata=dict(static=True))
+
+
+                def make_layer(w, b, name):
+                    return Layer(w=jnp.full_like(w, w.ravel()[0]), b=b, name=name)
+                """,
         ),
     ],
     4: [
@@ -217,17 +238,12 @@ GENERATED: dict[int, Generated] = {
         ),
     ),
     3: generated(
-        "Layer",
+        "make_layer",
+        mentioned=('(jnp.ones(2), jnp.zeros(2), "dense")',),
         swaps=(
             ("@jax.tree_util.register_dataclass\n", ""),
             ("dataclasses.field(metadata=dict(static=True))", "dataclasses.field()"),
         ),
-        why_not={
-            "hard-coded": "Layer is a class: the check builds layers of its own arrays and "
-            "reads their leaves and treedefs, there is no result to look up",
-            "mentioned-only": "Layer is a class, whose instances the check builds: the text "
-            "mentions no input to shape it for",
-        },
     ),
     4: generated(
         "make_zeros",

@@ -4,13 +4,11 @@ answers, the words its checks must say, and how its generated wrong answers are 
 from __future__ import annotations
 
 from ._table import (
-    PREDICTION,
     Generated,
     Reads,
     Right,
     Wrong,
     generated,
-    not_applicable,
     right,
     wrong,
 )
@@ -88,12 +86,20 @@ READS: Reads = {
                 "the right counts written as strings",
                 "constant",
                 """
-                predicted = {
-                    "ones((2, 2))": "1",
-                    "ones((2, 2)).T": "0",
-                    "ones(4, float16)": "1",
-                    "True": "1",
-                }
+                def new_traces(f, args):
+                    seen = []
+
+                    def counted(x):
+                        seen.append(jax.typeof(x))
+                        return f(x)
+
+                    jitted = jax.jit(counted)
+                    added = []
+                    for x in args:
+                        before = len(seen)
+                        jitted(x)
+                        added.append(str(len(seen) - before))
+                    return added
                 """,
             ),
         ],
@@ -142,21 +148,39 @@ OTHERS: dict[int, list[Wrong]] = {
             "every call traces",
             "constant",
             """
-                predicted = {
-                    "ones((2, 2))": 1, "ones((2, 2)).T": 1, "ones(4, float16)": 1, "True": 1
-                }
+                def new_traces(f, args):
+                    return [1] * len(args)
                 """,
         ),
         wrong(
             "a bool is weakly typed like an int",
             "skips-technique",
             """
-                predicted = {
-                    "ones((2, 2))": 1, "ones((2, 2)).T": 0, "ones(4, float16)": 1, "True": 0
-                }
+                def new_traces(f, args):
+                    seen, added = set(), []
+                    for x in args:
+                        if isinstance(x, (bool, int, float)):
+                            key = "a weakly typed Python number"
+                        else:
+                            key = (jnp.shape(x), jnp.result_type(x))
+                        added.append(0 if key in seen else 1)
+                        seen.add(key)
+                    return added
                 """,
         ),
-        not_applicable("uniform-only", PREDICTION),
+        wrong(
+            "keyed by the first value as well as the type: right on all-ones arguments",
+            "uniform-only",
+            """
+                def new_traces(f, args):
+                    seen, added = set(), []
+                    for x in args:
+                        key = (str(jax.typeof(x)), float(jnp.ravel(jnp.asarray(x))[0]))
+                        added.append(0 if key in seen else 1)
+                        seen.add(key)
+                    return added
+                """,
+        ),
     ],
     2: [
         wrong(
@@ -357,19 +381,21 @@ RIGHT: dict[int, list[Right]] = {
 
 # Words the check must say to a wrong answer: (exercise, label) -> words.
 SAYS: dict[tuple[int, str], str] = {
-    (1, "the right counts written as strings"): "to a number, not '1'",
+    (1, "the right counts written as strings"): "is '1', a str: it should be a number",
 }
 
 # How the generated wrong answers (a)-(c) of each exercise are made (docs/guide/labs.md).
 GENERATED: dict[int, Generated] = {
     1: generated(
-        "predicted",
-        why_not={
-            "hard-coded": "a prediction of the traces of the exercise's own four calls: the "
-            "right prediction is the hard-coded answer; the check counts with JAX's log",
-            "mentioned-only": "a prediction, not a function: there is no input to shape",
-            "swapped": "a prediction, not code: there is no primitive to swap",
-        },
+        "new_traces",
+        mentioned=(
+            "(lambda x: 3 * x + 1, [jnp.ones(4), jnp.ones((2, 2)), jnp.ones((2, 2)).T, "
+            "jnp.ones(4, jnp.float16), True])",
+        ),
+        swaps=(
+            ("jitted = jax.jit(counted)", "jitted = counted"),
+            ("        jitted(x)\n", "        jitted(jnp.asarray(x, jnp.float32))\n"),
+        ),
     ),
     2: generated(
         "retraces",

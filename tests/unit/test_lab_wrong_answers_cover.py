@@ -279,8 +279,11 @@ REWRITTEN = {("primitives", 1), ("interpreter", 3), ("pytrees", 2), ("tracers", 
 MADE_FUNCTIONS = {
     ("pytrees", 1),
     ("pytrees", 2),
+    ("pytrees", 3),
     ("control-flow", 3),
+    ("retracing", 1),
     ("retracing", 2),
+    ("captures", 2),
     ("tracers", 2),
     ("tracers", 3),
 }
