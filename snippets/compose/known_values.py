@@ -2,16 +2,18 @@ import jax
 import jax.numpy as jnp
 
 
-def pick(x):
+def halve(x):
     with jax.ensure_compile_time_eval():
-        n = jnp.asarray(x.shape[0])  # the shape is known, so n is a concrete array
-        big = bool(n > 2)  # and a Python if may read it
+        sizes = jnp.cumprod(jnp.arange(1, 5))  # [1, 2, 6, 24], computed now
+        steps = int(sizes[2])  # a concrete array, so int() gives a loop bound
         try:
             bool(x.sum() > 0)  # x itself is still only a type
         except jax.errors.ConcretizationTypeError as err:
             print(type(err).__name__, "for x.sum() > 0")
-    print("n is", type(n).__name__, int(n), "; big:", big)
-    return x * 2 if big else x
+    print("loop bound:", steps)
+    for _ in range(steps):
+        x = x / 2
+    return x
 
 
-print(jax.jit(pick)(jnp.ones(3)))
+print(jax.jit(halve)(jnp.ones(3)))

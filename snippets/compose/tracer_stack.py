@@ -3,7 +3,7 @@ import jax.numpy as jnp
 
 
 def layers(x):
-    """The tracer classes from the outside in: each wraps the value of the level below."""
+    """The tracer classes from the outside in (reads internal attributes: for looking only)."""
     names = []
     while isinstance(x, jax.core.Tracer):
         names.append(type(x).__name__)

@@ -2,6 +2,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+# add_half comes from the block above
 body_traces = []
 
 

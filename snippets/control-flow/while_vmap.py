@@ -2,6 +2,8 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from bookexec.facts import record  # hidden
+
 
 def double_past_100(x):
     """Double x until it reaches 100, counting the doublings."""
@@ -23,4 +25,9 @@ print("values:", values)
 print("steps: ", steps)
 loop = jax.make_jaxpr(jax.vmap(double_past_100))(starts).eqns[-1]  # the while equation
 print("cond_jaxpr:", loop.params["cond_jaxpr"])
-print(jax.jit(jax.vmap(double_past_100)).lower(starts).as_text())  # what XLA receives
+print("body_jaxpr:", loop.params["body_jaxpr"])
+# hidden: begin
+lowered = jax.jit(jax.vmap(double_past_100)).lower(starts).as_text()
+record("or_reduce", str("applies stablehlo.or" in lowered))
+record("selects", lowered.count("stablehlo.select"))
+# hidden: end

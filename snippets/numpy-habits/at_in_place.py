@@ -22,7 +22,7 @@ versions = {
 keys = {"input, kept by caller": "kept", "input, donated": "donated", "made inside": "inner"}
 # hidden: end
 for label, jitted in versions.items():
-    hlo = jitted.lower(x).compile().as_text()  # what XLA compiled
+    hlo = jitted.lower(x).compile().as_text()  # XLA's text: fine to look at, not an API
     entry = hlo[hlo.index("ENTRY") :]
     copies = sum(" copy(" in line for line in entry.splitlines())
     update = "dynamic-update-slice(" in hlo

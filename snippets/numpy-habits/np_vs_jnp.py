@@ -1,17 +1,18 @@
+import math
+
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 
-def flatten_np(x):
-    return x.reshape(np.prod(x.shape))  # a Python integer while tracing
+def scale_static(x):
+    return x / math.prod(x.shape)  # a Python int while tracing (x.size is the same number)
 
 
-def scale_jnp(x):
+def scale_traced(x):
     return x / jnp.prod(jnp.array(x.shape))  # a traced array
 
 
 m = jnp.ones((2, 3))
-print(jax.make_jaxpr(flatten_np)(m))
-print(jax.make_jaxpr(scale_jnp)(m))
-print("np.prod of the shape while tracing:", type(np.prod(m.shape)).__name__)
+print(jax.make_jaxpr(scale_static)(m))
+print(jax.make_jaxpr(scale_traced)(m))
+print("math.prod of the shape:", type(math.prod(m.shape)).__name__)

@@ -8,7 +8,8 @@ print("NumPy array after writing into a slice of it:", x_np)
 
 x = jnp.asarray(x_np)  # JAX copies the data into a buffer of its own
 x_np[1] = -1.0
-print("JAX array after the NumPy array changed:     ", x)
+print("the NumPy array, changed after the copy:     ", x_np)
+print("the JAX array made before that change:       ", x)
 
 back = np.asarray(x)  # NumPy's view of that buffer is read-only
 print("np.asarray(x) is writeable:", back.flags.writeable)

@@ -1,4 +1,3 @@
-# nothing from the block above
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -15,5 +15,5 @@ def report(label):
 
 
 report("default")
-jax.config.update("jax_enable_x64", True)  # from here on new arrays are 64-bit; set it at start-up
-report("x64    ")
+with jax.enable_x64(True):  # 64-bit only inside this block
+    report("x64    ")
