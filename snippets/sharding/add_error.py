@@ -2,9 +2,9 @@
 import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 
-bias = jax.device_put(jnp.zeros(10), NamedSharding(grid, Spec("data")))
+bias = jax.device_put(jnp.zeros(10), NamedSharding(grid, P("data")))
 print("hidden:", jax.typeof(hidden))
 print("bias:  ", jax.typeof(bias))
 jax.make_jaxpr(jnp.add)(hidden, bias)

@@ -1,11 +1,11 @@
 # Grid, place and feats come from the blocks above
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-weights = place((12, 10), Spec("model", None))  # 12 features split like feats' columns
+weights = place((12, 10), P("model", None))  # 12 features split like feats' columns
 COLLECTIVES = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all")
 
 
@@ -17,10 +17,10 @@ def collectives(fn, *args):
 
 
 outcomes = {
-    "rows": Spec("data", None),
-    "columns": Spec(None, "data"),
-    "copy": Spec(None, None),
-    "unreduced": Spec("data", None, unreduced={"model"}),
+    "rows": P("data", None),
+    "columns": P(None, "data"),
+    "copy": P(None, None),
+    "unreduced": P("data", None, unreduced={"model"}),
 }
 with jax.set_mesh(grid):
     for name, spec in outcomes.items():
@@ -42,12 +42,12 @@ with jax.set_mesh(grid):
         "partial + 1.0": lambda: partial + 1.0,
         "sin(partial)": lambda: jnp.sin(partial),
         "jnp.mean(partial)": lambda: jnp.mean(partial),
-        "partial @ w": lambda: partial @ place((10, 4), Spec(None, None)),
+        "partial @ w": lambda: partial @ place((10, 4), P(None, None)),
     }
     for name, use in uses.items():
         try:
             use()
         except Exception as error:  # ShardingTypeError has no public name
             print(f"{name}: {type(error).__name__}: {str(error).splitlines()[0]}")
-    summed = jax.sharding.reshard(partial, Spec("data", None))
-    print("reshard(partial, Spec('data', None)) + 1.0:", jax.typeof(summed + 1.0))
+    summed = jax.sharding.reshard(partial, P("data", None))
+    print("reshard(partial, P('data', None)) + 1.0:", jax.typeof(summed + 1.0))

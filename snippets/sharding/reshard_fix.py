@@ -1,10 +1,10 @@
 # Grid, hidden and bias come from the blocks above
 import jax
-from jax.sharding import reshard
+from jax.sharding import PartitionSpec as P, reshard
 
 
 def add_bias(h, b):
-    return h + reshard(b, jax.P(None))  # one full copy of b on every device
+    return h + reshard(b, P(None))  # one full copy of b on every device
 
 
 with jax.set_mesh(grid):

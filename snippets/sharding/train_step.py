@@ -3,20 +3,20 @@ import re
 
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-batch = place((8, 12), Spec("data", None))  # examples split over data: data parallel
+batch = place((8, 12), P("data", None))  # examples split over data: data parallel
 params = {
-    "hidden": place((12, 16), Spec(None, "model")),  # hidden units split over model
-    "out": place((16, 1), Spec("model", None)),
+    "hidden": place((12, 16), P(None, "model")),  # hidden units split over model
+    "out": place((16, 1), P("model", None)),
 }
 
 
 def loss(params, x):
     h = jnp.tanh(x @ params["hidden"])
-    y = jnp.matmul(h, params["out"], out_sharding=Spec("data", None))  # sums over model
+    y = jnp.matmul(h, params["out"], out_sharding=P("data", None))  # sums over model
     return jnp.mean(y**2)
 
 
