@@ -1,4 +1,7 @@
 # Grid, place and feats come from the blocks above
+import re
+from collections import Counter
+
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
@@ -7,13 +10,14 @@ from bookexec.facts import record  # hidden
 
 weights = place((12, 10), P("model", None))  # 12 features split like feats' columns
 COLLECTIVES = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all")
+# A GPU or TPU compiler may split a collective into an asynchronous `-start`/`-done` pair.
+CALL = re.compile(rf" ({'|'.join(COLLECTIVES)})(?:-start)?\(")
 
 
 def collectives(fn, *args):
     """How many of each collective the compiled program runs, read from its HLO text."""
-    text = jax.jit(fn).lower(*args).compile().as_text()
-    counts = {op: text.count(f" {op}(") for op in COLLECTIVES}
-    return {op: n for op, n in counts.items() if n}
+    found = Counter(CALL.findall(jax.jit(fn).lower(*args).compile().as_text()))
+    return {op: found[op] for op in COLLECTIVES if found[op]}
 
 
 outcomes = {
