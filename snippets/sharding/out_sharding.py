@@ -12,7 +12,7 @@ def dense(x, w, where=ROWS_OVER_DATA):
 
 with jax.set_mesh(grid):
     traced = jax.make_jaxpr(dense)(feats, kernel)
-    hidden = jax.jit(dense)(feats, kernel)
+    dense_out = jax.jit(dense)(feats, kernel)
     other = jax.make_jaxpr(lambda x, w: dense(x, w, P(None, "data")))(feats, kernel)
 
 print(traced)
@@ -20,5 +20,5 @@ eqn = traced.jaxpr.eqns[0]
 print(eqn.primitive, "params:")
 for name, value in eqn.params.items():
     print(f"    {name} = {value!r}")
-print("jit result:         ", jax.typeof(hidden))
+print("jit result:         ", jax.typeof(dense_out))
 print("asking (None, data):", other.out_avals[0])

@@ -15,7 +15,7 @@ def listen(name, seconds, **kwargs):
     events.append(name)
 
 
-def compilations():
+def compilations():  # the event name is JAX's internal one, not a documented API
     return events.count("/jax/core/compile/backend_compile_duration")
 
 

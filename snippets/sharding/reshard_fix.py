@@ -1,4 +1,4 @@
-# Grid, hidden and bias come from the blocks above
+# Grid, dense_out and bias come from the blocks above
 import jax
 from jax.sharding import PartitionSpec as P, reshard
 
@@ -8,4 +8,4 @@ def add_bias(h, b):
 
 
 with jax.set_mesh(grid):
-    print(jax.make_jaxpr(add_bias)(hidden, bias))
+    print(jax.make_jaxpr(add_bias)(dense_out, bias))

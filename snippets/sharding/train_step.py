@@ -36,7 +36,7 @@ with jax.set_mesh(grid):
     print("updated params keep their types:", same)
     talk = collectives(train_step, params, batch)
     print("collectives in the compiled step:", talk)
-    compiled = jax.jit(train_step).lower(params, batch).compile().as_text()
+    compiled = train_step.lower(params, batch).compile().as_text()
 reduced = []  # what each all-reduce carries, as XLA typed it (layouts dropped)
 for line in compiled.splitlines():
     if " all-reduce(" in line and " = " in line:
