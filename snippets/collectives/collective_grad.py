@@ -13,7 +13,7 @@ w = jax.device_put(jnp.float32(2.0), NamedSharding(ring, P()))
 grad_jaxpr = jax.make_jaxpr(jax.grad(loss))(w, xs)
 backward = grad_jaxpr.eqns[-1].params["jaxpr"]  # the shard_map of the backward pass
 print(backward)
-with jax.set_mesh(ring):
+with jax.set_mesh(ring):  # eager grad of a shard_map on an Explicit mesh needs it in context
     print("d loss / d w:", jax.grad(loss)(w, xs), "= sum of xs:", xs.sum())
 
 

@@ -14,11 +14,11 @@ def gather_then_multiply(a, b):
 
 
 def multiply_while_passing(a, b):
-    me, rows = jax.lax.axis_index("i"), a.shape[0]
-    out = jnp.zeros((8 * rows, b.shape[1]))
-    for step in range(8):
-        owner = (me - step) % 8  # whose rows this device holds at this step
-        passed = jax.lax.ppermute(a, "i", perm=shift) if step < 7 else None  # send them on...
+    me, n, rows = jax.lax.axis_index("i"), jax.lax.axis_size("i"), a.shape[0]
+    out = jnp.zeros((n * rows, b.shape[1]))
+    for step in range(n):
+        owner = (me - step) % n  # whose rows this device holds at this step
+        passed = jax.lax.ppermute(a, "i", perm=shift) if step < n - 1 else None  # send them on...
         out = jax.lax.dynamic_update_slice_in_dim(out, a @ b, owner * rows, axis=0)  # ...and use
         a = passed
     return out

@@ -1,13 +1,18 @@
 # ring, xs, P and total come from the blocks above
+import re
+from collections import Counter
+
 import jax
 
-OPS = ("all-reduce(", "all-gather(", "collective-permute(", "reduce-scatter(")
+OPS = ("all-reduce", "all-gather", "collective-permute", "reduce-scatter")
+# A GPU or TPU compiler may split a collective into an asynchronous `-start`/`-done` pair.
+CALL = re.compile(rf" ({'|'.join(OPS)})(?:-start)?\(")
 
 
 def collectives(f, *args):
     """Collective operations in the program XLA compiled, by name."""
-    hlo = jax.jit(f).lower(*args).compile().as_text()
-    return {op[:-1]: n for op in OPS if (n := hlo.count(op))}
+    found = Counter(CALL.findall(jax.jit(f).lower(*args).compile().as_text()))
+    return {op: found[op] for op in OPS if found[op]}
 
 
 def global_sum(v):

@@ -1,7 +1,8 @@
 # ring, xs and P come from the first block
 import jax
 
-shift = [(d, (d + 1) % 8) for d in range(8)]  # device d sends its block to device d + 1
+n = ring.shape["i"]  # devices along the ring
+shift = [(d, (d + 1) % n) for d in range(n)]  # device d sends its block to device d + 1
 
 
 def rotate(block):

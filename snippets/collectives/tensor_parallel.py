@@ -20,7 +20,7 @@ def scattered(x_part, w_rows):  # the same sum, of which each device keeps two f
     return jnp.tanh(part)
 
 
-def collectives(jaxpr):
+def collective_eqns(jaxpr):
     kinds = ("psum_invariant", "pvary", "reduce_scatter", "all_gather")
     return [
         f"{e.primitive.name} -> {e.outvars[0].aval.str_short(short_dtypes=True)}"
@@ -48,8 +48,8 @@ def compare(fn, out_specs):  # against the unsharded layer: values, gradients, c
     )
     forward = jax.make_jaxpr(sharded)(x_split, w_split).eqns[0].params["jaxpr"]
     backward = jax.make_jaxpr(jax.grad(total))(w_split).eqns[-1].params["jaxpr"]
-    print("  forward: ", collectives(forward))
-    print("  backward:", collectives(backward))
+    print("  forward: ", collective_eqns(forward))
+    print("  backward:", collective_eqns(backward))
 
 
 with jax.set_mesh(ring):

@@ -1,4 +1,4 @@
-# predict, w, x, export and stable come from the blocks above
+# predict, w, x and export come from the blocks above
 import jax
 import jax.numpy as jnp
 
@@ -11,11 +11,13 @@ print("tpu export, platform check off:", bool(jnp.allclose(tpu_only.call(w, x), 
 
 a = jnp.arange(16.0).reshape(4, 4) / 10 + jnp.eye(4)
 pivoted_qr = jax.jit(lambda m: jax.lax.linalg.qr(m, pivoting=True))
-print("lapack_sgeqp3_ffi is on the stable list:", "lapack_sgeqp3_ffi" in stable)
 try:
     export.export(pivoted_qr)(a)
 except ValueError as err:
-    print("ValueError:", str(err).splitlines()[0])
+    refusal, call, advice = str(err).splitlines()
+    print("ValueError:", refusal)
+    print(call.split(" {")[0], "{...}")  # the call; its attributes and source location follow
+    print(advice)
 
 allowed = export.DisabledSafetyCheck.custom_call("lapack_sgeqp3_ffi")
 exported_qr = export.export(pivoted_qr, disabled_checks=[allowed])(a)

@@ -20,7 +20,7 @@ replicated, by_rows = NamedSharding(mesh, P()), NamedSharding(mesh, P("batch"))
 placed_predict = jax.jit(predict, in_shardings=(replicated, by_rows))
 shapes = (jax.ShapeDtypeStruct((3, 2), jnp.float32), jax.ShapeDtypeStruct((16, 3), jnp.float32))
 exported = export.export(placed_predict)(*shapes)  # shapes and shardings, no data needed
-print("devices:", exported.nr_devices, " in_shardings_hlo:", exported.in_shardings_hlo)
+print("devices:", exported.nr_devices)
 print("specs:", [s.spec for s in exported.in_shardings_jax(mesh)])
 main = next(line for line in exported.mlir_module().splitlines() if "@main" in line)
 print(re.sub(r" loc\([^)]*\)", "", main).strip().rstrip(" {"))

@@ -21,12 +21,6 @@ print(jax.jit(sinc)(xs))
 print("host function handed a jax.Array:", is_jax_array, " a NumPy array:", is_numpy_array)
 print("  on", devices)
 
-
-def host_sinc_in_jax(x):
-    return jnp.sinc(x)  # JAX itself, called from inside the compiled program
-
-
-print(jax.jit(lambda x: jax.pure_callback(host_sinc_in_jax, x, x))(xs))
 jaxpr = jax.make_jaxpr(sinc)(xs)
 (eqn,) = jaxpr.jaxpr.eqns
 print(eqn.primitive.name, "params:", sorted(eqn.params), "effects:", eqn.effects)

@@ -1,6 +1,5 @@
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax.extend.core import Primitive
 
 cyclic_shift_p = Primitive("cyclic_shift")  # a name for the jaxpr, and empty rule tables
@@ -13,17 +12,25 @@ def cyclic_shift(x, shift=1):
 
 @cyclic_shift_p.def_abstract_eval
 def cyclic_shift_abstract(x, *, shift):
-    # The output's type, from the input's. `update` starts from the whole input type, so the
-    # weak type, sharding and memory space carry over where a new ShapedArray would drop them.
-    return x.update(shape=x.shape, dtype=x.dtype)
+    # The type rule is the primitive's contract: refuse what the implementation cannot do.
+    if x.ndim == 0:
+        raise TypeError(f"cyclic_shift needs an array with at least one axis, got {x}")
+    # `update` starts from the whole input type, so the weak type, sharding and memory space
+    # carry over where a new ShapedArray would drop them.
+    return x.update()
 
 
 @cyclic_shift_p.def_impl
 def cyclic_shift_impl(x, *, shift):
-    return jnp.asarray(np.roll(np.asarray(x), shift, axis=-1))  # eager: plain NumPy
+    return jnp.roll(x, shift, axis=-1)  # eager: operations JAX already has
 
 
 x = jnp.arange(5.0)
 print("eager:", cyclic_shift(x))
 print(jax.make_jaxpr(cyclic_shift)(x))
-print("weak type of a Python scalar kept:", jax.eval_shape(cyclic_shift, 1.0).weak_type)
+weak = jax.ShapeDtypeStruct((5,), jnp.float32, weak_type=True)
+print("weak type kept:", jax.eval_shape(cyclic_shift, weak).weak_type)
+try:
+    jax.eval_shape(cyclic_shift, 1.0)
+except TypeError as err:
+    print("TypeError:", err)

@@ -14,6 +14,9 @@ def sum_diff(a, b):
 
 @sum_diff_p.def_abstract_eval
 def sum_diff_abstract(a, b):
+    # Operand checks belong here: a bad call fails while tracing, not deep in the lowering.
+    if a.shape != b.shape or a.dtype != b.dtype:
+        raise TypeError(f"sum_diff needs operands of one shape and dtype, got {a} and {b}")
     return [a.update(), a.update()]  # one type per result
 
 
@@ -46,6 +49,10 @@ batching.primitive_batchers[sum_diff_p] = sum_diff_batch
 a, b = jnp.array([3.0, 1.0]), jnp.array([1.0, 2.0])
 print("sum_diff:", sum_diff(a, b))
 print(jax.make_jaxpr(sum_diff)(a, b))
+try:
+    jax.make_jaxpr(sum_diff)(a, jnp.arange(2))
+except TypeError as err:
+    print("TypeError:", err)
 
 
 def squares(a, b):

@@ -1,4 +1,4 @@
-# grid, feats and Spec come from the blocks above
+# grid, feats and P come from the blocks above
 import jax
 from jax.sharding import get_abstract_mesh
 
@@ -15,5 +15,5 @@ with jax.set_mesh(grid):
     print("inside jax.set_mesh(grid):")
     which_mesh(feats)
     jax.jit(which_mesh)(feats)
-    jax.shard_map(which_mesh, out_specs=Spec("data", "model"))(feats)
+    jax.shard_map(which_mesh, out_specs=P("data", "model"))(feats)
     print("the same mesh, without its devices:", get_abstract_mesh() == grid.abstract_mesh)

@@ -3,7 +3,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.sharding import Mesh, NamedSharding
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
@@ -13,13 +13,13 @@ advice = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))  # Auto 
 def layer(x, w):
     h = jnp.tanh(x @ w)
     # A request in the middle of the program: keep h's rows over data, columns over model.
-    return jax.lax.with_sharding_constraint(h, NamedSharding(advice, Spec("data", "model")))
+    return jax.lax.with_sharding_constraint(h, NamedSharding(advice, P("data", "model")))
 
 
 fast_layer = jax.jit(
     layer,
-    in_shardings=(NamedSharding(advice, Spec("data", None)), NamedSharding(advice, Spec())),
-    out_shardings=NamedSharding(advice, Spec("data", None)),
+    in_shardings=(NamedSharding(advice, P("data", None)), NamedSharding(advice, P())),
+    out_shardings=NamedSharding(advice, P("data", None)),
 )
 x, w = jnp.ones((8, 16)), jnp.ones((16, 4))
 print(jax.make_jaxpr(fast_layer)(x, w))

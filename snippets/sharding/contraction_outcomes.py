@@ -1,26 +1,30 @@
 # Grid, place and feats come from the blocks above
+import re
+from collections import Counter
+
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-weights = place((12, 10), Spec("model", None))  # 12 features split like feats' columns
+weights = place((12, 10), P("model", None))  # 12 features split like feats' columns
 COLLECTIVES = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all")
+# A GPU or TPU compiler may split a collective into an asynchronous `-start`/`-done` pair.
+CALL = re.compile(rf" ({'|'.join(COLLECTIVES)})(?:-start)?\(")
 
 
 def collectives(fn, *args):
     """How many of each collective the compiled program runs, read from its HLO text."""
-    text = jax.jit(fn).lower(*args).compile().as_text()
-    counts = {op: text.count(f" {op}(") for op in COLLECTIVES}
-    return {op: n for op, n in counts.items() if n}
+    found = Counter(CALL.findall(jax.jit(fn).lower(*args).compile().as_text()))
+    return {op: found[op] for op in COLLECTIVES if found[op]}
 
 
 outcomes = {
-    "rows": Spec("data", None),
-    "columns": Spec(None, "data"),
-    "copy": Spec(None, None),
-    "unreduced": Spec("data", None, unreduced={"model"}),
+    "rows": P("data", None),
+    "columns": P(None, "data"),
+    "copy": P(None, None),
+    "unreduced": P("data", None, unreduced={"model"}),
 }
 with jax.set_mesh(grid):
     for name, spec in outcomes.items():
@@ -42,12 +46,12 @@ with jax.set_mesh(grid):
         "partial + 1.0": lambda: partial + 1.0,
         "sin(partial)": lambda: jnp.sin(partial),
         "jnp.mean(partial)": lambda: jnp.mean(partial),
-        "partial @ w": lambda: partial @ place((10, 4), Spec(None, None)),
+        "partial @ w": lambda: partial @ place((10, 4), P(None, None)),
     }
     for name, use in uses.items():
         try:
             use()
         except Exception as error:  # ShardingTypeError has no public name
             print(f"{name}: {type(error).__name__}: {str(error).splitlines()[0]}")
-    summed = jax.sharding.reshard(partial, Spec("data", None))
-    print("reshard(partial, Spec('data', None)) + 1.0:", jax.typeof(summed + 1.0))
+    summed = jax.sharding.reshard(partial, P("data", None))
+    print("reshard(partial, P('data', None)) + 1.0:", jax.typeof(summed + 1.0))

@@ -1,9 +1,9 @@
 # Grid and place come from the blocks above
 import jax
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 from jax.sharding import reshard
 
-tile = place((8, 12), Spec("data", "model"))
+tile = place((8, 12), P("data", "model"))
 
 
 def last_line(error):
@@ -12,12 +12,12 @@ def last_line(error):
 
 def branches(x, flag):
     # one branch keeps the placement, the other gathers a full copy
-    return jax.lax.cond(flag, lambda v: v, lambda v: reshard(v, Spec()), x)
+    return jax.lax.cond(flag, lambda v: v, lambda v: reshard(v, P()), x)
 
 
 def loop(x):
     # the carry comes back with another placement than it went in with
-    return jax.lax.scan(lambda c, _: (reshard(c, Spec()), None), x, length=3)
+    return jax.lax.scan(lambda c, _: (reshard(c, P()), None), x, length=3)
 
 
 with jax.set_mesh(grid):
@@ -26,5 +26,5 @@ with jax.set_mesh(grid):
             jax.make_jaxpr(fn)(*args)
         except TypeError as error:
             print(f"{name}: {last_line(error)}")
-    kept = jax.lax.cond(True, lambda v: v, lambda v: reshard(2 * v, Spec("data", "model")), tile)
+    kept = jax.lax.cond(True, lambda v: v, lambda v: reshard(2 * v, P("data", "model")), tile)
     print("cond with both branches placed alike:", jax.typeof(kept))

@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 from jax.sharding import AxisType, NamedSharding
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
@@ -13,8 +13,8 @@ def place(shape, spec):
     return jax.device_put(jnp.ones(shape), NamedSharding(grid, spec))
 
 
-feats = place((6, 12), Spec("data", "model"))  # 6 examples, 12 features
-kernel = place((12, 10), Spec("model", "data"))  # 12 features in, 10 out
+feats = place((6, 12), P("data", "model"))  # 6 examples, 12 features
+kernel = place((12, 10), P("model", "data"))  # 12 features in, 10 out
 print("feats: ", jax.typeof(feats))
 record("feats_type", str(jax.typeof(feats)))  # hidden
 print("kernel:", jax.typeof(kernel))

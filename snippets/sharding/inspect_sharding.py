@@ -1,4 +1,4 @@
-# hinted, quiet and Spec come from the blocks above
+# hinted, quiet and P come from the blocks above
 import jax
 import jax.numpy as jnp
 

@@ -3,7 +3,7 @@ import jax
 import jax.monitoring
 import jax.numpy as jnp
 from jax.sharding import NamedSharding
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
@@ -15,7 +15,7 @@ def listen(name, seconds, **kwargs):
     events.append(name)
 
 
-def compilations():
+def compilations():  # the event name is JAX's internal one, not a documented API
     return events.count("/jax/core/compile/backend_compile_duration")
 
 
@@ -31,7 +31,7 @@ arguments = {
     "device 0": ones,
     "device 1": jax.device_put(ones, jax.devices()[1]),
 }
-for spec in [Spec("data", "model"), Spec(None, "model"), Spec()]:
+for spec in [P("data", "model"), P(None, "model"), P()]:
     arguments[f"hinted, {spec}"] = jax.device_put(ones, NamedSharding(hinted, spec))
 jax.monitoring.register_event_duration_secs_listener(listen)
 try:

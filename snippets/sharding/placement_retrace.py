@@ -1,7 +1,7 @@
 # Place and feats come from the blocks above
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
@@ -17,8 +17,8 @@ def double(x):
 
 arguments = [
     feats,  # f32[6@data,12@model]
-    place((6, 12), Spec("data", "model")),  # same type: reuses the program
-    place((6, 12), Spec(None, "model")),  # same shape and dtype, another placement
+    place((6, 12), P("data", "model")),  # same type: reuses the program
+    place((6, 12), P(None, "model")),  # same shape and dtype, another placement
     jnp.ones((6, 12)),  # on one device
 ]
 for x in arguments:

@@ -1,11 +1,11 @@
 # Grid, place and collectives come from the blocks above
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-tall = place((8, 12), Spec("data", "model"))
+tall = place((8, 12), P("data", "model"))
 print("tall:", jax.typeof(tall))
 shapes = {
     "split_rows": (2, 4, 12),  # 8 rows as 2 by 4
@@ -30,7 +30,7 @@ with jax.set_mesh(grid):
         print(f"{name:17} {result_type!s:28} {talk or 'no communication'}")
 
     def split_whole(x):
-        return jnp.reshape(x, (8, 3, 4), out_sharding=Spec("data", None, None))
+        return jnp.reshape(x, (8, 3, 4), out_sharding=P("data", None, None))
 
     print(jax.make_jaxpr(split_whole)(tall))
     talk = collectives(split_whole, tall)

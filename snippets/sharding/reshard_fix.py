@@ -1,11 +1,12 @@
-# Grid, hidden and bias come from the blocks above
+# Grid, dense_out and bias come from the blocks above
 import jax
+from jax.sharding import PartitionSpec as P
 from jax.sharding import reshard
 
 
 def add_bias(h, b):
-    return h + reshard(b, jax.P(None))  # one full copy of b on every device
+    return h + reshard(b, P(None))  # one full copy of b on every device
 
 
 with jax.set_mesh(grid):
-    print(jax.make_jaxpr(add_bias)(hidden, bias))
+    print(jax.make_jaxpr(add_bias)(dense_out, bias))

@@ -1,13 +1,13 @@
 # Grid, place and feats come from the blocks above
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-cols = place((6, 12), Spec(None, "model"))  # rows whole, columns split like feats'
-scale = place((12,), Spec("model"))  # one entry per feature, split like feats' columns
-other = place((6, 12), Spec(None, "data"))  # columns split over another axis
+cols = place((6, 12), P(None, "model"))  # rows whole, columns split like feats'
+scale = place((12,), P("model"))  # one entry per feature, split like feats' columns
+other = place((6, 12), P(None, "data"))  # columns split over another axis
 
 cases = {
     "sin(feats)": lambda: jnp.sin(feats),

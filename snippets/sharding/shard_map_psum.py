@@ -1,6 +1,6 @@
-# Grid, feats and collectives come from the blocks above
+# Grid and feats come from the blocks above
 import jax
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
@@ -10,7 +10,7 @@ def local_row_sums(block):
     return jax.lax.psum(partial, "model")  # add the 4 partial sums across model
 
 
-row_sums = jax.shard_map(local_row_sums, in_specs=Spec("data", "model"), out_specs=Spec("data"))
+row_sums = jax.shard_map(local_row_sums, in_specs=P("data", "model"), out_specs=P("data"))
 with jax.set_mesh(grid):
     print(jax.make_jaxpr(row_sums)(feats))
     total = row_sums(feats)

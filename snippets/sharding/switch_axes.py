@@ -1,12 +1,12 @@
 # Grid, feats, weights and advice come from the blocks above
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 from jax.sharding import auto_axes, explicit_axes
 
 
 # Inside an Explicit mesh: hand the model axis to the compiler for one product.
-@auto_axes(axes="model", out_sharding=Spec("data", None))
+@auto_axes(axes="model", out_sharding=P("data", None))
 def product_left_to_xla(x, w):
     return x @ w  # model is Auto in here, so the sharded contraction needs no out_sharding
 
@@ -16,7 +16,7 @@ with jax.set_mesh(grid):
 
 
 # Inside an Auto mesh: make both axes Explicit for one step, to read its types.
-@explicit_axes(axes=("data", "model"), in_sharding=Spec("data", None))
+@explicit_axes(axes=("data", "model"), in_sharding=P("data", None))
 def typed_step(h):
     print("inside explicit_axes:", jax.typeof(h))
     return h * 2

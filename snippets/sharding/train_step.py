@@ -3,20 +3,20 @@ import re
 
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as Spec
+from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-batch = place((8, 12), Spec("data", None))  # examples split over data: data parallel
+batch = place((8, 12), P("data", None))  # examples split over data: data parallel
 params = {
-    "hidden": place((12, 16), Spec(None, "model")),  # hidden units split over model
-    "out": place((16, 1), Spec("model", None)),
+    "hidden": place((12, 16), P(None, "model")),  # hidden units split over model
+    "out": place((16, 1), P("model", None)),
 }
 
 
 def loss(params, x):
     h = jnp.tanh(x @ params["hidden"])
-    y = jnp.matmul(h, params["out"], out_sharding=Spec("data", None))  # sums over model
+    y = jnp.matmul(h, params["out"], out_sharding=P("data", None))  # sums over model
     return jnp.mean(y**2)
 
 
@@ -36,7 +36,7 @@ with jax.set_mesh(grid):
     print("updated params keep their types:", same)
     talk = collectives(train_step, params, batch)
     print("collectives in the compiled step:", talk)
-    compiled = jax.jit(train_step).lower(params, batch).compile().as_text()
+    compiled = train_step.lower(params, batch).compile().as_text()
 reduced = []  # what each all-reduce carries, as XLA typed it (layouts dropped)
 for line in compiled.splitlines():
     if " all-reduce(" in line and " = " in line:
