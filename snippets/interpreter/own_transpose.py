@@ -1,7 +1,6 @@
 import jax
 import jax.extend as jex
 import jax.numpy as jnp
-from jax import lax
 
 w = jnp.array([1.0, 2.0, 3.0])
 

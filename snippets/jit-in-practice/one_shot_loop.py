@@ -43,7 +43,9 @@ jit_over_eager = t["jit"] / t["eager"]
 jit_over_eager = record("jit_over_eager", jit_over_eager, kind="ratio")
 jit_over_scan = record("jit_over_scan", t["jit"] / t["scan"], kind="ratio")
 claim("jit_over_eager", ">=", 1.5, says="from cold, jit of the 200-pass loop takes 1.5 times eager")
-claim("jit_over_scan", ">=", 3, says="from cold, jit of the unrolled loop takes 3 times jit of scan")
+claim(
+    "jit_over_scan", ">=", 3, says="from cold, jit of the unrolled loop takes 3 times jit of scan"
+)
 # hidden: end
 print(f"from cold: eager {t['eager']:.3g}, jit {t['jit']:.3g}, jit of the scan {t['scan']:.3g}")
 print(f"jit of the unrolled loop took {jit_over_eager:.3g} times as long as eager")

@@ -39,7 +39,9 @@ for name, fn in [
     print(f"{name}: {len(calls)} call(s), each on {sorted(set(calls))[0]}, placed on {where}")
     print("  same values as xs * xs + 1:", bool(jnp.all(out == xs * xs + 1)))
 
-pinned = jax.shard_map(lambda b: square(b, sharding=third), mesh=mesh, in_specs=P("batch"), out_specs=P("batch"))
+pinned = jax.shard_map(
+    lambda b: square(b, sharding=third), mesh=mesh, in_specs=P("batch"), out_specs=P("batch")
+)
 try:
     jax.jit(pinned)(xs)
 except NotImplementedError as err:

@@ -39,8 +39,8 @@ seen = []
 
 def sum_diff_batch(args, dims):
     seen.append(dims)  # None for an operand that vmap does not map
-    size = next(x.shape[d] for x, d in zip(args, dims) if d is not None)
-    a, b = (batching.bdim_at_front(x, d, size) for x, d in zip(args, dims))
+    size = next(x.shape[d] for x, d in zip(args, dims, strict=True) if d is not None)
+    a, b = (batching.bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True))
     return sum_diff_p.bind(a, b), [0, 0]  # both results batched along axis 0
 
 

@@ -19,7 +19,9 @@ with jax.set_mesh(grid):
         jax.jit(lambda v: jax.lax.with_sharding_constraint(v * 2, P(None)))(xs)
     except AssertionError as err:
         print("with_sharding_constraint:", str(err).split(". ")[0] + ".")
-    print("reshard instead:", jax.typeof(jax.jit(lambda v: jax.sharding.reshard(v * 2, P(None)))(xs)))
+    resharded = jax.jit(lambda v: jax.sharding.reshard(v * 2, P(None)))(xs)
+    print("reshard instead:", jax.typeof(resharded))
 
     both = jax.device_put(jnp.arange(16.0), P(("data", "model")))  # one dimension, two axes
-    print("P(('data', 'model')):", jax.typeof(both), "| device 5 holds", next(s.data for s in both.addressable_shards if s.device.id == 5))
+    on_5 = next(s.data for s in both.addressable_shards if s.device.id == 5)
+    print("P(('data', 'model')):", jax.typeof(both), "| device 5 holds", on_5)
