@@ -68,15 +68,12 @@ READS: Reads = {
                 "a type rule with the dtype typed in: float32 whatever the input",
                 "skips-technique",
                 """
-                stack2_p = Primitive("stack2")
-                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
-                stack2_p.def_abstract_eval(
-                    lambda aval: jax.core.ShapedArray((2, *aval.shape), jnp.float32)
-                )
+                def stack2_impl(x):
+                    return jnp.stack([x, 2 * x])
 
 
-                def stack2_primitive():
-                    return stack2_p
+                def stack2_abstract(aval):
+                    return jax.core.ShapedArray((2, *aval.shape), jnp.float32)
                 """,
             ),
         ],
@@ -110,15 +107,12 @@ READS: Reads = {
                 "the old worked solution: a fresh ShapedArray drops the weak type",
                 "skips-technique",
                 """
-                stack2_p = Primitive("stack2")
-                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
-                stack2_p.def_abstract_eval(
-                    lambda aval: jax.core.ShapedArray((2, *aval.shape), aval.dtype)
-                )
+                def stack2_impl(x):
+                    return jnp.stack([x, 2 * x])
 
 
-                def stack2_primitive():
-                    return stack2_p
+                def stack2_abstract(aval):
+                    return jax.core.ShapedArray((2, *aval.shape), aval.dtype)
                 """,
             ),
         ],
@@ -199,56 +193,48 @@ OTHERS: dict[int, list[Wrong]] = {
             "the type for three numbers, typed in",
             "constant",
             """
-                stack2_p = Primitive("stack2")
-                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
-                stack2_p.def_abstract_eval(lambda aval: jax.core.ShapedArray((2, 3), aval.dtype))
+                def stack2_impl(x):
+                    return jnp.stack([x, 2 * x])
 
 
-                def stack2_primitive():
-                    return stack2_p
+                def stack2_abstract(aval):
+                    return jax.core.ShapedArray((2, 3), aval.dtype)
                 """,
         ),
         wrong(
             "the input's type unchanged, as for an elementwise primitive",
             "skips-technique",
             """
-                stack2_p = Primitive("stack2")
-                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
-                stack2_p.def_abstract_eval(lambda aval: aval)
+                def stack2_impl(x):
+                    return jnp.stack([x, 2 * x])
 
 
-                def stack2_primitive():
-                    return stack2_p
+                def stack2_abstract(aval):
+                    return aval
                 """,
         ),
         wrong(
             "x + 1 for 2 * x: right on all-ones x",
             "uniform-only",
             """
-                stack2_p = Primitive("stack2")
-                stack2_p.def_impl(lambda x: jnp.stack([x, x + 1]))
-                stack2_p.def_abstract_eval(
-                    lambda aval: jax.core.ShapedArray((2, *aval.shape), aval.dtype)
-                )
+                def stack2_impl(x):
+                    return jnp.stack([x, x + 1])
 
 
-                def stack2_primitive():
-                    return stack2_p
+                def stack2_abstract(aval):
+                    return jax.core.ShapedArray((2, *aval.shape), aval.dtype)
                 """,
         ),
         wrong(
             "the type read as the input's",
             "constant",
             """
-                stack2_p = Primitive("stack2")
-                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
-                stack2_p.def_abstract_eval(
-                    lambda aval: jax.core.ShapedArray(aval.shape, aval.dtype)
-                )
+                def stack2_impl(x):
+                    return jnp.stack([x, 2 * x])
 
 
-                def stack2_primitive():
-                    return stack2_p
+                def stack2_abstract(aval):
+                    return jax.core.ShapedArray(aval.shape, aval.dtype)
                 """,
         ),
     ],
@@ -275,13 +261,12 @@ RIGHT: dict[int, list[Right]] = {
         right(
             "the type rule by aval.update",
             """
-                stack2_p = Primitive("stack2")
-                stack2_p.def_impl(lambda x: jnp.stack([x, 2 * x]))
-                stack2_p.def_abstract_eval(lambda aval: aval.update(shape=(2, *aval.shape)))
+                def stack2_impl(x):
+                    return jnp.stack([x, 2 * x])
 
 
-                def stack2_primitive():
-                    return stack2_p
+                def stack2_abstract(aval):
+                    return aval.update(shape=(2, *aval.shape))
                 """,
         ),
     ],
@@ -309,7 +294,8 @@ GENERATED: dict[int, Generated] = {
         ),
     ),
     3: generated(
-        "stack2_primitive",
+        "stack2_abstract",
+        mentioned=("(jax.typeof(jnp.arange(3.0)),)",),
         swaps=(
             (
                 "aval.update(shape=(2, *aval.shape))",
@@ -317,12 +303,5 @@ GENERATED: dict[int, Generated] = {
             ),
             ("jnp.stack([x, 2 * x])", "jnp.concatenate([x, 2 * x])"),
         ),
-        why_not={
-            "hard-coded": "stack2_primitive() takes no argument and returns a Primitive, "
-            "which the check binds on inputs it draws: a recorded result is the solution's "
-            "primitive itself, rules and all",
-            "mentioned-only": "stack2_primitive() takes no argument: there is no argument "
-            "tuple to shape it for",
-        },
     ),
 }

@@ -4,13 +4,11 @@ answers, the words its checks must say, and how its generated wrong answers are 
 from __future__ import annotations
 
 from ._table import (
-    PREDICTION,
     Generated,
     Reads,
     Right,
     Wrong,
     generated,
-    not_applicable,
     right,
     wrong,
 )
@@ -199,19 +197,74 @@ OTHERS: dict[int, list[Wrong]] = {
             "a contraction, no batch",
             "constant",
             """
-                predicted_dimension_numbers = (((0,), (0,)), ((), ()))
-                predicted_shape = (3,)
+                def dot_products(f, *args):
+                    return [((((0,), (0,)), ((), ())), (3,))]
                 """,
         ),
         wrong(
             "the right numbers, the wrong shape",
             "skips-technique",
             """
-                predicted_dimension_numbers = (((), ()), ((0,), (0,)))
-                predicted_shape = (3, 8)
+                def dot_products(f, *args):
+                    found = []
+
+                    def walk(jaxpr):
+                        for eqn in jaxpr.eqns:
+                            if eqn.primitive.name == "dot_general":
+                                numbers = eqn.params["dimension_numbers"]
+                                (lc, rc), (lb, rb) = numbers
+                                lhs, rhs = (var.aval.shape for var in eqn.invars)
+                                free = [n for i, n in enumerate(lhs) if i not in (*lc, *lb)]
+                                free += [n for i, n in enumerate(rhs) if i not in (*rc, *rb)]
+                                found.append((numbers, (*free, *(lhs[i] for i in lb))))
+                            for value in eqn.params.values():
+                                for inner in value if isinstance(value, tuple) else (value,):
+                                    if hasattr(inner, "eqns"):
+                                        walk(inner)
+
+                    walk(jax.make_jaxpr(f)(*args).jaxpr)
+                    return found
                 """,
         ),
-        not_applicable("uniform-only", PREDICTION),
+        wrong(
+            "batch axes taken to be the first, as in the lab's program",
+            "uniform-only",
+            """
+                def dot_products(f, *args):
+                    found = []
+
+                    def walk(jaxpr):
+                        for eqn in jaxpr.eqns:
+                            if eqn.primitive.name == "dot_general":
+                                contracting, batch = eqn.params["dimension_numbers"]
+                                batch = ((0,), (0,)) if batch[0] else ((), ())
+                                found.append(((contracting, batch), eqn.outvars[0].aval.shape))
+                            for value in eqn.params.values():
+                                for inner in value if isinstance(value, tuple) else (value,):
+                                    if hasattr(inner, "eqns"):
+                                        walk(inner)
+
+                    walk(jax.make_jaxpr(f)(*args).jaxpr)
+                    return found
+                """,
+        ),
+        wrong(
+            "only the top-level equations and a jit's",
+            "skips-technique",
+            """
+                def dot_products(f, *args):
+                    program = jax.make_jaxpr(f)(*args).jaxpr
+                    eqns = list(program.eqns)
+                    for eqn in program.eqns:
+                        if "jaxpr" in eqn.params:
+                            eqns += eqn.params["jaxpr"].jaxpr.eqns
+                    return [
+                        (eqn.params["dimension_numbers"], eqn.outvars[0].aval.shape)
+                        for eqn in eqns
+                        if eqn.primitive.name == "dot_general"
+                    ]
+                """,
+        ),
     ],
     3: [
         wrong(
@@ -390,12 +443,12 @@ GENERATED: dict[int, Generated] = {
         swaps=(("in_axes=(None, 0, 0)", "in_axes=(None, 0, None)"),),
     ),
     2: generated(
-        "predicted_dimension_numbers",
-        why_not={
-            "hard-coded": PREDICTION,
-            "mentioned-only": PREDICTION,
-            "swapped": PREDICTION,
-        },
+        "dot_products",
+        mentioned=("(per_example, w, xs, ys)",),
+        swaps=(
+            ("isinstance(value, tuple)", "isinstance(value, list)"),
+            ("eqn.outvars[0].aval.shape", "eqn.invars[-1].aval.shape"),
+        ),
     ),
     3: generated(
         "grad_by_vjp",

@@ -286,6 +286,7 @@ MADE_FUNCTIONS = {
     ("captures", 2),
     ("tracers", 2),
     ("tracers", 3),
+    ("transforms", 2),
 }
 
 
