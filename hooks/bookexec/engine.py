@@ -17,6 +17,7 @@ import gc
 import logging
 import os
 import posixpath
+import re
 import signal
 import threading
 import time
@@ -861,10 +862,21 @@ class Build:
         for page in sorted(self.entered | set(self.plans)):
             text = rebuild.read_or_none(docs_dir / page)
             if text is not None:
-                sources[page] = text
+                sources[page] = text + self._printed(page)
         glossary, docs = self.settings.glossary, self.settings.docs
         for page, text, message in leftovers.problems(found, sources, glossary, docs):
             self.judge.fail(page, f"(unrendered) {text}", message)
+
+    def _printed(self, page: str) -> str:
+        """What the page's blocks printed, each as a fenced block: an output is shown exactly as
+        printed, so markup in it is the block's own text, not the engine's leftover."""
+        if page not in self.plans:
+            return ""
+        # A golden's placeholder for a measured value is the engine's to fill, never shown.
+        outputs = [re.sub(r"⟦\w+⟧", "", output) for _, output, _ in self.results(page)[0]]
+        longest = max((len(run) for out in outputs for run in re.findall("`+", out)), default=0)
+        fence = "`" * max(3, longest + 1)
+        return "".join(f"\n{fence}\n{output}\n{fence}\n" for output in outputs)
 
     def _page_of(self, path: str, location: str | None) -> str | None:
         """The page a file of the site (or a search entry's location in it) came from: its
