@@ -111,6 +111,6 @@ def test_the_home_page_promises_of_a_page_s_code_only_what_holds():
     assert chapters  # the case the promise must cover
     home = " ".join((REPO / "docs" / "index.md").read_text().split())
     start = home.index("The code shown is all you need")
-    promise = home[start : home.index("Measured values", start)]
+    promise = home[start : home.index("Timings and their ratios", start)]
     assert "into a file" not in promise, promise
     assert "raises it" in promise and "a script of the whole page" in promise, promise
