@@ -13,6 +13,11 @@
   gave on the inputs the check drew once, looked up; (b) the solution only for arguments shaped
   like those the lab's text mentions; (c) the solution with one primitive swapped.
 
+A check draws its inputs afresh each time, so one call may miss what another catches:
+`LAB_CHECK_REPEATS=N` (default 1) calls each trial's check N times and reports the first
+call that disagrees with the trial's table (a "correct" to a wrong answer, anything else to a
+right one): the audit that a wrong answer is caught on every draw, not only on some.
+
 The `checks` cell's `# lab kit` line is replaced by the kit's code (`jaxbook.labs.with_kit`),
 as the build and the reader's notebook replace it.
 
@@ -28,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import sys
 
 import nbformat
@@ -97,6 +103,22 @@ def run(path: str, mode: str) -> list[dict]:
     return results
 
 
+def judged(n: int, path: str, namespace: dict, right: bool) -> tuple[str, str | None]:
+    """What exercise n's check said to the trial answer in `namespace`, called
+    `LAB_CHECK_REPEATS` times: the first call that disagrees with the table, else the last."""
+    said, raised = "", None
+    for _ in range(max(1, int(os.environ.get("LAB_CHECK_REPEATS", "1")))):
+        said, raised = execute(f"check({n}, problem_{n})", f"{path}#check-{n}", namespace)
+        agrees = (
+            said.strip() == f"Exercise {n}: correct"
+            if right
+            else said.startswith(f"Exercise {n}: not yet: ")
+        )
+        if raised or not agrees:
+            break
+    return said, raised
+
+
 def run_wrong(path: str, table: str = "WRONG") -> list[dict]:
     """Each wrong answer of the lab (or each other right answer, with `table="RIGHT"`), run in
     its exercise's place, and what its check said."""
@@ -119,7 +141,7 @@ def run_wrong(path: str, table: str = "WRONG") -> list[dict]:
                 execute(checks.source, f"{path}#checks", trial)
                 name = f"{path}#{shown} ({table.lower()}: {trial_answer.label})"
                 _, raised = execute(trial_answer.code, name, trial)
-                said, check_raised = execute(f"check({n}, problem_{n})", f"{path}#check-{n}", trial)
+                said, check_raised = judged(n, path, trial, right=table == "RIGHT")
                 results.append(
                     {
                         "exercise": n,
@@ -339,7 +361,7 @@ def run_generated(path: str) -> list[dict]:
                 execute(checks.source, f"{path}#checks", trial)
                 trial |= {"_hard_coded": hard_coded, "_signature": _signature}
                 _, raised = execute(code, f"{path}#{shown} (generated: {label})", trial)
-                said, check_raised = execute(f"check({n}, problem_{n})", f"{path}#check-{n}", trial)
+                said, check_raised = judged(n, path, trial, right=False)
                 results.append(
                     {
                         "exercise": n,
