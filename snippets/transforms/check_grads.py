@@ -20,7 +20,8 @@ def softplus_wrong(x):
 
 
 @softplus_wrong.defjvp
-def softplus_wrong_jvp(primals, tangents):  # wrong on purpose: exp's slope, not softplus's
+# wrong on purpose: exp's slope, not softplus's
+def softplus_wrong_jvp(primals, tangents):
     (x,), (dx,) = primals, tangents
     return softplus_wrong(x), jnp.exp(x) * dx
 
