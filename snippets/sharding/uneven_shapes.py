@@ -10,13 +10,13 @@ except ValueError as err:
     print(f"device_put: {type(err).__name__}: {err}")
 try:
     NamedSharding(hinted, P("data", None)).shard_shape(five_rows.shape)
-# IndivisibleError, a subclass that JAX does not export publicly
 except ValueError as err:
+    # IndivisibleError, a subclass that JAX does not export publicly
     print(f"shard_shape: {type(err).__name__}: {err}")
 
 
-@jax.jit
 # six rows in, seven out: an intermediate the mesh does not divide
+@jax.jit
 def grow(x):
     seven = jnp.concatenate([x, x[:1]])
     jax.debug.inspect_array_sharding(seven, callback=show("seven rows"))

@@ -19,8 +19,8 @@ def softplus_wrong(x):
     return jnp.log1p(jnp.exp(x))
 
 
-@softplus_wrong.defjvp
 # wrong on purpose: exp's slope, not softplus's
+@softplus_wrong.defjvp
 def softplus_wrong_jvp(primals, tangents):
     (x,), (dx,) = primals, tangents
     return softplus_wrong(x), jnp.exp(x) * dx
