@@ -15,6 +15,6 @@ try:
         jax.jit(remember_again)(jnp.float32(2.0))
 except Exception as err:
     # The rest of the message lists who refers to the tracer, a walk of the
-    # garbage
-    # collector's referrers whose order is not stable: keep the first lines.
+    # garbage collector's referrers whose order is not stable: keep the first
+    # lines.
     print(type(err).__name__ + ":", "\n".join(str(err).splitlines()[:3]))

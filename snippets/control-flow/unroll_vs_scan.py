@@ -29,9 +29,8 @@ def with_scan(h, n):
 
 
 # The first compile in a fresh process also pays one-time set-up costs.
-# Compile each
-# version once and throw the result away, so that the N=10 row measures only
-# N=10.
+# Compile each version once and throw the result away, so that the N=10 row
+# measures only N=10.
 for fn in (python_for, with_scan):
     jax.jit(fn, static_argnums=1).trace(h0, 10).lower().compile()
 
@@ -107,8 +106,8 @@ claim(
 scan_growth = record("compile_growth_scan", scan_growth, kind="ratio")
 unrolled_growth = record("compile_growth_for", unrolled_growth, kind="ratio")
 # Scan compiles take a tenth of a second: under load they vary by several
-# times, so the claim
-# compares the two growths rather than holding scan's to a fixed bound.
+# times, so the claim compares the two growths rather than holding scan's to
+# a fixed bound.
 claim(
     "compile_growth_for",
     ">",

@@ -45,8 +45,7 @@ claim(
     says="the three stages cost at least 20 runs of the result",
 )
 # A measurement, not a claim: how compiling compares with tracing depends on
-# the CPU, so the
-# prose states no bound on it.
+# the CPU, so the prose states no bound on it.
 record("compile_over_trace", stage["compile"] / stage["trace"], kind="ratio")
 # hidden: end
 for name, took in stage.items():

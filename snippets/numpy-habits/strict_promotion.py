@@ -16,8 +16,8 @@ with jax.numpy_dtype_promotion("strict"):
             make()
         except jax.dtypes.TypePromotionError as err:
             # The message opens with the two input dtypes, in an order that
-            # varies from one
-            # Python process to the next; the rest of it is always the same.
+            # varies from one Python process to the next; the rest of it is
+            # always the same.
             dtypes, rest = str(err).split(") ", 1)
             print(f"{name}: {type(err).__name__}: {rest}")
     print(

@@ -21,8 +21,7 @@ def cyclic_shift_abstract(x, *, shift):
             f"cyclic_shift needs an array with at least one axis, got {x}"
         )
     # `update` starts from the whole input type, so the weak type, sharding
-    # and memory space
-    # carry over where a new ShapedArray would drop them.
+    # and memory space carry over where a new ShapedArray would drop them.
     return x.update()
 
 

@@ -36,9 +36,8 @@ def solve_bwd(f, residuals, g):
     _, pull_a = jax.vjp(lambda a: f(a, x), a)
     _, pull_x = jax.vjp(lambda x: f(a, x), x)
     # At the answer x = f(a, x). Differentiating that identity gives the
-    # cotangent w that
-    # solves w = g + pull_x(w): another fixed point, found with the same
-    # loop.
+    # cotangent w that solves w = g + pull_x(w): another fixed point, found
+    # with the same loop.
     w = fixed_point(lambda g, w: g + pull_x(w)[0], g, g)
     # nothing flows back to the starting guess
     return pull_a(w)[0], jnp.zeros_like(x)
