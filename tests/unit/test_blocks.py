@@ -420,7 +420,7 @@ def test_a_shown_line_within_the_width_passes_and_hidden_lines_never_count(root,
 
 def test_a_shown_line_past_the_width_names_page_block_snippet_and_its_line(root):
     long = "print('" + "a" * 40 + "')"  # 49 characters
-    (root / "snippets" / "ch" / "a.py").write_text(WIDE + f"x = 1\n{long}\n")
+    (root / "snippets" / "ch" / "a.py").write_text(WIDE + f"x = 1\n{long}\n{long}\n{long}\n")
     with pytest.raises(BookError) as error:
         scan_page(
             "ch.md",
@@ -431,5 +431,5 @@ def test_a_shown_line_past_the_width_names_page_block_snippet_and_its_line(root)
     assert str(error.value) == (
         "docs/ch.md:5 (block 'first', snippet snippets/ch/a.py): line 3 has 49 characters, "
         "more than the 48 a shown line may have (shown_line_length: what the code box holds); "
-        "wrap it, or hide it if the reader need not see it"
+        "so are its lines 4, 5; wrap it, or hide it if the reader need not see it"
     )
