@@ -232,6 +232,8 @@ class BookConfig(base.Config):
     jobs = Number(0, "pages at once (0: one per core)", zero=True, whole=True)  # BOOK_JOBS
     cache = CacheSwitch()  # BOOK_CACHE
     slow = Number(5.0, "seconds")  # BOOK_SLOW
+    # The most characters a shown line of a block may have: what the book's code box holds.
+    shown_line_length = Number(0, "characters (0: no limit)", zero=True, whole=True)
     limits = c.SubConfig(LimitsConfig)  # BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT, BOOK_MEMORY_LIMIT
     serve = c.SubConfig(ServeConfig)  # BOOK_SERVE_BACKGROUND, BOOK_SERVE_REFRESH, BOOK_SERVE_WAIT
     glossary = c.SubConfig(GlossaryConfig)

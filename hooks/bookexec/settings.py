@@ -55,6 +55,7 @@ class Settings:
     fences: str = MARKDOWN_EXEC  # how executed fences behave (`discover.options.FENCES`)
     docs: str = "docs"  # MkDocs' docs_dir, relative to the root where it is inside: messages
     builder: str = "mkdocs"  # the command line building the book (mkdocs, properdocs)
+    shown_line_length: int = 0  # the most characters a shown line may have (0: no limit)
     # The build's environment as it was when it started: not a setting, see the docstring.
     environ: Mapping[str, str] = field(
         default_factory=lambda: MappingProxyType({}), repr=False, compare=False
@@ -89,7 +90,7 @@ class Settings:
 
     def reading(self) -> Reading:
         """How the book's pages are read (`discover.blocks.scan_page`)."""
-        return Reading(self.snippets, self.fences, self.docs)
+        return Reading(self.snippets, self.fences, self.docs, self.shown_line_length)
 
 
 def read(
@@ -153,6 +154,7 @@ def read(
         fences=str(options.get("fences") or Settings.fences),
         docs=docs,
         builder=builder,
+        shown_line_length=int(options.get("shown_line_length") or 0),
         environ=MappingProxyType(env),
     )
 

@@ -8,4 +8,6 @@ def who_am_i(block):
     return jnp.full(block.shape, me, dtype=jnp.int32)
 
 
-print(jax.shard_map(who_am_i, mesh=ring, in_specs=P("i"), out_specs=P("i"))(xs))
+print(
+    jax.shard_map(who_am_i, mesh=ring, in_specs=P("i"), out_specs=P("i"))(xs)
+)

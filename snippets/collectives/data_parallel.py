@@ -36,8 +36,19 @@ full = jax.grad(loss)(w, inputs, targets)  # one device, the whole batch
 print("unsharded gradient:", [round(float(v), 4) for v in full])
 for fn in (habit, mean_of_global, varying_w):
     g = jax.jit(jax.shard_map(fn, **specs))(w, x, y)
-    same, eightfold = bool(jnp.allclose(g, full)), bool(jnp.allclose(g, 8 * full))
+    same, eightfold = (
+        bool(jnp.allclose(g, full)),
+        bool(jnp.allclose(g, 8 * full)),
+    )
     shown = [round(float(v), 4) for v in g]
     print(f"{fn.__name__:14} {shown}  equal: {same}  eightfold: {eightfold}")
-tail = jax.make_jaxpr(jax.shard_map(habit, **specs))(w, x, y).eqns[0].params["jaxpr"].eqns[-4:]
-print("the per-device program of habit ends with:", [e.primitive.name for e in tail])
+tail = (
+    jax.make_jaxpr(jax.shard_map(habit, **specs))(w, x, y)
+    .eqns[0]
+    .params["jaxpr"]
+    .eqns[-4:]
+)
+print(
+    "the per-device program of habit ends with:",
+    [e.primitive.name for e in tail],
+)

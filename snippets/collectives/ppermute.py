@@ -2,7 +2,8 @@
 import jax
 
 n = ring.shape["i"]  # devices along the ring
-shift = [(d, (d + 1) % n) for d in range(n)]  # device d sends its block to device d + 1
+# device d sends its block to device d + 1
+shift = [(d, (d + 1) % n) for d in range(n)]
 
 
 def rotate(block):

@@ -2,21 +2,35 @@
 import jax
 import jax.numpy as jnp
 
-tiles = jax.device_put(jnp.arange(32.0).reshape(4, 8), NamedSharding(grid, P("data", "model")))
+tiles = jax.device_put(
+    jnp.arange(32.0).reshape(4, 8), NamedSharding(grid, P("data", "model"))
+)
 
 
 def three_sums(block):  # block: this device's 2 x 2 tile
     tile = block.sum(keepdims=True)  # shape (1, 1), one number per device
-    down = jax.lax.psum(tile, "data")  # over the two devices of each model column
-    across = jax.lax.psum(tile, "model")  # over the four devices of each data row
-    everywhere = jax.lax.psum(tile, ("data", "model"))  # over all eight at once
+    # over the two devices of each model column
+    down = jax.lax.psum(tile, "data")
+    # over the four devices of each data row
+    across = jax.lax.psum(tile, "model")
+    # over all eight at once
+    everywhere = jax.lax.psum(tile, ("data", "model"))
     return down, across, everywhere
 
 
-sums = jax.shard_map(three_sums, mesh=grid, out_specs=(P(None, "model"), P("data"), P()))
+sums = jax.shard_map(
+    three_sums, mesh=grid, out_specs=(P(None, "model"), P("data"), P())
+)
 print(jax.make_jaxpr(sums)(tiles).eqns[0].params["jaxpr"])
 down, across, everywhere = sums(tiles)
-print("per model column:", down, " per data row:", across.ravel(), " all:", everywhere)
+print(
+    "per model column:",
+    down,
+    " per data row:",
+    across.ravel(),
+    " all:",
+    everywhere,
+)
 print("total of tiles:", tiles.sum())
 hlo = jax.jit(sums).lower(tiles).compile().as_text()
 groups = [

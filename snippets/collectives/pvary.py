@@ -5,12 +5,15 @@ import numpy as np
 from jax.sharding import NamedSharding
 
 
-def shift_by(block, offset):  # block differs per device, offset is the same everywhere
+# block differs per device, offset is the same everywhere
+def shift_by(block, offset):
     return block + offset
 
 
 offset = jax.device_put(jnp.float32(100.0), NamedSharding(ring, P()))
-shifted = jax.shard_map(shift_by, mesh=ring, in_specs=(P("i"), P()), out_specs=P("i"))
+shifted = jax.shard_map(
+    shift_by, mesh=ring, in_specs=(P("i"), P()), out_specs=P("i")
+)
 print(jax.make_jaxpr(shifted)(xs, offset).eqns[0].params["jaxpr"])
 
 
@@ -18,11 +21,28 @@ def by_hand(block, offset):  # the same conversion, written out
     return block + jax.lax.pcast(offset, "i", to="varying")
 
 
-written = jax.shard_map(by_hand, mesh=ring, in_specs=(P("i"), P()), out_specs=P("i"))
+written = jax.shard_map(
+    by_hand, mesh=ring, in_specs=(P("i"), P()), out_specs=P("i")
+)
 inner = jax.make_jaxpr(written)(xs, offset).eqns[0].params["jaxpr"]
-print("pcast(..., to='varying') binds:", [e.primitive.name for e in inner.eqns])
-print("jax.lax has pvary:", hasattr(jax.lax, "pvary"), " pcast:", hasattr(jax.lax, "pcast"))
+print(
+    "pcast(..., to='varying') binds:", [e.primitive.name for e in inner.eqns]
+)
+print(
+    "jax.lax has pvary:",
+    hasattr(jax.lax, "pvary"),
+    " pcast:",
+    hasattr(jax.lax, "pcast"),
+)
 print(np.asarray(shifted(xs, offset)))
 hlo = jax.jit(shifted).lower(xs, offset).compile().as_text()
-moves = ("all-reduce", "all-gather", "all-to-all", "collective-permute", "reduce-scatter")
-print("collectives in the compiled program:", [op for op in moves if op in hlo])
+moves = (
+    "all-reduce",
+    "all-gather",
+    "all-to-all",
+    "collective-permute",
+    "reduce-scatter",
+)
+print(
+    "collectives in the compiled program:", [op for op in moves if op in hlo]
+)

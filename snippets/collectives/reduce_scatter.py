@@ -7,25 +7,36 @@ from jax.sharding import NamedSharding
 from bookexec.facts import record  # hidden
 
 p, N = 8, 16  # eight devices, sixteen numbers on each
-ys = jax.device_put(jnp.arange(p * N, dtype=jnp.float32), NamedSharding(ring, P("i")))
+ys = jax.device_put(
+    jnp.arange(p * N, dtype=jnp.float32), NamedSharding(ring, P("i"))
+)
 
 
 def two_halves(block):
-    mine = jax.lax.psum_scatter(block, "i", tiled=True)  # the sum of one eighth: 2 numbers
-    return jax.lax.all_gather(mine, "i", tiled=True)  # every eighth, everywhere: 16 numbers
+    # the sum of one eighth: 2 numbers
+    mine = jax.lax.psum_scatter(block, "i", tiled=True)
+    # every eighth, everywhere: 16 numbers
+    return jax.lax.all_gather(mine, "i", tiled=True)
 
 
 def one_psum(block):
     return jax.lax.psum(block, "i")
 
 
-halves = jax.shard_map(two_halves, mesh=ring, in_specs=P("i"), out_specs=P("i"))
+halves = jax.shard_map(
+    two_halves, mesh=ring, in_specs=P("i"), out_specs=P("i")
+)
 whole = jax.shard_map(one_psum, mesh=ring, in_specs=P("i"), out_specs=P())
 print(jax.make_jaxpr(halves)(ys).eqns[0].params["jaxpr"])
 rows = np.asarray(halves(ys)).reshape(p, N)  # row d: what device d holds
-print("every device holds the psum:", bool((rows == np.asarray(whole(ys))).all()))
-# Numbers each device sends. A ring that passes the whole value on: p - 1 hops of N.
-# Reduce-scatter, then all-gather, on a ring: p - 1 steps of N / p each, twice.
+print(
+    "every device holds the psum:",
+    bool((rows == np.asarray(whole(ys))).all()),
+)
+# Numbers each device sends. A ring that passes the whole value on: p - 1
+# hops of N.
+# Reduce-scatter, then all-gather, on a ring: p - 1 steps of N / p each,
+# twice.
 print("ring of whole values:", (p - 1) * N, "numbers per device")
 record("ring_volume", (p - 1) * N)  # hidden
 print("reduce-scatter + all-gather:", 2 * (p - 1) * N // p)

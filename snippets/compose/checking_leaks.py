@@ -10,9 +10,11 @@ def remember_again(x):
 
 
 try:
-    with jax.checking_leaks():  # reported as the trace ends, before anyone uses the tracer
+    # reported as the trace ends, before anyone uses the tracer
+    with jax.checking_leaks():
         jax.jit(remember_again)(jnp.float32(2.0))
 except Exception as err:
-    # The rest of the message lists who refers to the tracer, a walk of the garbage
-    # collector's referrers whose order is not stable: keep the first lines.
+    # The rest of the message lists who refers to the tracer, a walk of the
+    # garbage collector's referrers whose order is not stable: keep the first
+    # lines.
     print(type(err).__name__ + ":", "\n".join(str(err).splitlines()[:3]))

@@ -5,7 +5,8 @@ import jax.numpy as jnp
 def halve(x):
     with jax.ensure_compile_time_eval():
         sizes = jnp.cumprod(jnp.arange(1, 5))  # [1, 2, 6, 24], computed now
-        steps = int(sizes[2])  # a concrete array, so int() gives a loop bound
+        # a concrete array, so int() gives a loop bound
+        steps = int(sizes[2])
         try:
             bool(x.sum() > 0)  # x itself is still only a type
         except jax.errors.ConcretizationTypeError as err:

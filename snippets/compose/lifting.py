@@ -12,14 +12,20 @@ views = []
 def outer(x):
     def inner(y):
         # hidden: begin
-        views.append((type(x).__name__, type(y).__name__, x._trace is y._trace))
-        views.append((y._trace.parent_trace is x._trace, hasattr(y._trace, "level")))
-        current = core.trace_ctx.trace  # the trace the next operation goes to
+        views.append(
+            (type(x).__name__, type(y).__name__, x._trace is y._trace)
+        )
+        views.append(
+            (y._trace.parent_trace is x._trace, hasattr(y._trace, "level"))
+        )
+        # the trace the next operation goes to
+        current = core.trace_ctx.trace
         views.append((current is y._trace, current is x._trace))
         # hidden: end
         return x * y  # a tracer of the outer trace meets one of the inner
 
-    print(jax.make_jaxpr(jax.grad(inner))(1.0))  # x is foreign here: a constant binder
+    # x is foreign here: a constant binder
+    print(jax.make_jaxpr(jax.grad(inner))(1.0))
     views.clear()  # hidden
     return jax.grad(inner)(1.0)
 
@@ -27,7 +33,9 @@ def outer(x):
 nested = jax.grad(outer)(2.0)
 print("grad of grad:", nested)
 # hidden: begin
-(x_cls, y_cls, one_trace), (started_inside, has_level), (to_ys, to_xs) = views
+(x_cls, y_cls, one_trace), (started_inside, has_level), (to_ys, to_xs) = (
+    views
+)
 record("x_cls", x_cls)
 record("y_cls", y_cls)
 record("one_trace", str(one_trace))

@@ -7,7 +7,8 @@ from bookexec.facts import record  # hidden
 
 
 def fused_ops(fn, *args):
-    """The opcodes in each fusion: a throwaway aid that parses XLA's text, which can change."""
+    """The opcodes in each fusion: a throwaway aid that parses XLA's text,
+    which can change."""
     text = fn.lower(*args).compile().as_text()
     bodies = re.findall(r"^%fused\S* \(.*?\n(.*?)\n\}", text, re.S | re.M)
     ops = [re.findall(r"= \S+ (\w+)\(", body) for body in bodies]

@@ -3,11 +3,13 @@ import jax.numpy as jnp
 
 
 def layers(x):
-    """The tracer classes from the outside in (reads internal attributes: for looking only)."""
+    """The tracer classes from the outside in (reads internal attributes: for
+    looking only)."""
     names = []
     while isinstance(x, jax.core.Tracer):
         names.append(type(x).__name__)
-        # A batch tracer keeps its value in .val, a JVP or linearize tracer in .primal.
+        # A batch tracer keeps its value in .val, a JVP or linearize tracer
+        # in .primal.
         x = x.val if hasattr(x, "val") else x.primal
     return " -> ".join(names)
 

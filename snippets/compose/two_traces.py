@@ -8,7 +8,9 @@ def kind(v):
 
 def look(x):
     primal, tangent = x.primal, x.tangent
-    line = f"{label:10} primal: {kind(primal):18} tangent: {kind(tangent):18}"
+    line = (
+        f"{label:10} primal: {kind(primal):18} tangent: {kind(tangent):18}"
+    )
     if isinstance(primal, jax.core.Tracer):
         line += f" one trace for both: {tangent._trace is primal._trace}"
     print(line)

@@ -8,7 +8,8 @@ from bookexec.facts import record  # hidden
 
 x = jnp.arange(1.0, 9.0)
 print("cumulative sum:", lax.associative_scan(jnp.add, x))
-print("subtract, as a tree:  ", lax.associative_scan(jnp.subtract, x))  # not associative
+# not associative
+print("subtract, as a tree:  ", lax.associative_scan(jnp.subtract, x))
 in_sequence = [float(x[0])]
 for v in x[1:]:
     in_sequence.append(in_sequence[-1] - float(v))
@@ -26,7 +27,8 @@ def sequential(a, b):
 
 
 def compose(earlier, later):
-    # Each element is the map h -> a * h + b; two maps in a row are again one such map.
+    # Each element is the map h -> a * h + b; two maps in a row are again one
+    # such map.
     a1, b1 = earlier
     a2, b2 = later
     return a2 * a1, a2 * b1 + b2
@@ -39,14 +41,24 @@ def parallel(a, b):
 ka, kb = jax.random.split(jax.random.key(0))
 a = jax.random.uniform(ka, (1000,), minval=0.5, maxval=1.0)
 b = jax.random.normal(kb, (1000,))
-print("same as the scan:", jnp.allclose(parallel(a, b), sequential(a, b), rtol=1e-4, atol=1e-5))
+print(
+    "same as the scan:",
+    jnp.allclose(parallel(a, b), sequential(a, b), rtol=1e-4, atol=1e-5),
+)
 counts = []
 for n in (2**10, 2**20):
-    x = jax.ShapeDtypeStruct((n,), jnp.float32)  # a shape to trace with, no data
+    # a shape to trace with, no data
+    x = jax.ShapeDtypeStruct((n,), jnp.float32)
     eqns = jax.make_jaxpr(parallel)(x, x).eqns
     counts.append(len(eqns))
-    print(f"n = {n:>7}:", len(eqns), "equations of", sorted({e.primitive.name for e in eqns}))
-applied = []  # how many pairs each call of compose combines, noted while tracing
+    print(
+        f"n = {n:>7}:",
+        len(eqns),
+        "equations of",
+        sorted({e.primitive.name for e in eqns}),
+    )
+# how many pairs each call of compose combines, noted while tracing
+applied = []
 
 
 def noted(earlier, later):
@@ -56,9 +68,21 @@ def noted(earlier, later):
 
 x = jax.ShapeDtypeStruct((2**10,), jnp.float32)
 jax.make_jaxpr(lambda a, b: lax.associative_scan(noted, (a, b)))(x, x)
-print(f"n = {x.shape[0]}: compose combines {sum(applied)} pairs; the scan's step runs n times")
+print(
+    f"n = {x.shape[0]}: compose combines {sum(applied)} pairs; the scan's "
+    "step runs n times"
+)
 # hidden: begin
-record("same", str(bool(jnp.allclose(parallel(a, b), sequential(a, b), rtol=1e-4, atol=1e-5))))
+record(
+    "same",
+    str(
+        bool(
+            jnp.allclose(
+                parallel(a, b), sequential(a, b), rtol=1e-4, atol=1e-5
+            )
+        )
+    ),
+)
 record("eqns_small", counts[0])
 record("eqns_large", counts[1])
 record("growth", counts[1] // counts[0])

@@ -6,4 +6,5 @@ def add_half(i, total):
     return total + 0.5
 
 
-lax.fori_loop(0, 3, add_half, jnp.int32(0))  # an int32 carry, a float32 body result
+# an int32 carry, a float32 body result
+lax.fori_loop(0, 3, add_half, jnp.int32(0))

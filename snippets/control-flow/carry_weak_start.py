@@ -8,7 +8,8 @@ body_traces = []
 
 def add_half_logged(i, total):
     result = add_half(i, total)
-    body_traces.append(f"{jax.typeof(total)} -> {jax.typeof(result)}")  # carry in -> out
+    # carry in -> out
+    body_traces.append(f"{jax.typeof(total)} -> {jax.typeof(result)}")
     return result
 
 

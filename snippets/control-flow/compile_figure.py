@@ -9,7 +9,8 @@ LENGTHS = (10, 30, 100, 200, 300)
 
 
 def compile_time(fn, n, repeat):
-    """The fastest of `repeat` lowerings and compilations of `fn` at this N, in seconds."""
+    """The fastest of `repeat` lowerings and compilations of `fn` at this N,
+    in seconds."""
     traced = jax.jit(fn, static_argnums=1).trace(h0, n)
     runs = []
     for _ in range(repeat):
@@ -22,9 +23,13 @@ def compile_time(fn, n, repeat):
 
 for n in LENGTHS:
     for name, fn in (("for", python_for), ("scan", with_scan)):
-        if (name, n) not in t_compile:  # a length the block above did not measure
-            # Two runs of the unrolled loop are enough to see its trend, and keep the block short.
-            t_compile[name, n] = compile_time(fn, n, repeat=2 if name == "for" else 3)
+        # a length the block above did not measure
+        if (name, n) not in t_compile:
+            # Two runs of the unrolled loop are enough to see its trend, and
+            # keep the block short.
+            t_compile[name, n] = compile_time(
+                fn, n, repeat=2 if name == "for" else 3
+            )
         t = t_compile[name, n]
         t = record(f"compile_{name}_{n}", float(t), kind="timing")  # hidden
         print(f"N={n:<4} {name:<5} compile {t:.3g}")
@@ -43,6 +48,9 @@ figure(
     "climbs steeply with N while lax.scan's stays flat near zero.",
 )
 claim(
-    "compile_for_200", ">", "compile_scan_200", says="at N = 200 the unrolled loop compiles slower"
+    "compile_for_200",
+    ">",
+    "compile_scan_200",
+    says="at N = 200 the unrolled loop compiles slower",
 )
 # hidden: end

@@ -15,5 +15,7 @@ batched = jax.vmap(wave)
 print(batched(jnp.array([-1.0, 0.0, 2.0])))
 closed = jax.make_jaxpr(batched)(jnp.zeros(3))
 print(closed)
-print("primitives:", sorted({eqn.primitive.name for eqn in closed.jaxpr.eqns}))
+print(
+    "primitives:", sorted({eqn.primitive.name for eqn in closed.jaxpr.eqns})
+)
 stepper("steps", batched, jnp.zeros(3), title="jax.vmap(wave)")  # hidden

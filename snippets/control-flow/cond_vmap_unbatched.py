@@ -9,7 +9,8 @@ def wave_if(x, use_sin):
     return lax.cond(use_sin, jnp.sin, jnp.cos, x)
 
 
-# in_axes=(0, None): map over x's leading axis, hand every element the same use_sin
+# in_axes=(0, None): map over x's leading axis, hand every element the same
+# use_sin
 batched = jax.vmap(wave_if, in_axes=(0, None))
 print(batched(jnp.array([-1.0, 0.0, 2.0]), True))
 closed = jax.make_jaxpr(batched)(jnp.zeros(3), True)

@@ -15,11 +15,17 @@ constructs = {
     "switch": lambda x, n: lax.switch(n, (jnp.sin, jnp.cos, jnp.tanh), x),
     "fori_static": lambda x, n: lax.fori_loop(0, 5, double, x),
     "fori_traced": lambda x, n: lax.fori_loop(0, n, double, x),
-    "while_loop": lambda x, n: lax.while_loop(lambda v: v < 100.0, lambda v: v * 2.0, x),
-    "scan": lambda x, n: lax.scan(lambda v, _: (v * 2.0, None), x, length=5)[0],
+    "while_loop": lambda x, n: lax.while_loop(
+        lambda v: v < 100.0, lambda v: v * 2.0, x
+    ),
+    "scan": lambda x, n: lax.scan(lambda v, _: (v * 2.0, None), x, length=5)[
+        0
+    ],
 }
 modes = {
-    "jvp": lambda f: jax.jit(lambda x, n: jax.jvp(lambda x: f(x, n), (x,), (1.0,))[1]),
+    "jvp": lambda f: jax.jit(
+        lambda x, n: jax.jvp(lambda x: f(x, n), (x,), (1.0,))[1]
+    ),
     "grad": lambda f: jax.jit(jax.grad(f)),
 }
 x, n = jnp.float32(3.0), jnp.int32(1)

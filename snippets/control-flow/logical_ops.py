@@ -8,7 +8,8 @@ keyword_forms = {
     "(x > 0) and (x < 1)": lambda x: (x > 0) and (x < 1),
     "(x < 0) or (x > 1)": lambda x: (x < 0) or (x > 1),
     "not (x > 0)": lambda x: not (x > 0),
-    "0 < x < 1": lambda x: 0 < x < 1,  # a chained comparison is an `and` in disguise
+    # a chained comparison is an `and` in disguise
+    "0 < x < 1": lambda x: 0 < x < 1,
 }
 errors = set()  # hidden
 for text, fn in keyword_forms.items():
@@ -25,15 +26,24 @@ inside = jax.jit(lambda x: (x > 0) & (x < 1))
 print("(x > 0) & (x < 1)     ->", inside(x))
 print("(x < 0) | (x > 1)     ->", jax.jit(lambda x: (x < 0) | (x > 1))(x))
 print("~(x > 0)              ->", jax.jit(lambda x: ~(x > 0))(x))
-print("jnp.logical_and(...)  ->", jax.jit(lambda x: jnp.logical_and(x > 0, x < 1))(x))
+print(
+    "jnp.logical_and(...)  ->",
+    jax.jit(lambda x: jnp.logical_and(x > 0, x < 1))(x),
+)
 try:
     both = (x > 0) and (x < 1)  # eagerly, on three elements
 except ValueError as err:
     print("(x > 0) and (x < 1), eager on an array -> ValueError:", err)
 try:
-    jax.jit(lambda x: x > 0 & x < 1)(x)  # no parentheses: & binds tighter than > and <
+    # no parentheses: & binds tighter than > and <
+    jax.jit(lambda x: x > 0 & x < 1)(x)
 except TypeError as err:
     print("x > 0 & x < 1         -> TypeError:", err)
 closed = jax.make_jaxpr(lambda x: ((x > 0) & (x < 1)) | ~(x > 2))(x)
 print(closed)
-record("primitives", ", ".join(sorted({e.primitive.name for e in closed.jaxpr.eqns})))  # hidden
+# hidden: begin
+record(
+    "primitives",
+    ", ".join(sorted({e.primitive.name for e in closed.jaxpr.eqns})),
+)
+# hidden: end

@@ -8,12 +8,14 @@ from bookexec.facts import record  # hidden
 
 
 def grow_scan(x):
-    final, _ = lax.scan(lambda v, _: (v * 2, None), x, length=5)  # always 5 doublings
+    # always 5 doublings
+    final, _ = lax.scan(lambda v, _: (v * 2, None), x, length=5)
     return final
 
 
 def grow_while(x):
-    return lax.while_loop(lambda v: v < 100.0, lambda v: v * 2, x)  # double until >= 100
+    # double until >= 100
+    return lax.while_loop(lambda v: v < 100.0, lambda v: v * 2, x)
 
 
 x = jnp.float32(3.0)

@@ -27,6 +27,8 @@ def with_scan(h, n):
 
 for fn in (python_for, with_scan):
     jaxpr = jax.make_jaxpr(fn, static_argnums=1)(h0, 3)
-    print(f"{fn.__name__}: {len(jaxpr.eqns)} top-level equations for 3 steps")
+    print(
+        f"{fn.__name__}: {len(jaxpr.eqns)} top-level equations for 3 steps"
+    )
 stepper("unrolled", python_for, h0, 3, static_argnums=(1,))  # hidden
 stepper("scanned", with_scan, h0, 3, static_argnums=(1,))  # hidden

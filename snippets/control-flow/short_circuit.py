@@ -7,18 +7,27 @@ ran = []
 
 
 def right_side(v):
-    ran.append("right")  # a Python side effect: one entry each time this side is computed
+    # a Python side effect: one entry each time this side is computed
+    ran.append("right")
     return v < 1
 
 
 v = -0.5  # a plain Python float: `v > 0` is a real False
 result = (v > 0) and right_side(v)
-print("(v > 0) and right_side(v)  ->", result, f"(right side ran {len(ran)} times)")
+print(
+    "(v > 0) and right_side(v)  ->",
+    result,
+    f"(right side ran {len(ran)} times)",
+)
 record("keyword_runs", len(ran))  # hidden
 ran.clear()
 x = jnp.array([-0.5, -1.5, -2.5])  # `x > 0` is False at every element
 result = (x > 0) & right_side(x)
-print("(x > 0) & right_side(x)    ->", result, f"(right side ran {len(ran)} time)")
+print(
+    "(x > 0) & right_side(x)    ->",
+    result,
+    f"(right side ran {len(ran)} time)",
+)
 closed = jax.make_jaxpr(lambda x: jnp.logical_and(x > 0, right_side(x)))(x)
 print(closed)
-record("both_sides", ", ".join(e.primitive.name for e in closed.jaxpr.eqns))  # hidden
+record("both_sides", ", ".join(e.primitive.name for e in closed.jaxpr.eqns))  # fmt: skip  # hidden

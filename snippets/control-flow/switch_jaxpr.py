@@ -16,6 +16,8 @@ for i in (0, 2, 7, -1):  # 7 and -1 are out of range
 closed = jax.make_jaxpr(pick)(0, 1.0)
 print(closed)
 # hidden: begin
-(cond_eqn,) = [eqn for eqn in closed.jaxpr.eqns if eqn.primitive.name == "cond"]
+(cond_eqn,) = [
+    eqn for eqn in closed.jaxpr.eqns if eqn.primitive.name == "cond"
+]
 record("branches", len(cond_eqn.params["branches"]))
 # hidden: end

@@ -17,14 +17,21 @@ print(jax.make_jaxpr(three_way)(x))
 
 
 def three_way_piecewise(x):
-    return jnp.piecewise(x, [x < -1, x < 1], [lambda v: -v, lambda v: v * v, 1.0])
+    return jnp.piecewise(
+        x, [x < -1, x < 1], [lambda v: -v, lambda v: v * v, 1.0]
+    )
 
 
-print("jnp.piecewise:", three_way_piecewise(x))  # here the last condition that holds wins
+# here the last condition that holds wins
+print("jnp.piecewise:", three_way_piecewise(x))
 record("piecewise_at_minus_2", int(three_way_piecewise(x)[0]))  # hidden
 record("select_at_minus_2", int(three_way(x)[0]))  # hidden
 # hidden: begin
-(call,) = [e for e in jax.make_jaxpr(three_way_piecewise)(x).jaxpr.eqns if "jaxpr" in e.params]
+(call,) = [
+    e
+    for e in jax.make_jaxpr(three_way_piecewise)(x).jaxpr.eqns
+    if "jaxpr" in e.params
+]
 computed = [
     f"{e.primitive.name}: {e.outvars[0].aval}"
     for e in call.params["jaxpr"].jaxpr.eqns
@@ -33,14 +40,19 @@ computed = [
 record("piecewise_computed", ", ".join(f"`{c}`" for c in computed))
 # hidden: end
 print("lax.select:   ", lax.select(x < 0, -x, x))
-eqn = jax.make_jaxpr(lambda x: lax.select(x < 0, -x, x))(x).jaxpr.eqns[-1]  # hidden
+eqn = jax.make_jaxpr(lambda x: lax.select(x < 0, -x, x))(x).jaxpr.eqns[-1]  # fmt: skip  # hidden
 record("lax_select_primitive", eqn.primitive.name)  # hidden
-print("lax.select(True, x, -x):", lax.select(True, x, -x))  # a scalar predicate picks a whole case
+# a scalar predicate picks a whole case
+print("lax.select(True, x, -x):", lax.select(True, x, -x))
 try:
     lax.select(x < 0, -x, 0.0)  # lax.select does not broadcast
 except TypeError as err:
     print("lax.select(x < 0, -x, 0.0) ->", type(err).__name__ + ":", err)
 # hidden: begin
-(select,) = [e for e in jax.make_jaxpr(three_way)(x).jaxpr.eqns if e.primitive.name == "select_n"]
+(select,) = [
+    e
+    for e in jax.make_jaxpr(three_way)(x).jaxpr.eqns
+    if e.primitive.name == "select_n"
+]
 record("select_cases", len(select.invars) - 1)
 # hidden: end

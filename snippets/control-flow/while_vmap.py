@@ -23,7 +23,8 @@ starts = jnp.array([1, 30, 200])  # 200 needs no doubling, 1 needs the most
 values, steps = jax.vmap(double_past_100)(starts)
 print("values:", values)
 print("steps: ", steps)
-loop = jax.make_jaxpr(jax.vmap(double_past_100))(starts).eqns[-1]  # the while equation
+# the while equation
+loop = jax.make_jaxpr(jax.vmap(double_past_100))(starts).eqns[-1]
 print("cond_jaxpr:", loop.params["cond_jaxpr"])
 print("body_jaxpr:", loop.params["body_jaxpr"])
 # hidden: begin

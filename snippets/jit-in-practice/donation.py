@@ -9,15 +9,22 @@ def relax(state):
 
 
 keep = jax.jit(relax)
-donate = jax.jit(relax, donate_argnums=0)  # the caller promises never to read `state` again
+# the caller promises never to read `state` again
+donate = jax.jit(relax, donate_argnums=0)
 
 state = jnp.ones((1000, 1000))  # 4 MB of float32
 home = state.unsafe_buffer_pointer()  # the address of its memory
 kept = keep(state)
-print("without donation: result in the same memory:", kept.unsafe_buffer_pointer() == home)
+print(
+    "without donation: result in the same memory:",
+    kept.unsafe_buffer_pointer() == home,
+)
 print("                  state deleted:", state.is_deleted())
 given = donate(state)
-print("with donation:    result in the same memory:", given.unsafe_buffer_pointer() == home)
+print(
+    "with donation:    result in the same memory:",
+    given.unsafe_buffer_pointer() == home,
+)
 print("                  state deleted:", state.is_deleted())
 record("reused", str(given.unsafe_buffer_pointer() == home))  # hidden
 record("deleted", str(state.is_deleted()))  # hidden

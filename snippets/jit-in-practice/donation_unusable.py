@@ -5,7 +5,8 @@ import jax.numpy as jnp
 
 
 def add_row(table, row):
-    return table + row  # the result is f32[2,3]: no output has the shape of `row`
+    # the result is f32[2,3]: no output has the shape of `row`
+    return table + row
 
 
 def warned(stage, run):

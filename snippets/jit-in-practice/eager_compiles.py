@@ -11,7 +11,8 @@ compiled = []
 class Names(logging.Handler):
     def emit(self, rec):
         words = rec.getMessage().split()
-        if words[0] == "Compiling":  # "Compiling jit(<name>) with global shapes and types ..."
+        # "Compiling jit(<name>) with global shapes and types ..."
+        if words[0] == "Compiling":
             compiled.append(words[1])
 
 

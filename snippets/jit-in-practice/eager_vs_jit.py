@@ -7,14 +7,18 @@ from bookexec.facts import claim, record, timings  # hidden
 
 
 def fastest(fns, repeat=5):
-    """Seconds for the fastest call of each function: a warm-up call each, then calls in turns."""
+    """Seconds for the fastest call of each function: a warm-up call each,
+    then calls in turns."""
     for fn in fns.values():
-        jax.block_until_ready(fn())  # warm-up: a jitted function traces and compiles here
+        # warm-up: a jitted function traces and compiles here
+        jax.block_until_ready(fn())
     times = {name: [] for name in fns}
     for _ in range(repeat):
-        for name, fn in fns.items():  # in turns, so that a busy moment slows them alike
+        # in turns, so that a busy moment slows them alike
+        for name, fn in fns.items():
             start = time.perf_counter()
-            jax.block_until_ready(fn())  # stop the clock only once the result is ready
+            # stop the clock only once the result is ready
+            jax.block_until_ready(fn())
             times[name].append(time.perf_counter() - start)
     return {name: min(runs) for name, runs in times.items()}
 
@@ -29,14 +33,24 @@ def leaky_squash(x):
 x = jnp.linspace(-3.0, 3.0, 2_000)
 squash_jit = jax.jit(leaky_squash)
 
-t = fastest({"eager": lambda: leaky_squash(x), "jitted": lambda: squash_jit(x)}, repeat=30)
+t = fastest(
+    {"eager": lambda: leaky_squash(x), "jitted": lambda: squash_jit(x)},
+    repeat=30,
+)
 # hidden: begin
 record("eqns", len(jax.make_jaxpr(leaky_squash)(x).eqns))
 record("backend", jax.default_backend())
-t = timings({"eager": lambda: leaky_squash(x), "jitted": lambda: squash_jit(x)}, repeat=30)
+t = timings(
+    {"eager": lambda: leaky_squash(x), "jitted": lambda: squash_jit(x)},
+    repeat=30,
+)
 # hidden: end
 t_eager, t_jit = t["eager"], t["jitted"]
 speedup = t_eager / t_jit
 speedup = record("speedup", speedup, kind="ratio")  # hidden
-claim("speedup", ">=", 4, says="jit is at least 4 times faster than eager here")  # hidden
+# hidden: begin
+claim(
+    "speedup", ">=", 4, says="jit is at least 4 times faster than eager here"
+)
+# hidden: end
 print(f"eager {t_eager:.3g}, jitted {t_jit:.3g}: {speedup:.3g} times faster")

@@ -9,11 +9,13 @@ squash_jit = jax.jit(leaky_squash)
 
 
 def first_call():
-    jax.clear_caches()  # forget the compiled program: this call traces and compiles
+    # forget the compiled program: this call traces and compiles
+    jax.clear_caches()
     return squash_jit(x)
 
 
-# fastest, the helper of the first block, calls each function once before it starts the clock
+# fastest, the helper of the first block, calls each function once before it
+# starts the clock
 t_first = fastest({"first": first_call}, repeat=3)["first"]
 t_steady = fastest({"steady": lambda: squash_jit(x)}, repeat=50)["steady"]
 t_first = timing("first", first_call, repeat=3)  # hidden
@@ -21,6 +23,14 @@ t_steady = timing("steady", lambda: squash_jit(x), repeat=50)  # hidden
 ratio = t_first / t_steady
 # hidden: begin
 ratio = record("ratio", ratio, kind="ratio")
-claim("ratio", ">=", 20, says="the first call takes at least 20 times the steady state")
+claim(
+    "ratio",
+    ">=",
+    20,
+    says="the first call takes at least 20 times the steady state",
+)
 # hidden: end
-print(f"first call {t_first:.3g}, later calls {t_steady:.3g}: {ratio:.3g} times as long")
+print(
+    f"first call {t_first:.3g}, later calls {t_steady:.3g}: {ratio:.3g} "
+    "times as long"
+)

@@ -19,9 +19,16 @@ with jax.transfer_guard("disallow"):  # refuse every implicit transfer
     except Exception as err:
         print(f"{type(err).__name__}: {err}")
 
-on_device = jax.device_put(host.astype(np.float32))  # transfer once, outside the timing
+# transfer once, outside the timing
+on_device = jax.device_put(host.astype(np.float32))
 with jax.transfer_guard("disallow"):
     result = scale(on_device)  # no transfer left to refuse
-print("on_device:", on_device.dtype, on_device.devices(), "| result:", result.dtype)
+print(
+    "on_device:",
+    on_device.dtype,
+    on_device.devices(),
+    "| result:",
+    result.dtype,
+)
 print("jnp.asarray(host).dtype:", jnp.asarray(host).dtype)
 record("jax_dtype", str(jnp.asarray(host).dtype))  # hidden

@@ -15,11 +15,14 @@ stablehlo = lowered.as_text()  # what JAX hands to XLA
 compiled = lowered.compile()
 optimised = compiled.as_text()  # what XLA made of it
 print(stablehlo)
-entry = optimised.split("ENTRY")[1].strip()  # the top-level computation XLA will run
-print(re.sub(r", metadata=\{[^}]*\}", "", entry))  # without the source locations
+# the top-level computation XLA will run
+entry = optimised.split("ENTRY")[1].strip()
+# without the source locations
+print(re.sub(r", metadata=\{[^}]*\}", "", entry))
 print("StableHLO operations:", stablehlo.count(" = stablehlo."))
 print("fusions XLA made:", optimised.count(" fusion("))
-costs = compiled.cost_analysis()  # XLA's own estimate for the optimised program
+# XLA's own estimate for the optimised program
+costs = compiled.cost_analysis()
 print("XLA's estimate:", int(costs["flops"]), "flops,", end=" ")
 print(int(costs["bytes accessed"]), "bytes read or written")
 # hidden: begin

@@ -11,7 +11,8 @@ b = jnp.ones((1500, 1500))
 matmul(a, b).block_until_ready()  # compile outside the clock
 
 samples = []
-for _ in range(30):  # short runs: more tries for one undisturbed by other processes
+# short runs: more tries for one undisturbed by other processes
+for _ in range(30):
     start = perf_counter()
     c = matmul(a, b)  # returns as soon as the work is queued
     samples.append(perf_counter() - start)
@@ -19,11 +20,20 @@ for _ in range(30):  # short runs: more tries for one undisturbed by other proce
 t_dispatch = min(samples)  # the fastest, as fastest() takes
 t_dispatch = record("dispatch", t_dispatch, kind="timing")  # hidden
 
-t_done = fastest({"matmul": lambda: matmul(a, b)}, repeat=7)["matmul"]  # waits for the result
+# waits for the result
+t_done = fastest({"matmul": lambda: matmul(a, b)}, repeat=7)["matmul"]
 t_done = timing("finished", lambda: matmul(a, b), repeat=7)  # hidden
 ratio = t_done / t_dispatch
 # hidden: begin
 ratio = record("ratio", ratio, kind="ratio")
-claim("ratio", ">=", 20, says="without waiting, the clock reads at least 20 times too low")
+claim(
+    "ratio",
+    ">=",
+    20,
+    says="without waiting, the clock reads at least 20 times too low",
+)
 # hidden: end
-print(f"without waiting {t_dispatch:.3g}, waiting {t_done:.3g}: {ratio:.3g} times longer")
+print(
+    f"without waiting {t_dispatch:.3g}, waiting {t_done:.3g}: {ratio:.3g} "
+    "times longer"
+)

@@ -27,17 +27,30 @@ def jit_cold():
 # fastest is the helper of the first block
 cold = fastest({"eager": eager_cold, "jit": jit_cold}, repeat=5)
 cold = timings({"eager": eager_cold, "jit": jit_cold}, repeat=5)  # hidden
-warm = fastest({"eager": lambda: normalise_once(x)}, repeat=20)  # caches kept from here on
-warm = {"eager": timing("eager_warm", lambda: normalise_once(x), repeat=20)}  # hidden
+# caches kept from here on
+warm = fastest({"eager": lambda: normalise_once(x)}, repeat=20)
+warm = {"eager": timing("eager_warm", lambda: normalise_once(x), repeat=20)}  # fmt: skip  # hidden
 cold_ratio = cold["eager"] / cold["jit"]
 warm_ratio = cold["jit"] / warm["eager"]
 # hidden: begin
 cold_ratio = record("cold_ratio", cold_ratio, kind="ratio")
 warm_ratio = record("warm_ratio", warm_ratio, kind="ratio")
-claim("cold_ratio", ">=", 1.5, says="from cold, eager takes at least 1.5 times jit and one call")
-claim("warm_ratio", ">=", 3, says="jit and one call from cold take at least 3 times warm eager")
+claim(
+    "cold_ratio",
+    ">=",
+    1.5,
+    says="from cold, eager takes at least 1.5 times jit and one call",
+)
+claim(
+    "warm_ratio",
+    ">=",
+    3,
+    says="jit and one call from cold take at least 3 times warm eager",
+)
 # hidden: end
-print(f"from cold: eager {cold['eager']:.3g}, jit + one call {cold['jit']:.3g}")
+print(
+    f"from cold: eager {cold['eager']:.3g}, jit + one call {cold['jit']:.3g}"
+)
 print(f"  eager took {cold_ratio:.3g} times as long")
 print(f"eager with its programs already compiled: {warm['eager']:.3g}")
 print(f"  jit + one call from cold took {warm_ratio:.3g} times as long")

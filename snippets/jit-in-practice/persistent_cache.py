@@ -8,20 +8,23 @@ from jax.experimental.compilation_cache import compilation_cache
 from bookexec.facts import claim, record  # hidden
 
 
-def deep(x):  # a long chain of small steps: a program that takes a while to compile
+# a long chain of small steps: a program that takes a while to compile
+def deep(x):
     for i in range(120):
         x = jnp.sin(x) * 1.01 + jnp.cos(x * i)
     return x
 
 
 x = jnp.ones(100)
-jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)  # cache every program
+# cache every program
+jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
 
 
 def compile_time(cache_dir):
     """Seconds to compile `deep` with the persistent cache in `cache_dir`."""
     jax.config.update("jax_compilation_cache_dir", cache_dir)
-    compilation_cache.reset_cache()  # the cache is opened once; open it again at the new path
+    # the cache is opened once; open it again at the new path
+    compilation_cache.reset_cache()
     jax.clear_caches()  # and forget everything held in memory
     lowered = jax.jit(deep).lower(x)
     start = perf_counter()
@@ -30,10 +33,12 @@ def compile_time(cache_dir):
 
 
 shared = tempfile.mkdtemp()
-compile_time(shared)  # the first compile writes the executable into the folder
+# the first compile writes the executable into the folder
+compile_time(shared)
 cold, warm = [], []
 for _ in range(3):  # alternate, so that a busy moment slows both kinds alike
-    cold.append(compile_time(tempfile.mkdtemp()))  # a new, empty folder each time
+    # a new, empty folder each time
+    cold.append(compile_time(tempfile.mkdtemp()))
     warm.append(compile_time(shared))  # read back from the folder
 t_cold, t_warm = min(cold), min(warm)  # the fastest of each
 # hidden: begin
@@ -43,9 +48,19 @@ t_warm = record("warm", t_warm, kind="timing")
 speedup = t_cold / t_warm
 # hidden: begin
 speedup = record("speedup", speedup, kind="ratio")
-claim("speedup", ">=", 3, says="a compile found in the persistent cache is at least 3 times faster")
+claim(
+    "speedup",
+    ">=",
+    3,
+    says="a compile found in the persistent cache is at least 3 times faster",
+)
 # hidden: end
-print(f"compile with an empty cache {t_cold:.3g}, from the cache {t_warm:.3g}:", end=" ")
+print(
+    f"compile with an empty cache {t_cold:.3g}, from the cache "
+    f"{t_warm:.3g}:",
+    end=" ",
+)
 print(f"{speedup:.3g} times faster")
-jax.config.update("jax_compilation_cache_dir", None)  # later blocks compile as before
+# later blocks compile as before
+jax.config.update("jax_compilation_cache_dir", None)
 compilation_cache.reset_cache()

@@ -3,13 +3,15 @@ import jax.numpy as jnp
 
 from bookexec.facts import record  # hidden
 
-counts = jax.new_ref(jnp.zeros(3, jnp.int32))  # a mutable array: a Ref, not an Array
+# a mutable array: a Ref, not an Array
+counts = jax.new_ref(jnp.zeros(3, jnp.int32))
 traces = []  # one entry per trace of tally
 
 
 @jax.jit
 def tally(i):
-    traces.append(jax.typeof(i))  # the type only: a tracer must not outlive its trace
+    # the type only: a tracer must not outlive its trace
+    traces.append(jax.typeof(i))
     counts[i] += 1  # read the element, add one, write it back
 
 

@@ -13,7 +13,9 @@ def _(primals, tangents):
     (x,), (dx,) = primals, tangents
     px = jnp.pi * x
     safe = jnp.where(x == 0, 1.0, px)
-    slope = jnp.where(x == 0, 0.0, (jnp.cos(px) * px - jnp.sin(px)) / (safe * x))
+    slope = jnp.where(
+        x == 0, 0.0, (jnp.cos(px) * px - jnp.sin(px)) / (safe * x)
+    )
     return sinc_with_rule(x), slope * dx
 
 

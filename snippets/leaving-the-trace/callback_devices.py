@@ -25,22 +25,39 @@ def square(x, sharding=None):
 
 
 third = SingleDeviceSharding(jax.devices()[3])
-per_device = jax.shard_map(square, mesh=mesh, in_specs=P("batch"), out_specs=P("batch"))
+per_device = jax.shard_map(
+    square, mesh=mesh, in_specs=P("batch"), out_specs=P("batch")
+)
 for name, fn in [
     ("jit", jax.jit(square)),
-    ("jit, sharding= device 3", jax.jit(lambda x: square(x, sharding=third))),
+    (
+        "jit, sharding= device 3",
+        jax.jit(lambda x: square(x, sharding=third)),
+    ),
     ("shard_map", jax.jit(per_device)),
 ]:
     calls.clear()
-    out = fn(xs).block_until_ready()  # the calls may still be running until then
-    # where the lowered program places the call: a one-device mesh, or every device
-    call = next(line for line in fn.lower(xs).as_text().splitlines() if "callback" in line)
+    # the calls may still be running until then
+    out = fn(xs).block_until_ready()
+    # where the lowered program places the call: a one-device mesh, or every
+    # device
+    call = next(
+        line
+        for line in fn.lower(xs).as_text().splitlines()
+        if "callback" in line
+    )
     where = re.search(r"sharding_per_value<\[<(@\w+)", call).group(1)
-    print(f"{name}: {len(calls)} call(s), each on {sorted(set(calls))[0]}, placed on {where}")
+    print(
+        f"{name}: {len(calls)} call(s), each on {sorted(set(calls))[0]}, "
+        f"placed on {where}"
+    )
     print("  same values as xs * xs + 1:", bool(jnp.all(out == xs * xs + 1)))
 
 pinned = jax.shard_map(
-    lambda b: square(b, sharding=third), mesh=mesh, in_specs=P("batch"), out_specs=P("batch")
+    lambda b: square(b, sharding=third),
+    mesh=mesh,
+    in_specs=P("batch"),
+    out_specs=P("batch"),
 )
 try:
     jax.jit(pinned)(xs)

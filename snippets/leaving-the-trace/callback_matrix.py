@@ -10,7 +10,9 @@ def host_cube(x):
 
 def with_pure(x):
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)
-    return jax.pure_callback(host_cube, out, x, vmap_method="sequential").sum()
+    return jax.pure_callback(
+        host_cube, out, x, vmap_method="sequential"
+    ).sum()
 
 
 def with_io(x):
@@ -44,7 +46,9 @@ for fn in (with_pure, with_io, with_ordered_io, with_debug):
             cells.append(f"{name}: ok")
         except Exception as err:
             cells.append(f"{name}: {type(err).__name__}")
-            messages[f"{fn.__name__} under {name}"] = str(err).splitlines()[0]
+            messages[f"{fn.__name__} under {name}"] = str(err).splitlines()[
+                0
+            ]
     print(f"{fn.__name__:16}", " | ".join(cells))
 for where, message in messages.items():
     print(f"{where}: {message}")

@@ -1,4 +1,5 @@
-# nothing from the blocks above: a second host function, which notes what it is given
+# nothing from the blocks above: a second host function, which notes what it
+# is given
 import functools
 
 import jax
@@ -18,19 +19,32 @@ def add(x, y, method):
     return jax.pure_callback(host_add, out, x, y, vmap_method=method)
 
 
-rows, shift = jnp.arange(6.0).reshape(3, 2), jnp.ones(2)  # rows batched, shift shared
-methods = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all", "legacy_vectorized")
+# rows batched, shift shared
+rows, shift = jnp.arange(6.0).reshape(3, 2), jnp.ones(2)
+methods = (
+    "sequential",
+    "sequential_unrolled",
+    "expand_dims",
+    "broadcast_all",
+    "legacy_vectorized",
+)
 for method in methods:
-    batched = jax.vmap(functools.partial(add, method=method), in_axes=(0, None))
+    batched = jax.vmap(
+        functools.partial(add, method=method), in_axes=(0, None)
+    )
     eqns = jax.make_jaxpr(batched)(rows, shift).jaxpr.eqns
     kinds = [
-        e.primitive.name + (f"(unroll={e.params['unroll']})" if "unroll" in e.params else "")
+        e.primitive.name
+        + (f"(unroll={e.params['unroll']})" if "unroll" in e.params else "")
         for e in eqns
     ]
     shapes_seen.clear()
     result = jax.jit(batched)(rows, shift)
     print(f"{method:19} {kinds}  host saw {shapes_seen}  row 1: {result[1]}")
 try:
-    jax.vmap(functools.partial(add, method=None), in_axes=(0, None))(rows, shift)  # none given
+    # none given
+    jax.vmap(functools.partial(add, method=None), in_axes=(0, None))(
+        rows, shift
+    )
 except Exception as err:
     print(type(err).__name__ + ":", str(err).splitlines()[0])

@@ -5,7 +5,8 @@ seen = []
 
 
 def watch(x):
-    jax.debug.callback(lambda v: seen.append(v.tolist()), x)  # returns nothing, may be dropped
+    # returns nothing, may be dropped
+    jax.debug.callback(lambda v: seen.append(v.tolist()), x)
     return jnp.sin(x)
 
 
@@ -17,18 +18,23 @@ jax.jit(watch)(1.0)
 jax.vmap(watch)(jnp.array([2.0, 3.0]))
 print("grad:", jax.grad(watch)(4.0))
 print("seen:", seen)
-backward = jax.make_jaxpr(jax.grad(watch))(4.0)  # forward and backward pass in one jaxpr
+# forward and backward pass in one jaxpr
+backward = jax.make_jaxpr(jax.grad(watch))(4.0)
 print("grad's jaxpr:", [eqn.primitive.name for eqn in backward.jaxpr.eqns])
 
 
 def watch_in_order(x):
-    jax.debug.callback(ordered=True)(lambda v: seen.append(v.tolist()), x)  # options first
+    # options first
+    jax.debug.callback(ordered=True)(lambda v: seen.append(v.tolist()), x)
     return jnp.sin(x)
 
 
 for fn in (watch, watch_in_order):
     (eqn, _) = jax.make_jaxpr(fn)(1.0).jaxpr.eqns
-    print(f"{fn.__name__}: effects {sorted(type(e).__name__ for e in eqn.effects)}")
+    print(
+        f"{fn.__name__}: effects "
+        f"{sorted(type(e).__name__ for e in eqn.effects)}"
+    )
 seen.clear()
 jax.vmap(watch_in_order)(jnp.array([5.0, 6.0]))
 print("ordered, under vmap:", seen)

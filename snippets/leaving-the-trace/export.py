@@ -16,20 +16,34 @@ x = jnp.arange(12.0).reshape(4, 3) / 10
 exported = export.export(jax.jit(predict))(w, x)
 blob = exported.serialize()  # bytes: StableHLO plus the calling convention
 print("serialized:", type(blob).__name__, "nonempty:", len(blob) > 0)
-print("in:", exported.in_avals, "out:", exported.out_avals, "platforms:", exported.platforms)
+print(
+    "in:",
+    exported.in_avals,
+    "out:",
+    exported.out_avals,
+    "platforms:",
+    exported.platforms,
+)
 restored = export.deserialize(blob)
-print("restored call:", bool(jnp.allclose(restored.call(w, x), predict(w, x))))
+print(
+    "restored call:", bool(jnp.allclose(restored.call(w, x), predict(w, x)))
+)
 
 
 def signature(exp):
-    """The StableHLO entry point's signature, without its source locations."""
-    main = next(line for line in exp.mlir_module().splitlines() if "func.func public @main" in line)
+    """The StableHLO entry point's signature, source locations removed."""
+    main = next(
+        line
+        for line in exp.mlir_module().splitlines()
+        if "func.func public @main" in line
+    )
     return re.sub(r" loc\([^)]*\)", "", main).strip().rstrip(" {")
 
 
 print(signature(exported))
 try:
-    restored.call(w, jnp.ones((5, 3)))  # five rows, where the export was made for four
+    # five rows, where the export was made for four
+    restored.call(w, jnp.ones((5, 3)))
 except ValueError as err:
     print("five rows:", err)
 version = exported.calling_convention_version
@@ -38,4 +52,6 @@ oldest = export.minimum_supported_calling_convention_version
 record("oldest", oldest)  # hidden
 newest = export.maximum_supported_calling_convention_version
 record("newest", newest)  # hidden
-print(f"calling convention: {version} | this JAX supports {oldest} to {newest}")
+print(
+    f"calling convention: {version} | this JAX supports {oldest} to {newest}"
+)

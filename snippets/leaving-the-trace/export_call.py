@@ -2,7 +2,9 @@
 import jax
 import jax.numpy as jnp
 
-everywhere = export.export(jax.jit(predict), platforms=("cpu", "cuda", "tpu"))(w, x)
+everywhere = export.export(
+    jax.jit(predict), platforms=("cpu", "cuda", "tpu")
+)(w, x)
 print("platforms:", everywhere.platforms)
 print("runs here:", bool(jnp.allclose(everywhere.call(w, x), predict(w, x))))
 print(signature(everywhere))
@@ -15,7 +17,8 @@ except ValueError as err:
 
 @jax.jit
 def doubled(w, x):
-    return restored.call(w, x) * 2  # an exported program inside a new jitted one
+    # an exported program inside a new jitted one
+    return restored.call(w, x) * 2
 
 
 print(jax.make_jaxpr(doubled)(w, x))

@@ -5,7 +5,8 @@ log = []
 
 
 def write(x):
-    log.append(float(x))  # a side effect the program must not drop or reorder
+    # a side effect the program must not drop or reorder
+    log.append(float(x))
 
 
 @jax.jit
@@ -17,7 +18,13 @@ def step(x):
 step(1.0)
 step(3.0)
 print("log:", log)
-body = jax.make_jaxpr(step)(1.0).jaxpr.eqns[0].params["jaxpr"]  # inside the jit equation
+# inside the jit equation
+body = jax.make_jaxpr(step)(1.0).jaxpr.eqns[0].params["jaxpr"]
 print(body)
 (eqn,) = [e for e in body.eqns if e.primitive.name == "io_callback"]
-print("ordered:", eqn.params["ordered"], "effects:", sorted(type(e).__name__ for e in eqn.effects))
+print(
+    "ordered:",
+    eqn.params["ordered"],
+    "effects:",
+    sorted(type(e).__name__ for e in eqn.effects),
+)

@@ -4,12 +4,15 @@ from jax.experimental import pallas as pl
 
 
 def add_kernel(x_ref, y_ref, o_ref):
-    o_ref[...] = x_ref[...] + y_ref[...]  # reads and writes whole blocks through refs
+    # reads and writes whole blocks through refs
+    o_ref[...] = x_ref[...] + y_ref[...]
 
 
 def add(x, y, interpret):
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)
-    return pl.pallas_call(add_kernel, out_shape=out, interpret=interpret)(x, y)
+    return pl.pallas_call(add_kernel, out_shape=out, interpret=interpret)(
+        x, y
+    )
 
 
 a, c = jnp.arange(8.0), jnp.ones(8)

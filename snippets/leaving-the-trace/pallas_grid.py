@@ -13,8 +13,10 @@ def tag(x):
         tag_kernel,
         out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
         grid=(2,),  # two program instances
-        in_specs=[pl.BlockSpec((4,), lambda i: (i,))],  # instance i reads block i
-        out_specs=pl.BlockSpec((4,), lambda i: (1 - i,)),  # and writes block 1 - i
+        # instance i reads block i
+        in_specs=[pl.BlockSpec((4,), lambda i: (i,))],
+        # and writes block 1 - i
+        out_specs=pl.BlockSpec((4,), lambda i: (1 - i,)),
         interpret=True,
     )(x)
 
@@ -24,5 +26,7 @@ print(tag(x8))
 jaxpr = jax.make_jaxpr(tag)(x8)
 print(jaxpr)
 grid_mapping = jaxpr.jaxpr.eqns[0].params["grid_mapping"]
-for role, block in zip(("in ", "out"), grid_mapping.block_mappings, strict=True):
+for role, block in zip(
+    ("in ", "out"), grid_mapping.block_mappings, strict=True
+):
     print(role, "index_map:", block.index_map_jaxpr)

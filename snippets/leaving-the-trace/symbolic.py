@@ -3,7 +3,8 @@ import jax
 import jax.numpy as jnp
 
 (b,) = export.symbolic_shape("b")
-spec = jax.ShapeDtypeStruct((b, 3), jnp.float32)  # any number of rows, three columns
+# any number of rows, three columns
+spec = jax.ShapeDtypeStruct((b, 3), jnp.float32)
 poly = export.export(jax.jit(predict))(w, spec)
 print("in:", poly.in_avals, "out:", poly.out_avals)
 print(signature(poly))

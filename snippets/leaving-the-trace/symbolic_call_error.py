@@ -12,7 +12,8 @@ try:
 except ValueError as err:
     print("6 rows:", first_sentences(err))
 column = jax.ShapeDtypeStruct((b,), jnp.float32)
-pair = export.export(jax.jit(jnp.add))(column, column)  # both arguments have b rows
+# both arguments have b rows
+pair = export.export(jax.jit(jnp.add))(column, column)
 try:
     pair.call(jnp.ones(3), jnp.ones(4))
 except ValueError as err:

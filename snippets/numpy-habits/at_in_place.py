@@ -19,14 +19,22 @@ versions = {
     "made inside": jax.jit(set_first_of_sin),
 }
 # hidden: begin
-keys = {"input, kept by caller": "kept", "input, donated": "donated", "made inside": "inner"}
+keys = {
+    "input, kept by caller": "kept",
+    "input, donated": "donated",
+    "made inside": "inner",
+}
 # hidden: end
 for label, jitted in versions.items():
-    hlo = jitted.lower(x).compile().as_text()  # XLA's text: fine to look at, not an API
+    # XLA's text: fine to look at, not an API
+    hlo = jitted.lower(x).compile().as_text()
     entry = hlo[hlo.index("ENTRY") :]
     copies = sum(" copy(" in line for line in entry.splitlines())
     update = "dynamic-update-slice(" in hlo
     aliased = "input_output_alias" in hlo
-    print(f"{label:22} dynamic-update-slice: {update}  copies: {copies}  aliased: {aliased}")
+    print(
+        f"{label:22} dynamic-update-slice: {update}  copies: {copies}  "
+        f"aliased: {aliased}"
+    )
     record(f"copies_{keys[label]}", copies)  # hidden
     record(f"aliased_{keys[label]}", str(aliased))  # hidden

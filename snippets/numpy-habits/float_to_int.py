@@ -16,7 +16,8 @@ record("backend", jax.default_backend())
 record("nan_to_int", int(eager[0]))
 record("same_under_jit", str(bool((eager == jitted).all())))
 # hidden: end
-with np.errstate(invalid="raise"):  # NumPy leaves the result to the C cast; ask it to raise
+# NumPy leaves the result to the C cast; ask it to raise
+with np.errstate(invalid="raise"):
     try:
         special.astype(np.int32)
     except FloatingPointError as err:

@@ -11,6 +11,7 @@ def total(v):
     return jnp.sum(jnp.asarray(v))
 
 
-closed = jax.make_jaxpr(total)(values)  # a list is a pytree: one input per element
+# a list is a pytree: one input per element
+closed = jax.make_jaxpr(total)(values)
 print(closed)
 record("list_inputs", len(closed.jaxpr.invars))  # hidden

@@ -9,7 +9,8 @@ from bookexec.facts import record  # hidden
 traces = {"static self": 0, "pytree self": 0, "free function": 0}
 
 
-# Fix 1: self is static. Equal objects must hash equal, since the hash is the cache key.
+# Fix 1: self is static. Equal objects must hash equal, since the hash is the
+# cache key.
 class StaticScaler:
     def __init__(self, factor):
         self.factor = factor
@@ -18,7 +19,9 @@ class StaticScaler:
         return hash(self.factor)
 
     def __eq__(self, other):
-        return isinstance(other, StaticScaler) and self.factor == other.factor
+        return (
+            isinstance(other, StaticScaler) and self.factor == other.factor
+        )
 
     @partial(jax.jit, static_argnums=0)
     def apply(self, x):

@@ -5,7 +5,8 @@ import jax.numpy as jnp
 
 
 def scale_static(x):
-    return x / math.prod(x.shape)  # a Python int while tracing (x.size is the same number)
+    # a Python int while tracing (x.size is the same number)
+    return x / math.prod(x.shape)
 
 
 def scale_traced(x):

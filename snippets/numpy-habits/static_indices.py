@@ -2,7 +2,8 @@ import jax
 import jax.numpy as jnp
 
 x = jnp.arange(5.0)
-last = jax.jit(lambda v: v[10])  # a Python int: the index is known while tracing
+# a Python int: the index is known while tracing
+last = jax.jit(lambda v: v[10])
 print("by default:", last(x))
 jax.config.update("jax_check_static_indices", True)
 try:

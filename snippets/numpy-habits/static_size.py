@@ -6,7 +6,8 @@ import jax.numpy as jnp
 def fixed_sizes(x):
     (where_positive,) = jnp.nonzero(x > 0, size=4, fill_value=x.size)
     distinct_signs = jnp.unique(jnp.sign(x), size=3, fill_value=jnp.nan)
-    positives_or_zero = jnp.where(x > 0, x, 0.0)  # three arguments: same shape as x
+    # three arguments: same shape as x
+    positives_or_zero = jnp.where(x > 0, x, 0.0)
     return where_positive, distinct_signs, positives_or_zero
 
 

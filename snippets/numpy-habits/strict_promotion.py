@@ -2,8 +2,10 @@
 import jax
 import jax.numpy as jnp
 
-with jax.numpy_dtype_promotion("strict"):  # implicit promotion between dtypes is an error
-    print("float16 * 2.0:", (half * 2.0).dtype)  # a weak scalar of the same kind is still fine
+# implicit promotion between dtypes is an error
+with jax.numpy_dtype_promotion("strict"):
+    # a weak scalar of the same kind is still fine
+    print("float16 * 2.0:", (half * 2.0).dtype)
     print("float16 * 2:", (half * 2).dtype)  # and so is one of a lower kind
     for name, make in [
         ("float16 * float32", lambda: half * jnp.ones(3, jnp.float32)),
@@ -13,8 +15,12 @@ with jax.numpy_dtype_promotion("strict"):  # implicit promotion between dtypes i
         try:
             make()
         except jax.dtypes.TypePromotionError as err:
-            # The message opens with the two input dtypes, in an order that varies from one
-            # Python process to the next; the rest of it is always the same.
+            # The message opens with the two input dtypes, in an order that
+            # varies from one Python process to the next; the rest of it is
+            # always the same.
             dtypes, rest = str(err).split(") ", 1)
             print(f"{name}: {type(err).__name__}: {rest}")
-    print("with a cast:", (half.astype(jnp.float32) * jnp.ones(3, jnp.float32)).dtype)
+    print(
+        "with a cast:",
+        (half.astype(jnp.float32) * jnp.ones(3, jnp.float32)).dtype,
+    )

@@ -6,21 +6,41 @@ import numpy as np
 
 from bookexec.facts import record  # hidden
 
-SHORT = {"bool": "b1", "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
-         "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "bfloat16": "bf16",
-         "float16": "f16", "float32": "f32", "float64": "f64", "complex64": "c64",
-         "complex128": "c128"}  # fmt: skip
+SHORT = {
+    "bool": "b1", "uint8": "u8", "uint16": "u16", "uint32": "u32",
+    "uint64": "u64", "int8": "i8", "int16": "i16", "int32": "i32",
+    "int64": "i64", "bfloat16": "bf16", "float16": "f16",
+    "float32": "f32", "float64": "f64", "complex64": "c64",
+    "complex128": "c128",
+}  # fmt: skip
 LONG = {short: name for name, short in SHORT.items()}
-STRONG = ["b1", "u8", "u16", "u32", "i8", "i16", "i32", "bf16", "f16", "f32", "c64"]
+STRONG = [
+    "b1",
+    "u8",
+    "u16",
+    "u32",
+    "i8",
+    "i16",
+    "i32",
+    "bf16",
+    "f16",
+    "f32",
+    "c64",
+]
 WEAK = {"i*": 2, "f*": 2.0, "c*": 2j}  # Python scalars: weakly typed
 names = STRONG + list(WEAK)
 
 
 def node(name):
-    return jnp.asarray(WEAK[name]) if name in WEAK else jnp.zeros((), LONG[name])
+    return (
+        jnp.asarray(WEAK[name])
+        if name in WEAK
+        else jnp.zeros((), LONG[name])
+    )
 
 
-def jax_label(a, b):  # the result of a binary operation, with x64 off (the default)
+# the result of a binary operation, with x64 off (the default)
+def jax_label(a, b):
     aval = jax.typeof(node(a) + node(b))
     return (
         {"b": "i", "u": "i"}.get(aval.dtype.kind, aval.dtype.kind) + "*"
@@ -31,45 +51,69 @@ def jax_label(a, b):  # the result of a binary operation, with x64 off (the defa
 
 def numpy_label(a, b):
     if "bf16" in (a, b) or (a in WEAK and b in WEAK):
-        return "-"  # NumPy has no bfloat16, and two Python scalars make no array
+        # NumPy has no bfloat16, and two Python scalars make no array
+        return "-"
     operands = [WEAK[n] if n in WEAK else np.dtype(LONG[n]) for n in (a, b)]
-    return SHORT[str(np.result_type(*operands))]  # NumPy 2: Python scalars are weak too
+    # NumPy 2: Python scalars are weak too
+    return SHORT[str(np.result_type(*operands))]
 
 
-join = {(a, b): jax_label(a, b) for a, b in itertools.product(names, repeat=2)}
+join = {
+    (a, b): jax_label(a, b) for a, b in itertools.product(names, repeat=2)
+}
 print("JAX    " + "".join(f"{b:>5}" for b in names))
 for a in names:
     print(f"{a:>5}  " + "".join(f"{join[a, b]:>5}" for b in names))
-print("NumPy  " + "".join(f"{b:>5}" for b in names) + "   (. where NumPy agrees)")
+print(
+    "NumPy  "
+    + "".join(f"{b:>5}" for b in names)
+    + "   (. where NumPy agrees)"
+)
 compared = differ = 0
 for a in names:
     cells = [numpy_label(a, b) for b in names]
     compared += sum(c != "-" for c in cells)
-    cells = ["." if got == join[a, b] else got for got, b in zip(cells, names, strict=True)]
+    cells = [
+        "." if got == join[a, b] else got
+        for got, b in zip(cells, names, strict=True)
+    ]
     differ += sum(c not in (".", "-") for c in cells)
     print(f"{a:>5}  " + "".join(f"{c:>5}" for c in cells))
 print(f"NumPy differs in {differ} of {compared} cells")
 record("numpy_differs", differ)  # hidden
 record("compared", compared)  # hidden
 
-# The order behind JAX's table: a <= b when a joined with b is b. Each type's next types up:
+# The order behind JAX's table: a <= b when a joined with b is b. Each type's
+# next types up:
 above = {a: {b for b in names if b != a and join[a, b] == b} for a in names}
 for a in names:
-    nearest = [b for b in names if b in above[a] and not any(b in above[c] for c in above[a])]
+    nearest = [
+        b
+        for b in names
+        if b in above[a] and not any(b in above[c] for c in above[a])
+    ]
     print(f"{a:>4} -> {', '.join(nearest) or '(top)'}")
 
 # A lattice's join is associative; NumPy's table (without bfloat16) is not.
 triples = list(itertools.product(names, repeat=3))
-bad_jax = [t for t in triples if join[join[t[0], t[1]], t[2]] != join[t[0], join[t[1], t[2]]]]
+bad_jax = [
+    t
+    for t in triples
+    if join[join[t[0], t[1]], t[2]] != join[t[0], join[t[1], t[2]]]
+]
 
 
 def np_join(a, b):
     return SHORT[str(np.promote_types(LONG[a], LONG[b]))]
 
 
-np_triples = list(itertools.product([n for n in STRONG if n != "bf16"], repeat=3))
+np_triples = list(
+    itertools.product([n for n in STRONG if n != "bf16"], repeat=3)
+)
 bad_np = [
-    (a, b, c) for a, b, c in np_triples if np_join(np_join(a, b), c) != np_join(a, np_join(b, c))
+    (a, b, c)
+    for a, b, c in np_triples
+    if np_join(np_join(a, b), c) != np_join(a, np_join(b, c))
 ]
 print(f"JAX: {len(bad_jax)} of {len(triples)} triples depend on grouping")
 print(f"NumPy: {len(bad_np)} of {len(np_triples)}, for example", end=" ")
@@ -77,10 +121,16 @@ record("jax_nonassoc", len(bad_jax))  # hidden
 record("numpy_nonassoc", len(bad_np))  # hidden
 u, i, f = bad_np[0]
 print(
-    f"({u}+{i})+{f} = {np_join(np_join(u, i), f)} but {u}+({i}+{f}) = {np_join(u, np_join(i, f))}"
+    f"({u}+{i})+{f} = {np_join(np_join(u, i), f)} but {u}+({i}+{f}) = "
+    f"{np_join(u, np_join(i, f))}"
 )
 with jax.enable_x64(True):  # 64-bit types, for this block of code only
-    print("x64 on: i32+u32 ->", jnp.promote_types("int32", "uint32"), end=" | ")
-    print("i64+u64 ->", jax.typeof(jnp.zeros((), "int64") + jnp.zeros((), "uint64")))
+    print(
+        "x64 on: i32+u32 ->", jnp.promote_types("int32", "uint32"), end=" | "
+    )
+    print(
+        "i64+u64 ->",
+        jax.typeof(jnp.zeros((), "int64") + jnp.zeros((), "uint64")),
+    )
 print("NumPy:  i32+u32 ->", np.promote_types("int32", "uint32"), end=" | ")
 print("i64+u64 ->", np.promote_types("int64", "uint64"))

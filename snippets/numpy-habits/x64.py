@@ -9,7 +9,10 @@ tenths = np.array([0.1, 0.2, 0.3])  # float64, as NumPy makes them
 
 def report(label):
     back = np.asarray(jnp.asarray(tenths))
-    print(f"{label}: dtype {back.dtype}, equal to NumPy: {(back == tenths).tolist()}")
+    print(
+        f"{label}: dtype {back.dtype}, equal to NumPy: "
+        f"{(back == tenths).tolist()}"
+    )
     print(jax.make_jaxpr(lambda v: v * 2)(tenths))
     record(f"{label.strip()}_dtype", str(back.dtype))  # hidden
 

@@ -6,8 +6,10 @@ from jax.interpreters import batching
 
 def cyclic_shift_batch(args, batch_dims, *, shift):
     (x,), (dim,) = args, batch_dims
-    x = jnp.moveaxis(x, dim, 0)  # batch first, so the last axis is still the one to shift
-    return cyclic_shift(x, shift=shift), 0  # the result, and where its batch axis is
+    # batch first, so the last axis is still the one to shift
+    x = jnp.moveaxis(x, dim, 0)
+    # the result, and where its batch axis is
+    return cyclic_shift(x, shift=shift), 0
 
 
 batching.primitive_batchers[cyclic_shift_p] = cyclic_shift_batch

@@ -5,7 +5,8 @@ from jax.interpreters import ad
 
 
 def cyclic_shift_jvp(tangent, x, *, shift):
-    return cyclic_shift(tangent, shift=shift)  # linear: the tangent moves like the value
+    # linear: the tangent moves like the value
+    return cyclic_shift(tangent, shift=shift)
 
 
 ad.defjvp(cyclic_shift_p, cyclic_shift_jvp)

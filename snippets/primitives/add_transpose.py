@@ -8,9 +8,12 @@ seen = []  # what the rule receives as its primal argument
 
 
 def cyclic_shift_transpose(cotangent, x, *, shift):
-    seen.append((type(x).__name__, ad.is_undefined_primal(x), x.aval))  # a placeholder
-    cotangent = ad.instantiate_zeros(cotangent)  # it may arrive as a symbolic ad.Zero
-    return [cyclic_shift(cotangent, shift=-shift)]  # shifting back undoes the shift
+    # a placeholder
+    seen.append((type(x).__name__, ad.is_undefined_primal(x), x.aval))
+    # it may arrive as a symbolic ad.Zero
+    cotangent = ad.instantiate_zeros(cotangent)
+    # shifting back undoes the shift
+    return [cyclic_shift(cotangent, shift=-shift)]
 
 
 ad.primitive_transposes[cyclic_shift_p] = cyclic_shift_transpose

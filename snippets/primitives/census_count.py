@@ -3,7 +3,9 @@ import sys
 from collections import Counter
 
 import jax
-from jax._src.core import Primitive  # internal, version-bound; loaded by `import jax` already
+
+# internal, version-bound; loaded by `import jax` already
+from jax._src.core import Primitive
 
 
 def live_primitives():
@@ -21,17 +23,27 @@ import jax.scipy.special  # noqa: E402, F401
 
 prims = live_primitives()
 new_modules = len(set(sys.modules) - modules)
-print(f"after lax, nn, random, scipy.special: {len(prims)} primitives, {new_modules} more modules")
+print(
+    f"after lax, nn, random, scipy.special: {len(prims)} primitives, "
+    f"{new_modules} more modules"
+)
 names = {p.name for p in prims}
 print("distinct names:", len(names))
 kinds = Counter(type(p).__name__ for p in prims)
-# Most first, ties by name (a Counter's repr orders ties as gc.get_objects() found them).
+# Most first, ties by name (a Counter's repr orders ties as gc.get_objects()
+# found them).
 by_count = sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
 print(", ".join(f"{kind}: {n}" for kind, n in by_count))
 # Some of the names: much more than arithmetic is a primitive.
-print("among them:", sorted(names & {"jit", "device_put", "debug_print", "remat2", "ffi_call"}))
+print(
+    "among them:",
+    sorted(
+        names & {"jit", "device_put", "debug_print", "remat2", "ffi_call"}
+    ),
+)
 # hidden: begin
-# Imported last: the engine's module imports its own, which must not change the counts above.
+# Imported last: the engine's module imports its own, which must not change
+# the counts above.
 from bookexec.facts import claim, record  # noqa: E402
 
 record("after_jax", after_jax)
@@ -40,5 +52,6 @@ record("new_modules", new_modules)
 record("names", len(names))
 claim("total", "<=", "after_jax")  # the four imports add no primitive
 claim("names", ">=", "total", says="each primitive has its own name")
-record("n_subclasses", len(kinds) - 1)  # every kind other than plain Primitive
+# every kind other than plain Primitive
+record("n_subclasses", len(kinds) - 1)
 # hidden: end

@@ -6,7 +6,9 @@ import jax.lax
 import jax.nn
 import jax.random
 import jax.scipy.special
-from jax._src.core import Primitive  # internal, version-bound: see the census above
+
+# internal, version-bound: see the census above
+from jax._src.core import Primitive
 
 
 def census():
@@ -30,7 +32,8 @@ last = census()
 print("+ jax.extend.core:        ", len(last), "primitives")
 print("   new:", ", ".join(sorted(p.name for p in last - after)))
 # hidden: begin
-# Imported last: the engine's module imports its own, which must not change the counts above.
+# Imported last: the engine's module imports its own, which must not change
+# the counts above.
 from bookexec.facts import record  # noqa: E402
 
 record("before", len(before))

@@ -2,21 +2,26 @@ import jax
 import jax.numpy as jnp
 from jax.extend.core import Primitive
 
-cyclic_shift_p = Primitive("cyclic_shift")  # a name for the jaxpr, and empty rule tables
+# a name for the jaxpr, and empty rule tables
+cyclic_shift_p = Primitive("cyclic_shift")
 
 
 def cyclic_shift(x, shift=1):
-    """Move every entry `shift` places along the last axis, wrapping around."""
-    return cyclic_shift_p.bind(x, shift=shift)  # bind: emit an equation, or run it
+    """Move entries `shift` places along the last axis, wrapping around."""
+    # bind: emit an equation, or run it
+    return cyclic_shift_p.bind(x, shift=shift)
 
 
 @cyclic_shift_p.def_abstract_eval
 def cyclic_shift_abstract(x, *, shift):
-    # The type rule is the primitive's contract: refuse what the implementation cannot do.
+    # The type rule is the primitive's contract: refuse what the
+    # implementation cannot do.
     if x.ndim == 0:
-        raise TypeError(f"cyclic_shift needs an array with at least one axis, got {x}")
-    # `update` starts from the whole input type, so the weak type, sharding and memory space
-    # carry over where a new ShapedArray would drop them.
+        raise TypeError(
+            f"cyclic_shift needs an array with at least one axis, got {x}"
+        )
+    # `update` starts from the whole input type, so the weak type, sharding
+    # and memory space carry over where a new ShapedArray would drop them.
     return x.update()
 
 

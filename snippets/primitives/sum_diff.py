@@ -5,7 +5,8 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 
 sum_diff_p = Primitive("sum_diff")
-sum_diff_p.multiple_results = True  # bind returns a list: the sum and the difference
+# bind returns a list: the sum and the difference
+sum_diff_p.multiple_results = True
 
 
 def sum_diff(a, b):
@@ -14,9 +15,13 @@ def sum_diff(a, b):
 
 @sum_diff_p.def_abstract_eval
 def sum_diff_abstract(a, b):
-    # Operand checks belong here: a bad call fails while tracing, not deep in the lowering.
+    # Operand checks belong here: a bad call fails while tracing, not deep in
+    # the lowering.
     if a.shape != b.shape or a.dtype != b.dtype:
-        raise TypeError(f"sum_diff needs operands of one shape and dtype, got {a} and {b}")
+        raise TypeError(
+            f"sum_diff needs operands of one shape and dtype, got {a} and "
+            f"{b}"
+        )
     return [a.update(), a.update()]  # one type per result
 
 
@@ -25,22 +30,31 @@ def sum_diff_impl(a, b):
     return [jnp.add(a, b), jnp.subtract(a, b)]
 
 
-mlir.register_lowering(sum_diff_p, mlir.lower_fun(sum_diff_impl, multiple_results=True))
+mlir.register_lowering(
+    sum_diff_p, mlir.lower_fun(sum_diff_impl, multiple_results=True)
+)
 
 
-def sum_diff_transpose(cotangents, a, b):  # a and b are both placeholders: it is linear in each
+# a and b are both placeholders: it is linear in each
+def sum_diff_transpose(cotangents, a, b):
     ct_sum, ct_diff = (ad.instantiate_zeros(ct) for ct in cotangents)
     return [ct_sum + ct_diff, ct_sum - ct_diff]
 
 
-ad.deflinear2(sum_diff_p, sum_diff_transpose)  # a JVP rule and this transpose rule at once
+# a JVP rule and this transpose rule at once
+ad.deflinear2(sum_diff_p, sum_diff_transpose)
 seen = []
 
 
 def sum_diff_batch(args, dims):
     seen.append(dims)  # None for an operand that vmap does not map
-    size = next(x.shape[d] for x, d in zip(args, dims, strict=True) if d is not None)
-    a, b = (batching.bdim_at_front(x, d, size) for x, d in zip(args, dims, strict=True))
+    size = next(
+        x.shape[d] for x, d in zip(args, dims, strict=True) if d is not None
+    )
+    a, b = (
+        batching.bdim_at_front(x, d, size)
+        for x, d in zip(args, dims, strict=True)
+    )
     return sum_diff_p.bind(a, b), [0, 0]  # both results batched along axis 0
 
 
@@ -62,6 +76,12 @@ def squares(a, b):
 
 print("grad:", jax.grad(squares, argnums=(0, 1))(a, b))
 rows = jnp.stack([a, 2 * a, 3 * a])
-print("vmap over a only:", jax.jit(jax.vmap(sum_diff, in_axes=(0, None)))(rows, b))
+print(
+    "vmap over a only:",
+    jax.jit(jax.vmap(sum_diff, in_axes=(0, None)))(rows, b),
+)
 print("batch dims the rule saw:", seen)
-print("jax.interpreters.batching has not_mapped:", hasattr(batching, "not_mapped"))
+print(
+    "jax.interpreters.batching has not_mapped:",
+    hasattr(batching, "not_mapped"),
+)

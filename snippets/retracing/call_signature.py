@@ -12,7 +12,8 @@ n_types = set()  # the type n arrives as, in every trace
 @partial(jax.jit, static_argnames="n")
 def power(x, n):
     traces.append("power")
-    n_types.add(type(n).__name__)  # static, so a Python value, however it was passed
+    # static, so a Python value, however it was passed
+    n_types.add(type(n).__name__)
     return x**n
 
 
@@ -33,7 +34,12 @@ for call in [
     lambda: scale(x, s=3.0),  # a new value, passed as before: a hit
 ]:
     call()
-print("traces of power:", traces.count("power"), "| traces of scale:", traces.count("scale"))
+print(
+    "traces of power:",
+    traces.count("power"),
+    "| traces of scale:",
+    traces.count("scale"),
+)
 print("n arrived as:", sorted(n_types))
 record("power", traces.count("power"))  # hidden
 record("scale", traces.count("scale"))  # hidden

@@ -17,7 +17,8 @@ def shallow(x):
     return x + 1.0
 
 
-x = jnp.ones(4)  # made before the dump starts, so its own small programs are not dumped
+# made before the dump starts, so its own small programs are not dumped
+x = jnp.ones(4)
 dump_dir = tempfile.mkdtemp()
 jax.config.update("jax_dump_ir_to", dump_dir)
 jax.config.update("jax_dump_ir_modes", "eqn_count_pprof")
@@ -25,8 +26,11 @@ jax.jit(deep)(x)
 jax.jit(shallow)(x)
 jax.config.update("jax_dump_ir_to", "")  # stop dumping
 
-# Each name is jax_<counter>_<function>.<mode>; drop the counter, which counts every dump.
-names = sorted(path.name.split("_", 2)[2] for path in pathlib.Path(dump_dir).iterdir())
+# Each name is jax_<counter>_<function>.<mode>; drop the counter, which
+# counts every dump.
+names = sorted(
+    path.name.split("_", 2)[2] for path in pathlib.Path(dump_dir).iterdir()
+)
 print(names)
 record("n_dumped", len(names))  # hidden
 print("deep traced to", len(jax.make_jaxpr(deep)(x).eqns), "equations")

@@ -20,7 +20,8 @@ def scaled(x, scale):
 
 x = jnp.ones(4)
 for _ in range(3):
-    jax.jit(halve)(x)  # a new jit wrapper each time, the same function inside
+    # a new jit wrapper each time, the same function inside
+    jax.jit(halve)(x)
 same = len(traced)
 record("same_function", same)  # hidden
 
@@ -32,7 +33,8 @@ record("new_lambdas", fresh)  # hidden
 
 traced.clear()
 for scale in (2.0, 2.0, 3.0):
-    jax.jit(functools.partial(scaled, scale=scale))(x)  # a new partial object each time
+    # a new partial object each time
+    jax.jit(functools.partial(scaled, scale=scale))(x)
 partials = len(traced)
 record("new_partials", partials)  # hidden
 print("jax.jit(halve), three times:   ", same, "trace(s)")

@@ -1,4 +1,5 @@
-# Continues varying_batch.py: train, cold_run, traced, batches, sizes come from there
+# Continues varying_batch.py: train, cold_run, traced, batches, sizes come
+# from there
 import timeit
 
 import numpy as np
@@ -22,17 +23,29 @@ def pad_fixed(X, y):
     return pad_rows(X, y, FIXED)
 
 
-t_padded = min(timeit.repeat(lambda: cold_run(pad_fixed), number=1, repeat=3))
+t_padded = min(
+    timeit.repeat(lambda: cold_run(pad_fixed), number=1, repeat=3)
+)
 t_padded = record("padded", t_padded, kind="timing")  # hidden
 record("traces", len(traced))  # hidden
-print(f"{len(batches)} steps, {len(traced)} trace(s), {t_padded:.3g} per run")
+print(
+    f"{len(batches)} steps, {len(traced)} trace(s), {t_padded:.3g} per run"
+)
 
 w_padded = train(pad_fixed)  # the compiled program is cached by now
-print("same weights as unpadded training:", np.allclose(w_padded, w_varying, atol=1e-5))
+print(
+    "same weights as unpadded training:",
+    np.allclose(w_padded, w_varying, atol=1e-5),
+)
 
 speedup = t_varying / t_padded
 # hidden: begin
 speedup = record("speedup", speedup, kind="ratio")
-claim("speedup", ">=", 3, says="padding is at least 3 times faster than retracing every step")
+claim(
+    "speedup",
+    ">=",
+    3,
+    says="padding is at least 3 times faster than retracing every step",
+)
 # hidden: end
 print(f"padding made the run {speedup:.3g} times faster")

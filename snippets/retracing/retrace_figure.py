@@ -16,13 +16,18 @@ def run(distinct):
     traced.clear()
     w = jnp.zeros(8, jnp.float32)
     for step in range(STEPS):
-        X, y = batches[step % distinct]  # cycle through `distinct` batch sizes
+        # cycle through `distinct` batch sizes
+        X, y = batches[step % distinct]
         w = sgd_step(w, *as_is(X, y))
     return w
 
 
 for k in DISTINCT:
-    t = min(timeit.repeat(lambda k=k: run(k).block_until_ready(), number=1, repeat=2))
+    t = min(
+        timeit.repeat(
+            lambda k=k: run(k).block_until_ready(), number=1, repeat=2
+        )
+    )
     t = record(f"run_{k}", t, kind="timing")  # hidden
     record(f"traces_{k}", len(traced))  # hidden
     print(f"{k:2} distinct sizes: {len(traced)} traces, {t:.3g} per run")
@@ -37,5 +42,10 @@ figure(
     alt=f"Line chart of the time to run {STEPS} training steps against the number of distinct "
     "batch sizes among them: the time rises roughly in step with the number of traces.",
 )
-claim("run_8", ">", "run_1", says="more distinct batch sizes make the same steps slower")
+claim(
+    "run_8",
+    ">",
+    "run_1",
+    says="more distinct batch sizes make the same steps slower",
+)
 # hidden: end

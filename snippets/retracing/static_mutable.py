@@ -5,7 +5,8 @@ import jax
 import jax.numpy as jnp
 
 
-class Config:  # no __hash__ or __eq__ of its own: it hashes and compares by identity
+# no __hash__ or __eq__ of its own: it hashes and compares by identity
+class Config:
     def __init__(self, scale):
         self.scale = scale
 
@@ -21,7 +22,8 @@ cfg.scale = 10.0  # changed in place: the same object, so the same cache key
 print("mutable, scale 10:", apply(jnp.ones(2), cfg))
 
 
-@dataclasses.dataclass(frozen=True)  # hashes and compares by value, and cannot be changed
+# hashes and compares by value, and cannot be changed
+@dataclasses.dataclass(frozen=True)
 class FrozenConfig:
     scale: float
 

@@ -21,7 +21,10 @@ compiles = []  # one entry per XLA compilation of power_scaled
 
 
 def on_event(event, seconds, fun_name="", **details):
-    if event == "/jax/core/compile/backend_compile_duration" and "power_scaled" in fun_name:
+    if (
+        event == "/jax/core/compile/backend_compile_duration"
+        and "power_scaled" in fun_name
+    ):
         compiles.append(fun_name)
 
 

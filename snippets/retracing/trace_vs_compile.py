@@ -13,7 +13,10 @@ def smooth(x):
 
 
 def on_event(event, seconds, fun_name="", **details):
-    if event == "/jax/core/compile/backend_compile_duration" and fun_name == "jit(smooth)":
+    if (
+        event == "/jax/core/compile/backend_compile_duration"
+        and fun_name == "jit(smooth)"
+    ):
         compiled.append(fun_name)
 
 
@@ -42,7 +45,8 @@ def shift(v):
     return v + 1
 
 
-jax.jit(shift)(x)  # traced and compiled: jit's cache now has an entry for shift
+# traced and compiled: jit's cache now has an entry for shift
+jax.jit(shift)(x)
 alive = weakref.ref(shift)
 del shift  # the last name for the function
 gc.collect()

@@ -8,7 +8,8 @@ from bookexec.facts import record  # hidden
 
 rng = np.random.default_rng(0)
 true_w = rng.normal(size=8).astype(np.float32)
-sizes = rng.choice(np.arange(5, 65), size=20, replace=False)  # 20 distinct batch sizes
+# 20 distinct batch sizes
+sizes = rng.choice(np.arange(5, 65), size=20, replace=False)
 batches = []
 for n in sizes:
     X = rng.normal(size=(n, 8)).astype(np.float32)
@@ -40,7 +41,8 @@ def train(prepare):
     return w
 
 
-def cold_run(prepare):  # for timing: forget every compiled program first, as a new process
+# for timing: forget every compiled program first, as a new process
+def cold_run(prepare):
     jax.clear_caches()
     return train(prepare).block_until_ready()
 

@@ -16,4 +16,7 @@ with jax.set_mesh(grid):
     which_mesh(feats)
     jax.jit(which_mesh)(feats)
     jax.shard_map(which_mesh, out_specs=P("data", "model"))(feats)
-    print("the same mesh, without its devices:", get_abstract_mesh() == grid.abstract_mesh)
+    print(
+        "the same mesh, without its devices:",
+        get_abstract_mesh() == grid.abstract_mesh,
+    )

@@ -7,18 +7,25 @@ from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-advice = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))  # Auto axes
+# Auto axes
+advice = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
 
 
 def layer(x, w):
     h = jnp.tanh(x @ w)
-    # A request in the middle of the program: keep h's rows over data, columns over model.
-    return jax.lax.with_sharding_constraint(h, NamedSharding(advice, P("data", "model")))
+    # A request in the middle of the program: keep h's rows over data,
+    # columns over model.
+    return jax.lax.with_sharding_constraint(
+        h, NamedSharding(advice, P("data", "model"))
+    )
 
 
 fast_layer = jax.jit(
     layer,
-    in_shardings=(NamedSharding(advice, P("data", None)), NamedSharding(advice, P())),
+    in_shardings=(
+        NamedSharding(advice, P("data", None)),
+        NamedSharding(advice, P()),
+    ),
     out_shardings=NamedSharding(advice, P("data", None)),
 )
 x, w = jnp.ones((8, 16)), jnp.ones((16, 4))
@@ -27,4 +34,4 @@ out = fast_layer(x, w)
 print("type:     ", jax.typeof(out))
 print("placement:", out.sharding.spec)
 record("auto_out_type", str(jax.typeof(out)))  # hidden
-record("auto_collectives", sum(collectives(fast_layer, x, w).values()))  # hidden
+record("auto_collectives", sum(collectives(fast_layer, x, w).values()))  # fmt: skip  # hidden

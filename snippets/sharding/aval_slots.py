@@ -5,7 +5,15 @@ from bookexec.facts import record  # hidden
 
 aval = jax.typeof(on_host)
 print(type(aval).__name__)
-fields = ("shape", "dtype", "weak_type", "sharding", "manual_axis_type", "memory_space", "layout")
+fields = (
+    "shape",
+    "dtype",
+    "weak_type",
+    "sharding",
+    "manual_axis_type",
+    "memory_space",
+    "layout",
+)
 record("slots", len(fields))  # hidden
 for name in fields:
     print(f"{name:16} {getattr(aval, name)!r}")

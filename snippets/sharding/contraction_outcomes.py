@@ -8,15 +8,20 @@ from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-weights = place((12, 10), P("model", None))  # 12 features split like feats' columns
+# 12 features split like feats' columns
+weights = place((12, 10), P("model", None))
 COLLECTIVES = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all")
-# A GPU or TPU compiler may split a collective into an asynchronous `-start`/`-done` pair.
+# A GPU or TPU compiler may split a collective into an asynchronous
+# `-start`/`-done` pair.
 CALL = re.compile(rf" ({'|'.join(COLLECTIVES)})(?:-start)?\(")
 
 
 def collectives(fn, *args):
-    """How many of each collective the compiled program runs, read from its HLO text."""
-    found = Counter(CALL.findall(jax.jit(fn).lower(*args).compile().as_text()))
+    """How many of each collective the compiled program runs, read from its
+    HLO text."""
+    found = Counter(
+        CALL.findall(jax.jit(fn).lower(*args).compile().as_text())
+    )
     return {op: found[op] for op in COLLECTIVES if found[op]}
 
 
@@ -38,7 +43,8 @@ with jax.set_mesh(grid):
         record(f"{name}_collectives", sum(talk.values()))  # hidden
         print(f"{name:9} {result_type!s:26} {talk or 'no communication'}")
 
-    # What an unreduced result takes part in, and what it refuses, until a reshard sums it.
+    # What an unreduced result takes part in, and what it refuses, until a
+    # reshard sums it.
     partial = jnp.matmul(feats, weights, out_sharding=outcomes["unreduced"])
     print("partial + partial:", jax.typeof(partial + partial))
     print("partial.sum():", jax.typeof(partial.sum()))
@@ -52,6 +58,11 @@ with jax.set_mesh(grid):
         try:
             use()
         except Exception as error:  # ShardingTypeError has no public name
-            print(f"{name}: {type(error).__name__}: {str(error).splitlines()[0]}")
+            print(
+                f"{name}: {type(error).__name__}: "
+                f"{str(error).splitlines()[0]}"
+            )
     summed = jax.sharding.reshard(partial, P("data", None))
-    print("reshard(partial, P('data', None)) + 1.0:", jax.typeof(summed + 1.0))
+    print(
+        "reshard(partial, P('data', None)) + 1.0:", jax.typeof(summed + 1.0)
+    )

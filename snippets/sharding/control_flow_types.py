@@ -7,7 +7,8 @@ tile = place((8, 12), P("data", "model"))
 
 
 def last_line(error):
-    return str(error).strip().splitlines()[-3]  # the line that names both types
+    # the line that names both types
+    return str(error).strip().splitlines()[-3]
 
 
 def branches(x, flag):
@@ -21,10 +22,15 @@ def loop(x):
 
 
 with jax.set_mesh(grid):
-    for name, fn, args in [("cond", branches, (tile, True)), ("scan", loop, (tile,))]:
+    for name, fn, args in [
+        ("cond", branches, (tile, True)),
+        ("scan", loop, (tile,)),
+    ]:
         try:
             jax.make_jaxpr(fn)(*args)
         except TypeError as error:
             print(f"{name}: {last_line(error)}")
-    kept = jax.lax.cond(True, lambda v: v, lambda v: reshard(2 * v, P("data", "model")), tile)
+    kept = jax.lax.cond(
+        True, lambda v: v, lambda v: reshard(2 * v, P("data", "model")), tile
+    )
     print("cond with both branches placed alike:", jax.typeof(kept))

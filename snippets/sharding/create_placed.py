@@ -7,10 +7,16 @@ from bookexec.facts import record  # hidden
 
 with jax.set_mesh(grid):
     zeros = jnp.zeros((6, 12), out_sharding=P("data", None))
-    noise = jax.random.normal(jax.random.key(0), (6, 12), out_sharding=P(None, "model"))
+    noise = jax.random.normal(
+        jax.random.key(0), (6, 12), out_sharding=P(None, "model")
+    )
     print("zeros:", jax.typeof(zeros))
     print("noise:", jax.typeof(noise))
-    print(jax.make_jaxpr(lambda: jnp.zeros((6, 12), out_sharding=P("data", None)))())
+    print(
+        jax.make_jaxpr(
+            lambda: jnp.zeros((6, 12), out_sharding=P("data", None))
+        )()
+    )
 print("block of noise on device 0:", noise.addressable_shards[0].data.shape)
 unplaced = jax.random.normal(jax.random.key(0), (6, 12))
 print("same numbers as unplaced:", bool((noise == unplaced).all()))

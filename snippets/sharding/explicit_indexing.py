@@ -4,24 +4,32 @@ import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
 
 with jax.set_mesh(grid):
-    xs = jax.device_put(jnp.arange(8.0), P("data"))  # f32[8@data]: four entries a device
+    # f32[8@data]: four entries a device
+    xs = jax.device_put(jnp.arange(8.0), P("data"))
     for name, read in [("xs[3]", lambda: xs[3]), ("xs[:4]", lambda: xs[:4])]:
         try:
             read()
         except Exception as err:  # ShardingTypeError has no public name
-            print(f"{name}: {type(err).__name__}: {str(err).split(' as ')[0]}")
+            print(
+                f"{name}: {type(err).__name__}: {str(err).split(' as ')[0]}"
+            )
     one = xs.at[3].get(out_sharding=P())  # say where the result goes
     half = xs.at[:4].get(out_sharding=P("data"))
     print("xs.at[3].get:", jax.typeof(one), one)
     print("xs.at[:4].get:", jax.typeof(half), half)
 
     try:
-        jax.jit(lambda v: jax.lax.with_sharding_constraint(v * 2, P(None)))(xs)
+        jax.jit(lambda v: jax.lax.with_sharding_constraint(v * 2, P(None)))(
+            xs
+        )
     except AssertionError as err:
         print("with_sharding_constraint:", str(err).split(". ")[0] + ".")
     resharded = jax.jit(lambda v: jax.sharding.reshard(v * 2, P(None)))(xs)
     print("reshard instead:", jax.typeof(resharded))
 
-    both = jax.device_put(jnp.arange(16.0), P(("data", "model")))  # one dimension, two axes
+    # one dimension, two axes
+    both = jax.device_put(jnp.arange(16.0), P(("data", "model")))
     on_5 = next(s.data for s in both.addressable_shards if s.device.id == 5)
-    print("P(('data', 'model')):", jax.typeof(both), "| device 5 holds", on_5)
+    print(
+        "P(('data', 'model')):", jax.typeof(both), "| device 5 holds", on_5
+    )

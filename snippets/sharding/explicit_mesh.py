@@ -5,7 +5,9 @@ from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-grid = jax.make_mesh((2, 4), ("data", "model"), axis_types=(AxisType.Explicit,) * 2)
+grid = jax.make_mesh(
+    (2, 4), ("data", "model"), axis_types=(AxisType.Explicit,) * 2
+)
 print(grid)
 
 
@@ -19,5 +21,11 @@ print("feats: ", jax.typeof(feats))
 record("feats_type", str(jax.typeof(feats)))  # hidden
 print("kernel:", jax.typeof(kernel))
 record("kernel_type", str(jax.typeof(kernel)))  # hidden
-print("block of feats held by device 0: ", feats.addressable_shards[0].data.shape)
-print("block of kernel held by device 0:", kernel.addressable_shards[0].data.shape)
+print(
+    "block of feats held by device 0: ",
+    feats.addressable_shards[0].data.shape,
+)
+print(
+    "block of kernel held by device 0:",
+    kernel.addressable_shards[0].data.shape,
+)

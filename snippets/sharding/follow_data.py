@@ -10,18 +10,39 @@ print("same sharding as feats:", on_grid.sharding == feats.sharding)
 record("same_sharding", str(on_grid.sharding == feats.sharding))  # hidden
 
 loose = jnp.ones((6, 12))  # created without a placement
-print("committed: feats", feats.committed, "| loose", loose.committed, "on", loose.devices())
+print(
+    "committed: feats",
+    feats.committed,
+    "| loose",
+    loose.committed,
+    "on",
+    loose.devices(),
+)
 print("feats + loose:", jax.typeof(feats + loose))
 
-pinned = jax.device_put(jnp.ones((6, 12)), jax.devices()[3])  # committed to device 3
+# committed to device 3
+pinned = jax.device_put(jnp.ones((6, 12)), jax.devices()[3])
 try:
     feats + pinned
 except ValueError as err:
     print(f"{type(err).__name__}: {err}")
 try:
-    feats + jax.sharding.reshard(pinned, feats.sharding)  # pinned stays on device 3
+    # pinned stays on device 3
+    feats + jax.sharding.reshard(pinned, feats.sharding)
 except ValueError as err:
-    print(f"with reshard: {type(err).__name__}: {str(err).split('. Got')[0]}")
-spread = jax.sharding.reshard(loose, feats.sharding)  # uncommitted: free to go anywhere
-print("reshard(loose):", jax.typeof(spread), "on", len(spread.devices()), "devices")
-print("with device_put:", jax.typeof(feats + jax.device_put(pinned, feats.sharding)))
+    print(
+        f"with reshard: {type(err).__name__}: {str(err).split('. Got')[0]}"
+    )
+# uncommitted: free to go anywhere
+spread = jax.sharding.reshard(loose, feats.sharding)
+print(
+    "reshard(loose):",
+    jax.typeof(spread),
+    "on",
+    len(spread.devices()),
+    "devices",
+)
+print(
+    "with device_put:",
+    jax.typeof(feats + jax.device_put(pinned, feats.sharding)),
+)

@@ -4,7 +4,8 @@ import numpy as np
 
 from bookexec.facts import record  # hidden
 
-on_host = np.arange(72.0, dtype=np.float32).reshape(6, 12)  # stands for a file on disk
+# stands for a file on disk
+on_host = np.arange(72.0, dtype=np.float32).reshape(6, 12)
 asked = []
 
 
@@ -19,7 +20,13 @@ print("calls:", len(asked), "| device 0 asked for", asked[0])
 print("same values:", bool((np.asarray(built) == on_host).all()))
 record("calls", str(len(asked)))  # hidden
 
-asked.clear()  # a fully replicated array: every device holds the whole, read once
-whole = jax.sharding.NamedSharding(feats.sharding.mesh, jax.sharding.PartitionSpec())
-print("replicated:", jax.typeof(jax.make_array_from_callback((6, 12), whole, read_block)))
+# a fully replicated array: every device holds the whole, read once
+asked.clear()
+whole = jax.sharding.NamedSharding(
+    feats.sharding.mesh, jax.sharding.PartitionSpec()
+)
+print(
+    "replicated:",
+    jax.typeof(jax.make_array_from_callback((6, 12), whole, read_block)),
+)
 print("calls:", len(asked))

@@ -12,13 +12,18 @@ def step(x):
     y = jnp.sin(x)
     jax.debug.inspect_array_sharding(y, callback=show("sin(x)"))
     row_sums = y.sum(axis=1)
-    jax.debug.inspect_array_sharding(row_sums, callback=show("y.sum(axis=1)"))
+    jax.debug.inspect_array_sharding(
+        row_sums, callback=show("y.sum(axis=1)")
+    )
     gram = y @ y.T
     jax.debug.inspect_array_sharding(gram, callback=show("y @ y.T"))
     return row_sums, gram
 
 
-print("types in the trace:", [str(v.aval) for v in jax.make_jaxpr(step)(quiet).jaxpr.outvars])
+print(
+    "types in the trace:",
+    [str(v.aval) for v in jax.make_jaxpr(step)(quiet).jaxpr.outvars],
+)
 print("first call, while compiling:")
 row_sums, gram = step(quiet)
 print("second call:")

@@ -13,7 +13,9 @@ def dense(x, w, where=ROWS_OVER_DATA):
 with jax.set_mesh(grid):
     traced = jax.make_jaxpr(dense)(feats, kernel)
     dense_out = jax.jit(dense)(feats, kernel)
-    other = jax.make_jaxpr(lambda x, w: dense(x, w, P(None, "data")))(feats, kernel)
+    other = jax.make_jaxpr(lambda x, w: dense(x, w, P(None, "data")))(
+        feats, kernel
+    )
 
 print(traced)
 eqn = traced.jaxpr.eqns[0]

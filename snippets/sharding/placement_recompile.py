@@ -15,7 +15,8 @@ def listen(name, seconds, **kwargs):
     events.append(name)
 
 
-def compilations():  # the event name is JAX's internal one, not a documented API
+# the event name is JAX's internal one, not a documented API
+def compilations():
     return events.count("/jax/core/compile/backend_compile_duration")
 
 
@@ -32,14 +33,19 @@ arguments = {
     "device 1": jax.device_put(ones, jax.devices()[1]),
 }
 for spec in [P("data", "model"), P(None, "model"), P()]:
-    arguments[f"hinted, {spec}"] = jax.device_put(ones, NamedSharding(hinted, spec))
+    arguments[f"hinted, {spec}"] = jax.device_put(
+        ones, NamedSharding(hinted, spec)
+    )
 jax.monitoring.register_event_duration_secs_listener(listen)
 try:
     for where, x in arguments.items():
         traced, compiled = traces, compilations()
         double(x)
         new_traces, new_compiles = traces - traced, compilations() - compiled
-        print(f"{where:30} {jax.typeof(x)}  traced: {new_traces}  compiled: {new_compiles}")
+        print(
+            f"{where:30} {jax.typeof(x)}  traced: {new_traces}  compiled: "
+            f"{new_compiles}"
+        )
 finally:
     jax.monitoring.unregister_event_duration_listener(listen)
 print("traces:", traces, " compilations:", compilations())

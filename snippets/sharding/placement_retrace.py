@@ -18,7 +18,8 @@ def double(x):
 arguments = [
     feats,  # f32[6@data,12@model]
     place((6, 12), P("data", "model")),  # same type: reuses the program
-    place((6, 12), P(None, "model")),  # same shape and dtype, another placement
+    # same shape and dtype, another placement
+    place((6, 12), P(None, "model")),
     jnp.ones((6, 12)),  # on one device
 ]
 for x in arguments:

@@ -5,8 +5,10 @@ from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-cols = place((6, 12), P(None, "model"))  # rows whole, columns split like feats'
-scale = place((12,), P("model"))  # one entry per feature, split like feats' columns
+# rows whole, columns split like feats'
+cols = place((6, 12), P(None, "model"))
+# one entry per feature, split like feats' columns
+scale = place((12,), P("model"))
 other = place((6, 12), P(None, "data"))  # columns split over another axis
 
 cases = {
@@ -23,6 +25,9 @@ with jax.set_mesh(grid):
         try:
             print(f"{name:18} {jax.typeof(make())}")
         except Exception as error:
-            print(f"{name:18} {type(error).__name__}: {str(error).splitlines()[0]}")
+            print(
+                f"{name:18} {type(error).__name__}: "
+                f"{str(error).splitlines()[0]}"
+            )
     record("mixed_type", str(jax.typeof(feats + cols)))  # hidden
     record("row_sum_type", str(jax.typeof(feats.sum(axis=1))))  # hidden

@@ -5,17 +5,20 @@ from jax.sharding import PartitionSpec as P
 from jax.sharding import auto_axes, explicit_axes
 
 
-# Inside an Explicit mesh: hand the model axis to the compiler for one product.
+# Inside an Explicit mesh: hand the model axis to the compiler for one
+# product.
 @auto_axes(axes="model", out_sharding=P("data", None))
 def product_left_to_xla(x, w):
-    return x @ w  # model is Auto in here, so the sharded contraction needs no out_sharding
+    # model is Auto in here, so the sharded contraction needs no out_sharding
+    return x @ w
 
 
 with jax.set_mesh(grid):
     print(jax.make_jaxpr(product_left_to_xla)(feats, weights))
 
 
-# Inside an Auto mesh: make both axes Explicit for one step, to read its types.
+# Inside an Auto mesh: make both axes Explicit for one step, to read its
+# types.
 @explicit_axes(axes=("data", "model"), in_sharding=P("data", None))
 def typed_step(h):
     print("inside explicit_axes:", jax.typeof(h))

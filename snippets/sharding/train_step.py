@@ -7,16 +7,19 @@ from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-batch = place((8, 12), P("data", None))  # examples split over data: data parallel
+# examples split over data: data parallel
+batch = place((8, 12), P("data", None))
 params = {
-    "hidden": place((12, 16), P(None, "model")),  # hidden units split over model
+    # hidden units split over model
+    "hidden": place((12, 16), P(None, "model")),
     "out": place((16, 1), P("model", None)),
 }
 
 
 def loss(params, x):
     h = jnp.tanh(x @ params["hidden"])
-    y = jnp.matmul(h, params["out"], out_sharding=P("data", None))  # sums over model
+    # sums over model
+    y = jnp.matmul(h, params["out"], out_sharding=P("data", None))
     return jnp.mean(y**2)
 
 
@@ -30,14 +33,18 @@ def train_step(params, x):
 with jax.set_mesh(grid):
     value, grads, new = train_step(params, batch)
     for name in params:
-        print(f"{name:6} param {jax.typeof(params[name])!s:22} grad {jax.typeof(grads[name])}")
+        print(
+            f"{name:6} param {jax.typeof(params[name])!s:22} grad "
+            f"{jax.typeof(grads[name])}"
+        )
     print("loss:", jax.typeof(value))
     same = all(jax.typeof(new[n]) == jax.typeof(params[n]) for n in params)
     print("updated params keep their types:", same)
     talk = collectives(train_step, params, batch)
     print("collectives in the compiled step:", talk)
     compiled = train_step.lower(params, batch).compile().as_text()
-reduced = []  # what each all-reduce carries, as XLA typed it (layouts dropped)
+# what each all-reduce carries, as XLA typed it (layouts dropped)
+reduced = []
 for line in compiled.splitlines():
     if " all-reduce(" in line and " = " in line:
         carried = line.split(" = ", 1)[1].split(" all-reduce(")[0]
@@ -45,4 +52,4 @@ for line in compiled.splitlines():
         print("an all-reduce carries", reduced[-1])
 record("same_types", str(same))  # hidden
 record("step_collectives", sum(talk.values()))  # hidden
-record("loss_reduced", str(any(r.startswith("(f32[],") for r in reduced)))  # hidden
+record("loss_reduced", str(any(r.startswith("(f32[],") for r in reduced)))  # fmt: skip  # hidden

@@ -2,26 +2,34 @@
 import jax
 import jax.numpy as jnp
 
-five_rows = jnp.ones((5, 12))  # two data halves cannot share five rows evenly
+# two data halves cannot share five rows evenly
+five_rows = jnp.ones((5, 12))
 try:
     jax.device_put(five_rows, NamedSharding(grid, P("data", None)))
 except ValueError as err:
     print(f"device_put: {type(err).__name__}: {err}")
 try:
     NamedSharding(hinted, P("data", None)).shard_shape(five_rows.shape)
-except ValueError as err:  # IndivisibleError, a subclass that JAX does not export publicly
+except ValueError as err:
+    # IndivisibleError, a subclass that JAX does not export publicly
     print(f"shard_shape: {type(err).__name__}: {err}")
 
 
+# six rows in, seven out: an intermediate the mesh does not divide
 @jax.jit
-def grow(x):  # six rows in, seven out: an intermediate the mesh does not divide
+def grow(x):
     seven = jnp.concatenate([x, x[:1]])
     jax.debug.inspect_array_sharding(seven, callback=show("seven rows"))
     return seven
 
 
-placed = jax.device_put(jnp.ones((6, 12)), NamedSharding(hinted, P("data", "model")))
+placed = jax.device_put(
+    jnp.ones((6, 12)), NamedSharding(hinted, P("data", "model"))
+)
 compiled = grow.lower(placed).compile()
 hlo = compiled.as_text()
-print("the compiled program pads seven rows to eight:", " pad(" in hlo and "f32[8,3]" in hlo)
+print(
+    "the compiled program pads seven rows to eight:",
+    " pad(" in hlo and "f32[8,3]" in hlo,
+)
 print("returned:", compiled(placed).sharding.spec)

@@ -19,8 +19,9 @@ def softplus_wrong(x):
     return jnp.log1p(jnp.exp(x))
 
 
+# wrong on purpose: exp's slope, not softplus's
 @softplus_wrong.defjvp
-def softplus_wrong_jvp(primals, tangents):  # wrong on purpose: exp's slope, not softplus's
+def softplus_wrong_jvp(primals, tangents):
     (x,), (dx,) = primals, tangents
     return softplus_wrong(x), jnp.exp(x) * dx
 

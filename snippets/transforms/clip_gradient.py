@@ -12,7 +12,8 @@ def clip_gradient_fwd(limit, x):
 
 
 def clip_gradient_bwd(limit, g):
-    # One cotangent per input; None for the limit, which is not differentiated.
+    # One cotangent per input; None for the limit, which is not
+    # differentiated.
     return None, jnp.clip(g, -limit, limit)
 
 

@@ -3,11 +3,13 @@ import jax.numpy as jnp
 
 from bookexec.facts import record  # hidden
 
-# solve(f, a, x0), from the block above, differentiates with respect to its argument a only.
+# solve(f, a, x0), from the block above, differentiates with respect to its
+# argument a only.
 
 
 def root_hidden(a):
-    # f closes over a: the traced a is hidden inside f, where solve's rule cannot reach it.
+    # f closes over a: the traced a is hidden inside f, where solve's rule
+    # cannot reach it.
     return solve(lambda _, x: 0.5 * (x + a / x), None, 1.0)
 
 
@@ -17,14 +19,16 @@ try:
 except jax.errors.UnexpectedTracerError as err:
     print(type(err).__name__ + ":", err)
 try:
-    jax.grad(jax.jit(root_hidden))(2.0)  # the same mistake with a jit inside the grad
+    # the same mistake with a jit inside the grad
+    jax.grad(jax.jit(root_hidden))(2.0)
 except Exception as err:  # its class, CustomVJPException, is not public API
     print(type(err).__name__ + ":", err)
 
 
 def solve_closed(f, x0):
     """solve for an f(x) that may close over traced values."""
-    f_open, hoisted = jax.closure_convert(f, x0)  # f_open(x, *hoisted) computes f(x)
+    # f_open(x, *hoisted) computes f(x)
+    f_open, hoisted = jax.closure_convert(f, x0)
     return solve(lambda params, x: f_open(x, *params), tuple(hoisted), x0)
 
 
@@ -42,4 +46,7 @@ def show_hoisted(a):
 
 jax.grad(show_hoisted)(2.0)
 print("grad:", jax.grad(root)(2.0), "  1/(2 sqrt a):", 0.5 / jnp.sqrt(2.0))
-print("jit(vmap(grad)) at 1, 4, 9:", jax.jit(jax.vmap(jax.grad(root)))(jnp.array([1.0, 4.0, 9.0])))
+print(
+    "jit(vmap(grad)) at 1, 4, 9:",
+    jax.jit(jax.vmap(jax.grad(root)))(jnp.array([1.0, 4.0, 9.0])),
+)

@@ -10,7 +10,11 @@ def wave(x):  # scalar in, scalar out
 
 print("grad:\n", jax.make_jaxpr(jax.grad(wave))(xs[1]), sep="")
 print("vmap(grad):\n", jax.make_jaxpr(jax.vmap(jax.grad(wave)))(xs), sep="")
-print("jit(vmap(grad)):\n", jax.make_jaxpr(jax.jit(jax.vmap(jax.grad(wave))))(xs), sep="")
+print(
+    "jit(vmap(grad)):\n",
+    jax.make_jaxpr(jax.jit(jax.vmap(jax.grad(wave))))(xs),
+    sep="",
+)
 
 slopes = jax.jit(jax.vmap(jax.grad(wave)))(xs)
 print("slopes:   ", slopes)

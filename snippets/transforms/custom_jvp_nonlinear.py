@@ -7,8 +7,9 @@ def bad_sin(x):
     return jnp.sin(x)
 
 
+# wrong on purpose: the tangent is squared, not scaled
 @bad_sin.defjvp
-def bad_sin_jvp(primals, tangents):  # wrong on purpose: the tangent is squared, not scaled
+def bad_sin_jvp(primals, tangents):
     (x,), (dx,) = primals, tangents
     return bad_sin(x), jnp.cos(x) * dx**2
 

@@ -10,7 +10,10 @@ print(jax.make_jaxpr(jax.vmap(softplus_ok))(xs))
 
 value_only = jax.jit(softplus_ok).lower(xs).as_text()
 slopes = jax.jit(jax.vmap(jax.grad(softplus_ok))).lower(xs).as_text()
-for name, text in (("jit(softplus_ok)", value_only), ("jit(vmap(grad(softplus_ok)))", slopes)):
+for name, text in (
+    ("jit(softplus_ok)", value_only),
+    ("jit(vmap(grad(softplus_ok)))", slopes),
+):
     ops = sorted(
         {
             line.split("stablehlo.")[1].split()[0]
@@ -21,4 +24,4 @@ for name, text in (("jit(softplus_ok)", value_only), ("jit(vmap(grad(softplus_ok
     print(f"{name}:", ", ".join(ops))
 record("log1p_value", value_only.count("stablehlo.log_plus_one"))  # hidden
 record("log1p_slopes", slopes.count("stablehlo.log_plus_one"))  # hidden
-record("custom_call_left", str("custom_jvp" in value_only + slopes))  # hidden
+record("custom_call_left", str("custom_jvp" in value_only + slopes))  # fmt: skip  # hidden

@@ -21,14 +21,18 @@ def safe_norm_fwd(v):
 
 def safe_norm_bwd(residuals, g):
     v, n = residuals
-    direction = v / jnp.maximum(n, 1e-30)  # at 0 the convention picks the zero vector
+    # at 0 the convention picks the zero vector
+    direction = v / jnp.maximum(n, 1e-30)
     return (g * direction,)  # one cotangent per input, as a tuple
 
 
 safe_norm.defvjp(safe_norm_fwd, safe_norm_bwd)
 
 print("custom rule at 0:     ", jax.grad(safe_norm)(jnp.zeros(3)))
-print("custom rule at (3,4,0):", jax.grad(safe_norm)(jnp.array([3.0, 4.0, 0.0])))
+print(
+    "custom rule at (3,4,0):",
+    jax.grad(safe_norm)(jnp.array([3.0, 4.0, 0.0])),
+)
 print(jax.make_jaxpr(safe_norm)(jnp.ones(3)))
 batch = jnp.array([[0.0, 0.0, 0.0], [3.0, 4.0, 0.0]])
 print("jit(vmap(grad)):", jax.jit(jax.vmap(jax.grad(safe_norm)))(batch))

@@ -2,4 +2,5 @@
 import jax
 import jax.numpy as jnp
 
-jax.jvp(safe_norm, (jnp.ones(3),), (jnp.ones(3),))  # forward mode needs a JVP rule
+# forward mode needs a JVP rule
+jax.jvp(safe_norm, (jnp.ones(3),), (jnp.ones(3),))

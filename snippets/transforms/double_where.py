@@ -5,7 +5,8 @@ import jax.numpy as jnp
 
 def softplus_safe(x):
     big = x > 30.0
-    safe_x = jnp.where(big, 0.0, x)  # where the branch is thrown away, give it a harmless input
+    # where the branch is thrown away, give it a harmless input
+    safe_x = jnp.where(big, 0.0, x)
     return jnp.where(big, x, jnp.log1p(jnp.exp(safe_x)))
 
 

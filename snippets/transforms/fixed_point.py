@@ -8,7 +8,8 @@ from bookexec.facts import record  # hidden
 
 
 def fixed_point(f, a, x0):
-    """Iterate x -> f(a, x) until it stops moving: a while_loop, which grad cannot reverse."""
+    """Iterate x -> f(a, x) until it stops moving: a while_loop, which grad
+    cannot reverse."""
 
     def moving(pair):
         before, now = pair
@@ -34,10 +35,12 @@ def solve_bwd(f, residuals, g):
     a, x = residuals
     _, pull_a = jax.vjp(lambda a: f(a, x), a)
     _, pull_x = jax.vjp(lambda x: f(a, x), x)
-    # At the answer x = f(a, x). Differentiating that identity gives the cotangent w that
-    # solves w = g + pull_x(w): another fixed point, found with the same loop.
+    # At the answer x = f(a, x). Differentiating that identity gives the
+    # cotangent w that solves w = g + pull_x(w): another fixed point, found
+    # with the same loop.
     w = fixed_point(lambda g, w: g + pull_x(w)[0], g, g)
-    return pull_a(w)[0], jnp.zeros_like(x)  # nothing flows back to the starting guess
+    # nothing flows back to the starting guess
+    return pull_a(w)[0], jnp.zeros_like(x)
 
 
 solve.defvjp(solve_fwd, solve_bwd)

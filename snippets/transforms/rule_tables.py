@@ -1,7 +1,9 @@
 import dis
 
 import jax
-from jax._src.interpreters import ad, batching, mlir  # internal modules: names move
+
+# internal modules: names move
+from jax._src.interpreters import ad, batching, mlir
 
 from bookexec.facts import record  # hidden
 
@@ -12,7 +14,8 @@ jvp = set(ad.primitive_jvps)
 plain_t, fancy_t = set(ad.primitive_transposes), set(ad.fancy_transposes)
 
 
-def only_raises(rule):  # no return instruction in its code: every path through it raises
+# no return instruction in its code: every path through it raises
+def only_raises(rule):
     while hasattr(rule, "func"):  # a functools.partial around the rule
         rule = rule.func
     code = getattr(rule, "__code__", None)
@@ -22,41 +25,78 @@ def only_raises(rule):  # no return instruction in its code: every path through 
 
 
 registered = plain_t | fancy_t
-rules = {**ad.primitive_transposes, **ad.fancy_transposes}  # the fancy rule is tried first
+# the fancy rule is tried first
+rules = {**ad.primitive_transposes, **ad.fancy_transposes}
 refusing = {p for p in registered if only_raises(rules[p])}
 transpose = registered - refusing
 all_four = (lowering | cpu_only) & batch & jvp & transpose
 
 rows = [
     ("lowering, any platform", "mlir._lowerings", "lowering", lowering),
-    ("lowering, CPU rule only", "mlir._platform_specific_lowerings", "cpu_only", cpu_only),
+    (
+        "lowering, CPU rule only",
+        "mlir._platform_specific_lowerings",
+        "cpu_only",
+        cpu_only,
+    ),
     ("batching", "batching.fancy_primitive_batchers", "batching", batch),
     ("JVP", "ad.primitive_jvps", "jvp", jvp),
-    ("transpose (plain)", "ad.primitive_transposes", "transposes_plain", plain_t),
-    ("transpose (fancy)", "ad.fancy_transposes", "transposes_fancy", fancy_t),
+    (
+        "transpose (plain)",
+        "ad.primitive_transposes",
+        "transposes_plain",
+        plain_t,
+    ),
+    (
+        "transpose (fancy)",
+        "ad.fancy_transposes",
+        "transposes_fancy",
+        fancy_t,
+    ),
     ("transpose, either", "the union of the two", "registered", registered),
     ("  of which only raise", "rules with no return", "refusing", refusing),
     ("transpose that works", "either, less those", "transpose", transpose),
-    ("all four kinds", "runs on CPU, vmap, JVP, transpose", "all_four", all_four),
+    (
+        "all four kinds",
+        "runs on CPU, vmap, JVP, transpose",
+        "all_four",
+        all_four,
+    ),
 ]
 print(f"JAX {jax.__version__}: primitives with a rule, by table")
 for rule, table, fact, prims in rows:
     print(f"  {rule:24} {table:35} {len(prims):4}")
     record(fact, len(prims))  # hidden
-print("batching.primitive_batchers is a", type(batching.primitive_batchers).__name__)
+print(
+    "batching.primitive_batchers is a",
+    type(batching.primitive_batchers).__name__,
+)
 print("rules that only raise:", " ".join(sorted(p.name for p in refusing)))
 refusing_names = sorted(p.name for p in refusing)  # hidden
-record("refusing_names", ", ".join(f"`{name}`" for name in refusing_names))  # hidden
+record("refusing_names", ", ".join(f"`{name}`" for name in refusing_names))  # fmt: skip  # hidden
 
 
-def names(table):  # by name: a set of primitives iterates in an order set by their ids
+# by name: a set of primitives iterates in an order set by their ids
+def names(table):
     return {p.name for p in table}
 
 
 print("primitive    lower  batch  jvp  transpose")
-for name in ["sin", "exp", "integer_pow", "mul", "neg", "add", "dot_general"]:
-    marks = [name in names(table) for table in (lowering, batch, jvp, transpose)]
+for name in [
+    "sin",
+    "exp",
+    "integer_pow",
+    "mul",
+    "neg",
+    "add",
+    "dot_general",
+]:
+    marks = [
+        name in names(table) for table in (lowering, batch, jvp, transpose)
+    ]
     cells = "  ".join(f"{'yes' if m else '-':5}" for m in marks)
     print(f"  {name:12} {cells}".rstrip())
-untransposed = [n for n in ["sin", "exp", "integer_pow"] if n not in names(transpose)]
+untransposed = [
+    n for n in ["sin", "exp", "integer_pow"] if n not in names(transpose)
+]
 record("no_transpose", ", ".join(untransposed))  # hidden

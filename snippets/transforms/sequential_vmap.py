@@ -5,7 +5,8 @@ from jax.custom_batching import sequential_vmap
 from bookexec.facts import record  # hidden
 
 
-@sequential_vmap  # the rule is ready-made: one call of the body per example, in a loop
+# the rule is ready-made: one call of the body per example, in a loop
+@sequential_vmap
 def rms(x):
     return jnp.sqrt(jnp.mean(x * x))
 
@@ -16,13 +17,18 @@ batched = jax.make_jaxpr(jax.vmap(rms))(rows)
 print("primitives under vmap:", [e.primitive.name for e in batched.eqns])
 print("forward mode:", jax.jvp(rms, (rows[0],), (jnp.ones(4),))[1])
 tangents = jnp.ones_like(rows)  # one tangent per row
-print("vmap of jvp:", jax.vmap(lambda r, t: jax.jvp(rms, (r,), (t,))[1])(rows, tangents))
+print(
+    "vmap of jvp:",
+    jax.vmap(lambda r, t: jax.jvp(rms, (r,), (t,))[1])(rows, tangents),
+)
 try:
-    jax.vmap(jax.grad(rms))(rows)  # a custom_vmap like any other: no reverse mode
+    # a custom_vmap like any other: no reverse mode
+    jax.vmap(jax.grad(rms))(rows)
 except ValueError as err:
     print("vmap of grad:", type(err).__name__ + ":", err)
 try:
-    jax.jacfwd(rms)(rows[0])  # forward mode too, but the rule is given no batched argument
+    # forward mode too, but the rule is given no batched argument
+    jax.jacfwd(rms)(rows[0])
 except ValueError as err:
     print("jacfwd:", type(err).__name__ + ":", err)
 record("primitive", batched.eqns[0].primitive.name)  # hidden

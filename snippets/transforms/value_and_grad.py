@@ -5,7 +5,8 @@ import jax.numpy as jnp
 def fit(w, x):
     pred = jnp.tanh(x @ w)
     loss = jnp.mean(pred**2)
-    return loss, {"largest": pred.max()}  # the loss, and something to log on the side
+    # the loss, and something to log on the side
+    return loss, {"largest": pred.max()}
 
 
 w, x = jnp.ones(3), jnp.full((4, 3), 0.5)

@@ -10,12 +10,15 @@ def predict(params, x):
 
 xs = jnp.ones((5, 3))  # five examples of three features
 
-shared = jax.vmap(predict, in_axes=(None, 0))  # one set of parameters, a batch of inputs
+# one set of parameters, a batch of inputs
+shared = jax.vmap(predict, in_axes=(None, 0))
 print("in_axes=(None, 0):            ", shared(params, xs).shape)
-columns = jax.vmap(predict, in_axes=(None, 0), out_axes=1)  # put the batch axis last
+# put the batch axis last
+columns = jax.vmap(predict, in_axes=(None, 0), out_axes=1)
 print("... out_axes=1:               ", columns(params, xs).shape)
 
-# Five models that differ in w but share b: a prefix of the params tree, axis by leaf.
+# Five models that differ in w but share b: a prefix of the params tree, axis
+# by leaf.
 ensemble = {"w": jnp.ones((5, 3, 2)), "b": jnp.zeros(2)}
 per_model = jax.vmap(predict, in_axes=({"w": 0, "b": None}, 0))
 print("in_axes=({'w': 0, 'b': None}, 0):", per_model(ensemble, xs).shape)

@@ -405,3 +405,31 @@ def test_a_secret_is_masked_as_written_html_escaped_and_json_escaped():
     masker = Masker(('s3cr&t"<value>',))
     shown = 's3cr&t"<value> s3cr&amp;t&quot;&lt;value&gt; s3cr&amp;t"&lt;value&gt; s3cr&t\\"<value>'
     assert masker.mask_shown(shown) == "*** *** *** ***"
+
+
+WIDE = "wide = 'a hidden line may run past the box: no reader sees it'  # hidden\n"
+
+
+@pytest.mark.parametrize("width", [0, 40])
+def test_a_shown_line_within_the_width_passes_and_hidden_lines_never_count(root, width):
+    (root / "snippets" / "ch" / "a.py").write_text(WIDE + "print('a' * 3)\n")
+    reading = Reading(shown_line_length=width)
+    (block,) = scan_page("ch.md", page(fence('python exec="on" id="first"')), root, reading=reading)
+    assert block.shown == "print('a' * 3)\n"
+
+
+def test_a_shown_line_past_the_width_names_page_block_snippet_and_its_line(root):
+    long = "print('" + "a" * 40 + "')"  # 49 characters
+    (root / "snippets" / "ch" / "a.py").write_text(WIDE + f"x = 1\n{long}\n{long}\n{long}\n")
+    with pytest.raises(BookError) as error:
+        scan_page(
+            "ch.md",
+            page(fence('python exec="on" id="first"')),
+            root,
+            reading=Reading(shown_line_length=48),
+        )
+    assert str(error.value) == (
+        "docs/ch.md:5 (block 'first', snippet snippets/ch/a.py): line 3 has 49 characters, "
+        "more than the 48 a shown line may have (shown_line_length: what the code box holds); "
+        "so are its lines 4, 5; wrap it, or hide it if the reader need not see it"
+    )

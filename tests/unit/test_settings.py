@@ -128,3 +128,20 @@ def test_the_glossary_option_names_its_page_and_the_pages_it_skips():
     assert (read.glossary, read.glossary_skip) == ("glossary.md", ("guide/*",))
     assert read.glossary_ignore == ("key",)
     assert (settings.read({}, {}).glossary, settings.read({}, {}).glossary_skip) == ("", ())
+
+
+def test_the_shown_line_length_is_off_unless_set_and_reaches_the_reading_of_pages():
+    assert settings.read({}, {}).reading().shown_line_length == 0
+    assert settings.read({"shown_line_length": 77}, {}).reading().shown_line_length == 77
+
+
+@pytest.mark.parametrize("value", [-1, 7.5, "wide"])
+def test_a_shown_line_length_that_is_no_whole_number_is_refused_by_the_config_check(value):
+    from bookexec.plugin import BookConfig
+
+    config = BookConfig()
+    config.load_dict({"shown_line_length": value})
+    failed, _ = config.validate()
+    assert [
+        (name, "expected a whole number of characters" in str(error)) for name, error in failed
+    ] == [("shown_line_length", True)]

@@ -80,6 +80,9 @@ class Reading:
     snippets: str = PAGE_FOLDERS
     fences: str = ENGINE
     docs: str = "docs"
+    # The most characters a shown line of a block may have (0: no limit): the plugin's
+    # `shown_line_length`, the width a book's code box holds without wrapping.
+    shown_line_length: int = 0
 
 
 @dataclass(frozen=True)
@@ -299,8 +302,31 @@ def scan_page(
             inline=inline,
             namespace=_namespace(options, reading),
         )
+        check_width(blocks[-1], reading.shown_line_length)
     check_includes(f"{docs}/{page}", markdown, root)
     return blocks
+
+
+def check_width(block: Block, width: int) -> None:
+    """A BookError naming the block and the file's line of its first shown line longer than
+    `width` characters (0: no limit), and the block's other such lines, so that one build
+    lists all the author has to wrap. Hidden lines may be longer: no reader sees them."""
+    if not width:
+        return
+    wide = [
+        (hidden.file_line(block.code, at), len(line))
+        for at, line in enumerate(block.shown.splitlines(), start=1)
+        if len(line) > width
+    ]
+    if wide:
+        (number, length), others = wide[0], [str(line) for line, _ in wide[1:]]
+        more = f"; so is its line {others[0]}" if len(others) == 1 else ""
+        more = f"; so are its lines {', '.join(others)}" if len(others) > 1 else more
+        raise BookError(
+            f"{block.where}: line {number} has {length} characters, more than the {width} a "
+            f"shown line may have (shown_line_length: what the code box holds){more}; wrap it, "
+            "or hide it if the reader need not see it"
+        )
 
 
 # The fences markdown-exec renders as Markdown (its `md` formatter): their body is the page's.

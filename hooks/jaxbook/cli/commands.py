@@ -192,6 +192,8 @@ def _bench(root: Path, options: Options, rest: list[str], command: Parser) -> in
         become([env.tool("python"), "benchmarks/bench_update.py", *rest[1:]])
     if rest[:1] == ["small"]:  # the engine on a small markdown-exec book, against markdown-exec
         become([env.tool("python"), "benchmarks/bench_small.py", *rest[1:]])
+    if rest[:1] == ["transfer"]:  # what a reader's browser downloads for a page of site/
+        become([env.tool("python"), "benchmarks/bench_transfer.py", *rest[1:]])
     become([env.tool("python"), "benchmarks/bench_build.py", *rest])
     return 0
 

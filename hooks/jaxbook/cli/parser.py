@@ -36,7 +36,7 @@ _SHOWN = {
     "drift-watch": "drift-watch --jax X.Y.Z",
     "test": "test [--yes]",
     "update": "update [PAGE[#BLOCK]]",
-    "bench": "bench [serve|update|small]",
+    "bench": "bench [serve|update|small|transfer]",
     "stress": "stress [N] [--profile P]",
     "setup": "setup [--test]",
     "jax-venv": "jax-venv X.Y.Z",
@@ -48,8 +48,8 @@ PASSES_ON = {
     "update": "mkdocs build --strict (.venv/bin/mkdocs build --help lists them)",
     "test": "pytest (.venv/bin/pytest --help lists them)",
     "bench": "benchmarks/bench_build.py, or after serve to benchmarks/bench_serve.py,\n"
-    "after update to benchmarks/bench_update.py, after small to benchmarks/bench_small.py\n"
-    "(each one's --help lists them)",
+    "after update to benchmarks/bench_update.py, after small to benchmarks/bench_small.py,\n"
+    "after transfer to benchmarks/bench_transfer.py (each one's --help lists them)",
 }
 
 
@@ -84,7 +84,9 @@ DESCRIPTIONS = {
     "under mkdocs serve (benchmarks/bench_serve.py), or, with update, the update of one block "
     "against the whole book's (benchmarks/bench_update.py), or, with small, the engine's check "
     "build of a small markdown-exec book against markdown-exec's own build of it "
-    "(benchmarks/bench_small.py). Sets up the test tools (Playwright).",
+    "(benchmarks/bench_small.py), or, with transfer, the requests and bytes a reader's browser "
+    "loads for a chapter and a lab page of the built site/ (benchmarks/bench_transfer.py). Sets "
+    "up the test tools (Playwright).",
     "stress": "The strict build with the cache off, N times (default 3) in each profile: quiet, "
     "busy (busy loops take every core twice over; BOOK_STRESS_LOOPS to change) and one-core "
     "(pinned to one core, as taskset -c 0). It ends with the claim-margin table: each claim's "
@@ -153,7 +155,7 @@ def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
     commands["test"].add_argument(
         "--yes", action="store_true", help="install Debian's chromium without asking"
     )
-    commands["bench"].usage = f"{PROG} bench [-h] [serve|update|small] [OPTIONS...]"
+    commands["bench"].usage = f"{PROG} bench [-h] [serve|update|small|transfer] [OPTIONS...]"
     commands["update"].usage = f"{PROG} update [-h] [PAGE[#BLOCK]] [OPTIONS...]"
     commands["stress"].add_argument(
         "runs", nargs="?", type=_runs, default=3, metavar="N", help="how many builds (3)"
