@@ -19,5 +19,5 @@ for label, policy in (
     ("save_tanh", save_tanh),
     ("everything_saveable", policies.everything_saveable),
 ):
-    starts, dots, _, _ = backward(two_layers, policy)
+    starts, dots = backward(two_layers, policy)
     print(f"{label}: backward starts {starts}, {dots} dot_generals lowered")

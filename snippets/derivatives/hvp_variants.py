@@ -22,7 +22,7 @@ jitted = {name: jax.jit(f) for name, f in variants.items()}
 reference = jitted["fwd_over_rev"](x, v)
 for name, f in variants.items():
     same = bool(jnp.allclose(jitted[name](x, v), reference, atol=1e-4))
-    count = len(jax.make_jaxpr(f)(x, v).jaxpr.eqns)
+    count = len(jax.make_jaxpr(f)(x, v).eqns)
     record(f"{name}_eqns", count)  # hidden
     print(name, "same vector:", same, " equations:", count)
 

@@ -1,24 +1,36 @@
-# block (sin of sin), stack and step (a scan over layers) come from the blocks above
 import jax
 import jax.numpy as jnp
 
 
-def barriers_recomputed(grad, args, op):
-    """Barriers in the lowered gradient, and how many `op`s XLA left in its backward pass."""
-    lowered = jax.jit(grad).lower(*args)
-    barriers = lowered.as_text().count("stablehlo.optimization_barrier")
-    compiled = lowered.compile().as_text().splitlines()
-    # each instruction's metadata names its transformation: transpose(...) is the backward pass
-    backward = sum(f" {op}(" in line and "transpose(" in line for line in compiled)
-    return barriers, backward
+def block(x):
+    return jnp.sin(jnp.sin(x))
 
 
-def alone(cse):  # block's value is read, so the forward pass computes it
-    return jax.grad(lambda x: jnp.sum(jax.checkpoint(block, prevent_cse=cse)(x) ** 2))
+def step(carry, w):  # one layer of a stack run by scan
+    return jnp.tanh(w @ jnp.tanh(w @ carry)), None
 
 
+def barriers(grad, *args):
+    """How many optimization_barrier operations the program jit hands to XLA holds."""
+    return jax.jit(grad).lower(*args).as_text().count("stablehlo.optimization_barrier")
+
+
+def grads(cse):
+    """The gradient of block alone, and of a scan over checkpointed layers."""
+    alone = jax.checkpoint(block, prevent_cse=cse)
+    layer = jax.checkpoint(step, prevent_cse=cse)
+    return (
+        jax.grad(lambda x: jnp.sum(alone(x) ** 2)),
+        jax.grad(lambda ws, x: jnp.sum(jax.lax.scan(layer, x, ws)[0])),
+    )
+
+
+x, ws = jnp.ones(4), jnp.ones((10, 4, 4)) / 4
 for cse in (True, False):
-    in_scan = jax.grad(stack(jax.checkpoint(step, prevent_cse=cse)))
-    print(f"prevent_cse={cse}:")
-    print("  alone:   barriers, sines recomputed", barriers_recomputed(alone(cse), [x], "sine"))
-    print("  in scan: barriers, tanhs recomputed", barriers_recomputed(in_scan, [ws, x], "tanh"))
+    alone, in_scan = grads(cse)
+    print(
+        f"prevent_cse={cse}: barriers alone",
+        barriers(alone, x),
+        "in scan",
+        barriers(in_scan, ws, x),
+    )

@@ -3,30 +3,31 @@ import jax.numpy as jnp
 
 from bookexec.facts import record  # hidden
 
-keys = []
+traced_for = []  # the tree structures rescale was traced for
 
 
 @jax.jit
 def rescale(params, s):
-    keys.append((jax.tree.structure(params), str(s.aval)))
+    traced_for.append(jax.tree.structure(params))  # runs only while tracing
     return jax.tree.map(lambda p: p * s, params)
 
 
 w = jnp.ones(3, dtype=jnp.bfloat16)
 b = jnp.zeros(3, dtype=jnp.bfloat16)
 calls = [
-    ((w, b), 2.0),
-    ((w, b), 0.5),  # same key: only the value of s changed
-    ([w, b], 2.0),  # a list, not a tuple
-    ({"w": w, "b": b}, 2.0),  # a dict with the same two leaves
-    ((w, b), jnp.float32(2.0)),  # a float32 that is not weakly typed
+    ("tuple, s=2.0", (w, b), 2.0),
+    ("tuple, s=0.5", (w, b), 0.5),  # only the value of s changed
+    ("list, s=2.0", [w, b], 2.0),  # a list, not a tuple
+    ("dict, s=2.0", {"w": w, "b": b}, 2.0),  # a dict with the same two leaves
+    ("tuple, s=float32(2.0)", (w, b), jnp.float32(2.0)),  # not weakly typed
 ]
-for params, s in calls:
+for label, params, s in calls:
+    before = len(traced_for)
     out = rescale(params, s)
-    print(jax.tree.leaves(out)[0].dtype, end="  ")
-print()
+    trace = "new trace" if len(traced_for) > before else "reused"
+    result = jax.tree.leaves(out)[0].dtype
+    print(f"{label:22} s: {jax.typeof(s)!s:11} {trace:9}  result: {result}")
 record("calls", len(calls))  # hidden
-record("traces", len(keys))  # hidden
-record("treedefs", len({str(treedef) for treedef, _ in keys}))  # hidden
-for treedef, s_type in keys:
-    print(s_type, treedef)
+record("traces", len(traced_for))  # hidden
+record("treedefs", len({str(treedef) for treedef in traced_for}))  # hidden
+print(jax.tree.structure({"w": w, "b": b}))  # a dict's leaves come in sorted key order
