@@ -79,10 +79,9 @@ def _body(made: Provenance, recorded: bool, date: str) -> str:
     else:
         devices = f"{made.devices} device" + ("" if made.devices == 1 else "s")
         body = (
-            f"Every output on this page was produced by running its code when the page was "
+            f"Every output on this page is what its code printed when the page was "
             f"built on {when}, under JAX {jax}, jaxlib {jaxlib} and Python "
-            f"{python}, on the {made.backend} backend with {devices}. Each output was "
-            "compared with its recorded golden before the page was published."
+            f"{python}, on the {made.backend} backend with {devices}."
         )
     return body
 
