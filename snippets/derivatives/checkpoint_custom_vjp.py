@@ -26,7 +26,10 @@ def loss(x):
 
 
 xs = jnp.arange(3.0)
-for name, f in [("custom_vjp", loss), ("custom_vjp under checkpoint", jax.checkpoint(loss))]:
+for name, f in [
+    ("custom_vjp", loss),
+    ("custom_vjp under checkpoint", jax.checkpoint(loss)),
+]:
     print(name + ":")
     print_saved_residuals(f, xs)
     print(jax.jit(jax.grad(f))(xs))

@@ -11,7 +11,10 @@ def model(x):
 
 
 print(jax.make_jaxpr(jax.grad(model))(jnp.ones(3)))
-sines = sum(e.primitive.name == "sin" for e in jax.make_jaxpr(jax.grad(model))(jnp.ones(3)).eqns)
+sines = sum(
+    e.primitive.name == "sin"
+    for e in jax.make_jaxpr(jax.grad(model))(jnp.ones(3)).eqns
+)
 lowered = jax.jit(jax.grad(model)).lower(jnp.ones(3)).as_text()
 print("sin in the jaxpr:", sines)
 # hidden: begin

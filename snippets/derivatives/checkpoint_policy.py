@@ -20,24 +20,38 @@ keep_hidden = jax.checkpoint_policies.save_only_these_names("hidden")
 print("nothing saveable (the default for checkpoint):")
 print_saved_residuals(jax.checkpoint(two_layers_pre), w, x)
 print("save_only_these_names('hidden'):")
-print_saved_residuals(jax.checkpoint(two_layers_pre, policy=keep_hidden), w, x)
+print_saved_residuals(
+    jax.checkpoint(two_layers_pre, policy=keep_hidden), w, x
+)
 print(jax.make_jaxpr(two_layers_pre)(w, x))
 
 
 def backward(f, policy):
-    """The backward remat2's first equations, and the matrix products of the whole gradient."""
+    """The backward remat2's first equations, and the matrix products of the
+    whole gradient."""
     block = jax.checkpoint(f, policy=policy)
-    grad = jax.grad(lambda w, x: jnp.sin(block(w, x)))  # the value is read, as by a later layer
-    remat = [e for e in jax.make_jaxpr(grad)(w, x).eqns if e.primitive.name == "remat2"][-1]
+    # the value is read, as by a later layer
+    grad = jax.grad(lambda w, x: jnp.sin(block(w, x)))
+    remat = [
+        e
+        for e in jax.make_jaxpr(grad)(w, x).eqns
+        if e.primitive.name == "remat2"
+    ][-1]
     starts = [e.primitive.name for e in remat.params["jaxpr"].eqns[:3]]
     # the program jit hands to XLA, after dead code is dropped
     dots = jax.jit(grad).lower(w, x).as_text().count("stablehlo.dot_general")
     return starts, dots
 
 
-for label, f in (("w @ x named", two_layers_pre), ("tanh(w @ x) named", two_layers)):
+for label, f in (
+    ("w @ x named", two_layers_pre),
+    ("tanh(w @ x) named", two_layers),
+):
     key = "pre" if f is two_layers_pre else "tanh"  # hidden
     for policy_label, policy in (("default", None), ("policy", keep_hidden)):
         starts, dots = backward(f, policy)
         record(f"{key}_{policy_label}_dots", dots)  # hidden
-        print(f"{label}, {policy_label}: backward starts {starts}, {dots} dot_generals")
+        print(
+            f"{label}, {policy_label}: backward starts {starts}, {dots} "
+            "dot_generals"
+        )

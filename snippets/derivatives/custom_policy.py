@@ -7,7 +7,9 @@ asked = []
 
 def save_tanh(prim, *avals, **params):
     """Keep every output of tanh; recompute everything else."""
-    asked.append(f"{prim.name}({', '.join(map(str, avals))}) {sorted(params)}")
+    asked.append(
+        f"{prim.name}({', '.join(map(str, avals))}) {sorted(params)}"
+    )
     return prim.name == "tanh"
 
 

@@ -12,7 +12,14 @@ grads, aux = jax.grad(fit, has_aux=True)(v, batch)
 print("grad:", grads, " aux:", aux)
 for jac in (jax.jacrev, jax.jacfwd):
     jacobian, _ = jac(fit, has_aux=True)(v, batch)
-    print(f"{jac.__name__} equals grad:", bool(jnp.allclose(jacobian, grads)))
+    print(
+        f"{jac.__name__} equals grad:", bool(jnp.allclose(jacobian, grads))
+    )
 loss, pullback, _ = jax.vjp(fit, v, batch, has_aux=True)
-print("vjp: loss", loss, " pullback(1.0) equals grad:", bool(jnp.allclose(pullback(1.0)[0], grads)))
+print(
+    "vjp: loss",
+    loss,
+    " pullback(1.0) equals grad:",
+    bool(jnp.allclose(pullback(1.0)[0], grads)),
+)
 jax.grad(fit)(v, batch)  # the pair without has_aux

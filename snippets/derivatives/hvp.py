@@ -18,13 +18,16 @@ def hvp(x, v):
 
 
 def per_call(fn, calls=100, repeat=5):
-    """Seconds per call: the fastest of `repeat` runs of `calls` back-to-back calls, after a
-    warm-up call that compiles. One call is too short to time on its own."""
-    jax.block_until_ready(fn())  # warm-up: the first call of a jitted function compiles
+    """Seconds per call: the fastest of `repeat` runs of `calls` back-to-back
+    calls, after a warm-up call that compiles. One call is too short to time
+    on its own."""
+    # warm-up: the first call of a jitted function compiles
+    jax.block_until_ready(fn())
     runs = []
     for _ in range(repeat):
         start = time.perf_counter()
-        jax.block_until_ready([fn() for _ in range(calls)])  # stop once every result is ready
+        # stop once every result is ready
+        jax.block_until_ready([fn() for _ in range(calls)])
         runs.append(time.perf_counter() - start)
     return min(runs) / calls
 
@@ -33,7 +36,9 @@ x = jnp.linspace(-1.0, 1.0, n)
 v = jnp.ones(n)
 full = jax.jit(lambda x, v: jax.hessian(loss)(x) @ v)
 product = jax.jit(hvp)
-print("same vector:", bool(jnp.allclose(full(x, v), product(x, v), atol=1e-4)))
+print(
+    "same vector:", bool(jnp.allclose(full(x, v), product(x, v), atol=1e-4))
+)
 n_hvp = len(jax.make_jaxpr(hvp)(x, v).eqns)
 n_grad = len(jax.make_jaxpr(jax.grad(loss))(x).eqns)
 record("hvp_eqns", n_hvp)  # hidden
@@ -53,6 +58,14 @@ t_full, t_hvp = t["full_hessian_100_calls"], t["hvp_100_calls"]
 speedup = t_full / t_hvp
 # hidden: begin
 speedup = record("speedup", speedup, kind="ratio")
-claim("speedup", ">=", 5, says="the Hessian-vector product is at least 5 times faster")
+claim(
+    "speedup",
+    ">=",
+    5,
+    says="the Hessian-vector product is at least 5 times faster",
+)
 # hidden: end
-print(f"jvp of grad is {speedup:.3g} times faster than the full Hessian times v, n = {n}")
+print(
+    f"jvp of grad is {speedup:.3g} times faster than the full Hessian times "
+    f"v, n = {n}"
+)

@@ -22,7 +22,9 @@ cases = {
     "tall_fwd": (jax.jit(jax.jacfwd(tall)), jnp.ones(1)),
     "tall_rev": (jax.jit(jax.jacrev(tall)), jnp.ones(1)),
 }
-small, big = (len(jax.make_jaxpr(jax.jacfwd(wide))(jnp.ones(k)).eqns) for k in (3, m))
+small, big = (
+    len(jax.make_jaxpr(jax.jacfwd(wide))(jnp.ones(k)).eqns) for k in (3, m)
+)
 print("jacfwd(wide) equations, 3 inputs:", small, f" {m} inputs:", big)
 samples: dict[str, list[float]] = {name: [] for name in cases}
 for name, (jac, arg) in cases.items():
@@ -32,17 +34,29 @@ for _ in range(7):  # alternate, so that a busy moment slows every kind alike
         start = perf_counter()
         jax.block_until_ready(jac(arg))
         samples[name].append(perf_counter() - start)
-t = {name: min(runs) for name, runs in samples.items()}  # each one's fastest run
-t = {name: record(name, took, kind="timing") for name, took in t.items()}  # hidden
+# each one's fastest run
+t = {name: min(runs) for name, runs in samples.items()}
+t = {name: record(name, took, kind="timing") for name, took in t.items()}  # fmt: skip  # hidden
 wide_ratio = t["wide_fwd"] / t["wide_rev"]
 tall_ratio = t["tall_rev"] / t["tall_fwd"]
 # hidden: begin
 wide_ratio = record("wide_ratio", wide_ratio, kind="ratio")
 tall_ratio = record("tall_ratio", tall_ratio, kind="ratio")
-# A bound of 10, far below a quiet machine's ratio: pinned to one busy core, a call as short
-# as the wide map's jacrev waits for the CPU as long as it runs, and the ratio falls to about 30.
-claim("wide_ratio", ">=", 10, says="on the wide map jacrev is at least 10 times faster")
-claim("tall_ratio", ">=", 20, says="on the tall map jacfwd is at least 20 times faster")
+# A bound of 10, far below a quiet machine's ratio: pinned to one busy core,
+# a call as short as the wide map's jacrev waits for the CPU as long as it
+# runs, and the ratio falls to about 30.
+claim(
+    "wide_ratio",
+    ">=",
+    10,
+    says="on the wide map jacrev is at least 10 times faster",
+)
+claim(
+    "tall_ratio",
+    ">=",
+    20,
+    says="on the tall map jacfwd is at least 20 times faster",
+)
 # hidden: end
 print(f"wide map: jacrev {wide_ratio:.3g} times faster;", end=" ")
 print(f"tall map: jacfwd {tall_ratio:.3g} times faster")

@@ -24,7 +24,9 @@ offload = jax.checkpoint_policies.save_and_offload_only_these_names(
 offloaded = jax.checkpoint(two_layers, policy=offload)
 print("offload policy:")
 print_saved_residuals(offloaded, w, x)
-same = jnp.allclose(jax.jit(jax.grad(offloaded))(w, x), jax.grad(two_layers)(w, x))
+same = jnp.allclose(
+    jax.jit(jax.grad(offloaded))(w, x), jax.grad(two_layers)(w, x)
+)
 print("same gradient:", bool(same))
 
 

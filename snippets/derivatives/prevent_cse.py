@@ -11,12 +11,19 @@ def step(carry, w):  # one layer of a stack run by scan
 
 
 def barriers(grad, *args):
-    """How many optimization_barrier operations the program jit hands to XLA holds."""
-    return jax.jit(grad).lower(*args).as_text().count("stablehlo.optimization_barrier")
+    """How many optimization_barrier operations the program that jit hands to
+    XLA holds."""
+    return (
+        jax.jit(grad)
+        .lower(*args)
+        .as_text()
+        .count("stablehlo.optimization_barrier")
+    )
 
 
 def grads(cse):
-    """The gradient of block alone, and of a scan over checkpointed layers."""
+    """The gradient of block alone, and of a scan over checkpointed
+    layers."""
     alone = jax.checkpoint(block, prevent_cse=cse)
     layer = jax.checkpoint(step, prevent_cse=cse)
     return (

@@ -8,14 +8,16 @@ def wobble(x):
 
 x = jnp.array([0.5, 1.0, 2.0])
 y, pullback = jax.vjp(wobble, x)
-residuals = jax.tree.leaves(pullback)  # the pullback is a pytree: its leaves are the residuals
+# the pullback is a pytree: its leaves are the residuals
+residuals = jax.tree.leaves(pullback)
 print(type(pullback).__name__, "holding", len(residuals), "arrays:")
 for r in residuals:
     print(" ", r)
 
 
 @jax.jit
-def backward(pullback, cotangent):  # a pullback can cross jit like any pytree
+# a pullback can cross jit like any pytree
+def backward(pullback, cotangent):
     return pullback(cotangent)
 
 

@@ -14,7 +14,8 @@ def backward_counted(pullback, cotangent):
 
 
 for step in range(3):
-    _, pullback = jax.vjp(wobble, x + step)  # eager: a new program in its tree structure
+    # eager: a new program in its tree structure
+    _, pullback = jax.vjp(wobble, x + step)
     backward_counted(pullback, jnp.ones(3))
 print("pullbacks from eager jax.vjp, traces of backward:", len(traces))
 record("eager_traces", len(traces))  # hidden
@@ -22,11 +23,13 @@ record("eager_traces", len(traces))  # hidden
 forward = jax.jit(lambda x: jax.vjp(wobble, x))
 traces.clear()
 for step in range(3):
-    _, pullback = forward(x + step)  # made inside one traced program: the same structure
+    # made inside one traced program: the same structure
+    _, pullback = forward(x + step)
     backward_counted(pullback, jnp.ones(3))
 print("pullbacks from a jitted forward, traces of backward:", len(traces))
 record("jitted_traces", len(traces))  # hidden
 
-fwd, bwd = jax.fwd_and_bwd(wobble, argnums=0)  # both jitted, the backward traced once
+# both jitted, the backward traced once
+fwd, bwd = jax.fwd_and_bwd(wobble, argnums=0)
 y, residuals = fwd(x)
 print("fwd_and_bwd:", bwd(residuals, jnp.ones(3)))

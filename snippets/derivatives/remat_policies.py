@@ -11,12 +11,23 @@ print("policies:", ", ".join(names))
 record("policies", ", ".join(names))  # hidden
 for old, new in (
     ("checkpoint_dots", "dots_saveable"),
-    ("checkpoint_dots_with_no_batch_dims", "dots_with_no_batch_dims_saveable"),
+    (
+        "checkpoint_dots_with_no_batch_dims",
+        "dots_with_no_batch_dims_saveable",
+    ),
 ):
-    print(f"{old} is {new}:", getattr(policies, old) is getattr(policies, new))
+    print(
+        f"{old} is {new}:", getattr(policies, old) is getattr(policies, new)
+    )
 for label, policy in (
-    ("dots_with_no_batch_dims_saveable", policies.dots_with_no_batch_dims_saveable),
-    ("save_any_names_but_these('hidden')", policies.save_any_names_but_these("hidden")),
+    (
+        "dots_with_no_batch_dims_saveable",
+        policies.dots_with_no_batch_dims_saveable,
+    ),
+    (
+        "save_any_names_but_these('hidden')",
+        policies.save_any_names_but_these("hidden"),
+    ),
     ("everything_saveable", policies.everything_saveable),
 ):
     print(label + ":")

@@ -6,4 +6,6 @@ from jax.ad_checkpoint import print_saved_residuals
 print("plain:")
 print_saved_residuals(lambda x: jnp.sum(block(x)), jnp.ones(3))
 print("checkpointed:")
-print_saved_residuals(lambda x: jnp.sum(jax.checkpoint(block)(x)), jnp.ones(3))
+print_saved_residuals(
+    lambda x: jnp.sum(jax.checkpoint(block)(x)), jnp.ones(3)
+)

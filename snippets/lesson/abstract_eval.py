@@ -18,4 +18,6 @@ print(f"w would need {gb} GB")
 print(jax.eval_shape(score, w, x))
 print(jax.eval_shape(jax.grad(score), w, x))
 many_x = jax.ShapeDtypeStruct((8, 1_000, 50_000), jnp.float32)
-print(jax.eval_shape(jax.vmap(jax.grad(score), in_axes=(None, 0)), w, many_x))
+print(
+    jax.eval_shape(jax.vmap(jax.grad(score), in_axes=(None, 0)), w, many_x)
+)

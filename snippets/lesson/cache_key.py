@@ -18,7 +18,8 @@ calls = [
     ("tuple, s=2.0", (w, b), 2.0),
     ("tuple, s=0.5", (w, b), 0.5),  # only the value of s changed
     ("list, s=2.0", [w, b], 2.0),  # a list, not a tuple
-    ("dict, s=2.0", {"w": w, "b": b}, 2.0),  # a dict with the same two leaves
+    # a dict with the same two leaves
+    ("dict, s=2.0", {"w": w, "b": b}, 2.0),
     ("tuple, s=float32(2.0)", (w, b), jnp.float32(2.0)),  # not weakly typed
 ]
 for label, params, s in calls:
@@ -30,4 +31,5 @@ for label, params, s in calls:
 record("calls", len(calls))  # hidden
 record("traces", len(traced_for))  # hidden
 record("treedefs", len({str(treedef) for treedef in traced_for}))  # hidden
-print(jax.tree.structure({"w": w, "b": b}))  # a dict's leaves come in sorted key order
+# a dict's leaves come in sorted key order
+print(jax.tree.structure({"w": w, "b": b}))

@@ -1,7 +1,9 @@
 import jax
 import numpy as np
 
-rng = np.random.default_rng(seed=0)  # NumPy's generator: hidden, mutable state
+rng = np.random.default_rng(
+    seed=0
+)  # NumPy's generator: hidden, mutable state
 
 
 @jax.jit

@@ -2,12 +2,19 @@ import jax
 import numpy as np
 
 key = jax.random.fold_in(jax.random.key(7), 2)
-words = jax.random.key_data(key)  # the key's bits, as an ordinary uint32 array
+# the key's bits, as an ordinary uint32 array
+words = jax.random.key_data(key)
 print("key_data:", words, jax.typeof(words))
 
 saved = np.asarray(words)  # something a checkpoint can store
 restored = jax.random.wrap_key_data(saved)  # back to a typed key
 print("wrap_key_data:", jax.typeof(restored))
 print(
-    "same draws:", bool((jax.random.uniform(restored, (3,)) == jax.random.uniform(key, (3,))).all())
+    "same draws:",
+    bool(
+        (
+            jax.random.uniform(restored, (3,))
+            == jax.random.uniform(key, (3,))
+        ).all()
+    ),
 )

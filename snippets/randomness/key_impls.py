@@ -10,17 +10,27 @@ def draw(k):
 
 
 # the generators the jax.random documentation lists for key(seed, impl=...)
-impls = ["philox2x32", "philox4x32", "rbg", "threefry2x32", "threefry4x32", "unsafe_rbg"]
+impls = [
+    "philox2x32",
+    "philox4x32",
+    "rbg",
+    "threefry2x32",
+    "threefry4x32",
+    "unsafe_rbg",
+]
 print(len(impls), "implementations:")
 for impl in impls:
     key = jax.random.key(0, impl=impl)
     hlo = jax.jit(draw).lower(key).as_text()
     words = jax.random.key_data(key).size
     rbg_op = "rng_bit_generator" in hlo
-    print(f"  {impl:13} {jax.typeof(key)!s:11} {words} words   rng_bit_generator: {rbg_op}")
+    print(
+        f"  {impl:13} {jax.typeof(key)!s:11} {words} words   "
+        f"rng_bit_generator: {rbg_op}"
+    )
 record("count", len(impls))  # hidden
 studied = ("threefry2x32", "rbg", "unsafe_rbg")
-record("others", ", ".join(f"`{i}`" for i in impls if i not in studied))  # hidden
+record("others", ", ".join(f"`{i}`" for i in impls if i not in studied))  # fmt: skip  # hidden
 print()
 
 primitive_sets = []  # hidden
@@ -30,17 +40,32 @@ for impl in studied:
     body = closed.eqns[0].params["jaxpr"]  # the jaxpr of the inner jit
     hlo = jax.jit(draw).lower(key).as_text()
     print(f"{impl}:")
-    print("  key type:", jax.typeof(key), "  key_data:", jax.typeof(jax.random.key_data(key)))
+    print(
+        "  key type:",
+        jax.typeof(key),
+        "  key_data:",
+        jax.typeof(jax.random.key_data(key)),
+    )
     print(
         "  jaxpr input:",
         closed.in_avals[0],
         "  primitives:",
         sorted({e.primitive.name for e in body.eqns}),
     )
-    primitive_sets.append(sorted({e.primitive.name for e in body.eqns}))  # hidden
+    primitive_sets.append(sorted({e.primitive.name for e in body.eqns}))  # fmt: skip  # hidden
     functions = re.findall(r"func\.func \w+ @(\w+)", hlo)
-    print("  lowered functions:", functions, "  rng_bit_generator:", "rng_bit_generator" in hlo)
+    print(
+        "  lowered functions:",
+        functions,
+        "  rng_bit_generator:",
+        "rng_bit_generator" in hlo,
+    )
     record(f"{impl}_type", str(jax.typeof(key)))  # hidden
     record(f"{impl}_words", jax.random.key_data(key).size)  # hidden
     record(f"{impl}_rbg", str("rng_bit_generator" in hlo))  # hidden
-record("same_primitives", str(all(p == primitive_sets[0] for p in primitive_sets)))  # hidden
+# hidden: begin
+record(
+    "same_primitives",
+    str(all(p == primitive_sets[0] for p in primitive_sets)),
+)
+# hidden: end

@@ -4,7 +4,8 @@ import jax.numpy as jnp
 
 @jax.jit
 def two_draws(key):
-    return jax.random.normal(key) + jax.random.uniform(key)  # the same key, twice
+    # the same key, twice
+    return jax.random.normal(key) + jax.random.uniform(key)
 
 
 print("without the check:", two_draws(jax.random.key(0)))
@@ -25,8 +26,14 @@ with jax.debug_key_reuse(True):
 
 
 @jax.jit
-def per_step(key):  # fold_in derives a key, and leaves the key it is given unconsumed
-    return jnp.stack([jax.random.normal(jax.random.fold_in(key, step)) for step in range(3)])
+# fold_in derives a key, and leaves the key it is given unconsumed
+def per_step(key):
+    return jnp.stack(
+        [
+            jax.random.normal(jax.random.fold_in(key, step))
+            for step in range(3)
+        ]
+    )
 
 
 with jax.debug_key_reuse(True):
@@ -34,8 +41,11 @@ with jax.debug_key_reuse(True):
 
 
 @jax.jit
-def draw_then_fold(key):  # a draw from key, then a key folded from the same key
-    return jax.random.normal(key) + jax.random.normal(jax.random.fold_in(key, 1))
+# a draw from key, then a key folded from the same key
+def draw_then_fold(key):
+    return jax.random.normal(key) + jax.random.normal(
+        jax.random.fold_in(key, 1)
+    )
 
 
 with jax.debug_key_reuse(True):

@@ -3,11 +3,16 @@ import jax.numpy as jnp
 
 from bookexec.facts import record  # hidden
 
-shapes = {"embed": (5, 3), "hidden": (3, 3), "out": (3, 1)}  # a small model's weights
+# a small model's weights
+shapes = {"embed": (5, 3), "hidden": (3, 3), "out": (3, 1)}
 
 # One key per leaf, arranged in the same tree as the parameters.
-leaves, treedef = jax.tree.flatten(shapes, is_leaf=lambda s: isinstance(s, tuple))
-key_tree = jax.tree.unflatten(treedef, list(jax.random.split(jax.random.key(0), len(leaves))))
+leaves, treedef = jax.tree.flatten(
+    shapes, is_leaf=lambda s: isinstance(s, tuple)
+)
+key_tree = jax.tree.unflatten(
+    treedef, list(jax.random.split(jax.random.key(0), len(leaves)))
+)
 print(jax.tree.map(jax.typeof, key_tree))
 
 params = jax.tree.map(

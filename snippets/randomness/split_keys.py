@@ -8,7 +8,8 @@ left, right = jax.random.split(key)
 print("left: ", jax.random.normal(left, (4,)))
 print("right:", jax.random.normal(right, (4,)))
 
-# Splitting is itself a pure function: the same parent gives the same children.
+# Splitting is itself a pure function: the same parent gives the same
+# children.
 again, _ = jax.random.split(key)
 same = jax.random.key_data(again) == jax.random.key_data(left)
 print("split is repeatable:", bool(same.all()))
@@ -19,11 +20,12 @@ u = jax.random.uniform(left, (n,))
 v = jax.random.uniform(right, (n,))
 corr = abs(float(jnp.corrcoef(u, v)[0, 1]))
 corr = record("abs_corr", corr, kind="ratio")  # hidden
-claim("abs_corr", "<=", 0.02, says="draws from split keys are uncorrelated")  # hidden
+claim("abs_corr", "<=", 0.02, says="draws from split keys are uncorrelated")  # fmt: skip  # hidden
 print(f"|correlation| over {n} pairs: {corr}")
 
-# A loop that needs a fresh key at every step carries the key: each step splits
-# it, keeps one child as the key for the next step and consumes the other.
+# A loop that needs a fresh key at every step carries the key: each step
+# splits it, keeps one child as the key for the next step and consumes the
+# other.
 
 
 def step(key, _):

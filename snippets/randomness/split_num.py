@@ -7,5 +7,10 @@ first, second, third = keys  # an array of keys unpacks like any array
 print("first:", jax.typeof(first))
 print(
     "same as two calls?",
-    bool((jax.random.key_data(keys[0]) == jax.random.key_data(jax.random.split(key)[0])).all()),
+    bool(
+        (
+            jax.random.key_data(keys[0])
+            == jax.random.key_data(jax.random.split(key)[0])
+        ).all()
+    ),
 )

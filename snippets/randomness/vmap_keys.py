@@ -9,6 +9,9 @@ def one_draw(k):
 
 batched = jax.vmap(one_draw)(keys)  # one row per key
 print(batched)
-print("row 1 equals one_draw(keys[1]):", bool((batched[1] == one_draw(keys[1])).all()))
+print(
+    "row 1 equals one_draw(keys[1]):",
+    bool((batched[1] == one_draw(keys[1])).all()),
+)
 closed = jax.make_jaxpr(jax.vmap(one_draw))(keys)
 print("inputs:", closed.in_avals, " outputs:", closed.out_avals)
