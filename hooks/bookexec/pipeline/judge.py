@@ -41,19 +41,13 @@ def shown(output: str, facts: list[Fact], backend: str) -> str:
     if not text.measured:
         return text
     values = tuple(dict.fromkeys(text[start:end] for start, end in text.measured))
-    when = "recorded in its golden" if backend == "(recorded)" else "in this build"
-    how = ""
-    if any(fact.kind == "timing" for fact in facts):
-        on = (
-            f", each waited on with block_until_ready, on the {backend} backend"
-            if backend not in ("none", "(recorded)")
-            else ""
-        )
-        how = f" (fastest of repeated runs, warm-up excluded{on})"
+    when = "when these outputs were recorded" if backend == "(recorded)" else "for this page"
+    on = f" on the {backend} backend" if backend not in ("none", "(recorded)") else ""
+    how = " (the fastest of several runs)" if any(f.kind == "timing" for f in facts) else ""
+    # Said to the reader: the box shows the page's own measurement, not what their run prints.
     text.note = (
-        f"{'These values are' if len(values) > 1 else 'This value is'} the book's measurement "
-        f"{when}{how}, in the book's format: {{}}. The code shown prints its own "
-        "measurement, formatted as it says.",
+        f"Measured {when}{on}{how}: {{}}. Run the code and it prints your own "
+        "numbers, in its own format; they vary from machine to machine.",
         values,
     )
     return text

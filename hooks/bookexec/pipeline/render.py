@@ -188,10 +188,8 @@ class RenderStage:
                 f"{where}: block '{block_id}' recorded no figure '{name}' (bookexec.facts.figure)"
             )
         plotted = [n for names in spec["series"].values() for n in names]
-        values, source = facts, "this build's measurement"
-        if not self.runs.execute:
-            source = "the values its golden records"
-        else:
+        values = facts
+        if self.runs.execute:
             # The golden keeps its values (the update mode never rewrites a golden for a
             # moved time), so drawing them while this build measures within their bands gives
             # the same SVG from build to build; a value out of its band is drawn as measured.
@@ -202,11 +200,8 @@ class RenderStage:
                 measured.band_notes([golden[n] for n in plotted], [facts[n] for n in plotted])
             ):
                 values = golden
-                source = (
-                    "the values its golden records, which this build measured again "
-                    "within their bands"
-                )
-        caption = f"Drawn at build time by block '{block_id}' from {source}."
+        # Said to the reader: what the figure shows, not how the build kept it stable.
+        caption = f"Drawn from the values the code of block '{block_id}' measured."
         return figures.figure_html(
             name, spec, {n: float(values[n].value) for n in plotted}, caption
         )
