@@ -28,20 +28,21 @@ def flops(eqn):
 
 def tally(jaxpr, counts):
     for eqn in jaxpr.eqns:
-        if "jaxpr" in eqn.params:  # a nested call such as jit: count its body
-            tally(eqn.params["jaxpr"].jaxpr, counts)
-        else:
+        inner = list(jex.core.jaxprs_in_params(eqn.params))  # programs held in params
+        for program in inner:  # a jit's body, a cond's branches...: count each once
+            tally(program, counts)
+        if not inner:
             counts[eqn.primitive.name] += flops(eqn)
 
 
 def count_flops(f):
-    """A transformation: the same function, returning its value and a flop tally."""
+    """A transformation: the same function, returning its flat outputs and a flop tally."""
 
     def counted(*args):
         closed = jax.make_jaxpr(f)(*args)
         counts = Counter()
         tally(closed.jaxpr, counts)
-        return jex.core.jaxpr_as_fun(closed)(*args)[0], dict(sorted(counts.items()))
+        return jex.core.jaxpr_as_fun(closed)(*args), dict(sorted(counts.items()))
 
     return counted
 
@@ -51,7 +52,7 @@ def mlp(w1, w2, x):
 
 
 w1, w2, xb = jnp.ones((64, 32)), jnp.ones((32, 8)), jnp.ones((16, 64))
-value, counts = count_flops(mlp)(w1, w2, xb)
+(value,), counts = count_flops(mlp)(w1, w2, xb)  # mlp has one output
 print("per primitive:", counts, "total:", sum(counts.values()))
 print("same value as jit:", bool(jnp.allclose(value, jax.jit(mlp)(w1, w2, xb))))
 cost = jax.jit(mlp).lower(w1, w2, xb).compile().cost_analysis()

@@ -34,6 +34,8 @@ def backwards(jaxpr, consts, y):
             for i, v in enumerate(eqn.invars)
             if not isinstance(v, jex.core.Literal) and v not in known
         ]
+        if len(unknown) != 1:  # x * x: both operands depend on the input
+            raise NotImplementedError(f"{name}: {len(unknown)} operands depend on the input")
         ((side, var),) = unknown
         if name in INVERSE:
             env[var] = INVERSE[name](result)
@@ -49,7 +51,7 @@ def backwards(jaxpr, consts, y):
 
 
 def inverse(f):
-    """A transformation: trace f, then run its equations backwards."""
+    """A transformation: trace f (again at every call), then run its equations backwards."""
 
     def inverted(y):
         closed = jax.make_jaxpr(f)(y)

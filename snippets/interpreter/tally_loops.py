@@ -2,6 +2,7 @@
 from collections import Counter
 
 import jax
+import jax.extend as jex
 import jax.numpy as jnp
 from jax import lax
 
@@ -10,7 +11,7 @@ from bookexec.facts import record  # hidden
 
 def steps(x):
     x, _ = lax.scan(lambda c, _: (jnp.tanh(c) * 2.0, None), x, None, length=10)
-    return lax.cond(x.sum() > 0, jnp.sin, jnp.cos, x)
+    return jax.nn.relu(lax.cond(x.sum() > 0, jnp.sin, jnp.cos, x))  # relu: a custom_jvp_call
 
 
 program = jax.make_jaxpr(steps)(jnp.ones(8)).jaxpr
@@ -32,8 +33,9 @@ def tally_loops(jaxpr, counts, times=1):
                 options.append(Counter())
                 tally_loops(branch.jaxpr, options[-1], times)
             counts.update(max(options, key=lambda c: sum(c.values())))
-        elif "jaxpr" in eqn.params:  # a call such as jit: its body runs once
-            tally_loops(eqn.params["jaxpr"].jaxpr, counts, times)
+        elif inner := list(jex.core.jaxprs_in_params(eqn.params)):  # a call: runs once
+            for program in inner:
+                tally_loops(program, counts, times)
         else:
             counts[name] += times * flops(eqn)
 
