@@ -8,7 +8,8 @@ relu = jax.make_jaxpr(jax.nn.relu)(v)  # relu has a custom JVP rule
 print(eqn.primitive.name, "params:", sorted(eqn.params))
 print("bind expects:", sorted(eqn.primitive.get_bind_params(eqn.params)))
 try:
-    eqn.primitive.bind(v, **eqn.params)  # the params as the jaxpr stores them
+    # the params as the jaxpr stores them
+    eqn.primitive.bind(v, **eqn.params)
 except KeyError as err:
     print("bind(*values, **eqn.params) raises KeyError:", err)
 print("evaluate:", evaluate(relu.jaxpr, relu.consts, v))

@@ -8,7 +8,19 @@ import jax.numpy as jnp
 
 from bookexec.facts import record  # hidden
 
-ELEMENTWISE = {"add", "sub", "mul", "div", "tanh", "exp", "sin", "cos", "max", "neg", "log"}
+ELEMENTWISE = {
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "tanh",
+    "exp",
+    "sin",
+    "cos",
+    "max",
+    "neg",
+    "log",
+}
 
 
 def flops(eqn):
@@ -23,26 +35,33 @@ def flops(eqn):
         return 2 * math.prod(out.shape) * math.prod(lhs[d] for d in contract)
     if name == "reduce_sum":
         return math.prod(eqn.invars[0].aval.shape) - math.prod(out.shape)
-    return 0  # everything else: moving data (broadcast, reshape), and any primitive not listed
+    # everything else: moving data (broadcast, reshape), and any primitive
+    # not listed
+    return 0
 
 
 def tally(jaxpr, counts):
     for eqn in jaxpr.eqns:
-        inner = list(jex.core.jaxprs_in_params(eqn.params))  # programs held in params
-        for program in inner:  # a jit's body, a cond's branches...: count each once
+        # programs held in params
+        inner = list(jex.core.jaxprs_in_params(eqn.params))
+        # a jit's body, a cond's branches...: count each once
+        for program in inner:
             tally(program, counts)
         if not inner:
             counts[eqn.primitive.name] += flops(eqn)
 
 
 def count_flops(f):
-    """A transformation: the same function, returning its flat outputs and a flop tally."""
+    """A transformation: the same function, returning its flat outputs and a
+    flop tally."""
 
     def counted(*args):
         closed = jax.make_jaxpr(f)(*args)
         counts = Counter()
         tally(closed.jaxpr, counts)
-        return jex.core.jaxpr_as_fun(closed)(*args), dict(sorted(counts.items()))
+        return jex.core.jaxpr_as_fun(closed)(*args), dict(
+            sorted(counts.items())
+        )
 
     return counted
 
@@ -54,10 +73,18 @@ def mlp(w1, w2, x):
 w1, w2, xb = jnp.ones((64, 32)), jnp.ones((32, 8)), jnp.ones((16, 64))
 (value,), counts = count_flops(mlp)(w1, w2, xb)  # mlp has one output
 print("per primitive:", counts, "total:", sum(counts.values()))
-print("same value as jit:", bool(jnp.allclose(value, jax.jit(mlp)(w1, w2, xb))))
+print(
+    "same value as jit:", bool(jnp.allclose(value, jax.jit(mlp)(w1, w2, xb)))
+)
 cost = jax.jit(mlp).lower(w1, w2, xb).compile().cost_analysis()
-print("XLA's cost analysis:", {k: int(cost[k]) for k in ("flops", "transcendentals")})
+print(
+    "XLA's cost analysis:",
+    {k: int(cost[k]) for k in ("flops", "transcendentals")},
+)
 record("dot_flops", counts["dot_general"])  # hidden
 record("tanh_flops", counts["tanh"])  # hidden
-agrees = counts["dot_general"] == cost["flops"] and counts["tanh"] == cost["transcendentals"]
+agrees = (
+    counts["dot_general"] == cost["flops"]
+    and counts["tanh"] == cost["transcendentals"]
+)
 record("xla_agrees", str(agrees))  # hidden

@@ -22,7 +22,8 @@ INVERSE_OF_CALL = {}
 
 
 def backwards(jaxpr, consts, y):
-    """Run the equations of a one-input, one-output jaxpr from its output to its input."""
+    """Run the equations of a one-input, one-output jaxpr from its output to
+    its input."""
     known = dict(zip(jaxpr.constvars, consts, strict=True))
     (out,) = jaxpr.outvars
     env = {out: y}
@@ -35,13 +36,19 @@ def backwards(jaxpr, consts, y):
             if not isinstance(v, jex.core.Literal) and v not in known
         ]
         if len(unknown) != 1:  # x * x: both operands depend on the input
-            raise NotImplementedError(f"{name}: {len(unknown)} operands depend on the input")
+            raise NotImplementedError(
+                f"{name}: {len(unknown)} operands depend on the input"
+            )
         ((side, var),) = unknown
         if name in INVERSE:
             env[var] = INVERSE[name](result)
         elif name in INVERSE_WITH_CONSTANT:
             other = eqn.invars[1 - side]
-            c = other.val if isinstance(other, jex.core.Literal) else known[other]
+            c = (
+                other.val
+                if isinstance(other, jex.core.Literal)
+                else known[other]
+            )
             env[var] = INVERSE_WITH_CONSTANT[name](result, c, side)
         elif name in INVERSE_OF_CALL:
             env[var] = INVERSE_OF_CALL[name](eqn, result)
@@ -51,7 +58,8 @@ def backwards(jaxpr, consts, y):
 
 
 def inverse(f):
-    """A transformation: trace f (again at every call), then run its equations backwards."""
+    """A transformation: trace f (again at every call), then run its
+    equations backwards."""
 
     def inverted(y):
         closed = jax.make_jaxpr(f)(y)
@@ -69,7 +77,9 @@ ys = squash(xs)
 print("x:           ", xs)
 print("inverse(y):  ", inverse(squash)(ys))
 print("jit(inverse):", jax.jit(inverse(squash))(ys))
-print("vmap(inverse):", jax.vmap(inverse(squash))(ys))  # traced one example at a time
-print("grad(inverse):", jax.grad(lambda y: inverse(squash)(y).sum())(ys))  # dx/dy
+# traced one example at a time
+print("vmap(inverse):", jax.vmap(inverse(squash))(ys))
+# dx/dy
+print("grad(inverse):", jax.grad(lambda y: inverse(squash)(y).sum())(ys))
 print("1 / (dy/dx):  ", 1 / jax.vmap(jax.grad(squash))(xs))
 print(jax.make_jaxpr(inverse(squash))(ys))

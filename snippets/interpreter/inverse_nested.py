@@ -20,7 +20,8 @@ except NotImplementedError as err:
 
 
 def invert_call(eqn, y):
-    """Invert a call by running its own program backwards (a call of one operand)."""
+    """Invert a call by running its own program backwards (a call of one
+    operand)."""
     inner = eqn.params["jaxpr"]
     return backwards(inner.jaxpr, inner.consts, y)
 

@@ -15,7 +15,8 @@ print("ClosedJaxpr is Jaxpr:", jex.core.ClosedJaxpr is jex.core.Jaxpr)
 print("closed.jaxpr is closed:", closed.jaxpr is closed)
 print("closed.literals is closed.consts:", closed.literals is closed.consts)
 program = closed.jaxpr
-names = {}  # a Var is an object compared by identity; name each in order of appearance
+# a Var is an object compared by identity; name each in order of appearance
+names = {}
 
 
 def name(atom):
@@ -28,5 +29,7 @@ print("invars:", [name(v) for v in program.invars], "consts:", closed.consts)
 for eqn in program.eqns:
     ins = ", ".join(name(v) for v in eqn.invars)
     outs = ", ".join(f"{name(v)}:{v.aval}" for v in eqn.outvars)
-    print(f"{outs} = {eqn.primitive.name}({ins}); params: {sorted(eqn.params)}")
+    print(
+        f"{outs} = {eqn.primitive.name}({ins}); params: {sorted(eqn.params)}"
+    )
 print("outvars:", [name(v) for v in program.outvars])

@@ -6,7 +6,8 @@ def evaluate(jaxpr, consts, *args):
     env = {}
 
     def read(atom):
-        # An operand is a variable, looked up, or a literal, which carries its value.
+        # An operand is a variable, looked up, or a literal, which carries
+        # its value.
         return atom.val if isinstance(atom, jex.core.Literal) else env[atom]
 
     for var, value in zip(jaxpr.constvars, consts, strict=True):
@@ -15,8 +16,10 @@ def evaluate(jaxpr, consts, *args):
         env[var] = value
     for eqn in jaxpr.eqns:
         invals = [read(atom) for atom in eqn.invars]
-        params = eqn.primitive.get_bind_params(eqn.params)  # the params bind expects
-        outs = eqn.primitive.bind(*invals, **params)  # apply the primitive itself
+        # the params bind expects
+        params = eqn.primitive.get_bind_params(eqn.params)
+        # apply the primitive itself
+        outs = eqn.primitive.bind(*invals, **params)
         if not eqn.primitive.multiple_results:
             outs = [outs]
         for var, value in zip(eqn.outvars, outs, strict=True):

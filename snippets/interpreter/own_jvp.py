@@ -18,20 +18,27 @@ def jvp_dot_general(primals, tangents, **params):
     (a, b), (da, db) = primals, tangents
 
     def dot(u, v):
-        return jax.lax.dot_general_p.bind(u, v, **params)  # the same contraction
+        # the same contraction
+        return jax.lax.dot_general_p.bind(u, v, **params)
 
     return dot(a, b), dot(da, b) + dot(a, db)  # the product rule
 
 
-JVP_RULES = {"tanh": jvp_tanh, "add": jvp_add, "dot_general": jvp_dot_general}
+JVP_RULES = {
+    "tanh": jvp_tanh,
+    "add": jvp_add,
+    "dot_general": jvp_dot_general,
+}
 
 
 def evaluate_jvp(jaxpr, consts, primals, tangents):
-    """Forward mode as an interpreter: every variable gets a value and a tangent."""
+    """Forward mode as an interpreter: every variable gets a value and a
+    tangent."""
     value, tangent = {}, {}
 
     def read(atom):
-        if isinstance(atom, jex.core.Literal):  # a constant: its tangent is zero
+        # a constant: its tangent is zero
+        if isinstance(atom, jex.core.Literal):
             return atom.val, jnp.zeros_like(atom.val)
         return value[atom], tangent[atom]
 
@@ -42,7 +49,9 @@ def evaluate_jvp(jaxpr, consts, primals, tangents):
     for eqn in jaxpr.eqns:
         ps, ts = zip(*(read(atom) for atom in eqn.invars), strict=True)
         (out,) = eqn.outvars
-        value[out], tangent[out] = JVP_RULES[eqn.primitive.name](ps, ts, **eqn.params)
+        value[out], tangent[out] = JVP_RULES[eqn.primitive.name](
+            ps, ts, **eqn.params
+        )
     ((out_value, out_tangent),) = [read(atom) for atom in jaxpr.outvars]
     return out_value, out_tangent
 
@@ -52,4 +61,8 @@ ours = evaluate_jvp(closed.jaxpr, closed.consts, (w, x), (dw, dx))
 theirs = jax.jvp(layer, (w, x), (dw, dx))
 print("ours:   ", ours[1])
 print("jax.jvp:", theirs[1])
-print(jax.make_jaxpr(lambda w, x: evaluate_jvp(closed.jaxpr, [], (w, x), (dw, dx))[1])(w, x))
+print(
+    jax.make_jaxpr(
+        lambda w, x: evaluate_jvp(closed.jaxpr, [], (w, x), (dw, dx))[1]
+    )(w, x)
+)

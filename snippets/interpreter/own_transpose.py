@@ -16,12 +16,18 @@ print(linear)
 
 
 def transpose(jaxpr, consts, ct_out):
-    """Cotangents of a linear jaxpr's inputs, walking its equations backwards."""
-    known = dict(zip(jaxpr.constvars, consts, strict=True))  # values not on the linear path
+    """Cotangents of a linear jaxpr's inputs, walking its equations
+    backwards."""
+    # values not on the linear path
+    known = dict(zip(jaxpr.constvars, consts, strict=True))
     cts = {jaxpr.outvars[0]: ct_out}
 
     def value(atom):
-        return atom.val if isinstance(atom, jex.core.Literal) else known.get(atom)
+        return (
+            atom.val
+            if isinstance(atom, jex.core.Literal)
+            else known.get(atom)
+        )
 
     def add_ct(var, ct):
         cts[var] = cts[var] + ct if var in cts else ct
@@ -31,7 +37,8 @@ def transpose(jaxpr, consts, ct_out):
         if ct is None:
             continue
         name, ins = eqn.primitive.name, eqn.invars
-        # One rule per primitive: the cotangent of the output, moved onto the linear inputs.
+        # One rule per primitive: the cotangent of the output, moved onto the
+        # linear inputs.
         if name == "mul":  # one operand known, the other linear
             a, b = ins
             if value(a) is not None:
@@ -45,9 +52,16 @@ def transpose(jaxpr, consts, ct_out):
             add_ct(ins[1], ct)
         else:
             raise NotImplementedError(f"no transpose rule for {name}")
-    return [cts.get(v, jnp.zeros(v.aval.shape, v.aval.dtype)) for v in jaxpr.invars]
+    return [
+        cts.get(v, jnp.zeros(v.aval.shape, v.aval.dtype))
+        for v in jaxpr.invars
+    ]
 
 
-print("ours:     ", transpose(linear.jaxpr, linear.consts, jnp.float32(1.0))[0])
+print(
+    "ours:     ", transpose(linear.jaxpr, linear.consts, jnp.float32(1.0))[0]
+)
 print("jax.grad: ", jax.grad(f)(x))
-print("linear_transpose:", jax.linear_transpose(f_lin, x)(jnp.float32(1.0))[0])
+print(
+    "linear_transpose:", jax.linear_transpose(f_lin, x)(jnp.float32(1.0))[0]
+)

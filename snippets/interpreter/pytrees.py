@@ -4,11 +4,14 @@ import jax.numpy as jnp
 
 
 def interpret(f):
-    """Our evaluator as a transformation that takes and returns pytrees, as JAX's do."""
+    """Our evaluator as a transformation that takes and returns pytrees, as
+    JAX's do."""
 
     def wrapped(*args):
         closed, out_shape = jax.make_jaxpr(f, return_shape=True)(*args)
-        flat_out = evaluate(closed.jaxpr, closed.consts, *jax.tree.leaves(args))
+        flat_out = evaluate(
+            closed.jaxpr, closed.consts, *jax.tree.leaves(args)
+        )
         return jax.tree.unflatten(jax.tree.structure(out_shape), flat_out)
 
     return wrapped
@@ -20,7 +23,13 @@ def predict(params, x):
 
 params = {"w": w, "b": jnp.zeros(2)}
 print("arguments:", jax.tree.structure((params, x)))
-print("jaxpr inputs:", [str(v.aval) for v in jax.make_jaxpr(predict)(params, x).jaxpr.invars])
+print(
+    "jaxpr inputs:",
+    [str(v.aval) for v in jax.make_jaxpr(predict)(params, x).jaxpr.invars],
+)
 ours, theirs = interpret(predict)(params, x), predict(params, x)
 print("ours:", ours)
-print("same tree and values:", jax.tree.all(jax.tree.map(jnp.array_equal, ours, theirs)))
+print(
+    "same tree and values:",
+    jax.tree.all(jax.tree.map(jnp.array_equal, ours, theirs)),
+)

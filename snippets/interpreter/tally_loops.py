@@ -10,8 +10,11 @@ from bookexec.facts import record  # hidden
 
 
 def steps(x):
-    x, _ = lax.scan(lambda c, _: (jnp.tanh(c) * 2.0, None), x, None, length=10)
-    return jax.nn.relu(lax.cond(x.sum() > 0, jnp.sin, jnp.cos, x))  # relu: a custom_jvp_call
+    x, _ = lax.scan(
+        lambda c, _: (jnp.tanh(c) * 2.0, None), x, None, length=10
+    )
+    # relu: a custom_jvp_call
+    return jax.nn.relu(lax.cond(x.sum() > 0, jnp.sin, jnp.cos, x))
 
 
 program = jax.make_jaxpr(steps)(jnp.ones(8)).jaxpr
@@ -26,14 +29,20 @@ def tally_loops(jaxpr, counts, times=1):
     for eqn in jaxpr.eqns:
         name = eqn.primitive.name
         if name == "scan":  # the body runs `length` times
-            tally_loops(eqn.params["jaxpr"].jaxpr, counts, times * eqn.params["length"])
-        elif name == "cond":  # one branch runs: count the costliest, an upper bound
+            tally_loops(
+                eqn.params["jaxpr"].jaxpr,
+                counts,
+                times * eqn.params["length"],
+            )
+        # one branch runs: count the costliest, an upper bound
+        elif name == "cond":
             options = []
             for branch in eqn.params["branches"]:
                 options.append(Counter())
                 tally_loops(branch.jaxpr, options[-1], times)
             counts.update(max(options, key=lambda c: sum(c.values())))
-        elif inner := list(jex.core.jaxprs_in_params(eqn.params)):  # a call: runs once
+        # a call: runs once
+        elif inner := list(jex.core.jaxprs_in_params(eqn.params)):
             for program in inner:
                 tally_loops(program, counts, times)
         else:
@@ -46,5 +55,7 @@ print("tally_loops:", dict(sorted(counts.items())))
 record("tanh_all", counts["tanh"])  # hidden
 record("length", program.eqns[0].params["length"])  # hidden
 
-grow = jax.make_jaxpr(lambda x: lax.while_loop(lambda c: c.sum() < 1e3, lambda c: c * 2.0, x))
+grow = jax.make_jaxpr(
+    lambda x: lax.while_loop(lambda c: c.sum() < 1e3, lambda c: c * 2.0, x)
+)
 print("while params:", sorted(grow(jnp.ones(8)).jaxpr.eqns[0].params))

@@ -6,5 +6,6 @@ def replay(w, x):
     return evaluate(closed.jaxpr, closed.consts, w, x)[0]
 
 
-print(jax.make_jaxpr(replay)(w, x))  # binding inside a trace records the same equations
+# binding inside a trace records the same equations
+print(jax.make_jaxpr(replay)(w, x))
 print(jax.grad(lambda w, x: replay(w, x).sum())(w, x))
