@@ -1,4 +1,5 @@
-# P comes from the first block, which asked for eight devices
+# P and collectives come from the blocks above; the first asked for eight
+# devices
 import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding
@@ -23,6 +24,14 @@ with jax.set_mesh(grid):
         axis_names={"data"},
     )
     print("outside:", jax.typeof(summed(batch)))
+    # sums over the model-split columns, with no collective written
+    row_sums = jax.shard_map(
+        lambda block: block.sum(axis=1),
+        in_specs=P("data"),
+        out_specs=P("data"),
+        axis_names={"data"},
+    )
+    print("row sums:", collectives(row_sums, batch))
     try:
         jax.shard_map(
             per_data_shard,

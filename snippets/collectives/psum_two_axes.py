@@ -1,4 +1,7 @@
-# grid (axes data and model), NamedSharding and P come from the blocks above
+# grid (axes data and model), NamedSharding, P and collectives come from the
+# blocks above
+import re
+
 import jax
 import jax.numpy as jnp
 
@@ -32,10 +35,9 @@ print(
     everywhere,
 )
 print("total of tiles:", tiles.sum())
+print("collectives:", collectives(sums, tiles))
+# the mesh axes each all-reduce sums over, as the compiled program names them
+GROUPS = re.compile(r"all-reduce\(.*replica_groups=mesh\[.*?\] (\{.*?\})")
 hlo = jax.jit(sums).lower(tiles).compile().as_text()
-groups = [
-    line.split("replica_groups=")[1].split(", use_global")[0]
-    for line in hlo.splitlines()
-    if " all-reduce(" in line
-]
-print("all-reduces and their device groups:", groups)
+groups = GROUPS.findall(hlo)
+print("their device groups:", groups)

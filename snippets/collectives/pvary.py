@@ -1,8 +1,31 @@
 # ring, xs and P come from the first block
+import re
+from collections import Counter
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.sharding import NamedSharding
+
+COLLECTIVES = (
+    "all-reduce",
+    "all-gather",
+    "reduce-scatter",
+    "all-to-all",
+    "collective-permute",
+)
+# A GPU or TPU compiler may split a collective into an asynchronous
+# `-start`/`-done` pair.
+CALL = re.compile(rf" ({'|'.join(COLLECTIVES)})(?:-start)?\(")
+
+
+def collectives(fn, *args):
+    """How many of each collective the compiled program runs, read from its
+    HLO text."""
+    found = Counter(
+        CALL.findall(jax.jit(fn).lower(*args).compile().as_text())
+    )
+    return {op: found[op] for op in COLLECTIVES if found[op]}
 
 
 # block differs per device, offset is the same everywhere
@@ -35,14 +58,5 @@ print(
     hasattr(jax.lax, "pcast"),
 )
 print(np.asarray(shifted(xs, offset)))
-hlo = jax.jit(shifted).lower(xs, offset).compile().as_text()
-moves = (
-    "all-reduce",
-    "all-gather",
-    "all-to-all",
-    "collective-permute",
-    "reduce-scatter",
-)
-print(
-    "collectives in the compiled program:", [op for op in moves if op in hlo]
-)
+talk = collectives(shifted, xs, offset)
+print("collectives in the compiled program:", talk or "none")

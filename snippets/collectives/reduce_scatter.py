@@ -4,8 +4,6 @@ import jax.numpy as jnp
 import numpy as np
 from jax.sharding import NamedSharding
 
-from bookexec.facts import record  # hidden
-
 p, N = 8, 16  # eight devices, sixteen numbers on each
 ys = jax.device_put(
     jnp.arange(p * N, dtype=jnp.float32), NamedSharding(ring, P("i"))
@@ -33,11 +31,3 @@ print(
     "every device holds the psum:",
     bool((rows == np.asarray(whole(ys))).all()),
 )
-# Numbers each device sends. A ring that passes the whole value on: p - 1
-# hops of N.
-# Reduce-scatter, then all-gather, on a ring: p - 1 steps of N / p each,
-# twice.
-print("ring of whole values:", (p - 1) * N, "numbers per device")
-record("ring_volume", (p - 1) * N)  # hidden
-print("reduce-scatter + all-gather:", 2 * (p - 1) * N // p)
-record("halves_volume", 2 * (p - 1) * N // p)  # hidden

@@ -53,7 +53,7 @@ def compare(fn, out_specs):
     def total(w):  # a scalar to differentiate
         return sharded(x_split, w).sum()
 
-    out, grad = sharded(x_split, w_split), jax.grad(total)(w_split)
+    out, grad = sharded(x_split, w_split), jax.jit(jax.grad(total))(w_split)
     print(
         f"{fn.__name__}: {jax.typeof(out)}, equal: "
         f"{bool(jnp.allclose(out, full))};",
@@ -70,6 +70,5 @@ def compare(fn, out_specs):
     print("  backward:", collective_eqns(backward))
 
 
-with jax.set_mesh(ring):
-    compare(summed, out_specs=P())  # every device gets the whole output
-    compare(scattered, out_specs=P(None, "i"))  # split by features, as x was
+compare(summed, out_specs=P())  # every device gets the whole output
+compare(scattered, out_specs=P(None, "i"))  # split by features, as x was

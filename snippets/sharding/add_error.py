@@ -1,4 +1,4 @@
-# Grid and dense_out come from the blocks above
+# grid and dense_out come from the blocks above
 import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding

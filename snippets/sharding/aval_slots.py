@@ -1,4 +1,4 @@
-# On_host comes from the blocks above
+# on_host comes from the blocks above
 import jax
 
 from bookexec.facts import record  # hidden
@@ -14,6 +14,6 @@ fields = (
     "memory_space",
     "layout",
 )
-record("slots", len(fields))  # hidden
+record("slots", spelled(len(fields)))  # hidden
 for name in fields:
     print(f"{name:16} {getattr(aval, name)!r}")

@@ -1,4 +1,4 @@
-# Feats and kernel come from the blocks above
+# feats and kernel come from the blocks above
 import jax
 
 

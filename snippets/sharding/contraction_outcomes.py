@@ -1,4 +1,4 @@
-# Grid, place and feats come from the blocks above
+# grid, place and feats come from the blocks above
 import re
 from collections import Counter
 
@@ -10,7 +10,13 @@ from bookexec.facts import record  # hidden
 
 # 12 features split like feats' columns
 weights = place((12, 10), P("model", None))
-COLLECTIVES = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all")
+COLLECTIVES = (
+    "all-reduce",
+    "all-gather",
+    "reduce-scatter",
+    "all-to-all",
+    "collective-permute",
+)
 # A GPU or TPU compiler may split a collective into an asynchronous
 # `-start`/`-done` pair.
 CALL = re.compile(rf" ({'|'.join(COLLECTIVES)})(?:-start)?\(")
@@ -40,8 +46,8 @@ with jax.set_mesh(grid):
         result_type = jax.make_jaxpr(product)(feats, weights).out_avals[0]
         talk = collectives(product, feats, weights)
         record(f"{name}_type", str(result_type))  # hidden
-        record(f"{name}_collectives", sum(talk.values()))  # hidden
-        print(f"{name:9} {result_type!s:26} {talk or 'no communication'}")
+        record(f"{name}_collectives", in_words(talk))  # hidden
+        print(f"{name:9} {result_type!s:26} {talk or 'no collectives'}")
 
     # What an unreduced result takes part in, and what it refuses, until a
     # reshard sums it.
@@ -62,7 +68,7 @@ with jax.set_mesh(grid):
                 f"{name}: {type(error).__name__}: "
                 f"{str(error).splitlines()[0]}"
             )
-    summed = jax.sharding.reshard(partial, P("data", None))
+    summed = jax.reshard(partial, P("data", None))
     print(
         "reshard(partial, P('data', None)) + 1.0:", jax.typeof(summed + 1.0)
     )

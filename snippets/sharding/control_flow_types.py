@@ -1,14 +1,15 @@
-# Grid and place come from the blocks above
+# grid and place come from the blocks above
 import jax
+from jax import reshard
 from jax.sharding import PartitionSpec as P
-from jax.sharding import reshard
 
 tile = place((8, 12), P("data", "model"))
 
 
-def last_line(error):
-    # the line that names both types
-    return str(error).strip().splitlines()[-3]
+def types_line(error):
+    # the message's line that names both types
+    lines = str(error).splitlines()
+    return next(line for line in lines if " has type " in line)
 
 
 def branches(x, flag):
@@ -29,7 +30,7 @@ with jax.set_mesh(grid):
         try:
             jax.make_jaxpr(fn)(*args)
         except TypeError as error:
-            print(f"{name}: {last_line(error)}")
+            print(f"{name}: {types_line(error)}")
     kept = jax.lax.cond(
         True, lambda v: v, lambda v: reshard(2 * v, P("data", "model")), tile
     )

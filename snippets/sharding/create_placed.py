@@ -1,4 +1,4 @@
-# Grid comes from the blocks above
+# grid comes from the blocks above
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P

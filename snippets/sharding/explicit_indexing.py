@@ -10,9 +10,8 @@ with jax.set_mesh(grid):
         try:
             read()
         except Exception as err:  # ShardingTypeError has no public name
-            print(
-                f"{name}: {type(err).__name__}: {str(err).split(' as ')[0]}"
-            )
+            print(f"{name}: {type(err).__name__}:")
+            print(" ", str(err).splitlines()[0])
     one = xs.at[3].get(out_sharding=P())  # say where the result goes
     half = xs.at[:4].get(out_sharding=P("data"))
     print("xs.at[3].get:", jax.typeof(one), one)
@@ -24,7 +23,7 @@ with jax.set_mesh(grid):
         )
     except AssertionError as err:
         print("with_sharding_constraint:", str(err).split(". ")[0] + ".")
-    resharded = jax.jit(lambda v: jax.sharding.reshard(v * 2, P(None)))(xs)
+    resharded = jax.jit(lambda v: jax.reshard(v * 2, P(None)))(xs)
     print("reshard instead:", jax.typeof(resharded))
 
     # one dimension, two axes

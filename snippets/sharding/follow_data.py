@@ -1,4 +1,4 @@
-# Feats comes from the blocks above
+# feats comes from the blocks above
 import jax
 import jax.numpy as jnp
 
@@ -28,13 +28,11 @@ except ValueError as err:
     print(f"{type(err).__name__}: {err}")
 try:
     # pinned stays on device 3
-    feats + jax.sharding.reshard(pinned, feats.sharding)
+    feats + jax.reshard(pinned, feats.sharding)
 except ValueError as err:
-    print(
-        f"with reshard: {type(err).__name__}: {str(err).split('. Got')[0]}"
-    )
+    print(f"with reshard: {type(err).__name__}: {err}")
 # uncommitted: free to go anywhere
-spread = jax.sharding.reshard(loose, feats.sharding)
+spread = jax.reshard(loose, feats.sharding)
 print(
     "reshard(loose):",
     jax.typeof(spread),

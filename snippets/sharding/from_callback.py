@@ -1,4 +1,4 @@
-# Feats comes from the blocks above
+# feats comes from the blocks above
 import jax
 import numpy as np
 
@@ -18,7 +18,7 @@ built = jax.make_array_from_callback((6, 12), feats.sharding, read_block)
 print("built:", jax.typeof(built))
 print("calls:", len(asked), "| device 0 asked for", asked[0])
 print("same values:", bool((np.asarray(built) == on_host).all()))
-record("calls", str(len(asked)))  # hidden
+record("calls", spelled(len(asked)))  # hidden
 
 # a fully replicated array: every device holds the whole, read once
 asked.clear()

@@ -1,4 +1,4 @@
-# Feats comes from the blocks above
+# feats comes from the blocks above
 import jax
 
 from bookexec.facts import record  # hidden
@@ -19,7 +19,7 @@ for kind in ("pinned_host", "unpinned_host"):
 
 spaces = list(jax.memory.Space)
 print("jax.memory.Space:", spaces)
-record("n_spaces", len(spaces))  # hidden
+record("n_spaces", spelled(len(spaces)))  # hidden
 record("spaces", ", ".join(space.name for space in spaces))  # hidden
 
 print(jax.make_jaxpr(lambda v: v * 2)(on_host))

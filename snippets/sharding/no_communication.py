@@ -1,4 +1,4 @@
-# Grid, place, feats, weights and collectives come from the blocks above
+# grid, place, feats, weights and collectives come from the blocks above
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
@@ -32,17 +32,16 @@ with jax.set_mesh(grid):
     print("rows @ cols, out_sharding=P('data', None):", jax.typeof(fixed))
     # hidden: begin
     record(
-        "local_collectives",
-        sum(collectives(jnp.matmul, rows, shared).values()),
+        "local_collectives", in_words(collectives(jnp.matmul, rows, shared))
     )
     record("one_side_type", str(jax.typeof(rows @ weights)))
     record(
         "one_side_collectives",
-        sum(collectives(jnp.matmul, rows, weights).values()),
+        in_words(collectives(jnp.matmul, rows, weights)),
     )
     record(
         "row_sum_collectives",
-        sum(collectives(lambda x: x.sum(axis=1), feats).values()),
+        in_words(collectives(lambda x: x.sum(axis=1), feats)),
     )
     record("fixed_type", str(jax.typeof(fixed)))
     # hidden: end

@@ -1,4 +1,4 @@
-# Grid, feats and kernel come from the blocks above
+# grid, feats and kernel come from the blocks above
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P

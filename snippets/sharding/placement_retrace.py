@@ -1,4 +1,4 @@
-# Place and feats come from the blocks above
+# place and feats come from the blocks above
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
@@ -25,5 +25,5 @@ arguments = [
 for x in arguments:
     double(x)
 print("calls:", len(arguments), " traces:", traces)
-record("calls", len(arguments))  # hidden
-record("traces", traces)  # hidden
+record("calls", spelled(len(arguments)))  # hidden
+record("traces", spelled(traces))  # hidden

@@ -1,7 +1,7 @@
-# Grid, dense_out and bias come from the blocks above
+# grid, dense_out and bias come from the blocks above
 import jax
+from jax import reshard
 from jax.sharding import PartitionSpec as P
-from jax.sharding import reshard
 
 
 def add_bias(h, b):

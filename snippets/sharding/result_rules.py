@@ -1,4 +1,4 @@
-# Grid, place and feats come from the blocks above
+# grid, place and feats come from the blocks above
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P

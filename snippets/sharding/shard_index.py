@@ -1,5 +1,4 @@
-# Feats comes from the block above
-import jax
+# feats comes from the block above
 
 from bookexec.facts import record  # hidden
 
@@ -11,9 +10,4 @@ for shard in shards:
         f"device {shard.device.id}: rows {rows.start}:{rows.stop}, "
         f"columns {cols.start}:{cols.stop}, block {shard.data.shape}"
     )
-record("n_shards", len(shards))  # hidden
-try:
-    # draws the same table as a picture
-    jax.debug.visualize_array_sharding(feats)
-except ValueError as err:
-    print(err)
+record("n_shards", spelled(len(shards)))  # hidden

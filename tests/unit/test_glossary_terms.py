@@ -114,6 +114,7 @@ def test_aliases_and_inverted_terms_mark_their_entry_and_the_longest_name_wins()
         "<h2>The tracer</h2>",
         '<p><a href="other/">a tracer</a></p>',
         '<p class="admonition-title">Tracer</p>',
+        '<span class="filename">tracer</span>',
         "<pre><code>tracer = 1</code></pre>",
         '<div class="executed-book-drift"><p>tracer</p></div>',
         "<p>a <span data-no-term>tracer</span> here</p>",

@@ -79,8 +79,15 @@ SKIPPED_TAGS = frozenset(
         "sup",
     ]
 )
-# Classes that mark an element's text as no prose either.
-SKIPPED_CLASSES = ("admonition-title", "tabbed-labels", "executed-book-", "headerlink")
+# Classes that mark an element's text as no prose either; `filename` is a code box's title, the
+# snippet's name ("from callback" names a file, not a callback).
+SKIPPED_CLASSES = (
+    "admonition-title",
+    "tabbed-labels",
+    "executed-book-",
+    "headerlink",
+    "filename",
+)
 _VOID = frozenset(
     [
         "area",
