@@ -601,7 +601,9 @@ GENERATED: dict[int, Generated] = {
         mentioned=("(v, limit)",),
         swaps=(
             (
-                "lax.cond(norm > limit, lambda u: u * (limit / norm), lambda u: u, v)",
+                "lax.cond(\n"
+                "        norm > limit, lambda u: u * (limit / norm), lambda u: u, v\n"
+                "    )",
                 "jnp.where(norm > limit, v * (limit / norm), v)",
             ),
         ),

@@ -250,7 +250,7 @@ GENERATED: dict[int, Generated] = {
         mentioned=("([(2, 3), (4,)],)", '({"w": (2, 3), "b": [(4,)]},)'),
         swaps=(
             ("jnp.zeros, shapes", "jnp.ones, shapes"),
-            ("isinstance(t, tuple))", "isinstance(t, tuple) and len(t) > 0)"),
+            ("isinstance(t, tuple)\n", "isinstance(t, tuple) and len(t) > 0\n"),
         ),
     ),
 }

@@ -403,7 +403,9 @@ GENERATED: dict[int, Generated] = {
         swaps=(
             ("    if tree_a != tree_b:\n        return True\n", ""),
             (
-                "[jax.typeof(x) for x in leaves_a] != [jax.typeof(x) for x in leaves_b]",
+                "[jax.typeof(x) for x in leaves_a] != [\n"
+                "        jax.typeof(x) for x in leaves_b\n"
+                "    ]",
                 "[jnp.shape(x) for x in leaves_a] != [jnp.shape(x) for x in leaves_b]",
             ),
         ),
