@@ -9,8 +9,8 @@ def halve(x):
 
 
 closed = jax.make_jaxpr(halve)(1.0)
-print("primitives:", [eqn.primitive.name for eqn in closed.jaxpr.eqns])
-first = closed.jaxpr.eqns[0]
+print("primitives:", [eqn.primitive.name for eqn in closed.eqns])
+first = closed.eqns[0]
 print("fmt:       ", first.params["fmt"])
 print("inputs:    ", len(first.invars))
 record("debug_inputs", len(first.invars))  # hidden

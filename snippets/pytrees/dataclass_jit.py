@@ -11,7 +11,7 @@ from bookexec.facts import record  # hidden
 class Particle:
     position: jax.Array
     velocity: jax.Array
-    label: str = dataclasses.field(default="", metadata=dict(static=True))
+    label: str = jax.tree.static(default="")
 
 
 traces = 0

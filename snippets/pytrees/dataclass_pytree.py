@@ -9,12 +9,12 @@ import jax.numpy as jnp
 class Particle:
     position: jax.Array
     velocity: jax.Array
-    label: str = dataclasses.field(default="", metadata=dict(static=True))
+    label: str = jax.tree.static(default="")
 
 
 dust = Particle(jnp.zeros(2), jnp.ones(2), label="dust")
 leaves, treedef = jax.tree.flatten(dust)
 print("leaves: ", leaves)
 print("treedef:", treedef)
-paths = jax.tree_util.tree_flatten_with_path(dust)[0]
+paths = jax.tree.flatten_with_path(dust)[0]
 print("paths:  ", [jax.tree_util.keystr(path) for path, _ in paths], type(paths[0][0][0]).__name__)

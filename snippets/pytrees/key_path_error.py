@@ -6,5 +6,5 @@ def penalty(params):
     return jnp.sum(params["encoder"]["w"] ** 2)
 
 
-tagged = dict(model, name="tiny")  # a string among the leaves
+tagged = {"encoder": {"w": jnp.ones((3, 2)), "b": jnp.zeros(2)}, "name": "tiny"}  # a string leaf
 jax.jit(penalty)(tagged)

@@ -1,9 +1,15 @@
 import jax
+import jax.numpy as jnp
 
 from bookexec.facts import record  # hidden
 
-# model is the dict of the first block
-pairs, treedef = jax.tree_util.tree_flatten_with_path(model)
+model = {  # the model of the first block
+    "encoder": {"w": jnp.ones((3, 2)), "b": jnp.zeros(2)},
+    "heads": (jnp.ones(2), jnp.ones(4)),
+    "temperature": 0.5,
+    "mask": None,
+}
+pairs, treedef = jax.tree.flatten_with_path(model)
 for path, leaf in pairs:
     print(f"{jax.tree_util.keystr(path):17} {jax.typeof(leaf)!s:13} {path}")
 same = str(treedef == jax.tree.flatten(model)[1])
@@ -16,6 +22,6 @@ def decay(path, leaf):  # shrink only the leaves whose last key is "w"
     return leaf * 0.9 if getattr(last, "key", None) == "w" else leaf
 
 
-decayed = jax.tree_util.tree_map_with_path(decay, model)
+decayed = jax.tree.map_with_path(decay, model)
 print("w after decay:", decayed["encoder"]["w"][0], " b unchanged:", decayed["encoder"]["b"])
 print("as a file path:", jax.tree_util.keystr(pairs[1][0], simple=True, separator="/"))

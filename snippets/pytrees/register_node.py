@@ -23,5 +23,5 @@ shifted = jax.tree.map(lambda leaf: leaf + 1.0, prior)
 print("tree.map: ", type(shifted).__name__, shifted.name, shifted.mean, shifted.log_std)
 std = jax.jit(lambda g: jnp.exp(g.log_std))(prior)
 print("jit:      ", std)
-for path, _ in jax.tree_util.tree_leaves_with_path(prior):
+for path, _ in jax.tree.leaves_with_path(prior):
     print("path:     ", jax.tree_util.keystr(path), path)

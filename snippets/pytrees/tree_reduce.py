@@ -8,6 +8,13 @@ params = {"dense": {"w": jnp.ones((4, 8)), "b": jnp.zeros(8)}, "readout": jnp.fu
 sizes = jax.tree.map(jnp.size, params)
 print("sizes:", sizes)
 print("parameters:", jax.tree.reduce(operator.add, sizes))
-finite = jax.tree.map(lambda a: bool(jnp.isfinite(a).all()), params)
-print("finite:", finite)
-print("all finite:", jax.tree.all(finite))
+
+
+@jax.jit
+def all_finite(tree):
+    finite = jax.tree.map(lambda a: jnp.isfinite(a).all(), tree)  # one bool[] per leaf
+    print("per leaf:", finite)
+    return jax.tree.reduce(jnp.logical_and, finite)
+
+
+print("all finite:", all_finite(params))

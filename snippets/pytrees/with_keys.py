@@ -1,8 +1,9 @@
 import jax
+import jax.numpy as jnp
 from jax.tree_util import GetAttrKey
 
 
-class KeyedGaussian:  # the Gaussian of the first block, registered with key paths
+class KeyedGaussian:  # the Gaussian above, registered with key paths
     def __init__(self, mean, log_std, name):
         self.mean, self.log_std, self.name = mean, log_std, name
 
@@ -17,7 +18,7 @@ def unflatten(name, children):
 
 jax.tree_util.register_pytree_with_keys(KeyedGaussian, flatten_with_keys, unflatten)
 
-keyed = KeyedGaussian(prior.mean, prior.log_std, "prior")  # prior is the first block's
-for path, _ in jax.tree_util.tree_leaves_with_path(keyed):
+keyed = KeyedGaussian(jnp.zeros(2), jnp.zeros(2), "prior")
+for path, _ in jax.tree.leaves_with_path(keyed):
     print("path:", jax.tree_util.keystr(path), path)
 print("structure:", jax.tree.structure(keyed))

@@ -10,7 +10,6 @@ def kink(x):
 print("grad at  3.0:", jax.grad(kink)(3.0))
 print("grad at -2.0:", jax.grad(kink)(-2.0))
 # hidden: begin
-# Below the shown code, so that the lines JAX's errors name (the next block) stay the same.
 from bookexec.facts import record  # noqa: E402
 
 record("at_3", str(jax.grad(kink)(3.0)))

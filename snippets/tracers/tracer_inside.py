@@ -3,10 +3,13 @@ import jax.numpy as jnp
 
 
 def inspect(x):
-    print("type:          ", type(x).__name__)
-    print("repr:          ", repr(x))
-    print("abstract value:", x.aval)
-    print("shape, dtype:  ", x.shape, x.dtype)
+    print("repr:        ", repr(x))
+    print("jax.typeof:  ", jax.typeof(x))
+    print("shape, dtype:", x.shape, x.dtype)
+    try:
+        x.tolist()  # asks for the numbers inside
+    except jax.errors.ConcretizationTypeError as error:
+        print("x.tolist():  ", type(error).__name__)
     return x * 2
 
 

@@ -124,10 +124,49 @@ _WHICH_FACTS = (
 )
 
 
+# A `jax.debug.breakpoint` waits for commands at its `(jdb)` prompt, and nbclient's kernel has
+# no keyboard (it refuses input requests). So, in the test's copy only, a cell before the block
+# types the commands the golden's transcript shows, as a reader would: the debugger reads each
+# through `input` (as `cmd` calls it), and the prompt and the command are echoed as a terminal
+# shows them.
+_JDB_COMMAND = re.compile(r"(?m)^\(jdb\) (.*)$")
+
+
+def typist(commands: list[str]) -> str:
+    """A cell that answers the debugger's next prompts with `commands`, echoed."""
+    return (
+        "def _typist(commands):\n"
+        "    import cmd\n"
+        "    typed = iter(commands)\n"
+        "    def type_one(prompt=''):\n"
+        "        line = next(typed)\n"
+        "        print(prompt + line)\n"
+        "        return line\n"
+        "    cmd.input = type_one\n"
+        f"_typist({commands!r})\n"
+        "del _typist"
+    )
+
+
+def with_typists(cells: list[nbformat.NotebookNode]) -> list[nbformat.NotebookNode]:
+    """The cells, each block whose golden shows a debugger session preceded by its typist."""
+    typed: list[nbformat.NotebookNode] = []
+    for cell in cells:
+        golden = cell.metadata.get("executed-book", {}).get("golden")
+        text = parse_golden((REPO / golden).read_text(encoding="utf-8")).output if golden else ""
+        if commands := _JDB_COMMAND.findall(text):
+            typed.append(nbformat.v4.new_code_cell(typist(commands)))
+        typed.append(cell)
+    return typed
+
+
 def run_notebook(path: Path, workdir: Path) -> nbformat.NotebookNode:
     nb = nbformat.read(path, as_version=4)
-    nb.cells.insert(0, nbformat.v4.new_code_cell(_NO_BOOKEXEC))
-    nb.cells.append(nbformat.v4.new_code_cell(_WHICH_FACTS))
+    nb.cells = [
+        nbformat.v4.new_code_cell(_NO_BOOKEXEC),
+        *with_typists(nb.cells),
+        nbformat.v4.new_code_cell(_WHICH_FACTS),
+    ]
     client = NotebookClient(
         nb,
         timeout=_NOTEBOOK_TIMEOUT,
