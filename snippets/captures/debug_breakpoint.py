@@ -7,8 +7,9 @@ import jax.numpy as jnp
 from bookexec.facts import record  # hidden
 
 # hidden: begin
-# The commands a reader types at the (jdb) prompt, echoed as a terminal shows them: input()
-# writes the prompt and reads the line from sys.stdin, which is not a terminal here.
+# The commands a reader types at the (jdb) prompt, echoed as a terminal shows
+# them: input() writes the prompt and reads the line from sys.stdin, which is
+# not a terminal here.
 
 
 class _Typed(io.StringIO):

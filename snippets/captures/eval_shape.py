@@ -8,8 +8,10 @@ def standardize(batch):
     return {"z": (batch - mean) / batch.std(axis=0), "rows": batch.shape[0]}
 
 
-huge = jax.ShapeDtypeStruct((1_000_000, 512), jnp.float32)  # a type; no 2 GB array is made
+# a type; no 2 GB array is made
+huge = jax.ShapeDtypeStruct((1_000_000, 512), jnp.float32)
 print(jax.eval_shape(standardize, huge))
 small = jnp.ones((4, 3))
-print(jax.eval_shape(standardize, small))  # a real array: only its type is used
+# a real array: only its type is used
+print(jax.eval_shape(standardize, small))
 print("jit:", jax.jit(standardize)(small)["rows"])

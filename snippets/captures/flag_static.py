@@ -6,7 +6,8 @@ import jax.numpy as jnp
 
 @partial(jax.jit, static_argnames="use_relu")
 def activate(x, use_relu):
-    if use_relu:  # a static argument is a plain Python value, part of the cache key
+    # a static argument is a plain Python value, part of the cache key
+    if use_relu:
         return jnp.maximum(x, 0.0)
     return jnp.tanh(x)
 

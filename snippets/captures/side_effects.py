@@ -16,9 +16,11 @@ def total(x):
     return jnp.sum(x)
 
 
-results = [total(jnp.full(4, k, dtype=jnp.float32)) for k in range(5)]  # five calls, one type
+# five calls, one type
+results = [total(jnp.full(4, k, dtype=jnp.float32)) for k in range(5)]
 print("results:    ", [r.item() for r in results])
-print(total.trace(jnp.zeros(4)).jaxpr)  # the recorded program, from the cache
+# the recorded program, from the cache
+print(total.trace(jnp.zeros(4)).jaxpr)
 print("body_runs:  ", body_runs)
 record("body_runs", body_runs)  # hidden
 print("shapes_seen:", shapes_seen)

@@ -17,4 +17,8 @@ leaves, treedef = jax.tree.flatten(dust)
 print("leaves: ", leaves)
 print("treedef:", treedef)
 paths = jax.tree.flatten_with_path(dust)[0]
-print("paths:  ", [jax.tree_util.keystr(path) for path, _ in paths], type(paths[0][0][0]).__name__)
+print(
+    "paths:  ",
+    [jax.tree_util.keystr(path) for path, _ in paths],
+    type(paths[0][0][0]).__name__,
+)

@@ -6,5 +6,9 @@ def penalty(params):
     return jnp.sum(params["encoder"]["w"] ** 2)
 
 
-tagged = {"encoder": {"w": jnp.ones((3, 2)), "b": jnp.zeros(2)}, "name": "tiny"}  # a string leaf
+# a string leaf
+tagged = {
+    "encoder": {"w": jnp.ones((3, 2)), "b": jnp.zeros(2)},
+    "name": "tiny",
+}
 jax.jit(penalty)(tagged)

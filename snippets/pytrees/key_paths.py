@@ -23,5 +23,13 @@ def decay(path, leaf):  # shrink only the leaves whose last key is "w"
 
 
 decayed = jax.tree.map_with_path(decay, model)
-print("w after decay:", decayed["encoder"]["w"][0], " b unchanged:", decayed["encoder"]["b"])
-print("as a file path:", jax.tree_util.keystr(pairs[1][0], simple=True, separator="/"))
+print(
+    "w after decay:",
+    decayed["encoder"]["w"][0],
+    " b unchanged:",
+    decayed["encoder"]["b"],
+)
+print(
+    "as a file path:",
+    jax.tree_util.keystr(pairs[1][0], simple=True, separator="/"),
+)

@@ -21,4 +21,11 @@ class Affine:
 layer = Affine(jnp.float32(2.0), jnp.float32(1.0))
 print("structure:", jax.tree.structure(layer))
 grads = jax.grad(lambda f, x: f(x) ** 2)(layer, 3.0)
-print("grad:     ", type(grads).__name__, "scale", grads.scale, "shift", grads.shift)
+print(
+    "grad:     ",
+    type(grads).__name__,
+    "scale",
+    grads.scale,
+    "shift",
+    grads.shift,
+)

@@ -11,4 +11,7 @@ def is_none(t):
 print("leaves:         ", jax.tree.leaves(layer))
 print("leaves, is_leaf:", jax.tree.leaves(layer, is_leaf=is_none))
 print("map:            ", jax.tree.map(lambda p: p is None, layer))
-print("map, is_leaf:   ", jax.tree.map(lambda p: p is None, layer, is_leaf=is_none))
+print(
+    "map, is_leaf:   ",
+    jax.tree.map(lambda p: p is None, layer, is_leaf=is_none),
+)

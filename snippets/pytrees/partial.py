@@ -12,7 +12,9 @@ def scale(w, x):
 w = jnp.array([1.0, 2.0])
 print("Partial's leaves:", jax.tree.leaves(Partial(scale, w)))
 opaque = jax.tree.leaves(functools.partial(scale, w))
-print("functools.partial's leaves:", [type(leaf).__name__ for leaf in opaque])
+print(
+    "functools.partial's leaves:", [type(leaf).__name__ for leaf in opaque]
+)
 
 
 @jax.jit
@@ -23,8 +25,10 @@ def apply_twice(f, x):
 
 x = jnp.ones(2)
 print(apply_twice(Partial(scale, w), x))
-print(apply_twice(Partial(scale, jnp.array([3.0, 4.0])), x))  # new values: no new trace
-print(apply_twice(Partial(jnp.add, w), x))  # a new function: a new treedef, a new trace
+# new values: no new trace
+print(apply_twice(Partial(scale, jnp.array([3.0, 4.0])), x))
+# a new function: a new treedef, a new trace
+print(apply_twice(Partial(jnp.add, w), x))
 try:
     apply_twice(functools.partial(scale, w), x)
 except TypeError as err:

@@ -20,7 +20,13 @@ jax.tree_util.register_pytree_node(Gaussian, flatten, unflatten)
 prior = Gaussian(jnp.zeros(2), jnp.zeros(2), "prior")
 print("structure:", jax.tree.structure(prior))
 shifted = jax.tree.map(lambda leaf: leaf + 1.0, prior)
-print("tree.map: ", type(shifted).__name__, shifted.name, shifted.mean, shifted.log_std)
+print(
+    "tree.map: ",
+    type(shifted).__name__,
+    shifted.name,
+    shifted.mean,
+    shifted.log_std,
+)
 std = jax.jit(lambda g: jnp.exp(g.log_std))(prior)
 print("jit:      ", std)
 for path, _ in jax.tree.leaves_with_path(prior):

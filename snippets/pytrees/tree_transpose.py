@@ -1,7 +1,11 @@
 import jax
 
 # one dict of metrics per step, as a training loop logs them
-steps = [{"loss": 0.9, "acc": 0.5}, {"loss": 0.7, "acc": 0.6}, {"loss": 0.4, "acc": 0.8}]
+steps = [
+    {"loss": 0.9, "acc": 0.5},
+    {"loss": 0.7, "acc": 0.6},
+    {"loss": 0.4, "acc": 0.8},
+]
 outer = jax.tree.structure([0, 0, 0])
 inner = jax.tree.structure({"loss": 0, "acc": 0})
 print(jax.tree.transpose(outer, inner, steps))

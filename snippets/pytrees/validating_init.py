@@ -13,13 +13,16 @@ class Interval:
 jax.tree_util.register_pytree_node(
     Interval,
     lambda iv: ((iv.lo, iv.hi), None),
-    lambda _, children: Interval(*children),  # unflatten goes through __init__
+    # unflatten goes through __init__
+    lambda _, children: Interval(*children),
 )
 
 unit = Interval(jnp.zeros(2), jnp.ones(2))
 attempts = {
     "jit": lambda: jax.jit(lambda iv: iv.hi - iv.lo)(unit),
-    "tree.map to dtypes": lambda: jax.tree.map(lambda leaf: leaf.dtype, unit),
+    "tree.map to dtypes": lambda: jax.tree.map(
+        lambda leaf: leaf.dtype, unit
+    ),
     "jacobian": lambda: jax.jacobian(lambda iv: iv.hi - iv.lo)(unit),
 }
 for name, attempt in attempts.items():

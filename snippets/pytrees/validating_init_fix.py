@@ -11,12 +11,15 @@ class SafeInterval:  # the same check, but unflatten no longer runs it
 
 
 def unflatten(_, children):
-    iv = object.__new__(SafeInterval)  # skip __init__: children may be tracers or placeholders
+    # skip __init__: children may be tracers or placeholders
+    iv = object.__new__(SafeInterval)
     iv.lo, iv.hi = children
     return iv
 
 
-jax.tree_util.register_pytree_node(SafeInterval, lambda iv: ((iv.lo, iv.hi), None), unflatten)
+jax.tree_util.register_pytree_node(
+    SafeInterval, lambda iv: ((iv.lo, iv.hi), None), unflatten
+)
 
 unit = SafeInterval(jnp.zeros(2), jnp.ones(2))
 print("jit:     ", jax.jit(lambda iv: iv.hi - iv.lo)(unit))

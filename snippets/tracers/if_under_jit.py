@@ -8,8 +8,12 @@ def kink(x):
     return -x
 
 
-agreeing = jnp.array([3.0, 5.0])  # both positive: every element wants the same branch
-for name, call in [("jit", lambda: jax.jit(kink)(3.0)), ("vmap", lambda: jax.vmap(kink)(agreeing))]:
+# both positive: every element wants the same branch
+agreeing = jnp.array([3.0, 5.0])
+for name, call in [
+    ("jit", lambda: jax.jit(kink)(3.0)),
+    ("vmap", lambda: jax.vmap(kink)(agreeing)),
+]:
     try:
         call()
     except jax.errors.TracerBoolConversionError as error:

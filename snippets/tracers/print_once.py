@@ -20,7 +20,8 @@ print("first: ", first)
 print("second:", second)
 record("body_runs", len(body_runs))  # hidden
 # hidden: begin
-# The stepper traces `scaled` again (after the count above): its print and its calls.
+# The stepper traces `scaled` again (after the count above): its print and
+# its calls.
 again = [(jnp.array([7.0, 8.0, 9.0]),), (jnp.arange(4.0),)]
 stepper("steps", scaled, jnp.arange(3.0), again=again)
 # hidden: end

@@ -7,7 +7,8 @@ seen = {}  # hidden
 
 
 def watched(name):
-    """The same square, printing which tracer it was handed under the name given."""
+    """The same square, printing which tracer it was handed under the name
+    given."""
 
     def square(x):
         print(f"{name:5} {type(x).__name__:19} {x!r}")
