@@ -44,11 +44,9 @@ def shown(output: str, facts: list[Fact], backend: str) -> str:
     when = "recorded in its golden" if backend == "(recorded)" else "in this build"
     how = ""
     if any(fact.kind == "timing" for fact in facts):
-        on = (
-            f", each waited on with block_until_ready, on the {backend} backend"
-            if backend not in ("none", "(recorded)")
-            else ""
-        )
+        # Not "waited on with block_until_ready": only `facts.timing` waits, and a block
+        # may record a time it measured itself (a trace or a compile, which wait for nothing).
+        on = f", on the {backend} backend" if backend not in ("none", "(recorded)") else ""
         how = f" (fastest of repeated runs, warm-up excluded{on})"
     text.note = (
         f"{'These values are' if len(values) > 1 else 'This value is'} the book's measurement "
