@@ -45,12 +45,12 @@ print(
     "same as the scan:",
     jnp.allclose(parallel(a, b), sequential(a, b), rtol=1e-4, atol=1e-5),
 )
-counts = []
+counts = []  # hidden
 for n in (2**10, 2**20):
     # a shape to trace with, no data
     x = jax.ShapeDtypeStruct((n,), jnp.float32)
     eqns = jax.make_jaxpr(parallel)(x, x).eqns
-    counts.append(len(eqns))
+    counts.append(len(eqns))  # hidden
     print(
         f"n = {n:>7}:",
         len(eqns),

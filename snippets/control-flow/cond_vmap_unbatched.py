@@ -17,4 +17,5 @@ closed = jax.make_jaxpr(batched)(jnp.zeros(3), True)
 print(closed)
 names = sorted({eqn.primitive.name for eqn in closed.jaxpr.eqns})
 print("primitives:", ", ".join(names))
-record("primitives", ", ".join(names))  # hidden
+codes = [f"`{n}`" for n in names]  # hidden
+record("primitives", ", ".join(codes[:-1]) + " and " + codes[-1])  # hidden

@@ -38,13 +38,14 @@ def sqrt_scan(a, max_steps=20):
         return (x, done, updates + jnp.where(done, 0, 1)), None
 
     start = (jnp.float32(1.0), jnp.bool_(False), jnp.int32(0))
-    (x, _, updates), _ = lax.scan(step, start, length=max_steps)
-    return x, updates
+    (x, done, updates), _ = lax.scan(step, start, length=max_steps)
+    return x, done, updates  # done: whether it converged within max_steps
 
 
 a = jnp.array([2.0, 100.0, 1e4])
-roots, updates = jax.vmap(sqrt_scan)(a)
+roots, converged, updates = jax.vmap(sqrt_scan)(a)
 print("scan with a done flag:", roots, "  steps that moved x:", updates)
+print("converged:", converged)
 slopes = jax.vmap(jax.grad(lambda a: sqrt_scan(a)[0]))(a)
 print("grad:", slopes, "  1/(2 sqrt a):", 0.5 / jnp.sqrt(a))
 loop = jax.make_jaxpr(sqrt_scan)(2.0).eqns[-1]

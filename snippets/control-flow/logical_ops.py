@@ -42,8 +42,7 @@ except TypeError as err:
 closed = jax.make_jaxpr(lambda x: ((x > 0) & (x < 1)) | ~(x > 2))(x)
 print(closed)
 # hidden: begin
-record(
-    "primitives",
-    ", ".join(sorted({e.primitive.name for e in closed.jaxpr.eqns})),
-)
+names = sorted({e.primitive.name for e in closed.jaxpr.eqns})
+codes = [f"`{n}`" for n in names]
+record("primitives", ", ".join(codes[:-1]) + " and " + codes[-1])
 # hidden: end

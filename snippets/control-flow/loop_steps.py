@@ -27,8 +27,6 @@ def with_scan(h, n):
 
 for fn in (python_for, with_scan):
     jaxpr = jax.make_jaxpr(fn, static_argnums=1)(h0, 3)
-    print(
-        f"{fn.__name__}: {len(jaxpr.eqns)} top-level equations for 3 steps"
-    )
+    print(f"{fn.__name__}, 3 steps: top-level equations: {len(jaxpr.eqns)}")
 stepper("unrolled", python_for, h0, 3, static_argnums=(1,))  # hidden
 stepper("scanned", with_scan, h0, 3, static_argnums=(1,))  # hidden

@@ -30,4 +30,5 @@ print(
 )
 closed = jax.make_jaxpr(lambda x: jnp.logical_and(x > 0, right_side(x)))(x)
 print(closed)
-record("both_sides", ", ".join(e.primitive.name for e in closed.jaxpr.eqns))  # fmt: skip  # hidden
+codes = [f"`{e.primitive.name}`" for e in closed.jaxpr.eqns]  # hidden
+record("both_sides", ", ".join(codes[:-1]) + " and " + codes[-1])  # hidden

@@ -33,11 +33,18 @@ record("select_at_minus_2", int(three_way(x)[0]))  # hidden
     if "jaxpr" in e.params
 ]
 computed = [
-    f"{e.primitive.name}: {e.outvars[0].aval}"
+    e
     for e in call.params["jaxpr"].jaxpr.eqns
     if e.primitive.name in ("neg", "mul")
 ]
-record("piecewise_computed", ", ".join(f"`{c}`" for c in computed))
+record(
+    "piecewise_computed",
+    " and ".join(f"`{e.primitive.name}`" for e in computed),
+)
+record(
+    "piecewise_computed_type",
+    {e.outvars[0].aval.str_short(short_dtypes=True) for e in computed}.pop(),
+)
 # hidden: end
 print("lax.select:   ", lax.select(x < 0, -x, x))
 eqn = jax.make_jaxpr(lambda x: lax.select(x < 0, -x, x))(x).jaxpr.eqns[-1]  # fmt: skip  # hidden

@@ -62,5 +62,5 @@ for factor in (2.0, 2.0, 3.0, 4.0):
     TreeScaler(jnp.float32(factor)).apply(x)
     FreeScaler(factor).apply(x)
 for name, count in traces.items():
-    print(f"{name:13} 4 calls, 3 distinct factors: {count} traces")
+    print(f"{name:13} 4 calls, 3 distinct factors, traces: {count}")
     record(name.replace(" ", "_"), count)  # hidden

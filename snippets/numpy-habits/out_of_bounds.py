@@ -35,7 +35,18 @@ print(
     " grad of its sum:",
     jax.grad(lambda v: v[indices].sum())(x),
 )
+(gather,) = [
+    e
+    for e in jax.make_jaxpr(lambda v: v[indices])(x).jaxpr.eqns
+    if e.primitive.name == "gather"
+]
+print("the gather's mode:", gather.params["mode"])
+# mode="clip" clamps on purpose, and its gradient follows the clamp
+clipped = jax.grad(lambda v: v.at[indices].get(mode="clip").sum())(x)
+print("grad with mode='clip':", clipped)
 # hidden: begin
+record("gather_mode", str(gather.params["mode"]))
+record("clip_grad", str(clipped))
 record("read_10", str(x[10]))
 record("read_minus_10", str(x[-10]))
 (scatter,) = [

@@ -1,4 +1,6 @@
 # half comes from the block above
+import ast
+
 import jax
 import jax.numpy as jnp
 
@@ -15,11 +17,12 @@ with jax.numpy_dtype_promotion("strict"):
         try:
             make()
         except jax.dtypes.TypePromotionError as err:
-            # The message opens with the two input dtypes, in an order that
-            # varies from one Python process to the next; the rest of it is
-            # always the same.
-            dtypes, rest = str(err).split(") ", 1)
-            print(f"{name}: {type(err).__name__}: {rest}")
+            # The message opens with the two input dtypes, which JAX keeps in
+            # a set: sorted here, so they read the same in every process.
+            head, rest = str(err).split(") ", 1)
+            pair = ast.literal_eval(head.removeprefix("Input dtypes ") + ")")
+            dtypes = f"Input dtypes {tuple(sorted(pair))}"
+            print(f"{name}: {type(err).__name__}: {dtypes} {rest}")
     print(
         "with a cast:",
         (half.astype(jnp.float32) * jnp.ones(3, jnp.float32)).dtype,

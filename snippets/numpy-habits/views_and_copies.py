@@ -6,7 +6,7 @@ head = x_np[:3]  # a NumPy slice is a view: it shares x_np's memory
 head[0] = 99.0
 print("NumPy array after writing into a slice of it:", x_np)
 
-x = jnp.asarray(x_np)  # JAX copies the data into a buffer of its own
+x = jnp.array(x_np)  # copies the data into a buffer JAX owns
 x_np[1] = -1.0
 print("the NumPy array, changed after the copy:     ", x_np)
 print("the JAX array made before that change:       ", x)

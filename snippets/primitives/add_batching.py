@@ -6,6 +6,13 @@ from jax.interpreters import batching
 
 def cyclic_shift_batch(args, batch_dims, *, shift):
     (x,), (dim,) = args, batch_dims
+    # The rule sees the batched type, so it checks the per-example contract
+    # again: a batch of scalars has one axis, which is not one to shift.
+    if x.ndim == 1:
+        raise TypeError(
+            "cyclic_shift needs an array with at least one axis per example,"
+            f" got a batch of {x.dtype} scalars"
+        )
     # batch first, so the last axis is still the one to shift
     x = jnp.moveaxis(x, dim, 0)
     # the result, and where its batch axis is
@@ -18,3 +25,7 @@ rows = jnp.arange(10.0).reshape(2, 5)
 print("vmap:", jax.vmap(cyclic_shift)(rows))
 print(jax.make_jaxpr(jax.vmap(cyclic_shift))(rows))
 print("jit(vmap(grad)):", jax.jit(jax.vmap(jax.grad(weighted)))(rows))
+try:
+    jax.vmap(cyclic_shift)(jnp.arange(3.0))  # three scalar examples
+except TypeError as err:
+    print("TypeError:", err)

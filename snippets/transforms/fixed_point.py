@@ -13,7 +13,8 @@ def fixed_point(f, a, x0):
 
     def moving(pair):
         before, now = pair
-        return jnp.abs(now - before) > 1e-6
+        # one boolean for the loop, also when x is an array
+        return jnp.max(jnp.abs(now - before)) > 1e-6
 
     def step(pair):
         return pair[1], f(a, pair[1])

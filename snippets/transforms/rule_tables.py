@@ -32,41 +32,40 @@ transpose = registered - refusing
 all_four = (lowering | cpu_only) & batch & jvp & transpose
 
 rows = [
-    ("lowering, any platform", "mlir._lowerings", "lowering", lowering),
+    ("lowering, any platform", "mlir._lowerings", lowering),
     (
         "lowering, CPU rule only",
         "mlir._platform_specific_lowerings",
-        "cpu_only",
         cpu_only,
     ),
-    ("batching", "batching.fancy_primitive_batchers", "batching", batch),
-    ("JVP", "ad.primitive_jvps", "jvp", jvp),
-    (
-        "transpose (plain)",
-        "ad.primitive_transposes",
-        "transposes_plain",
-        plain_t,
-    ),
-    (
-        "transpose (fancy)",
-        "ad.fancy_transposes",
-        "transposes_fancy",
-        fancy_t,
-    ),
-    ("transpose, either", "the union of the two", "registered", registered),
-    ("  of which only raise", "rules with no return", "refusing", refusing),
-    ("transpose that works", "either, less those", "transpose", transpose),
-    (
-        "all four kinds",
-        "runs on CPU, vmap, JVP, transpose",
-        "all_four",
-        all_four,
-    ),
+    ("batching", "batching.fancy_primitive_batchers", batch),
+    ("JVP", "ad.primitive_jvps", jvp),
+    ("transpose (plain)", "ad.primitive_transposes", plain_t),
+    ("transpose (fancy)", "ad.fancy_transposes", fancy_t),
+    ("transpose, either", "the union of the two", registered),
+    ("  of which only raise", "rules with no return", refusing),
+    ("transpose that works", "either, less those", transpose),
+    ("all four kinds", "runs on CPU, vmap, JVP, transpose", all_four),
 ]
 print(f"JAX {jax.__version__}: primitives with a rule, by table")
-for rule, table, fact, prims in rows:
+for rule, table, prims in rows:
     print(f"  {rule:24} {table:35} {len(prims):4}")
-    record(fact, len(prims))  # hidden
+# hidden: begin
+facts = [
+    "lowering",
+    "cpu_only",
+    "batching",
+    "jvp",
+    "transposes_plain",
+    "transposes_fancy",
+    "registered",
+    "refusing",
+    "transpose",
+    "all_four",
+]
+for fact, (_, _, prims) in zip(facts, rows, strict=True):
+    record(fact, len(prims))
+# hidden: end
 print(
     "batching.primitive_batchers is a",
     type(batching.primitive_batchers).__name__,
@@ -96,7 +95,9 @@ for name in [
     ]
     cells = "  ".join(f"{'yes' if m else '-':5}" for m in marks)
     print(f"  {name:12} {cells}".rstrip())
+# hidden: begin
 untransposed = [
     n for n in ["sin", "exp", "integer_pow"] if n not in names(transpose)
 ]
-record("no_transpose", ", ".join(untransposed))  # hidden
+record("no_transpose", ", ".join(f"`{n}`" for n in untransposed))
+# hidden: end

@@ -11,6 +11,7 @@ from bookexec import facts as api
 from bookexec.goldens import measured
 from bookexec.goldens.compare import compare
 from bookexec.goldens.measured import Claim, Fact
+from bookexec.pipeline.judge import shown
 
 
 def timing(name: str, value: float, band: float = 5.0) -> Fact:
@@ -300,3 +301,13 @@ def test_an_exact_fact_is_compared_exactly_whatever_its_text_looks_like(tmp_path
     assert changed.status == "drifted", f"{text!r} -> changed, yet {changed.status}"
     facts, _ = measured.parse(written.actual.split(measured.SECTION)[1])
     assert facts == [Fact("s", "exact", text)]
+
+
+def test_the_note_under_measured_times_claims_no_wait_the_code_did_not_make():
+    """A block may time a trace or a compile itself, which waits for nothing: the note under
+    its output names the backend, but no block_until_ready that only `facts.timing` makes."""
+    text = shown("compile ⟦t⟧\n", [timing("t", 0.25)], "cpu")
+    sentence, values = text.note
+    assert "on the cpu backend" in sentence
+    assert "block_until_ready" not in sentence
+    assert values == (timing("t", 0.25).shown(),)
