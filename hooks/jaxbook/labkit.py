@@ -18,8 +18,11 @@ type asked (`typed`).
 import contextlib
 import dataclasses
 import logging
+import os
 import re
 import secrets
+import sys
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -35,10 +38,44 @@ class NotYet(Exception):
 Problem = Callable[[], str | None]
 
 
+# A log line of JAX's compiler, written by C++ straight to the process's stderr, such as
+# `W1206 05:33:20.422968   19959 spmd_partitioner.cc:666] [SPMD] Involuntary full ...`.
+_COMPILER_LOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.]+:\d+\] ")
+
+
+@contextlib.contextmanager
+def _compiler_logs_kept_out() -> Iterator[None]:
+    """While a check runs on inputs of its own drawing, the compiler's log lines about them
+    (a resharding XLA finds slow, say) are not the learner's concern and would make the same
+    answer print differently from run to run: file descriptor 2 goes to a temporary file, and
+    every other line is written back to stderr afterwards."""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr to redirect: nothing to keep out
+        yield
+        return
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            text = caught.read().decode(errors="replace")
+            kept = [ln for ln in text.splitlines(True) if not _COMPILER_LOG.match(ln)]
+            if kept:
+                sys.stderr.write("".join(kept))
+                sys.stderr.flush()
+
+
 def check(number: int, problem: Problem) -> None:
     """Print `Exercise <number>: correct`, or `not yet: ` and why, never a traceback."""
     try:
-        wrong = problem()
+        with _compiler_logs_kept_out():
+            wrong = problem()
     except NotImplementedError:
         wrong = (
             "an answer cell still raises NotImplementedError (the stub you were given): "

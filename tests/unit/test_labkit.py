@@ -33,6 +33,25 @@ def test_check_says_correct_or_not_yet_and_never_a_traceback(capsys):
     assert said[4] == "Exercise 3: not yet: the hint"
 
 
+def test_the_compiler_s_log_lines_while_a_check_runs_stay_out_of_its_output(capfd):
+    """XLA writes its warnings (an involuntary rematerialization for a drawn resharding) from
+    C++ to file descriptor 2: a check's output must not change with the inputs it drew."""
+    import os
+    import sys
+
+    def problem():
+        os.write(2, b"W1206 05:33:20.422968   19959 spmd_partitioner.cc:666] [SPMD] slow\n")
+        os.write(2, b"a line of the learner's own\n")
+        print("to stderr from Python", file=sys.stderr)
+        return None
+
+    labkit.check(1, problem)
+    out, err = capfd.readouterr()
+    assert out == "Exercise 1: correct\n"
+    assert "spmd_partitioner" not in err
+    assert "a line of the learner's own" in err and "to stderr from Python" in err
+
+
 def test_each_draw_is_seeded_afresh():
     assert labkit.draw().integers(2**62) != labkit.draw().integers(2**62)
 
