@@ -2,8 +2,8 @@ import os
 
 import jax
 
-# Once, at start-up, before the first compilation (or set
-# JAX_COMPILATION_CACHE_DIR instead).
+# Once, at start-up (or set JAX_COMPILATION_CACHE_DIR instead): the cache
+# stays with the first folder it uses.
 jax.config.update(
     "jax_compilation_cache_dir", os.path.expanduser("~/.cache/jax")
 )

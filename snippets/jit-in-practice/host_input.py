@@ -16,7 +16,7 @@ record("numpy_dtype", str(host.dtype))  # hidden
 with jax.transfer_guard("disallow"):  # refuse every implicit transfer
     try:
         scale(host)
-    except Exception as err:
+    except jax.errors.JaxRuntimeError as err:
         print(f"{type(err).__name__}: {err}")
 
 # transfer once, outside the timing

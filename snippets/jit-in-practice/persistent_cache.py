@@ -16,14 +16,15 @@ def deep(x):
 
 
 x = jnp.ones(100)
-# cache every program
+# cache every program, however quick to compile
+min_secs = jax.config.jax_persistent_cache_min_compile_time_secs
 jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
 
 
 def compile_time(cache_dir):
     """Seconds to compile `deep` with the persistent cache in `cache_dir`."""
     jax.config.update("jax_compilation_cache_dir", cache_dir)
-    # the cache is opened once; open it again at the new path
+    # the cache stays with the first folder it used: reopen it at the new one
     compilation_cache.reset_cache()
     jax.clear_caches()  # and forget everything held in memory
     lowered = jax.jit(deep).lower(x)
@@ -63,4 +64,5 @@ print(
 print(f"{speedup:.3g} times faster")
 # later blocks compile as before
 jax.config.update("jax_compilation_cache_dir", None)
+jax.config.update("jax_persistent_cache_min_compile_time_secs", min_secs)
 compilation_cache.reset_cache()

@@ -1,5 +1,3 @@
-from functools import partial
-
 import jax
 import jax.numpy as jnp
 
@@ -9,7 +7,7 @@ traces = []
 n_types = set()  # the type n arrives as, in every trace
 
 
-@partial(jax.jit, static_argnames="n")
+@jax.jit(static_argnames="n")
 def power(x, n):
     traces.append("power")
     # static, so a Python value, however it was passed

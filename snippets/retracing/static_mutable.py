@@ -1,5 +1,4 @@
 import dataclasses
-import functools
 
 import jax
 import jax.numpy as jnp
@@ -11,7 +10,7 @@ class Config:
         self.scale = scale
 
 
-@functools.partial(jax.jit, static_argnums=1)
+@jax.jit(static_argnums=1)
 def apply(x, cfg):
     return x * cfg.scale
 

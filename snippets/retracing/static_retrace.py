@@ -1,5 +1,3 @@
-import functools
-
 import jax
 import jax.numpy as jnp
 
@@ -8,7 +6,7 @@ from bookexec.facts import record  # hidden
 traced = []
 
 
-@functools.partial(jax.jit, static_argnums=1)
+@jax.jit(static_argnums=1)
 def power_scaled(x, n):
     traced.append(n)
     y = x

@@ -9,7 +9,8 @@ traced = []  # the body appends here only while JAX traces it
 
 @jax.jit
 def affine(x):
-    traced.append(f"{x.dtype}{list(x.shape)} weak={x.aval.weak_type}")
+    t = jax.typeof(x)  # the type the tracer stands for
+    traced.append(f"{t.dtype}{list(t.shape)} weak={t.weak_type}")
     return 3 * x + 1
 
 

@@ -35,10 +35,15 @@ f(x)
 report("f(x) again")
 jax.jit(smooth)(x)
 report("a new jax.jit(smooth), (x)")
-f.lower(x).compile()
+f.lower(x).compile()  # jit's stages run by hand
 report("f.lower(x).compile()")
-f(jax.device_put(x, jax.devices()[0]))
-report("f(x committed to a device)")
+# onto the device x is already on: same type, same sharding
+xc = jax.device_put(x, jax.devices()[0])
+print("same type:", jax.typeof(xc) == jax.typeof(x), end=" | ")
+print("same sharding:", xc.sharding == x.sharding, end=" | ")
+print("committed:", x.committed, "->", xc.committed)
+f(xc)
+report("f(xc)")
 
 
 def shift(v):
