@@ -14,9 +14,10 @@
   like those the lab's text mentions; (c) the solution with one primitive swapped.
 
 A check draws its inputs afresh each time, so one call may miss what another catches:
-`LAB_CHECK_REPEATS=N` (default 1) calls each trial's check N times and reports the first
-call that disagrees with the trial's table (a "correct" to a wrong answer, anything else to a
-right one): the audit that a wrong answer is caught on every draw, not only on some.
+`LAB_CHECK_REPEATS=N` (default 1) calls each trial's check N times, and each check of the
+"solved" play, and reports the first call that disagrees (a "correct" to a wrong answer,
+anything else to a right one or a worked solution): the audit that a wrong answer is caught,
+and a right one accepted, on every draw, not only on some.
 
 The `checks` cell's `# lab kit` line is replaced by the kit's code (`jaxbook.labs.with_kit`),
 as the build and the reader's notebook replace it.
@@ -89,7 +90,12 @@ def run(path: str, mode: str) -> list[dict]:
     namespace: dict = {"__name__": "__main__"}
     results = []
     for shown, cell in plan(cells, mode):
-        stdout, raised = execute(cell.source, f"{path}#{cell.id}", namespace)
+        n = shown.removeprefix("check-")
+        if mode == "solved" and cell.source.strip() == f"check({n}, problem_{n})":
+            # The worked solution, checked as often as the audit asks (`judged`).
+            stdout, raised = judged(int(n), path, namespace, right=True)
+        else:
+            stdout, raised = execute(cell.source, f"{path}#{cell.id}", namespace)
         expected = cell.metadata.get("bookexec", {}).get("raises")
         results.append(
             {
