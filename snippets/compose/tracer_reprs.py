@@ -1,4 +1,4 @@
-# wave, total, xs and layers come from the block above
+# wave, total, xs and layers come from the blocks above
 import jax
 
 

@@ -1,4 +1,4 @@
-# Cyclic_shift_p, cyclic_shift and weighted come from the blocks above
+# cyclic_shift_p, cyclic_shift and weighted come from the blocks above
 import jax
 import jax.numpy as jnp
 from jax.interpreters import batching

@@ -1,4 +1,4 @@
-# Cyclic_shift_p, cyclic_shift and x come from the blocks above
+# cyclic_shift_p, cyclic_shift and x come from the blocks above
 from functools import partial
 
 import jax

@@ -1,4 +1,4 @@
-# Cyclic_shift_p, cyclic_shift, weighted and x come from the blocks above
+# cyclic_shift_p, cyclic_shift, weighted and x come from the blocks above
 import jax
 from jax.interpreters import ad
 

@@ -1,4 +1,4 @@
-# Cyclic_shift comes from the blocks above
+# cyclic_shift comes from the blocks above
 import jax
 import jax.numpy as jnp
 

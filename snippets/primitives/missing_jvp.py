@@ -1,4 +1,4 @@
-# Cyclic_shift and x come from the blocks above
+# cyclic_shift and x come from the blocks above
 import jax
 
 

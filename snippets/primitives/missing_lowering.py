@@ -1,4 +1,4 @@
-# Cyclic_shift and x come from the block above
+# cyclic_shift and x come from the block above
 import jax
 
 jax.jit(cyclic_shift)(x)

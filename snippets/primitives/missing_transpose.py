@@ -1,4 +1,4 @@
-# Weighted and x come from the blocks above
+# weighted and x come from the blocks above
 import jax
 
 jax.grad(weighted)(x)

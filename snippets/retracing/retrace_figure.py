@@ -1,4 +1,4 @@
-# Batches, sgd_step, as_is and traced come from the blocks above
+# batches, sgd_step, as_is and traced come from the blocks above
 import timeit
 
 import jax

@@ -1,4 +1,4 @@
-# Softplus_ok comes from the block above
+# softplus_ok comes from the blocks above
 import jax
 import jax.numpy as jnp
 

@@ -1,4 +1,4 @@
-# Safe_norm comes from the block above
+# safe_norm comes from the block above
 import jax
 import jax.numpy as jnp
 

@@ -1,4 +1,4 @@
-# Wobble, x, ones, pullback and push come from the block above
+# wobble, x, ones, pullback and push come from the block above
 import jax
 import jax.numpy as jnp
 

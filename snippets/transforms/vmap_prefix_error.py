@@ -1,4 +1,4 @@
-# Predict, ensemble and xs come from the block above
+# predict, ensemble and xs come from the block above
 import jax
 
 # "b" is missing from the prefix
