@@ -1,4 +1,4 @@
-# evaluate's pattern from above, now with a tally beside the values
+# a walker over the equations' types; the values come from jaxpr_as_fun
 import math
 from collections import Counter
 
@@ -88,3 +88,4 @@ agrees = (
     and counts["tanh"] == cost["transcendentals"]
 )
 record("xla_agrees", str(agrees))  # hidden
+print("tally agrees with XLA:", agrees)

@@ -25,15 +25,33 @@ def backwards(jaxpr, consts, y):
     """Run the equations of a one-input, one-output jaxpr from its output to
     its input."""
     known = dict(zip(jaxpr.constvars, consts, strict=True))
+
+    def is_known(atom):
+        return isinstance(atom, jex.core.Literal) or atom in known
+
+    def value(atom):
+        if isinstance(atom, jex.core.Literal):
+            return atom.val
+        return known[atom]
+
+    # First forwards: evaluate what the constants alone determine, such as
+    # the broadcast of jnp.ones(3) or the sin of jnp.sin(1.0).
+    for eqn in jaxpr.eqns:
+        if all(is_known(v) for v in eqn.invars):
+            params = eqn.primitive.get_bind_params(eqn.params)
+            outs = eqn.primitive.bind(*map(value, eqn.invars), **params)
+            if not eqn.primitive.multiple_results:
+                outs = [outs]
+            known.update(zip(eqn.outvars, outs, strict=True))
     (out,) = jaxpr.outvars
     env = {out: y}
     for eqn in reversed(jaxpr.eqns):
+        if all(v in known for v in eqn.outvars):
+            continue  # computed forwards, not on the path from the input
         name = eqn.primitive.name
         result = env.pop(eqn.outvars[0])
         unknown = [
-            (i, v)
-            for i, v in enumerate(eqn.invars)
-            if not isinstance(v, jex.core.Literal) and v not in known
+            (i, v) for i, v in enumerate(eqn.invars) if not is_known(v)
         ]
         if len(unknown) != 1:  # x * x: both operands depend on the input
             raise NotImplementedError(
@@ -44,11 +62,7 @@ def backwards(jaxpr, consts, y):
             env[var] = INVERSE[name](result)
         elif name in INVERSE_WITH_CONSTANT:
             other = eqn.invars[1 - side]
-            c = (
-                other.val
-                if isinstance(other, jex.core.Literal)
-                else known[other]
-            )
+            c = value(other)
             env[var] = INVERSE_WITH_CONSTANT[name](result, c, side)
         elif name in INVERSE_OF_CALL:
             env[var] = INVERSE_OF_CALL[name](eqn, result)
