@@ -7,8 +7,10 @@ def halve(x):
         sizes = jnp.cumprod(jnp.arange(1, 5))  # [1, 2, 6, 24], computed now
         # a concrete array, so int() gives a loop bound
         steps = int(sizes[2])
+        positive = x.sum() > 0  # no error: staged, as anywhere under jit
+        print("x.sum() > 0 inside the block:", type(positive).__name__)
         try:
-            bool(x.sum() > 0)  # x itself is still only a type
+            bool(positive)  # x itself is still only a type
         except jax.errors.ConcretizationTypeError as err:
             print(type(err).__name__, "for x.sum() > 0")
     print("loop bound:", steps)

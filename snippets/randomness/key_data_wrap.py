@@ -6,8 +6,11 @@ key = jax.random.fold_in(jax.random.key(7), 2)
 words = jax.random.key_data(key)
 print("key_data:", words, jax.typeof(words))
 
-saved = np.asarray(words)  # something a checkpoint can store
-restored = jax.random.wrap_key_data(saved)  # back to a typed key
+# a checkpoint stores the bits and the name of the generator
+saved = np.asarray(words)
+saved_impl = jax.random.key_impl(key)
+print("key_impl:", saved_impl)
+restored = jax.random.wrap_key_data(saved, dtype=saved_impl)  # a typed key
 print("wrap_key_data:", jax.typeof(restored))
 print(
     "same draws:",

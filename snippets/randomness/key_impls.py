@@ -9,7 +9,7 @@ def draw(k):
     return jax.random.uniform(k, (4,))
 
 
-# the generators the jax.random documentation lists for key(seed, impl=...)
+# the generators the jax.random documentation lists for key(seed, dtype=...)
 impls = [
     "philox2x32",
     "philox4x32",
@@ -20,12 +20,13 @@ impls = [
 ]
 print(len(impls), "implementations:")
 for impl in impls:
-    key = jax.random.key(0, impl=impl)
+    key = jax.random.key(0, dtype=impl)
     hlo = jax.jit(draw).lower(key).as_text()
     words = jax.random.key_data(key).size
+    unit = "word" if words == 1 else "words"
     rbg_op = "rng_bit_generator" in hlo
     print(
-        f"  {impl:13} {jax.typeof(key)!s:11} {words} words   "
+        f"  {impl:13} {jax.typeof(key)!s:11} {words} {unit:5}   "
         f"rng_bit_generator: {rbg_op}"
     )
 record("count", len(impls))  # hidden
@@ -35,7 +36,7 @@ print()
 
 primitive_sets = []  # hidden
 for impl in studied:
-    key = jax.random.key(0, impl=impl)
+    key = jax.random.key(0, dtype=impl)
     closed = jax.make_jaxpr(draw)(key)
     body = closed.eqns[0].params["jaxpr"]  # the jaxpr of the inner jit
     hlo = jax.jit(draw).lower(key).as_text()

@@ -50,3 +50,10 @@ def draw_then_fold(key):
 
 with jax.debug_key_reuse(True):
     print("draw, then fold_in, accepted:", draw_then_fold(jax.random.key(0)))
+
+# passing the check is not proof of independence: with Threefry keys,
+# fold_in(key, i) is the same key as split(key, n)[i]
+key = jax.random.key(0)
+folded = jax.random.key_data(jax.random.fold_in(key, 1))
+child = jax.random.key_data(jax.random.split(key, 3)[1])
+print("fold_in(key, 1) == split(key, 3)[1]:", bool((folded == child).all()))

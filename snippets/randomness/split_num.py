@@ -6,7 +6,7 @@ print("keys:", jax.typeof(keys))
 first, second, third = keys  # an array of keys unpacks like any array
 print("first:", jax.typeof(first))
 print(
-    "same as two calls?",
+    "same first child as split(key)?",
     bool(
         (
             jax.random.key_data(keys[0])

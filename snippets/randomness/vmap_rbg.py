@@ -15,7 +15,7 @@ for impl in (
     "rbg",
     "unsafe_rbg",
 ):
-    keys = jax.random.split(jax.random.key(2024, impl=impl), num=3)
+    keys = jax.random.split(jax.random.key(2024, dtype=impl), num=3)
     batched = jax.vmap(one_draw)(keys)
     # the true map over the same keys
     looped = jax.numpy.stack([one_draw(k) for k in keys])

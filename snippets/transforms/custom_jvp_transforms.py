@@ -22,6 +22,7 @@ for name, text in (
         }
     )
     print(f"{name}:", ", ".join(ops))
+    print("  log_plus_one:", text.count("stablehlo.log_plus_one"))
 record("log1p_value", value_only.count("stablehlo.log_plus_one"))  # hidden
 record("log1p_slopes", slopes.count("stablehlo.log_plus_one"))  # hidden
 record("custom_call_left", str("custom_jvp" in value_only + slopes))  # fmt: skip  # hidden
