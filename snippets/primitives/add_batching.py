@@ -16,7 +16,7 @@ def cyclic_shift_batch(args, batch_dims, *, shift):
     # batch first, so the last axis is still the one to shift
     x = jnp.moveaxis(x, dim, 0)
     # the result, and where its batch axis is
-    return cyclic_shift(x, shift=shift), 0
+    return cyclic_shift_p.bind(x, shift=shift), 0
 
 
 batching.primitive_batchers[cyclic_shift_p] = cyclic_shift_batch

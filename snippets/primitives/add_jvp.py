@@ -6,7 +6,7 @@ from jax.interpreters import ad
 
 def cyclic_shift_jvp(tangent, x, *, shift):
     # linear: the tangent moves like the value
-    return cyclic_shift(tangent, shift=shift)
+    return cyclic_shift_p.bind(tangent, shift=shift)
 
 
 ad.defjvp(cyclic_shift_p, cyclic_shift_jvp)

@@ -13,7 +13,7 @@ def cyclic_shift_transpose(cotangent, x, *, shift):
     # it may arrive as a symbolic ad.Zero
     cotangent = ad.instantiate_zeros(cotangent)
     # shifting back undoes the shift
-    return [cyclic_shift(cotangent, shift=-shift)]
+    return [cyclic_shift_p.bind(cotangent, shift=-shift)]
 
 
 ad.primitive_transposes[cyclic_shift_p] = cyclic_shift_transpose

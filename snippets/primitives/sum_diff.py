@@ -17,12 +17,15 @@ def sum_diff(a, b):
 def sum_diff_abstract(a, b):
     # Operand checks belong here: a bad call fails while tracing, not deep in
     # the lowering.
-    if a.shape != b.shape or a.dtype != b.dtype:
+    if (a.shape, a.dtype, a.sharding) != (b.shape, b.dtype, b.sharding):
         raise TypeError(
-            f"sum_diff needs operands of one shape and dtype, got {a} and "
-            f"{b}"
+            f"sum_diff needs operands of one shape, dtype and sharding, got "
+            f"{a} and {b}"
         )
-    return [a.update(), a.update()]  # one type per result
+    # update copies all of a's type, so the weak type is set as lax.add
+    # sets it: weak only if both operands are.
+    out = a.update(weak_type=a.weak_type and b.weak_type)
+    return [out, out]  # one type per result
 
 
 @sum_diff_p.def_impl
@@ -81,7 +84,5 @@ print(
     jax.jit(jax.vmap(sum_diff, in_axes=(0, None)))(rows, b),
 )
 print("batch dims the rule saw:", seen)
-print(
-    "jax.interpreters.batching has not_mapped:",
-    hasattr(batching, "not_mapped"),
-)
+weak = jax.eval_shape(sum_diff, 1.0, jnp.float32(2.0))  # weak 1.0
+print("weak results:", [r.weak_type for r in weak])
