@@ -5,8 +5,8 @@ import jax.numpy as jnp
 @jax.jit
 def histogram(idx):
     bins = jax.new_ref(jnp.zeros(3, jnp.int32))  # a Ref made inside the jit
-    for i in idx:
-        bins[i] += 1
+    # adds 1 at every index, once per occurrence of a repeated index
+    jax.ref.addupdate(bins, idx, jnp.ones_like(idx))
     return jax.ref.freeze(bins)  # its final value, an Array: allowed
 
 
@@ -16,8 +16,7 @@ print(repr(histogram(jnp.array([0, 2, 2]))))
 @jax.jit
 def leaky_histogram(idx):
     bins = jax.new_ref(jnp.zeros(3, jnp.int32))
-    for i in idx:
-        bins[i] += 1
+    jax.ref.addupdate(bins, idx, jnp.ones_like(idx))
     return bins  # the Ref itself: not allowed
 
 

@@ -5,17 +5,16 @@ from bookexec.facts import record  # hidden
 
 print("memories of device 0:", jax.devices()[0].addressable_memories())
 
-on_host = jax.device_put(feats, jax.memory.Space.Host)
-print(
-    "Space.Host:   ",
-    jax.typeof(on_host),
-    "memory_kind =",
-    on_host.sharding.memory_kind,
-)
-
-for kind in ("pinned_host", "unpinned_host"):
+for kind in ("device", "pinned_host", "unpinned_host"):
     moved = jax.device_put(feats, feats.sharding.with_memory_kind(kind))
-    print(f"{kind + ':':14}", jax.typeof(moved))
+    print(
+        f"{kind + ':':14}",
+        jax.typeof(moved),
+        "memory_space =",
+        jax.typeof(moved).memory_space,
+    )
+    if kind == "pinned_host":
+        on_host = moved
 
 spaces = list(jax.memory.Space)
 print("jax.memory.Space:", spaces)
