@@ -1,6 +1,8 @@
 import jax
 import jax.numpy as jnp
 
+x = jnp.array([3.0, -1.0, 4.0, -1.5, 5.0])
+
 
 @jax.jit
 def fixed_sizes(x):
@@ -11,6 +13,6 @@ def fixed_sizes(x):
     return where_positive, distinct_signs, positives_or_zero
 
 
-results = fixed_sizes(x)  # x from the boolean-mask block above
+results = fixed_sizes(x)
 for name, value in zip(("nonzero", "unique", "where"), results, strict=True):
     print(f"{name:8} {value.dtype}{list(value.shape)} {value}")

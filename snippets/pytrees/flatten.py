@@ -11,7 +11,7 @@ model = {
 }
 leaves, treedef = jax.tree.flatten(model)
 for leaf in leaves:
-    print("leaf:", type(leaf).__name__, getattr(leaf, "shape", leaf))
+    print("leaf:", jax.typeof(leaf))
 print("treedef:", treedef)
 print("leaves:", treedef.num_leaves)
 record("leaves", treedef.num_leaves)  # hidden
