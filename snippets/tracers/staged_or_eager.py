@@ -23,5 +23,5 @@ for name, call in transformed.items():
     runs = 0
     for v in (1.0, 2.0, 3.0):
         call(v)
-    print(f"{name:9} 3 calls, body ran {runs} times")
+    print(f"{name:9} 3 calls, body ran: {runs}")
     record(name.replace("(", "_").rstrip(")") + "_runs", runs)  # hidden
