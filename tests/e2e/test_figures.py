@@ -98,7 +98,8 @@ def test_a_measurement_outside_its_band_is_drawn_as_measured_and_noted_not_drift
     assert "NOTE (timing): page docs/figure.md, block 'curve'" in result.output
     assert "timing t_4 = 4 s measured by this build, outside x5" in result.output
     html = (figured.root / "site" / "figure" / "index.html").read_text()
-    assert "from this build" in html  # the caption says whose values it draws
+    # the caption says whose values it draws: this build's, not the golden's
+    assert "measured when this page was built" in html
     assert figured.goldens() == before
 
 

@@ -189,7 +189,10 @@ class RenderStage:
             )
         plotted = [n for names in spec["series"].values() for n in names]
         values = facts
+        # Said to the reader: whose values the figure draws, in words about the page.
+        source = "recorded with this page's outputs"
         if self.runs.execute:
+            source = "measured when this page was built"
             # The golden keeps its values (the update mode never rewrites a golden for a
             # moved time), so drawing them while this build measures within their bands gives
             # the same SVG from build to build; a value out of its band is drawn as measured.
@@ -200,8 +203,8 @@ class RenderStage:
                 measured.band_notes([golden[n] for n in plotted], [facts[n] for n in plotted])
             ):
                 values = golden
-        # Said to the reader: what the figure shows, not how the build kept it stable.
-        caption = f"Drawn from the values the code of block '{block_id}' measured."
+                source = "recorded with this page's outputs (measured again, within range)"
+        caption = f"Drawn from the values block '{block_id}' {source}."
         return figures.figure_html(
             name, spec, {n: float(values[n].value) for n in plotted}, caption
         )
