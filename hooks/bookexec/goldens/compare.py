@@ -7,13 +7,14 @@ knows its outputs: the book's reads jaxprs as programs); the default reads plain
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
-from bookexec.goldens import measured
+from bookexec.goldens import masks, measured
+from bookexec.goldens.masks import Mask
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.store import (
     Parsed,
@@ -206,6 +207,7 @@ def compare(
     snapshot: Snapshot | None = None,
     launcher: str = "",
     docs: str = "docs",
+    rules: Sequence[Mask] = (),
 ) -> Comparison:
     """Text and counts compare exactly; every claim must hold. Timings and ratios are this
     build's: one outside its band is a note (`moved`), not drift, so a golden written on
@@ -213,10 +215,11 @@ def compare(
     `classify`'s (the default reads plain text). The golden is the `snapshot`'s,
     taken before any block ran, or read now without one. The golden it would write names the
     book's update command (`launcher`'s, `store.written_by`); `docs` is the book's docs_dir,
-    which the golden's header and every message name (`Block.docs`)."""
+    which the golden's header and every message name (`Block.docs`). The author's masks
+    (`rules`) that apply to the block change the output compared and stored, and only that."""
     path = golden_path(golden_dir, page, block_id)
     facts, claims = list(facts or []), list(claims or [])
-    stored = body(output, facts, claims)
+    stored = body(masks.apply(output, rules, page, block_id), facts, claims)
     actual = render(page, block_id, snippet, stored, written_by(launcher), docs=docs)
     expected, damage = snapshot.golden(path) if snapshot else read_golden(path, inside=golden_dir)
     result = Comparison(
