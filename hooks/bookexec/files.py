@@ -20,8 +20,9 @@ from pathlib import Path
 from bookexec.errors import BookError
 
 
-def write_atomic(path: Path, text: str, inside: Path | None = None) -> None:
-    """Write to a temporary file beside the target, then rename over it.
+def write_atomic(path: Path, text: str | bytes, inside: Path | None = None) -> None:
+    """Write to a temporary file beside the target, then rename over it (`text` as UTF-8, or
+    bytes as they are: a golden's image).
 
     The file gets the usual permissions (0666 less the umask, so 0644 by default), as any
     editor would give it; `inside`, when given, is the folder the write must stay in.
@@ -36,8 +37,9 @@ def write_atomic(path: Path, text: str, inside: Path | None = None) -> None:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(tmp, flags, 0o666)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

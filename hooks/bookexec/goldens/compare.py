@@ -13,7 +13,8 @@ from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
-from bookexec.goldens import masks, measured
+from bookexec.goldens import images, masks, measured
+from bookexec.goldens.images import ImageCheck
 from bookexec.goldens.masks import Mask
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.store import (
@@ -134,6 +135,8 @@ class Comparison:
     broken: list[str] = field(default_factory=list)  # claims that do not hold: never accepted
     classify: Classifier = field(default=plain_text, repr=False, compare=False)
     docs: str = "docs"  # the book's docs_dir, as messages name it (`Block.docs`)
+    # The output's images, stored beside the golden and compared by pixels (`goldens.images`).
+    images: list[ImageCheck] = field(default_factory=list)
 
     def diff(self, root: Path) -> str:
         """The unified diff from the golden to this build's golden text."""
@@ -160,7 +163,15 @@ class Comparison:
         # Parsed and classified once: the report, the review and serve's warning all ask.
         if self.status != "drifted" or self.expected is None:
             return None
-        return _classify(parse(self.expected), parse(self.actual), self.reasons, self.classify)
+        old, new = parse(self.expected), parse(self.actual)
+        drift = _classify(old, new, self.reasons, self.classify)
+        changed = [image.words for image in self.images if image.changed]
+        if not changed:
+            return drift
+        if old.exact() == new.exact():  # the text holds: only images changed
+            return Drift(TEXT, changed)
+        kind = STRUCTURAL if drift.kind == STRUCTURAL else TEXT
+        return Drift(kind, [*changed, *drift.changes], drift.diff)
 
     @property
     def kind(self) -> str:
@@ -219,13 +230,15 @@ def compare(
     (`rules`) that apply to the block change the output compared and stored, and only that."""
     path = golden_path(golden_dir, page, block_id)
     facts, claims = list(facts or []), list(claims or [])
-    stored = body(masks.apply(output, rules, page, block_id), facts, claims)
+    text, found = images.extract(masks.apply(output, rules, page, block_id), block_id)
+    stored = body(text, facts, claims)
     actual = render(page, block_id, snippet, stored, written_by(launcher), docs=docs)
     expected, damage = snapshot.golden(path) if snapshot else read_golden(path, inside=golden_dir)
     result = Comparison(
         page, block_id, snippet, path, expected, actual, classify=classify, docs=docs
     )
     result.broken = measured.broken_claims(facts, claims)
+    result.images = images.check(path, expected, found)
     if expected is None:
         result.reasons = list(result.broken)
         return result
@@ -233,5 +246,6 @@ def compare(
     damaged = [damage] if damage else []
     result.reasons = damaged + result.broken
     result.moved = measured.band_notes(old.facts, facts)
-    result.status = "ok" if old.exact() == new.exact() and not result.reasons else "drifted"
+    same = old.exact() == new.exact() and not any(image.changed for image in result.images)
+    result.status = "ok" if same and not result.reasons else "drifted"
     return result
