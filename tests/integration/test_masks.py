@@ -2,9 +2,10 @@
 cases, each an output that changes on every run (a matplotlib SVG's date and ids, a plotly
 figure's random div id, an `ls -l` listing's sizes and dates).
 
-Built without its `masks`, each block drifts from the golden the update wrote a moment
-before; built with them, every golden holds, stores the placeholders, and the page still
-shows what the block printed. A bad pattern is MkDocs' configuration error naming the option.
+The rules are the settings guide's own (`docs/guide/settings.md`). Built without its `masks`,
+each block drifts from the golden the update wrote a moment before; built with them, every
+golden holds, stores the placeholders, and the page still shows what the block printed. A
+bad pattern is MkDocs' configuration error naming the option.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Site
+from conftest import REPO, Site
 
 pytestmark = pytest.mark.build
 
@@ -28,27 +29,10 @@ plugins:
 markdown_extensions:
   - pymdownx.superfences
 """
-MASKS = r"""
-      masks:
-        # matplotlib's SVG: the date it was drawn, and the ids it salts at random.
-        - pattern: '<dc:date>[^<]*</dc:date>'
-          replace: '<dc:date>(date)</dc:date>'
-          pages: [figures.md]
-        - pattern: '\b([pm])[0-9a-f]{10}\b'
-          replace: '\1(id)'
-          pages: [figures.md]
-        # plotly's div id, a random UUID, in the div and in the script that draws it.
-        - pattern: '[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}'
-          replace: '(plotly-id)'
-          blocks: [chart]
-        # `ls -l`: each entry's size and date, and the folder's total.
-        - pattern: '(?m)^([-dl][rwxsStT-]{9}\S*\s+\d+\s+\S+\s+\S+)\s+\d+\s+\S+\s+\S+\s+\S+'
-          replace: '\1 (size) (date)'
-          pages: ['files/*.md']
-        - pattern: '(?m)^total \d+$'
-          replace: 'total (blocks)'
-          pages: ['files/*.md']
-"""
+# The rules exactly as the settings guide shows them: the guide cannot drift from what holds.
+GUIDE = REPO / "docs" / "guide" / "settings.md"
+_SHOWN = re.compile(r"```yaml\nplugins:\n  - executed-book:(\n      masks:\n.*?)```", re.S)
+MASKS = _SHOWN.findall(GUIDE.read_text())[0]
 PAGES = {
     "figures.md": """
         # A figure
