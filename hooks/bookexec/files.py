@@ -202,5 +202,8 @@ class CachePaths:
     report = _under("last-report.json", "The report a failed check leaves for `./book review`.")
     claims = _under("claims.json", "Each claim's values in the last build that ran blocks.")
     last_build = _under("last-build", "The id of the last build that ran blocks here.")
+    review_images = _under(
+        "review-images.html", "The report's changed images, each golden's beside this build's."
+    )
     update_lock = _under("update.lock", "Held while an update or a review writes goldens.")
     serve = _under("serve", "Folders `mkdocs serve` watches, touched to ask for a rebuild.")

@@ -115,6 +115,7 @@ def test_a_changed_plot_fails_as_an_image_change_and_the_review_shows_both(book,
     )
     assert drift and int(drift[1]) > 60 and int(drift[2]) > 16, said
     assert "base64" not in said and "golden check: 1 block checked, 0 failed, 1 drifted" in said
+    assert "  both images side by side: .cache/bookexec/review-images.html" in said, said
     # The review: the page with both images, then accepting writes the new one.
     page = (changed.root / review.IMAGES_PAGE).read_text()
     pictures = [base64.b64decode(found) for found in _SHOWN.findall(page)]

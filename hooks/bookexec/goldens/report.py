@@ -9,7 +9,7 @@ from typing import Any
 
 from bookexec.errors import BookError
 from bookexec.escapes import terminal
-from bookexec.files import remove_confined, write_atomic
+from bookexec.files import CachePaths, remove_confined, write_atomic
 from bookexec.goldens import measured
 from bookexec.goldens.compare import COSMETIC, PLAIN_WORDS, STRUCTURAL, TEXT, Comparison
 from bookexec.goldens.images import references
@@ -199,6 +199,9 @@ class Report:
         head = f"DRIFTED ({c.kind}): {_where(c.docs, c.page, c.block_id, c.snippet)}, golden "
         head += relative(c.path, self.root)
         reasons = "".join(f"\n  {note}" for note in c.notes())
+        if any(image.changed and image.old and image.new for image in c.images):
+            page = CachePaths(Path()).review_images
+            reasons += f"\n  both images side by side: {page} (open it in a browser)"
         drift = c.drift()
         aligned = f"\n{drift.diff}" if drift and drift.diff else ""
         return f"{head}{reasons}{aligned}\n{c.diff(self.root).rstrip()}"

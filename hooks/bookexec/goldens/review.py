@@ -40,7 +40,7 @@ from bookexec.goldens.store import read_golden, relative
 REPORT: Path = CachePaths(Path()).report  # relative: each use joins it to a root
 LAST_BUILD: Path = CachePaths(Path()).last_build
 # Each changed image of the report, the golden's beside this build's (`side_by_side`).
-IMAGES_PAGE: Path = CachePaths(Path()).base / "review-images.html"
+IMAGES_PAGE: Path = CachePaths(Path()).review_images
 _FORMAT = 2
 
 
