@@ -135,3 +135,20 @@ def test_shown_from_its_goldens_the_page_has_the_image(book, tmp_path):
     built = recorded.build("check", BOOK_EXEC="off")
     assert built.returncode == 0, built.output
     assert _shown(recorded) == (book.root / IMAGE).read_bytes()
+
+
+def test_the_update_deletes_an_image_no_longer_printed_and_a_stale_golden_s(book, tmp_path):
+    shown = 'print(f\'<img src="data:image/png;base64,{encoded}" alt="plot" />\')'
+    without = _edited(book, tmp_path / "without", shown, 'print("no plot")')
+    update = without.build("update")
+    assert update.returncode == 0, update.output
+    assert f"deleted {IMAGE}" in update.output, update.output
+    assert not (without.root / IMAGE).exists()
+    assert (without.root / GOLDEN).read_text().endswith("---\nno plot\n")
+    gone = book.copy(tmp_path / "gone")
+    (gone.root / "docs" / "index.md").write_text("# No plot\n")
+    update = gone.build("update")
+    assert update.returncode == 0, update.output
+    for path in (GOLDEN, IMAGE):
+        assert f"deleted stale {path}" in update.output, update.output
+    assert not (gone.root / "goldens" / "index").exists()

@@ -76,3 +76,19 @@ def test_a_gone_image_and_a_new_one(tmp_path):
     old_text = "---\ndata:image/png;golden,b.1.png\n"
     checks = images.check(golden, old_text, [images.Image("b.2.png", _png())])
     assert [(c.name, c.verdict) for c in checks] == [("b.2.png", "new"), ("b.1.png", "gone")]
+
+
+def test_an_svg_goes_through_the_masks_and_a_png_does_not():
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg"><g id="p0123456789"/></svg>'
+    uri = "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
+    png = _png()
+
+    def mask(text: str) -> str:
+        return text.replace("p0123456789", "(id)")
+
+    text, found = images.extract(f"{uri} {_uri(png)}", "b", mask)
+    assert text == "data:image/svg+xml;golden,b.1.svg data:image/png;golden,b.2.png"
+    assert found == [
+        images.Image("b.1.svg", b'<svg xmlns="http://www.w3.org/2000/svg"><g id="(id)"/></svg>'),
+        images.Image("b.2.png", png),
+    ]

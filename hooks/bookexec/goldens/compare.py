@@ -230,7 +230,10 @@ def compare(
     (`rules`) that apply to the block change the output compared and stored, and only that."""
     path = golden_path(golden_dir, page, block_id)
     facts, claims = list(facts or []), list(claims or [])
-    text, found = images.extract(masks.apply(output, rules, page, block_id), block_id)
+    masked = masks.apply(output, rules, page, block_id)
+    text, found = images.extract(
+        masked, block_id, lambda svg: masks.apply(svg, rules, page, block_id)
+    )
     stored = body(text, facts, claims)
     actual = render(page, block_id, snippet, stored, written_by(launcher), docs=docs)
     expected, damage = snapshot.golden(path) if snapshot else read_golden(path, inside=golden_dir)

@@ -22,7 +22,7 @@ import importlib.util
 import io
 import re
 import struct
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import reduce
 from pathlib import Path
@@ -48,10 +48,11 @@ class Image:
     data: bytes
 
 
-def extract(text: str, block_id: str) -> tuple[str, list[Image]]:
+def extract(text: str, block_id: str, mask: Callable[[str], str] = str) -> tuple[str, list[Image]]:
     """The output with each data-URI image replaced by its reference, and the images, in
-    order. A data URI that is not valid base64, or whose bytes are not an image of its kind,
-    stays as printed."""
+    order; an SVG's text goes through `mask` (the author's masks), as the output did. A data
+    URI that is not valid base64, or whose bytes are not an image of its kind, stays as
+    printed."""
     found: list[Image] = []
 
     def refer(match: re.Match[str]) -> str:
@@ -61,6 +62,10 @@ def extract(text: str, block_id: str) -> tuple[str, list[Image]]:
             return match[0]
         if not _is_image(match[1], data):
             return match[0]
+        if match[1] == "svg+xml":
+            data = mask(data.decode("utf-8", errors="surrogateescape")).encode(
+                "utf-8", errors="surrogateescape"
+            )
         name = f"{block_id}.{len(found) + 1}.{EXTENSIONS[match[1]]}"
         found.append(Image(name, data))
         return f"data:image/{match[1]};golden,{name}"
