@@ -76,6 +76,16 @@ def test_a_gone_image_and_a_new_one(tmp_path):
     old_text = "---\ndata:image/png;golden,b.1.png\n"
     checks = images.check(golden, old_text, [images.Image("b.2.png", _png())])
     assert [(c.name, c.verdict) for c in checks] == [("b.2.png", "new"), ("b.1.png", "gone")]
+    size = f"100x80 px, {len(_png())} bytes"
+    assert [c.words for c in checks] == [
+        f"image new: b.2.png; this build's is {size}",
+        f"image gone: b.1.png ({size})",
+    ]
+
+
+def test_an_image_the_golden_names_but_not_beside_it_is_missing(tmp_path):
+    (check,) = images.check(tmp_path / "b.txt", "data:image/png;golden,b.1.png", [])
+    assert check.changed and check.words == "image missing: b.1.png is not beside the golden"
 
 
 def test_an_svg_goes_through_the_masks_and_a_png_does_not():

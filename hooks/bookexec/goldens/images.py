@@ -126,20 +126,25 @@ def check(golden: Path, old_text: str | None, images: Iterable[Image]) -> list[I
     """Each image of this build against the file beside `golden` of the same name, and each
     file the golden's text named that this build no longer has."""
     new = {image.name: image.data for image in images}
-    names = list(dict.fromkeys([*new, *references(old_text)]))
+    named = references(old_text)
     checks = []
-    for name in names:
+    for name in dict.fromkeys([*new, *named]):
         old = read_regular(golden.parent / name) if old_text is not None else None
-        checks.append(judge(name, old, new.get(name)))
+        checks.append(judge(name, old, new.get(name), missing=name in named and old is None))
     return checks
 
 
-def judge(name: str, old: bytes | None, new: bytes | None) -> ImageCheck:
-    """One image's verdict and its words: the sizes and, for a raster, the pixels."""
-    if old is None or new is None:
-        verdict = _NEW if old is None else _GONE
-        words = f"image {'new' if old is None else 'gone'}: {name} ({size(old or new or b'')})"
-        return ImageCheck(name, old, new, verdict, words if old is not None else "")
+def judge(name: str, old: bytes | None, new: bytes | None, missing: bool = False) -> ImageCheck:
+    """One image's verdict and its words: the sizes and, for a raster, the pixels. `missing`:
+    the golden names the image, but its file is not beside it."""
+    if old is None:
+        what = f"{name} is not beside the golden" if missing else name
+        this = f"; this build's is {size(new)}" if new is not None else ""
+        return ImageCheck(
+            name, old, new, _NEW, f"image {'missing' if missing else 'new'}: {what}{this}"
+        )
+    if new is None:
+        return ImageCheck(name, old, new, _GONE, f"image gone: {name} ({size(old)})")
     if old == new:
         return ImageCheck(name, old, new)
     if name.endswith(".svg") or not pillow():
