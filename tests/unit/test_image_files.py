@@ -10,6 +10,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bookexec.goldens import images
+from bookexec.goldens.compare import compare
+from bookexec.render import fence
 
 
 def _png(offset: int = 0, size: tuple[int, int] = (100, 80), shade: int = 0) -> bytes:
@@ -102,3 +104,21 @@ def test_an_svg_goes_through_the_masks_and_a_png_does_not():
         images.Image("b.1.svg", b'<svg xmlns="http://www.w3.org/2000/svg"><g id="(id)"/></svg>'),
         images.Image("b.2.png", png),
     ]
+
+
+def test_a_served_drift_shows_the_golden_image_beside_the_new_one(tmp_path):
+    first = compare(tmp_path, "p.md", "plot", "docs/p.md (inline)", f'<img src="{_uri(_png())}">\n')
+    first.path.parent.mkdir(parents=True)
+    first.path.write_text(first.actual)
+    (first.path.parent / "plot.1.png").write_bytes(_png())
+    moved = _png(offset=5)
+    drifted = compare(
+        tmp_path, "p.md", "plot", "docs/p.md (inline)", f'<img src="{_uri(moved)}">\n'
+    )
+    assert drifted.status == "drifted" and drifted.kind == "text"
+    assert drifted.notes()[0].startswith("text: image changed: plot.1.png: 100x80 px"), (
+        drifted.notes()
+    )
+    view = fence.drift_warning(drifted, tmp_path)
+    assert view.count("<img ") == 2, view
+    assert view.index(_uri(_png())) < view.index(_uri(moved))  # the golden's first

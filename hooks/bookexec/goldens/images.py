@@ -197,3 +197,23 @@ def size(data: bytes) -> str:
         width, height = struct.unpack(">II", data[16:24])
         return f"{width}x{height} px, {len(data)} bytes"
     return f"{len(data)} bytes"
+
+
+def pair(name: str, old: bytes | None, new: bytes | None) -> str:
+    """HTML showing a golden's image beside this build's, each captioned, side by side."""
+    figures = "".join(
+        _figure(caption, name, data) for caption, data in (("golden", old), ("this build", new))
+    )
+    return f'<div class="executed-book-images" style="display:flex;gap:1em">{figures}</div>'
+
+
+def _figure(caption: str, name: str, data: bytes | None) -> str:
+    style = 'style="flex:1;margin:0"'
+    if data is None:
+        return f"<figure {style}><figcaption>{caption}: none</figcaption></figure>"
+    kind = MIME.get(name.rpartition(".")[2], "png")
+    uri = f"data:image/{kind};base64,{base64.b64encode(data).decode('ascii')}"
+    return (
+        f"<figure {style}><figcaption>{caption}</figcaption>"
+        f'<img src="{uri}" alt="{caption}" style="max-width:100%"></figure>'
+    )

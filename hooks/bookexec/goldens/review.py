@@ -134,25 +134,12 @@ def side_by_side(root: Path, entries: list[Entry]) -> str:
         folder = (root / entry.golden).parent
         for image in entry.images:
             old = read_regular(folder / image["name"])
+            new = base64.b64decode(image["new"]) if image["new"] else None
             rows.append(
                 f"<h2>{html.escape(entry.where)}</h2>\n<p>{html.escape(image['words'])}</p>\n"
-                '<div class="pair">'
-                f"{_figure('golden', image['name'], old)}"
-                f"{_figure('this build', image['name'], _decoded(image['new']))}</div>"
+                + images.pair(image["name"], old, new)
             )
     return _PAGE.format(body="\n".join(rows))
-
-
-def _decoded(text: str) -> bytes | None:
-    return base64.b64decode(text) if text else None
-
-
-def _figure(caption: str, name: str, data: bytes | None) -> str:
-    if data is None:
-        return f"<figure><figcaption>{caption}: none</figcaption></figure>"
-    kind = images.MIME.get(name.rpartition(".")[2], "png")
-    uri = f"data:image/{kind};base64,{base64.b64encode(data).decode('ascii')}"
-    return f'<figure><figcaption>{caption}</figcaption><img src="{uri}" alt="{caption}"></figure>'
 
 
 _PAGE = """<!doctype html>
@@ -160,9 +147,7 @@ _PAGE = """<!doctype html>
 <title>Changed images</title>
 <style>
 body {{ font-family: sans-serif; margin: 1em; }}
-.pair {{ display: flex; gap: 1em; align-items: flex-start; }}
-figure {{ flex: 1; margin: 0; border: 1px solid #ccc; padding: .5em; }}
-img {{ max-width: 100%; }}
+figure {{ border: 1px solid #ccc; padding: .5em; }}
 </style>
 <h1>Changed images</h1>
 {body}
