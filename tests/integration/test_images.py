@@ -152,3 +152,13 @@ def test_the_update_deletes_an_image_no_longer_printed_and_a_stale_golden_s(book
     for path in (GOLDEN, IMAGE):
         assert f"deleted stale {path}" in update.output, update.output
     assert not (gone.root / "goldens" / "index").exists()
+
+
+def test_accepting_a_stale_golden_in_the_review_deletes_its_image(book, tmp_path):
+    gone = book.copy(tmp_path / "gone")
+    (gone.root / "docs" / "index.md").write_text("# No plot\n")
+    check = gone.build("check")
+    assert check.returncode != 0 and f"STALE: golden {GOLDEN}" in check.output, check.output
+    _, (entry,) = review.load(gone.root)
+    assert review.accept(gone.root, entry) == f"deleted stale {GOLDEN}"
+    assert not (gone.root / IMAGE).exists()

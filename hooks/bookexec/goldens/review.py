@@ -248,6 +248,8 @@ def accept(root: Path, entry: Entry, golden_dir: Path | None = None, writer: str
     try:
         if entry.actual is None:
             path.unlink()
+            for name in images.references(entry.expected):  # its images go with it
+                remove_confined(path.parent / name, golden_dir)
             return f"deleted stale {entry.golden}"
         write_atomic(path, entry.actual, inside=golden_dir)
         _accept_images(path.parent, entry, golden_dir)
