@@ -52,6 +52,8 @@ Layer 2, `goldens`: the recorded output of every block; generic, it knows nothin
   its job summary.
 - `goldens.measured`: measured values: how goldens write them, and how bands and claims judge.
 - `goldens.normalize`: remove what varies between machines and runs, and nothing else.
+- `goldens.masks`: the author's own normalisation rules (the plugin's `masks`), for goldens only.
+- `goldens.images`: an output's images as files beside its golden, compared by their pixels.
 - `goldens.review`: the report a failed check leaves, and accepting one of its goldens.
 
 Layer 3, `execute`: blocks run in worker processes; generic, it never imports JAX.

@@ -587,6 +587,7 @@ class Build:
             launcher=launcher,
             words=runtime.drift_words,
             docs=self.settings.docs,
+            masks=self.settings.masks,
         )
         self.render = RenderStage(
             self.planned,

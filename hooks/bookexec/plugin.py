@@ -45,6 +45,7 @@ from bookexec.discover.options import (
 from bookexec.engine import Engine
 from bookexec.execute.runtime import Runtime
 from bookexec.extension import Extension
+from bookexec.goldens import masks
 from bookexec.guard import LANGUAGES, SUPERFENCES
 from bookexec.guard import PLUGIN as MARKDOWN_EXEC_PLUGIN
 from bookexec.logs import LogFilter
@@ -219,6 +220,40 @@ class GlossaryConfig(base.Config):
     ignore = c.ListOfItems(c.Type(str), default=[])  # phrases never marked: "cache key"
 
 
+class Pattern(base.BaseConfigOption[str]):
+    """A regular expression (Python's `re`), refused at once when it does not compile."""
+
+    def run_validation(self, value: object) -> str:
+        """The pattern as written."""
+        if not isinstance(value, str) or not value:
+            raise base.ValidationError(f"expected a regular expression, got {value!r}")
+        if found := masks.problem(value, ""):
+            raise base.ValidationError(found)
+        return value
+
+
+class Replacement(c.Type[str]):
+    """A mask's replacement (`re.sub`'s template), which must fit the rule's pattern: `\\2`
+    needs a second group."""
+
+    def __init__(self) -> None:
+        super().__init__(str)
+
+    def post_validation(self, config: base.Config, key_name: str) -> None:
+        """Checked once the pattern is."""
+        if found := masks.problem(config["pattern"], config[key_name]):
+            raise base.ValidationError(found)
+
+
+class MaskConfig(base.Config):
+    """One normalisation rule of the author's (`bookexec.goldens.masks`)."""
+
+    pattern = Pattern()  # a regular expression
+    replace = Replacement()  # what each match becomes; \1 keeps a group
+    pages = c.ListOfItems(c.Type(str), default=[])  # globs of pages; empty: every page
+    blocks = c.ListOfItems(c.Type(str), default=[])  # globs of block ids; empty: every block
+
+
 class BookConfig(base.Config):
     """The plugin's options; each environment variable named beside one overrides it."""
 
@@ -237,6 +272,8 @@ class BookConfig(base.Config):
     limits = c.SubConfig(LimitsConfig)  # BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT, BOOK_MEMORY_LIMIT
     serve = c.SubConfig(ServeConfig)  # BOOK_SERVE_BACKGROUND, BOOK_SERVE_REFRESH, BOOK_SERVE_WAIT
     glossary = c.SubConfig(GlossaryConfig)
+    # The author's normalisation rules, applied to outputs before their goldens only.
+    masks = c.ListOfItems(c.SubConfig(MaskConfig), default=[])
 
 
 def make_runtime(path: str) -> Runtime:

@@ -18,6 +18,8 @@ from bookexec.discover.blocks import ANYWHERE, Reading
 from bookexec.discover.options import MARKDOWN_EXEC, parse_bool, parse_number, parse_switch
 from bookexec.errors import BookError
 from bookexec.execute.limits import Limits, hash_seed
+from bookexec.goldens import masks
+from bookexec.goldens.masks import Mask
 from bookexec.goldens.store import MODES, update_command
 
 CACHE_CHOICES = ("auto", "on", "off")
@@ -56,6 +58,7 @@ class Settings:
     docs: str = "docs"  # MkDocs' docs_dir, relative to the root where it is inside: messages
     builder: str = "mkdocs"  # the command line building the book (mkdocs, properdocs)
     shown_line_length: int = 0  # the most characters a shown line may have (0: no limit)
+    masks: tuple[Mask, ...] = ()  # the author's normalisation rules (`goldens.masks`)
     # The build's environment as it was when it started: not a setting, see the docstring.
     environ: Mapping[str, str] = field(
         default_factory=lambda: MappingProxyType({}), repr=False, compare=False
@@ -155,6 +158,7 @@ def read(
         docs=docs,
         builder=builder,
         shown_line_length=int(options.get("shown_line_length") or 0),
+        masks=masks.rules(options.get("masks") or ()),
         environ=MappingProxyType(env),
     )
 

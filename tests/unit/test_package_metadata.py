@@ -29,7 +29,7 @@ def test_the_book_pins_the_engine_s_version_and_the_changelog_announces_it():
     assert re.fullmatch(r"\d+\.\d+\.\d+", version), f"{version}: not a final release"
     book = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
     assert [d for d in book if d.startswith("executed-book")] == [
-        f"executed-book[jax,figures]=={version}"
+        f"executed-book[jax,figures,images]=={version}"
     ]
     assert f"\n## [{version}] - " in (REPO / "CHANGELOG.md").read_text()
 
