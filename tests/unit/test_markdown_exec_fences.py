@@ -4,7 +4,6 @@ engine cannot honour are named with what to write instead, and the plugin's new 
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
 import pytest
@@ -136,7 +135,7 @@ def test_markdown_exec_options_that_work_pass(tmp_path):
     )
 
 
-def test_includes_are_found_in_pymdownx_snippets_base_path_folders_in_order(tmp_path):
+def test_includes_are_found_in_pymdownx_snippets_base_path_folders_in_order(tmp_path, monkeypatch):
     (tmp_path / "docs" / "snippets").mkdir(parents=True)
     (tmp_path / "docs" / "snippets" / "a.py").write_text("print('from snippets')\n")
     (tmp_path / "a.py").write_text("print('from the root')\n")
@@ -149,8 +148,8 @@ def test_includes_are_found_in_pymdownx_snippets_base_path_folders_in_order(tmp_
     assert first.code == "print('from snippets')\n"
     assert second.code == "print('only at the root')\n"
     config = {"pymdownx.snippets": {"base_path": [str(tmp_path), "docs/snippets", "/elsewhere"]}}
-    with contextlib.chdir(tmp_path):
-        assert bases(config, tmp_path.resolve()) == ("", "docs/snippets")  # not outside it
+    monkeypatch.chdir(tmp_path)  # pymdownx reads a relative base_path from there
+    assert bases(config, tmp_path.resolve()) == ("", "docs/snippets")  # not outside it
     assert bases({}, tmp_path) == bases({"pymdownx.snippets": {}}, tmp_path)
 
 
