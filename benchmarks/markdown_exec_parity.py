@@ -163,12 +163,14 @@ def one_line_apart(theirs: Path, ours: Path) -> list[str]:
     return [line for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")]
 
 
-def build(root: Path, venv: Path, book: Book, engine: bool, log: Path) -> int:
+def build(root: Path, venv: Path, book: Book, mode: str, log: Path) -> int:
+    """`mkdocs build --strict` of one copy; `mode`: "" under markdown-exec, else the
+    engine's GOLDEN."""
     env = dict(os.environ, PATH=f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}")
     env.pop("GOLDEN", None)
     env["DISABLE_MKDOCS_2_WARNING"] = "true"  # a notice some plugin prints, in both logs
-    if engine:
-        env["GOLDEN"] = "update"
+    if mode:
+        env["GOLDEN"] = mode
     if book.pythonpath:
         env["PYTHONPATH"] = str(root / book.pythonpath)
     # The command an author types: a block that prints a command line's usage names it.
@@ -219,6 +221,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, help="where both copies go (default: a new one)")
     parser.add_argument("--diffs", type=int, default=8, help="differing lines shown per page")
     parser.add_argument(
+        "--check",
+        action="store_true",
+        help="then build the engine's copy again as a check (its goldens written) and compare",
+    )
+    parser.add_argument(
         "--without-refused",
         action="store_true",
         help="show the blocks the engine refuses as text in both copies",
@@ -235,20 +242,30 @@ def main(argv: list[str] | None = None) -> int:
     assert changed == [f"-{book.before.rstrip()}", f"+{book.after.rstrip()}"], changed
     print(f"== {book.name} at {book.commit}: {work}; the one changed line: {changed}")
     status = 0
-    for root, engine in ((theirs, False), (ours, True)):
+    for root, mode in ((theirs, ""), (ours, "update")):
         log = work / f"{root.name}.log"
-        code = build(root, args.venv, book, engine, log)
-        print(f"== build under {root.name}: exit {code}, log {log}")
+        code = build(root, args.venv, book, mode, log)
+        print(f"== build under {root.name}{mode and f' (GOLDEN={mode})'}: exit {code}, log {log}")
         status |= code
     if not ((theirs / "site").is_dir() and (ours / "site").is_dir()):
         return status or 1
+    differing = _summary(theirs, ours, args.diffs)
+    if args.check:
+        code = build(ours, args.venv, book, "check", work / "engine-check.log")
+        print(f"== build under engine (GOLDEN=check): exit {code}, log {work}/engine-check.log")
+        status |= code
+        differing += _summary(theirs, ours, args.diffs)
+    return status or int(differing > 0)
+
+
+def _summary(theirs: Path, ours: Path, shown: int) -> int:
     print(
         "== page by page (normalised: each copy's folder; build date, matplotlib and plotly ids,"
         " addresses, temporary folders)"
     )
-    differing = compare(theirs / "site", ours / "site", args.diffs)
+    differing = compare(theirs / "site", ours / "site", shown)
     print(f"== {differing} pages differ")
-    return status or int(differing > 0)
+    return differing
 
 
 if __name__ == "__main__":
