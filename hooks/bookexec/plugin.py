@@ -248,7 +248,7 @@ class BookConfig(base.Config):
     # ANSI style, whose colours need the `pygments_ansi_color` package) and `languages` (the
     # fences it runs; python and py are always the engine's).
     ansi = c.Choice(ANSI_CHOICES, default="auto")
-    languages = c.ListOfItems(c.Choice(tuple(markdown_exec.formatters)), default=[])
+    languages = c.Optional(c.ListOfItems(c.Choice(tuple(markdown_exec.formatters))))
 
 
 def make_runtime(path: str) -> Runtime:
@@ -363,11 +363,14 @@ class MarkdownExecStandIn:
         self.languages: list[str] = []
         self.shown = shown
 
-    def start(self, config: Any, ansi: str | bool = "auto", languages: Iterable[str] = ()) -> None:
+    def start(
+        self, config: Any, ansi: str | bool = "auto", languages: Iterable[str] | None = None
+    ) -> None:
         """`on_config`: markdown-exec's fences for its other languages (those of its
         `languages` option, when given), its Markdown config saved (its tabs and outputs
         convert through it), MKDOCS_CONFIG_DIR for its shell fences; nothing when the book
-        lists markdown-exec's plugin, which does all this. `ansi`: its option of that name."""
+        lists markdown-exec's plugin, which does all this. `ansi` and `languages`: its options
+        of those names (None: every language, its default)."""
         self.active = MARKDOWN_EXEC_PLUGIN not in (getattr(config, "plugins", None) or {})
         if not self.active:
             return
@@ -379,7 +382,7 @@ class MarkdownExecStandIn:
                 "'markdown-exec[ansi]', or set ansi: auto"
             )
         self.ansi = ansi in ("required", True) or (ansi == "auto" and coloured)
-        wanted = set(languages or markdown_exec.formatters)
+        wanted = set(markdown_exec.formatters if languages is None else languages)
         fences = config.mdx_configs.setdefault(SUPERFENCES, {}).setdefault("custom_fences", [])
         fences[:] = [f for f in fences if f.get("format") is not markdown_exec.formatter]
         # The book's own custom fences, and the engine's languages, are not markdown-exec's.

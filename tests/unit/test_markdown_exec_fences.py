@@ -310,6 +310,9 @@ def test_markdown_exec_s_plugin_options_are_honoured(tmp_path, monkeypatch):
     assert coloured["extra_css"] == ["assets/_markdown_exec_ansi.css"]
     assert (tmp_path / "site" / "assets" / "_markdown_exec_ansi.css").is_file()
     stand_in.end()
+    none = config()
+    MarkdownExecStandIn().start(none, ansi="off", languages=[])  # as markdown-exec: no fence
+    assert none.mdx_configs["pymdownx.superfences"]["custom_fences"] == []
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
     plain = config()
     with pytest.raises(PluginError, match=r"ansi='required' needs the package pygments-ansi"):
