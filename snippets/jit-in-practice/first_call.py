@@ -31,6 +31,7 @@ claim(
 )
 # hidden: end
 print(
-    f"first call {t_first:.3g}, later calls {t_steady:.3g}: {ratio:.3g} "
+    f"first call {t_first * 1e3:.0f} ms, later calls {t_steady * 1e6:.0f} µs: "
+    f"{ratio:,.0f} "
     "times as long"
 )

@@ -146,7 +146,8 @@ def test_timing_excludes_warm_up_and_takes_the_fastest_run():
     value = api.timing("t", uneven, repeat=3, warmup=1)
     assert len(calls) == 4
     assert 0.015 < float(value) < 0.2
-    assert str(value) == "⟦t⟧" and f"{value:.3f}" == "⟦t⟧"
+    assert str(value) == f"⟦t={float(value)!r}⟧" and f"{value:.3f}" == f"⟦t={float(value):.3f}⟧"
+    assert measured.mask(f"{value:.3f}") == "⟦t⟧"
 
 
 def test_timing_waits_for_the_result_to_be_ready():
@@ -311,3 +312,21 @@ def test_the_note_under_measured_times_claims_no_wait_the_code_did_not_make():
     assert "on the cpu backend" in sentence
     assert "block_until_ready" not in sentence
     assert values == (timing("t", 0.25).shown(),)
+
+
+def test_a_measured_value_prints_its_own_digits_marked_and_the_golden_masks_them():
+    """Issue 52: the box shows what the code printed, in the format the code chose; only the
+    golden hides the digits, which vary from run to run."""
+    t = api.record("step", 0.00119, kind="timing")
+    printed = f"{t * 1e3:.2f} ms, {t:.3g} s, {1 / t:.0f} per second, {t}"
+    assert printed == "⟦step=1.19⟧ ms, ⟦step=0.00119⟧ s, ⟦step=840⟧ per second, ⟦step=0.00119⟧"
+    assert measured.mask(printed) == "⟦step⟧ ms, ⟦step⟧ s, ⟦step⟧ per second, ⟦step⟧"
+    box = shown(printed + "\n", api_facts(), "cpu")
+    assert box == "1.19 ms, 0.00119 s, 840 per second, 0.00119\n"
+    assert [box[a:b] for a, b in box.measured] == ["1.19", "0.00119", "840", "0.00119"]
+    assert measured.mask("a golden's ⟦step⟧ ms") == "a golden's ⟦step⟧ ms"
+
+
+def api_facts() -> list[Fact]:
+    facts, _ = measured.from_worker(*api.take(), default_band=5.0)
+    return facts
