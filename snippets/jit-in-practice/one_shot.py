@@ -49,7 +49,8 @@ claim(
 )
 # hidden: end
 print(
-    f"from cold: eager {cold['eager'] * 1e3:.0f} ms, jit + one call {cold['jit'] * 1e3:.0f} ms"
+    f"from cold: eager {cold['eager'] * 1e3:.0f} ms, "
+    f"jit + one call {cold['jit'] * 1e3:.0f} ms"
 )
 print(f"  eager took {cold_ratio:.3g} times as long")
 print(
