@@ -307,11 +307,11 @@ def test_an_exact_fact_is_compared_exactly_whatever_its_text_looks_like(tmp_path
 def test_the_note_under_measured_times_claims_no_wait_the_code_did_not_make():
     """A block may time a trace or a compile itself, which waits for nothing: the note under
     its output names the backend, but no block_until_ready that only `facts.timing` makes."""
-    text = shown("compile ⟦t⟧\n", [timing("t", 0.25)], "cpu")
+    text = shown("compile ⟦t=0.25⟧ s\n", [timing("t", 0.25)], "cpu")
     sentence, values = text.note
     assert "on the cpu backend" in sentence
     assert "block_until_ready" not in sentence
-    assert values == (timing("t", 0.25).shown(),)
+    assert values == ("0.25",)
 
 
 def test_a_measured_value_prints_its_own_digits_marked_and_the_golden_masks_them():
@@ -330,3 +330,20 @@ def test_a_measured_value_prints_its_own_digits_marked_and_the_golden_masks_them
 def api_facts() -> list[Fact]:
     facts, _ = measured.from_worker(*api.take(), default_band=5.0)
     return facts
+
+
+def test_a_recorded_output_shows_no_digits_it_did_not_keep():
+    """A page showing its goldens (serve's first builds, BOOK_EXEC=off) has placeholders
+    without the digits or the format the code printed: never the golden's value in the book's
+    units beside the code's own ("948 ms ms")."""
+    box = shown(
+        "first call ⟦first⟧ ms, ⟦n⟧ equations\n", [timing("first", 0.948), count()], "(recorded)"
+    )
+    assert box == "first call … ms, 3 equations\n"
+    assert [box[a:b] for a, b in box.measured] == ["…"]
+    sentence, values = box.note
+    assert values == ("…",) and "filled in when the code runs again" in sentence
+
+
+def count() -> Fact:
+    return Fact("n", "exact", "3")

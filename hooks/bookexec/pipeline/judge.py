@@ -21,7 +21,7 @@ from bookexec.goldens.normalize import PathRule, normalize, snippet_names
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, update_command
 from bookexec.pipeline.run import Runs, recorded, run_of
-from bookexec.render.layout import shown_text
+from bookexec.render.layout import UNMEASURED, shown_text
 
 Verdict = tuple[str, Comparison | None, Failure | None]  # shown output, comparison, failure
 
@@ -41,6 +41,9 @@ def shown(output: str, facts: list[Fact], backend: str) -> str:
     if not text.measured:
         return text
     values = tuple(dict.fromkeys(text[start:end] for start, end in text.measured))
+    if values == (UNMEASURED,):  # a recorded output: its digits are not kept (`measured.mask`)
+        text.note = ("The measured values, {}, are filled in when the code runs again.", values)
+        return text
     when = "when these outputs were recorded" if backend == "(recorded)" else "for this page"
     on = f" on the {backend} backend" if backend not in ("none", "(recorded)") else ""
     how = " (the fastest of several runs)" if any(f.kind == "timing" for f in facts) else ""
