@@ -15,6 +15,7 @@ from bookexec.goldens.normalize import (
     normalize,
     path_rules,
     paths,
+    snippet_names,
 )
 
 RULES = path_rules(
@@ -161,3 +162,18 @@ def test_jax_changes_normalises_another_interpreter_s_paths_with_the_build_s_own
     theirs = machine_path_rules(Path.cwd(), os.environ, facts)
     # The probe's sys.path starts with its own script's folder ('' for -c), never absolute.
     assert theirs == own
+
+
+def test_a_snippets_path_becomes_the_readers_file_name():
+    """Issue 52: a frame or a JAX error names the file a reader saved the shown code in."""
+    snippets = ["snippets/tracers/if_under_jit.py", "snippets/tracers/jit.py"]
+    text = (
+        "tracing the function kink at snippets/tracers/if_under_jit.py:5 for jit\n"
+        '  File "<root>/snippets/tracers/jit.py", line 3, in <module>\n'
+        "other/snippets/tracers/jit.py and snippets/tracers/jit.pyc stay\n"
+    )
+    assert snippet_names(text, snippets) == (
+        "tracing the function kink at if_under_jit.py:5 for jit\n"
+        '  File "jit.py", line 3, in <module>\n'
+        "other/snippets/tracers/jit.py and snippets/tracers/jit.pyc stay\n"
+    )
