@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Buffer, Callable
+from collections.abc import Callable
 
 from bookexec.execute import protocol, reaper
 from bookexec.execute.protocol import BlockError, BlockResult, BlockStatus
@@ -33,6 +33,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import traceback
     from typing import Any
+
+    # collections.abc's from Python 3.12; the engine runs on 3.10, and mypy alone reads it.
+    from typing_extensions import Buffer
 
     from bookexec.facts import Record
 
@@ -339,7 +342,8 @@ def shown_text(error: BaseException, hidden_notes: tuple[str, ...] = ()) -> str:
     the notes the runtime hides)."""
     traceback = _traceback_module()
     notes = getattr(error, "__notes__", None)
-    if notes is None or not hidden_notes:
+    # Python 3.10's tracebacks show no notes (they came in 3.11): nothing to hide.
+    if notes is None or not hidden_notes or sys.version_info < (3, 11):
         return "".join(traceback.format_exception_only(error))
     error.__notes__ = [n for n in notes if not any(hidden in n for hidden in hidden_notes)]
     try:
@@ -444,6 +448,11 @@ class Numbering:
         """A traceback frame named by the file's line, if it is the snippet's."""
         if frame.filename != self.snippet or frame.lineno is None:
             return frame
+        if sys.version_info < (3, 11):  # a 3.10 frame has no end line, nor columns
+            line_only: traceback.FrameSummary = _traceback_module().FrameSummary(
+                frame.filename, self.file_line(frame.lineno), frame.name, lookup_line=False
+            )
+            return line_only
         end = frame.end_lineno
         in_file: traceback.FrameSummary = _traceback_module().FrameSummary(
             frame.filename,
