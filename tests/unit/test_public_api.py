@@ -13,8 +13,12 @@ import difflib
 import inspect
 import os
 
+import pytest
+
 import bookexec
 from conftest import REPO
+
+pytestmark = pytest.mark.engine
 
 SNAPSHOT = REPO / "tests" / "unit" / "public_api.txt"
 HOW = (
