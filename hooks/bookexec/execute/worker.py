@@ -34,8 +34,9 @@ if TYPE_CHECKING:
     import traceback
     from typing import Any
 
-    # collections.abc's from Python 3.12; the engine runs on 3.10, and mypy alone reads it.
-    from typing_extensions import Buffer
+    # Typeshed's name for what `RawIOBase.write` takes (collections.abc.Buffer is 3.12's; the
+    # engine runs on 3.10): mypy alone reads it.
+    from _typeshed import ReadableBuffer
 
     from bookexec.facts import Record
 
@@ -210,7 +211,7 @@ class BinaryStream(io.RawIOBase):
         """Always: it is an output stream."""
         return True
 
-    def write(self, data: Buffer) -> int:
+    def write(self, data: ReadableBuffer) -> int:
         """Decode bytes as UTF-8 into the text stream."""
         data = bytes(data)
         self._text.write(self._decoder.decode(data))
