@@ -181,7 +181,9 @@ def _test(root: Path, options: Options, rest: list[str], command: Parser) -> int
 
 
 def _test_engine(root: Path, options: Options, rest: list[str], command: Parser) -> int:
-    test_engine(root, prepare(root), options.pythons, rest)
+    # No set-up: it needs only pip from .venv (or beside this Python), never the book's
+    # packages, so a stale .venv is not reinstalled under the suite that runs this.
+    test_engine(root, Environment.of(root), options.pythons, rest)
     return 0
 
 
