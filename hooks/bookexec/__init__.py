@@ -1,13 +1,14 @@
 """The executed book: run every snippet in a page's own worker, diff each output with its golden.
 
-The public API is `bookexec.__all__`, and nothing else:
+The public API is `bookexec.__all__`, and nothing else; within a minor release it does not
+change but by addition (docs/guide/adopt-api.md: what is stable, and how a name is deprecated):
 
-- `ExecutedBookPlugin`: the MkDocs plugin (`plugins: [executed-book]`).
+- `ExecutedBookPlugin`: the MkDocs plugin (`plugins: [executed-book]`) and its options.
 - `Runtime`, `PythonRuntime`, `JaxRuntime`: the language runtime a book runs its blocks under
   (the plugin's `runtime` option names one, e.g. `bookexec.PythonRuntime`), and `Drift`, the
   class of a drift a runtime's `classify` returns.
 - `Extension`: a book's own feature (the plugin's `extensions` option), handed each build as a
-  `BuildView`, the read-only part of a `Build` an extension may read: its `Block`s and their
+  `BuildView`, the read-only part of a build an extension may read: its `Block`s and their
   `Fact`s, its settings, results and verdicts.
 - `BookError`: the error a bad input raises, said without a traceback; an extension raises it
   to fail a build.
@@ -15,7 +16,8 @@ The public API is `bookexec.__all__`, and nothing else:
 Beside them, by name: the plugin's entry point `executed-book`, the Markdown extension
 `bookexec.guard`, the Pygments lexer `jaxpr` and `python -m bookexec`. Every module below is
 internal: its names may change in any release (`tests/unit/test_public_api.py` holds the
-public API to a snapshot, and a change to it to an entry in CHANGELOG.md).
+public API to a snapshot, and a change to it to an entry in CHANGELOG.md). The engine makes
+the build itself (`engine.Build`); a book reads it only through `BuildView`.
 
 Layers, lowest first; a module imports only from its own layer or lower ones. The layers are
 one table, `_LAYERS` below: tests/unit/test_architecture.py enforces it on every import, and
@@ -50,6 +52,8 @@ Layer 2, `goldens`: the recorded output of every block; generic, it knows nothin
   its job summary.
 - `goldens.measured`: measured values: how goldens write them, and how bands and claims judge.
 - `goldens.normalize`: remove what varies between machines and runs, and nothing else.
+- `goldens.masks`: the author's own normalisation rules (the plugin's `masks`), for goldens only.
+- `goldens.images`: an output's images as files beside its golden, compared by their pixels.
 - `goldens.review`: the report a failed check leaves, and accepting one of its goldens.
 
 Layer 3, `execute`: blocks run in worker processes; generic, it never imports JAX.
@@ -151,7 +155,6 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from bookexec.discover.blocks import Block
-    from bookexec.engine import Build
     from bookexec.errors import BookError
     from bookexec.execute.runtime import PythonRuntime, Runtime
     from bookexec.extension import BuildView, Extension
@@ -180,7 +183,6 @@ _HOMES = {
     "ExecutedBookPlugin": "bookexec.plugin",
     "Extension": "bookexec.extension",
     "BuildView": "bookexec.extension",
-    "Build": "bookexec.engine",
     "Runtime": "bookexec.execute.runtime",
     "PythonRuntime": "bookexec.execute.runtime",
     "JaxRuntime": "bookexec.jax.runtime",
@@ -193,7 +195,6 @@ _HOMES = {
 __all__ = [
     "Block",
     "BookError",
-    "Build",
     "BuildView",
     "Drift",
     "ExecutedBookPlugin",

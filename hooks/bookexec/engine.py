@@ -12,6 +12,7 @@ handed the `Build` as a `BuildView`, so the engine never imports `jaxbook`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import gc
 import logging
@@ -62,7 +63,7 @@ from bookexec.serve import answer, background, dirty, rebuild
 from bookexec.serve.browser_review import BrowserReview
 from bookexec.serve.search import SearchIndex
 from bookexec.serve.templates import TemplateCache
-from bookexec.settings import Settings
+from bookexec.settings import Settings, bases
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
@@ -126,6 +127,8 @@ class Engine:
         root = Path(config.config_file_path).resolve().parent
         serving = self.command == "serve"
         settings = settings or Settings()
+        # Includes are found where pymdownx.snippets finds them (its base_path).
+        settings = dataclasses.replace(settings, bases=bases(config.mdx_configs, root))
         progress = progress_for(root, settings)
         # Issue 25: the book is read-only to its blocks; not under serve, where its author
         # edits it while blocks run.
@@ -176,7 +179,6 @@ class Engine:
         self.build = build
         for extension in self.extensions:
             extension.start(build, config)
-        _link_assets(config)
         return config
 
     def formatter(self) -> Callable[..., Markup]:
@@ -307,7 +309,11 @@ class Engine:
                 wanted.docs,
                 fill=functools.partial(build.render.fill, wanted.glossary),
             )
-        _add_assets(files, config)
+        # The trace stepper's style and script, for a book that shows one: a page of it names
+        # one, or its extensions may (a markdown-exec book's site gets no file it never uses).
+        if self.extensions or any(stepper.REFERENCE_ANYWHERE.search(t) for _, t in pages):
+            _link_assets(config)
+            _add_assets(files, config)
         for extension in self.extensions:
             files = extension.files(build, files, config)
         if self.dirty:
@@ -587,6 +593,7 @@ class Build:
             launcher=launcher,
             words=runtime.drift_words,
             docs=self.settings.docs,
+            masks=self.settings.masks,
         )
         self.render = RenderStage(
             self.planned,
@@ -1004,7 +1011,8 @@ def _page_text(file: Any, docs: str) -> str:
 
 def _link_assets(config: Any) -> None:
     """Every page links the engine's own script and style (the trace stepper's), so a book
-    needs no line of its own in mkdocs.yml for them; added once, whatever the rebuilds."""
+    that shows a stepper needs no line of its own in mkdocs.yml for them; added once,
+    whatever the rebuilds."""
     for name in stepper.ASSETS:
         uri = f"{stepper.ASSET_DIR}/{name}"
         listed = config.extra_css if name.endswith(".css") else config.extra_javascript

@@ -20,8 +20,9 @@ from pathlib import Path
 from bookexec.errors import BookError
 
 
-def write_atomic(path: Path, text: str, inside: Path | None = None) -> None:
-    """Write to a temporary file beside the target, then rename over it.
+def write_atomic(path: Path, text: str | bytes, inside: Path | None = None) -> None:
+    """Write to a temporary file beside the target, then rename over it (`text` as UTF-8, or
+    bytes as they are: a golden's image).
 
     The file gets the usual permissions (0666 less the umask, so 0644 by default), as any
     editor would give it; `inside`, when given, is the folder the write must stay in.
@@ -36,8 +37,9 @@ def write_atomic(path: Path, text: str, inside: Path | None = None) -> None:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(tmp, flags, 0o666)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
@@ -200,5 +202,8 @@ class CachePaths:
     report = _under("last-report.json", "The report a failed check leaves for `./book review`.")
     claims = _under("claims.json", "Each claim's values in the last build that ran blocks.")
     last_build = _under("last-build", "The id of the last build that ran blocks here.")
+    review_images = _under(
+        "review-images.html", "The report's changed images, each golden's beside this build's."
+    )
     update_lock = _under("update.lock", "Held while an update or a review writes goldens.")
     serve = _under("serve", "Folders `mkdocs serve` watches, touched to ask for a rebuild.")

@@ -39,12 +39,15 @@ from bookexec.discover.options import (
     MAX_LIMIT,
     MAX_MEMORY,
     MAX_TIMEOUT,
+    UNKNOWN_CHOICES,
+    UNKNOWN_WARN,
     memory_words,
     parse_memory,
 )
 from bookexec.engine import Engine
 from bookexec.execute.runtime import Runtime
 from bookexec.extension import Extension
+from bookexec.goldens import masks
 from bookexec.guard import LANGUAGES, SUPERFENCES
 from bookexec.guard import PLUGIN as MARKDOWN_EXEC_PLUGIN
 from bookexec.logs import LogFilter
@@ -56,6 +59,9 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
 
 NAME = "executed-book"  # the entry point's name: `plugins: [executed-book]`
+# markdown-exec's `ansi` option: link its ANSI style when the package that colours ANSI output
+# is there ("auto"), always ("required", true: a build without the package fails) or never.
+ANSI_CHOICES = ("auto", "off", "required", True, False)
 JAX_RUNTIME = "bookexec.jax.runtime.JaxRuntime"
 PYTHON_RUNTIME = "bookexec.execute.runtime.PythonRuntime"
 
@@ -219,6 +225,40 @@ class GlossaryConfig(base.Config):
     ignore = c.ListOfItems(c.Type(str), default=[])  # phrases never marked: "cache key"
 
 
+class Pattern(base.BaseConfigOption[str]):
+    """A regular expression (Python's `re`), refused at once when it does not compile."""
+
+    def run_validation(self, value: object) -> str:
+        """The pattern as written."""
+        if not isinstance(value, str) or not value:
+            raise base.ValidationError(f"expected a regular expression, got {value!r}")
+        if found := masks.problem(value, ""):
+            raise base.ValidationError(found)
+        return value
+
+
+class Replacement(c.Type[str]):
+    """A mask's replacement (`re.sub`'s template), which must fit the rule's pattern: `\\2`
+    needs a second group."""
+
+    def __init__(self) -> None:
+        super().__init__(str)
+
+    def post_validation(self, config: base.Config, key_name: str) -> None:
+        """Checked once the pattern is."""
+        if found := masks.problem(config["pattern"], config[key_name]):
+            raise base.ValidationError(found)
+
+
+class MaskConfig(base.Config):
+    """One normalisation rule of the author's (`bookexec.goldens.masks`)."""
+
+    pattern = Pattern()  # a regular expression
+    replace = Replacement()  # what each match becomes; \1 keeps a group
+    pages = c.ListOfItems(c.Type(str), default=[])  # globs of pages; empty: every page
+    blocks = c.ListOfItems(c.Type(str), default=[])  # globs of block ids; empty: every block
+
+
 class BookConfig(base.Config):
     """The plugin's options; each environment variable named beside one overrides it."""
 
@@ -226,6 +266,8 @@ class BookConfig(base.Config):
     goldens = Folder("goldens")  # the golden folder, relative to mkdocs.yml
     snippets = c.Choice(SNIPPET_RULES, default=ANYWHERE)  # where a block's code is: blocks.py
     fences = c.Choice(FENCES, default=MARKDOWN_EXEC)  # how executed fences behave: options.py
+    # An option of a markdown-exec fence that no fence reads: handed on and logged, or an error.
+    unknown_options = c.Choice(UNKNOWN_CHOICES, default=UNKNOWN_WARN)
     extensions = c.ListOfItems(DottedPath(Extension), default=[])  # each makes `Extension`s
     execute = c.Type(bool, default=True)  # BOOK_EXEC
     launcher = c.Type(str, default="")  # the book's command line, e.g. ./book: its commands named
@@ -237,6 +279,13 @@ class BookConfig(base.Config):
     limits = c.SubConfig(LimitsConfig)  # BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT, BOOK_MEMORY_LIMIT
     serve = c.SubConfig(ServeConfig)  # BOOK_SERVE_BACKGROUND, BOOK_SERVE_REFRESH, BOOK_SERVE_WAIT
     glossary = c.SubConfig(GlossaryConfig)
+    # The author's normalisation rules, applied to outputs before their goldens only.
+    masks = c.ListOfItems(c.SubConfig(MaskConfig), default=[])
+    # markdown-exec's own plugin options, so that its book switches by one line: `ansi` (its
+    # ANSI style, whose colours need the `pygments_ansi_color` package) and `languages` (the
+    # fences it runs; python and py are always the engine's).
+    ansi = c.Choice(ANSI_CHOICES, default="auto")
+    languages = c.Optional(c.ListOfItems(c.Choice(tuple(markdown_exec.formatters))))
 
 
 def make_runtime(path: str) -> Runtime:
@@ -346,22 +395,38 @@ class MarkdownExecStandIn:
         """`shown`: (language, code, HTML) of each shell, console or pycon fence markdown-exec
         ran, handed to the engine, which keeps a golden of what it shows."""
         self.active = False
+        self.ansi = False  # link markdown-exec's ANSI style
         self.config_dir: str | None = None  # MKDOCS_CONFIG_DIR as it was before the build
         self.languages: list[str] = []
         self.shown = shown
 
-    def start(self, config: Any) -> None:
-        """`on_config`: markdown-exec's fences for its other languages, its Markdown config
-        saved (its tabs and outputs convert through it), MKDOCS_CONFIG_DIR for its shell
-        fences; nothing when the book lists markdown-exec's plugin, which does all this."""
+    def start(
+        self, config: Any, ansi: str | bool = "auto", languages: Iterable[str] | None = None
+    ) -> None:
+        """`on_config`: markdown-exec's fences for its other languages (those of its
+        `languages` option, when given), its Markdown config saved (its tabs and outputs
+        convert through it), MKDOCS_CONFIG_DIR for its shell fences; nothing when the book
+        lists markdown-exec's plugin, which does all this. `ansi` and `languages`: its options
+        of those names (None: every language, its default)."""
         self.active = MARKDOWN_EXEC_PLUGIN not in (getattr(config, "plugins", None) or {})
         if not self.active:
             return
+        coloured = importlib.util.find_spec("pygments_ansi_color") is not None
+        if ansi in ("required", True) and not coloured:
+            raise PluginError(
+                f"{NAME}: option ansi={ansi!r} needs the package pygments-ansi-color, which "
+                "colours ANSI output (markdown-exec's `ansi` extra): pip install "
+                "'markdown-exec[ansi]', or set ansi: auto"
+            )
+        self.ansi = ansi in ("required", True) or (ansi == "auto" and coloured)
+        wanted = set(markdown_exec.formatters if languages is None else languages)
         fences = config.mdx_configs.setdefault(SUPERFENCES, {}).setdefault("custom_fences", [])
         fences[:] = [f for f in fences if f.get("format") is not markdown_exec.formatter]
         # The book's own custom fences, and the engine's languages, are not markdown-exec's.
         taken = {fence.get("name") for fence in fences} | set(LANGUAGES)
-        self.languages = [lang for lang in markdown_exec.formatters if lang not in taken]
+        self.languages = [
+            lang for lang in markdown_exec.formatters if lang in wanted and lang not in taken
+        ]
         fences += [
             {
                 "name": lang,
@@ -384,13 +449,15 @@ class MarkdownExecStandIn:
         return made
 
     def assets(self, config: Any) -> None:
-        """`on_env`: the style and script markdown-exec's pyodide fences need, written into
-        the site and linked as its plugin links them (its ANSI style needs a package the
-        engine does not have: `pygments_ansi_color`)."""
-        if not self.active or "pyodide" not in self.languages:
+        """`on_env`: markdown-exec's ANSI style (`ansi`), and the style and script its
+        pyodide fences need, written into the site and linked first, in its plugin's order."""
+        if not self.active:
             return
+        wanted = [("ansi.css", "css")] if self.ansi else []
+        if "pyodide" in self.languages:
+            wanted += [("pyodide.css", "css"), ("pyodide.js", "javascript")]
         folder = Path(markdown_exec.__file__).parent / "assets"
-        for name, kind in (("pyodide.css", "css"), ("pyodide.js", "javascript")):
+        for name, kind in wanted:
             uri = f"assets/_markdown_exec_{name}"
             target = Path(config.site_dir) / uri
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -469,7 +536,7 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         served = ServedWarnings() if self.command == "serve" else None
         warnings = None if served is None else served.seen
         made: MkDocsConfig | None = self.configured().on_config(config, read, warnings)
-        self.stand_in.start(config)
+        self.stand_in.start(config, self.config.ansi, self.config.languages)
         if served is not None:
             served.attach()
         return made

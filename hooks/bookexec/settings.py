@@ -9,15 +9,25 @@ setting: the workers' environment and the build's secrets (`bookexec.privacy`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from bookexec.discover.blocks import ANYWHERE, Reading
-from bookexec.discover.options import MARKDOWN_EXEC, parse_bool, parse_number, parse_switch
+from bookexec.discover.options import (
+    MARKDOWN_EXEC,
+    UNKNOWN_WARN,
+    parse_bool,
+    parse_number,
+    parse_switch,
+)
 from bookexec.errors import BookError
 from bookexec.execute.limits import Limits, hash_seed
+from bookexec.goldens import masks
+from bookexec.goldens.masks import Mask
 from bookexec.goldens.store import MODES, update_command
 
 CACHE_CHOICES = ("auto", "on", "off")
@@ -56,6 +66,9 @@ class Settings:
     docs: str = "docs"  # MkDocs' docs_dir, relative to the root where it is inside: messages
     builder: str = "mkdocs"  # the command line building the book (mkdocs, properdocs)
     shown_line_length: int = 0  # the most characters a shown line may have (0: no limit)
+    masks: tuple[Mask, ...] = ()  # the author's normalisation rules (`goldens.masks`)
+    bases: tuple[str, ...] = ("",)  # pymdownx.snippets' base_path, from the root (`bases`)
+    unknown_options: str = UNKNOWN_WARN  # an option no fence reads: warn, or error
     # The build's environment as it was when it started: not a setting, see the docstring.
     environ: Mapping[str, str] = field(
         default_factory=lambda: MappingProxyType({}), repr=False, compare=False
@@ -90,7 +103,11 @@ class Settings:
 
     def reading(self) -> Reading:
         """How the book's pages are read (`discover.blocks.scan_page`)."""
-        return Reading(self.snippets, self.fences, self.docs, self.shown_line_length)
+        return Reading(
+            *(self.snippets, self.fences, self.docs, self.shown_line_length),
+            bases=self.bases,
+            unknown=self.unknown_options,
+        )
 
 
 def read(
@@ -155,8 +172,27 @@ def read(
         docs=docs,
         builder=builder,
         shown_line_length=int(options.get("shown_line_length") or 0),
+        masks=masks.rules(options.get("masks") or ()),
+        unknown_options=str(options.get("unknown_options") or UNKNOWN_WARN),
         environ=MappingProxyType(env),
     )
+
+
+def bases(mdx_configs: Mapping[str, Any], root: Path) -> tuple[str, ...]:
+    """pymdownx.snippets' `base_path` folders (its default: the working folder) relative to
+    the book's root, in order: where an include's file is looked for, as that extension looks.
+    A folder outside the book is left out: no file there is the book's to show or run."""
+    written = (mdx_configs.get("pymdownx.snippets") or {}).get("base_path", ["."])
+    found: list[str] = []
+    # One folder or a list; each a path, or MkDocs' `!relative` (a path-like).
+    one = isinstance(written, (str, os.PathLike))
+    for folder in [written] if one else list(written):
+        # pymdownx reads a relative base_path from the working folder, as this does.
+        path = Path(os.path.realpath(os.fspath(folder)))
+        if path == root or root in path.parents:
+            relative = path.relative_to(root).as_posix()
+            found.append("" if relative == "." else relative)
+    return tuple(found) or ("",)
 
 
 def _cache(value: str | bool) -> bool | None:

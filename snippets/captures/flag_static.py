@@ -1,10 +1,8 @@
-from functools import partial
-
 import jax
 import jax.numpy as jnp
 
 
-@partial(jax.jit, static_argnames="use_relu")
+@jax.jit(static_argnames="use_relu")
 def activate(x, use_relu):
     # a static argument is a plain Python value, part of the cache key
     if use_relu:

@@ -1,4 +1,6 @@
 # ring, xs and P come from the block above
+from functools import partial
+
 import jax
 
 
@@ -16,9 +18,8 @@ print(total(xs), "=", xs.sum())
 
 
 def mean_max_min(block):
-    mean = jax.lax.pmean(block.mean(), "i")
     return (
-        mean,
+        jax.lax.pmean(block.mean(), "i"),
         jax.lax.pmax(block.max(), "i"),
         jax.lax.pmin(block.min(), "i"),
     )
@@ -27,8 +28,6 @@ def mean_max_min(block):
 spread = jax.shard_map(
     mean_max_min, mesh=ring, in_specs=P("i"), out_specs=(P(), P(), P())
 )
-inner = jax.make_jaxpr(spread)(xs).eqns[0].params["jaxpr"]
-print("pmean, pmax and pmin bind:", [e.primitive.name for e in inner.eqns])
 mean, largest, smallest = spread(xs)
 print(
     "mean of all elements:",
@@ -38,3 +37,9 @@ print(
     " smallest:",
     smallest,
 )
+for op in (jax.lax.pmean, jax.lax.pmax, jax.lax.pmin):
+    alone = jax.shard_map(
+        partial(op, axis_name="i"), mesh=ring, in_specs=P("i"), out_specs=P()
+    )
+    inner = jax.make_jaxpr(alone)(xs).eqns[0].params["jaxpr"]
+    print(f"{op.__name__} binds:", [e.primitive.name for e in inner.eqns])

@@ -1,31 +1,8 @@
-# ring, xs and P come from the first block
-import re
-from collections import Counter
-
+# ring, xs, P and collectives come from the blocks above
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.sharding import NamedSharding
-
-COLLECTIVES = (
-    "all-reduce",
-    "all-gather",
-    "reduce-scatter",
-    "all-to-all",
-    "collective-permute",
-)
-# A GPU or TPU compiler may split a collective into an asynchronous
-# `-start`/`-done` pair.
-CALL = re.compile(rf" ({'|'.join(COLLECTIVES)})(?:-start)?\(")
-
-
-def collectives(fn, *args):
-    """How many of each collective the compiled program runs, read from its
-    HLO text."""
-    found = Counter(
-        CALL.findall(jax.jit(fn).lower(*args).compile().as_text())
-    )
-    return {op: found[op] for op in COLLECTIVES if found[op]}
 
 
 # block differs per device, offset is the same everywhere

@@ -7,6 +7,7 @@ from jax import lax
 from bookexec.facts import record  # hidden
 
 rewards = jnp.array([1.0, 0.0, 0.0, 2.0, 1.0])
+start = jnp.float32(0.0)  # the carry starts in the type the loop computes in
 
 
 def discounted(later, r):
@@ -15,13 +16,13 @@ def discounted(later, r):
     return total, total
 
 
-_, returns = lax.scan(discounted, 0.0, rewards, reverse=True)
+def backwards(start, rewards):
+    return lax.scan(discounted, start, rewards, reverse=True)
+
+
+_, returns = backwards(start, rewards)
 print("reverse=True:     ", returns)
-_, flipped = lax.scan(discounted, 0.0, rewards[::-1])
+_, flipped = lax.scan(discounted, start, rewards[::-1])
 print("flip, scan, flip: ", flipped[::-1])
-print(
-    jax.make_jaxpr(lambda r: lax.scan(discounted, 0.0, r, reverse=True))(
-        rewards
-    )
-)
+print(jax.make_jaxpr(backwards)(start, rewards))
 record("same", str(bool(jnp.array_equal(returns, flipped[::-1]))))  # hidden

@@ -20,7 +20,9 @@ print("sin in the jaxpr:", sines)
 # hidden: begin
 from bookexec.facts import record  # noqa: E402
 
+SPELLED = ["no", "one", "two", "three", "four", "five", "six"]
+
 # hidden: end
-record("jaxpr_sins", sines)  # hidden
+record("jaxpr_sins", SPELLED[sines])  # hidden
 print("sine in the jitted program:", lowered.count("stablehlo.sine"))
-record("lowered_sins", lowered.count("stablehlo.sine"))  # hidden
+record("lowered_sins", SPELLED[lowered.count("stablehlo.sine")])  # hidden

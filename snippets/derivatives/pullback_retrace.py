@@ -4,6 +4,8 @@ import jax.numpy as jnp
 
 from bookexec.facts import record  # hidden
 
+SPELLED = ["no", "one", "two", "three", "four", "five", "six"]  # hidden
+
 traces = []
 
 
@@ -18,7 +20,7 @@ for step in range(3):
     _, pullback = jax.vjp(wobble, x + step)
     backward_counted(pullback, jnp.ones(3))
 print("pullbacks from eager jax.vjp, traces of backward:", len(traces))
-record("eager_traces", len(traces))  # hidden
+record("eager_traces", SPELLED[len(traces)])  # hidden
 
 forward = jax.jit(lambda x: jax.vjp(wobble, x))
 traces.clear()
@@ -27,7 +29,7 @@ for step in range(3):
     _, pullback = forward(x + step)
     backward_counted(pullback, jnp.ones(3))
 print("pullbacks from a jitted forward, traces of backward:", len(traces))
-record("jitted_traces", len(traces))  # hidden
+record("jitted_traces", SPELLED[len(traces)])  # hidden
 
 # both jitted, the backward traced once
 fwd, bwd = jax.fwd_and_bwd(wobble, argnums=0)

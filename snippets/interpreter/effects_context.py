@@ -5,7 +5,7 @@ import jax.numpy as jnp
 
 def logged(x):
     # an ordered effect: keeps its place
-    jax.debug.print("x = {}", x, ordered=True)
+    jax.debug.print(ordered=True)("x = {}", x)
     jax.debug.print("again {}", x)  # unordered
     return jnp.sin(x)
 

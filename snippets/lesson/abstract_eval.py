@@ -21,3 +21,9 @@ many_x = jax.ShapeDtypeStruct((8, 1_000, 50_000), jnp.float32)
 print(
     jax.eval_shape(jax.vmap(jax.grad(score), in_axes=(None, 0)), w, many_x)
 )
+
+# dot_general's rule: (contracting dims, batch dims) of each operand.
+a = jax.ShapeDtypeStruct((8, 3, 4), jnp.float32)
+b = jax.ShapeDtypeStruct((8, 4, 5), jnp.float32)
+dims = (((2,), (1,)), ((0,), (0,)))
+print(jax.eval_shape(lambda a, b: jax.lax.dot_general(a, b, dims), a, b))

@@ -1,4 +1,5 @@
 import itertools
+from string import ascii_letters
 
 import jax
 import jax.numpy as jnp
@@ -6,27 +7,34 @@ import numpy as np
 
 from bookexec.facts import record  # hidden
 
-SHORT = {
-    "bool": "b1", "uint8": "u8", "uint16": "u16", "uint32": "u32",
-    "uint64": "u64", "int8": "i8", "int16": "i16", "int32": "i32",
-    "int64": "i64", "bfloat16": "bf16", "float16": "f16",
-    "float32": "f32", "float64": "f64", "complex64": "c64",
-    "complex128": "c128",
-}  # fmt: skip
-LONG = {short: name for name, short in SHORT.items()}
-STRONG = [
-    "b1",
-    "u8",
-    "u16",
-    "u32",
-    "i8",
-    "i16",
-    "i32",
-    "bf16",
-    "f16",
-    "f32",
-    "c64",
+DTYPES = [  # the standard dtypes with x64 off
+    "bool",
+    "uint8",
+    "uint16",
+    "uint32",
+    "int8",
+    "int16",
+    "int32",
+    "bfloat16",
+    "float16",
+    "float32",
+    "complex64",
 ]
+
+
+def short(name):  # int32 -> i32, bfloat16 -> bf16, bool -> b1
+    letters = "bf" if name.startswith("bfloat") else name[0]
+    return "b1" if name == "bool" else letters + name.lstrip(ascii_letters)
+
+
+STRONG = [short(name) for name in DTYPES]
+WIDE = [
+    "uint64",
+    "int64",
+    "float64",
+    "complex128",
+]  # NumPy's answers use them
+LONG = {short(name): name for name in DTYPES + WIDE}
 WEAK = {"i*": 2, "f*": 2.0, "c*": 2j}  # Python scalars: weakly typed
 names = STRONG + list(WEAK)
 
@@ -45,7 +53,7 @@ def jax_label(a, b):
     return (
         {"b": "i", "u": "i"}.get(aval.dtype.kind, aval.dtype.kind) + "*"
         if aval.weak_type
-        else SHORT[str(aval.dtype)]
+        else short(str(aval.dtype))
     )
 
 
@@ -55,7 +63,7 @@ def numpy_label(a, b):
         return "-"
     operands = [WEAK[n] if n in WEAK else np.dtype(LONG[n]) for n in (a, b)]
     # NumPy 2: Python scalars are weak too
-    return SHORT[str(np.result_type(*operands))]
+    return short(str(np.result_type(*operands)))
 
 
 join = {
@@ -104,7 +112,7 @@ bad_jax = [
 
 
 def np_join(a, b):
-    return SHORT[str(np.promote_types(LONG[a], LONG[b]))]
+    return short(str(np.promote_types(LONG[a], LONG[b])))
 
 
 np_triples = list(

@@ -19,6 +19,6 @@ params_def = jax.tree.structure(params)
 grads_def = jax.tree.structure(grads)
 print("params:", params_def)
 print("grads: ", grads_def)
-print("same structure:", str(grads_def == params_def))
+print("same structure:", grads_def == params_def)
 record("same_structure", str(grads_def == params_def))  # hidden
 print("grad shapes:", jax.tree.map(jnp.shape, grads))

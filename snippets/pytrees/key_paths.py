@@ -12,8 +12,8 @@ model = {  # the model of the first block
 pairs, treedef = jax.tree.flatten_with_path(model)
 for path, leaf in pairs:
     print(f"{jax.tree_util.keystr(path):17} {jax.typeof(leaf)!s:13} {path}")
-same = str(treedef == jax.tree.flatten(model)[1])
-record("same_treedef", same)  # hidden
+same = treedef == jax.tree.flatten(model)[1]
+record("same_treedef", str(same))  # hidden
 print("same treedef as flatten's:", same)
 
 

@@ -19,6 +19,6 @@ print("one argument, a pair:")
 print(jaxpr_a)
 print("two arguments:")
 print(jaxpr_b)
-same = str(str(jaxpr_a) == str(jaxpr_b))
-record("same", same)  # hidden
+same = str(jaxpr_a) == str(jaxpr_b)
+record("same", str(same))  # hidden
 print("identical text:", same)

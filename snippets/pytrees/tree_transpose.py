@@ -9,3 +9,10 @@ steps = [
 outer = jax.tree.structure([0, 0, 0])
 inner = jax.tree.structure({"loss": 0, "acc": 0})
 print(jax.tree.transpose(outer, inner, steps))
+print(jax.tree.transpose(outer, None, steps))  # inner structure inferred
+
+ragged = [*steps[:2], {"loss": 0.4}]  # the last step logged no accuracy
+try:
+    jax.tree.transpose(outer, None, ragged)
+except TypeError as err:
+    print(f"TypeError: {err}")

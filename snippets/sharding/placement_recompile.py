@@ -1,5 +1,6 @@
 # hinted (an Auto mesh) comes from the blocks above
 import logging
+import logging.handlers
 
 import jax
 import jax.numpy as jnp
@@ -8,23 +9,9 @@ from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-
-class Messages(logging.Handler):
-    """Keeps what JAX logs, to read it back below."""
-
-    def __init__(self):
-        super().__init__()
-        self.lines = []
-
-    def emit(self, entry):
-        self.lines.extend(entry.getMessage().splitlines())
-
-
-messages = Messages()
-logging.getLogger("jax").addHandler(messages)
-# one message per compilation, and one saying why each cache miss missed
-jax.config.update("jax_log_compiles", True)
-jax.config.update("jax_explain_cache_misses", True)
+# keep what JAX logs, to read it back below (nothing reaches stderr)
+log = logging.handlers.BufferingHandler(capacity=10_000)
+logging.getLogger("jax").addHandler(log)
 traces = 0
 
 
@@ -45,22 +32,22 @@ for spec in [P("data", "model"), P(None, "model"), P()]:
         ones, NamedSharding(hinted, spec)
     )
 compiles = 0
-for where, x in arguments.items():
-    seen, traced = len(messages.lines), traces
-    double(x)
-    new = messages.lines[seen:]
-    compiled = sum(line.startswith("Compiling ") for line in new)
-    compiles += compiled
-    print(
-        f"{where:30} {jax.typeof(x)}  traced: {traces - traced}  "
-        f"compiled: {compiled}"
-    )
-    for line in new:
-        if line.strip().startswith("* "):  # why the trace was redone
-            print("   ", line.strip())
-jax.config.update("jax_log_compiles", False)
-jax.config.update("jax_explain_cache_misses", False)
-logging.getLogger("jax").removeHandler(messages)
+# log each compilation, and why each cache miss missed
+with jax.log_compiles(), jax.explain_cache_misses():
+    for where, x in arguments.items():
+        seen, traced = len(log.buffer), traces
+        double(x)
+        new = [r.getMessage() for r in log.buffer[seen:]]
+        compiled = sum(m.startswith("Compiling ") for m in new)
+        compiles += compiled
+        print(
+            f"{where:30} {jax.typeof(x)}  traced: {traces - traced}  "
+            f"compiled: {compiled}"
+        )
+        for line in "\n".join(new).splitlines():
+            if line.strip().startswith("* "):  # why the trace was redone
+                print("   ", line.strip())
+logging.getLogger("jax").removeHandler(log)
 print("traces:", traces, " compilations:", compiles)
 record("arguments", spelled(len(arguments)))  # hidden
 record("traces", spelled(traces))  # hidden

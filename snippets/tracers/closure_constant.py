@@ -10,5 +10,5 @@ def shifted(x):
 
 closed = jax.make_jaxpr(shifted)(jnp.zeros(3))
 print(closed)
-print("constvars:", closed.constvars)
+print("constvars:", [var.aval for var in closed.constvars])
 print("consts:   ", closed.consts)

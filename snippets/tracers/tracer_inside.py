@@ -2,7 +2,7 @@ import jax
 import jax.numpy as jnp
 
 
-def inspect(x):
+def peek(x):
     print("repr:        ", repr(x))
     print("jax.typeof:  ", jax.typeof(x))
     print("shape, dtype:", x.shape, x.dtype)
@@ -13,4 +13,4 @@ def inspect(x):
     return x * 2
 
 
-jax.jit(inspect)(jnp.ones((4, 2)))
+jax.jit(peek)(jnp.ones((4, 2)))

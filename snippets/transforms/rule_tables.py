@@ -2,7 +2,7 @@ import dis
 
 import jax
 
-# internal modules: names move
+# internal and version-bound (JAX 0.12): no public API reads these tables
 from jax._src.interpreters import ad, batching, mlir
 
 from bookexec.facts import record  # hidden

@@ -125,6 +125,14 @@ def test_unknown_facts_fail_naming_page_and_line(timed, reference, message):
     assert message in result.output
 
 
+def test_an_unknown_fact_fails_the_build_with_execution_off_too(timed):
+    # Prose edits are previewed with BOOK_EXEC=off: a broken reference must not pass there.
+    timed.page("timed.md", TIMED_PAGE.replace("Written as code", "See {{fact:step.minutes}}."))
+    result = timed.build(BOOK_EXEC="off")
+    assert result.returncode != 0, result.output
+    assert "block 'step' recorded no value 'minutes'" in result.output
+
+
 def test_a_fact_from_another_page(timed):
     timed.page("summary.md", "# Summary\n\nThe step took {{fact:timed.md#step.seconds}}.\n")
     result = timed.build(BOOK_SNIPPET_SECONDS="0.1")

@@ -4,8 +4,8 @@ Its `mkdocs.yml` lists `executed-book` where a markdown-exec book lists `markdow
 nothing else of the engine: its fences have inline code, most have no id, and they use
 markdown-exec's `result=`, `html=`, `source=` and `session=`. The update records its goldens in
 the default folder (`goldens/`), the check passes, the pages' HTML is markdown-exec's own for
-the same book, a changed output fails with a readable diff, and an option the engine cannot
-honour fails naming it. The build process never imports JAX, nor do its workers.
+the same book, a changed output fails with a readable diff, and a bad option value fails
+naming it. The build process never imports JAX, nor do its workers.
 """
 
 from __future__ import annotations
@@ -114,15 +114,15 @@ def test_a_changed_output_fails_with_a_readable_diff(book, tmp_path):
     assert "./book" not in said
 
 
-def test_an_option_the_engine_cannot_honour_fails_naming_it(book, tmp_path):
+def test_a_bad_option_value_fails_naming_it(book, tmp_path):
     refused = book.copy(tmp_path / "book")
     page = refused.root / "docs" / "sessions.md"
-    page.write_text(page.read_text().replace('session="other"', 'session="other" workdir="docs"'))
+    page.write_text(page.read_text().replace('session="other"', 'session="other" width="wide"'))
     built = refused.build("check")
     assert built.returncode != 0, built.output
     assert (
-        "docs/sessions.md:23 (block 'block-5', inline code): option 'workdir' is not supported "
-        "by the engine"
+        "docs/sessions.md:23 (block 'block-5', inline code): option width=\"wide\" must be a "
+        "positive whole number"
     ) in built.output, built.output
 
 

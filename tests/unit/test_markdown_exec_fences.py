@@ -4,11 +4,18 @@ engine cannot honour are named with what to write instead, and the plugin's new 
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from mkdocs.config import base
 
 from bookexec.discover.blocks import ANYWHERE, PAGE_FOLDERS, Reading, scan_page
-from bookexec.discover.options import ENGINE, MARKDOWN_EXEC, check_markdown_exec
+from bookexec.discover.options import (
+    ENGINE,
+    MARKDOWN_EXEC,
+    UNKNOWN_ERROR,
+    check_markdown_exec,
+)
 from bookexec.errors import BookError
 from bookexec.execute.runtime import PythonRuntime, Runtime
 from bookexec.goldens.compare import PLAIN_WORDS, Comparison
@@ -17,7 +24,7 @@ from bookexec.goldens.store import update_command, written_by
 from bookexec.jax.runtime import JaxRuntime
 from bookexec.pipeline.plan import Plan
 from bookexec.plugin import BookConfig, DottedPath, Folder
-from bookexec.settings import Settings, read
+from bookexec.settings import Settings, bases, read
 
 pytestmark = pytest.mark.engine
 
@@ -85,20 +92,32 @@ def test_the_engines_fences_share_the_page_session(tmp_path):
 @pytest.mark.parametrize(
     ("option", "says"),
     [
-        ('workdir="data"', "option 'workdir' is not supported by the engine: the engine runs"),
-        ('width="80"', "option 'width' is not supported by the engine: a worker's environment"),
-        ('returncode="1"', "option 'returncode' is not supported .* raises=\"ValueError\""),
-        ('colour="red"', "unknown option 'colour' on an executed fence; remove it or use one of"),
+        ('workdir="data"', 'option workdir="data" must be a folder of the book, .* no folder'),
+        ('workdir="../out"', 'option workdir="../out" must be a folder of the book'),
+        ('width="wide"', 'option width="wide" must be a positive whole number'),
+        ('returncode="one"', 'option returncode="one" must be a whole number'),
         ('source="sideways"', 'option source="sideways" must be one of above, below, block'),
         ('session="s" fresh="true"', 'option fresh="true" runs .* cannot share session="s"'),
     ],
 )
-def test_an_option_the_engine_cannot_honour_is_named_with_what_to_write(tmp_path, option, says):
+def test_a_bad_option_is_named_with_what_to_write(tmp_path, option, says):
     with pytest.raises(BookError, match=rf"^docs/p\.md:1 \(block 'block-1', inline code\): {says}"):
         scan_page("p.md", fence("print(1)", f'exec="on" {option}'), tmp_path, reading=MDEXEC)
 
 
-def test_markdown_exec_options_that_work_pass():
+def test_an_option_neither_reads_is_handed_on_with_a_note_or_refused_when_asked(tmp_path, caplog):
+    page = fence("print(1)", 'exec="on" colour="red"')
+    with caplog.at_level(logging.INFO, logger="mkdocs.plugins.bookexec"):
+        (block,) = scan_page("p.md", page, tmp_path, reading=MDEXEC)
+    assert block.options["colour"] == "red"  # handed on, as markdown-exec hands it on
+    assert "docs/p.md:1 (block 'block-1', inline code): option 'colour' is neither" in caplog.text
+    assert all(record.levelno == logging.INFO for record in caplog.records)  # --strict passes
+    strict = Reading(ANYWHERE, MARKDOWN_EXEC, "docs", unknown=UNKNOWN_ERROR)
+    with pytest.raises(BookError, match=r"unknown option 'colour' .* \(unknown_options: error\)"):
+        scan_page("p.md", page, tmp_path, reading=strict)
+
+
+def test_markdown_exec_options_that_work_pass(tmp_path):
     check_markdown_exec(
         {
             "source": "tabbed-left",
@@ -110,9 +129,30 @@ def test_markdown_exec_options_that_work_pass():
             "updatetoc": "no",
             "title": "t.py",
             "timeout": "30",
+            "workdir": "docs",
+            "width": "80",
+            "returncode": "1",  # markdown-exec reads it and ignores it on a python fence
         },
         "here",
     )
+
+
+def test_includes_are_found_in_pymdownx_snippets_base_path_folders_in_order(tmp_path, monkeypatch):
+    (tmp_path / "docs" / "snippets").mkdir(parents=True)
+    (tmp_path / "docs" / "snippets" / "a.py").write_text("print('from snippets')\n")
+    (tmp_path / "a.py").write_text("print('from the root')\n")
+    (tmp_path / "b.py").write_text("print('only at the root')\n")
+    page = fence('--8<-- "a.py"') + fence('--8<-- "b.py"')
+    first, second = scan_page("p.md", page, tmp_path, reading=MDEXEC)
+    assert (first.code, second.code) == ("print('from the root')\n", "print('only at the root')\n")
+    snippets_first = Reading(ANYWHERE, MARKDOWN_EXEC, "docs", bases=("docs/snippets", ""))
+    first, second = scan_page("p.md", page, tmp_path, reading=snippets_first)
+    assert first.code == "print('from snippets')\n"
+    assert second.code == "print('only at the root')\n"
+    config = {"pymdownx.snippets": {"base_path": [str(tmp_path), "docs/snippets", "/elsewhere"]}}
+    monkeypatch.chdir(tmp_path)  # pymdownx reads a relative base_path from there
+    assert bases(config, tmp_path.resolve()) == ("", "docs/snippets")  # not outside it
+    assert bases({}, tmp_path) == bases({"pymdownx.snippets": {}}, tmp_path)
 
 
 def test_a_session_shared_across_pages_fails_naming_both(tmp_path):
@@ -219,7 +259,7 @@ def test_the_plugin_stands_in_for_markdown_exec_s_when_the_book_lists_none(tmp_p
     monkeypatch.delenv("MKDOCS_CONFIG_DIR", raising=False)
     config = Config({"executed-book": object()})
     stand_in = MarkdownExecStandIn()
-    stand_in.start(config)
+    stand_in.start(config, ansi="off")
     fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
     names = {fence["name"] for fence in fences}
     assert {"sh", "bash", "console", "md", "pycon", "tree", "pyodide"} <= names
@@ -242,3 +282,45 @@ def test_the_plugin_stands_in_for_markdown_exec_s_when_the_book_lists_none(tmp_p
     listed = Config({"markdown-exec": object(), "executed-book": object()})
     MarkdownExecStandIn().start(listed)  # markdown-exec's own plugin does it all
     assert listed.mdx_configs == {}
+
+
+def test_markdown_exec_s_plugin_options_are_honoured(tmp_path, monkeypatch):
+    import importlib.util
+
+    from mkdocs.exceptions import PluginError
+
+    from bookexec.plugin import MarkdownExecStandIn
+
+    class Config(dict):  # what the stand-in reads of MkDocs' config
+        def __init__(self) -> None:
+            super().__init__(extra_css=[], extra_javascript=[])
+            self.plugins = {"executed-book": object()}
+            self.markdown_extensions = ["pymdownx.superfences"]
+            self.mdx_configs: dict = {}
+            self.config_file_path = str(tmp_path / "mkdocs.yml")
+            self.site_dir = str(tmp_path / "site")
+
+    config = Config
+
+    monkeypatch.delenv("MKDOCS_CONFIG_DIR", raising=False)
+    coloured = config()
+    stand_in = MarkdownExecStandIn()
+    stand_in.start(coloured, ansi="required", languages=["bash", "tree"])
+    names = {f["name"] for f in coloured.mdx_configs["pymdownx.superfences"]["custom_fences"]}
+    assert names >= {"bash", "tree"} and not names & {"sh", "md", "pyodide"}
+    stand_in.assets(coloured)
+    assert coloured["extra_css"] == ["assets/_markdown_exec_ansi.css"]
+    assert (tmp_path / "site" / "assets" / "_markdown_exec_ansi.css").is_file()
+    stand_in.end()
+    none = config()
+    MarkdownExecStandIn().start(none, ansi="off", languages=[])  # as markdown-exec: no fence
+    assert none.mdx_configs["pymdownx.superfences"]["custom_fences"] == []
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    plain = config()
+    with pytest.raises(PluginError, match=r"ansi='required' needs the package pygments-ansi"):
+        MarkdownExecStandIn().start(plain, ansi="required")
+    auto = MarkdownExecStandIn()
+    auto.start(plain, ansi="auto")  # without the package: no style, as markdown-exec
+    auto.assets(plain)
+    assert "assets/_markdown_exec_ansi.css" not in plain["extra_css"]
+    auto.end()

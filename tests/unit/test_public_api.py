@@ -9,9 +9,11 @@ To change the API on purpose: say so in CHANGELOG.md (under `## [Unreleased]`, i
 
 from __future__ import annotations
 
+import ast
 import difflib
 import inspect
 import os
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +124,124 @@ def test_a_changed_view_member_fails_too(monkeypatch):
 
     monkeypatch.setattr(bookexec.BuildView, "plans", property(plans))
     assert api() != before
+
+
+# The book's own package, `jaxbook`, is released with this repository, never on its own: beside
+# the public API it reaches into these engine modules, each for the reason given. Anything it
+# imports beyond them and `bookexec.__all__` fails here; an adopting book has only the latter.
+JAXBOOK_INTERNALS = {
+    # The engine's own review terminal, behind `./book review`.
+    "cli/commands.py": {"bookexec.command.review"},
+    # The chromium helper reads a yes/no variable with the fences' one rule.
+    "cli/chromium.py": {"bookexec.discover.options"},
+    # The plugin's entry-point name, to find it in mkdocs.yml.
+    "cli/partial.py": {"bookexec.plugin"},
+    # The prose audit reads the stepper's markers.
+    "audit.py": {"bookexec.render.stepper"},
+    # The census reads printed jaxprs.
+    "census.py": {"bookexec.jax.parse"},
+    # The drift watch reads the VERSIONS file and the review's report.
+    "drift_watch.py": {"bookexec.goldens.review", "bookexec.goldens.store"},
+    # The book's extensions read goldens (provenance, other releases' facts), fill prose and
+    # quiet a log.
+    "extensions.py": {"bookexec.goldens.store", "bookexec.logs", "bookexec.render.prose"},
+    # jax-changes runs the whole book under other JAX releases through the build's own stages
+    # (plan, run, normalise, compare, write goldens): it is the engine run another way.
+    "jax_changes.py": {
+        "bookexec.discover.blocks",
+        "bookexec.execute.model",
+        "bookexec.execute.protocol",
+        "bookexec.execute.runner",
+        "bookexec.files",
+        "bookexec.goldens.compare",
+        "bookexec.goldens.normalize",
+        "bookexec.goldens.store",
+        "bookexec.jax.diff",
+        "bookexec.jax.parse",
+        "bookexec.pipeline.plan",
+        "bookexec.pipeline.run",
+        "bookexec.plugin",
+        "bookexec.settings",
+    },
+    # The lab cache writes atomically.
+    "labcache.py": {"bookexec.files"},
+    # Labs are pages the book owns: their blocks are made with the engine's scanner's rules.
+    "labs.py": {
+        "bookexec.discover.blocks",
+        "bookexec.discover.hidden",
+        "bookexec.discover.options",
+        "bookexec.render.fence",
+    },
+    # Chapter notebooks are written from goldens, atomically, when they are fresh.
+    "notebooks.py": {"bookexec.execute.limits", "bookexec.files", "bookexec.goldens.store"},
+    # The provenance page reads the goldens' headers.
+    "provenance.py": {"bookexec.goldens.store"},
+}
+
+
+def _engine_module(module: str, name: str) -> str:
+    """What `from module import name` reaches: the submodule `name`, or `module`."""
+    folder = REPO / "hooks" / Path(*f"{module}.{name}".split("."))
+    if folder.is_dir() or folder.with_suffix(".py").is_file() or module == "bookexec":
+        return f"{module}.{name}"
+    return module
+
+
+def internal_imports(path: Path) -> set[str]:
+    """The engine modules a file imports beyond the public API: a public name imported from
+    `bookexec` or from its home (`bookexec._HOMES`) is public; anything else is internal."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("bookexec.")}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bookexec"):
+            module = node.module or ""
+            for alias in node.names:
+                public = alias.name in bookexec.__all__
+                if not (public and module in ("bookexec", bookexec._HOMES[alias.name])):
+                    found.add(_engine_module(module, alias.name))
+    return found
+
+
+def jaxbook_internals() -> dict[str, set[str]]:
+    """Each jaxbook file that imports engine internals, and the modules it imports."""
+    root = REPO / "hooks" / "jaxbook"
+    found = {str(p.relative_to(root)): internal_imports(p) for p in sorted(root.rglob("*.py"))}
+    return {path: modules for path, modules in found.items() if modules}
+
+
+def test_the_book_uses_the_engine_through_its_public_api_but_the_listed_exceptions():
+    now = jaxbook_internals()
+    new = {p: sorted(m - JAXBOOK_INTERNALS.get(p, set())) for p, m in now.items()}
+    gone = {p: sorted(m - now.get(p, set())) for p, m in JAXBOOK_INTERNALS.items()}
+    assert {p: m for p, m in new.items() if m} == {}, (
+        "jaxbook imports engine internals that are not listed: use bookexec's public API "
+        "(bookexec.__all__), or list the module in JAXBOOK_INTERNALS with the reason"
+    )
+    assert {p: m for p, m in gone.items() if m} == {}, "listed but no longer imported: drop them"
+
+
+def test_the_import_check_sees_an_internal_import(tmp_path):
+    """The check above can fail: an internal module imported is seen, a public name is not."""
+    page = tmp_path / "x.py"
+    page.write_text(
+        "from bookexec import Extension\nfrom bookexec.errors import BookError\n"
+        "from bookexec.engine import Build\nfrom bookexec.goldens import store\n"
+        "import bookexec.files\n"
+    )
+    assert internal_imports(page) == {
+        "bookexec.engine",
+        "bookexec.goldens.store",
+        "bookexec.files",
+    }
+
+
+def test_the_runtime_option_takes_the_public_spelling():
+    """`runtime: bookexec.JaxRuntime`, as the adopter's guide writes it, is the same runtime as
+    its module path."""
+    from bookexec.plugin import DottedPath, make_runtime
+
+    for name in ("PythonRuntime", "JaxRuntime"):
+        path = f"bookexec.{name}"
+        assert DottedPath(bookexec.Runtime).validate(path) == path
+        assert type(make_runtime(path)) is getattr(bookexec, name)

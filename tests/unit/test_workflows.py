@@ -42,7 +42,7 @@ def uses(workflow: dict) -> list[str]:
 
 def test_the_workflows_match_githubs_schema():
     files = sorted(WORKFLOWS.glob("*.yml"))
-    assert {f.name for f in files} == {"build.yml", "deploy.yml", "drift-watch.yml"}
+    assert {f.name for f in files} == {"build.yml", "deploy.yml", "drift-watch.yml", "release.yml"}
     checker = Path(sys.executable).parent / "check-jsonschema"
     command = str(checker) if checker.exists() else shutil.which("check-jsonschema")
     assert command, "check-jsonschema is a test dependency: pip install -e '.[test]'"
@@ -201,7 +201,26 @@ def test_the_weekly_drift_watch_runs_the_books_own_command():
         assert f"{out}/{artifact}" in paths
 
 
-@pytest.mark.parametrize("name", ["build.yml", "deploy.yml", "drift-watch.yml"])
+def test_a_version_tag_publishes_the_checked_engine_by_trusted_publishing():
+    """On `executed-book-v*` alone: hooks/ built and twine-checked as
+    tests/integration/test_release.py does, then published with PyPI's OIDC token (no
+    secret), from the environment `pypi`, by the job that alone may ask for that token."""
+    workflow = load("release.yml")
+    assert workflow["on"] == {"push": {"tags": ["executed-book-v*"]}}
+    assert workflow["permissions"] == {"contents": "read"}
+    build, publish = workflow["jobs"]["build"], workflow["jobs"]["publish"]
+    commands = "\n".join(s.get("run", "") for s in build["steps"])
+    assert "python -m build --outdir dist hooks" in commands
+    assert "twine check --strict dist/*" in commands
+    assert "executed-book-v$version" in commands  # the tag must be the version it releases
+    assert publish["needs"] == "build"
+    assert publish["permissions"] == {"id-token": "write"}
+    assert publish["environment"]["name"] == "pypi"
+    assert [s["uses"] for s in publish["steps"]][-1] == "pypa/gh-action-pypi-publish@release/v1"
+    assert "password" not in str(publish) and "secrets." not in str(workflow)
+
+
+@pytest.mark.parametrize("name", ["build.yml", "deploy.yml", "drift-watch.yml", "release.yml"])
 def test_each_workflow_uses_the_projects_python(name):
     """Each job that runs Python gets .python-version's: from setup-python, or as its image."""
     python = (REPO / ".python-version").read_text().strip()

@@ -28,6 +28,7 @@ from bookexec.discover import hidden
 from bookexec.discover.options import (
     ENGINE,
     MARKDOWN_EXEC,
+    UNKNOWN_WARN,
     check_lines,
     check_markdown_exec,
     is_true,
@@ -83,6 +84,11 @@ class Reading:
     # The most characters a shown line of a block may have (0: no limit): the plugin's
     # `shown_line_length`, the width a book's code box holds without wrapping.
     shown_line_length: int = 0
+    # pymdownx.snippets' `base_path` folders, relative to the book's root ("": the root), in
+    # its order: an include names a file in the first of them that has it.
+    bases: tuple[str, ...] = ("",)
+    # An option of a markdown-exec fence that no fence reads (`options.UNKNOWN_CHOICES`).
+    unknown: str = UNKNOWN_WARN
 
 
 @dataclass(frozen=True)
@@ -274,10 +280,11 @@ def scan_page(
         if reading.snippets == ANYWHERE and named is None:
             snippet, inline = f"{docs}/{page} (inline)", True
             in_block = f"{where} (block '{block_id}', inline code)"
-            code = _inline_code(body, root, where, block_id)
+            code = _inline_code(body, root, where, block_id, reading.bases)
             _check_options(options, in_block, reading)
         else:
-            snippet, inline = _single_include(body, where, block_id), False
+            snippet = found_in(_single_include(body, where, block_id), root, reading.bases)
+            inline = False
             in_block = f"{where} (block '{block_id}', snippet {snippet})"
             _check_options(options, in_block, reading)
             expected_dir = snippet_dir_for(page)
@@ -290,6 +297,7 @@ def scan_page(
                 )
             code = _included(snippet, root, where, block_id)
         check_lines(options, in_block, code)
+        _check_workdir(options, root, in_block)
         add_block(
             blocks,
             page,
@@ -303,8 +311,19 @@ def scan_page(
             namespace=_namespace(options, reading),
         )
         check_width(blocks[-1], reading.shown_line_length)
-    check_includes(f"{docs}/{page}", markdown, root)
+    check_includes(f"{docs}/{page}", markdown, root, bases=reading.bases)
     return blocks
+
+
+def found_in(written: str, root: Path, bases: tuple[str, ...] = ("",)) -> str:
+    """The path, relative to the book's root, of the file an include names: as
+    pymdownx.snippets finds it, in the first of its `base_path` folders (`bases`) that has
+    it; as written when none has it (the error then names the include as written)."""
+    for base in bases:
+        candidate = (PurePosixPath(base) / written).as_posix() if base else written
+        if os.path.lexists(root / candidate):
+            return candidate
+    return written
 
 
 def check_width(block: Block, width: int) -> None:
@@ -353,9 +372,24 @@ def _closes(line: str, fence: str) -> bool:
 def _check_options(options: dict[str, str], where: str, reading: Reading) -> None:
     """The fence's options, as the book's fences read them (`discover.options`)."""
     if reading.fences == MARKDOWN_EXEC:
-        check_markdown_exec(options, where)
+        check_markdown_exec(options, where, reading.unknown)
     else:
         options_check(options, where)
+
+
+def _check_workdir(options: dict[str, str], root: Path, where: str) -> None:
+    """markdown-exec's `workdir`, a folder the block runs in, from the book's root (where
+    MkDocs runs): one of the book's folders, or a BookError naming it."""
+    workdir = options.get("workdir")
+    if workdir is None:
+        return
+    problem = not_of_the_book(root / workdir, root)
+    if problem or not (root / workdir).is_dir():
+        why = problem or "it is no folder"
+        raise BookError(
+            f'{where}: option workdir="{workdir}" must be a folder of the book, from the folder '
+            f"holding mkdocs.yml, but {why}; fix the path"
+        )
 
 
 def _namespace(options: dict[str, str], reading: Reading) -> str | None:
@@ -382,7 +416,9 @@ def _included(snippet: str, root: Path, where: str, block_id: str) -> str:
     return read_snippet(snippet, root, where, block_id)
 
 
-def _inline_code(body: list[str], root: Path, where: str, block_id: str) -> str:
+def _inline_code(
+    body: list[str], root: Path, where: str, block_id: str, bases: tuple[str, ...] = ("",)
+) -> str:
     """The code of a fence whose body is the code, as pymdownx.snippets hands it on: each
     line that includes a file replaced by the file's lines, at the include's indent."""
     out: list[str] = []
@@ -392,7 +428,7 @@ def _inline_code(body: list[str], root: Path, where: str, block_id: str) -> str:
             out.append(line)
             continue
         margin = line[: len(line) - len(line.lstrip())]
-        text = _included(found["path"], root, where, block_id)
+        text = _included(found_in(found["path"], root, bases), root, where, block_id)
         out += [margin + inner if inner else inner for inner in text.splitlines()]
     return "\n".join(out) + "\n"
 
@@ -412,16 +448,18 @@ def includes(text: str) -> list[tuple[int, str]]:
     return found
 
 
-def check_includes(name: str, text: str, root: Path, depth: int = 0) -> None:
+def check_includes(
+    name: str, text: str, root: Path, depth: int = 0, bases: tuple[str, ...] = ("",)
+) -> None:
     """Every file `name` (a page, or a file a page includes) pulls in with pymdownx.snippets,
     and every file those pull in, is a file of the book: a symlink, or a path that leaves the
     book, is a BookError naming the page, the line and the file, before anything is shown."""
     for line, written in includes(text):
         if written.startswith(("http://", "https://")):
             continue  # pymdownx reads a URL only with url_download, which the book leaves off
-        path = root / written
+        path = root / found_in(written, root, bases)
         if not os.path.lexists(path):
-            path = root / _SELECTION.sub("", written)
+            path = root / found_in(_SELECTION.sub("", written), root, bases)
         if problem := not_of_the_book(path, root):
             raise BookError(
                 f"{name}:{line}: includes {written}, but {problem}; a page shows only files of "
@@ -432,7 +470,7 @@ def check_includes(name: str, text: str, root: Path, depth: int = 0) -> None:
                 inner = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 continue  # pymdownx says what is wrong with it
-            check_includes(f"{name}:{line}: {written}", inner, root, depth + 1)
+            check_includes(f"{name}:{line}: {written}", inner, root, depth + 1, bases)
 
 
 def _skip_comment(

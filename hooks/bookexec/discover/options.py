@@ -7,6 +7,7 @@ A misspelt option (`timout="300"`) would otherwise be ignored in silence, and a 
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -232,42 +233,47 @@ MARKDOWN_EXEC_OPTIONS = (
     Option("tabs", _two_tabs, 'two titles split by |, like tabs="Source|Output"'),
     Option("idprefix"),
     Option("updatetoc"),
+    # markdown-exec runs the block in this folder (from the book's root: `discover.blocks`
+    # checks it is one of the book's), with COLUMNS set to `width`; `returncode` is for its
+    # shell fences: on a python fence it reads it and ignores it, as the engine does.
+    Option("workdir", _matches(re.compile(r"\S+")), 'a folder of the book, like workdir="docs"'),
+    Option(
+        "width", _whole(MAX_WIDTH), f'a positive whole number, like width="80", at most {MAX_WIDTH}'
+    ),
+    Option("returncode", _matches(re.compile(r"-?\d+")), 'a whole number, like returncode="1"'),
     *(option for option in DISPLAY_OPTIONS if option.name in ("title", "hl_lines", "linenums")),
 )
-# markdown-exec's options the engine cannot honour, each with what to write instead.
-MARKDOWN_EXEC_REFUSED = {
-    "returncode": (
-        "markdown-exec ignores it on a python fence, and the engine judges a block by what it "
-        'raises: remove returncode=; a block that must raise declares raises="ValueError"'
-    ),
-    "workdir": (
-        "the engine runs every block in the book's folder (the one holding mkdocs.yml): remove "
-        "workdir= and open files by paths from there, or os.chdir() in the block"
-    ),
-    "width": (
-        "a worker's environment is the same for every block of a page: remove width= and set "
-        "the width in the block (os.environ['COLUMNS'] = '80')"
-    ),
-}
+# What the plugin's `unknown_options` does with an option no fence reads: markdown-exec hands
+# it on to the shown source's fence (superfences and other extensions may read it), and so does
+# the engine, saying so in the build's log ("warn"); or it fails the build ("error").
+UNKNOWN_WARN = "warn"
+UNKNOWN_ERROR = "error"
+UNKNOWN_CHOICES = (UNKNOWN_WARN, UNKNOWN_ERROR)
+log = logging.getLogger("mkdocs.plugins.bookexec")
 
 
-def check_markdown_exec(options: Mapping[str, str], where: str) -> None:
+def check_markdown_exec(
+    options: Mapping[str, str], where: str, unknown: str = UNKNOWN_WARN
+) -> None:
     """The options of a fence that behaves as markdown-exec's (`fences: markdown-exec`): its
-    own and the engine's; one the engine cannot honour is a BookError naming the option and
-    what to write instead, an unknown one names the known ones."""
+    own and the engine's, each value checked (a BookError names a bad one). An option neither
+    reads is handed on as markdown-exec hands it on, and said in the log; a BookError naming
+    it and the known ones under `unknown="error"`."""
     offered = (*BOOK_OPTIONS, *MARKDOWN_EXEC_OPTIONS)
     known = {option.name for option in offered}
-    for name in options:
-        if name in MARKDOWN_EXEC_REFUSED:
-            raise BookError(
-                f"{where}: option '{name}' is not supported by the engine: "
-                f"{MARKDOWN_EXEC_REFUSED[name]}"
-            )
-        if name not in known:
-            raise BookError(
-                f"{where}: unknown option '{name}' on an executed fence; remove it or use one "
-                f"of: {', '.join(sorted(known))}"
-            )
+    strangers = [name for name in options if name not in known]
+    if strangers and unknown == UNKNOWN_ERROR:
+        raise BookError(
+            f"{where}: unknown option '{strangers[0]}' on an executed fence (unknown_options: "
+            f"error); remove it or use one of: {', '.join(sorted(known))}"
+        )
+    for name in strangers:
+        # Not a warning: MkDocs' --strict would fail a book markdown-exec builds.
+        log.info(
+            f"bookexec: {where}: option '{name}' is neither markdown-exec's nor the engine's; "
+            "handed on to the shown source's fence, as markdown-exec does (unknown_options: "
+            "error refuses it)"
+        )
     for option in offered:
         value = options.get(option.name)
         if value is not None and option.valid is not None and not option.valid(value):

@@ -98,7 +98,10 @@ class Ready(Message):
 class RunBlock(Message):
     """Build -> worker: run one block's code in the page's session."""
 
-    __slots__ = ("code", "limit", "lines", "session", "shown", "snippet", "timeout")
+    __slots__ = (
+        *("code", "limit", "lines", "session", "shown", "snippet", "timeout"),
+        *("width", "workdir"),
+    )
     op = "run"
 
     def __init__(
@@ -112,7 +115,13 @@ class RunBlock(Message):
         # The globals it runs in: None, the page's one session; "", fresh ones of its own; a
         # name, that named session's, made at its first block (markdown-exec's `session`).
         session: str | None = None,
+        # markdown-exec's `workdir` (the folder it runs in, from the book's root; "": there)
+        # and `width` (COLUMNS while it runs; 0: as it is).
+        workdir: str = "",
+        width: int = 0,
     ) -> None:
+        self.workdir = workdir
+        self.width = width
         self.code = code
         self.snippet = snippet
         self.timeout = timeout

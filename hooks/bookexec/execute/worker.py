@@ -14,6 +14,7 @@ Run as ``python -m bookexec.execute.worker BYTES LIFELINE-FD CHANNEL-FD``: it bo
 from __future__ import annotations
 
 import codecs
+import contextlib
 import faulthandler
 import io
 import linecache
@@ -22,7 +23,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from bookexec.execute import protocol, reaper
 from bookexec.execute.protocol import BlockError, BlockResult, BlockStatus
@@ -573,10 +574,25 @@ class Session:
         lines: list[int] | None = None,
         shown: str | None = None,
         session: str | None = None,
+        workdir: str = "",
+        width: int = 0,
     ) -> BlockResult:
         """Run one block's code; what it printed and recorded, and how it ended (its timeout
         is the build's to enforce). With `lines`, each line runs as the line it gives; in
-        the globals `session` names (`namespace`)."""
+        the globals `session` names (`namespace`); in `workdir` with COLUMNS=`width`, where
+        given, as markdown-exec runs a block with those options (`as_markdown_exec`)."""
+        with as_markdown_exec(workdir, width):
+            return self._run(code, snippet, limit, lines, shown, session)
+
+    def _run(
+        self,
+        code: str,
+        snippet: str,
+        limit: int,
+        lines: list[int] | None,
+        shown: str | None,
+        session: str | None,
+    ) -> BlockResult:
         module = self.namespace(session)
         self.capture.reset(limit)
         error = None
@@ -634,6 +650,27 @@ class Session:
         )
 
 
+@contextlib.contextmanager
+def as_markdown_exec(workdir: str, width: int) -> Iterator[None]:
+    """markdown-exec's `workdir` and `width`: the block runs in that folder (from the book's
+    root, where the worker runs) and sees COLUMNS=width; both are as they were after it."""
+    folder = os.getcwd()
+    columns = os.environ.get("COLUMNS")
+    try:
+        if workdir:
+            os.chdir(workdir)
+        if width:
+            os.environ["COLUMNS"] = str(width)
+        yield
+    finally:
+        if workdir:  # a block's own os.chdir() lasts, as under markdown-exec
+            os.chdir(folder)
+        if width and columns is None:
+            os.environ.pop("COLUMNS", None)
+        elif width and columns is not None:
+            os.environ["COLUMNS"] = columns
+
+
 def main(fd: int) -> None:
     """Serve one page: preload, then run blocks until the build says finish."""
     conn = protocol.Channel(fd)
@@ -665,6 +702,8 @@ def main(fd: int) -> None:
                 message.lines,
                 message.shown,
                 message.session,
+                message.workdir,
+                message.width,
             )
             protocol.send(conn, result)
         elif isinstance(message, protocol.Finish):

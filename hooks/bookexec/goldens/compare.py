@@ -7,13 +7,15 @@ knows its outputs: the book's reads jaxprs as programs); the default reads plain
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
-from bookexec.goldens import measured
+from bookexec.goldens import images, masks, measured
+from bookexec.goldens.images import ImageCheck
+from bookexec.goldens.masks import Mask
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.store import (
     Parsed,
@@ -133,6 +135,8 @@ class Comparison:
     broken: list[str] = field(default_factory=list)  # claims that do not hold: never accepted
     classify: Classifier = field(default=plain_text, repr=False, compare=False)
     docs: str = "docs"  # the book's docs_dir, as messages name it (`Block.docs`)
+    # The output's images, stored beside the golden and compared by pixels (`goldens.images`).
+    images: list[ImageCheck] = field(default_factory=list)
 
     def diff(self, root: Path) -> str:
         """The unified diff from the golden to this build's golden text."""
@@ -159,7 +163,15 @@ class Comparison:
         # Parsed and classified once: the report, the review and serve's warning all ask.
         if self.status != "drifted" or self.expected is None:
             return None
-        return _classify(parse(self.expected), parse(self.actual), self.reasons, self.classify)
+        old, new = parse(self.expected), parse(self.actual)
+        drift = _classify(old, new, self.reasons, self.classify)
+        changed = [image.words for image in self.images if image.changed]
+        if not changed:
+            return drift
+        if old.exact() == new.exact():  # the text holds: only images changed
+            return Drift(TEXT, changed)
+        kind = STRUCTURAL if drift.kind == STRUCTURAL else TEXT
+        return Drift(kind, [*changed, *drift.changes], drift.diff)
 
     @property
     def kind(self) -> str:
@@ -206,6 +218,7 @@ def compare(
     snapshot: Snapshot | None = None,
     launcher: str = "",
     docs: str = "docs",
+    rules: Sequence[Mask] = (),
 ) -> Comparison:
     """Text and counts compare exactly; every claim must hold. Timings and ratios are this
     build's: one outside its band is a note (`moved`), not drift, so a golden written on
@@ -213,16 +226,22 @@ def compare(
     `classify`'s (the default reads plain text). The golden is the `snapshot`'s,
     taken before any block ran, or read now without one. The golden it would write names the
     book's update command (`launcher`'s, `store.written_by`); `docs` is the book's docs_dir,
-    which the golden's header and every message name (`Block.docs`)."""
+    which the golden's header and every message name (`Block.docs`). The author's masks
+    (`rules`) that apply to the block change the output compared and stored, and only that."""
     path = golden_path(golden_dir, page, block_id)
     facts, claims = list(facts or []), list(claims or [])
-    stored = body(output, facts, claims)
+    masked = masks.apply(output, rules, page, block_id)
+    text, found = images.extract(
+        masked, block_id, lambda svg: masks.apply(svg, rules, page, block_id)
+    )
+    stored = body(text, facts, claims)
     actual = render(page, block_id, snippet, stored, written_by(launcher), docs=docs)
     expected, damage = snapshot.golden(path) if snapshot else read_golden(path, inside=golden_dir)
     result = Comparison(
         page, block_id, snippet, path, expected, actual, classify=classify, docs=docs
     )
     result.broken = measured.broken_claims(facts, claims)
+    result.images = images.check(path, expected, found)
     if expected is None:
         result.reasons = list(result.broken)
         return result
@@ -230,5 +249,6 @@ def compare(
     damaged = [damage] if damage else []
     result.reasons = damaged + result.broken
     result.moved = measured.band_notes(old.facts, facts)
-    result.status = "ok" if old.exact() == new.exact() and not result.reasons else "drifted"
+    same = old.exact() == new.exact() and not any(image.changed for image in result.images)
+    result.status = "ok" if same and not result.reasons else "drifted"
     return result

@@ -9,14 +9,16 @@ from typing import Any
 
 from bookexec.errors import BookError
 from bookexec.escapes import terminal
-from bookexec.files import remove_confined, write_atomic
+from bookexec.files import CachePaths, remove_confined, write_atomic
 from bookexec.goldens import measured
 from bookexec.goldens.compare import COSMETIC, PLAIN_WORDS, STRUCTURAL, TEXT, Comparison
+from bookexec.goldens.images import references
 from bookexec.goldens.store import (
     VERSIONS_FILE,
     Provenance,
     existing_goldens,
     parse,
+    read_golden,
     relative,
     remove_leftovers,
     update_command,
@@ -197,6 +199,9 @@ class Report:
         head = f"DRIFTED ({c.kind}): {_where(c.docs, c.page, c.block_id, c.snippet)}, golden "
         head += relative(c.path, self.root)
         reasons = "".join(f"\n  {note}" for note in c.notes())
+        if any(image.changed and image.old and image.new for image in c.images):
+            page = CachePaths(Path()).review_images
+            reasons += f"\n  both images side by side: {page} (open it in a browser)"
         drift = c.drift()
         aligned = f"\n{drift.diff}" if drift and drift.diff else ""
         return f"{head}{reasons}{aligned}\n{c.diff(self.root).rstrip()}"
@@ -234,9 +239,14 @@ class Report:
                 continue
             verb = "wrote new" if c.status == "new" else "rewrote"
             changes.append(f"{verb} {relative(c.path, self.root)}")
+            changes += self._write_images(c)
         for path in self.stale:
+            gone = [path.parent / name for name in references(read_golden(path)[0])]
             if self._guarded(path, remove_confined, path, self.golden_dir) is not False:
                 changes.append(f"deleted stale {relative(path, self.root)}")
+                for image in gone:
+                    if self._guarded(image, remove_confined, image, self.golden_dir) is not False:
+                        changes.append(f"deleted stale {relative(image, self.root)}")
                 self._guarded(path.parent, _prune_empty, path.parent, self.golden_dir)
             else:
                 self.unwritten.append(path)
@@ -246,6 +256,24 @@ class Report:
             versions, write_versions, self.golden_dir, running, written_by(self.launcher)
         ):
             changes.append(f"recorded {running.describe()} in {relative(versions, self.root)}")
+        return changes
+
+    def _write_images(self, c: Comparison) -> list[str]:
+        """Write the block's images that changed or are new beside its golden, and delete
+        those its output no longer has; an image that held stays as it was."""
+        changes = []
+        for image in c.images:
+            path = c.path.parent / image.name
+            if not image.changed:
+                continue
+            if image.new is None:
+                done = self._guarded(path, remove_confined, path, self.golden_dir)
+                verb = "deleted"
+            else:
+                done = self._guarded(path, write_atomic, path, image.new, self.golden_dir)
+                verb = "wrote new" if image.old is None else "rewrote"
+            if done is not False:
+                changes.append(f"{verb} {relative(path, self.root)}")
         return changes
 
     def _guarded(self, path: Path, write: Callable[..., Any], *args: Any) -> Any:

@@ -16,6 +16,8 @@ The terminal's side (one key at a time, the listing) is `bookexec.command.review
 
 from __future__ import annotations
 
+import base64
+import html
 import json
 import os
 import re
@@ -29,13 +31,16 @@ from typing import Any
 
 from bookexec.errors import BookError
 from bookexec.escapes import terminal
-from bookexec.files import CachePaths, confined, read_regular, write_atomic
+from bookexec.files import CachePaths, confined, read_regular, remove_confined, write_atomic
+from bookexec.goldens import images
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Report
 from bookexec.goldens.store import read_golden, relative
 
 REPORT: Path = CachePaths(Path()).report  # relative: each use joins it to a root
 LAST_BUILD: Path = CachePaths(Path()).last_build
+# Each changed image of the report, the golden's beside this build's (`side_by_side`).
+IMAGES_PAGE: Path = CachePaths(Path()).review_images
 _FORMAT = 2
 
 
@@ -55,6 +60,9 @@ class Entry:
     actual: str | None = None  # what the update mode would write; None for a stale golden
     broken: list[str] = field(default_factory=list)  # claims that do not hold: never accepted
     docs: str = "docs"  # the book's docs_dir, as messages name it (`Block.docs`)
+    # Each image that changed, is new or is gone (`goldens.images`): its file's name, what
+    # changed in words, and this build's bytes in base64 ("" for one that is gone).
+    images: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def where(self) -> str:
@@ -80,6 +88,15 @@ def entry_of(comparison: Comparison, root: Path) -> Entry:
         actual=comparison.actual,
         broken=list(comparison.broken),
         docs=comparison.docs,
+        images=[
+            {
+                "name": image.name,
+                "words": image.words,
+                "new": base64.b64encode(image.new).decode("ascii") if image.new else "",
+            }
+            for image in comparison.images
+            if image.changed
+        ],
     )
 
 
@@ -104,14 +121,44 @@ def save(report: Report) -> Path:
     path = report.root / REPORT
     write_atomic(path, _dump(entries, report.summary(), report.version_note(), owner))
     write_atomic(report.root / LAST_BUILD, build + "\n")
+    if any(entry.images for entry in entries):
+        write_atomic(report.root / IMAGES_PAGE, side_by_side(report.root, entries))
     return path
+
+
+def side_by_side(root: Path, entries: list[Entry]) -> str:
+    """A page (standalone HTML) with each changed image of the report: the golden's beside
+    this build's, under what changed in words."""
+    rows = []
+    for entry in entries:
+        folder = (root / entry.golden).parent
+        for image in entry.images:
+            old = read_regular(folder / image["name"])
+            new = base64.b64decode(image["new"]) if image["new"] else None
+            rows.append(
+                f"<h2>{html.escape(entry.where)}</h2>\n<p>{html.escape(image['words'])}</p>\n"
+                + images.pair(image["name"], old, new)
+            )
+    return _PAGE.format(body="\n".join(rows))
+
+
+_PAGE = """<!doctype html>
+<meta charset="utf-8">
+<title>Changed images</title>
+<style>
+body {{ font-family: sans-serif; margin: 1em; }}
+figure {{ border: 1px solid #ccc; padding: .5em; }}
+</style>
+<h1>Changed images</h1>
+{body}
+"""
 
 
 def clear(root: Path) -> None:
     """Every build that runs blocks starts by removing the last report, and a clean check
     (or a build that stops with an error) leaves none: nothing is left to review, and a report
     planted meanwhile (by a snippet, say) is gone."""
-    for name in (REPORT, LAST_BUILD):
+    for name in (REPORT, LAST_BUILD, IMAGES_PAGE):
         path = root / name
         if path.is_symlink() or path.is_file():
             path.unlink()
@@ -201,14 +248,27 @@ def accept(root: Path, entry: Entry, golden_dir: Path | None = None, writer: str
     try:
         if entry.actual is None:
             path.unlink()
+            for name in images.references(entry.expected):  # its images go with it
+                remove_confined(path.parent / name, golden_dir)
             return f"deleted stale {entry.golden}"
         write_atomic(path, entry.actual, inside=golden_dir)
+        _accept_images(path.parent, entry, golden_dir)
     except BookError as refused:
         return f"not accepted: {refused}"
     except OSError as error:  # a read-only or full disk, an immutable folder: it is kept
         verb = "delete" if entry.actual is None else "write"
         return f"not accepted: could not {verb} {entry.golden}: {error.strerror or error}"
     return f"{'wrote new' if entry.expected is None else 'rewrote'} {entry.golden}"
+
+
+def _accept_images(folder: Path, entry: Entry, golden_dir: Path) -> None:
+    """Write the entry's new and changed images beside its golden; delete the gone ones."""
+    for image in entry.images:
+        path = folder / image["name"]
+        if image["new"]:
+            write_atomic(path, base64.b64decode(image["new"]), inside=golden_dir)
+        else:
+            remove_confined(path, golden_dir)
 
 
 def reported_golden_dir(root: Path) -> Path | None:
@@ -228,6 +288,8 @@ def show(entry: Entry, number: int, total: int) -> str:
     if entry.snippet:
         head += f"  (snippet {entry.snippet}, golden {entry.golden})"
     parts = [head, *(f"  {note}" for note in entry.notes)]
+    if entry.images:
+        parts.append(f"  both images side by side: {IMAGES_PAGE} (open it in a browser)")
     if entry.aligned:
         parts.append(entry.aligned)
     if entry.diff:

@@ -124,6 +124,12 @@ class Finish:
         self.check_all_rendered(pages)
         if not self.settings.execute:
             log.info(self.summary_line(shown=self.plan.blocks()))
+            # Nothing ran, but what the render found (a fact no golden fills) still fails it.
+            failures = sorted(self.judge.failures.values(), key=lambda f: (f.page, f.block_id))
+            for failure in failures:
+                log.error(failure.line())
+            if failures:
+                raise BookError(f"bookexec: {len(failures)} failed with execution off")
             return
         if self.serving:
             for problem in self.problems():

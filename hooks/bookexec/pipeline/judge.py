@@ -16,6 +16,7 @@ from bookexec.escapes import terminal
 from bookexec.execute.model import Note
 from bookexec.execute.progress import outside_mkdocs
 from bookexec.goldens.compare import PLAIN_WORDS, Classifier, Comparison, compare
+from bookexec.goldens.masks import Mask
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.normalize import PathRule, normalize
 from bookexec.goldens.report import Failure, Report
@@ -68,6 +69,7 @@ class Judge:
         launcher: str = "",
         words: Mapping[str, str] = PLAIN_WORDS,
         docs: str = "docs",
+        masks: tuple[Mask, ...] = (),
     ) -> None:
         self.runs = runs
         self.golden_dir = golden_dir
@@ -82,6 +84,7 @@ class Judge:
         self.launcher = launcher  # the book's command line, whose commands its messages name
         self.words = words  # drift classes in the runtime's words
         self.docs = docs  # the book's docs_dir as messages name it
+        self.masks = masks  # the author's rules: for the goldens, never the page
 
     def judged(self, page: str, block: Block) -> Verdict:
         """A block's output as the reader sees it, its comparison with its golden, or why it
@@ -127,6 +130,7 @@ class Judge:
                 self.runs.goldens,
                 self.launcher,
                 block.docs,
+                self.masks,
             )
             self.comparisons[(page, block.id)] = comparison
             if self.serving and comparison.status != "ok":
@@ -153,6 +157,7 @@ class Judge:
             snapshot=self.runs.goldens,
             launcher=self.launcher,
             docs=docs,
+            rules=self.masks,
         )
         self.comparisons[(page, fence_id)] = comparison
         if self.serving and comparison.status != "ok":

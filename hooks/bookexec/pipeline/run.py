@@ -17,6 +17,7 @@ from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
 from bookexec.execute.cache import BlockCache
 from bookexec.execute.model import BlockRun, Note, PageRun
+from bookexec.goldens import images
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.goldens.store import golden_path, parse
@@ -64,11 +65,12 @@ class PageExecutor(Protocol):
 
 def recorded(goldens: Snapshot, block: Block) -> tuple[str, list[Fact], list[Claim]]:
     """A block's output and facts as its golden recorded them when the build began."""
-    text, _ = goldens.golden(golden_path(goldens.golden_dir, block.page, block.id))
+    path = golden_path(goldens.golden_dir, block.page, block.id)
+    text, _ = goldens.golden(path)
     if text is None:
         return "(execution is off and this block has no golden yet)\n", [], []
     golden = parse(text)
-    return golden.output, golden.facts, golden.claims
+    return images.restore(golden.output, path.parent), golden.facts, golden.claims
 
 
 def run_of(page_run: PageRun, block: Block) -> BlockRun | None:

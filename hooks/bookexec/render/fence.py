@@ -20,7 +20,7 @@ from markupsafe import Markup
 
 from bookexec.discover.blocks import Block
 from bookexec.escapes import bidi_warning, has_bidi, shown_html
-from bookexec.goldens import measured
+from bookexec.goldens import images, measured
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.report import Failure
 from bookexec.goldens.store import BUILDERS, update_command
@@ -267,7 +267,8 @@ def drift_warning(
         aligned = drift.diff if drift else ""
         if aligned:  # the aligned equation diff of a structural jaxpr drift
             body += f"<pre><code>{shown_html(aligned)}</code></pre>"
-        body += f"<pre><code>{shown_html(diff)}</code></pre>"
+        body += f"<pre><code>{shown_html(diff)}</code></pre>" if diff else ""  # images alone
+        body += "".join(images.pair(i.name, i.old, i.new) for i in comparison.images if i.changed)
         if has_bidi("".join([*notes, aligned, diff])):
             body = bidi_warning("drift") + body
     return (

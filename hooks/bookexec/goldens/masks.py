@@ -1,0 +1,71 @@
+"""An author's own normalisation rules: masks, applied to an output before its golden.
+
+The engine's normalisers (`goldens.normalize`) replace only what varies between machines. What
+varies between runs of the book's own code (a figure's date or random ids, a file listing's
+sizes) is the author's to name: the plugin's `masks` option lists rules, each a regular
+expression and its replacement, everywhere or only on some pages or blocks (globs). A mask
+changes the text that is compared with the golden and stored in it, never what the reader
+sees: the page shows the output as the block printed it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Mask:
+    """One rule: every match of `pattern` becomes `replace` (`re.sub`'s template, so `\\1`
+    keeps a group), on the pages and blocks its globs name (none: every one)."""
+
+    pattern: re.Pattern[str]
+    replace: str
+    pages: tuple[str, ...] = ()  # globs of pages under docs_dir, e.g. plots/*.md
+    blocks: tuple[str, ...] = ()  # globs of block ids, e.g. figure-*
+
+    def applies(self, page: str, block_id: str) -> bool:
+        """Whether this rule masks the output of `block_id` on `page`."""
+        return _any(page, self.pages) and _any(block_id, self.blocks)
+
+
+def _any(name: str, globs: tuple[str, ...]) -> bool:
+    return not globs or any(fnmatchcase(name, glob) for glob in globs)
+
+
+def problem(pattern: str, replace: str) -> str | None:
+    """What is wrong with a rule in words, or None: a pattern that is no regular expression,
+    or a replacement naming a group the pattern does not have."""
+    try:
+        compiled = re.compile(pattern)
+    except re.error as error:
+        return f"pattern {pattern!r} is not a regular expression (Python's re): {error}"
+    try:
+        compiled.sub(replace, "")  # parses the template at once, whether or not it matches
+    except (re.error, IndexError) as error:
+        return f"replace {replace!r} does not fit the pattern {pattern!r}: {error}"
+    return None
+
+
+def rules(options: Iterable[Mapping[str, Any]]) -> tuple[Mask, ...]:
+    """The masks the plugin's `masks` option lists, checked already (`problem`)."""
+    return tuple(
+        Mask(
+            re.compile(str(rule["pattern"])),
+            str(rule["replace"]),
+            tuple(str(glob) for glob in rule.get("pages") or ()),
+            tuple(str(glob) for glob in rule.get("blocks") or ()),
+        )
+        for rule in options
+    )
+
+
+def apply(text: str, masks: Sequence[Mask], page: str, block_id: str) -> str:
+    """The output with each rule that applies to this block replaced, in the listed order."""
+    for mask in masks:
+        if mask.applies(page, block_id):
+            text = mask.pattern.sub(mask.replace, text)
+    return text

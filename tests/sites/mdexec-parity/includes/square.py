@@ -1,0 +1,2 @@
+side = 7
+print("area:", side * side)

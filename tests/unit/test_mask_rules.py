@@ -1,0 +1,74 @@
+"""The author's masks (`bookexec.goldens.masks`): a rule applies where its globs say, in order,
+and a bad one is named before any build runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from bookexec.goldens import masks
+from bookexec.settings import read
+
+
+def _rules(*options: dict[str, object]) -> tuple[masks.Mask, ...]:
+    return read({"masks": list(options)}, {}).masks
+
+
+def test_a_rule_without_globs_masks_every_block():
+    (rule,) = _rules({"pattern": r"id=\d+", "replace": "id=N"})
+    assert masks.apply("a id=12 b id=3", (rule,), "any/page.md", "block-1") == "a id=N b id=N"
+
+
+def test_pages_and_blocks_are_globs_and_both_must_match():
+    rule = _rules({"pattern": "x", "replace": "y", "pages": ["plots/*.md"], "blocks": ["figure-*"]})
+    assert masks.apply("x", rule, "plots/one.md", "figure-2") == "y"
+    assert masks.apply("x", rule, "plots/one.md", "table") == "x"  # another block
+    assert masks.apply("x", rule, "index.md", "figure-2") == "x"  # another page
+
+
+def test_rules_apply_in_order_and_a_group_is_kept():
+    rules = _rules(
+        {"pattern": r"(size) \d+", "replace": r"\1 N"},
+        {"pattern": r"size N", "replace": "masked"},
+    )
+    assert masks.apply("size 4096", rules, "p.md", "b") == "masked"
+
+
+def test_a_bad_pattern_or_replacement_is_named():
+    assert "is not a regular expression" in (masks.problem("(", "") or "")
+    assert "invalid group reference 2" in (masks.problem("a(b)", r"\2") or "")
+    assert masks.problem("a(b)", r"\1") is None
+
+
+@pytest.mark.parametrize(
+    ("rule", "said"),
+    [
+        ({"pattern": "[", "replace": ""}, "pattern '[' is not a regular expression"),
+        ({"pattern": "a", "replace": r"\1"}, r"replace '\\1' does not fit the pattern 'a'"),
+        ({"pattern": "a"}, "Required configuration not provided"),
+        ({"pattern": "a", "replace": "b", "pages": "x.md"}, "Expected a list of items"),
+    ],
+)
+def test_a_bad_rule_is_refused_by_the_config_check_naming_the_option(rule, said):
+    from bookexec.plugin import BookConfig
+
+    config = BookConfig()
+    config.load_dict({"masks": [rule]})
+    failed, _ = config.validate()
+    assert [name for name, _ in failed] == ["masks"], failed
+    assert said in str(failed[0][1]), failed
+
+
+def test_good_rules_pass_the_config_check_and_reach_the_settings():
+    from bookexec.plugin import BookConfig
+
+    config = BookConfig()
+    config.load_dict({"masks": [{"pattern": "(a)", "replace": r"\1", "blocks": ["b-*"]}]})
+    failed, _ = config.validate()
+    assert failed == []
+    (rule,) = read(dict(config), {}).masks
+    assert (rule.pattern.pattern, rule.replace, rule.pages, rule.blocks) == (
+        "(a)",
+        r"\1",
+        (),
+        ("b-*",),
+    )
