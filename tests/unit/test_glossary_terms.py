@@ -11,6 +11,8 @@ from bookexec.errors import BookError
 from bookexec.render import glossary
 from conftest import REPO
 
+pytestmark = pytest.mark.engine
+
 GLOSSARY = """\
 # Glossary
 

@@ -13,6 +13,8 @@ from bookexec.goldens.compare import compare
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.pipeline.judge import shown
 
+pytestmark = pytest.mark.engine
+
 
 def timing(name: str, value: float, band: float = 5.0) -> Fact:
     return Fact(name, "timing", value, band)
@@ -150,6 +152,7 @@ def test_timing_excludes_warm_up_and_takes_the_fastest_run():
     assert measured.mask(f"{value:.3f}") == "⟦t⟧"
 
 
+@pytest.mark.needs_book
 def test_timing_waits_for_the_result_to_be_ready():
     import jax  # noqa: F401 - timing() blocks through JAX only when the snippet imported it
 
@@ -195,6 +198,7 @@ def test_bad_records_are_refused(call, error):
         call()
 
 
+@pytest.mark.needs_book
 def test_a_zero_dimensional_array_is_an_exact_count():
     import jax.numpy as jnp
 

@@ -8,6 +8,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
+
 from bookexec.goldens.normalize import (
     addresses,
     block_names,
@@ -17,6 +19,8 @@ from bookexec.goldens.normalize import (
     paths,
     snippet_names,
 )
+
+pytestmark = pytest.mark.engine
 
 RULES = path_rules(
     root=Path("/work/book"),
@@ -129,6 +133,7 @@ def test_normalize_keeps_line_ends_trailing_spaces_and_blank_lines():
         assert normalize(text, RULES) == text, repr(text)
 
 
+@pytest.mark.needs_book
 def test_real_jaxprs_pass_through_unchanged():
     # A jaxpr of every common shape: literals, params, sub-jaxprs, constvars.
     code = """
@@ -149,6 +154,7 @@ print(jax.make_jaxpr(jax.grad(lambda x: jnp.sum(jnp.sin(x) ** 2)))(jnp.ones(3)))
     assert normalize(jaxprs, machine_path_rules(Path.cwd(), os.environ)) == jaxprs
 
 
+@pytest.mark.needs_book
 def test_jax_changes_normalises_another_interpreter_s_paths_with_the_build_s_own_rules():
     """`./book jax-changes` runs the book under another venv: it asks that interpreter for the
     facts the rules need, and makes the rules as a build makes its own (it kept a copy that

@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def waited(run: Future[PageRun]) -> PageRun:
     while True:
         try:
             return run.result(timeout=0.25)
-        except TimeoutError:
+        except FutureTimeout:  # not the builtin TimeoutError on Python 3.10: a class of its own
             if run.done():  # the run itself raised it
                 raise
 
