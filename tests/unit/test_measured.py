@@ -313,7 +313,7 @@ def test_the_note_under_measured_times_claims_no_wait_the_code_did_not_make():
     its output names the backend, but no block_until_ready that only `facts.timing` makes."""
     text = shown("compile ⟦t=0.25⟧ s\n", [timing("t", 0.25)], "cpu")
     sentence, values = text.note
-    assert "on the cpu backend" in sentence
+    assert "on the CPU backend" in sentence
     assert "block_until_ready" not in sentence
     assert values == ("0.25",)
 

@@ -45,13 +45,17 @@ def shown(output: str, facts: list[Fact], backend: str) -> str:
     if values == (UNMEASURED,):  # a recorded output: its digits are not kept (`measured.mask`)
         text.note = ("The measured values, {}, are filled in when the code runs again.", values)
         return text
-    when = "when these outputs were recorded" if backend == "(recorded)" else "for this page"
-    on = f" on the {backend} backend" if backend not in ("none", "(recorded)") else ""
-    how = " (the fastest of several runs)" if any(f.kind == "timing" for f in facts) else ""
-    # Said to the reader: the box shows the page's own measurement, not what their run prints.
+    if backend == "(recorded)":
+        where = " when these outputs were recorded"
+    elif backend != "none":
+        where = f" on the {backend.upper() if len(backend) == 3 else backend} backend"
+    else:
+        where = ""
+    # Said to the reader, in the reader's words: the timings in the box are one run's (the
+    # box marks them), and theirs will differ; the box already shows the values, with units.
     text.note = (
-        f"Measured {when}{on}{how}: {{}}. Run the code and it prints your own "
-        "numbers; they vary from machine to machine.",
+        f"These numbers were measured{where}; your run prints its own, which vary from "
+        "machine to machine.",
         values,
     )
     return text

@@ -148,6 +148,8 @@ def measured_note(output: str) -> str:
     if not note:
         return ""
     sentence, values = note
+    if "{}" not in sentence:  # the values are in the box, marked: the note does not repeat them
+        return f'<p class="executed-book-measured-note"><small>{html.escape(sentence)}</small></p>'
     marked = [measured.html_mark(html.escape(value, quote=False)) for value in values]
     named = ", ".join(marked[:-1]) + (" and " if len(marked) > 1 else "") + marked[-1]
     before, _, after = sentence.partition("{}")
