@@ -242,9 +242,12 @@ class RenderStage:
         docs = self.plan.reading.docs
         # A block named by its place is found by its code, among those not rendered yet.
         unnamed = not block_id and self.plan.reading.snippets == ANYWHERE
-        block = self._unnamed(page, code) if unnamed else self.plan.block(page, block_id)
-        if block is None and self.printing is not None:
-            block = self._printed_fence(page, self.printing, code)
+        if self.printing is not None:  # a fence a block printed, whatever its id or code
+            block: Block | None = self._printed_fence(page, self.printing, code)
+        elif unnamed:
+            block = self._unnamed(page, code)
+        else:
+            block = self.plan.block(page, block_id)
         if block is None and unnamed:
             self._refuse(
                 page,
