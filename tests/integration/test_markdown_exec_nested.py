@@ -97,6 +97,22 @@ def test_the_fences_a_block_prints_run_in_their_globals_get_goldens_and_drift(tm
     assert "Traceback" not in drifted.output
 
 
+def test_a_fence_no_longer_printed_leaves_its_golden_stale(tmp_path):
+    book = nested_book(tmp_path / "book", PRINTS_FENCES)
+    assert book.build("update").returncode == 0
+    source = book.root / "docs" / "nested.md"
+    text = source.read_text()
+    second = text.index('print(\'```python exec="on"\\n')  # the line printing the second fence
+    source.write_text(text[:second] + "```\n")
+    checked = book.build("check")
+    assert checked.returncode != 0, checked.output
+    stale = book.root / "goldens" / "nested" / "block-2.printed-2.txt"
+    assert str(stale.relative_to(book.root)) in checked.output, checked.output
+    assert "block-2.printed-1.txt" not in checked.output  # still printed, and the same
+    assert book.build("update").returncode == 0
+    assert not stale.exists() and stale.with_name("block-2.printed-1.txt").exists()
+
+
 SHELL = """\
 # Shell
 
