@@ -69,6 +69,18 @@ def pytest_configure(config) -> None:
 LONGEST_FIRST = ("tests/e2e/test_upgrade.py", "tests/e2e/test_mutation.py")
 
 
+# The engine's suite, as `./book test-engine` selects it (jaxbook.cli.engine_suite.SUITE).
+ENGINE_SUITE = "engine and not needs_book"
+
+
+def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
+    """The engine's suite runs where the engine's wheel alone is installed: only the test files
+    marked `engine` are read, since the others may import JAX or jaxbook at their top."""
+    if config.getoption("markexpr") != ENGINE_SUITE or collection_path.suffix != ".py":
+        return None
+    return "pytest.mark.engine" not in collection_path.read_text()
+
+
 def pytest_collection_modifyitems(config, items) -> None:
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
     root = Path(str(config.rootpath))

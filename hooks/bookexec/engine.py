@@ -48,7 +48,7 @@ from bookexec.execute.runtime import Runtime
 from bookexec.execute.watch import CheckoutWatch
 from bookexec.extension import Extension as Extension  # re-exported: its home in 0.1.0a1
 from bookexec.files import CachePaths, exclusive, killed_holder, not_of_the_book
-from bookexec.goldens import actions, review
+from bookexec.goldens import actions, measured, review
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.normalize import machine_path_rules
@@ -891,8 +891,12 @@ class Build:
         printed, so markup in it is the block's own text, not the engine's leftover."""
         if page not in self.plans:
             return ""
-        # A golden's placeholder for a measured value is the engine's to fill, never shown.
-        outputs = [re.sub(r"⟦\w+⟧", "", output) for _, output, _ in self.results(page)[0]]
+        # A measured value's mark is the engine's (the page shows its digits alone); a golden's
+        # bare placeholder is the engine's to fill, never shown.
+        outputs = [
+            measured.PRINTED.sub(lambda m: m[2] or "", output)
+            for _, output, _ in self.results(page)[0]
+        ]
         longest = max((len(run) for out in outputs for run in re.findall("`+", out)), default=0)
         fence = "`" * max(3, longest + 1)
         return "".join(f"\n{fence}\n{output}\n{fence}\n" for output in outputs)

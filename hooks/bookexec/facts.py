@@ -10,8 +10,9 @@ A snippet imports this to put a number where the build can check it::
     claim("speedup", ">=", 20)
     record("equations", len(jaxpr.eqns))  # a count: compared exactly
 
-Printing a timing or ratio prints a placeholder such as ``⟦speedup⟧``: the golden keeps the
-placeholder and the page shows the value. Counts print as themselves. The prose quotes any
+Printing a timing or ratio prints its digits marked, such as ``⟦speedup=23.4⟧``: the page
+shows the digits exactly as the code printed them (``23.4``) and the golden keeps the
+placeholder ``⟦speedup⟧``. Counts print as themselves. The prose quotes any
 recorded value with ``{{fact:block-id.name}}``.
 
 This module runs inside the worker; it must stay light, and it imports JAX only if the snippet
@@ -49,7 +50,10 @@ _claims: list[Record] = []
 
 
 class Measured(float):
-    """A float that prints as its placeholder, so noisy digits never reach a golden."""
+    """A float that prints as itself, its digits marked: ``f"{t * 1e3:.2f} ms"`` prints
+    ``⟦name=1.19⟧ ms``. The page shows exactly the digits the code printed (``1.19 ms``) and the
+    golden keeps ``⟦name⟧ ms``, so noisy digits never reach a golden. Scaling by a plain number
+    (a change of unit) keeps the mark; so does a ratio of two measured values."""
 
     name: str
 
@@ -58,13 +62,37 @@ class Measured(float):
         self.name = name
         return self
 
+    def _mark(self, text: str) -> str:
+        return f"⟦{self.name}={text}⟧"
+
     def __str__(self) -> str:
-        return f"⟦{self.name}⟧"
+        return self._mark(float.__repr__(self))
 
     __repr__ = __str__
 
     def __format__(self, spec: str) -> str:
-        return str(self)
+        # float's empty format is str(), which is this class's own: the digits come from repr.
+        return self._mark(float.__format__(self, spec) if spec else float.__repr__(self))
+
+    def _same(self, value: float) -> Measured:
+        return Measured(value, self.name)
+
+    def __mul__(self, other: Any) -> Any:
+        return self._same(float(self) * other) if _number(other) else NotImplemented
+
+    def __rmul__(self, other: Any) -> Any:
+        return self._same(other * float(self)) if _number(other) else NotImplemented
+
+    def __truediv__(self, other: Any) -> Any:
+        return self._same(float(self) / other) if _number(other) else NotImplemented
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return self._same(other / float(self)) if _number(other) else NotImplemented
+
+
+def _number(value: Any) -> bool:
+    """A plain int or float (a Measured one included), the operand a unit change takes."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _refuse_in_builder() -> None:
@@ -86,7 +114,7 @@ def _refuse_in_builder() -> None:
 def record(
     name: str, value: Any, kind: Literal["timing", "ratio"], band: float | None = None
 ) -> Measured:
-    """A timing or a ratio comes back as a `Measured`, which prints as its placeholder."""
+    """A timing or a ratio comes back as a `Measured`, which prints its digits marked."""
 
 
 @overload

@@ -22,7 +22,7 @@ block and show it in the page, and the point is a build that fails.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import markdown_exec
 from markdown import Extension, Markdown
@@ -44,7 +44,11 @@ MESSAGE = (
 )
 
 
-def engine_formatter[F: Callable[..., Any]](formatter: F) -> F:
+# A TypeVar, not `def f[F: ...]`: the engine runs on Python 3.10 (PEP 695 is 3.12's).
+Formatter = TypeVar("Formatter", bound=Callable[..., Any])
+
+
+def engine_formatter(formatter: Formatter) -> Formatter:
     """Mark a fence format function as the engine's, the one the guard lets through."""
     formatter.__dict__[MARKER] = True
     return formatter

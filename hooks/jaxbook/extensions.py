@@ -49,22 +49,25 @@ class ProvenanceNote(Extension):
         """Fix this build's date."""
         self.date = provenance.build_date(build.settings.environ)
 
-    def made(self, build: BuildView, src: str) -> tuple[Provenance, bool] | None:
-        """How this page's outputs were made, and whether they are the goldens' (nothing ran);
-        None for a page with no executed blocks."""
+    def made(
+        self, build: BuildView, src: str
+    ) -> tuple[Provenance, bool, list[provenance.Setup]] | None:
+        """How this page's outputs were made, whether they are the goldens' (nothing ran), and
+        what its blocks ran with; None for a page with no executed blocks."""
         blocks = build.plans.get(src)
         if not blocks:
             return None
         if not build.execute or build.pending(src):
             recorded = provenance.from_goldens(build.golden_dir, blocks)
-            return (recorded, True) if recorded else None
+            return (recorded, True, []) if recorded else None
         try:
             _, run = build.results(src)
         except BookError:  # a cancelled page: the failure is reported at its block
             return None
         if run is None or run.failure:
             return None
-        return Provenance.of(build.versions, run.backend, run.devices), False
+        made = Provenance.of(build.versions, run.backend, run.devices)
+        return made, False, provenance.setups_of(run)
 
     def page_markdown(
         self, build: BuildView, page: Page, markdown: str, config: MkDocsConfig, files: Files
@@ -75,7 +78,8 @@ class ProvenanceNote(Extension):
         if made is None:
             return markdown
         link = provenance.TRUE_PAGE in build.plans
-        return markdown + provenance.note(*made, self.date, src, link=link)
+        said, recorded, setups = made
+        return markdown + provenance.note(said, recorded, self.date, src, link, setups)
 
 
 class Labs(Extension):
@@ -112,7 +116,10 @@ class Labs(Extension):
         if page.title:  # the nav's, before mkdocs-jupyter puts the notebook's heading there
             self.titles[src] = page.title
         made = self.notes.made(build, src)
-        note = provenance.note_html(*made, self.notes.date, src) if made else ""
+        note = ""
+        if made:
+            said, recorded, setups = made
+            note = provenance.note_html(said, recorded, self.notes.date, src, setups)
         source = Path(config.docs_dir) / src
         # The reader's notebook, shipped next to the page, which links to it under its title.
         site_path = notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src)

@@ -41,7 +41,8 @@ from bookexec.files import (
     write_atomic,
 )
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift, Snapshot
-from bookexec.goldens.normalize import PathRule, machine_path_rules, normalize
+from bookexec.goldens.measured import mask
+from bookexec.goldens.normalize import PathRule, machine_path_rules, normalize, snippet_names
 from bookexec.goldens.store import (
     Parsed,
     Provenance,
@@ -152,11 +153,12 @@ def _body(run: BlockRun, rules: list[PathRule]) -> tuple[str, str]:
         # Without the block's page line, which moves with the prose: a record follows the code.
         why = (run.failure or "").removeprefix(f"{run.block.where}: ")
         return "failed", encode_output(normalize(f"{why}\n", rules))
+    printed = snippet_names(normalize(run.output, rules), [run.block.snippet])
     if run.failure:
         return "failed", encode_output(
-            normalize(normalize(run.output, rules) + _error_text(run.raw, run.block), rules)
+            mask(normalize(printed + _error_text(run.raw, run.block), rules))
         )
-    return "ok", golden_body(normalize(run.output, rules), run.facts, run.claims)
+    return "ok", golden_body(printed, run.facts, run.claims)
 
 
 # How this book reads its pages, as its mkdocs.yml sets it: a checkout without one (a test's

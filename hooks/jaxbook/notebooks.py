@@ -12,8 +12,8 @@ The notebook must run top to bottom in a fresh Jupyter kernel with nothing from 
   when the kernel lacks it, and makes a cell show what it prints, as a block does.
 - A chapter whose shown code still imports `bookexec` (not converted to hidden lines yet) gets
   the older set-up instead: a cell that writes `bookexec.facts`, and `bookexec.goldens.measured`
-  which formats its values, from their source into a temporary folder. There a measured value
-  prints as itself (`3.2 ms`), where the book's golden keeps a placeholder (`⟦t_jit⟧`).
+  from their source into a temporary folder. There a measured value prints as plain Python
+  prints it, where the book's golden keeps a placeholder (`⟦t_jit⟧`).
 - A block that must raise (`raises=...`) gets the cell tag `raises-exception`: Jupyter and
   nbclient then show the traceback and go on to the next cell.
 - A `fresh="true"` block runs in the book in a new interpreter with nothing imported, because
@@ -110,25 +110,9 @@ _CHAPTER_LINK = re.compile(r"\]\((?P<page>[\w-]+)\.md(?P<anchor>#[^)\s]*)?\)")
 # Appended to facts.py in the notebook: print measured values, and not the golden's placeholders.
 _SHOW_VALUES = """
 
-# Added by the notebook's setup: a measured value prints as itself, formatted as the book shows
-# it, instead of the placeholder the book's golden keeps.
-_record = record
-
-
-def record(name, value, kind="exact", band=None):
-    result = _record(name, value, kind=kind, band=band)
-    if isinstance(result, Measured):
-        result.kind = kind
-    return result
-
-
-def _shown(self):
-    from bookexec.goldens.measured import Fact
-
-    return Fact(self.name, self.kind, float(self)).shown()
-
-
-Measured.__str__ = Measured.__repr__ = _shown
+# Added by the notebook's setup: a measured value prints as itself, exactly as plain Python
+# prints the number, without the mark the book's golden masks.
+Measured._mark = lambda self, text: text
 """
 
 _SETUP = """\

@@ -1,4 +1,5 @@
-"""How a page's outputs were made, said on the page: versions, backend, devices, build date.
+"""How a page's outputs were made, said on the page in a reader's words: the JAX and Python its
+code ran with, on which backend and how many devices (each block's, as its process said), when.
 
 The note is markdown appended to every page with executed blocks. Everything in it is
 deterministic for a given environment except the date, which sits alone in an element of
@@ -9,15 +10,18 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 from bookexec.discover.blocks import Block
+from bookexec.execute.model import PageRun
 from bookexec.goldens.store import Provenance, golden_path, read_versions
 
 DATE_CLASS = "executed-book-build-date"
 TRUE_PAGE = "how-it-stays-true.md"
+TITLE = "About these outputs"
 
 
 def build_date(environ: Mapping[str, str]) -> str:
@@ -35,28 +39,60 @@ def from_goldens(golden_dir: Path, blocks: Iterable[Block]) -> Provenance | None
     return read_versions(golden_dir) or unknown
 
 
-def note(made: Provenance, recorded: bool, date: str, page: str, link: bool = True) -> str:
-    """The admonition closing the page, in markdown (so MkDocs checks its link).
+@dataclass(frozen=True)
+class Setup:
+    """A backend and device count some of the page's blocks ran with, and those blocks (their
+    anchor's id and the file name their box shows), in page order."""
 
-    `recorded`: nothing ran (BOOK_EXEC=off), the outputs are the goldens'. It links to the
-    page explaining the goldens when the book has one (`link`).
+    backend: str
+    devices: int
+    blocks: tuple[tuple[str, str], ...] = ()
+
+
+def setups_of(run: PageRun) -> list[Setup]:
+    """What the page's blocks ran with, as their own processes said: the page's session first,
+    then each other (a `fresh` block's new process asking for other devices)."""
+    return [
+        Setup(
+            backend, devices, tuple((r.block.id, PurePosixPath(r.block.snippet).name) for r in runs)
+        )
+        for backend, devices, runs in run.setups()
+    ]
+
+
+def note(
+    made: Provenance,
+    recorded: bool,
+    date: str,
+    page: str,
+    link: bool = True,
+    setups: Sequence[Setup] = (),
+) -> str:
+    """The admonition closing the page, in markdown (so MkDocs checks its links).
+
+    `recorded`: nothing ran (BOOK_EXEC=off), the outputs are the goldens'. `setups`: what the
+    blocks ran with, when more than the page's one (`setups_of`). It links to the page
+    explaining the checks when the book has one (`link`).
     """
     more = ""
     if link and page != TRUE_PAGE:
         more = f" [How this book stays true]({_relative_link(page)})."
-    title = '!!! info executed-book-provenance "How this page was made"'
-    return f"\n\n{title}\n\n    {_body(made, recorded, date)}{more}\n"
+    title = f'!!! info executed-book-provenance "{TITLE}"'
+    return f"\n\n{title}\n\n    {_body(made, recorded, date, setups)}{more}\n"
 
 
-def note_html(made: Provenance, recorded: bool, date: str, page: str) -> str:
+def note_html(
+    made: Provenance, recorded: bool, date: str, page: str, setups: Sequence[Setup] = ()
+) -> str:
     """The same note as HTML, for a lab: mkdocs-jupyter renders notebooks, not admonitions."""
-    text = html.escape(_body(made, recorded, date), quote=False)
+    text = html.escape(_body(made, recorded, date, setups), quote=False)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    text = re.sub(r"\[([^\]]+)\]\((#[\w-]+)\)", r'<a href="\2">\1</a>', text)
     text = text.replace(html.escape(_when(date), quote=False), _when(date))
     link = "../" * (page.count("/") + 1) + PurePosixPath(TRUE_PAGE).stem + "/"
     return (
         '<div class="admonition info executed-book-provenance">'
-        '<p class="admonition-title">How this page was made</p>'
+        f'<p class="admonition-title">{TITLE}</p>'
         f'<p>{text} <a href="{link}">How this book stays true</a>.</p></div>'
     )
 
@@ -65,25 +101,38 @@ def _when(date: str) -> str:
     return f'<time class="{DATE_CLASS}" datetime="{date}">{date}</time>'
 
 
-def _body(made: Provenance, recorded: bool, date: str) -> str:
+def _backend(name: str) -> str:
+    """A backend as people write it: CPU, GPU, TPU."""
+    return name.upper() if name in ("cpu", "gpu", "tpu") else name
+
+
+def _on(backend: str, devices: int) -> str:
+    if backend == "none":  # the code never started JAX: no backend to name
+        return ""
+    count = f"{devices} device" + ("" if devices == 1 else "s")
+    return f" on the {_backend(backend)} backend with {count}"
+
+
+def _body(made: Provenance, recorded: bool, date: str, setups: Sequence[Setup] = ()) -> str:
     when = _when(date)
     jax, jaxlib, python = (made.version(name) for name in ("jax", "jaxlib", "python"))
+    versions = f"JAX {jax} (jaxlib {jaxlib}) and Python {python}"
     if recorded:
-        body = (
-            f"Nothing ran when this page was built on {when}: execution was off "
-            "(`BOOK_EXEC=off`), so every output shown is the recorded golden from "
-            "`tests/golden/`. The goldens record JAX "
-            f"{jax}, jaxlib {jaxlib}, Python {python} and the "
-            f"{made.backend} backend; they do not record a device count."
+        on = f" on the {_backend(made.backend)} backend" if made.backend != "none" else ""
+        return (
+            f"These outputs were recorded earlier, with {versions}{on}; this copy of the page "
+            f"shows them without running its code again ({when})."
         )
-    else:
-        devices = f"{made.devices} device" + ("" if made.devices == 1 else "s")
-        body = (
-            f"Every output on this page is what its code printed when the page was "
-            f"built on {when}, under JAX {jax}, jaxlib {jaxlib} and Python "
-            f"{python}, on the {made.backend} backend with {devices}."
-        )
-    return body
+    body = f"The outputs on this page come from running its code on {when} with {versions}"
+    if not setups:
+        return body + _on(made.backend, made.devices) + "."
+    first, *others = setups
+    body += _on(first.backend, first.devices)
+    for other in others:
+        boxes = [f"[{name}](#block-{ident})" for ident, name in other.blocks]
+        named = ", ".join(boxes[:-1]) + (" and " if len(boxes) > 1 else "") + boxes[-1]
+        body += f"; {named} ran in a new process{_on(other.backend, other.devices)}"
+    return body + "."
 
 
 def _relative_link(page: str) -> str:

@@ -32,7 +32,7 @@ for n in LENGTHS:
             )
         t = t_compile[name, n]
         t = record(f"compile_{name}_{n}", float(t), kind="timing")  # hidden
-        print(f"N={n:<4} {name:<5} compile {t:.3g}")
+        print(f"N={n:<4} {name:<5} compile {t:.2f} s")
 
 # hidden: begin
 figure(

@@ -71,8 +71,8 @@ for name in ("for", "scan"):
 for n in NS:
     for name in ("for", "scan"):
         line = f"N={n:<4} {name:<5} {eqns[name, n]:>4} eqns"
-        line += f"   trace {t_trace[name, n]:.3g}"
-        print(f"{line}   compile {t_compile[name, n]:.3g}")
+        line += f"   trace {t_trace[name, n] * 1e3:.1f} ms"
+        print(f"{line}   compile {t_compile[name, n] * 1e3:,.0f} ms")
 
 per_step = eqns["for", 10] // 10
 record("eqns_per_step", per_step)  # hidden

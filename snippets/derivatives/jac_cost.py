@@ -58,5 +58,5 @@ claim(
     says="on the tall map jacfwd is at least 20 times faster",
 )
 # hidden: end
-print(f"wide map: jacrev {wide_ratio:.3g} times faster;", end=" ")
-print(f"tall map: jacfwd {tall_ratio:.3g} times faster")
+print(f"wide map: jacrev {wide_ratio:.0f} times faster;", end=" ")
+print(f"tall map: jacfwd {tall_ratio:.0f} times faster")

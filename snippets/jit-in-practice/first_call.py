@@ -31,6 +31,6 @@ claim(
 )
 # hidden: end
 print(
-    f"first call {t_first:.3g}, later calls {t_steady:.3g}: {ratio:.3g} "
-    "times as long"
+    f"first call {t_first * 1e3:.0f} ms, "
+    f"later calls {t_steady * 1e6:.0f} µs: {ratio:,.0f} times as long"
 )

@@ -34,6 +34,6 @@ claim(
 )
 # hidden: end
 print(
-    f"without waiting {t_dispatch:.3g}, waiting {t_done:.3g}: {ratio:.3g} "
-    "times longer"
+    f"without waiting {t_dispatch * 1e6:.0f} µs, "
+    f"waiting {t_done * 1e3:.0f} ms: {ratio:,.0f} times longer"
 )

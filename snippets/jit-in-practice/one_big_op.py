@@ -37,7 +37,7 @@ ratio = record("ratio", ratio, kind="ratio")
 noise = record("noise", noise, kind="ratio")
 # hidden: end
 print(
-    f"one 1000 by 1000 product: eager {t_eager:.3g}, jitted {t_jit:.3g}, a "
-    f"ratio of {ratio:.3g}"
+    f"one 1000 by 1000 product: eager {t_eager * 1e3:.1f} ms, "
+    f"jitted {t_jit * 1e3:.1f} ms, a ratio of {ratio:.2f}"
 )
-print(f"the eager product timed again: a ratio of {noise:.3g}")
+print(f"the eager product timed again: a ratio of {noise:.2f}")

@@ -49,8 +49,11 @@ claim(
 )
 # hidden: end
 print(
-    f"from cold: eager {cold['eager']:.3g}, jit + one call {cold['jit']:.3g}"
+    f"from cold: eager {cold['eager'] * 1e3:.0f} ms, "
+    f"jit + one call {cold['jit'] * 1e3:.0f} ms"
 )
 print(f"  eager took {cold_ratio:.3g} times as long")
-print(f"eager with its programs already compiled: {warm['eager']:.3g}")
-print(f"  jit + one call from cold took {warm_ratio:.3g} times as long")
+print(
+    f"eager with its programs already compiled: {warm['eager'] * 1e6:.0f} µs"
+)
+print(f"  jit + one call from cold took {warm_ratio:,.0f} times as long")

@@ -47,8 +47,8 @@ def compare(steps):
     t = {name: t[f"{name}_{steps}"] for name in runs}
     # hidden: end
     print(
-        f"{steps} passes from cold: eager {t['eager']:.3g}, jit "
-        f"{t['jit']:.3g}, jit of the scan {t['scan']:.3g}"
+        f"{steps} passes from cold: eager {t['eager'] * 1e3:.0f} ms, jit "
+        f"{t['jit'] * 1e3:.0f} ms, jit of the scan {t['scan'] * 1e3:.0f} ms"
     )
     jit_over_eager = t["jit"] / t["eager"]
     # hidden: begin

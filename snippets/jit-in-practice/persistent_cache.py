@@ -57,8 +57,8 @@ claim(
 )
 # hidden: end
 print(
-    f"compile with an empty cache {t_cold:.3g}, from the cache "
-    f"{t_warm:.3g}:",
+    f"compile with an empty cache {t_cold * 1e3:.0f} ms, from the cache "
+    f"{t_warm * 1e3:.0f} ms:",
     end=" ",
 )
 print(f"{speedup:.3g} times faster")

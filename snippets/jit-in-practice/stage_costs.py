@@ -49,9 +49,9 @@ claim(
 record("compile_over_trace", stage["compile"] / stage["trace"], kind="ratio")
 # hidden: end
 for name, took in stage.items():
-    print(f"{name:8} {took:.3g}")
-print(f"run      {t_run:.3g}")
+    print(f"{name:8} {took * 1e3:.1f} ms")
+print(f"run      {t_run * 1e6:.1f} µs")
 print(
-    f"trace, lower and compile together took {first:.3g} times as long as "
+    f"trace, lower and compile together took {first:,.0f} times as long as "
     "one run"
 )

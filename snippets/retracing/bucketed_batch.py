@@ -20,6 +20,6 @@ t_bucketed = record("bucketed", t_bucketed, kind="timing")  # hidden
 record("traces", len(traced))  # hidden
 print("buckets:", sorted({next_power_of_two(int(n)) for n in sizes}))
 print(
-    f"{len(batches)} steps, {len(traced)} traces, {t_bucketed:.3g} per run"
+    f"{len(batches)} steps, {len(traced)} traces, {t_bucketed:.2f} s per run"
 )
 print("traced for batch sizes", traced)

@@ -29,7 +29,7 @@ t_padded = min(
 t_padded = record("padded", t_padded, kind="timing")  # hidden
 record("traces", len(traced))  # hidden
 print(
-    f"{len(batches)} steps, {len(traced)} trace(s), {t_padded:.3g} per run"
+    f"{len(batches)} steps, {len(traced)} trace(s), {t_padded:.2f} s per run"
 )
 
 w_padded = train(pad_fixed)  # the compiled program is cached by now

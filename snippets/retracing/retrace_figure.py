@@ -30,7 +30,7 @@ for k in DISTINCT:
     )
     t = record(f"run_{k}", t, kind="timing")  # hidden
     record(f"traces_{k}", len(traced))  # hidden
-    print(f"{k:2} distinct sizes: {len(traced)} trace(s), {t:.3g} per run")
+    print(f"{k:2} distinct sizes: {len(traced)} trace(s), {t:.2f} s per run")
 
 # hidden: begin
 figure(

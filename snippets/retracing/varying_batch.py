@@ -52,5 +52,7 @@ print("batch sizes:", sizes.tolist())
 t_varying = min(timeit.repeat(lambda: cold_run(as_is), number=1, repeat=2))
 t_varying = record("varying", t_varying, kind="timing")  # hidden
 record("traces", len(traced))  # hidden
-print(f"{len(batches)} steps, {len(traced)} traces, {t_varying:.3g} per run")
+print(
+    f"{len(batches)} steps, {len(traced)} traces, {t_varying:.2f} s per run"
+)
 w_varying = train(as_is)

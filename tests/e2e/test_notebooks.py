@@ -30,7 +30,8 @@ CHAPTERS = sorted(
     if 'exec="on"' in page.read_text() and "\nnotebook: false\n" not in page.read_text()
 )
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-# IPython compiles each cell under a file name of its own; the book under the snippet's path.
+# IPython compiles each cell under a file name of its own; the book's golden names the snippet's
+# file alone.
 _CELL_FILE = re.compile(r"/tmp/ipykernel_\d+/(\d+)\.py|<ipython-input-[\w-]+>")
 _NOTEBOOK_TIMEOUT = 900
 
@@ -66,7 +67,8 @@ def cell_streams(cell, snippet: str, files: dict[str, str] | None = None) -> tup
     files = files or {}
 
     def name(match: re.Match) -> str:
-        return files.get(match[1] or "", snippet)
+        # The golden names a snippet by its file alone, as a reader's saved copy is named.
+        return files.get(match[1] or "", snippet).rsplit("/", 1)[-1]
 
     return tuple(_CELL_FILE.sub(name, _ANSI.sub("", "".join(part))) for part in (out, err))
 

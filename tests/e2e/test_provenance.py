@@ -34,6 +34,10 @@ PAGE = """\
 --8<-- "snippets/counted/count.py"
 ```
 
+```python exec="on" id="eight" fresh="true"
+--8<-- "snippets/counted/eight.py"
+```
+
 ## Census
 
 <!-- bookexec:census -->
@@ -46,6 +50,11 @@ COUNT = (
     "t = timing('noop', lambda: None)\n"
     "print('equations', n)\n"
 )
+
+
+# A block in a new process of its own, asking the CPU backend for eight devices (the page's
+# session asks for none): the note must say what each block ran with (issue 52).
+EIGHT = "import jax\njax.config.update('jax_num_cpu_devices', 8)\nprint(jax.device_count())\n"
 
 
 class Text(HTMLParser):
@@ -86,6 +95,7 @@ def counted(tmp_path_factory):
     site.snippet("counted/jaxpr.py", JAXPR)
     site.snippet("counted/raises.py", "1 / 0\n")
     site.snippet("counted/count.py", COUNT)
+    site.snippet("counted/eight.py", EIGHT)
     result = site.build("update", SOURCE_DATE_EPOCH="1700000000")
     assert result.returncode == 0, result.output
     site_dir = root / "site"
@@ -98,12 +108,18 @@ def test_an_executed_page_names_versions_backend_devices_and_date(counted):
     html = pages["counted"]
     note = text_of(html, "executed-book-provenance")
     py = sys.version_info
-    assert f"JAX {version('jax')}, jaxlib {version('jaxlib')} and Python {py.major}.{py.minor}" in (
-        note
-    )
-    devices = jax.device_count()
+    versions = f"JAX {version('jax')} (jaxlib {version('jaxlib')}) and Python {py.major}.{py.minor}"
+    assert versions in note
+    devices, backend = jax.device_count(), jax.default_backend()
     plural = "" if devices == 1 else "s"
-    assert f"on the {jax.default_backend()} backend with {devices} device{plural}" in note
+    assert f"on the {backend.upper()} backend with {devices} device{plural}" in note
+    # Said to a reader: nothing of how the site is made.
+    assert "About these outputs" in note
+    for word in ("build", "golden", "this machine", "How this page was made"):
+        assert word not in note.replace("How this book stays true", ""), (word, note)
+    if backend == "cpu":  # the fresh block's own process had eight devices; the note says so
+        assert "eight.py ran in a new process on the CPU backend with 8 devices." in note
+        assert '<a href="#block-eight">eight.py</a>' in html
     # The date sits alone in its own element, so a determinism check can leave it out.
     assert re.search(
         r'<time class="executed-book-build-date" datetime="2023-11-14">2023-11-14</time>', html
@@ -115,7 +131,7 @@ def test_an_executed_page_names_versions_backend_devices_and_date(counted):
     row = re.search(r"<td>.*?Counted.*?</td>((?:\s*<td[^>]*>\d+</td>){5})", html, re.S)
     assert row, html
     numbers = [int(n) for n in re.findall(r">(\d+)</td>", row[1])]
-    assert numbers == [3, 1, 1, 1, 1]  # blocks, timings, counts, errors, jaxprs
+    assert numbers == [4, 1, 1, 1, 1]  # blocks, timings, counts, errors, jaxprs
     table = re.search(r"<table.*?</table>", html, re.S)[0]
     assert "Plain" not in table and table.count("<tr>") == 3  # header, the page, the total
 
@@ -126,15 +142,15 @@ def test_with_execution_off_the_page_says_its_outputs_are_recorded(counted):
     assert result.returncode == 0, result.output
     html = (counted.root / "site" / "counted" / "index.html").read_text()
     note = text_of(html, "executed-book-provenance")
-    assert "execution was off" in note and "recorded golden" in note
+    assert "recorded earlier" in note and "without running its code again" in note
     versions = (counted.root / "tests" / "golden" / "VERSIONS").read_text()
     recorded_jax = re.search(r"^jax: (.+)$", versions, re.M)[1]
-    assert f"The goldens record JAX {recorded_jax}" in note
-    assert "do not record a device count" in note
+    assert f"with JAX {recorded_jax} (jaxlib" in note
+    assert "device" not in note  # what was not recorded is not claimed
     assert "executed-book-build-date" in html
     # The census is the same under BOOK_EXEC=off: it counts the goldens the page shows.
     numbers = [int(n) for n in re.findall(r'right;">(\d+)</td>', html)][:5]
-    assert numbers == [3, 1, 1, 1, 1]
+    assert numbers == [4, 1, 1, 1, 1]
 
 
 def test_a_page_without_the_marker_is_left_alone():

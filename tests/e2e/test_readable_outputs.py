@@ -351,8 +351,9 @@ def chapters() -> set[str]:
 
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # !relative and such
     nav = yaml.load((REPO / "mkdocs.yml").read_text(), Loader)["nav"]
+    book = next(entry["Book"] for entry in nav if "Book" in entry)  # the reader's tab
     found: set[str] = set()
-    for section in nav:
+    for section in book:
         title, pages = next(iter(section.items()))
         if title == "Appendix":
             return found

@@ -267,7 +267,7 @@ def test_each_executed_page_says_how_it_was_made(built_book, served, new_page):
             f"JAX {version('jax')}",
             f"jaxlib {version('jaxlib')}",
             "Python 3.",
-            f"on the {jax.default_backend()} backend with {devices} device"
+            f"on the {jax.default_backend().upper()} backend with {devices} device"
             + ("" if devices == 1 else "s"),
         ):
             assert said in text, (path, said, text)

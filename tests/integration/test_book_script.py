@@ -33,6 +33,7 @@ COMMANDS = [  # issue 28's list, and the test helper jax-venv
     "update",
     "review",
     "test",
+    "test-engine",
     "bench",
     "stress",
     "jax-changes",
@@ -130,8 +131,14 @@ def test_test_installs_the_test_tools_and_serve_then_reuses_them(checkout, tmp_p
     assert "test tools (pytest, Playwright" in result.stdout
     # Two processes, a file each; --yes is the script's, not pytest's.
     assert calls[-1] == "python -m pytest -n 5 --dist loadfile -x"
-    # Lint, then the type checker over hooks/ (pyproject's [tool.mypy]), then the suite.
-    assert calls[-4:-1] == ["ruff check .", "ruff format --check .", "mypy "]
+    # Lint, then the type checker over hooks/ (pyproject's [tool.mypy]) and over the engine as
+    # Python 3.10 reads it (the oldest it runs on), then the suite.
+    assert calls[-5:-1] == [
+        "ruff check .",
+        "ruff format --check .",
+        "mypy ",
+        "mypy --python-version 3.10 hooks/bookexec",
+    ]
     log.unlink()
     assert run(checkout, "serve").returncode == 0  # the test set includes the serve set
     assert log.read_text().splitlines() == ["mkdocs serve --dirty"]
@@ -274,6 +281,7 @@ def test_the_top_help_lists_every_command(checkout):
         (["stress", "0"], "stress takes a number of runs (default 3), not '0'"),
         (["jax-venv"], "the following arguments are required: X.Y.Z"),
         (["setup", "--tests"], "unrecognized arguments: --tests"),
+        (["test-engine", "3.9"], "test-engine takes Python versions among 3.10, 3.11, 3.12, "),
     ],
 )
 def test_a_usage_error_exits_2_names_what_is_wrong_and_runs_nothing(

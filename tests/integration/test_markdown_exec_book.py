@@ -19,7 +19,7 @@ import pytest
 
 from conftest import REPO, Site
 
-pytestmark = pytest.mark.build
+pytestmark = [pytest.mark.build, pytest.mark.engine]
 
 FIXTURE = REPO / "tests" / "sites" / "mdexec"
 PAGES = {"index.md": "index.html", "sessions.md": "sessions/index.html"}

@@ -17,7 +17,7 @@ import pytest
 from bookexec.goldens.store import decode_output
 from conftest import REPO, Site
 
-pytestmark = pytest.mark.build
+pytestmark = [pytest.mark.build, pytest.mark.engine]
 
 NESTED = """\
 # Nested

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import REPO, Site
 
-pytestmark = pytest.mark.build
+pytestmark = [pytest.mark.build, pytest.mark.engine]
 
 FIXTURE = REPO / "tests" / "sites" / "plain"
 

@@ -8,9 +8,12 @@ import os
 import threading
 from pathlib import Path
 
+import pytest
 from mkdocs.livereload import LiveReloadServer
 
 from bookexec.serve import answer
+
+pytestmark = pytest.mark.engine
 
 
 def unstarted(root: Path) -> LiveReloadServer:

@@ -16,6 +16,8 @@ from bookexec.discover.options import MARKDOWN_EXEC
 from bookexec.errors import BookError
 from bookexec.privacy import Masker
 
+pytestmark = pytest.mark.engine
+
 
 @pytest.fixture
 def root(tmp_path):
@@ -265,6 +267,7 @@ def test_a_fresh_value_is_checked_with_the_same_rule(root):
     assert is_fresh(block)
 
 
+@pytest.mark.needs_book
 def test_option_names_have_one_home():
     """The scan accepts and a lab cell takes the names options.py lists (the fence lays a block
     out from the display options alone: it hands markdown-exec none of them)."""
@@ -318,6 +321,7 @@ def test_one_reading_of_yes_and_no(word):
             settings._cache(word)
 
 
+@pytest.mark.needs_book
 @pytest.mark.parametrize("answer,agreed", [("y", True), ("Yes", True), ("", False), ("n", False)])
 def test_the_chromium_prompt_reads_the_book_s_yes(answer, agreed, monkeypatch):
     from jaxbook.cli import chromium

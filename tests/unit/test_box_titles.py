@@ -3,8 +3,12 @@ the block uses what an earlier block of the page defined; then it says it contin
 
 from __future__ import annotations
 
+import pytest
+
 from bookexec.discover.blocks import Block
 from bookexec.render.fence import box_title, free_names
+
+pytestmark = pytest.mark.engine
 
 
 def block(code: str) -> Block:

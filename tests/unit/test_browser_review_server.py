@@ -18,6 +18,8 @@ from bookexec.goldens.compare import compare
 from bookexec.goldens.report import Report
 from bookexec.serve.browser_review import MAX_BODY, BrowserReview, allowed_origins
 
+pytestmark = pytest.mark.engine
+
 PAGE, BLOCK = "ch.md", "first"
 SITE = "http://127.0.0.1:8123"  # the `mkdocs serve` address the pages come from
 

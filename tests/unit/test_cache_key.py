@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from bookexec.execute.cache import packages_seen
+
+pytestmark = pytest.mark.engine
 
 
 def install(folder, name: str, version: str, requires: tuple[str, ...] = ()) -> None:
@@ -18,6 +22,7 @@ def install(folder, name: str, version: str, requires: tuple[str, ...] = ()) -> 
     (info / "METADATA").write_text("".join(lines))
 
 
+@pytest.mark.needs_book
 def test_the_key_holds_the_runtime_closure_and_not_the_test_tools():
     seen = {entry.split("==")[0].lower() for entry in packages_seen()}
     assert {"jax", "jaxlib", "numpy", "ml-dtypes", "mkdocs"} <= seen
@@ -31,6 +36,7 @@ def test_installing_a_tool_no_block_imports_keeps_the_key(tmp_path, monkeypatch)
     assert packages_seen() == before
 
 
+@pytest.mark.needs_book
 def test_another_version_in_jax_closure_changes_the_key(tmp_path, monkeypatch):
     before = packages_seen()
     install(tmp_path, "ml_dtypes", "99.0")  # what jax needs, upgraded

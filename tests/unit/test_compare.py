@@ -15,6 +15,8 @@ from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift, compare,
 from bookexec.goldens.measured import Fact
 from conftest import REPO
 
+pytestmark = pytest.mark.engine
+
 HOOKS = REPO / "hooks"
 GOLDENS = HOOKS / "bookexec" / "goldens"
 
@@ -143,6 +145,7 @@ def _list_defaults_given_tuples(text: str, where: str) -> list[str]:
     return found
 
 
+@pytest.mark.needs_book
 def test_no_list_is_given_a_tuple_as_its_default():
     """A `list[...]` parameter or field defaulting to `()` lies about its type: a caller that
     appends to it fails only when the default is used."""
@@ -164,6 +167,7 @@ def test_the_tuple_default_check_finds_them():
     assert len(_list_defaults_given_tuples(sample, "sample.py")) == 4
 
 
+@pytest.mark.needs_book
 def test_a_changes_counts_default_is_its_own_list():
     from jaxbook.jax_changes import Change
 

@@ -25,6 +25,8 @@ from bookexec.render.fence import format_python
 from bookexec.settings import Settings
 from conftest import REPO
 
+pytestmark = pytest.mark.engine
+
 PACKAGE = REPO / "hooks" / "bookexec"
 PAGE = "ch.md"
 IDS = ("first", "second", "third")
@@ -408,6 +410,7 @@ def test_cache_paths_have_one_home(tmp_path):
     assert engine.Build(tmp_path, False, FakeRuntime(), executor=FakeExecutor({})).paths == paths
 
 
+@pytest.mark.needs_book
 def test_nav_order_is_read_with_mkdocs_own_loader(tmp_path):
     from jaxbook import census, jax_changes
 
@@ -426,6 +429,7 @@ def test_nav_order_is_read_with_mkdocs_own_loader(tmp_path):
     ]
 
 
+@pytest.mark.needs_book
 def test_other_jax_records_use_the_golden_format():
     from jaxbook import jax_changes
 

@@ -13,12 +13,15 @@ import textwrap
 import typing
 from collections.abc import Mapping, Sequence, Set
 
+import pytest
 from test_engine import IDS, PAGE, FakeExecutor, make_build
 
 import bookexec
 from bookexec.engine import Build
 from bookexec.extension import BuildView, Extension
 from conftest import REPO
+
+pytestmark = pytest.mark.engine
 
 # The view, member by member: a new one is a decision, made here and in the public API.
 MEMBERS = {
@@ -61,6 +64,7 @@ HOOKS = {
 }
 
 
+@pytest.mark.needs_book
 def test_the_view_has_exactly_the_members_the_extensions_use():
     assert typing.get_protocol_members(BuildView) == MEMBERS
     assert bookexec.BuildView is BuildView and "BuildView" in bookexec.__all__
@@ -134,6 +138,7 @@ class Reaching(Extension):
 """
 
 
+@pytest.mark.needs_book
 def test_mypy_refuses_an_extension_reaching_past_the_view(tmp_path):
     """What the view leaves out is out of reach: the runs, and any write."""
     module = tmp_path / "reaching_extension.py"

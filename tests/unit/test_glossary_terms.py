@@ -11,6 +11,8 @@ from bookexec.errors import BookError
 from bookexec.render import glossary
 from conftest import REPO
 
+pytestmark = pytest.mark.engine
+
 GLOSSARY = """\
 # Glossary
 
@@ -24,8 +26,14 @@ GLOSSARY = """\
 **Abstract value** (*aval*)
 :   What JAX knows about a value: dtype and shape. See [the aval](tracers.md#block-aval).
 
-**Key**
+**Key** <!-- forms: keys -->
 :   A PRNG key.
+
+**Bind**
+:   Applying a primitive to operands.
+
+**Export** <!-- forms: exported programs -->
+:   A function traced and lowered, kept to run elsewhere.
 
 **Interpreter, jaxpr**
 :   A function that walks a jaxpr.
@@ -61,7 +69,7 @@ def test_every_entry_of_the_real_glossary_has_a_unique_anchor_and_a_taught_link(
     assert len({entry.slug for entry in entries}) == len(entries)
     by_slug = {entry.slug: entry for entry in entries}
     assert "aval" in by_slug["abstract-value"].names
-    assert by_slug["interpreter-jaxpr"].names == ("jaxpr interpreter",)
+    assert by_slug["interpreter-jaxpr"].names == ("jaxpr interpreter", "jaxpr interpreters")
     assert by_slug["tracer-jit"].names == ()  # code is never matched; a link marks it
     assert by_slug["jaxpr"].taught is not None
     assert all(entry.definition and "See [" not in entry.term for entry in entries)
@@ -83,12 +91,32 @@ def test_only_the_first_use_of_each_term_is_marked():
     assert terms_in("<p>A tracer is a tracer; tracers abound.</p>") == ["tracer"]
 
 
-def test_case_and_plural_forms_match_but_not_inside_a_word():
+def test_case_and_declared_forms_match_but_not_inside_a_word():
     assert terms_in("<p>Keys differ.</p>") == ["Keys"]
     assert terms_in("<p>A keyword, a monkey, re-key and keyed.</p>") == []
-    # "leaves" is as often the verb: an irregular plural is left to an author's link.
+    # "leaves" is as often the verb: a form no entry declares is left to an author's link.
     assert terms_in("<p>It leaves a leaf.</p>") == ["leaf"]
-    assert terms_in("<p>abstract\nvalues</p>") == ["abstract\nvalues"]
+    assert terms_in("<p>abstract\nvalues</p>") == []  # no plural the entry did not declare
+    assert terms_in("<p>abstract\nvalue</p>") == ["abstract\nvalue"]
+
+
+def test_a_word_in_another_sense_gets_no_card():
+    """Issue 52: the linker inflected a term, so a verb or another noun of the same stem got
+    the term's card. Only the term, its aliases and the forms its entry declares mark it."""
+    html = "<p>In Python <code>&amp;</code> binds tighter than <code>==</code>.</p>"
+    assert terms_in(html) == []
+    assert terms_in("<p>A module exports names; a tracer binds.</p>") == ["tracer"]
+    html = "<p>Two exported programs of one function, and a bind.</p>"
+    assert terms_in(html) == ["exported programs", "bind"]
+    entries = {entry.slug: entry for entry in glossary.parse(GLOSSARY)}
+    assert entries["export"].names == ("Export", "exported programs")
+    assert entries["bind"].names == ("Bind",)
+
+
+def test_the_forms_comment_never_reaches_the_glossary_page():
+    page = glossary.anchored(GLOSSARY, glossary.parse(GLOSSARY))
+    assert "forms:" not in page and "<!--" not in page
+    assert '<a id="key" class="executed-book-glossary-anchor"></a>**Key**\n' in page
 
 
 def test_capitals_past_the_first_letter_make_a_name_case_sensitive():

@@ -20,6 +20,8 @@ from bookexec.goldens.store import decode_output, encode_output, parse, read_gol
 from bookexec.render import fence
 from conftest import REPO
 
+pytestmark = pytest.mark.engine
+
 # Everything that could pass for structure or be read as something else, and its pieces.
 HOSTILE_LINES = [
     "---",

@@ -22,6 +22,27 @@ def _nav_section() -> list[str]:
     raise AssertionError(f"mkdocs.yml's nav has no section {SECTION!r}")
 
 
+def test_the_guide_is_a_tab_of_its_own_out_of_the_readers_book_and_search():
+    """Issue 52: the authors' guide is in the site but not among the chapters: the nav has two
+    top-level entries, shown as tabs (the reader's book, the guide), no guide page sits in the
+    reader's, and each guide page keeps out of the reader's search results."""
+    config = yaml.load((REPO / "mkdocs.yml").read_text(), Loader=yaml.BaseLoader)
+    assert "navigation.tabs" in config["theme"]["features"]
+    assert [next(iter(item)) for item in config["nav"]] == ["Book", SECTION]
+
+    def pages(entries: object) -> list[str]:
+        if isinstance(entries, str):
+            return [entries]
+        items = entries.values() if isinstance(entries, dict) else entries
+        return [page for item in items for page in pages(item)]  # type: ignore[union-attr]
+
+    book = pages(config["nav"][0]["Book"])
+    assert "index.md" in book and not [page for page in book if page.startswith("guide/")]
+    for path in sorted(GUIDE.glob("*.md")):
+        front = path.read_text().split("\n---\n", 1)[0]
+        assert re.search(r"^search:\n\s+exclude: true$", front, re.M), path.name
+
+
 def test_the_readme_is_read_in_two_minutes():
     readme = (REPO / "README.md").read_bytes()
     assert len(readme) <= 8 * 1024, f"README.md is {len(readme)} bytes; keep it under 8 KB"

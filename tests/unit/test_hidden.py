@@ -9,6 +9,8 @@ from bookexec.discover.hidden import file_line, numbering, shown
 from bookexec.errors import BookError
 from bookexec.execute.worker import Numbering
 
+pytestmark = pytest.mark.engine
+
 
 def test_a_trailing_mark_hides_its_line_and_the_blank_lines_close_up():
     code = (

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bookexec.render import leftovers
+
+pytestmark = pytest.mark.engine
 
 PAGE = """\
 # Page

@@ -26,6 +26,8 @@ from bookexec.pipeline.plan import Plan
 from bookexec.plugin import BookConfig, DottedPath, Folder
 from bookexec.settings import Settings, bases, read
 
+pytestmark = pytest.mark.engine
+
 MDEXEC = Reading(ANYWHERE, MARKDOWN_EXEC, "docs")
 
 

@@ -9,6 +9,8 @@ import pytest
 from bookexec.goldens import masks
 from bookexec.settings import read
 
+pytestmark = pytest.mark.engine
+
 
 def _rules(*options: dict[str, object]) -> tuple[masks.Mask, ...]:
     return read({"masks": list(options), "default_masks": False}, {}).masks

@@ -13,6 +13,8 @@ from bookexec.goldens.compare import compare
 from bookexec.goldens.measured import Claim, Fact
 from bookexec.pipeline.judge import shown
 
+pytestmark = pytest.mark.engine
+
 
 def timing(name: str, value: float, band: float = 5.0) -> Fact:
     return Fact(name, "timing", value, band)
@@ -146,9 +148,11 @@ def test_timing_excludes_warm_up_and_takes_the_fastest_run():
     value = api.timing("t", uneven, repeat=3, warmup=1)
     assert len(calls) == 4
     assert 0.015 < float(value) < 0.2
-    assert str(value) == "⟦t⟧" and f"{value:.3f}" == "⟦t⟧"
+    assert str(value) == f"⟦t={float(value)!r}⟧" and f"{value:.3f}" == f"⟦t={float(value):.3f}⟧"
+    assert measured.mask(f"{value:.3f}") == "⟦t⟧"
 
 
+@pytest.mark.needs_book
 def test_timing_waits_for_the_result_to_be_ready():
     import jax  # noqa: F401 - timing() blocks through JAX only when the snippet imported it
 
@@ -194,6 +198,7 @@ def test_bad_records_are_refused(call, error):
         call()
 
 
+@pytest.mark.needs_book
 def test_a_zero_dimensional_array_is_an_exact_count():
     import jax.numpy as jnp
 
@@ -306,8 +311,43 @@ def test_an_exact_fact_is_compared_exactly_whatever_its_text_looks_like(tmp_path
 def test_the_note_under_measured_times_claims_no_wait_the_code_did_not_make():
     """A block may time a trace or a compile itself, which waits for nothing: the note under
     its output names the backend, but no block_until_ready that only `facts.timing` makes."""
-    text = shown("compile ⟦t⟧\n", [timing("t", 0.25)], "cpu")
+    text = shown("compile ⟦t=0.25⟧ s\n", [timing("t", 0.25)], "cpu")
     sentence, values = text.note
     assert "on the cpu backend" in sentence
     assert "block_until_ready" not in sentence
-    assert values == (timing("t", 0.25).shown(),)
+    assert values == ("0.25",)
+
+
+def test_a_measured_value_prints_its_own_digits_marked_and_the_golden_masks_them():
+    """Issue 52: the box shows what the code printed, in the format the code chose; only the
+    golden hides the digits, which vary from run to run."""
+    t = api.record("step", 0.00119, kind="timing")
+    printed = f"{t * 1e3:.2f} ms, {t:.3g} s, {1 / t:.0f} per second, {t}"
+    assert printed == "⟦step=1.19⟧ ms, ⟦step=0.00119⟧ s, ⟦step=840⟧ per second, ⟦step=0.00119⟧"
+    assert measured.mask(printed) == "⟦step⟧ ms, ⟦step⟧ s, ⟦step⟧ per second, ⟦step⟧"
+    box = shown(printed + "\n", api_facts(), "cpu")
+    assert box == "1.19 ms, 0.00119 s, 840 per second, 0.00119\n"
+    assert [box[a:b] for a, b in box.measured] == ["1.19", "0.00119", "840", "0.00119"]
+    assert measured.mask("a golden's ⟦step⟧ ms") == "a golden's ⟦step⟧ ms"
+
+
+def api_facts() -> list[Fact]:
+    facts, _ = measured.from_worker(*api.take(), default_band=5.0)
+    return facts
+
+
+def test_a_recorded_output_shows_no_digits_it_did_not_keep():
+    """A page showing its goldens (serve's first builds, BOOK_EXEC=off) has placeholders
+    without the digits or the format the code printed: never the golden's value in the book's
+    units beside the code's own ("948 ms ms")."""
+    box = shown(
+        "first call ⟦first⟧ ms, ⟦n⟧ equations\n", [timing("first", 0.948), count()], "(recorded)"
+    )
+    assert box == "first call … ms, 3 equations\n"
+    assert [box[a:b] for a, b in box.measured] == ["…"]
+    sentence, values = box.note
+    assert values == ("…",) and "filled in when the code runs again" in sentence
+
+
+def count() -> Fact:
+    return Fact("n", "exact", "3")

@@ -8,6 +8,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
+
 from bookexec.goldens.normalize import (
     addresses,
     block_names,
@@ -15,7 +17,10 @@ from bookexec.goldens.normalize import (
     normalize,
     path_rules,
     paths,
+    snippet_names,
 )
+
+pytestmark = pytest.mark.engine
 
 RULES = path_rules(
     root=Path("/work/book"),
@@ -128,6 +133,7 @@ def test_normalize_keeps_line_ends_trailing_spaces_and_blank_lines():
         assert normalize(text, RULES) == text, repr(text)
 
 
+@pytest.mark.needs_book
 def test_real_jaxprs_pass_through_unchanged():
     # A jaxpr of every common shape: literals, params, sub-jaxprs, constvars.
     code = """
@@ -148,6 +154,7 @@ print(jax.make_jaxpr(jax.grad(lambda x: jnp.sum(jnp.sin(x) ** 2)))(jnp.ones(3)))
     assert normalize(jaxprs, machine_path_rules(Path.cwd(), os.environ)) == jaxprs
 
 
+@pytest.mark.needs_book
 def test_jax_changes_normalises_another_interpreter_s_paths_with_the_build_s_own_rules():
     """`./book jax-changes` runs the book under another venv: it asks that interpreter for the
     facts the rules need, and makes the rules as a build makes its own (it kept a copy that
@@ -161,3 +168,18 @@ def test_jax_changes_normalises_another_interpreter_s_paths_with_the_build_s_own
     theirs = machine_path_rules(Path.cwd(), os.environ, facts)
     # The probe's sys.path starts with its own script's folder ('' for -c), never absolute.
     assert theirs == own
+
+
+def test_a_snippets_path_becomes_the_readers_file_name():
+    """Issue 52: a frame or a JAX error names the file a reader saved the shown code in."""
+    snippets = ["snippets/tracers/if_under_jit.py", "snippets/tracers/jit.py"]
+    text = (
+        "tracing the function kink at snippets/tracers/if_under_jit.py:5 for jit\n"
+        '  File "<root>/snippets/tracers/jit.py", line 3, in <module>\n'
+        "other/snippets/tracers/jit.py and snippets/tracers/jit.pyc stay\n"
+    )
+    assert snippet_names(text, snippets) == (
+        "tracing the function kink at if_under_jit.py:5 for jit\n"
+        '  File "jit.py", line 3, in <module>\n'
+        "other/snippets/tracers/jit.py and snippets/tracers/jit.pyc stay\n"
+    )

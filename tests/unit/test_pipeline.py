@@ -36,6 +36,8 @@ from bookexec.render.layout import Look
 from bookexec.settings import Settings
 from conftest import REPO
 
+pytestmark = pytest.mark.engine
+
 GOLDENS = Path("/nowhere/tests/golden")  # never read: the snapshot holds the goldens
 PAGE = "ch.md"
 

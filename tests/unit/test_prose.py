@@ -8,6 +8,8 @@ from bookexec.errors import BookError
 from bookexec.goldens.measured import Fact
 from bookexec.render.prose import parse_reference, render
 
+pytestmark = pytest.mark.engine
+
 FACTS = {
     ("ch.md", "census"): {
         "total": Fact("total", "exact", 312),

@@ -24,6 +24,8 @@ from bookexec.execute.protocol import (
 )
 from conftest import REPO
 
+pytestmark = pytest.mark.engine
+
 MESSAGES = [
     Start(stack_file="/tmp/stack.txt"),
     Start(

@@ -15,8 +15,12 @@ import inspect
 import os
 from pathlib import Path
 
+import pytest
+
 import bookexec
 from conftest import REPO
+
+pytestmark = pytest.mark.engine
 
 SNAPSHOT = REPO / "tests" / "unit" / "public_api.txt"
 HOW = (
@@ -206,6 +210,7 @@ def jaxbook_internals() -> dict[str, set[str]]:
     return {path: modules for path, modules in found.items() if modules}
 
 
+@pytest.mark.needs_book
 def test_the_book_uses_the_engine_through_its_public_api_but_the_listed_exceptions():
     now = jaxbook_internals()
     new = {p: sorted(m - JAXBOOK_INTERNALS.get(p, set())) for p, m in now.items()}
@@ -232,6 +237,7 @@ def test_the_import_check_sees_an_internal_import(tmp_path):
     }
 
 
+@pytest.mark.needs_book
 def test_the_runtime_option_takes_the_public_spelling():
     """`runtime: bookexec.JaxRuntime`, as the adopter's guide writes it, is the same runtime as
     its module path."""

@@ -5,7 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from conftest import REPO
+
+pytestmark = pytest.mark.engine
 
 # Run in a fresh interpreter: the test process may hold children of other tests.
 PROBE = """

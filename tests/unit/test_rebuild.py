@@ -6,6 +6,7 @@ import logging
 import os
 from types import SimpleNamespace
 
+import pytest
 from mkdocs.structure.files import File
 
 from bookexec.pipeline.run import PENDING, digest
@@ -13,6 +14,8 @@ from bookexec.plugin import DirtyNotice
 from bookexec.render import prose
 from bookexec.serve import rebuild
 from bookexec.serve.search import merged_index
+
+pytestmark = pytest.mark.engine
 
 
 def inputs(page: str, text: str = "# Page\n", **digests: str) -> rebuild.Inputs:
@@ -182,6 +185,7 @@ def entries(url, *texts):
     return [{"location": f"{url}#{i}" if i else url, "text": t} for i, t in enumerate(texts)]
 
 
+@pytest.mark.needs_book
 def test_the_search_index_after_a_dirty_build_is_a_full_builds():
     home, one, two, three = (
         entries("", "home"),

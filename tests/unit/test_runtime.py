@@ -5,10 +5,14 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from bookexec.execute.runtime import PythonRuntime, Runtime
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT
 from bookexec.jax.runtime import JaxRuntime
 from conftest import REPO
+
+pytestmark = pytest.mark.engine
 
 
 def test_python_runtime_preloads_nothing_probes_nothing_and_records_python_only():
@@ -28,6 +32,7 @@ def test_python_runtime_classifies_plain_text():
     assert runtime.result_language(jaxpr) == "text"
 
 
+@pytest.mark.needs_book
 def test_jax_runtime_reads_jaxprs_as_programs():
     runtime = JaxRuntime()
     old = "{ lambda ; a:f32[]. let b:f32[] = sin a in (b,) }\n"

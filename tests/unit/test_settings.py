@@ -10,6 +10,8 @@ from bookexec import settings
 from bookexec.errors import BookError
 from bookexec.execute.limits import Limits
 
+pytestmark = pytest.mark.engine
+
 OPTIONS = {
     "execute": True,
     "jobs": 3,

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import jinja2
+import pytest
 
 from bookexec.serve.templates import TemplateCache
+
+pytestmark = pytest.mark.engine
 
 
 class Counting(jinja2.Environment):

@@ -71,6 +71,23 @@ def test_mypy_reports_no_error_in_hooks():
     assert checked.stdout.strip().startswith("Success: no issues found"), checked.stdout
 
 
+def test_mypy_as_python_3_10_reports_no_error_in_the_engine():
+    """The engine runs on Python 3.10 (hooks/pyproject.toml): `./book test` checks it again as
+    3.10 reads it, where typeshed has none of 3.11's and later's names."""
+    checked = mypy("--python-version", "3.10", "hooks/bookexec")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.strip().startswith("Success: no issues found"), checked.stdout
+
+
+def test_the_3_10_check_catches_a_name_python_3_10_lacks(tmp_path):
+    module = tmp_path / "newer_helper.py"
+    module.write_text("from enum import StrEnum\n\n\nclass Kind(StrEnum):\n    A = 'a'\n")
+    assert mypy(str(module)).returncode == 0  # fine as the book's own Python reads it
+    checked = mypy("--python-version", "3.10", str(module))
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert 'Module "enum" has no attribute "StrEnum"' in checked.stdout, checked.stdout
+
+
 def test_the_type_check_catches_an_untyped_function(tmp_path):
     """The configuration above can fail: a function without annotations is an error."""
     module = tmp_path / "untyped_helper.py"

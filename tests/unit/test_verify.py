@@ -3,8 +3,12 @@ a mark in any case still opens a box."""
 
 from __future__ import annotations
 
+import pytest
+
 from bookexec.render.layout import OUTPUT_ATTR, SOURCE_ATTR
 from bookexec.render.verify import boxes_of, problems
+
+pytestmark = pytest.mark.engine
 
 
 def test_a_page_without_any_box_mark_has_no_box():

@@ -11,11 +11,15 @@ import logging
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from pygments.lexers import find_lexer_class_by_name
 from pygments.util import ClassNotFound
 
 from bookexec.errors import BookError
+
+# A TypeVar, not `def f[T: float]`: the engine runs on Python 3.10 (PEP 695 is 3.12's).
+Number = TypeVar("Number", bound=float)
 
 # markdown-exec's `_to_bool` (markdown_exec/_internal/main.py): these, in any case, are false,
 # and every other value ("y", "TRUE", "please") is true.
@@ -313,14 +317,14 @@ def check_lines(options: Mapping[str, str], where: str, code: str) -> None:
         )
 
 
-def parse_number[T: float](
+def parse_number(
     environ: Mapping[str, str],
     name: str,
-    kind: Callable[[str], T],
-    ok: Callable[[T], bool],
-    default: T,
+    kind: Callable[[str], Number],
+    ok: Callable[[Number], bool],
+    default: Number,
     unit: str,
-) -> T:
+) -> Number:
     """The variable `name` read as `kind` (the default when unset), or a BookError naming it
     when it is not `unit` (`ok` says which values are)."""
     text = environ.get(name, "").strip()

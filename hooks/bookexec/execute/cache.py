@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import Distribution, distributions, packages_distributions
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bookexec.discover.blocks import Block
 from bookexec.escapes import UNSAFE
@@ -401,7 +401,11 @@ def _small(value: object) -> bool:
     )
 
 
-def _kind[T](value: object, kind: type[T], name: str) -> T:
+# A TypeVar, not `def f[T]`: the engine runs on Python 3.10 (PEP 695 is 3.12's).
+Kind = TypeVar("Kind")
+
+
+def _kind(value: object, kind: type[Kind], name: str) -> Kind:
     if not isinstance(value, kind):
         raise ValueError(f"{name} must be {kind.__name__}, not {_clipped(value)}")
     return value

@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TypeVar
 
 from bookexec import privacy
 from bookexec.discover import hidden
@@ -34,6 +35,9 @@ from bookexec.execute.limits import (
 )
 from bookexec.execute.protocol import BlockResult, Finished
 from bookexec.execute.runtime import Runtime
+
+# A TypeVar, not `def f[M]`: the engine runs on Python 3.10 (PEP 695 is 3.12's).
+Received = TypeVar("Received")
 
 _STARTUP_TIMEOUT = 120.0
 WORKER_MARK = "BOOKEXEC_WORKER"
@@ -146,9 +150,9 @@ class Worker:
         except (OSError, ValueError):  # another thread's stop() killed it and closed the pipe
             raise WorkerFailed(f"worker was stopped while {doing}") from None
 
-    def _receive[M](
-        self, kind: type[M], timeout: float, doing: str, block: Block | None = None
-    ) -> M:
+    def _receive(
+        self, kind: type[Received], timeout: float, doing: str, block: Block | None = None
+    ) -> Received:
         try:
             if self._wait_for_message(timeout):
                 message = protocol.receive(self.conn)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from bookexec.discover.blocks import Block
 from bookexec.discover.options import (
@@ -91,14 +92,18 @@ def memory_fix(block: Block, limits: Limits) -> str:
 OUT_OF_MEMORY = ("RESOURCE_EXHAUSTED", "Out of memory", "std::bad_alloc", "Cannot allocate memory")
 
 
-def _number[N: float](
+# A TypeVar, not `def f[N: float]`: the engine runs on Python 3.10 (PEP 695 is 3.12's).
+Number = TypeVar("Number", bound=float)
+
+
+def _number(
     environ: Mapping[str, str],
     name: str,
-    kind: Callable[[str], N],
-    default: N,
+    kind: Callable[[str], Number],
+    default: Number,
     unit: str,
     most: int,
-) -> N:
+) -> Number:
     return parse_number(
         environ,
         name,

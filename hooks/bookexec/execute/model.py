@@ -27,6 +27,9 @@ class BlockRun:
     # The code it ran with beyond its own: [module, its files or folders, their fingerprint]
     # for each top-level module outside the standard library (`execute.cache.InstalledCode`).
     installed: list[list[Any]] = field(default_factory=list)
+    # The backend and device count this block ran with, where its own process said so (a
+    # `fresh` block's, or a cached block's entry); None: the page's (`PageRun.backend`).
+    setup: tuple[str, int] | None = field(default=None, compare=False)
     # The worker's own result (masked too), for a caller that records an error as it was
     # raised (`bookexec.book.jax_changes`); None when cached or when the worker failed.
     raw: BlockResult | None = field(default=None, compare=False, repr=False)
@@ -40,6 +43,14 @@ class PageRun:
     blocks: list[BlockRun] = field(default_factory=list)
     backend: str = "none"
     devices: int = 0  # how many devices the backend had; reported after the last block
+
+    def setups(self) -> list[tuple[str, int, list[BlockRun]]]:
+        """Each backend and device count the page's blocks ran with, and the blocks that ran
+        with it; the page's own first."""
+        found: dict[tuple[str, int], list[BlockRun]] = {(self.backend, self.devices): []}
+        for run in self.blocks:
+            found.setdefault(run.setup or (self.backend, self.devices), []).append(run)
+        return [(backend, devices, runs) for (backend, devices), runs in found.items() if runs]
 
     @property
     def failure(self) -> str | None:

@@ -15,7 +15,7 @@ modules an import adds, or that runs in a fresh interpreter, must see what a fre
 from __future__ import annotations
 
 import marshal
-from enum import StrEnum
+from enum import Enum
 
 # os's functions as the worker started: a block may replace `os.read` or `os.write` with a mock.
 from os import close as _close
@@ -28,8 +28,12 @@ from os import write as _write
 STACK_SIGNAL = 64
 
 
-class BlockStatus(StrEnum):
+class BlockStatus(str, Enum):
     """How a block ended inside the worker."""
+
+    # str() is the value, as a StrEnum's (3.11+; the engine runs on 3.10): the wire format.
+    def __str__(self) -> str:
+        return str(self.value)
 
     OK = "ok"  # ran to its end
     RAISED = "raised"  # raised an exception (SystemExit too); the worker lives on

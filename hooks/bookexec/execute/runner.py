@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,7 +79,7 @@ def waited(run: Future[PageRun]) -> PageRun:
     while True:
         try:
             return run.result(timeout=0.25)
-        except TimeoutError:
+        except FutureTimeout:  # not the builtin TimeoutError on Python 3.10: a class of its own
             if run.done():  # the run itself raised it
                 raise
 
@@ -196,7 +197,9 @@ class Executor:
             return None
         if not self.installed.unchanged(run.installed):
             return None  # what it imported changed since it ran: it runs again
-        self._backends[block.page] = (entry["backend"], entry["devices"])  # checked on load
+        if not is_fresh(block):  # a `fresh` block's process is its own, not the page's
+            self._backends[block.page] = (entry["backend"], entry["devices"])  # checked on load
+        run.setup = (entry["backend"], entry["devices"])
         return run
 
     def changed(self, run: PageRun) -> bool:
@@ -332,7 +335,9 @@ class Executor:
             return hit
         raw, last = self._run_fresh(block)  # neither cached nor in the session: `fresh`
         session.lasts.append(last)
-        return judge(block, raw, self.limits)
+        run = judge(block, raw, self.limits)
+        run.setup = (last.backend, last.devices)  # its own process: maybe not the page's
+        return run
 
     def _session_worker(self, session: _Session, blocks: list[Block]) -> Worker:
         """The page's worker, started again if a block took the last one with it; a worker
@@ -360,10 +365,11 @@ class Executor:
         when none failed."""
         if session.worker is not None and session.worker.alive():
             session.lasts.append(session.worker.finish())
-        if session.lasts:
             result.backend, result.devices = session.lasts[-1].backend, session.lasts[-1].devices
-        else:
+        elif result.page in self._backends or not session.lasts:  # the session's, cached
             result.backend, result.devices = self._backends.get(result.page, NO_BACKEND)
+        else:  # no session ran: a `fresh` block's own, which `BlockRun.setup` says too
+            result.backend, result.devices = session.lasts[-1].backend, session.lasts[-1].devices
         if session.first_failed is None:
             self._save(result, keys)
 
@@ -571,7 +577,8 @@ class Executor:
         written = [run for run, (_, number) in zip(result.blocks, names, strict=True) if not number]
         for run, key in zip(written, keys, strict=True):
             if not run.cached and run.block.id not in printers:
-                self.cache.save(run.block, key, cache_entry(run, result.backend, result.devices))
+                setup = run.setup or (result.backend, result.devices)
+                self.cache.save(run.block, key, cache_entry(run, *setup))
 
     def _run_fresh(self, block: Block) -> tuple[BlockResult, Finished]:
         """A block that must not see its page's imports runs alone in a new interpreter."""

@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Buffer, Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from bookexec.execute import protocol, reaper
 from bookexec.execute.protocol import BlockError, BlockResult, BlockStatus
@@ -34,6 +34,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import traceback
     from typing import Any
+
+    # Typeshed's name for what `RawIOBase.write` takes (collections.abc.Buffer is 3.12's; the
+    # engine runs on 3.10): mypy alone reads it.
+    from _typeshed import ReadableBuffer
 
     from bookexec.facts import Record
 
@@ -208,7 +212,7 @@ class BinaryStream(io.RawIOBase):
         """Always: it is an output stream."""
         return True
 
-    def write(self, data: Buffer) -> int:
+    def write(self, data: ReadableBuffer) -> int:
         """Decode bytes as UTF-8 into the text stream."""
         data = bytes(data)
         self._text.write(self._decoder.decode(data))
@@ -340,7 +344,8 @@ def shown_text(error: BaseException, hidden_notes: tuple[str, ...] = ()) -> str:
     the notes the runtime hides)."""
     traceback = _traceback_module()
     notes = getattr(error, "__notes__", None)
-    if notes is None or not hidden_notes:
+    # Python 3.10's tracebacks show no notes (they came in 3.11): nothing to hide.
+    if notes is None or not hidden_notes or sys.version_info < (3, 11):
         return "".join(traceback.format_exception_only(error))
     error.__notes__ = [n for n in notes if not any(hidden in n for hidden in hidden_notes)]
     try:
@@ -445,6 +450,11 @@ class Numbering:
         """A traceback frame named by the file's line, if it is the snippet's."""
         if frame.filename != self.snippet or frame.lineno is None:
             return frame
+        if sys.version_info < (3, 11):  # a 3.10 frame has no end line, nor columns
+            line_only: traceback.FrameSummary = _traceback_module().FrameSummary(
+                frame.filename, self.file_line(frame.lineno), frame.name, lookup_line=False
+            )
+            return line_only
         end = frame.end_lineno
         in_file: traceback.FrameSummary = _traceback_module().FrameSummary(
             frame.filename,

@@ -28,6 +28,9 @@ _CLAIM = re.compile(
 )
 _TYPED = re.compile(r"^(?P<name>\w+) = (?P<value>.*) \(exact\)$")
 TOKEN = re.compile(r"⟦(\w+)⟧")
+# A measured value as a block prints it (`bookexec.facts.Measured`): its name and the digits
+# the code printed. The page shows the digits; the golden keeps only the name (`mask`).
+PRINTED = re.compile(r"⟦(\w+)(?:=([^⟦⟧\n]*))?⟧")
 # An exact fact whose text would read back as another kind (it ends like a measured value's
 # line, or like this marker) is stored with this marker after it: the golden says its kind.
 EXACT = " (exact)"
@@ -84,6 +87,12 @@ class Claim:
         right = f"{self.right:g}" if isinstance(self.right, (int, float)) else self.right
         says = f" | the prose says: {self.says}" if self.says else ""
         return f"claim: {self.left} {self.op} {right}{says}"
+
+
+def mask(output: str) -> str:
+    """A block's output as its golden keeps it: each measured value's printed digits taken
+    out, its placeholder left (`⟦name=1.19⟧ ms` becomes `⟦name⟧ ms`)."""
+    return PRINTED.sub(lambda m: f"⟦{m[1]}⟧", output)
 
 
 def seconds(value: float) -> str:

@@ -146,6 +146,19 @@ def paths(text: str, rules: list[PathRule]) -> str:
     return text
 
 
+def snippet_names(text: str, snippets: Iterable[str]) -> str:
+    """Name each of the page's snippet files as a reader's copy is named: the file alone
+    (`snippets/tracers/if_under_jit.py:5` becomes `if_under_jit.py:5`, a `<root>/` before it
+    included). A reader who saves the shown code as that file and runs it sees the same frames
+    and line numbers (the worker numbers the shown lines, `discover.hidden.numbering`)."""
+    for snippet in sorted(set(snippets), key=len, reverse=True):
+        if "/" not in snippet:
+            continue
+        pattern = re.compile(r"(?<![\w./-])(?:<root>/)?" + re.escape(snippet) + r"(?![\w/-])")
+        text = pattern.sub(snippet.rsplit("/", 1)[1], text)
+    return text
+
+
 def normalize(text: str, rules: list[PathRule]) -> str:
     """All normalisers, in order, and nothing else: each line end (a carriage return, a form
     feed, a missing final newline), trailing space and blank line stays as printed, and the

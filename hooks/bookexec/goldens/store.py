@@ -226,8 +226,9 @@ def _unescape(found: re.Match[str]) -> str:
 
 
 def body(output: str, facts: list[Fact], claims: list[Claim]) -> str:
-    """A golden's body: the output as stored, then the recorded values' section."""
-    return encode_output(output) + measured.render(facts, claims)
+    """A golden's body: the output as stored (measured digits masked, `measured.mask`), then
+    the recorded values' section."""
+    return encode_output(measured.mask(output)) + measured.render(facts, claims)
 
 
 @dataclass(frozen=True)

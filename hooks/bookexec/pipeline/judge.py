@@ -18,11 +18,11 @@ from bookexec.execute.progress import outside_mkdocs
 from bookexec.goldens.compare import PLAIN_WORDS, Classifier, Comparison, compare
 from bookexec.goldens.masks import Mask
 from bookexec.goldens.measured import Fact
-from bookexec.goldens.normalize import PathRule, normalize
+from bookexec.goldens.normalize import PathRule, normalize, snippet_names
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, update_command
 from bookexec.pipeline.run import Runs, recorded, run_of
-from bookexec.render.layout import shown_text
+from bookexec.render.layout import UNMEASURED, shown_text
 
 Verdict = tuple[str, Comparison | None, Failure | None]  # shown output, comparison, failure
 
@@ -34,7 +34,7 @@ def serve_log() -> logging.Logger:
 
 
 def shown(output: str, facts: list[Fact], backend: str) -> str:
-    """What the page shows: the output with measured values in place of their placeholders
+    """What the page shows: the output with each measured value as the code printed it
     (a `Shown`, which knows where they are, so the page marks them). Where the output holds
     one, its `note` labels them as the book's measurement, under the output box and not in
     it: nothing the reader runs prints it (issue 53)."""
@@ -42,13 +42,16 @@ def shown(output: str, facts: list[Fact], backend: str) -> str:
     if not text.measured:
         return text
     values = tuple(dict.fromkeys(text[start:end] for start, end in text.measured))
+    if values == (UNMEASURED,):  # a recorded output: its digits are not kept (`measured.mask`)
+        text.note = ("The measured values, {}, are filled in when the code runs again.", values)
+        return text
     when = "when these outputs were recorded" if backend == "(recorded)" else "for this page"
     on = f" on the {backend} backend" if backend not in ("none", "(recorded)") else ""
     how = " (the fastest of several runs)" if any(f.kind == "timing" for f in facts) else ""
     # Said to the reader: the box shows the page's own measurement, not what their run prints.
     text.note = (
         f"Measured {when}{on}{how}: {{}}. Run the code and it prints your own "
-        "numbers, in its own format; they vary from machine to machine.",
+        "numbers; they vary from machine to machine.",
         values,
     )
     return text
@@ -128,7 +131,8 @@ class Judge:
                 page, block.id, block.snippet, run.failure, run.after, docs=block.docs
             )
         else:
-            body = normalize(run.output, self.rules)
+            snippets = [r.block.snippet for r in page_run.blocks]
+            body = snippet_names(normalize(run.output, self.rules), snippets)
             comparison = compare(
                 self.golden_dir,
                 page,

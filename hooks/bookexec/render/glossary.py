@@ -2,8 +2,12 @@
 
 The glossary is a Markdown definition list, one entry per term:
 
-    **Term** (*alias*, Expansion)
+    **Term** (*alias*, Expansion) <!-- forms: terms -->
     :   The definition. See [where it is taught](chapter.md#block-id).
+
+The words that mark an entry are its term, each alias, and the forms its entry declares in the
+comment (a plural, say), exactly as written: a word is never inflected for it, so a verb or
+a noun of another sense ("binds" for **Bind**, "exports" for **Export**) is no use of the term.
 
 Each entry gets an anchor, the slug of its term (`glossary.md#jaxpr`). On every other page the
 first use of each term in prose (not in code, headings, links, admonition titles) becomes a
@@ -34,7 +38,10 @@ CARD = "executed-book-card"
 ASSETS = ("assets/executed-book/glossary.css", "assets/executed-book/glossary.js")
 _PLACEHOLDER = re.compile(r"<!--executed-book-card:([a-z0-9-]+)-->")
 
-_TERM_LINE = re.compile(r"^\*\*(?P<term>[^*]+?)\*\*(?:\s*\((?P<aka>[^()]*)\))?\s*$")
+_TERM_LINE = re.compile(
+    r"^\*\*(?P<term>[^*]+?)\*\*(?:\s*\((?P<aka>[^()]*)\))?(?P<forms>\s*" + r"<!--\s*forms:"
+    r"(?P<words>[^<>]*?)-->)?\s*$"
+)
 _DEFINITION = re.compile(r"^:\s{1,4}(?P<text>.*)$")
 _SEE = re.compile(r"\bSee\s+\[(?P<text>[^\]]+)\]\((?P<target>[^)\s]+)\)")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -127,14 +134,15 @@ class Entry:
     taught: tuple[str, str] | None = None
 
 
-def _names(term: str, aka: str | None) -> tuple[str, ...]:
+def _names(term: str, aka: str | None, forms: str | None = None) -> tuple[str, ...]:
     """The surface forms prose may use: the term, `Interpreter, jaxpr` read as `jaxpr
-    interpreter`, each alias; none with code in it (code is never marked)."""
+    interpreter`, each alias, each form the entry declares; none with code in it (code is
+    never marked)."""
     found = []
     head, comma, tail = term.partition(",")
     head = head.strip()
     found.append(f"{tail.strip()} {head[:1].lower()}{head[1:]}" if comma else term)
-    for alias in (aka or "").split(","):
+    for alias in [*(aka or "").split(","), *(forms or "").split(",")]:
         found.append(alias.strip().strip("*_").strip())
     return tuple(name for name in found if name and "`" not in name)
 
@@ -175,7 +183,7 @@ def parse(text: str, page: str = "glossary.md", docs: str = "docs") -> list[Entr
                 term=term,
                 slug=anchor,
                 line=number + 1,
-                names=_names(term, term_line["aka"]),
+                names=_names(term, term_line["aka"], term_line["words"]),
                 definition=definition,
                 taught=(see["text"], see["target"]) if see else None,
             )
@@ -191,9 +199,12 @@ def anchored(text: str, entries: Iterable[Entry]) -> str:
     entries = list(entries)
     lines = text.splitlines(keepends=True)
     for entry in entries:
+        line = lines[entry.line - 1]
+        found = _TERM_LINE.match(line.rstrip("\n"))
+        if found and found["forms"]:  # the engine's, not the reader's: the comment goes
+            line = line[: found.start("forms")] + line[found.end("forms") :]
         lines[entry.line - 1] = (
-            f'<a id="{entry.slug}" class="executed-book-glossary-anchor"></a>'
-            + lines[entry.line - 1]
+            f'<a id="{entry.slug}" class="executed-book-glossary-anchor"></a>' + line
         )
     if entries:
         first = entries[0].line - 1
@@ -208,17 +219,10 @@ def index_of_terms(entries: Iterable[Entry]) -> str:
 
 
 def _pattern_of(name: str) -> str:
-    """A name as a pattern: any white space between its words, a plural of its last word;
-    case-insensitive unless the name has capitals past its first letter (JVP, PartitionSpec)."""
-    words = name.split()
-    last = words[-1]
-    if re.search(r"[^aeiou]y$", last, re.IGNORECASE):
-        tail = re.escape(last[:-1]) + "(?:y|ies)"
-    elif re.search(r"(?:s|x|z|sh|ch)$", last, re.IGNORECASE):
-        tail = re.escape(last) + "(?:es)?"
-    else:
-        tail = re.escape(last) + "s?"
-    body = r"\s+".join([*(re.escape(word) for word in words[:-1]), tail])
+    """A name as a pattern: any white space between its words, and no other form (a plural is
+    a form the entry declares); case-insensitive unless the name has capitals past its first
+    letter (JVP, PartitionSpec)."""
+    body = r"\s+".join(re.escape(word) for word in name.split())
     exact = any(char.isupper() for char in name[1:])
     return body if exact else f"(?i:{body})"
 
@@ -242,7 +246,7 @@ class Matcher:
         alternatives = "|".join(
             f"(?P<t{i}>{_pattern_of(name)})" for i, (name, _) in enumerate(named)
         )
-        # No mark inside a word: "keys" is a use of "key", "keyword" is not, nor "re-key".
+        # No mark inside a word: "keyword" is no use of "key", nor "re-key".
         self.pattern = re.compile(rf"(?<![\w-])(?:{alternatives or '(?!)'})(?![\w-])")
 
     def uses(self, text: str, used: set[str]) -> list[tuple[int, int, str]]:

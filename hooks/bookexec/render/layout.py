@@ -52,6 +52,9 @@ _SETTINGS = (
 )
 
 
+UNMEASURED = "…"  # a measured value of an output that did not run again (`shown_text`)
+
+
 class Shown(str):
     """A block's output as the page shows it, measured values in place; `measured` holds the
     (start, end) of each timing or ratio, which the page marks as measured."""
@@ -63,20 +66,26 @@ class Shown(str):
 
 
 def shown_text(output: str, facts: list[Fact]) -> Shown:
-    """Put each fact's value where the output printed its placeholder (`measured.TOKEN`),
-    remembering where the timings and ratios went."""
+    """The output as the page shows it: each measured value as the code printed it
+    (`measured.PRINTED`), remembering where the timings and ratios went. A golden's bare
+    placeholder (a page showing its goldens) keeps no digits and no format: a measured one
+    shows `UNMEASURED` until the code runs again (the golden's value in the book's own units
+    could disagree with the units the code prints around it); an exact one its value."""
     by_name = {fact.name: fact for fact in facts}
     parts: list[str] = []
     spans: list[tuple[int, int]] = []
     at = length = 0
-    for found in measured.TOKEN.finditer(output):
+    for found in measured.PRINTED.finditer(output):
         fact = by_name.get(found[1])
-        if fact is None:
+        if found[2] is not None:
+            value = found[2]
+        elif fact is not None:
+            value = UNMEASURED if fact.banded else fact.shown()
+        else:
             continue
         parts.append(output[at : found.start()])
         length += found.start() - at
-        value = fact.shown()
-        if fact.banded:
+        if found[2] is not None or (fact is not None and fact.banded):
             spans.append((length, length + len(value)))
         parts.append(value)
         length += len(value)

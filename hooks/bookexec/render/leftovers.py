@@ -3,11 +3,11 @@
 After a build has written its site, every page (hover cards included), every notebook and
 every JSON file (the search index) is read back, and any of the engine's markup still in it
 fails the build, named by the source page and line that wrote it: a reference no step filled
-(`{{fact:...}}`, `{{figure:...}}`, `{{stepper:...}}`), a measured value's placeholder
-(`⟦name⟧`), the layout's own tokens (`bookexecvalue...`) and the markers and placeholders in
-the engine's namespaces (`<!-- bookexec:census -->`, `executed-book-card:...`). It is a check of
-the output, not of the places known to fill them: a new feature that forgets to fill its text
-is caught the same way.
+(`{{fact:...}}`, `{{figure:...}}`, `{{stepper:...}}`), a measured value's placeholder or mark
+(`⟦name⟧`, `⟦name=1.19⟧`), the layout's own tokens (`bookexecvalue...`) and the markers and
+placeholders in the engine's namespaces (`<!-- bookexec:census -->`, `executed-book-card:...`).
+It is a check of the output, not of the places known to fill them: a new feature that forgets
+to fill its text is caught the same way.
 
 A page may show the syntax on purpose: in fenced code, in inline code (but a reference there is
 filled: `render.prose`), or as an escaped reference (`\\{{fact:...}}`, in prose or inline code).
@@ -25,7 +25,7 @@ from pathlib import PurePosixPath
 
 MARKUP = re.compile(
     r"\{\{\s*(?:fact|figure|stepper)\s*:[^{}\n]{0,200}?(?:\}\}|(?=[{}\n])|$)"
-    r"|⟦\w+⟧"
+    r"|⟦\w+(?:=[^⟦⟧\n]*)?⟧"
     r"|bookexecvalue\w*"
     r"|(?<!\w)(?:bookexec|executed-book-card|executed-book-cell):[a-z](?:[\w-]*\w)?"
 )

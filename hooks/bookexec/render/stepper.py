@@ -40,7 +40,7 @@ def parse_spec(fact: Fact) -> dict[str, Any] | None:
 
 def asset(name: str) -> bytes:
     """One of the stepper's assets, as shipped in the package."""
-    return resources.files("bookexec.render").joinpath("assets", name).read_bytes()
+    return resources.files("bookexec.render").joinpath("assets").joinpath(name).read_bytes()
 
 
 def _recorded(spec: dict[str, Any], number: int) -> int:

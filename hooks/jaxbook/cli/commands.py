@@ -15,6 +15,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from jaxbook.cli.chromium import ensure_chromium
+from jaxbook.cli.engine_suite import test_engine
 from jaxbook.cli.environments import Environment, jax_venv, prepare, set_up
 from jaxbook.cli.parser import parser
 from jaxbook.cli.process import Failed, become, call
@@ -169,11 +170,20 @@ def _test(root: Path, options: Options, rest: list[str], command: Parser) -> int
         call([env.tool("ruff"), "check", "."])
         call([env.tool("ruff"), "format", "--check", "."])
         call([env.tool("mypy")])  # hooks/, as configured in pyproject.toml: zero errors
+        # The engine again, as Python 3.10 reads it (mypy's python_version is one for a run).
+        call([env.tool("mypy"), "--python-version", "3.10", "hooks/bookexec"])
     # Five processes, one test file each at a time: module fixtures (prebuilt books) stay
     # shared. A test spends much of its time waiting (a build it started, a server, a browser),
     # so more processes than cores keep the cores busy, and on a machine that other work keeps
     # busy they hold their share of it: beside 2 busy loops a core, 3 took 41 minutes, 4 took 36.
     become([env.tool("python"), "-m", "pytest", "-n", "5", "--dist", "loadfile", *rest])
+    return 0
+
+
+def _test_engine(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    # No set-up: it needs only pip from .venv (or beside this Python), never the book's
+    # packages, so a stale .venv is not reinstalled under the suite that runs this.
+    test_engine(root, Environment.of(root), options.pythons, rest)
     return 0
 
 
@@ -221,6 +231,7 @@ RUN: dict[str, Callable[[Path, Options, list[str], Parser], int]] = {
     "jax-changes": _jax_changes,
     "drift-watch": _drift_watch,
     "test": _test,
+    "test-engine": _test_engine,
     "bench": _bench,
     "stress": _stress,
     "setup": _setup,

@@ -1,8 +1,8 @@
 """`book`: every command an author, a maintainer or CI runs, with its help and its exit code.
 
 `./book --help` lists the commands and `./book COMMAND --help` says what one does; neither sets
-anything up. Every command but `setup`, `jax-venv` and `help` first brings `.venv` up to date
-(`cli.environments`), then runs (`cli.commands`).
+anything up. Every command but `setup`, `jax-venv`, `test-engine` (which needs only pip) and
+`help` first brings `.venv` up to date (`cli.environments`), then runs (`cli.commands`).
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ SUMMARIES = {
     "jax-changes": "run every block under each older JAX too; regenerate docs/jax-changes.md",
     "drift-watch": "check and update a scratch copy under another JAX; artifacts",
     "test": "set up with the test tools, then lint, type-check and run the test suite",
+    "test-engine": "the engine's own suite, in a venv of its wheel alone, on each Python 3.10+",
     "bench": "time builds (with serve: what an author waits for; with update: one golden)",
     "stress": "the strict build, cache off, N times (3) per load; each claim's margin",
     "setup": "only set up (with --test, the test tools too)",
@@ -35,6 +36,7 @@ SUMMARIES = {
 _SHOWN = {
     "drift-watch": "drift-watch --jax X.Y.Z",
     "test": "test [--yes]",
+    "test-engine": "test-engine [PYTHON...]",
     "update": "update [PAGE[#BLOCK]]",
     "bench": "bench [serve|update|small|transfer]",
     "stress": "stress [N] [--profile P]",
@@ -47,6 +49,7 @@ PASSES_ON = {
     "build": "mkdocs build --strict (.venv/bin/mkdocs build --help lists them)",
     "update": "mkdocs build --strict (.venv/bin/mkdocs build --help lists them)",
     "test": "pytest (.venv/bin/pytest --help lists them)",
+    "test-engine": "pytest, in each Python's venv",
     "bench": "benchmarks/bench_build.py, or after serve to benchmarks/bench_serve.py,\n"
     "after update to benchmarks/bench_update.py, after small to benchmarks/bench_small.py,\n"
     "after transfer to benchmarks/bench_transfer.py (each one's --help lists them)",
@@ -80,6 +83,12 @@ DESCRIPTIONS = {
     "terminal), then ruff, mypy and the test suite (pytest -n 5 --dist loadfile): its layers "
     "are tests/unit, tests/integration and tests/e2e, and `./book test tests/unit` runs one (the "
     "unit layer alone skips chromium, ruff and mypy).",
+    "test-engine": "Run the engine's own suite (the tests marked engine and not needs_book) on "
+    "each Python named, 3.10, 3.11, 3.12 and 3.13 by default: the engine's wheel is built from "
+    "hooks/ and installed, with its test extra and nothing of the book, in .cache/engine-pyX.Y "
+    "(kept until hooks/pyproject.toml changes). It first imports every module of the engine, "
+    "then runs pytest. Each Python is found as pythonX.Y on PATH, in pyenv's versions, or by uv. "
+    "./book test runs it for each Python (tests/integration/test_engine_pythons.py).",
     "bench": "Time builds (benchmarks/bench_build.py), or, with serve, what an author waits for "
     "under mkdocs serve (benchmarks/bench_serve.py), or, with update, the update of one block "
     "against the whole book's (benchmarks/bench_update.py), or, with small, the engine's check "
@@ -155,6 +164,13 @@ def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
     commands["test"].add_argument(
         "--yes", action="store_true", help="install Debian's chromium without asking"
     )
+    commands["test-engine"].add_argument(
+        "pythons",
+        nargs="*",
+        type=_python,
+        metavar="PYTHON",
+        help="a Python version, 3.10 to 3.13 (repeat; default all)",
+    )
     commands["bench"].usage = f"{PROG} bench [-h] [serve|update|small|transfer] [OPTIONS...]"
     commands["update"].usage = f"{PROG} update [-h] [PAGE[#BLOCK]] [OPTIONS...]"
     commands["stress"].add_argument(
@@ -169,6 +185,16 @@ def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
     commands["setup"].add_argument("--test", action="store_true", help="the test tools too")
     commands["jax-venv"].add_argument("version", metavar="X.Y.Z", help="the JAX release")
     commands["help"].add_argument("topic", nargs="?", metavar="COMMAND", choices=SUMMARIES)
+
+
+def _python(text: str) -> str:
+    from jaxbook.cli.engine_suite import PYTHONS
+
+    if text not in PYTHONS:
+        raise argparse.ArgumentTypeError(
+            f"test-engine takes Python versions among {', '.join(PYTHONS)}, not {text!r}"
+        )
+    return text
 
 
 def _runs(text: str) -> int:
