@@ -1,6 +1,6 @@
 """Two real markdown-exec books built by markdown-exec and by the engine, diffed page by page.
 
-    python benchmarks/markdown_exec_parity.py BOOK REPO VENV [--work DIR] [--diffs N]
+    python benchmarks/markdown_exec_parity.py BOOK REPO VENV [--work DIR] [--diffs N] [--check]
 
 BOOK: `markdown-exec` (its own documentation at eef2661, its last commit with a `mkdocs.yml`)
 or `py-ggsci` (at a2f254b, the last before it moved to zensical.toml); REPO: a git directory
@@ -20,8 +20,8 @@ sites is compared after normalising only what differs between two runs of the sa
 (`RANDOM`): the build date MkDocs writes, the ids and dates matplotlib and plotly draw afresh,
 temporary folders and object addresses; and each copy's own folder, which a block may print
 (the two copies lie side by side). A page that still differs is printed with its first
-differing lines. With `--without-refused`, the blocks the engine refuses (listed in `BOOKS`)
-are shown as text in both copies.
+differing lines. With `--check`, both copies are built again, the engine's as a check of the
+goldens its first build wrote (`GOLDEN=check`), and the two sites compared again.
 """
 
 from __future__ import annotations
@@ -72,17 +72,6 @@ def _no_trims(root: Path) -> None:
     del root
 
 
-def _markdown_exec_refused(root: Path) -> None:
-    # The gallery's expandable file tree prints executed fences, which markdown-exec runs as it
-    # renders the output and the engine refuses (docs/guide/markdown-exec-differences.md):
-    # shown as text in both copies, the rest of the site can be compared.
-    _replace(
-        root / "docs" / "gallery.md",
-        '```python exec="1" session="filetree"\nexptree(".", "filetree")',
-        '```python exec="1" session="filetree" result="text"\nexptree(".", "filetree")',
-    )
-
-
 @dataclass(frozen=True)
 class Book:
     name: str
@@ -91,7 +80,6 @@ class Book:
     after: str  # the same line under the engine
     trim: Callable[[Path], None]
     pythonpath: str = ""  # folders of the book its blocks import from
-    refused: Callable[[Path], None] = _no_trims  # the blocks the engine refuses, made text
 
 
 BOOKS = {
@@ -101,7 +89,6 @@ BOOKS = {
         "- markdown-exec:\n",
         "- executed-book:\n",
         _markdown_exec_trims,
-        refused=_markdown_exec_refused,
     ),
     "py-ggsci": Book(
         "py-ggsci", "a2f254b", "  - markdown-exec\n", "  - executed-book\n", _no_trims, "src"
@@ -134,15 +121,13 @@ def normalise(text: str, root: Path) -> str:
     return text
 
 
-def lay_out(book: Book, repo: Path, root: Path, engine: bool, refused: bool = False) -> None:
+def lay_out(book: Book, repo: Path, root: Path, engine: bool) -> None:
     root.mkdir(parents=True)
     archive = subprocess.run(
         ["git", f"--git-dir={repo}", "archive", book.commit], check=True, capture_output=True
     )
     subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
     book.trim(root)
-    if refused:
-        book.refused(root)
     if engine:
         config = root / "mkdocs.yml"
         text = config.read_text()
@@ -223,12 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--check",
         action="store_true",
-        help="then build the engine's copy again as a check (its goldens written) and compare",
-    )
-    parser.add_argument(
-        "--without-refused",
-        action="store_true",
-        help="show the blocks the engine refuses as text in both copies",
+        help="then build both copies again, the engine's as a check of the goldens it wrote, "
+        "and compare",
     )
     args = parser.parse_args(argv)
     book = BOOKS[args.book]
@@ -236,8 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     theirs, ours = work / "markdown-exec", work / "engine"
     for root in (theirs, ours):
         shutil.rmtree(root, ignore_errors=True)
-    lay_out(book, args.repo.resolve(), theirs, engine=False, refused=args.without_refused)
-    lay_out(book, args.repo.resolve(), ours, engine=True, refused=args.without_refused)
+    lay_out(book, args.repo.resolve(), theirs, engine=False)
+    lay_out(book, args.repo.resolve(), ours, engine=True)
     changed = one_line_apart(theirs / "mkdocs.yml", ours / "mkdocs.yml")
     assert changed == [f"-{book.before.rstrip()}", f"+{book.after.rstrip()}"], changed
     print(f"== {book.name} at {book.commit}: {work}; the one changed line: {changed}")
@@ -251,6 +232,13 @@ def main(argv: list[str] | None = None) -> int:
         return status or 1
     differing = _summary(theirs, ours, args.diffs)
     if args.check:
+        # markdown-exec's copy is built again too: a block that lists the book's folder sees
+        # the first build's site/ in both copies, and only the engine's goldens/ in one.
+        code = build(theirs, args.venv, book, "", work / "markdown-exec-again.log")
+        print(
+            f"== build under markdown-exec again: exit {code}, log {work}/markdown-exec-again.log"
+        )
+        status |= code
         code = build(ours, args.venv, book, "check", work / "engine-check.log")
         print(f"== build under engine (GOLDEN=check): exit {code}, log {work}/engine-check.log")
         status |= code

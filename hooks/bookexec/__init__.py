@@ -39,7 +39,8 @@ Layer 0, the base (imports nothing of the engine):
 
 Layer 1, `discover`: what a book runs, found before anything runs.
 
-- `discover.blocks`: the executed fences of a page, with their ids, snippets and lines.
+- `discover.blocks`: the executed fences of a page, with their ids, snippets and lines, and
+  those a block prints that markdown-exec runs as it renders the output.
 - `discover.hidden`: hidden lines, which a block runs but the reader never sees nor copies.
 - `discover.options`: the fence options, and the one rule for yes/no values.
 
@@ -52,7 +53,8 @@ Layer 2, `goldens`: the recorded output of every block; generic, it knows nothin
   its job summary.
 - `goldens.measured`: measured values: how goldens write them, and how bands and claims judge.
 - `goldens.normalize`: remove what varies between machines and runs, and nothing else.
-- `goldens.masks`: the author's own normalisation rules (the plugin's `masks`), for goldens only.
+- `goldens.masks`: normalisation rules for goldens only: the engine's defaults (matplotlib's and
+  plotly's random dates and ids) and the author's own (the plugin's `masks`).
 - `goldens.images`: an output's images as files beside its golden, compared by their pixels.
 - `goldens.review`: the report a failed check leaves, and accepting one of its goldens.
 

@@ -30,7 +30,13 @@ from markupsafe import Markup
 from mkdocs.structure.files import File
 
 from bookexec import privacy
-from bookexec.discover.blocks import PAGE_FOLDERS, SNIPPET_ROOT, Block
+from bookexec.discover.blocks import (
+    PAGE_FOLDERS,
+    SNIPPET_ROOT,
+    Block,
+    printed_fences,
+    printed_name,
+)
 from bookexec.discover.options import MARKDOWN_EXEC
 from bookexec.errors import BookError
 from bookexec.execute import cache
@@ -257,6 +263,9 @@ class Engine:
                 limits=settings.limits,
                 seed=settings.hash_seed,
                 settings_key=settings.key(),
+                printed=functools.partial(
+                    printed_fences, root=root, auto=settings.auto, reading=settings.reading()
+                ),
             )
 
         if not behind:
@@ -849,6 +858,9 @@ class Build:
         for block in self.plans[page]:
             if self.runs.chosen(page, block):
                 self.judged(page, block)
+        for run in self.runs.wait(page).blocks:  # the fences its blocks printed, which ran too
+            if printed_name(run.block.id)[1]:
+                self.judged(page, run.block)
         self.only_entered = True
         self.finish()
 

@@ -281,6 +281,8 @@ class BookConfig(base.Config):
     glossary = c.SubConfig(GlossaryConfig)
     # The author's normalisation rules, applied to outputs before their goldens only.
     masks = c.ListOfItems(c.SubConfig(MaskConfig), default=[])
+    # The engine's own rules for matplotlib's and plotly's random dates and ids (`masks.DEFAULTS`).
+    default_masks = c.Type(bool, default=True)
     # markdown-exec's own plugin options, so that its book switches by one line: `ansi` (its
     # ANSI style, whose colours need the `pygments_ansi_color` package) and `languages` (the
     # fences it runs; python and py are always the engine's).

@@ -27,7 +27,7 @@ from bookexec.discover.options import (
 from bookexec.errors import BookError
 from bookexec.execute.limits import Limits, hash_seed
 from bookexec.goldens import masks
-from bookexec.goldens.masks import Mask
+from bookexec.goldens.masks import DEFAULTS, Mask
 from bookexec.goldens.store import MODES, update_command
 
 CACHE_CHOICES = ("auto", "on", "off")
@@ -66,7 +66,9 @@ class Settings:
     docs: str = "docs"  # MkDocs' docs_dir, relative to the root where it is inside: messages
     builder: str = "mkdocs"  # the command line building the book (mkdocs, properdocs)
     shown_line_length: int = 0  # the most characters a shown line may have (0: no limit)
-    masks: tuple[Mask, ...] = ()  # the author's normalisation rules (`goldens.masks`)
+    # The engine's default rules then the author's (`goldens.masks`; `default_masks: false`:
+    # the author's only).
+    masks: tuple[Mask, ...] = DEFAULTS
     bases: tuple[str, ...] = ("",)  # pymdownx.snippets' base_path, from the root (`bases`)
     unknown_options: str = UNKNOWN_WARN  # an option no fence reads: warn, or error
     # The build's environment as it was when it started: not a setting, see the docstring.
@@ -172,7 +174,7 @@ def read(
         docs=docs,
         builder=builder,
         shown_line_length=int(options.get("shown_line_length") or 0),
-        masks=masks.rules(options.get("masks") or ()),
+        masks=masks.rules(options.get("masks") or (), bool(options.get("default_masks", True))),
         unknown_options=str(options.get("unknown_options") or UNKNOWN_WARN),
         environ=MappingProxyType(env),
     )

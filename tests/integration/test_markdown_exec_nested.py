@@ -1,10 +1,11 @@
-"""Every fence markdown-exec runs is run and checked by the engine, or refused by name (issue
-53, point 3), in the markdown-exec book of tests/sites/mdexec.
+"""Every fence markdown-exec runs is run and checked by the engine (issue 53, point 3; issue
+58), in the markdown-exec book of tests/sites/mdexec.
 
 A Python fence written inside a fence markdown-exec renders as Markdown (````md exec="on"````),
 as markdown-exec's own documentation writes its examples, is a block of its page: it runs, has
-its golden, and drifts. A fence a block prints is run by markdown-exec as it renders the output,
-where no golden can be: the build refuses it, naming the block that printed it.
+its golden, and drifts. A fence a block prints, which markdown-exec runs as it renders the
+output, runs right after that block in the page's worker (fresh globals, or the session it
+names), has a golden of its own and drifts, named by the block that printed it.
 """
 
 from __future__ import annotations
@@ -30,11 +31,18 @@ print("nested", 6 * 7)
 ````
 """
 
-PRINTS_A_FENCE = """
-A block that prints a fence:
+# The second block prints two fences: one in the session `s`, where the first block set
+# `factor`, and one without a session, in fresh globals.
+PRINTS_FENCES = """\
+# Printed
 
-```python exec="on"
-print('```python exec="on"\\nprint("printed")\\n```')
+```python exec="on" session="s"
+factor = 7
+```
+
+```python exec="on" session="s"
+print('```python exec="on" session="s"\\nprint("printed", 6 * factor)\\n```\\n')
+print('```python exec="on"\\nprint("fresh:", "factor" in globals())\\n```')
 ```
 """
 
@@ -67,14 +75,42 @@ def test_a_python_fence_inside_an_md_fence_runs_with_its_golden_and_drifts(tmp_p
     assert "+nested 48" in drifted.output
 
 
-def test_a_fence_a_block_prints_is_refused_naming_the_block(tmp_path):
-    book = nested_book(tmp_path / "book", NESTED + PRINTS_A_FENCE)
-    built = book.build("update")
-    assert built.returncode != 0, built.output
-    assert (
-        "docs/nested.md:13 (block 'block-2', inline code): it printed an executed fence"
-    ) in built.output, built.output
-    assert "Traceback" not in built.output
+def test_the_fences_a_block_prints_run_in_their_globals_get_goldens_and_drift(tmp_path):
+    book = nested_book(tmp_path / "book", PRINTS_FENCES)
+    update = book.build("update")
+    assert update.returncode == 0, update.output
+    folder = book.root / "goldens" / "nested"
+    goldens = {p.name: shown(p.read_text()) for p in folder.glob("*.txt")}
+    assert goldens["block-2.printed-1.txt"] == "printed 42\n", update.output
+    assert goldens["block-2.printed-2.txt"] == "fresh: False\n", update.output
+    page = (book.root / "site" / "nested" / "index.html").read_text()
+    assert "printed 42" in page and "fresh: False" in page
+    assert book.build("check").returncode == 0
+    source = book.root / "docs" / "nested.md"
+    source.write_text(source.read_text().replace("factor = 7", "factor = 8"))
+    drifted = book.build("check")
+    assert drifted.returncode != 0, drifted.output
+    said = "DRIFTED (text): page docs/nested.md, block 'block-2', the fence it printed #1,"
+    assert said in drifted.output, drifted.output
+    assert "+printed 48" in drifted.output
+    assert "block 'block-2', snippet" not in drifted.output  # what it printed is the same
+    assert "Traceback" not in drifted.output
+
+
+def test_a_fence_no_longer_printed_leaves_its_golden_stale(tmp_path):
+    book = nested_book(tmp_path / "book", PRINTS_FENCES)
+    assert book.build("update").returncode == 0
+    source = book.root / "docs" / "nested.md"
+    text = source.read_text()
+    second = text.index('print(\'```python exec="on"\\n')  # the line printing the second fence
+    source.write_text(text[:second] + "```\n")
+    checked = book.build("check")
+    assert checked.returncode != 0, checked.output
+    stale = book.root / "goldens" / "nested" / "block-2.printed-2.txt"
+    assert str(stale.relative_to(book.root)) in checked.output, checked.output
+    assert "block-2.printed-1.txt" not in checked.output  # still printed, and the same
+    assert book.build("update").returncode == 0
+    assert not stale.exists() and stale.with_name("block-2.printed-1.txt").exists()
 
 
 SHELL = """\

@@ -1,11 +1,12 @@
-"""The author's masks (`bookexec.goldens.masks`) on a real markdown-exec book: the guide's three
-cases, each an output that changes on every run (a matplotlib SVG's date and ids, a plotly
-figure's random div id, an `ls -l` listing's sizes and dates).
+"""Masks (`bookexec.goldens.masks`) on a real markdown-exec book: three outputs that change on
+every run (a matplotlib SVG's date and ids, a plotly figure's random div id, an `ls -l`
+listing's sizes and dates). The engine's default rules mask the first two; the third is the
+settings guide's own rule (`docs/guide/settings.md`).
 
-The rules are the settings guide's own (`docs/guide/settings.md`). Built without its `masks`,
-each block drifts from the golden the update wrote a moment before; built with them, every
-golden holds, stores the placeholders, and the page still shows what the block printed. A
-bad pattern is MkDocs' configuration error naming the option.
+Built with `default_masks: false` and no `masks`, each block drifts from the golden the update
+wrote a moment before; built with the defaults and the guide's rule, every golden holds, stores
+the placeholders, and the page still shows what the block printed. A bad pattern is MkDocs'
+configuration error naming the option.
 """
 
 from __future__ import annotations
@@ -114,14 +115,16 @@ def _updated_then_checked(root: Path, masks: str) -> tuple[Site, str]:
 
 @pytest.fixture(scope="module")
 def masked(tmp_path_factory) -> tuple[Site, str]:
-    """The book with its masks: written by an update, then checked by a second run."""
+    """The book with the engine's default masks and the guide's rule: written by an update,
+    then checked by a second run."""
     return _updated_then_checked(tmp_path_factory.mktemp("masked") / "book", MASKS)
 
 
 @pytest.fixture(scope="module")
 def unmasked(tmp_path_factory) -> tuple[Site, str]:
-    """The same book without them."""
-    return _updated_then_checked(tmp_path_factory.mktemp("unmasked") / "book", "")
+    """The same book without any: neither the guide's rule nor the engine's defaults."""
+    root = tmp_path_factory.mktemp("unmasked") / "book"
+    return _updated_then_checked(root, "\n      default_masks: false")
 
 
 def _drifted(said: str, page: str, block: str) -> bool:

@@ -1,5 +1,6 @@
-"""The author's masks (`bookexec.goldens.masks`): a rule applies where its globs say, in order,
-and a bad one is named before any build runs."""
+"""Masks (`bookexec.goldens.masks`): an author's rule applies where its globs say, in order, and
+a bad one is named before any build runs; the engine's defaults apply only to the figures they
+are for, unless turned off."""
 
 from __future__ import annotations
 
@@ -12,7 +13,35 @@ pytestmark = pytest.mark.engine
 
 
 def _rules(*options: dict[str, object]) -> tuple[masks.Mask, ...]:
-    return read({"masks": list(options)}, {}).masks
+    return read({"masks": list(options), "default_masks": False}, {}).masks
+
+
+def test_the_defaults_come_first_unless_turned_off():
+    author = {"pattern": "x", "replace": "y"}
+    assert read({"masks": [author]}, {}).masks[: len(masks.DEFAULTS)] == masks.DEFAULTS
+    assert len(read({"masks": [author]}, {}).masks) == len(masks.DEFAULTS) + 1
+    assert len(_rules(author)) == 1
+
+
+UUID = "8b2e897b-37d1-41ff-9455-eaf40d28c11b"
+
+
+def test_the_defaults_touch_only_the_figures_they_are_for():
+    plotly = f'<div id="{UUID}" class="plotly-graph-div"></div><script>newPlot("{UUID}", [])'
+    assert masks.apply(plotly, masks.DEFAULTS, "p.md", "b") == (
+        '<div id="(plotly-id)" class="plotly-graph-div"></div><script>newPlot("(plotly-id)", [])'
+    )
+    svg = (
+        "<dc:date>2026-12-06T08:57:59</dc:date><dc:title>Matplotlib v3.11.2</dc:title>"
+        '<path id="m4725232bc7"/><use xlink:href="#m4725232bc7"/><g clip-path="url(#p1c58c199a4)">'
+    )
+    assert masks.apply(svg, masks.DEFAULTS, "p.md", "b") == (
+        "<dc:date>(date)</dc:date><dc:title>Matplotlib v3.11.2</dc:title>"
+        '<path id="m(id)"/><use xlink:href="#m(id)"/><g clip-path="url(#p(id))">'
+    )
+    # The same strings in any other output are what the block printed: kept.
+    for other in (f'print("{UUID}")', '<dc:date>today</dc:date> id="p1c58c199a4"'):
+        assert masks.apply(other, masks.DEFAULTS, "p.md", "b") == other
 
 
 def test_a_rule_without_globs_masks_every_block():
@@ -67,10 +96,21 @@ def test_good_rules_pass_the_config_check_and_reach_the_settings():
     config.load_dict({"masks": [{"pattern": "(a)", "replace": r"\1", "blocks": ["b-*"]}]})
     failed, _ = config.validate()
     assert failed == []
-    (rule,) = read(dict(config), {}).masks
+    *defaults, rule = read(dict(config), {}).masks
+    assert tuple(defaults) == masks.DEFAULTS  # `default_masks` is on unless the book says
     assert (rule.pattern.pattern, rule.replace, rule.pages, rule.blocks) == (
         "(a)",
         r"\1",
         (),
         ("b-*",),
     )
+
+
+def test_default_masks_off_passes_the_config_check_and_leaves_the_authors_rules():
+    from bookexec.plugin import BookConfig
+
+    config = BookConfig()
+    config.load_dict({"default_masks": False})
+    failed, _ = config.validate()
+    assert failed == []
+    assert read(dict(config), {}).masks == ()

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from bookexec.discover import hidden
@@ -121,8 +121,60 @@ class Block:
     @property
     def where(self) -> str:
         """Page, line, block and snippet: how every error names the block."""
+        printer, number = printed_name(self.id)
+        if number:
+            return f"{self.docs}/{self.page}:{self.line} (block '{printer}', {number})"
         code = "inline code" if self.inline else f"snippet {self.snippet}"
         return f"{self.docs}/{self.page}:{self.line} (block '{self.id}', {code})"
+
+
+# A fence a block printed, which markdown-exec runs as it renders the output, is a block of its
+# own: `<the written block's id>.printed-<n>`, numbered in the order markdown-exec runs them
+# (what it printed, then what that printed, depth first). No written id has a dot.
+_PRINTED = re.compile(r"^(?P<printer>.+)\.printed-(?P<n>[0-9]+)$")
+
+
+def printed_name(block_id: str) -> tuple[str, str]:
+    """(the written block, "the fence it printed #n") for a printed fence's id, else
+    (block_id, "")."""
+    found = _PRINTED.match(block_id)
+    if not found:
+        return block_id, ""
+    return found["printer"], f"the fence it printed #{found['n']}"
+
+
+def prints_markdown(block: Block, reading: Reading) -> bool:
+    """markdown-exec converts what `block` prints as Markdown, running the executed fences in
+    it: a markdown-exec book's block with neither `html` nor `result`."""
+    if reading.fences != MARKDOWN_EXEC:
+        return False
+    return not is_true(block.options.get("html", "no")) and not block.options.get("result")
+
+
+def printed_block(printer: Block, number: int, found: Block) -> Block:
+    """The fence `found`, the `number`th that the written block `printer` (or a fence it
+    printed) printed, as a block of `printer`'s page, named and placed after `printer`."""
+    return replace(
+        found,
+        index=printer.index,
+        line=printer.line,
+        id=f"{printer.id}.printed-{number}",
+        snippet=f"{printer.docs}/{printer.page} (inline)",
+        inline=True,
+    )
+
+
+def printed_fences(
+    printer: Block, output: str, root: Path, auto: Iterable[str], reading: Reading
+) -> list[Block]:
+    """The executed fences in what `printer` printed, in order, as they are read in a page (a
+    bad one is an error naming `printer`); none unless markdown-exec renders it as Markdown."""
+    if not prints_markdown(printer, reading) or ("```" not in output and "~~~" not in output):
+        return []
+    try:
+        return scan_page(printer.page, output, root, auto, reading)
+    except BookError as error:
+        raise BookError(f"{printer.where}: a fence it printed: {error}") from None
 
 
 def parse_info(info: str) -> tuple[str, dict[str, str]]:

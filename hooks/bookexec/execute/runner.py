@@ -14,14 +14,15 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bookexec import privacy
-from bookexec.discover.blocks import Block
+from bookexec.discover.blocks import Block, printed_block, printed_name
+from bookexec.errors import BookError
 from bookexec.execute.cache import (
     BlockCache,
     InstalledCode,
@@ -40,6 +41,10 @@ from bookexec.execute.protocol import BlockResult, Finished
 from bookexec.execute.runtime import PythonRuntime, Runtime
 from bookexec.execute.watch import CheckoutWatch, Run
 from bookexec.files import CachePaths
+
+# The executed fences in what a block printed, as blocks read in its page (none: no fence
+# runs as its output is rendered).
+Printed = Callable[[Block, str], list[Block]]
 
 # The pool's own names, and those `bookexec.book` still imports from here (until it moves).
 __all__ = ["Executor", "waited"]
@@ -102,12 +107,15 @@ class Executor:
         settings_key: str = "",
         python: str = sys.executable,
         cache_reads: bool = True,
+        printed: Printed | None = None,
     ) -> None:
         """`environ` is the build's environment (`bookexec.settings`), `seed` the workers'
         hash seed, `settings_key` the settings that can change an output (the cache key's),
-        `python` the workers' interpreter (another JAX's, for `./book jax-changes`), and
-        `cache_reads` False when `cache` only stores (the update mode)."""
+        `python` the workers' interpreter (another JAX's, for `./book jax-changes`),
+        `cache_reads` False when `cache` only stores (the update mode), and `printed` the
+        executed fences in what a block printed (`discover.blocks.printed_fences`)."""
         self.cache_reads = cache_reads
+        self.printed = printed
         self.root = root
         self.python = python
         self.runtime = runtime or PythonRuntime()
@@ -236,6 +244,7 @@ class Executor:
                 run = self._block(session, blocks, block, hit, needs_session)
                 result.blocks.append(run)
                 self.progress.block_done(block.where, run.seconds, cached=run.cached, block=block)
+                result.blocks += self._printed(session, blocks, block, run, [0])
             self._end(session, result, keys)
         except WorkerFailed as failure:  # the worker's last word, after every block ran
             self._note(page, f"{blocks[0].docs}/{page}: {failure}")
@@ -246,6 +255,33 @@ class Executor:
         cached = len(result.blocks) - ran
         self.progress.page_done(page, ran, cached, time.perf_counter() - started)
         return result
+
+    def _printed(
+        self,
+        session: _Session,
+        blocks: list[Block],
+        printer: Block,
+        run: BlockRun,
+        count: list[int],
+    ) -> list[BlockRun]:
+        """The executed fences `run` printed, each run as markdown-exec runs it while it renders
+        the output: right after the block that printed it, in the page's worker (in its own
+        fresh globals, or the session it names), and what it prints in turn, depth first;
+        `count`, how many `printer` (the written block) has had so far."""
+        if self.printed is None or run.failure:
+            return []
+        try:
+            found = self.printed(run.block, run.output)
+        except BookError as error:
+            run.failure = str(error)
+            return []
+        runs: list[BlockRun] = []
+        for fence in found:
+            count[0] += 1
+            block = printed_block(printer, count[0], fence)
+            child = self._block(session, blocks, block, None, not is_fresh(block))
+            runs += [child, *self._printed(session, blocks, printer, child, count)]
+        return runs
 
     def _block(
         self,
@@ -534,8 +570,13 @@ class Executor:
     def _save(self, result: PageRun, keys: list[str]) -> None:
         if not self.cache:
             return
-        for run, key in zip(result.blocks, keys, strict=True):
-            if not run.cached:
+        # A block that printed executed fences is not kept: they run in its session right after
+        # it, which a cached output would skip; nor are they, which are no block of the page.
+        names = [printed_name(run.block.id) for run in result.blocks]
+        printers = {printer for printer, number in names if number}
+        written = [run for run, (_, number) in zip(result.blocks, names, strict=True) if not number]
+        for run, key in zip(written, keys, strict=True):
+            if not run.cached and run.block.id not in printers:
                 setup = run.setup or (result.backend, result.devices)
                 self.cache.save(run.block, key, cache_entry(run, *setup))
 

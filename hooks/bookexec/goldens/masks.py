@@ -6,6 +6,12 @@ sizes) is the author's to name: the plugin's `masks` option lists rules, each a 
 expression and its replacement, everywhere or only on some pages or blocks (globs). A mask
 changes the text that is compared with the golden and stored in it, never what the reader
 sees: the page shows the output as the block printed it.
+
+A few outputs change on every run whoever writes the book: matplotlib's SVG (its date, and ids
+hashed with a random salt) and plotly's HTML (its div's random UUID). The engine masks these
+by default (`DEFAULTS`, before the author's rules; the plugin's `default_masks: false` turns
+them off), each only in an output that is such a figure, so a markdown-exec book's check
+build holds after its one changed line.
 """
 
 from __future__ import annotations
@@ -26,10 +32,37 @@ class Mask:
     replace: str
     pages: tuple[str, ...] = ()  # globs of pages under docs_dir, e.g. plots/*.md
     blocks: tuple[str, ...] = ()  # globs of block ids, e.g. figure-*
+    # The engine's defaults only: an output this does not find is left alone by the rule.
+    within: re.Pattern[str] | None = None
 
     def applies(self, page: str, block_id: str) -> bool:
         """Whether this rule masks the output of `block_id` on `page`."""
         return _any(page, self.pages) and _any(block_id, self.blocks)
+
+
+# matplotlib's SVG: its metadata names it, or (metadata left out) the style it always writes.
+_MATPLOTLIB = re.compile(
+    r"<dc:title>Matplotlib v|\*\{stroke-linejoin: round; stroke-linecap: butt\}"
+)
+# plotly's `to_html`: the div a figure is drawn in.
+_PLOTLY = re.compile(r'class="plotly-graph-div"')
+DEFAULTS = (
+    # The date and time the SVG was written.
+    Mask(re.compile(r"<dc:date>[^<]*</dc:date>"), "<dc:date>(date)</dc:date>", within=_MATPLOTLIB),
+    # Its ids (clip paths, markers, hatches, images, path collections): a random salt's hash,
+    # where each is defined (id="...") and used (#...).
+    Mask(
+        re.compile(r'(id="|#)(C[0-9a-f]+_[0-9a-f]+_|Im_image|image|[hmp])[0-9a-f]{10}\b'),
+        r"\1\2(id)",
+        within=_MATPLOTLIB,
+    ),
+    # The figure's div id, a fresh UUID, quoted in the div and its script.
+    Mask(
+        re.compile(r"""(?<=["'])[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}(?=["'])"""),
+        "(plotly-id)",
+        within=_PLOTLY,
+    ),
+)
 
 
 def _any(name: str, globs: tuple[str, ...]) -> bool:
@@ -50,9 +83,10 @@ def problem(pattern: str, replace: str) -> str | None:
     return None
 
 
-def rules(options: Iterable[Mapping[str, Any]]) -> tuple[Mask, ...]:
-    """The masks the plugin's `masks` option lists, checked already (`problem`)."""
-    return tuple(
+def rules(options: Iterable[Mapping[str, Any]], defaults: bool = True) -> tuple[Mask, ...]:
+    """The engine's `DEFAULTS` (unless `defaults` is off), then the masks the plugin's `masks`
+    option lists, checked already (`problem`)."""
+    return (DEFAULTS if defaults else ()) + tuple(
         Mask(
             re.compile(str(rule["pattern"])),
             str(rule["replace"]),
@@ -66,6 +100,6 @@ def rules(options: Iterable[Mapping[str, Any]]) -> tuple[Mask, ...]:
 def apply(text: str, masks: Sequence[Mask], page: str, block_id: str) -> str:
     """The output with each rule that applies to this block replaced, in the listed order."""
     for mask in masks:
-        if mask.applies(page, block_id):
+        if mask.applies(page, block_id) and (mask.within is None or mask.within.search(text)):
             text = mask.pattern.sub(mask.replace, text)
     return text

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bookexec.discover.blocks import printed_name
 from bookexec.errors import BookError
 from bookexec.escapes import terminal
 from bookexec.files import CachePaths, remove_confined, write_atomic
@@ -55,6 +56,9 @@ class Failure:
 def _where(docs: str, page: str, block_id: str, snippet: str) -> str:
     if page.endswith(".ipynb"):  # a lab: its cells are the blocks
         return f"lab {docs}/{page}, cell '{block_id}'"
+    printer, number = printed_name(block_id)
+    if number:  # a fence a block printed: named by that block
+        return f"page {docs}/{page}, block '{printer}', {number}"
     return f"page {docs}/{page}, block '{block_id}', snippet {snippet}"
 
 

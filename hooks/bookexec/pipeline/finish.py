@@ -100,7 +100,11 @@ class Finish:
 
     def report(self) -> Report:
         """One report for the whole build: failures, drift, new and stale goldens, versions."""
-        planned = self.plan.goldens(self.golden_dir)
+        # A fence a block printed has a golden too: the plan only learns of it as it runs.
+        printed = {
+            golden_path(self.golden_dir, page, block) for page, block in self.judge.judgements
+        }
+        planned = self.plan.goldens(self.golden_dir) | printed
         if self.runs.only is None:
             stale = sorted(self.runs.goldens.paths() - planned)
         else:  # GOLDEN_ONLY: a page's own stale goldens, no others

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Mapping
 from pathlib import Path
 
-from bookexec.discover.blocks import Block
+from bookexec.discover.blocks import Block, printed_name
 from bookexec.escapes import terminal
 from bookexec.execute.model import Note
 from bookexec.execute.progress import outside_mkdocs
@@ -102,6 +102,14 @@ class Judge:
             self.judgements[key] = self._judge(page, block)
         return self.judgements[key]
 
+    def ran(self, page: str, block: Block) -> Block | None:
+        """The block the page's run ran under `block`'s id (a fence a block printed: the one
+        the run read); None when it shows its golden or did not run."""
+        if self.runs.recorded_block(page, block):
+            return None
+        run = run_of(self.runs.wait(page), block)
+        return run.block if run else None
+
     def _judge(self, page: str, block: Block) -> Verdict:
         if self.runs.recorded_block(page, block):
             if self.runs.execute and self.runs.only is None:
@@ -116,7 +124,10 @@ class Judge:
         if run is None and page_failures:  # shown at the block, counted once, as the page's
             message = f"{block.where}: not run; the page failed: {page_failures[0]}"
             return "", None, Failure(page, block.id, block.snippet, message, docs=block.docs)
-        if run is None:
+        if run is None and printed_name(block.id)[1]:
+            message = f"{block.where}: not run: the block printed no such fence when it ran"
+            failure = Failure(page, block.id, block.snippet, message, docs=block.docs)
+        elif run is None:
             message = f"{block.where}: not run (the build was stopped)"
             failure = Failure(page, block.id, block.snippet, message, docs=block.docs)
         elif run.failure:

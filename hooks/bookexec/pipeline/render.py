@@ -16,7 +16,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from bookexec.discover.blocks import ANYWHERE, Block
+from bookexec.discover.blocks import ANYWHERE, Block, printed_name
 from bookexec.errors import BookError
 from bookexec.goldens import measured
 from bookexec.goldens.compare import Comparison
@@ -100,6 +100,8 @@ class RenderStage:
         # Blocks whose formatting failed inside the engine (`fence_failed`): reported as such.
         self.failed_fences: set[tuple[str, str]] = set()
         self.printing: Block | None = None  # the block whose printed Markdown is rendered
+        # (page, written block) -> how many fences it (and what it printed) printed so far
+        self.printed: dict[tuple[str, str], int] = {}
         self.shell_shown: set[tuple[str, str]] = set()  # shell fences compared, (page, id)
 
     @property
@@ -118,6 +120,7 @@ class RenderStage:
         the end of the build; the page goes on rendering."""
         self.page = src
         self.taken = set()
+        self.printed = {(page, b): n for (page, b), n in self.printed.items() if page != src}
         self.offsets[src] = offset
         self.sources[src] = ("\n" * offset + markdown, meta or {})  # lines as in the file
         return prose.render(
@@ -239,9 +242,12 @@ class RenderStage:
         docs = self.plan.reading.docs
         # A block named by its place is found by its code, among those not rendered yet.
         unnamed = not block_id and self.plan.reading.snippets == ANYWHERE
-        block = self._unnamed(page, code) if unnamed else self.plan.block(page, block_id)
-        if block is None and self.printing is not None:
-            self._refuse(page, self.printing.id, _printed_fence(self.printing, code))
+        if self.printing is not None:  # a fence a block printed, whatever its id or code
+            block: Block | None = self._printed_fence(page, self.printing, code)
+        elif unnamed:
+            block = self._unnamed(page, code)
+        else:
+            block = self.plan.block(page, block_id)
         if block is None and unnamed:
             self._refuse(
                 page,
@@ -331,6 +337,32 @@ class RenderStage:
         )
         self.judge.fail(page, f"(fence) {language} {code[:40]}", message)
 
+    def _printed_fence(self, page: str, printing: Block, code: str) -> Block:
+        """The fence `printing` printed that markdown-exec is rendering: the block the page's
+        run ran for it (`execute.runner`), named by the written block and the order
+        markdown-exec runs its fences in, which is the order they ran in."""
+        written = printed_name(printing.id)[0]
+        printer = self.plan.block(page, written)
+        if printer is None:  # a fence printed by no block of the page: never run
+            self._refuse(page, printing.id, _printed_fence(printing, code))
+        assert printer is not None  # refused above
+        number = self.printed.get((page, written), 0) + 1
+        self.printed[(page, written)] = number
+        block = Block(
+            page,
+            printer.index,
+            printer.line,
+            f"{written}.printed-{number}",
+            f"{printer.docs}/{page} (inline)",
+            code,
+            docs=printer.docs,
+            inline=True,
+        )
+        ran = self.judge.ran(page, block)
+        if ran is not None and ran.code.strip("\n") != code.strip("\n"):
+            self._refuse(page, block.id, _not_as_run(block, ran.code, code))
+        return block
+
     def _refuse(self, page: str, key: str, message: str) -> None:
         """A fence the engine will not run: a failure of the page, whatever the Markdown
         extension that called the fence does with the error (superfences shows the fence)."""
@@ -341,12 +373,12 @@ class RenderStage:
     @contextlib.contextmanager
     def printed_by(self, block: Block) -> Iterator[None]:
         """While markdown-exec renders what `block` printed as Markdown: an executed fence in
-        it, which markdown-exec would run, is refused naming the block."""
-        self.printing = block
+        it is the fence `block` printed, which ran after it (`_printed_fence`)."""
+        printing, self.printing = self.printing, block
         try:
             yield
         finally:
-            self.printing = None
+            self.printing = printing
 
     def _unnamed(self, page: str, code: str) -> Block | None:
         """The first block of the page without an id whose code is `code` and that was not
@@ -433,10 +465,19 @@ class RenderStage:
 
 
 def _printed_fence(block: Block, code: str) -> str:
-    """Why a fence a block printed is refused, naming the block and the fence's first line."""
+    """Why a fence printed by no block of the page is refused, naming the fence's first line."""
     first = next((line for line in code.splitlines() if line.strip()), "")
     return (
-        f"{block.where}: it printed an executed fence ({first[:60]!r} ...), which markdown-exec "
-        "would run as it renders the output; the engine runs and checks only the fences written "
-        'in a page: show it as text (result="text" on this block), or write that fence in the page'
+        f"{block.where}: an executed fence ({first[:60]!r} ...) was printed by no block of the "
+        "page, so nothing ran it"
+    )
+
+
+def _not_as_run(block: Block, ran: str, rendered: str) -> str:
+    """Why a printed fence whose code is not what ran is refused: its printer printed other
+    code when markdown-exec rendered it than when it ran (its output changed)."""
+    return (
+        f"{block.where}: the fence rendered ({rendered.strip()[:60]!r}) is not the fence that "
+        f"ran ({ran.strip()[:60]!r}): what the block printed changed between its run and its "
+        "rendering"
     )
