@@ -154,6 +154,7 @@ JAXBOOK_INTERNALS = {
         "bookexec.execute.runner",
         "bookexec.files",
         "bookexec.goldens.compare",
+        "bookexec.goldens.measured",
         "bookexec.goldens.normalize",
         "bookexec.goldens.store",
         "bookexec.jax.diff",
@@ -175,7 +176,8 @@ JAXBOOK_INTERNALS = {
     # Chapter notebooks are written from goldens, atomically, when they are fresh.
     "notebooks.py": {"bookexec.execute.limits", "bookexec.files", "bookexec.goldens.store"},
     # The provenance page reads the goldens' headers.
-    "provenance.py": {"bookexec.goldens.store"},
+    # The note closing a page reads each block's backend and device count from its run.
+    "provenance.py": {"bookexec.execute.model", "bookexec.goldens.store"},
 }
 
 
