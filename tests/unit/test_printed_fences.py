@@ -33,6 +33,9 @@ src/ # (1)!
     ```
 """
 
+# The engine's own suite, on every Python it supports (./book test-engine).
+pytestmark = pytest.mark.engine
+
 
 def _printer(info: str = "", reading: Reading = READING) -> tuple:
     page = f'# P\n\n```python exec="on"{info}\nprint("x")\n```\n'
