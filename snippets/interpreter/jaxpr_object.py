@@ -12,7 +12,7 @@ x = jnp.array([1.0, -1.0, 0.5])
 closed = jax.make_jaxpr(layer)(w, x)
 print(closed)
 print("ClosedJaxpr is Jaxpr:", jex.core.ClosedJaxpr is jex.core.Jaxpr)
-# .jaxpr: a legacy accessor, kept for code written before the merge
+# .jaxpr: a legacy accessor, kept for code written for the old ClosedJaxpr
 print("closed.jaxpr is closed:", closed.jaxpr is closed)
 # a Var is an object compared by identity; name each in order of appearance
 names = {}
