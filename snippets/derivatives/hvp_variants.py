@@ -1,4 +1,6 @@
 # loss, x, v and n come from the block above
+from functools import partial
+
 import jax
 import jax.numpy as jnp
 
@@ -9,25 +11,39 @@ def fwd_over_rev(x, v):  # jvp of grad
     return jax.jvp(jax.grad(loss), (x,), (v,))[1]
 
 
-# grad of a jvp: the derivative of the directional derivative
-def rev_over_fwd(x, v):
-    return jax.grad(lambda x: jax.jvp(loss, (x,), (v,))[1])(x)
+def directional(x, v):  # the directional derivative of loss along v
+    return jax.jvp(loss, (x,), (v,))[1]
 
 
-def rev_over_rev(x, v):  # grad of grad's dot product with v
-    return jax.grad(lambda x: jnp.vdot(jax.grad(loss)(x), v))(x)
+def rev_over_fwd(x, v):  # grad of a jvp
+    return jax.grad(directional)(x, v)
 
 
-variants = {
-    f.__name__: f for f in (fwd_over_rev, rev_over_fwd, rev_over_rev)
-}
-jitted = {name: jax.jit(f) for name, f in variants.items()}
-reference = jitted["fwd_over_rev"](x, v)
-for name, f in variants.items():
-    same = bool(jnp.allclose(jitted[name](x, v), reference, atol=1e-4))
-    count = len(jax.make_jaxpr(f)(x, v).eqns)
-    record(f"{name}_eqns", count)  # hidden
-    print(name, "same vector:", same, " equations:", count)
+def grad_dot(x, v):  # the gradient's dot product with v
+    return jnp.vdot(jax.grad(loss)(x), v)
+
+
+def rev_over_rev(x, v):  # grad of grad
+    return jax.grad(grad_dot)(x, v)
+
+
+variants = [fwd_over_rev, rev_over_fwd, rev_over_rev]
+reference = jax.jit(fwd_over_rev)(x, v)
+for f in variants:
+    same = bool(jnp.allclose(jax.jit(f)(x, v), reference, atol=1e-4))
+    print(f.__name__, "same vector:", same)
+
+# An outer reverse pass keeps the residuals of everything it differentiates:
+# the leaves of its pullback. An outer jvp keeps nothing for later.
+for inner in (directional, grad_dot):
+    _, pullback = jax.vjp(partial(inner, v=v), x)
+    leaves = jax.tree.leaves(pullback)
+    vectors = sum(leaf.shape == x.shape for leaf in leaves)
+    rest = [leaf.shape for leaf in leaves if leaf.shape != x.shape]
+    record(f"{inner.__name__}_kept", vectors)  # hidden
+    print(
+        f"grad of {inner.__name__} keeps {vectors} vectors like x, and", rest
+    )
 
 V = jnp.eye(n)[:, :5]  # five directions as columns
 # a Hessian-matrix product

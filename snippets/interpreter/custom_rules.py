@@ -4,7 +4,7 @@ import jax.numpy as jnp
 
 v = jnp.array([-1.0, 2.0])
 relu = jax.make_jaxpr(jax.nn.relu)(v)  # relu has a custom JVP rule
-(eqn,) = relu.jaxpr.eqns
+(eqn,) = relu.eqns
 print(eqn.primitive.name, "params:", sorted(eqn.params))
 print("bind expects:", sorted(eqn.primitive.get_bind_params(eqn.params)))
 try:
@@ -12,7 +12,7 @@ try:
     eqn.primitive.bind(v, **eqn.params)
 except KeyError as err:
     print("bind(*values, **eqn.params) raises KeyError:", err)
-print("evaluate:", evaluate(relu.jaxpr, relu.consts, v))
+print("evaluate:", evaluate(relu, relu.consts, v))
 
 
 @jax.custom_vjp
@@ -22,6 +22,6 @@ def clipped(x):  # the identity, with its gradient clipped to [-1, 1]
 
 clipped.defvjp(lambda x: (x, None), lambda _, g: (jnp.clip(g, -1.0, 1.0),))
 clipped_jaxpr = jax.make_jaxpr(clipped)(v)
-(vjp_eqn,) = clipped_jaxpr.jaxpr.eqns
+(vjp_eqn,) = clipped_jaxpr.eqns
 print(vjp_eqn.primitive.name, "params:", sorted(vjp_eqn.params))
-print("evaluate:", evaluate(clipped_jaxpr.jaxpr, clipped_jaxpr.consts, v))
+print("evaluate:", evaluate(clipped_jaxpr, clipped_jaxpr.consts, v))

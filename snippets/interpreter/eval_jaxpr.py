@@ -2,7 +2,7 @@
 import jax
 import jax.extend as jex
 
-(by_core,) = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, w, x)
+(by_core,) = jax.core.eval_jaxpr(closed, closed.consts, w, x)
 (by_fun,) = jex.core.jaxpr_as_fun(closed)(w, x)
 print("eval_jaxpr:  ", by_core)
 print("jaxpr_as_fun:", by_fun)

@@ -46,8 +46,10 @@ def backwards(jaxpr, consts, y):
     (out,) = jaxpr.outvars
     env = {out: y}
     for eqn in reversed(jaxpr.eqns):
-        if all(v in known for v in eqn.outvars):
-            continue  # computed forwards, not on the path from the input
+        # computed forwards, or dead code that make_jaxpr kept: nothing on
+        # the way to the output reads it
+        if eqn.outvars[0] not in env:
+            continue
         name = eqn.primitive.name
         result = env.pop(eqn.outvars[0])
         unknown = [
@@ -77,7 +79,7 @@ def inverse(f):
 
     def inverted(y):
         closed = jax.make_jaxpr(f)(y)
-        return backwards(closed.jaxpr, closed.consts, y)
+        return backwards(closed, closed.consts, y)
 
     return inverted
 

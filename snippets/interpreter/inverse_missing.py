@@ -3,6 +3,7 @@ import jax.numpy as jnp
 
 
 def shift(x):  # jnp.sin(1.0) comes from constants alone: a known operand
+    _ = jnp.cos(x)  # dead code: make_jaxpr keeps it, and nothing reads it
     return x * 2.0 + jnp.sin(1.0)
 
 

@@ -12,7 +12,7 @@ def squash_jitted(x):
     return jnp.tanh(affine(x)) / 4.0  # squash again, with a jitted helper
 
 
-print(jax.make_jaxpr(squash_jitted)(xs).jaxpr.eqns[0].primitive.name)
+print(jax.make_jaxpr(squash_jitted)(xs).eqns[0].primitive.name)
 try:
     inverse(squash_jitted)(ys)
 except NotImplementedError as err:
@@ -20,12 +20,26 @@ except NotImplementedError as err:
 
 
 def invert_call(eqn, y):
-    """Invert a call by running its own program backwards (a call of one
-    operand)."""
+    """Invert a call of one operand by running its own program backwards."""
+    if len(eqn.invars) != 1:  # backwards takes a program of one input
+        raise NotImplementedError(
+            f"{eqn.primitive.name} of {len(eqn.invars)} operands"
+        )
     inner = eqn.params["jaxpr"]
-    return backwards(inner.jaxpr, inner.consts, y)
+    return backwards(inner, inner.consts, y)
 
 
 INVERSE_OF_CALL["jit"] = invert_call
 print("inverse(y):", inverse(squash_jitted)(ys))
 print(jax.make_jaxpr(inverse(squash_jitted))(ys))
+
+
+@jax.jit
+def scale_shift(x, s):  # a second operand, known but passed in
+    return s * x - 1.0
+
+
+try:
+    inverse(lambda x: jnp.tanh(scale_shift(x, 2.0)) / 4.0)(ys)
+except NotImplementedError as err:
+    print("NotImplementedError:", err)

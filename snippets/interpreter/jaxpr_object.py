@@ -12,9 +12,8 @@ x = jnp.array([1.0, -1.0, 0.5])
 closed = jax.make_jaxpr(layer)(w, x)
 print(closed)
 print("ClosedJaxpr is Jaxpr:", jex.core.ClosedJaxpr is jex.core.Jaxpr)
+# .jaxpr: a legacy accessor, kept for code written for the old ClosedJaxpr
 print("closed.jaxpr is closed:", closed.jaxpr is closed)
-print("closed.literals is closed.consts:", closed.literals is closed.consts)
-program = closed.jaxpr
 # a Var is an object compared by identity; name each in order of appearance
 names = {}
 
@@ -25,11 +24,11 @@ def name(atom):
     return names.setdefault(atom, f"v{len(names)}")
 
 
-print("invars:", [name(v) for v in program.invars], "consts:", closed.consts)
-for eqn in program.eqns:
+print("invars:", [name(v) for v in closed.invars], "consts:", closed.consts)
+for eqn in closed.eqns:
     ins = ", ".join(name(v) for v in eqn.invars)
     outs = ", ".join(f"{name(v)}:{v.aval}" for v in eqn.outvars)
     print(
         f"{outs} = {eqn.primitive.name}({ins}); params: {sorted(eqn.params)}"
     )
-print("outvars:", [name(v) for v in program.outvars])
+print("outvars:", [name(v) for v in closed.outvars])

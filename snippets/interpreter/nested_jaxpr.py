@@ -14,9 +14,9 @@ def outer(v):
 
 nested = jax.make_jaxpr(outer)(jnp.arange(3.0))
 print(nested)
-print([eqn.primitive.name for eqn in nested.jaxpr.eqns])
-print("sub-jaxpr of the jit equation:", nested.jaxpr.eqns[0].params["jaxpr"])
+print([eqn.primitive.name for eqn in nested.eqns])
+print("sub-jaxpr of the jit equation:", nested.eqns[0].params["jaxpr"])
 print(
-    evaluate(nested.jaxpr, nested.consts, jnp.arange(3.0)),
+    evaluate(nested, nested.consts, jnp.arange(3.0)),
     outer(jnp.arange(3.0)),
 )

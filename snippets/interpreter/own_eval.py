@@ -18,8 +18,9 @@ def evaluate(jaxpr, consts, *args):
         invals = [read(atom) for atom in eqn.invars]
         # the params bind expects
         params = eqn.primitive.get_bind_params(eqn.params)
-        # apply the primitive itself
-        outs = eqn.primitive.bind(*invals, **params)
+        # apply the primitive itself, under the settings it was traced with
+        with eqn.ctx.manager:
+            outs = eqn.primitive.bind(*invals, **params)
         if not eqn.primitive.multiple_results:
             outs = [outs]
         for var, value in zip(eqn.outvars, outs, strict=True):
@@ -27,4 +28,4 @@ def evaluate(jaxpr, consts, *args):
     return [read(atom) for atom in jaxpr.outvars]
 
 
-print(evaluate(closed.jaxpr, closed.consts, w, x))
+print(evaluate(closed, closed.consts, w, x))

@@ -6,7 +6,7 @@ w = jnp.array([1.0, 2.0, 3.0])
 
 
 def f(x):
-    return jnp.sum(jnp.sin(x) * w)
+    return jnp.sum(jnp.sin(x) * w + x)  # x feeds two terms: cotangents add
 
 
 x = jnp.array([0.1, 0.2, 0.3])
@@ -46,7 +46,9 @@ def transpose(jaxpr, consts, ct_out):
             else:
                 add_ct(a, ct * value(b))
         elif name == "reduce_sum":
-            add_ct(ins[0], jnp.broadcast_to(ct, ins[0].aval.shape))
+            # put back the summed axes, then spread the cotangent over them
+            summed = jnp.expand_dims(ct, eqn.params["axes"])
+            add_ct(ins[0], jnp.broadcast_to(summed, ins[0].aval.shape))
         elif name in ("add", "add_any"):
             add_ct(ins[0], ct)
             add_ct(ins[1], ct)
@@ -58,9 +60,7 @@ def transpose(jaxpr, consts, ct_out):
     ]
 
 
-print(
-    "ours:     ", transpose(linear.jaxpr, linear.consts, jnp.float32(1.0))[0]
-)
+print("ours:     ", transpose(linear, linear.consts, jnp.float32(1.0))[0])
 print("jax.grad: ", jax.grad(f)(x))
 print(
     "linear_transpose:", jax.linear_transpose(f_lin, x)(jnp.float32(1.0))[0]

@@ -9,9 +9,7 @@ def interpret(f):
 
     def wrapped(*args):
         closed, out_shape = jax.make_jaxpr(f, return_shape=True)(*args)
-        flat_out = evaluate(
-            closed.jaxpr, closed.consts, *jax.tree.leaves(args)
-        )
+        flat_out = evaluate(closed, closed.consts, *jax.tree.leaves(args))
         return jax.tree.unflatten(jax.tree.structure(out_shape), flat_out)
 
     return wrapped
@@ -25,7 +23,7 @@ params = {"w": w, "b": jnp.zeros(2)}
 print("arguments:", jax.tree.structure((params, x)))
 print(
     "jaxpr inputs:",
-    [str(v.aval) for v in jax.make_jaxpr(predict)(params, x).jaxpr.invars],
+    [str(v.aval) for v in jax.make_jaxpr(predict)(params, x).invars],
 )
 ours, theirs = interpret(predict)(params, x), predict(params, x)
 print("ours:", ours)

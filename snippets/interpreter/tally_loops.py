@@ -17,7 +17,7 @@ def steps(x):
     return jax.nn.relu(lax.cond(x.sum() > 0, jnp.sin, jnp.cos, x))
 
 
-program = jax.make_jaxpr(steps)(jnp.ones(8)).jaxpr
+program = jax.make_jaxpr(steps)(jnp.ones(8))
 print([eqn.primitive.name for eqn in program.eqns])
 counts = Counter()
 tally(program, counts)
@@ -30,7 +30,7 @@ def tally_loops(jaxpr, counts, times=1):
         name = eqn.primitive.name
         if name == "scan":  # the body runs `length` times
             tally_loops(
-                eqn.params["jaxpr"].jaxpr,
+                eqn.params["jaxpr"],
                 counts,
                 times * eqn.params["length"],
             )
@@ -39,7 +39,7 @@ def tally_loops(jaxpr, counts, times=1):
             options = []
             for branch in eqn.params["branches"]:
                 options.append(Counter())
-                tally_loops(branch.jaxpr, options[-1], times)
+                tally_loops(branch, options[-1], times)
             counts.update(max(options, key=lambda c: sum(c.values())))
         # a call: runs once
         elif inner := list(jex.core.jaxprs_in_params(eqn.params)):
@@ -58,4 +58,4 @@ record("length", program.eqns[0].params["length"])  # hidden
 grow = jax.make_jaxpr(
     lambda x: lax.while_loop(lambda c: c.sum() < 1e3, lambda c: c * 2.0, x)
 )
-print("while params:", sorted(grow(jnp.ones(8)).jaxpr.eqns[0].params))
+print("while params:", sorted(grow(jnp.ones(8)).eqns[0].params))

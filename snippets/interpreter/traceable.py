@@ -3,7 +3,7 @@ import jax
 
 
 def replay(w, x):
-    return evaluate(closed.jaxpr, closed.consts, w, x)[0]
+    return evaluate(closed, closed.consts, w, x)[0]
 
 
 # binding inside a trace records the same equations
