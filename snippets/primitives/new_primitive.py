@@ -1,3 +1,5 @@
+import operator
+
 import jax
 import jax.numpy as jnp
 from jax.extend.core import Primitive
@@ -8,6 +10,9 @@ cyclic_shift_p = Primitive("cyclic_shift")
 
 def cyclic_shift(x, shift=1):
     """Move entries `shift` places along the last axis, wrapping around."""
+    # A parameter is a static, hashable Python value: refuse a float, or a
+    # traced value, here rather than let it be recorded in the jaxpr.
+    shift = operator.index(shift)
     # bind: emit an equation, or run it
     return cyclic_shift_p.bind(x, shift=shift)
 
@@ -37,5 +42,9 @@ weak = jax.ShapeDtypeStruct((5,), jnp.float32, weak_type=True)
 print("weak type kept:", jax.eval_shape(cyclic_shift, weak).weak_type)
 try:
     jax.eval_shape(cyclic_shift, 1.0)
+except TypeError as err:
+    print("TypeError:", err)
+try:
+    cyclic_shift(x, 1.5)
 except TypeError as err:
     print("TypeError:", err)
