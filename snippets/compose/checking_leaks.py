@@ -14,7 +14,5 @@ try:
     with jax.checking_leaks():
         jax.jit(remember_again)(jnp.float32(2.0))
 except Exception as err:
-    # The rest of the message lists who refers to the tracer, a walk of the
-    # garbage collector's referrers whose order is not stable: keep the first
-    # lines.
+    # the first lines; the rest lists the objects that refer to the tracer
     print(type(err).__name__ + ":", "\n".join(str(err).splitlines()[:3]))

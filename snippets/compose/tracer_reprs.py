@@ -1,4 +1,4 @@
-# wave, total, xs and layers come from the blocks above
+# xs comes from the first block
 import jax
 
 

@@ -2,20 +2,17 @@ import jax
 import jax.numpy as jnp
 
 
-def layers(x):
-    """The tracer classes from the outside in (reads internal attributes: for
-    looking only)."""
-    names = []
-    while isinstance(x, jax.core.Tracer):
-        names.append(type(x).__name__)
-        # A batch tracer keeps its value in .val, a JVP or linearize tracer
-        # in .primal.
-        x = x.val if hasattr(x, "val") else x.primal
-    return " -> ".join(names)
+def shown(name, f):
+    """f, printing the argument that transformation `name` hands it."""
+
+    def g(x):
+        print(f"  {name:5} hands in {x!r}")
+        return f(x)
+
+    return g
 
 
 def wave(x):
-    print(f"{label:22} {layers(x)}")
     return jnp.sin(x) * x
 
 
@@ -24,15 +21,19 @@ def total(f):
 
 
 xs = jnp.linspace(0.0, 1.0, 4)
-label = "jit(grad(vmap(f)))"
-jax.jit(jax.grad(total(jax.vmap(wave))))(xs)
-label = "jit(vmap(grad(f)))"
-jax.jit(jax.vmap(jax.grad(wave)))(xs)
-label = "vmap(jit(grad(f)))"
-jax.vmap(jax.jit(jax.grad(wave)))(xs)
-label = "grad(jit(vmap(f)))"
-jax.grad(total(jax.jit(jax.vmap(wave))))(xs)
-label = "grad(grad(f))"
-jax.grad(jax.grad(wave))(0.5)
-label = "jvp(vmap(f))"
-jax.jvp(jax.vmap(wave), (xs,), (jnp.ones(4),))
+print("jit(grad(vmap(f))):")
+jax.jit(
+    shown(
+        "jit", jax.grad(shown("grad", total(jax.vmap(shown("vmap", wave)))))
+    )
+)(xs)
+print("jit(vmap(grad(f))):")
+jax.jit(
+    shown("jit", jax.vmap(shown("vmap", jax.grad(shown("grad", wave)))))
+)(xs)
+print("vmap(jit(grad(f))):")
+jax.vmap(
+    shown("vmap", jax.jit(shown("jit", jax.grad(shown("grad", wave)))))
+)(xs)
+print("grad(grad(f)):")
+jax.grad(shown("grad", jax.grad(shown("grad", wave))))(0.5)

@@ -51,6 +51,20 @@ def draw_then_fold(key):
 with jax.debug_key_reuse(True):
     print("draw, then fold_in, accepted:", draw_then_fold(jax.random.key(0)))
 
+
+@jax.jit
+# the same integer folded in twice: the same key twice
+def fold_twice(key):
+    return jax.random.normal(jax.random.fold_in(key, 1)) - jax.random.normal(
+        jax.random.fold_in(key, 1)
+    )
+
+
+with jax.debug_key_reuse(True):
+    print("fold_in(key, 1) twice, accepted:", fold_twice(jax.random.key(0)))
+    # the check tracks typed keys only: a raw PRNGKey used twice passes
+    print("raw key used twice, accepted:", two_draws(jax.random.PRNGKey(0)))
+
 # passing the check is not proof of independence: with Threefry keys,
 # fold_in(key, i) is the same key as split(key, n)[i]
 key = jax.random.key(0)

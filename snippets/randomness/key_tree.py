@@ -11,15 +11,13 @@ leaves, treedef = jax.tree.flatten(
     shapes, is_leaf=lambda s: isinstance(s, tuple)
 )
 key_tree = jax.tree.unflatten(
-    treedef, list(jax.random.split(jax.random.key(0), len(leaves)))
+    treedef, jax.random.split(jax.random.key(0), len(leaves))
 )
 print(jax.tree.map(jax.typeof, key_tree))
 
+# each shape tuple sits where key_tree has a key, so each key meets a shape
 params = jax.tree.map(
-    lambda k, s: jax.random.normal(k, s) * 0.1,
-    key_tree,
-    shapes,
-    is_leaf=lambda s: isinstance(s, tuple),
+    lambda k, s: jax.random.normal(k, s) * 0.1, key_tree, shapes
 )
 print(jax.tree.map(jnp.shape, params))
 record("n_keys", len(jax.tree.leaves(key_tree)))  # hidden
