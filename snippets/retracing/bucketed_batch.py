@@ -1,5 +1,5 @@
 # Continues varying_batch.py (train, cold_run, traced, batches, sizes)
-# and padded_batch.py (pad_rows)
+# and the padded batch block above (pad_rows)
 import timeit
 
 from bookexec.facts import record  # hidden

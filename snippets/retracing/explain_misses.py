@@ -28,4 +28,7 @@ print("-- new dtype")
 power_jit(ints, 3)
 print("-- Python float")
 power_jit(2.0, 3)
+print("-- same types, under a context manager")
+with jax.default_matmul_precision("highest"):
+    power_jit(x3, 3)
 jax.config.update("jax_explain_cache_misses", False)
