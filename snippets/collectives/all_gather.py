@@ -50,3 +50,18 @@ print(
     "| binds reduce_scatter:",
     "reduce_scatter" in names,
 )
+
+
+def gather_reduced(block):
+    whole = jax.lax.all_gather(block, "i", tiled=True, to="reduced")
+    print("to='reduced':", jax.typeof(whole))
+    return block
+
+
+# tracing is enough to see the type
+jax.eval_shape(
+    jax.shard_map(
+        gather_reduced, mesh=ring, in_specs=P("i"), out_specs=P("i")
+    ),
+    xs,
+)

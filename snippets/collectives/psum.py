@@ -5,9 +5,9 @@ import jax
 
 
 def local_then_global(block):
-    partial = block.sum()  # this device's two elements
-    # every device gets the sum of all eight partials
-    return jax.lax.psum(partial, "i")
+    local_sum = block.sum()  # this device's two elements
+    # every device gets the sum of all eight local sums
+    return jax.lax.psum(local_sum, "i")
 
 
 total = jax.shard_map(

@@ -1,7 +1,5 @@
 # grid (axes data and model), NamedSharding, P and collectives come from the
 # blocks above
-import re
-
 import jax
 import jax.numpy as jnp
 
@@ -36,8 +34,3 @@ print(
 )
 print("total of tiles:", tiles.sum())
 print("collectives:", collectives(sums, tiles))
-# the mesh axes each all-reduce sums over, as the compiled program names them
-GROUPS = re.compile(r"all-reduce\(.*replica_groups=mesh\[.*?\] (\{.*?\})")
-hlo = jax.jit(sums).lower(tiles).compile().as_text()
-groups = GROUPS.findall(hlo)
-print("their device groups:", groups)

@@ -3,9 +3,9 @@ import jax
 
 
 def ring_sum(block):
-    partial = block.sum(keepdims=True)
-    acc, passing = partial, partial
-    # n - 1 hops: every partial sum visits every device
+    local_sum = block.sum(keepdims=True)
+    acc, passing = local_sum, local_sum
+    # n - 1 hops: every local sum visits every device
     for _ in range(jax.lax.axis_size("i") - 1):
         passing = jax.lax.ppermute(passing, "i", perm=shift)
         acc = acc + passing

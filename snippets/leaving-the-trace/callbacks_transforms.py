@@ -26,7 +26,6 @@ methods = (
     "sequential_unrolled",
     "expand_dims",
     "broadcast_all",
-    "legacy_vectorized",
 )
 for method in methods:
     batched = jax.vmap(
@@ -48,3 +47,10 @@ try:
     )
 except Exception as err:
     print(type(err).__name__ + ":", str(err).splitlines()[0])
+
+# For old code only: what the removed vectorized=True did. New code picks
+# one of the methods above, usually "expand_dims".
+shapes_seen.clear()
+legacy = functools.partial(add, method="legacy_vectorized")
+jax.jit(jax.vmap(legacy, in_axes=(0, None)))(rows, shift)
+print(f"legacy_vectorized, old code only: host saw {shapes_seen}")

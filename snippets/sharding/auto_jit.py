@@ -8,13 +8,13 @@ from jax.sharding import PartitionSpec as P
 from bookexec.facts import record  # hidden
 
 # Auto axes
-advice = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
+auto_grid = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
 placements = {
     "in_shardings": (
-        NamedSharding(advice, P("data", None)),
-        NamedSharding(advice, P()),
+        NamedSharding(auto_grid, P("data", None)),
+        NamedSharding(auto_grid, P()),
     ),
-    "out_shardings": NamedSharding(advice, P("data", None)),
+    "out_shardings": NamedSharding(auto_grid, P("data", None)),
 }
 
 
@@ -23,7 +23,7 @@ def layer(x, w):
     # A request in the middle of the program: keep h's rows over data,
     # columns over model.
     return jax.lax.with_sharding_constraint(
-        h, NamedSharding(advice, P("data", "model"))
+        h, NamedSharding(auto_grid, P("data", "model"))
     )
 
 

@@ -26,7 +26,7 @@ with jax.set_mesh(grid):
     cols = place((12, 8), P(None, "data"))
     try:
         rows @ cols
-    except Exception as err:
+    except Exception as err:  # ShardingTypeError has no public name
         print("rows @ cols:", type(err).__name__, str(err).splitlines()[0])
     fixed = jnp.matmul(rows, cols, out_sharding=P("data", None))
     print("rows @ cols, out_sharding=P('data', None):", jax.typeof(fixed))

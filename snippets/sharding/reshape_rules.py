@@ -22,7 +22,7 @@ with jax.set_mesh(grid):
 
         try:
             result_type = jax.typeof(reshape(tall))
-        except Exception as err:
+        except Exception as err:  # ShardingTypeError has no public name
             print(f"{name:17} {type(err).__name__}: {err}")
             continue
         talk = collectives(reshape, tall)

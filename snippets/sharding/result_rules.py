@@ -24,7 +24,7 @@ with jax.set_mesh(grid):
     for name, make in cases.items():
         try:
             print(f"{name:18} {jax.typeof(make())}")
-        except Exception as error:
+        except Exception as error:  # ShardingTypeError has no public name
             print(
                 f"{name:18} {type(error).__name__}: "
                 f"{str(error).splitlines()[0]}"

@@ -1,4 +1,4 @@
-# grid, feats, weights, advice and collectives come from the blocks above
+# grid, feats, weights, auto_grid and collectives come from the blocks above
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
@@ -44,5 +44,5 @@ def auto_program(h):
     return typed_step(jnp.sin(h))
 
 
-with jax.set_mesh(advice):
+with jax.set_mesh(auto_grid):
     auto_program(jnp.ones((8, 4)))
