@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record  # hidden
+from bookexec.facts import claim, record  # hidden
 
 traced_for = []  # the tree structures rescale was traced for
 
@@ -31,5 +31,9 @@ for label, params, s in calls:
 record("calls", len(calls))  # hidden
 record("traces", len(traced_for))  # hidden
 record("treedefs", len({str(treedef) for treedef in traced_for}))  # hidden
+# hidden: begin
+claim("treedefs", ">=", 3, says="three different tree definitions")
+claim("treedefs", "<=", 3, says="three different tree definitions")
+# hidden: end
 # a dict's leaves come in sorted key order
 print(jax.tree.structure({"w": w, "b": b}))

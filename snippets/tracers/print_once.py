@@ -1,7 +1,7 @@
 import jax
 import jax.numpy as jnp
 
-from bookexec.facts import record  # hidden
+from bookexec.facts import claim, record  # hidden
 from bookexec.jax.stepper import stepper  # hidden
 
 body_runs = []  # hidden
@@ -19,6 +19,7 @@ second = scaled(jnp.array([7.0, 8.0, 9.0]))
 print("first: ", first)
 print("second:", second)
 record("body_runs", len(body_runs))  # hidden
+claim("body_runs", "<=", 1, says="the Python body ran once")  # hidden
 # hidden: begin
 # The stepper traces `scaled` again (after the count above): its print and
 # its calls.
