@@ -30,6 +30,9 @@ print(
     "jnp.logical_and(...)  ->",
     jax.jit(lambda x: jnp.logical_and(x > 0, x < 1))(x),
 )
+mask = jnp.array([0, 1, 1])  # an integer 0/1 mask, not a boolean one
+print("~mask                 ->", ~mask)  # bitwise on integers
+print("jnp.logical_not(mask) ->", jnp.logical_not(mask))
 try:
     both = (x > 0) and (x < 1)  # eagerly, on three elements
 except ValueError as err:

@@ -2,6 +2,7 @@ import math
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 
 def scale_static(x):
@@ -17,3 +18,4 @@ m = jnp.ones((2, 3))
 print(jax.make_jaxpr(scale_static)(m))
 print(jax.make_jaxpr(scale_traced)(m))
 print("math.prod of the shape:", type(math.prod(m.shape)).__name__)
+print("np.prod of a scalar's shape:", repr(np.prod(jnp.float32(3).shape)))

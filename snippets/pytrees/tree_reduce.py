@@ -10,7 +10,7 @@ params = {
 
 sizes = jax.tree.map(jnp.size, params)
 print("sizes:", sizes)
-print("parameters:", jax.tree.reduce(operator.add, sizes))
+print("parameters:", jax.tree.reduce(operator.add, sizes, 0))
 
 
 @jax.jit
@@ -18,7 +18,8 @@ def all_finite(tree):
     # one bool[] per leaf
     finite = jax.tree.map(lambda a: jnp.isfinite(a).all(), tree)
     print("per leaf:", finite)
-    return jax.tree.reduce(jnp.logical_and, finite)
+    return jax.tree.reduce(jnp.logical_and, finite, True)
 
 
 print("all finite:", all_finite(params))
+print("no leaves:", all_finite({"bias": None}))

@@ -5,8 +5,10 @@ traced again."""
 
 from __future__ import annotations
 
+import html
 import json
 import linecache
+import re
 
 import jax
 import jax.numpy as jnp
@@ -14,6 +16,7 @@ import pytest
 from jax import lax
 
 from bookexec.jax import stepper
+from bookexec.render.stepper import stepper_html
 
 
 def _define(source: str, name: str, filename: str):
@@ -192,3 +195,29 @@ def scaled(x):
         (True, 2),
         (False, None),
     ]
+
+
+def test_a_line_holding_a_loop_counts_its_body_apart_from_it() -> None:
+    """A line that records a `scan` says one equation, the count of the program's own
+    equations, with its body's beside it; a body defined on another line says it is nested."""
+    src = """\
+def scanned(h):
+    def body(c, _):
+        c = jnp.tanh(c) * 0.5
+        return c, c
+
+    c, _ = lax.scan(body, h, None, length=3)
+    c, _ = lax.scan(lambda c, _: (jnp.sin(c), None), c, None, length=2)
+    return jnp.cos(c)
+"""
+    fn = _define(src, "scanned", "<stepper-scan-counts>")
+    page = stepper_html("s", stepper.trace_steps(fn, 1.0), "")
+    said = {
+        int(n): html.unescape(what)
+        for n, what in re.findall(r'id="stepper-s-src-(\d+)">.*?class="eb-what">([^<]*)<', page)
+    }
+    assert said[3] == "records 2 equations nested in another equation's body"
+    assert said[6] == "records 1 equation"
+    assert said[7] == "records 1 equation, with 1 more nested inside"
+    assert said[8] == "records 1 equation"
+    assert said[4] == "records nothing"

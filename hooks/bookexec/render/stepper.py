@@ -43,16 +43,30 @@ def asset(name: str) -> bytes:
     return resources.files("bookexec.render").joinpath("assets").joinpath(name).read_bytes()
 
 
-def _recorded(spec: dict[str, Any], number: int) -> int:
-    return sum(1 for line in spec["jaxpr"] if line["eqn"] and line["line"] == number)
+def _recorded(spec: dict[str, Any], number: int) -> tuple[int, int]:
+    """The equations a line recorded: at the program's top level, and nested in another's body."""
+    own = [line.get("depth", 0) for line in spec["jaxpr"] if line["eqn"] and line["line"] == number]
+    top = own.count(0)
+    return top, len(own) - top
+
+
+def _equations(count: int) -> str:
+    return f"{count} equation{'s' if count != 1 else ''}"
 
 
 def _what(spec: dict[str, Any], number: int) -> str:
-    """What a source line did while tracing, in words: shown without JavaScript too."""
-    count = _recorded(spec, number)
-    parts = [
-        "records nothing" if count == 0 else f"records {count} equation{'s' if count != 1 else ''}"
-    ]
+    """What a source line did while tracing, in words: shown without JavaScript too.
+
+    Top-level and nested equations are counted apart, so that a line holding a `scan` reads as
+    the one equation a count of the program's equations finds, with its body's beside it."""
+    top, nested = _recorded(spec, number)
+    if not nested:
+        recorded = f"records {_equations(top)}" if top else "records nothing"
+    elif not top:
+        recorded = f"records {_equations(nested)} nested in another equation's body"
+    else:
+        recorded = f"records {_equations(top)}, with {nested} more nested inside"
+    parts = [recorded]
     printed = [p["text"] for p in spec["prints"] if p["line"] == number]
     if printed:
         parts.append("prints " + "; ".join(printed))
