@@ -195,7 +195,7 @@ class RenderStage:
         # Said to the reader: whose values the figure draws, in words about the page.
         source = "recorded with this page's outputs"
         if self.runs.execute:
-            source = "measured when this page was built"
+            source = "measured in the same run as this page's outputs"
             # The golden keeps its values (the update mode never rewrites a golden for a
             # moved time), so drawing them while this build measures within their bands gives
             # the same SVG from build to build; a value out of its band is drawn as measured.
@@ -207,7 +207,7 @@ class RenderStage:
             ):
                 values = golden
                 source = "recorded with this page's outputs (measured again, within range)"
-        caption = f"Drawn from the values block '{block_id}' {source}."
+        caption = f"Drawn from the values {source}."
         return figures.figure_html(
             name, spec, {n: float(values[n].value) for n in plotted}, caption
         )
