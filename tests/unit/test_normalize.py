@@ -13,6 +13,7 @@ import pytest
 from bookexec.goldens.normalize import (
     addresses,
     block_names,
+    for_page,
     machine_path_rules,
     normalize,
     path_rules,
@@ -66,6 +67,14 @@ def test_memory_addresses_and_object_ids():
     assert addresses(text) == "<function f at 0x<address>> Var(id=<id>):float32[3]"
     text = "This VmapTracer with object id 140020229756144 was created on line:"
     assert addresses(text) == "This VmapTracer with object id <id> was created on line:"
+
+
+def test_the_page_shows_the_ids_and_addresses_the_golden_replaces():
+    text = "VmapTracer with object id 140020229756144 was created at /work/book/x.py <f at 0x7f3a>"
+    assert for_page(text, RULES) == (
+        "VmapTracer with object id 140020229756144 was created at <root>/x.py <f at 0x7f3a>"
+    )
+    assert normalize(text, RULES) == addresses(for_page(text, RULES))
 
 
 def test_hex_values_that_are_content_survive():

@@ -164,3 +164,10 @@ def normalize(text: str, rules: list[PathRule]) -> str:
     feed, a missing final newline), trailing space and blank line stays as printed, and the
     golden stores it (`goldens.store.encode_output`)."""
     return block_names(addresses(paths(text, rules)))
+
+
+def for_page(text: str, rules: list[PathRule]) -> str:
+    """What the page shows: the paths and block names of `normalize`, but the addresses and
+    object ids as the code printed them (a reader's run prints numbers there, never a
+    placeholder); only the golden holds `addresses`' placeholders."""
+    return block_names(paths(text, rules))

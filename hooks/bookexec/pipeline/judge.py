@@ -18,7 +18,7 @@ from bookexec.execute.progress import outside_mkdocs
 from bookexec.goldens.compare import PLAIN_WORDS, Classifier, Comparison, compare
 from bookexec.goldens.masks import Mask
 from bookexec.goldens.measured import Fact
-from bookexec.goldens.normalize import PathRule, normalize, snippet_names
+from bookexec.goldens.normalize import PathRule, for_page, normalize, snippet_names
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, update_command
 from bookexec.pipeline.run import Runs, recorded, run_of
@@ -137,6 +137,7 @@ class Judge:
         else:
             snippets = [r.block.snippet for r in page_run.blocks]
             body = snippet_names(normalize(run.output, self.rules), snippets)
+            page_body = snippet_names(for_page(run.output, self.rules), snippets)
             comparison = compare(
                 self.golden_dir,
                 page,
@@ -155,7 +156,7 @@ class Judge:
             if self.serving and comparison.status != "ok":
                 said = serve_message(comparison, self.root, self.launcher)
                 serve_log().warning(terminal(said))
-            return shown(body, run.facts, page_run.backend), comparison, None
+            return shown(page_body, run.facts, page_run.backend), comparison, None
         self.failures[(page, block.id)] = failure
         if self.serving:
             serve_log().error(terminal(failure.message))
