@@ -77,9 +77,8 @@ class ProvenanceNote(Extension):
         made = self.made(build, src)
         if made is None:
             return markdown
-        link = provenance.TRUE_PAGE in build.plans
         said, recorded, setups = made
-        return markdown + provenance.note(said, recorded, self.date, src, link, setups)
+        return markdown + provenance.note(said, recorded, self.date, setups)
 
 
 class Labs(Extension):
@@ -119,7 +118,7 @@ class Labs(Extension):
         note = ""
         if made:
             said, recorded, setups = made
-            note = provenance.note_html(said, recorded, self.notes.date, src, setups)
+            note = provenance.note_html(said, recorded, self.notes.date, setups)
         source = Path(config.docs_dir) / src
         # The reader's notebook, shipped next to the page, which links to it under its title.
         site_path = notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src)

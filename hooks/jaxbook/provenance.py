@@ -20,7 +20,6 @@ from bookexec.execute.model import PageRun
 from bookexec.goldens.store import Provenance, golden_path, read_versions
 
 DATE_CLASS = "executed-book-build-date"
-TRUE_PAGE = "how-it-stays-true.md"
 TITLE = "About these outputs"
 
 
@@ -64,36 +63,29 @@ def note(
     made: Provenance,
     recorded: bool,
     date: str,
-    page: str,
-    link: bool = True,
     setups: Sequence[Setup] = (),
 ) -> str:
     """The admonition closing the page, in markdown (so MkDocs checks its links).
 
     `recorded`: nothing ran (BOOK_EXEC=off), the outputs are the goldens'. `setups`: what the
-    blocks ran with, when more than the page's one (`setups_of`). It links to the page
-    explaining the checks when the book has one (`link`).
+    blocks ran with, when more than the page's one (`setups_of`). It says what the reader needs
+    to compare their run with the page, and nothing about how the book checks itself: the
+    book's "About this book" pages say that.
     """
-    more = ""
-    if link and page != TRUE_PAGE:
-        more = f" [How this book stays true]({_relative_link(page)})."
     title = f'!!! info executed-book-provenance "{TITLE}"'
-    return f"\n\n{title}\n\n    {_body(made, recorded, date, setups)}{more}\n"
+    return f"\n\n{title}\n\n    {_body(made, recorded, date, setups)}\n"
 
 
-def note_html(
-    made: Provenance, recorded: bool, date: str, page: str, setups: Sequence[Setup] = ()
-) -> str:
+def note_html(made: Provenance, recorded: bool, date: str, setups: Sequence[Setup] = ()) -> str:
     """The same note as HTML, for a lab: mkdocs-jupyter renders notebooks, not admonitions."""
     text = html.escape(_body(made, recorded, date, setups), quote=False)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
     text = re.sub(r"\[([^\]]+)\]\((#[\w-]+)\)", r'<a href="\2">\1</a>', text)
     text = text.replace(html.escape(_when(date), quote=False), _when(date))
-    link = "../" * (page.count("/") + 1) + PurePosixPath(TRUE_PAGE).stem + "/"
     return (
         '<div class="admonition info executed-book-provenance">'
         f'<p class="admonition-title">{TITLE}</p>'
-        f'<p>{text} <a href="{link}">How this book stays true</a>.</p></div>'
+        f"<p>{text}</p></div>"
     )
 
 
@@ -133,9 +125,3 @@ def _body(made: Provenance, recorded: bool, date: str, setups: Sequence[Setup] =
         named = ", ".join(boxes[:-1]) + (" and " if len(boxes) > 1 else "") + boxes[-1]
         body += f"; {named} ran in a new process{_on(other.backend, other.devices)}"
     return body + "."
-
-
-def _relative_link(page: str) -> str:
-    """A link from docs/<page> to the page explaining the goldens, relative like any other."""
-    depth = page.count("/")
-    return "../" * depth + TRUE_PAGE

@@ -99,9 +99,9 @@ def test_a_measurement_outside_its_band_is_drawn_as_measured_and_noted_not_drift
     assert "NOTE (timing): page docs/figure.md, block 'curve'" in result.output
     assert "timing t_4 = 4 s measured by this build, outside x5" in result.output
     html = (figured.root / "site" / "figure" / "index.html").read_text()
-    # the caption says whose values it draws: this build's, not the golden's
+    # the caption tells the reader the values are measured (the note above says whose)
     caption = unescape(html.split("<figcaption>", 1)[1].split("</figcaption>", 1)[0])
-    assert caption == "Drawn from the values measured in the same run as this page's outputs."
+    assert caption == "Drawn from measured values; a run on your machine measures its own."
     assert figured.goldens() == before
 
 

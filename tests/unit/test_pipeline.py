@@ -32,7 +32,7 @@ from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
 from bookexec.privacy import Masker
 from bookexec.render.fence import format_python
-from bookexec.render.layout import Look
+from bookexec.render.layout import Look, Shown
 from bookexec.settings import Settings
 from conftest import REPO
 
@@ -198,6 +198,7 @@ class FakeSource:
         self.output = output
         self.comparison = comparison
         self.laid: list[tuple[str, str, Look]] = []
+        self.said: set[str] = set()
 
     def output_for(
         self, block_id: str, code: str
@@ -210,10 +211,25 @@ class FakeSource:
     def laid_out(self, block: Block, output: str, look: Look) -> None:
         self.laid.append((block.id, output, look))
 
+    def first_time(self, said: str) -> bool:
+        first = said not in self.said
+        self.said.add(said)
+        return first
+
 
 def render(source: FakeSource) -> str:
     options = {"id": "first", "source": "", "result": "", "extra": {}}
     return str(format_python(source, code="print(1)\n", md=Markdown(), **options))
+
+
+def test_a_note_the_same_for_every_timed_block_is_said_once_a_page():
+    timed = Shown("took 1.5 ms\n")
+    timed.measured = ((5, 8),)
+    timed.note = ("These numbers were measured; your run prints its own.", ("1.5",))
+    source = FakeSource(timed)
+    assert render(source).count("executed-book-measured-note") == 1
+    assert "executed-book-measured-note" not in render(source)  # the page's next timed block
+    assert 'class="executed-book-measured"' in render(source)  # its values are still marked
 
 
 def test_the_fence_lays_out_what_the_stage_hands_it_and_says_so():

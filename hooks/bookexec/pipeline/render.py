@@ -103,6 +103,7 @@ class RenderStage:
         # (page, written block) -> how many fences it (and what it printed) printed so far
         self.printed: dict[tuple[str, str], int] = {}
         self.shell_shown: set[tuple[str, str]] = set()  # shell fences compared, (page, id)
+        self.said: set[str] = set()  # the notes the page being rendered has said (`first_time`)
 
     @property
     def pending_blocks(self) -> set[tuple[str, str]]:
@@ -120,6 +121,7 @@ class RenderStage:
         the end of the build; the page goes on rendering."""
         self.page = src
         self.taken = set()
+        self.said = set()
         self.printed = {(page, b): n for (page, b), n in self.printed.items() if page != src}
         self.offsets[src] = offset
         self.sources[src] = ("\n" * offset + markdown, meta or {})  # lines as in the file
@@ -192,10 +194,11 @@ class RenderStage:
             )
         plotted = [n for names in spec["series"].values() for n in names]
         values = facts
-        # Said to the reader: whose values the figure draws, in words about the page.
-        source = "recorded with this page's outputs"
+        # Said to the reader: the values are measured, and theirs will differ (which build's
+        # values the figure draws is the maintainer's business: the build's notes say it).
+        caption = "Drawn from the values recorded with this page's outputs."
         if self.runs.execute:
-            source = "measured in the same run as this page's outputs"
+            caption = "Drawn from measured values; a run on your machine measures its own."
             # The golden keeps its values (the update mode never rewrites a golden for a
             # moved time), so drawing them while this build measures within their bands gives
             # the same SVG from build to build; a value out of its band is drawn as measured.
@@ -206,8 +209,6 @@ class RenderStage:
                 measured.band_notes([golden[n] for n in plotted], [facts[n] for n in plotted])
             ):
                 values = golden
-                source = "recorded with this page's outputs (measured again, within range)"
-        caption = f"Drawn from the values {source}."
         return figures.figure_html(
             name, spec, {n: float(values[n].value) for n in plotted}, caption
         )
@@ -390,6 +391,12 @@ class RenderStage:
             if block.code.strip("\n") == code.strip("\n"):
                 return block
         return None
+
+    def first_time(self, said: str) -> bool:
+        """Whether the page being rendered has not shown the note `said` yet."""
+        first = said not in self.said
+        self.said.add(said)
+        return first
 
     def laid_out(self, block: Block, output: str, look: Look) -> None:
         """The formatter made the block's boxes: `check_page` expects them on the page."""

@@ -64,6 +64,11 @@ class BlockSource(Protocol):
         """While what `block` printed is rendered as Markdown: a fence in it is refused."""
         ...
 
+    def first_time(self, said: str) -> bool:
+        """Whether the page being rendered has not said `said` yet: a note the same for every
+        block (that its timings are one run's) is said once a page, at its first block."""
+        ...
+
 
 def format_python(current: BlockSource, **options: Any) -> Markup:
     """Render one executed block of the page `current` (the render stage) is rendering."""
@@ -132,6 +137,8 @@ def block_notes(
     """What the engine says under a block: its failure, its drift under serve, and that it
     shows its golden while it runs."""
     said = measured_note(output)
+    if said and not current.first_time(said):
+        said = ""
     if failure is not None:  # the report at the end of the build lists it too
         said += failure_box(failure.message)
     elif current.serving and comparison is not None and comparison.status != "ok":
