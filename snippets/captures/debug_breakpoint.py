@@ -1,5 +1,4 @@
 import io  # hidden
-import re
 import sys  # hidden
 
 import jax
@@ -36,6 +35,4 @@ jax.effects_barrier()
 sys.stdin = io.StringIO("")  # hidden
 print("total:", total)
 record("total", str(total))  # hidden
-# the program, without the callback's address, which changes from run to run
-program = str(log_total.trace(jnp.ones(3), 2.0).jaxpr)
-print(re.sub(r"\n *callback=<function .*>", "", program))
+print(log_total.trace(jnp.ones(3), 2.0).jaxpr)

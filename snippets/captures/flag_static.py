@@ -14,3 +14,7 @@ x = jnp.array([-1.0, 0.5])
 print("use_relu=True: ", activate(x, use_relu=True))
 print("use_relu=False:", activate(x, use_relu=False))
 print(activate.trace(x, use_relu=False).jaxpr)
+try:
+    activate(x, use_relu=[True])  # a list cannot be hashed
+except ValueError as error:
+    print("use_relu=[True]:", str(error).partition(".")[0])
