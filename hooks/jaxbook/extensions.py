@@ -24,6 +24,7 @@ from bookexec.logs import LogFilter
 from bookexec.render import prose
 from jaxbook import (
     audit,
+    backends,
     census,
     jax_changes,
     labcache,
@@ -325,6 +326,18 @@ class OtherJax(Extension):
             build.say(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
 
 
+class Accelerators(Extension):
+    """The book on an accelerator: the generated page and the chapters' notes must match the
+    committed records (`jaxbook.backends`)."""
+
+    def read_only(self) -> tuple[str, ...]:
+        """The records are the accelerator's: no block may change them."""
+        return (backends.RECORDS.as_posix(),)
+
+    def check(self, build: BuildView) -> str | None:
+        return backends.problems(build.root)
+
+
 def _scanned(build: BuildView) -> Mapping[str, Sequence[Block]] | None:
     """The build's scan, which is the page's own unless markdown-exec runs fences without
     `exec` (then the generated page scans them itself)."""
@@ -382,6 +395,15 @@ def book_extensions() -> list[Extension]:
     """This book's extensions, in the order their page markdown is applied."""
     notes, renders = ProvenanceNote(), LabRenders()
     return [
-        *(Census(), Notebooks(), Labs(notes, renders), notes, Audit(), OtherJax(), renders),
+        *(
+            Census(),
+            Notebooks(),
+            Labs(notes, renders),
+            notes,
+            Audit(),
+            OtherJax(),
+            Accelerators(),
+            renders,
+        ),
         Search(),
     ]

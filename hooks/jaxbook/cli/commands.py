@@ -10,6 +10,7 @@ import argparse
 import os
 import re
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -113,6 +114,26 @@ def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser)
                 print(f"jax-changes: recorded {len(list(out.rglob('*.txt')))} blocks in {out}")
         changed = jax_changes.write_page(root)
         print(f"jax-changes: {'rewrote' if changed else 'unchanged:'} {jax_changes.PAGE}")
+    return 0
+
+
+def _accelerators(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    prepare(root)
+    with _engine_errors():
+        from jaxbook import backends
+
+        if options.record:
+            notebooks = sorted((root / "site").glob("*/*.ipynb"))
+            if not notebooks:
+                command.error("accelerators --record runs the built site's notebooks: ./book build")
+            python = options.python or sys.executable
+            script = root / "hooks" / "jaxbook" / "backend_run.py"
+            out = root / backends.RECORDS / options.record
+            run = [python, str(script), "--name", options.record, "--out", str(out)]
+            if subprocess.run([*run, *map(str, notebooks)], cwd=root, check=False).returncode:
+                print(f"accelerators: some notebooks failed; see {out}")
+        changed = backends.write_page(root)
+        print(f"accelerators: {'rewrote' if changed else 'unchanged:'} {backends.PAGE}")
     return 0
 
 
@@ -229,6 +250,7 @@ RUN: dict[str, Callable[[Path, Options, list[str], Parser], int]] = {
     "update": _update,
     "review": _review,
     "jax-changes": _jax_changes,
+    "accelerators": _accelerators,
     "drift-watch": _drift_watch,
     "test": _test,
     "test-engine": _test_engine,

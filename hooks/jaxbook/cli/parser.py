@@ -24,6 +24,7 @@ SUMMARIES = {
     "update": "set up, then rewrite the goldens (all, one page's or one block's); what changed",
     "review": "walk the drift the last failed build left: accept, skip or reject each",
     "jax-changes": "run every block under each older JAX too; regenerate docs/jax-changes.md",
+    "accelerators": "regenerate docs/accelerators.md from the accelerator's records",
     "drift-watch": "check and update a scratch copy under another JAX; artifacts",
     "test": "set up with the test tools, then lint, type-check and run the test suite",
     "test-engine": "the engine's own suite, in a venv of its wheel alone, on each Python 3.10+",
@@ -74,6 +75,12 @@ DESCRIPTIONS = {
     "jax-changes": "Run every block under each older JAX release (each in .cache/jax-X.Y.Z, "
     "made as needed), record the outputs in tests/other-jax/, and regenerate "
     "docs/jax-changes.md.",
+    "accelerators": "Regenerate docs/accelerators.md (On a GPU or TPU) from the records in "
+    "tests/other-backends/ and their notes (tests/other-backends/notes.toml). With --record "
+    "NAME, first run every chapter's notebook of the built site (./book build writes them) "
+    "with --python (default: this venv's) and record each block under "
+    "tests/other-backends/NAME: on an accelerator's machine, hooks/jaxbook/backend_run.py "
+    "does the same with nothing installed (docs/guide/upgrades.md says how).",
     "drift-watch": "What the next JAX upgrade would change: check and update a scratch copy of "
     "the checkout under another JAX, and leave the artifacts (versions.txt, report.txt, "
     "last-report.json, update.txt, golden.diff, summary.json). The checkout's goldens are never "
@@ -154,6 +161,9 @@ def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
         default=[],
         help="an interpreter with an older JAX, instead of the releases' venvs (repeat)",
     )
+    accelerators = commands["accelerators"]
+    accelerators.add_argument("--record", metavar="NAME", help="record first, as NAME")
+    accelerators.add_argument("--python", help="the interpreter that records (with --record)")
     watch = commands["drift-watch"]
     watch.add_argument("--jax", help="the JAX release to watch, X.Y.Z or latest (required)")
     watch.add_argument("--out", help="where the artifacts go (default .cache/drift-watch/JAX)")

@@ -1,0 +1,344 @@
+"""What an accelerator prints differently: the chapters' notebooks recorded on two backends
+under one JAX (`backend_run.py`), each block's difference classified, and the page that says
+it, `docs/accelerators.md`, generated from the records.
+
+The records live in `tests/other-backends/<name>/` (a `RECORDED` file and one record a block).
+The page compares the accelerator's records (`ACCELERATOR`) with the CPU's made on the same
+machine under the same JAX and Python (`BASE`), so a difference is the backend's. Notes, in
+`tests/other-backends/notes.toml`, say what a difference means for a reader; a note whose
+blocks print the same on both backends, and a chapter's note quoting a line its block's record
+does not hold, fail the strict build (`problems`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bookexec.errors import BookError
+
+RECORDS = Path("tests/other-backends")
+PAGE = "docs/accelerators.md"
+NOTES = RECORDS / "notes.toml"
+ACCELERATOR, BASE = "tpu-v5e", "tpu-v5e-cpu"
+
+# The classes, from the least to the most a reader must know, and what each means.
+CLASSES = {
+    "device names": "the devices print under the accelerator's names",
+    "device count": "the number of devices the backend has shows in the output",
+    "timings": "a measured time or ratio, different on every machine",
+    "float digits": f"numbers equal to a relative {1e-5:g} (the last digits of a float32)",
+    "precision": "numbers equal only to a relative 1e-2: float32 matrix products on a TPU "
+    "round their inputs to bfloat16 unless asked for more precision",
+    "real": "a different result: a value, a truth or a program",
+    "error": "the block raised on one backend and not on the other",
+}
+DIGITS, PRECISION = 1e-5, 1e-2
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+_TIME = re.compile(r"\d\s*(?:ms|µs|us|ns|s|seconds?)\b|\bfaster\b|\bslower\b|\d\s*[x×]\b")
+_DEVICE = re.compile(
+    r"\b(?:Tpu|Cpu|Gpu|Cuda|Rocm)Device\([^()]*(?:\([^()]*\)[^()]*)*\)"
+    r"|\b(?:TPU|CPU|GPU|tpu|cpu|gpu|cuda|rocm)(?:_\d+|:\d+)?\b|TPU v\w+(?: lite)?"
+)
+_VARYING = re.compile(r"(?<=object id )\d+|(?<=id=)\d+|(?<= at 0x)[0-9a-fA-F]+")
+
+
+@dataclass(frozen=True)
+class Record:
+    """One block as a backend ran it: `result` is `ok` or `raised <Type>`."""
+
+    key: str  # chapter/block-id
+    result: str
+    seconds: float
+    output: str
+
+
+def read_records(folder: Path) -> dict[str, Record]:
+    """Every record under `folder`, by `chapter/block-id`."""
+    records: dict[str, Record] = {}
+    for path in sorted(folder.glob("*/*.txt")):
+        header, sep, output = path.read_text(encoding="utf-8").partition("\n---\n")
+        fields = dict(line.split(": ", 1) for line in header.splitlines() if ": " in line)
+        if not sep or "result" not in fields:
+            raise BookError(f"{path}: not a backend record (no header, or no `result:`)")
+        key = f"{path.parent.name}/{path.stem}"
+        records[key] = Record(key, fields["result"], float(fields.get("seconds", "0")), output)
+    return records
+
+
+def recorded(folder: Path) -> dict[str, str]:
+    """What `folder`'s records were made with (its `RECORDED` file)."""
+    path = folder / "RECORDED"
+    if not path.is_file():
+        return {}
+    return dict(line.split(": ", 1) for line in path.read_text().splitlines() if ": " in line)
+
+
+def _devices(line: str) -> str:
+    """The line with each device named alike, and a list of them as one."""
+    named = _DEVICE.sub("<device>", line)
+    return re.sub(r"<device>(?:, <device>)+", "<device>", named)
+
+
+def _close(a: str, b: str, tolerance: float) -> bool:
+    x, y = float(a), float(b)
+    return abs(x - y) <= tolerance * max(abs(x), abs(y)) + tolerance * 1e-2
+
+
+def line_class(base: str, other: str) -> str:
+    """How one printed line differs between the base backend and another."""
+    if _devices(base) == _devices(other):
+        lists = base.count("Device(") != other.count("Device(")
+        return "device count" if lists else "device names"
+    if _NUMBER.sub("#", base) == _NUMBER.sub("#", other):
+        pairs = [
+            (a, b)
+            for a, b in zip(_NUMBER.findall(base), _NUMBER.findall(other), strict=True)
+            if a != b
+        ]
+        if _TIME.search(base) and _TIME.search(other):
+            return "timings"
+        if all(_close(a, b, DIGITS) for a, b in pairs):
+            return "float digits"
+        if all(_close(a, b, PRECISION) for a, b in pairs):
+            return "precision"
+        if "device" in base.lower():
+            return "device count"
+    named = _devices(base) != base or _devices(other) != other
+    if named and _NUMBER.sub("#", _devices(base)) == _NUMBER.sub("#", _devices(other)):
+        return "device count"
+    return "real"
+
+
+def classify(base: Record, other: Record) -> tuple[str, ...]:
+    """The classes of every difference between two records of one block, sorted from the
+    least to the most a reader must know; () when they print the same."""
+    if base.result != other.result:
+        return ("error",)
+    a = _VARYING.sub("#", base.output).splitlines()
+    b = _VARYING.sub("#", other.output).splitlines()
+    found: set[str] = set()
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        left, right = a[i1:i2], b[j1:j2]
+        if len(left) == len(right):
+            found.update(line_class(x, y) for x, y in zip(left, right, strict=True))
+        elif all("device" in line.lower() for line in left + right):
+            found.add("device count")
+        else:
+            found.add("real")
+    return tuple(name for name in CLASSES if name in found)
+
+
+@dataclass(frozen=True)
+class Note:
+    """What a difference means for a reader, and the blocks that show it."""
+
+    title: str
+    text: str
+    blocks: tuple[str, ...]
+
+
+def read_notes(root: Path) -> list[Note]:
+    """The notes, in their order; none without the file."""
+    path = root / NOTES
+    if not path.is_file():
+        return []
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as bad:
+        raise BookError(f"{NOTES}: not readable TOML: {bad}") from None
+    notes = []
+    for number, item in enumerate(table.get("note", []), 1):
+        title, text, blocks = item.get("title"), item.get("text"), item.get("blocks")
+        if not (isinstance(title, str) and title.strip() and isinstance(text, str)):
+            raise BookError(f"{NOTES}, note {number}: a one-line `title` and a `text`")
+        if not (isinstance(blocks, list) and blocks and all("/" in str(b) for b in blocks)):
+            raise BookError(f"{NOTES}, note {number}: `blocks` lists 'chapter/block-id's")
+        notes.append(Note(title.strip(), " ".join(text.split()), tuple(map(str, blocks))))
+    return notes
+
+
+@dataclass(frozen=True)
+class Difference:
+    key: str
+    classes: tuple[str, ...]
+    base: Record
+    other: Record
+
+
+def differences(base: dict[str, Record], other: dict[str, Record]) -> list[Difference]:
+    """Every block both backends recorded, in chapter and block order, with its classes."""
+    return [
+        Difference(key, classify(base[key], other[key]), base[key], other[key])
+        for key in sorted(base.keys() & other.keys())
+    ]
+
+
+def _excerpt(base: str, other: str, limit: int = 8) -> str:
+    """The first differing lines, as a unified diff a reader reads: CPU first."""
+    lines = list(
+        difflib.unified_diff(base.splitlines(), other.splitlines(), "CPU", "TPU", n=0, lineterm="")
+    )[2:]
+    lines = [line for line in lines if not line.startswith("@@")]
+    cut = [line[:110] for line in lines[:limit]]
+    if len(lines) > limit:
+        cut.append(f"  … {len(lines) - limit} more lines")
+    return "\n".join(cut)
+
+
+def _chapter_table(found: Iterable[Difference]) -> str:
+    counts: dict[str, Counter[str]] = {}
+    for diff in found:
+        chapter = diff.key.split("/")[0]
+        row = counts.setdefault(chapter, Counter())
+        row["blocks"] += 1
+        row["same"] += not diff.classes
+        for name in diff.classes:
+            row[name] += 1
+    columns = ["blocks", "same", *CLASSES]
+    head = "| Chapter | " + " | ".join(c.capitalize() for c in columns) + " |\n"
+    head += "| --- |" + " ---: |" * len(columns) + "\n"
+    body = "".join(
+        f"| [{chapter}]({chapter}.md) | "
+        + " | ".join(str(row[c]) if row[c] else "" for c in columns)
+        + " |\n"
+        for chapter, row in sorted(counts.items())
+    )
+    total: Counter[str] = sum(counts.values(), Counter())
+    body += "| **All** | " + " | ".join(str(total[c]) for c in columns) + " |\n"
+    return head + body
+
+
+def render_page(root: Path) -> str:
+    """The page, from the committed records and notes; a note no record supports raises."""
+    folder = root / RECORDS
+    base, other = read_records(folder / BASE), read_records(folder / ACCELERATOR)
+    made, made_base = recorded(folder / ACCELERATOR), recorded(folder / BASE)
+    found = differences(base, other)
+    by_key = {d.key: d for d in found}
+    notes = read_notes(root)
+    for note in notes:
+        for key in note.blocks:
+            if key not in by_key or not by_key[key].classes:
+                raise BookError(
+                    f"{NOTES}, note '{note.title}': {key} printed the same on both backends "
+                    "(or was not recorded), so it does not show this difference"
+                )
+    kind = made.get("device_kind", "?")
+    out = [
+        "---\nsearch:\n  boost: 0.5\n---\n\n",
+        "# On a GPU or TPU\n\n",
+        "<!-- Generated by ./book accelerators from tests/other-backends/; do not edit. -->\n\n",
+        f"Every chapter's code, as its notebook runs it, ran on an accelerator ({kind}, "
+        f"{made.get('devices', '?')} chip) and on the CPU of the same machine, both under "
+        f"JAX {made.get('jax', '?')} and Python {made.get('python', '?')} "
+        f"({made.get('date', '?')}). The chapters that use several devices ask for eight CPU "
+        "devices in their first block, so they print on an accelerator what their pages "
+        "show; everywhere else a block uses the default backend, the accelerator.\n\n",
+        "Most of what differs is what you expect to differ: the devices' names, measured "
+        "times, and the last digits of a float. The rest is below, chapter by chapter, with "
+        "what to do about it.\n\n",
+    ]
+    if made_base.get("jax") != made.get("jax"):
+        out.append(
+            f"!!! warning\n    The CPU records were made under JAX {made_base.get('jax')}, "
+            f"the accelerator's under {made.get('jax')}: a difference may be the release's.\n\n"
+        )
+    out.append("## What differs, by kind\n\n")
+    out += [f"- **{name}**: {meaning}.\n" for name, meaning in CLASSES.items()]
+    out.append("\n## Chapter by chapter\n\n" + _chapter_table(found) + "\n")
+    if notes:
+        out.append("## What to do about it\n\n")
+        for note in notes:
+            links = ", ".join(
+                f"[`{k.split('/')[1]}`]({k.split('/')[0]}.md#block-{k.split('/')[1]})"
+                for k in note.blocks
+            )
+            out.append(f"- **{note.title}** ({links}). {note.text}\n")
+        out.append("\n")
+    out.append("## Every block that prints something else\n\n")
+    chapter = ""
+    for diff in found:
+        if not diff.classes:
+            continue
+        name, block = diff.key.split("/")
+        if name != chapter:
+            chapter = name
+            out.append(f"### [{name}]({name}.md)\n\n")
+        out.append(f"- [`{block}`]({name}.md#block-{block}): {', '.join(diff.classes)}\n")
+        if set(diff.classes) & {"real", "precision", "error"}:
+            excerpt = _excerpt(diff.base.output, diff.other.output)
+            if diff.base.result != diff.other.result:
+                excerpt = f"CPU: {diff.base.result}\nTPU: {diff.other.result}\n" + excerpt
+            out.append("\n    ```diff\n" + _indent(excerpt) + "\n    ```\n\n")
+    return "".join(out)
+
+
+def _indent(text: str) -> str:
+    return "\n".join(f"    {line}" if line else "" for line in text.splitlines())
+
+
+_QUOTE = re.compile(
+    r"<!-- on-accelerator: (?P<key>[\w-]+/[\w-]+) -->\n(?P<body>(?:(?: {4}.*)?\n)+)"
+)
+
+
+def chapter_quotes(root: Path) -> list[tuple[str, str, list[str]]]:
+    """Each chapter note on the accelerator: (page, block key, the lines its code quotes)."""
+    found = []
+    for page in sorted((root / "docs").glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for match in _QUOTE.finditer(text):
+            lines, inside = [], False
+            for line in match["body"].splitlines():
+                if line.strip().startswith("```"):
+                    inside = not inside
+                elif inside and line.strip():
+                    lines.append(line.strip())
+            found.append((page.name, match["key"], lines))
+    return found
+
+
+def problems(root: Path) -> str | None:
+    """Why the generated page or a chapter's note does not match the records, or None."""
+    folder = root / RECORDS
+    if not (folder / ACCELERATOR).is_dir():
+        return None
+    page = root / PAGE
+    try:
+        text = render_page(root)
+    except BookError as error:
+        return str(error)
+    if not page.is_file() or page.read_text(encoding="utf-8") != text:
+        return f"{PAGE} does not match tests/other-backends/: run ./book accelerators"
+    other = read_records(folder / ACCELERATOR)
+    for name, key, lines in chapter_quotes(root):
+        printed = other[key].output.splitlines() if key in other else []
+        missing = [line for line in lines if line not in {p.strip() for p in printed}]
+        if key not in other or missing:
+            said = missing[0] if missing else "(no record)"
+            return (
+                f"docs/{name}: its note on {key} quotes a line the accelerator's record of "
+                f"that block does not hold: {said!r}"
+            )
+    return None
+
+
+def write_page(root: Path) -> bool:
+    """Regenerate the page from the records; True when its text changed. Without records
+    there is no page to write."""
+    if not (root / RECORDS / ACCELERATOR).is_dir():
+        return False
+    text = render_page(root)
+    page = root / PAGE
+    if page.is_file() and page.read_text(encoding="utf-8") == text:
+        return False
+    page.write_text(text, encoding="utf-8")
+    return True

@@ -1,0 +1,109 @@
+"""What an accelerator prints differently, classified (jaxbook.backends); the committed
+records and the page generated from them (tests/other-backends/, docs/accelerators.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bookexec.errors import BookError
+from conftest import REPO
+from jaxbook import backends
+from jaxbook.backends import Record, classify, line_class
+
+
+def record(output: str, result: str = "ok") -> Record:
+    return Record("chapter/block", result, 0.1, output)
+
+
+@pytest.mark.parametrize(
+    ("cpu", "tpu", "kind"),
+    [
+        # the devices under the accelerator's names
+        (
+            "[CpuDevice(id=0)]",
+            "[TpuDevice(id=0, process_index=0, coords=(0,0,0), core_on_chip=0)]",
+            "device names",
+        ),
+        ("on cpu: 2.0", "on tpu: 2.0", "device names"),
+        ("[CpuDevice(id=0), CpuDevice(id=1)]", "[TpuDevice(id=0, coords=(0,0,0))]", "device count"),
+        ("8 devices", "1 devices", "device count"),
+        # measured, with a unit
+        ("eager: 1.52 ms per call", "eager: 3.90 ms per call", "timings"),
+        ("jit is 14.3x faster", "jit is 2.1x faster", "timings"),
+        # the last digits of a float32, and a TPU's default matmul precision
+        ("[0.7615942 0.9640276]", "[0.7615941 0.9640275]", "float digits"),
+        ("[[0.5403023 1.7551651]]", "[[0.5390625 1.7578125]]", "precision"),
+        # a different value or truth
+        ("jacfwd equals jacrev: True", "jacfwd equals jacrev: False", "real"),
+        ("[1. 2.]", "[1. 3.]", "real"),
+        ("has a while loop: True", "has a while loop: False", "real"),
+    ],
+)
+def test_a_line_s_difference_has_its_class(cpu, tpu, kind):
+    assert line_class(cpu, tpu) == kind
+
+
+def test_a_block_s_classes_are_every_line_s_from_the_least_to_the_most_serious():
+    cpu = "[CpuDevice(id=0)]\nvalue: [0.5403023]\nsame: True\ntook 1.0 ms\n"
+    tpu = "[TpuDevice(id=0)]\nvalue: [0.5390625]\nsame: False\ntook 9.0 ms\n"
+    assert classify(record(cpu), record(tpu)) == ("device names", "timings", "precision", "real")
+    assert classify(record(cpu), record(cpu)) == ()
+
+
+def test_object_ids_and_addresses_are_not_differences():
+    cpu = "VmapTracer with object id 140 was created\n<function f at 0x7f01>\n"
+    tpu = "VmapTracer with object id 977 was created\n<function f at 0x7e99>\n"
+    assert classify(record(cpu), record(tpu)) == ()
+
+
+def test_a_block_that_raises_on_one_backend_only_is_an_error():
+    cpu = record("ok\n")
+    tpu = record("ValueError: Number of devices 1 must be >= 8\n", "raised ValueError")
+    assert classify(cpu, tpu) == ("error",)
+
+
+def test_lines_only_one_backend_prints_are_real_unless_they_list_devices():
+    assert classify(record("a\n"), record("a\nb\n")) == ("real",)
+    more = record("CpuDevice(id=0)\nCpuDevice(id=1)\n")
+    assert classify(more, record("TpuDevice(id=0)\n")) == ("device count",)
+
+
+def test_a_note_whose_block_prints_the_same_on_both_backends_fails(tmp_path):
+    folder = tmp_path / backends.RECORDS
+    for name, text in ((backends.BASE, "True\n"), (backends.ACCELERATOR, "True\n")):
+        (folder / name / "derivatives").mkdir(parents=True)
+        (folder / name / "derivatives" / "jacobians.txt").write_text(
+            f"block: docs/derivatives.md#jacobians\nresult: ok\nseconds: 0.1\n---\n{text}"
+        )
+    (tmp_path / backends.NOTES).write_text(
+        '[[note]]\ntitle = "A flip"\ntext = "..."\nblocks = ["derivatives/jacobians"]\n'
+    )
+    with pytest.raises(BookError, match="printed the same on both backends"):
+        backends.render_page(tmp_path)
+    assert "printed the same" in (backends.problems(tmp_path) or "")
+
+
+def test_a_chapter_note_quoting_a_line_the_record_lacks_fails(tmp_path):
+    folder = tmp_path / backends.RECORDS
+    for name, text in ((backends.BASE, "same: True\n"), (backends.ACCELERATOR, "same: False\n")):
+        (folder / name / "derivatives").mkdir(parents=True)
+        (folder / name / "derivatives" / "hvp.txt").write_text(
+            f"block: docs/derivatives.md#hvp\nresult: ok\nseconds: 0.1\n---\n{text}"
+        )
+    (tmp_path / "docs").mkdir()
+    backends.write_page(tmp_path)
+    note = (
+        '!!! note "On a TPU"\n    <!-- on-accelerator: derivatives/hvp -->\n'
+        "    It prints:\n\n    ```text\n    same: {}\n    ```\n"
+    )
+    (tmp_path / "docs" / "derivatives.md").write_text(note.format("False"))
+    assert backends.problems(tmp_path) is None
+    (tmp_path / "docs" / "derivatives.md").write_text(note.format("True"))
+    assert "does not hold: 'same: True'" in (backends.problems(tmp_path) or "")
+
+
+@pytest.mark.skipif(
+    not (REPO / backends.RECORDS / backends.ACCELERATOR).is_dir(), reason="no records yet"
+)
+def test_the_committed_page_and_notes_match_the_committed_records():
+    assert backends.problems(REPO) is None
