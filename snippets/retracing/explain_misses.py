@@ -28,6 +28,8 @@ print("-- new dtype")
 power_jit(ints, 3)
 print("-- Python float")
 power_jit(2.0, 3)
+print("-- the same call, with n passed by keyword")
+power_jit(x3, n=3)
 print("-- same types, under a context manager")
 with jax.default_matmul_precision("highest"):
     power_jit(x3, 3)
