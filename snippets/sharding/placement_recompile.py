@@ -1,6 +1,5 @@
 # hinted (an Auto mesh) comes from the blocks above
 import logging
-import logging.handlers
 
 import jax
 import jax.numpy as jnp
@@ -9,9 +8,6 @@ from jax.sharding import PartitionSpec as P
 
 from bookexec.facts import record  # hidden
 
-# keep what JAX logs, to read it back below (nothing reaches stderr)
-log = logging.handlers.BufferingHandler(capacity=10_000)
-logging.getLogger("jax").addHandler(log)
 traces = 0
 
 
@@ -31,23 +27,30 @@ for spec in [P("data", "model"), P(None, "model"), P()]:
     arguments[f"hinted, {spec}"] = jax.device_put(
         ones, NamedSharding(hinted, spec)
     )
+print("every argument:", {str(jax.typeof(x)) for x in arguments.values()})
+
+messages = []  # what JAX logs, kept here instead of printed to stderr
+
+
+class Keep(logging.Handler):
+    def emit(self, record):
+        messages.append(record.getMessage())
+
+
+logging.getLogger("jax").addHandler(keep := Keep())
 compiles = 0
-# log each compilation, and why each cache miss missed
 with jax.log_compiles(), jax.explain_cache_misses():
     for where, x in arguments.items():
-        seen, traced = len(log.buffer), traces
+        messages.clear()
+        traced = traces
         double(x)
-        new = [r.getMessage() for r in log.buffer[seen:]]
-        compiled = sum(m.startswith("Compiling ") for m in new)
+        compiled = sum(m.startswith("Compiling ") for m in messages)
         compiles += compiled
-        print(
-            f"{where:30} {jax.typeof(x)}  traced: {traces - traced}  "
-            f"compiled: {compiled}"
-        )
-        for line in "\n".join(new).splitlines():
+        print(f"{where:26} traced: {traces - traced}  compiled: {compiled}")
+        for line in "\n".join(messages).splitlines():
             if line.strip().startswith("* "):  # why the trace was redone
                 print("   ", line.strip())
-logging.getLogger("jax").removeHandler(log)
+logging.getLogger("jax").removeHandler(keep)
 print("traces:", traces, " compilations:", compiles)
 record("arguments", spelled(len(arguments)))  # hidden
 record("traces", spelled(traces))  # hidden

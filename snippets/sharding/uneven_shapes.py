@@ -1,6 +1,9 @@
-# grid, hinted, show, NamedSharding and P come from the blocks above
+# grid, hinted, show, moved, NamedSharding and P come from the blocks
+# above
 import jax
 import jax.numpy as jnp
+
+from bookexec.facts import record  # hidden
 
 # two data halves cannot share five rows evenly
 five_rows = jnp.ones((5, 12))
@@ -16,7 +19,6 @@ except ValueError as err:
 
 
 # six rows in, seven out: an intermediate the mesh does not divide
-@jax.jit
 def grow(x):
     seven = jnp.concatenate([x, x[:1]])
     jax.debug.inspect_array_sharding(seven, callback=show("seven rows"))
@@ -26,10 +28,6 @@ def grow(x):
 placed = jax.device_put(
     jnp.ones((6, 12)), NamedSharding(hinted, P("data", "model"))
 )
-compiled = grow.lower(placed).compile()
-hlo = compiled.as_text()
-print(
-    "the compiled program pads seven rows to eight:",
-    " pad(" in hlo and "f32[8,3]" in hlo,
-)
-print("returned:", compiled(placed).sharding.spec)
+print("collectives:", moved(grow, placed))
+print("returned:", jax.jit(grow)(placed).sharding.spec)
+record("grow_collectives", in_words(collectives(grow, placed)))  # hidden
