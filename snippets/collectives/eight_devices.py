@@ -3,8 +3,10 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
-# Before anything touches a device: the CPU backend reads this once, when it
-# starts.
+# Eight CPU devices, on any machine. Before anything touches a device: the
+# backends read this once, when they start. With eight GPUs or TPU cores,
+# leave out both lines and the same code runs on them.
+jax.config.update("jax_platforms", "cpu")
 jax.config.update("jax_num_cpu_devices", 8)
 
 # one axis, eight devices, Explicit by default

@@ -2,7 +2,9 @@ import re
 
 import jax
 
-# A fresh process: ask for eight CPU devices before anything touches one.
+# A fresh process: eight CPU devices, on any machine, before anything
+# touches a device (with eight accelerators, leave out both lines).
+jax.config.update("jax_platforms", "cpu")
 jax.config.update("jax_num_cpu_devices", 8)
 
 import jax.numpy as jnp  # noqa: E402

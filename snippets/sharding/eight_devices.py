@@ -1,7 +1,9 @@
 import jax
 
-# Before anything touches a device: the CPU backend reads this once, when it
-# starts.
+# Eight CPU devices, on any machine. Before anything touches a device: the
+# backends read this once, when they start. With eight GPUs or TPU cores,
+# leave out both lines and the same code runs on them.
+jax.config.update("jax_platforms", "cpu")
 jax.config.update("jax_num_cpu_devices", 8)
 
 devices = jax.devices()
