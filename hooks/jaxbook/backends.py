@@ -342,3 +342,16 @@ def write_page(root: Path) -> bool:
         return False
     page.write_text(text, encoding="utf-8")
     return True
+
+
+def records_note(root: Path, jax_version: str) -> str | None:
+    """Said by the drift watch: the accelerator's records were made under another JAX than
+    `jax_version` (the one the book is built with), so the page tells of that release."""
+    made = recorded(root / RECORDS / ACCELERATOR)
+    if not made or made.get("jax") == jax_version:
+        return None
+    return (
+        f"{PAGE}: the accelerator's records ({ACCELERATOR}) were made under JAX "
+        f"{made.get('jax')} on {made.get('date')}, not {jax_version}: record them again "
+        "where a TPU is lent (docs/guide/upgrades.md, 'Records on an accelerator')"
+    )

@@ -29,6 +29,7 @@ from typing import Any
 from bookexec.errors import BookError
 from bookexec.goldens.review import REPORT
 from bookexec.goldens.store import read_versions
+from jaxbook import backends
 
 _SKIP = {".git", ".venv", ".cache", "site", "__pycache__"}
 _SUMMARY = re.compile(
@@ -128,6 +129,12 @@ def _versions(python: str, golden_dir: Path) -> str:
     return f"goldens: {goldens}\n{running}\npackages:\n{freeze}"
 
 
+def _jax_of(python: str) -> str:
+    probe = "import importlib.metadata as m; print(m.version('jax'))"
+    said = subprocess.run([python, "-c", probe], capture_output=True, text=True)
+    return said.stdout.strip() or "?"
+
+
 def _summary_lines(*logs: Path) -> list[str]:
     found = []
     for log in logs:
@@ -174,6 +181,7 @@ def run(
         "changed_files": sorted(names.splitlines()),
         "summary": _summary_lines(out / "report.txt", out / "update.txt"),
         "scratch": str(scratch) if keep else None,
+        "accelerator_records": backends.records_note(root, _jax_of(python)),
     }
     (out / "summary.json").write_text(json.dumps(result, indent=1) + "\n")
     if not keep:

@@ -159,6 +159,8 @@ def _drift_watch(root: Path, options: Options, rest: list[str], command: Parser)
     )
     for line in result["summary"]:
         print(f"  {line}")
+    if result.get("accelerator_records"):
+        print(f"  {result['accelerator_records']}")
     print(f"  {len(result['changed_files'])} files would change; artifacts in {out}:")
     for name in ("versions.txt", "report.txt", "last-report.json", "update.txt", "golden.diff"):
         if (out / name).is_file():
