@@ -107,3 +107,12 @@ def test_a_chapter_note_quoting_a_line_the_record_lacks_fails(tmp_path):
 )
 def test_the_committed_page_and_notes_match_the_committed_records():
     assert backends.problems(REPO) is None
+
+
+def test_the_drift_watch_says_when_the_records_are_another_jax_s(tmp_path):
+    folder = tmp_path / backends.RECORDS / backends.ACCELERATOR
+    folder.mkdir(parents=True)
+    (folder / "RECORDED").write_text("name: tpu-v5e\njax: 0.10.2\ndate: 2026-12-06\n")
+    said = backends.records_note(tmp_path, "0.12.0.1") or ""
+    assert "made under JAX 0.10.2 on 2026-12-06, not 0.12.0.1" in said
+    assert backends.records_note(tmp_path, "0.10.2") is None
