@@ -37,6 +37,7 @@ COMMANDS = [  # issue 28's list, and the test helper jax-venv
     "bench",
     "stress",
     "jax-changes",
+    "accelerators",
     "drift-watch",
     "setup",
     "jax-venv",
