@@ -131,8 +131,9 @@ def test_a_block_that_fails_under_a_release_is_listed_with_its_error(small_book)
 def test_a_block_without_a_record_is_listed_not_dropped(small_book):
     (small_book / RECORDS / RELEASES[-1] / "tracers/scalar-jaxpr.txt").unlink()
     page = render_page(small_book)
-    found = section(page, "scalar-jaxpr")
-    assert "not run" in found and f"not recorded under JAX {RELEASES[-1]}" in found
+    # One line in its chapter's section, not an entry of its own that says nothing more.
+    assert "### `scalar-jaxpr`" not in page
+    assert f"Not compared (not recorded under JAX {RELEASES[-1]} yet): `scalar-jaxpr`." in page
     assert "./book" not in page.partition("-->")[2]  # a reader is never told to run a command
     # Counted once, as not compared: not also as changed in each step it could not be compared.
     steps = " | ".join("0" for _ in RELEASES)
@@ -350,12 +351,12 @@ def test_a_record_made_before_its_code_changed_is_not_compared(small_book):
         record.write_text(made.replace("\nresult: ", f"\nsources: {value}\nresult: ", 1))
 
     with_sources(session_hash([block], block))
-    assert "was made before the page's code last changed" not in render_page(small_book)
+    assert "was made before the chapter's code last changed" not in render_page(small_book)
     (small_book / "snippets/tracers/scalar_jaxpr.py").write_text("print(2)\n")
     said = render_page(small_book)
     assert "**Not compared.**" in summary(said)
     assert (
-        f"the record under JAX {RELEASES[-1]} was made before the page's code last changed" in said
+        f"the run under JAX {RELEASES[-1]} was made before the chapter's code last changed" in said
     )
     assert "./book" not in said.partition("-->")[2]
 
