@@ -877,6 +877,17 @@ def read_notes(root: Path) -> list[Note]:
     return notes
 
 
+def _note_link(block: str, seen: list[Seen]) -> str:
+    """A note's block linked to its entry; to its chapter's section when it has none (it was
+    not compared under any pair of releases, and is named there on one line)."""
+    chapter, block_id = block.split("/")
+    own = any(
+        f"{s.chapter}/{s.change.block_id}" == block and s.change.kind != "not run" for s in seen
+    )
+    anchor = f"changes-{chapter}-{block_id}" if own else f"changes-{chapter}"
+    return f"[`{block_id}`](#{anchor})"
+
+
 def _lead(notes: list[Note], steps: list[tuple[str, str]], seen: list[Seen]) -> str:
     """The notes as the page's first section; a note whose blocks do not show it is an error."""
     if not notes:
@@ -895,9 +906,7 @@ def _lead(notes: list[Note], steps: list[tuple[str, str]], seen: list[Seen]) -> 
                     f"{NOTES}, note {number} ({note.title}): {block} printed the same under both, "
                     f"so it does not show this change from JAX {note.old} to {note.new}"
                 )
-        links = ", ".join(
-            f"[`{b.split('/')[1]}`](#changes-{b.replace('/', '-')})" for b in note.blocks
-        )
+        links = ", ".join(_note_link(block, seen) for block in note.blocks)
         text = " ".join(note.text.split())
         out.append(f"- **{note.title}** (JAX {note.old} → {note.new}; {links}). {text}\n")
     if not out:

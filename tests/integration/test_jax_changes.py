@@ -588,3 +588,12 @@ def test_the_books_notes_each_show_a_change():
     page = (REPO / PAGE).read_text(encoding="utf-8")
     for note in notes:
         assert f"- **{note.title}** (JAX {note.old} → {note.new};" in page
+
+
+def test_every_link_within_the_committed_page_has_its_anchor():
+    """A block listed on one line (not compared under any pair of releases) has no entry of
+    its own: the summary and the notes link its chapter's section instead."""
+    page = (REPO / PAGE).read_text()
+    anchors = set(re.findall(r"\{#([\w.-]+)\}", page))
+    links = set(re.findall(r"\]\(#([\w.-]+)\)", page))
+    assert links and links <= anchors, sorted(links - anchors)
