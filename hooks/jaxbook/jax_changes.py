@@ -1062,9 +1062,10 @@ search:
 
 What changed from JAX {names[0]} to JAX {names[-1]} that breaks code you write, and how to
 change the code, each point linked to the example that shows it. Below that, release by release,
-what changed in this book's examples. It covers only what the examples print; every change JAX
-made, in behaviour, API or deprecations, is in
-[JAX's changelog](https://docs.jax.dev/en/latest/changelog.html).
+a summary of what changed in this book's examples. The rest of the page is for checking a
+detail: chapter by chapter, each example whose output changed, with its output under both
+releases. It covers only what the examples print; every change JAX made, in behaviour, API or
+deprecations, is in [JAX's changelog](https://docs.jax.dev/en/latest/changelog.html).
 """
     counted = f"""
 ## The book's blocks, counted {{#changes-counted}}
@@ -1133,7 +1134,8 @@ def _section(
             if change.kind == "fails":
                 out.append(f"- {change.changes[0]}:\n\n" + _fence("text", _error(change.error)))
                 continue
-            out += [f"- {word}\n" for word in _in_words(change)]
+            # "the output changed" alone says no more than the line above it
+            out += [f"- {word}\n" for word in _in_words(change) if word != "the output changed"]
             out += _counts(old, new, change.counts)
             if change.aligned:
                 out.append("\nEquation by equation (`^` marks what changed):\n\n")
