@@ -1113,8 +1113,10 @@ def _uncompared(found: dict[str, list[tuple[str, str, Change]]]) -> str:
 
 
 def _error(text: str) -> str:
-    """A failed record's error line in a reader's words: the exception as Python names it."""
-    return re.sub(r"^raised builtins\.", "raised ", text, flags=re.M)
+    """A failed record's error line in a reader's words: the exception as Python names it,
+    without the line of the book's snippet file (the error's own lines follow it)."""
+    text = re.sub(r"^raised builtins\.", "raised ", text, flags=re.M)
+    return re.sub(r"^(raised \S+) \(line \d+ of \S+\):$", r"\1:", text, flags=re.M)
 
 
 def _section(

@@ -120,11 +120,14 @@ def test_a_block_that_fails_under_a_release_is_listed_with_its_error(small_book)
     record = small_book / RECORDS / RELEASES[0] / "tracers" / "scalar-jaxpr.txt"
     head, _, _ = record.read_text().partition("---\n")
     # A record as `run_book` writes one for a block that raised (the header names the result).
-    record.write_text(head.replace("result: ok", "result: failed") + "---\nboom\nValueError: x\n")
+    error = "raised builtins.ValueError (line 2 of snippets/tracers/x.py):\nValueError: x\n"
+    record.write_text(head.replace("result: ok", "result: failed") + "---\nboom\n" + error)
     page = render_page(small_book)
     failed = section(page, "scalar-jaxpr")
     assert f"**JAX {RELEASES[0]} → {RELEASES[1]}: fails**" in failed
     assert f"fails under JAX {RELEASES[0]}" in failed and "ValueError: x" in failed
+    # In a reader's words: no `builtins.`, no line of the book's own snippet file.
+    assert "boom\nraised ValueError:\nValueError: x\n" in failed
     assert parse(record.read_text()).header_fields()["result"] == "failed"
 
 
