@@ -9,7 +9,7 @@ declare an error with `raises=`, and print a jaxpr. The numbers come from this b
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +20,8 @@ from bookexec.jax.parse import is_jaxpr
 MARKER = "<!-- bookexec:census -->"
 _COUNT = re.compile(r"-?\d+")
 _TITLE = re.compile(r"^# (.+)$", re.M)
+# YAML front matter, whose comments start with `# ` too: never a page's title.
+_FRONT_MATTER = re.compile(r"\A---\n.*?^---$", re.M | re.S)
 
 Results = Callable[[str], Iterable[tuple[Block, str, Sequence[Fact]]]]
 
@@ -86,11 +88,17 @@ def read_nav(config_file: Path) -> list[object]:
     return nav
 
 
-def rows(pages: Iterable[str], docs: Path, results: Results) -> list[Row]:
-    """The census rows of the pages that have executed blocks, in the order given."""
+def rows(
+    pages: Iterable[str],
+    docs: Path,
+    results: Results,
+    titles: Mapping[str, str | None] | None = None,
+) -> list[Row]:
+    """The census rows of the pages that have executed blocks, in the order given; a page
+    without a heading (a lab) is named by its nav title (`titles`), else by its file."""
     table = []
     for page in pages:
-        row = Row(page, title_of(docs / page) or page)
+        row = Row(page, title_of(docs / page) or (titles or {}).get(page) or page)
         for block, output, facts in results(page):
             row.add(block, output, facts)
         if row.blocks:
@@ -99,8 +107,10 @@ def rows(pages: Iterable[str], docs: Path, results: Results) -> list[Row]:
 
 
 def title_of(path: Path) -> str | None:
-    """A page's first level-one heading, or None."""
-    found = _TITLE.search(path.read_text(encoding="utf-8")) if path.is_file() else None
+    """A page's first level-one heading after its front matter, or None."""
+    if not path.is_file() or path.suffix != ".md":
+        return None
+    found = _TITLE.search(_FRONT_MATTER.sub("", path.read_text(encoding="utf-8"), count=1))
     return found[1].strip() if found else None
 
 

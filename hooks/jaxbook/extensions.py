@@ -189,7 +189,8 @@ class Census(Extension):
 
         def rows() -> list[census.Row]:
             order = census.nav_order(config.nav, build.plans)
-            return census.rows(order, docs, lambda p: build.results(p)[0])
+            titles = dict(census.nav_pages(config.nav))
+            return census.rows(order, docs, lambda p: build.results(p)[0], titles)
 
         return census.fill(markdown, page.file.src_uri, rows)
 

@@ -127,16 +127,25 @@ def _trimmed(text: str) -> str:
     return text + "\n" if text else ""
 
 
-def _as_recorded(old_text: str, new_text: str) -> tuple[Parsed, Parsed]:
+def _as_recorded(
+    old_text: str, new_text: str, snippets: Sequence[str] = ()
+) -> tuple[Parsed, Parsed]:
     """Two records parsed, their outputs with line ends trimmed when the older one was written
-    before they were kept (it cannot say what they were)."""
-    before, after = parse(old_text), parse(new_text)
+    before they were kept (it cannot say what they were), and the page's snippets (`snippets`)
+    named by their file alone on both sides, as the goldens name them today: a record made
+    before that naming prints `snippets/<chapter>/x.py` where the golden prints `x.py`, which
+    is the book's change, not JAX's."""
+    before, after = (_named(parse(text), snippets) for text in (old_text, new_text))
     if before.header_fields().get("line-ends") == _LINE_ENDS["line-ends"]:
         return before, after
     return (
         replace(before, output=_trimmed(before.output)),
         replace(after, output=_trimmed(after.output)),
     )
+
+
+def _named(parsed: Parsed, snippets: Sequence[str]) -> Parsed:
+    return replace(parsed, output=snippet_names(parsed.output, snippets)) if snippets else parsed
 
 
 def _error_text(raw: BlockResult, block: Block) -> str:
@@ -147,13 +156,14 @@ def _error_text(raw: BlockResult, block: Block) -> str:
     return f"raised {error.qualified}{at}:\n{error.shown}"
 
 
-def _body(run: BlockRun, rules: list[PathRule]) -> tuple[str, str]:
-    """A block's record: its result and what it printed, with the error as it was raised."""
+def _body(run: BlockRun, rules: list[PathRule], snippets: Sequence[str]) -> tuple[str, str]:
+    """A block's record: its result and what it printed, with the error as it was raised; the
+    page's snippets (`snippets`) named by their file alone, as the goldens name them."""
     if run.raw is None:  # its worker failed (`run.failure` says how); nothing it printed is left
         # Without the block's page line, which moves with the prose: a record follows the code.
         why = (run.failure or "").removeprefix(f"{run.block.where}: ")
         return "failed", encode_output(normalize(f"{why}\n", rules))
-    printed = snippet_names(normalize(run.output, rules), [run.block.snippet])
+    printed = snippet_names(normalize(run.output, rules), snippets)
     if run.failure:
         return "failed", encode_output(
             mask(normalize(printed + _error_text(run.raw, run.block), rules))
@@ -292,8 +302,9 @@ def run_book(
             say(f"jax-changes: {src}: {len(blocks)} blocks under JAX {facts['jax']}")
             runs.start({src: blocks})
             ran = runs.wait(src)
+            snippets = [run.block.snippet for run in ran.blocks]
             for run in ran.blocks:
-                result, body = _body(run, rules)
+                result, body = _body(run, rules, snippets)
                 sources = session_hash(blocks, run.block)
                 text = _record(run.block, result, body, sources, book.docs)
                 path = golden_path(out_dir, run.block.page, run.block.id)
@@ -360,7 +371,7 @@ def _chapters(root: Path) -> list[tuple[str, str]]:
     return listed + extra
 
 
-def _items(value: str) -> list[str] | None:
+def _items(value: str, strip: bool = True) -> list[str] | None:
     """A JSON-valued fact's items (a record's `text` lines, else its leaves), None if not JSON:
     the raw JSON split on commas would show an upgrader fragments of the record."""
     start = min((i for i in (value.find("{"), value.find("[")) if i >= 0), default=-1)
@@ -381,10 +392,11 @@ def _items(value: str) -> list[str] | None:
             for child in node:
                 walk(child, key)
         elif node is not None and not isinstance(node, bool):
-            (texts if key == "text" else leaves).append(str(node).strip())
+            text = str(node).strip() if strip else str(node).rstrip()
+            (texts if key == "text" else leaves).append(text)
 
     walk(tree)
-    return [item for item in texts or leaves if item]
+    return [item for item in texts or leaves if item.strip()]
 
 
 def _moved(old: str, new: str) -> str:
@@ -518,13 +530,19 @@ def _failed(parsed: Parsed) -> bool:
 
 
 def compare_block(
-    block_id: str, old_text: str | None, new_text: str | None, old: str, new: str
+    block_id: str,
+    old_text: str | None,
+    new_text: str | None,
+    old: str,
+    new: str,
+    snippets: Sequence[str] = (),
 ) -> Change | None:
-    """One block under release `old` and release `new`; None when its output is the same."""
+    """One block under release `old` and release `new`; None when its output is the same.
+    `snippets`: the page's snippet files, named by their file alone on both sides."""
     if old_text is None or new_text is None:
         missing = old if old_text is None else new
         return Change(block_id, "not run", [f"not recorded under JAX {missing} yet"])
-    before, after = _as_recorded(old_text, new_text)
+    before, after = _as_recorded(old_text, new_text, snippets)
     if _failed(before) or _failed(after):
         if _failed(before) and _failed(after) and before.output == after.output:
             return None
@@ -543,7 +561,7 @@ def compare_block(
     kind, words, aligned = drift.kind, [_plain(word) for word in drift.changes], drift.diff
     if counts and kind != STRUCTURAL:
         kind = TEXT
-        words = words or ["only recorded counts changed"]
+        words = words or ["only values the chapter quotes changed"]
     text_diff = "".join(
         difflib.unified_diff(
             before.output.splitlines(keepends=True),
@@ -587,12 +605,14 @@ def _message(parsed: Parsed, declared: str) -> list[str]:
     return lines[starts[-1] :] if starts else lines
 
 
-def _message_changed(old_text: str | None, new_text: str | None, declared: str) -> bool:
+def _message_changed(
+    old_text: str | None, new_text: str | None, declared: str, snippets: Sequence[str] = ()
+) -> bool:
     """Whether a line of the error's message differs between two records of a raising block;
     a block whose printed values alone changed is summarised like one that does not raise."""
     if old_text is None or new_text is None:
         return True
-    before, after = _as_recorded(old_text, new_text)
+    before, after = _as_recorded(old_text, new_text, snippets)
     return _message(before, declared) != _message(after, declared)
 
 
@@ -787,12 +807,28 @@ def _summary(
                 f"in how a jaxpr is lettered or wrapped: {_some([s.link() for s in cosmetic])}."
             )
         if broken:
-            said = [f"{s.link()} ({s.change.changes[0]})" for s in broken]
             lines.append(
-                f"**Not compared.** {_blocks(len(broken))} could not be compared: {_some(said)}."
+                f"**Not compared.** {_blocks(len(broken))} could not be compared: "
+                f"{_some(_not_compared(broken), None)}."
             )
         out.append("".join(f"- {line}\n" for line in lines))
     return "".join(out)
+
+
+def _not_compared(broken: list[Seen]) -> list[str]:
+    """Blocks that failed, each linked; blocks not compared, counted by chapter and reason and
+    linked to their chapter's section (they have no entry of their own)."""
+    said = [f"{s.link()} ({s.change.changes[0]})" for s in broken if s.change.kind == "fails"]
+    groups: dict[tuple[str, str, str], int] = {}
+    for s in broken:
+        if s.change.kind == "not run":
+            key = (s.chapter, s.title, s.change.changes[0])
+            groups[key] = groups.get(key, 0) + 1
+    said += [
+        f"{_blocks(n)} in [{title}](#changes-{chapter}) ({reason})"
+        for (chapter, title, reason), n in groups.items()
+    ]
+    return said
 
 
 @dataclass(frozen=True)
@@ -841,6 +877,17 @@ def read_notes(root: Path) -> list[Note]:
     return notes
 
 
+def _note_link(block: str, seen: list[Seen]) -> str:
+    """A note's block linked to its entry; to its chapter's section when it has none (it was
+    not compared under any pair of releases, and is named there on one line)."""
+    chapter, block_id = block.split("/")
+    own = any(
+        f"{s.chapter}/{s.change.block_id}" == block and s.change.kind != "not run" for s in seen
+    )
+    anchor = f"changes-{chapter}-{block_id}" if own else f"changes-{chapter}"
+    return f"[`{block_id}`](#{anchor})"
+
+
 def _lead(notes: list[Note], steps: list[tuple[str, str]], seen: list[Seen]) -> str:
     """The notes as the page's first section; a note whose blocks do not show it is an error."""
     if not notes:
@@ -859,9 +906,7 @@ def _lead(notes: list[Note], steps: list[tuple[str, str]], seen: list[Seen]) -> 
                     f"{NOTES}, note {number} ({note.title}): {block} printed the same under both, "
                     f"so it does not show this change from JAX {note.old} to {note.new}"
                 )
-        links = ", ".join(
-            f"[`{b.split('/')[1]}`](#changes-{b.replace('/', '-')})" for b in note.blocks
-        )
+        links = ", ".join(_note_link(block, seen) for block in note.blocks)
         text = " ".join(note.text.split())
         out.append(f"- **{note.title}** (JAX {note.old} → {note.new}; {links}). {text}\n")
     if not out:
@@ -918,6 +963,7 @@ def _chapter(
     blocks = _page_blocks(root, page, scanned)
     raising = {block.id: block.options["raises"] for block in blocks if "raises" in block.options}
     sources = {block.id: session_hash(blocks, block) for block in blocks}
+    snippets = [block.snippet for block in blocks]
     found: dict[str, list[tuple[str, str, Change]]] = {}
     for path in goldens:
         for (old, old_dir), (new, new_dir) in steps:
@@ -935,12 +981,12 @@ def _chapter(
                     path.stem,
                     "not run",
                     [
-                        f"the record under JAX {stale[0]} was made before the page's code "
-                        "last changed, so it is not compared"
+                        f"the run under JAX {stale[0]} was made before the chapter's code "
+                        "last changed"
                     ],
                 )
             else:
-                change = compare_block(path.stem, old_text, new_text, old, new)
+                change = compare_block(path.stem, old_text, new_text, old, new, snippets)
                 link = f"[`{path.stem}`](#changes-{chapter}-{path.stem})"
                 for release, text in ((old, old_text), (new, new_text)):
                     # The output alone: a record's facts are no jaxpr and make it unreadable.
@@ -950,7 +996,7 @@ def _chapter(
             if change:
                 found.setdefault(path.stem, []).append((old, new, change))
                 is_error = path.stem in raising and _message_changed(
-                    old_text, new_text, raising[path.stem]
+                    old_text, new_text, raising[path.stem], snippets
                 )
                 seen.append(Seen(old, new, page, chapter, title, change, is_error))
     # A block not compared counts in the last column alone, not also as changed.
@@ -1016,23 +1062,23 @@ search:
 
 What changed from JAX {names[0]} to JAX {names[-1]} that breaks code you write, and how to
 change the code, each point linked to the example that shows it. Below that, release by release,
-what changed in this book's examples. It covers only what the examples print; every change JAX
-made, in behaviour, API or deprecations, is in
-[JAX's changelog](https://docs.jax.dev/en/latest/changelog.html).
+a summary of what changed in this book's examples. The rest of the page is for checking a
+detail: chapter by chapter, each example whose output changed, with its output under both
+releases. It covers only what the examples print; every change JAX made, in behaviour, API or
+deprecations, is in [JAX's changelog](https://docs.jax.dev/en/latest/changelog.html).
 """
     counted = f"""
 ## The book's blocks, counted {{#changes-counted}}
 
 Every block of the chapters (not the labs) ran under JAX {older} as well as {names[-1]}, each
-release in its own virtual environment. A block's record is compared only when it was made
-from the page's code as it is now (the record holds a hash of that code). A *cosmetic*
-change only re-letters variables, wraps lines or reorders parameters or independent
-equations; a *structural* one adds or removes an
-equation, replaces an equation's primitive, or changes a parameter, a type or where a value
-flows; a *text* change is one outside the jaxprs (messages, printed values, counts). Timings
-and ratios are compared as their placeholders only, since their values are noise; counts are
-exact and shown side by side (a dash: no such value under that release). A block that fails
-under a release is listed with its error.
+release in its own virtual environment. A block is compared only when its run under the older
+release was made from the chapter's code as it is now. Each change above says whether the
+program in a jaxpr changed (an equation added, removed or replaced, a parameter, a type or
+where a value flows), only the printed text changed (messages, printed values, counts), or a
+jaxpr was only printed differently (other variable letters, other line breaks, parameters or
+independent equations in another order). Timings and ratios are not compared, since their
+values depend on the machine; counts are exact and shown side by side (a dash: no such value
+under that release). A block that fails under a release is listed with its error.
 
 Each column between *same* and the last counts the blocks whose output changed between two
 releases; the last counts the blocks that failed under a release or were not compared.
@@ -1045,27 +1091,84 @@ releases; the last counts the blocks that failed under a release or were not com
     return head + lead + summary + "".join(sections) + counted + "\n".join(rows) + "\n"
 
 
+# Each kind of change as a reader of releases says it (the check's own class names are the
+# book's maintainers' words).
+_KIND_WORDS = {
+    STRUCTURAL: "the program changed",
+    TEXT: "the printed text changed",
+    COSMETIC: "printed differently, the same program",
+    "fails": "fails",
+}
+
+
+def _uncompared(found: dict[str, list[tuple[str, str, Change]]]) -> str:
+    """The blocks compared under no pair of releases, one line for each reason."""
+    why: dict[str, list[str]] = {}
+    for block_id, steps in found.items():
+        if all(change.kind == "not run" for _, _, change in steps):
+            why.setdefault(steps[0][2].changes[0], []).append(f"`{block_id}`")
+    return "".join(
+        f"\nNot compared ({reason}): {_some(ids, None)}.\n" for reason, ids in why.items()
+    )
+
+
+def _error(text: str) -> str:
+    """A failed record's error line in a reader's words: the exception as Python names it,
+    without the line of the book's snippet file (the error's own lines follow it)."""
+    text = re.sub(r"^raised builtins\.", "raised ", text, flags=re.M)
+    return re.sub(r"^(raised \S+) \(line \d+ of \S+\):$", r"\1:", text, flags=re.M)
+
+
 def _section(
     page: str, chapter: str, title: str, found: dict[str, list[tuple[str, str, Change]]]
 ) -> str:
     out = [f"\n## {title} {{#changes-{chapter}}}\n\nIn [{title}]({page}):\n"]
+    out.append(_uncompared(found))
     for block_id, steps in found.items():
+        if all(change.kind == "not run" for _, _, change in steps):
+            continue  # listed on one line above
         out.append(f"\n### `{block_id}` {{#changes-{chapter}-{block_id}}}\n")
         for old, new, change in steps:
-            out.append(f"\n**JAX {old} → {new}: {change.kind}**\n\n")
-            if change.kind == "fails":
-                out.append(f"- {change.changes[0]}:\n\n" + _fence("text", change.error))
+            if change.kind == "not run":
+                out.append(f"\n**JAX {old} → {new}:** not compared ({change.changes[0]}).\n")
                 continue
-            out += [f"- {word}\n" for word in _in_words(change)]
-            if change.counts:
-                out.append(f"\n| value | JAX {old} | JAX {new} |\n| --- | ---: | ---: |\n")
-                out += [f"| `{name}` | {a} | {b} |\n" for name, a, b in change.counts]
+            out.append(f"\n**JAX {old} → {new}: {_KIND_WORDS.get(change.kind, change.kind)}**\n\n")
+            if change.kind == "fails":
+                out.append(f"- {change.changes[0]}:\n\n" + _fence("text", _error(change.error)))
+                continue
+            # "the output changed" alone says no more than the line above it
+            out += [f"- {word}\n" for word in _in_words(change) if word != "the output changed"]
+            out += _counts(old, new, change.counts)
             if change.aligned:
                 out.append("\nEquation by equation (`^` marks what changed):\n\n")
                 out.append(_fence("text", change.aligned))
             if change.text_diff:
                 out.append("\nThe output, line by line:\n\n" + _fence("diff", change.text_diff))
     return "".join(out)
+
+
+def _counts(old: str, new: str, counts: list[tuple[str, str, str]]) -> list[str]:
+    """Changed values side by side; a structured one (a step-through view's record of a
+    jaxpr, in JSON) as the diff of the lines it shows, not its JSON."""
+    out: list[str] = []
+    plain = [(name, a, b) for name, a, b in counts if _items(a) is None or _items(b) is None]
+    if plain:
+        out.append(f"\n| value | JAX {old} | JAX {new} |\n| --- | ---: | ---: |\n")
+        out += [f"| `{name}` | {a} | {b} |\n" for name, a, b in plain]
+    for name, a, b in counts:
+        before, after = _items(a, strip=False), _items(b, strip=False)
+        if before is None or after is None:
+            continue
+        lines = difflib.unified_diff(
+            [f"{line}\n" for line in before],
+            [f"{line}\n" for line in after],
+            fromfile=f"JAX {old}",
+            tofile=f"JAX {new}",
+            n=1,
+        )
+        out.append(f"\nThe program that `{name}` steps through, line by line:\n\n")
+        out.append(_fence("diff", "".join(lines)))
+    return out
 
 
 _TEXT_CHANGED = ("the text around the jaxprs changed", "the output changed")

@@ -163,6 +163,21 @@ def test_the_census_follows_the_navigation():
     assert census.nav_order(nav, ["a.md", "b.md", "extra.md"]) == ["b.md", "a.md", "extra.md"]
 
 
+def test_a_census_row_is_named_by_its_heading_or_its_nav_title(tmp_path):
+    """A comment in a page's front matter is not its title, and a lab has its nav title."""
+    (tmp_path / "page.md").write_text("---\n# a comment, not a title\n---\n\n# The page\n")
+    (tmp_path / "labs").mkdir()
+    (tmp_path / "labs" / "x.ipynb").write_text('{"cells": []}')
+    block = census.Block("page.md", 0, 1, "b", "snippets/page/b.py", "print(1)\n")
+    made = census.rows(
+        ["page.md", "labs/x.ipynb"],
+        tmp_path,
+        lambda page: [(block, "1\n", [])],
+        {"labs/x.ipynb": "Lab: a title"},
+    )
+    assert [row.title for row in made] == ["The page", "Lab: a title"]
+
+
 def test_the_books_census_agrees_with_its_goldens_and_pages(built_book):
     from bookexec.goldens.store import parse as parse_golden
     from conftest import REPO

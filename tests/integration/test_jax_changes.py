@@ -120,19 +120,23 @@ def test_a_block_that_fails_under_a_release_is_listed_with_its_error(small_book)
     record = small_book / RECORDS / RELEASES[0] / "tracers" / "scalar-jaxpr.txt"
     head, _, _ = record.read_text().partition("---\n")
     # A record as `run_book` writes one for a block that raised (the header names the result).
-    record.write_text(head.replace("result: ok", "result: failed") + "---\nboom\nValueError: x\n")
+    error = "raised builtins.ValueError (line 2 of snippets/tracers/x.py):\nValueError: x\n"
+    record.write_text(head.replace("result: ok", "result: failed") + "---\nboom\n" + error)
     page = render_page(small_book)
     failed = section(page, "scalar-jaxpr")
     assert f"**JAX {RELEASES[0]} → {RELEASES[1]}: fails**" in failed
     assert f"fails under JAX {RELEASES[0]}" in failed and "ValueError: x" in failed
+    # In a reader's words: no `builtins.`, no line of the book's own snippet file.
+    assert "boom\nraised ValueError:\nValueError: x\n" in failed
     assert parse(record.read_text()).header_fields()["result"] == "failed"
 
 
 def test_a_block_without_a_record_is_listed_not_dropped(small_book):
     (small_book / RECORDS / RELEASES[-1] / "tracers/scalar-jaxpr.txt").unlink()
     page = render_page(small_book)
-    found = section(page, "scalar-jaxpr")
-    assert "not run" in found and f"not recorded under JAX {RELEASES[-1]}" in found
+    # One line in its chapter's section, not an entry of its own that says nothing more.
+    assert "### `scalar-jaxpr`" not in page
+    assert f"Not compared (not recorded under JAX {RELEASES[-1]} yet): `scalar-jaxpr`." in page
     assert "./book" not in page.partition("-->")[2]  # a reader is never told to run a command
     # Counted once, as not compared: not also as changed in each step it could not be compared.
     steps = " | ".join("0" for _ in RELEASES)
@@ -350,12 +354,12 @@ def test_a_record_made_before_its_code_changed_is_not_compared(small_book):
         record.write_text(made.replace("\nresult: ", f"\nsources: {value}\nresult: ", 1))
 
     with_sources(session_hash([block], block))
-    assert "was made before the page's code last changed" not in render_page(small_book)
+    assert "was made before the chapter's code last changed" not in render_page(small_book)
     (small_book / "snippets/tracers/scalar_jaxpr.py").write_text("print(2)\n")
     said = render_page(small_book)
     assert "**Not compared.**" in summary(said)
     assert (
-        f"the record under JAX {RELEASES[-1]} was made before the page's code last changed" in said
+        f"the run under JAX {RELEASES[-1]} was made before the chapter's code last changed" in said
     )
     assert "./book" not in said.partition("-->")[2]
 
@@ -587,3 +591,12 @@ def test_the_books_notes_each_show_a_change():
     page = (REPO / PAGE).read_text(encoding="utf-8")
     for note in notes:
         assert f"- **{note.title}** (JAX {note.old} → {note.new};" in page
+
+
+def test_every_link_within_the_committed_page_has_its_anchor():
+    """A block listed on one line (not compared under any pair of releases) has no entry of
+    its own: the summary and the notes link its chapter's section instead."""
+    page = (REPO / PAGE).read_text()
+    anchors = set(re.findall(r"\{#([\w.-]+)\}", page))
+    links = set(re.findall(r"\]\(#([\w.-]+)\)", page))
+    assert links and links <= anchors, sorted(links - anchors)

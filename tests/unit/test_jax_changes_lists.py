@@ -70,3 +70,42 @@ def test_a_record_written_before_line_ends_were_kept_is_compared_with_them_trimm
     assert changed is not None
     kept = record("iota[dimension=0]\nend\n", **{"line-ends": "kept"})
     assert compare_block("b", kept, golden, "0.11", "0.12") is not None
+
+
+def test_a_json_fact_that_moved_is_shown_as_the_lines_it_steps_through(tmp_path):
+    """Review 5, jax-changes item 4: the block's entry shows the scan's params that came and
+    went as a diff of the program's lines, never the step-through view's JSON record."""
+    page = render_page(_book(tmp_path))
+    start = page.index("### `loop-steps`")
+    entry = page[start : page.find("\n## ", start)]
+    assert '{"args"' not in entry and '"text"' not in entry
+    assert "+      ft_in=((None,), (None,), ())\n" in entry
+    assert "-      num_carry=1\n" in entry
+
+
+def test_a_record_naming_a_snippet_by_its_path_matches_a_golden_naming_the_file():
+    """Review 5, jax-changes item 3: records made before the goldens named a page's snippets
+    by their file alone print `snippets/<chapter>/x.py`; compared as the goldens are
+    normalised (`snippet_names`), that is no change of JAX's. Another path still is."""
+    from bookexec.goldens.store import encode_output, render
+    from jaxbook.jax_changes import compare_block
+
+    def record(output: str) -> str:
+        fields = {"line-ends": "kept"}
+        return render("d.md", "b", "snippets/d/b.py", encode_output(output), "w", **fields)
+
+    page = ["snippets/d/b.py", "snippets/d/res.py"]
+    old = record("f32[3] output of cos from snippets/d/res.py:6:19 (block)\n")
+    new = record("f32[3] output of cos from res.py:6:19 (block)\n")
+    assert compare_block("b", old, new, "0.11", "0.12", page) is None
+    moved = record("f32[3] output of cos from res.py:7:19 (block)\n")
+    assert compare_block("b", old, moved, "0.11", "0.12", page) is not None
+    other = record("f32[3] output of cos from snippets/e/res.py:6:19 (block)\n")
+    assert compare_block("b", other, new, "0.11", "0.12", page) is not None
+
+
+def test_the_book_s_page_lists_no_path_shortening_as_a_jax_change():
+    """The committed records predate the shortening; the page made from them shows none."""
+    from jaxbook.jax_changes import PAGE
+
+    assert "snippets/" not in (REPO / PAGE).read_text()

@@ -1,0 +1,4 @@
+import jax
+
+print("backend:", jax.default_backend())
+print("devices:", jax.device_count())
