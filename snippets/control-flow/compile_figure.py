@@ -23,8 +23,9 @@ def compile_time(fn, n, repeat):
 
 for n in LENGTHS:
     for name, fn in (("for", python_for), ("scan", with_scan)):
-        # a length the block above did not measure
-        if (name, n) not in t_compile:
+        # only the lengths the block above did not measure are timed here
+        new = (name, n) not in t_compile
+        if new:
             # Two runs of the unrolled loop are enough to see its trend, and
             # keep the block short.
             t_compile[name, n] = compile_time(
@@ -32,7 +33,8 @@ for n in LENGTHS:
             )
         t = t_compile[name, n]
         t = record(f"compile_{name}_{n}", float(t), kind="timing")  # hidden
-        print(f"N={n:<4} {name:<5} compile {t:.2f} s")
+        if new:
+            print(f"N={n:<4} {name:<5} compile {t:.2f} s")
 
 # hidden: begin
 figure(

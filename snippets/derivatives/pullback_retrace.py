@@ -31,7 +31,20 @@ for step in range(3):
 print("pullbacks from a jitted forward, traces of backward:", len(traces))
 record("jitted_traces", SPELLED[len(traces)])  # hidden
 
-# both jitted, the backward traced once
+# fwd and bwd are both jitted; count the traces of a function of the
+# residuals the way backward_counted does
 fwd, bwd = jax.fwd_and_bwd(wobble, argnums=0)
-y, residuals = fwd(x)
-print("fwd_and_bwd:", bwd(residuals, jnp.ones(3)))
+traces.clear()
+
+
+@jax.jit
+def bwd_counted(residuals, cotangent):
+    traces.append(1)  # runs only while tracing
+    return bwd(residuals, cotangent)
+
+
+for step in range(3):
+    _, residuals = fwd(x + step)
+    bwd_counted(residuals, jnp.ones(3))
+print("residuals from jax.fwd_and_bwd, traces of backward:", len(traces))
+record("fwd_and_bwd_traces", SPELLED[len(traces)])  # hidden

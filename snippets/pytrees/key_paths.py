@@ -18,8 +18,9 @@ print("same treedef as flatten's:", same)
 
 
 def decay(path, leaf):  # shrink only the leaves whose last key is "w"
-    last = path[-1]
-    return leaf * 0.9 if getattr(last, "key", None) == "w" else leaf
+    # keystr reads a dict key and a dataclass field alike
+    last = jax.tree_util.keystr(path[-1:], simple=True)
+    return leaf * 0.9 if last == "w" else leaf
 
 
 decayed = jax.tree.map_with_path(decay, model)
