@@ -48,9 +48,13 @@ def backwards(jaxpr, consts, y):
     for eqn in reversed(jaxpr.eqns):
         # computed forwards, or dead code that make_jaxpr kept: nothing on
         # the way to the output reads it
-        if eqn.outvars[0] not in env:
+        if not any(v in env for v in eqn.outvars):
             continue
         name = eqn.primitive.name
+        if len(eqn.outvars) != 1:  # each rule undoes a single result
+            raise NotImplementedError(
+                f"{name} of {len(eqn.outvars)} results"
+            )
         result = env.pop(eqn.outvars[0])
         unknown = [
             (i, v) for i, v in enumerate(eqn.invars) if not is_known(v)

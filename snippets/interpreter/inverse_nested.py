@@ -43,3 +43,14 @@ try:
     inverse(lambda x: jnp.tanh(scale_shift(x, 2.0)) / 4.0)(ys)
 except NotImplementedError as err:
     print("NotImplementedError:", err)
+
+
+@jax.jit
+def two(x):  # two results: the caller reads only the second
+    return x + 1.0, 2.0 * x
+
+
+try:
+    inverse(lambda x: jnp.tanh(two(x)[1]))(ys)
+except NotImplementedError as err:
+    print("NotImplementedError:", err)

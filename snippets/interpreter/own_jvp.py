@@ -49,10 +49,11 @@ def evaluate_jvp(jaxpr, consts, primals, tangents):
         value[var], tangent[var] = p, t
     for eqn in jaxpr.eqns:
         ps, ts = zip(*(read(atom) for atom in eqn.invars), strict=True)
+        name = eqn.primitive.name
+        if name not in JVP_RULES:  # a gap in the table is reported
+            raise NotImplementedError(f"no JVP rule for {name}")
         (out,) = eqn.outvars
-        value[out], tangent[out] = JVP_RULES[eqn.primitive.name](
-            ps, ts, **eqn.params
-        )
+        value[out], tangent[out] = JVP_RULES[name](ps, ts, **eqn.params)
     ((out_value, out_tangent),) = [read(atom) for atom in jaxpr.outvars]
     return out_value, out_tangent
 
@@ -67,3 +68,7 @@ print(
         lambda w, x: evaluate_jvp(closed, [], (w, x), (dw, dx))[1]
     )(w, x)
 )
+try:  # sin is not in the table
+    evaluate_jvp(jax.make_jaxpr(jnp.sin)(x), [], (x,), (dx,))
+except NotImplementedError as err:
+    print("NotImplementedError:", err)

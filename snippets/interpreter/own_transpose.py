@@ -2,16 +2,16 @@ import jax
 import jax.extend as jex
 import jax.numpy as jnp
 
-w = jnp.array([1.0, 2.0, 3.0])
+w3 = jnp.array([1.0, 2.0, 3.0])
 
 
 def f(x):
-    return jnp.sum(jnp.sin(x) * w + x)  # x feeds two terms: cotangents add
+    return jnp.sum(jnp.sin(x) * w3 + x)  # x feeds two terms: cotangents add
 
 
-x = jnp.array([0.1, 0.2, 0.3])
-_, f_lin = jax.linearize(f, x)  # the linear map x-dot -> tangent of f
-linear = jax.make_jaxpr(f_lin)(x)
+x3 = jnp.array([0.1, 0.2, 0.3])
+_, f_lin = jax.linearize(f, x3)  # the linear map x-dot -> tangent of f
+linear = jax.make_jaxpr(f_lin)(x3)
 print(linear)
 
 
@@ -61,7 +61,7 @@ def transpose(jaxpr, consts, ct_out):
 
 
 print("ours:     ", transpose(linear, linear.consts, jnp.float32(1.0))[0])
-print("jax.grad: ", jax.grad(f)(x))
+print("jax.grad: ", jax.grad(f)(x3))
 print(
-    "linear_transpose:", jax.linear_transpose(f_lin, x)(jnp.float32(1.0))[0]
+    "linear_transpose:", jax.linear_transpose(f_lin, x3)(jnp.float32(1.0))[0]
 )

@@ -42,6 +42,20 @@ print(
         names & {"jit", "device_put", "debug_print", "remat2", "ffi_call"}
     ),
 )
+# Which lack a JVP, transpose or batching rule. JAX keeps part of these
+# rules in internal tables (jax._src: version-bound, for counting only).
+from jax._src.interpreters import ad  # noqa: E402
+from jax.interpreters import batching  # noqa: E402
+
+
+def has_rules(p):
+    jvp = p in ad.primitive_jvps or p in ad.primitive_linearizations
+    transpose = p in ad.primitive_transposes or p in ad.fancy_transposes
+    return jvp and transpose and p in batching.fancy_primitive_batchers
+
+
+lacking = sum(not has_rules(p) for p in prims)
+print(f"without a JVP, transpose or batching rule: {lacking}")
 # hidden: begin
 # Imported last: the engine's module imports its own, which must not change
 # the counts above.
@@ -55,4 +69,7 @@ claim("total", "<=", "after_jax")  # the four imports add no primitive
 claim("names", ">=", "total", says="each primitive has its own name")
 # every kind other than plain Primitive
 record("n_subclasses", len(kinds) - 1)
+record("lacking", lacking)
+record("half", len(prims) // 2)
+claim("lacking", ">", "half", says="most primitives lack at least one rule")
 # hidden: end

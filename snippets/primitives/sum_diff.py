@@ -49,7 +49,7 @@ ad.deflinear2(sum_diff_p, sum_diff_transpose)
 seen = []
 
 
-def sum_diff_batch(args, dims):
+def sum_diff_batch(args, dims, **params):
     seen.append(dims)  # None for an operand that vmap does not map
     size = next(
         x.shape[d] for x, d in zip(args, dims, strict=True) if d is not None
@@ -58,7 +58,8 @@ def sum_diff_batch(args, dims):
         batching.bdim_at_front(x, d, size)
         for x, d in zip(args, dims, strict=True)
     )
-    return sum_diff_p.bind(a, b), [0, 0]  # both results batched along axis 0
+    # both results batched along axis 0
+    return sum_diff_p.bind(a, b, **params), [0, 0]
 
 
 batching.primitive_batchers[sum_diff_p] = sum_diff_batch
