@@ -13,6 +13,9 @@ import yaml
 from conftest import PLUGIN, REPO
 
 LABS = sorted((REPO / "docs" / "labs").glob("*.ipynb"))
+# Chapters whose "Try it yourself" has no lab yet: custom-rules, split out of the transforms
+# chapter (issue 52), whose lab covers transforms' own task.
+TASK_WITHOUT_LAB = {"custom-rules"}
 
 LAB_CONFIG = """
 plugins:
@@ -116,7 +119,8 @@ def test_every_task_has_a_lab_in_the_nav():
         for page in (REPO / "docs").glob("*.md")
         if "\n## Try it yourself\n" in page.read_text()
     }
-    assert chapters and in_nav == {f"labs/{name}.ipynb" for name in chapters}
+    assert chapters >= TASK_WITHOUT_LAB  # each exempt name is a chapter with a task
+    assert chapters and in_nav == {f"labs/{name}.ipynb" for name in chapters - TASK_WITHOUT_LAB}
     assert {f"labs/{lab.name}" for lab in LABS} == in_nav
 
 

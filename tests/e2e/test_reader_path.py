@@ -22,6 +22,7 @@ READING_ORDER = [
     "numpy-habits.md",
     "randomness.md",
     "transforms.md",
+    "custom-rules.md",
     "compose.md",
     "interpreter.md",
     "derivatives.md",
