@@ -32,20 +32,26 @@ CLASSES = {
     "device names": "the devices print under the accelerator's names",
     "device count": "the number of devices the backend has shows in the output",
     "timings": "a measured time or ratio, different on every machine",
-    "float digits": f"numbers equal to a relative {1e-5:g} (the last digits of a float32)",
+    "float digits": "numbers equal to a relative 1e-4: the last digits of a float32, where "
+    "the backends compute a function such as tanh or exp their own way",
     "precision": "numbers equal only to a relative 1e-2: float32 matrix products on a TPU "
     "round their inputs to bfloat16 unless asked for more precision",
     "real": "a different result: a value, a truth or a program",
     "error": "the block raised on one backend and not on the other",
 }
-DIGITS, PRECISION = 1e-5, 1e-2
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
-_TIME = re.compile(r"\d\s*(?:ms|µs|us|ns|s|seconds?)\b|\bfaster\b|\bslower\b|\d\s*[x×]\b")
+DIGITS, PRECISION = 1e-4, 1e-2
+_NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+_TIME = re.compile(
+    r"\d\s*(?:ms|µs|us|ns|s|seconds?)\b|\b(?:faster|slower|times as long|a ratio of)\b|\d\s*[x×]\b"
+)
 _DEVICE = re.compile(
     r"\b(?:Tpu|Cpu|Gpu|Cuda|Rocm)Device\([^()]*(?:\([^()]*\)[^()]*)*\)"
     r"|\b(?:TPU|CPU|GPU|tpu|cpu|gpu|cuda|rocm)(?:_\d+|:\d+)?\b|TPU v\w+(?: lite)?"
 )
-_VARYING = re.compile(r"(?<=object id )\d+|(?<=id=)\d+|(?<= at 0x)[0-9a-fA-F]+")
+_VARYING = re.compile(
+    r"(?m)(?<=object id )\d+|(?<=id=)\d+|(?<= at 0x)[0-9a-fA-F]+"
+    r"|^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ "  # a C++ log line's time and thread
+)
 
 
 @dataclass(frozen=True)
@@ -86,16 +92,23 @@ def _devices(line: str) -> str:
 
 
 def _close(a: str, b: str, tolerance: float) -> bool:
-    x, y = float(a), float(b)
+    x, y = float(a.replace(",", "")), float(b.replace(",", ""))
     return abs(x - y) <= tolerance * max(abs(x), abs(y)) + tolerance * 1e-2
 
 
+def _skeleton(line: str) -> str:
+    """The line without its numbers and with its spaces collapsed (NumPy pads columns to the
+    widest number, so one more digit moves the others)."""
+    return " ".join(_NUMBER.sub("#", line).replace("[", "[ ").replace("]", " ]").split())
+
+
 def line_class(base: str, other: str) -> str:
-    """How one printed line differs between the base backend and another."""
+    """How one printed line (or a run of lines NumPy wrapped) differs between the base
+    backend and another."""
     if _devices(base) == _devices(other):
         lists = base.count("Device(") != other.count("Device(")
         return "device count" if lists else "device names"
-    if _NUMBER.sub("#", base) == _NUMBER.sub("#", other):
+    if _skeleton(base) == _skeleton(other):
         pairs = [
             (a, b)
             for a, b in zip(_NUMBER.findall(base), _NUMBER.findall(other), strict=True)
@@ -110,7 +123,7 @@ def line_class(base: str, other: str) -> str:
         if "device" in base.lower():
             return "device count"
     named = _devices(base) != base or _devices(other) != other
-    if named and _NUMBER.sub("#", _devices(base)) == _NUMBER.sub("#", _devices(other)):
+    if named and _skeleton(_devices(base)) == _skeleton(_devices(other)):
         return "device count"
     return "real"
 
@@ -131,8 +144,8 @@ def classify(base: Record, other: Record) -> tuple[str, ...]:
             found.update(line_class(x, y) for x, y in zip(left, right, strict=True))
         elif all("device" in line.lower() for line in left + right):
             found.add("device count")
-        else:
-            found.add("real")
+        else:  # an array NumPy wrapped at another width: the run of lines as one
+            found.add(line_class(" ".join(left), " ".join(right)))
     return tuple(name for name in CLASSES if name in found)
 
 

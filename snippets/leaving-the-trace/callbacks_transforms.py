@@ -38,7 +38,8 @@ for method in methods:
         for e in eqns
     ]
     shapes_seen.clear()
-    result = jax.jit(batched)(rows, shift)
+    # wait for the result: the host function runs as the program does
+    result = jax.block_until_ready(jax.jit(batched)(rows, shift))
     print(f"{method:19} {kinds}  host saw {shapes_seen}  row 1: {result[1]}")
 try:
     # none given
@@ -52,5 +53,7 @@ except Exception as err:
 # one of the methods above, usually "expand_dims".
 shapes_seen.clear()
 legacy = functools.partial(add, method="legacy_vectorized")
-jax.jit(jax.vmap(legacy, in_axes=(0, None)))(rows, shift)
+jax.block_until_ready(
+    jax.jit(jax.vmap(legacy, in_axes=(0, None)))(rows, shift)
+)
 print(f"legacy_vectorized, old code only: host saw {shapes_seen}")

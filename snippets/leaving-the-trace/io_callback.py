@@ -17,6 +17,8 @@ def step(x):
 
 step(1.0)
 step(3.0)
+# the calls run asynchronously, on the host: wait for them before reading
+jax.effects_barrier()
 print("log:", log)
 # inside the jit equation
 body = jax.make_jaxpr(step)(1.0).jaxpr.eqns[0].params["jaxpr"]

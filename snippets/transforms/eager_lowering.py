@@ -2,6 +2,7 @@ import logging
 import sys
 
 import jax
+import numpy as np
 from jax import lax
 from jax.extend.core import primitives
 
@@ -14,5 +15,6 @@ print("sin_p's eager implementation:", impl.func.__name__, impl.args)
 log = logging.StreamHandler(sys.stdout)
 log.addFilter(lambda record: record.getMessage().startswith("Compiling"))
 logging.getLogger("jax").addHandler(log)
+# a float16 scalar: a type sin has not met yet, so its program compiles now
 with jax.log_compiles():
-    print("lax.sin(1.0) =", lax.sin(1.0))
+    print("lax.sin(float16 1.0) =", lax.sin(np.float16(1.0)))
