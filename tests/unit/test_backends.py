@@ -116,3 +116,50 @@ def test_the_drift_watch_says_when_the_records_are_another_jax_s(tmp_path):
     said = backends.records_note(tmp_path, "0.12.0.1") or ""
     assert "made under JAX 0.10.2 on 2026-12-06, not 0.12.0.1" in said
     assert backends.records_note(tmp_path, "0.10.2") is None
+
+
+# -- the committed records of a real TPU v5e and its machine's CPU, one JAX -----------------
+
+
+def committed() -> tuple[dict[str, Record], dict[str, Record]]:
+    folder = REPO / backends.RECORDS
+    return backends.read_records(folder / backends.BASE), backends.read_records(
+        folder / backends.ACCELERATOR
+    )
+
+
+def test_the_records_hold_every_block_of_every_chapter_on_both_backends():
+    base, tpu = committed()
+    assert len(base) > 300 and base.keys() == tpu.keys()
+    made = backends.recorded(REPO / backends.RECORDS / backends.ACCELERATOR)
+    assert (
+        made["backend"] == "tpu"
+        and made["jax"] == backends.recorded(REPO / backends.RECORDS / backends.BASE)["jax"]
+    )
+
+
+def test_every_chapter_runs_on_the_tpu_as_a_reader_pastes_it():
+    """A block raises on the TPU only where it raises on the CPU, but for the two whose
+    difference is the point: a kernel the CPU cannot compile, a lowering the TPU lacks."""
+    base, tpu = committed()
+    differ = sorted(k for k in base if base[k].result != tpu[k].result)
+    assert differ == ["leaving-the-trace/export-checks", "leaving-the-trace/pallas-compiled"]
+    assert tpu["leaving-the-trace/pallas-compiled"].result == "ok"
+
+
+def test_the_multi_device_chapters_print_their_pages_outputs_on_the_tpu():
+    base, tpu = committed()
+    for key in base:
+        if key.startswith(("sharding/", "collectives/")):
+            assert set(classify(base[key], tpu[key])) <= {"device names"}, key
+
+
+def test_the_four_flips_are_classified_from_the_records():
+    base, tpu = committed()
+    kinds = {key: classify(base[key], tpu[key]) for key in base}
+    assert kinds["derivatives/jacobians"] == ("device names", "precision", "real")
+    assert kinds["derivatives/hvp"] == ("timings", "real")
+    assert kinds["derivatives/hvp-variants"] == ("real",)
+    assert kinds["randomness/bits-lowering"] == ("real",)
+    # the remedy the chapter shows: full precision prints the CPU's output on the TPU
+    assert kinds["derivatives/jacobians-precision"] == ()
