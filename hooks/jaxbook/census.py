@@ -3,7 +3,8 @@
 A page asks for it with a line holding only `<!-- bookexec:census -->`. Each row is one page
 with executed blocks: how many blocks, and how many of them record a timing, record a count,
 declare an error with `raises=`, and print a jaxpr. The numbers come from this build's runs
-(or, under BOOK_EXEC=off, from the goldens the pages show).
+(or, under BOOK_EXEC=off, from the goldens the pages show). The table is read by readers, so
+its headings say what each column means in their words, never in the options' names.
 """
 
 from __future__ import annotations
@@ -24,6 +25,17 @@ _TITLE = re.compile(r"^# (.+)$", re.M)
 _FRONT_MATTER = re.compile(r"\A---\n.*?^---$", re.M | re.S)
 
 Results = Callable[[str], Iterable[tuple[Block, str, Sequence[Fact]]]]
+
+# The columns in a reader's words, each read as "blocks ...": a timing, an exact count and a
+# `raises=` option are the authors' terms for what the last four say.
+HEADINGS = (
+    "Page",
+    "blocks",
+    "timing code",
+    "with a count in the prose",
+    "raising on purpose",
+    "printing a jaxpr",
+)
 
 
 @dataclass
@@ -117,10 +129,7 @@ def title_of(path: Path) -> str | None:
 def table(rows: list[Row], here: str) -> str:
     """The markdown table, links relative to the page `here` that shows it."""
     up = "../" * here.count("/")
-    lines = [
-        "| Chapter | blocks | timings | counts | errors (`raises=`) | jaxprs |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
-    ]
+    lines = [f"| {' | '.join(HEADINGS)} |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for row in rows:
         lines.append(
             f"| [{row.title}]({up}{row.page}) | {row.blocks} | {row.timings} | {row.counts} "
@@ -131,7 +140,7 @@ def table(rows: list[Row], here: str) -> str:
         for name in ("blocks", "timings", "counts", "errors", "jaxprs"):
             setattr(total, name, getattr(total, name) + getattr(row, name))
     lines.append(
-        f"| **all {len(rows)} pages** | **{total.blocks}** | **{total.timings}** "
+        f"| **all {len(rows)} pages with code** | **{total.blocks}** | **{total.timings}** "
         f"| **{total.counts}** | **{total.errors}** | **{total.jaxprs}** |"
     )
     return "\n".join(lines) + "\n"

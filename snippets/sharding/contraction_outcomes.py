@@ -48,27 +48,3 @@ with jax.set_mesh(grid):
         record(f"{name}_type", str(result_type))  # hidden
         record(f"{name}_collectives", in_words(talk))  # hidden
         print(f"{name:9} {result_type!s:26} {talk or 'no collectives'}")
-
-    # What an unreduced result takes part in, and what it refuses, until a
-    # reshard sums it.
-    partial = jnp.matmul(feats, weights, out_sharding=outcomes["unreduced"])
-    print("partial + partial:", jax.typeof(partial + partial))
-    print("partial.sum():", jax.typeof(partial.sum()))
-    uses = {
-        "partial + 1.0": lambda: partial + 1.0,
-        "sin(partial)": lambda: jnp.sin(partial),
-        "jnp.mean(partial)": lambda: jnp.mean(partial),
-        "partial @ w": lambda: partial @ place((10, 4), P(None, None)),
-    }
-    for name, use in uses.items():
-        try:
-            use()
-        except Exception as error:  # ShardingTypeError has no public name
-            print(
-                f"{name}: {type(error).__name__}: "
-                f"{str(error).splitlines()[0]}"
-            )
-    summed = jax.reshard(partial, P("data", None))
-    print(
-        "reshard(partial, P('data', None)) + 1.0:", jax.typeof(summed + 1.0)
-    )

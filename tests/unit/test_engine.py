@@ -411,6 +411,21 @@ def test_cache_paths_have_one_home(tmp_path):
 
 
 @pytest.mark.needs_book
+def test_census_headings_are_in_a_readers_words():
+    """The census table is shown to readers: its headings say what each column counts, never
+    an author's option (`raises=`) or an undefined word such as "counts"."""
+    from jaxbook import census
+
+    made = census.table([census.Row("a.md", "A", 3, 1, 1, 1, 1)], "how-it-stays-true.md")
+    heading = made.splitlines()[0]
+    for words in ("timing code", "with a count in the prose", "raising on purpose"):
+        assert words in heading, (words, heading)
+    for authoring in ("raises", "`", "errors", "counts", "timings"):
+        assert authoring not in heading, (authoring, heading)
+    assert "| **all 1 pages with code** | **3** |" in made
+
+
+@pytest.mark.needs_book
 def test_nav_order_is_read_with_mkdocs_own_loader(tmp_path):
     from jaxbook import census, jax_changes
 
