@@ -148,7 +148,7 @@ def paths(text: str, rules: list[PathRule]) -> str:
 
 def snippet_names(text: str, snippets: Iterable[str]) -> str:
     """Name each of the page's snippet files as a reader's copy is named: the file alone
-    (`snippets/tracers/if_under_jit.py:5` becomes `if_under_jit.py:5`, a `<root>/` before it
+    (`snippets/tracers/if_on_a_value.py:5` becomes `if_on_a_value.py:5`, a `<root>/` before it
     included). A reader who saves the shown code as that file and runs it sees the same frames
     and line numbers (the worker numbers the shown lines, `discover.hidden.numbering`)."""
     for snippet in sorted(set(snippets), key=len, reverse=True):
