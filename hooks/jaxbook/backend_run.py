@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import linecache
 import os
@@ -102,6 +103,14 @@ def _timeout(signum: int, frame: Any) -> None:
     raise TimeoutError(f"the block ran past {CELL_SECONDS} s")
 
 
+def code_hash(code: str) -> str:
+    """The hash a record keeps of the code that ran (`code:`), so a page can tell a record
+    made before its block's code changed."""
+    if code.startswith(SCRIPT):  # the cell's magic line is the notebook's, not the block's
+        code = code[len(SCRIPT) :]
+    return hashlib.sha256(code.strip("\n").encode("utf-8")).hexdigest()[:16]
+
+
 def run_cell(code: str, filename: str, namespace: dict[str, Any]) -> tuple[str, str]:
     """Run one cell; (result, output). result: `ok`, `raised <Type>`."""
     if code.startswith(SCRIPT):
@@ -163,6 +172,7 @@ def run_notebook(notebook: Path, out: Path, root: Path) -> None:
             f"block: docs/{chapter}.md#{meta['block']}\n"
             f"snippet: {meta.get('snippet', '')}\n"
             f"written-by: {WRITTEN_BY}\n"
+            f"code: {code_hash(code)}\n"
             f"result: {result}\n"
             f"seconds: {seconds:.3f}\n---\n"
         )

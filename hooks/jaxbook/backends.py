@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bookexec.discover.blocks import scan_page
 from bookexec.errors import BookError
 
 RECORDS = Path("tests/other-backends")
@@ -66,6 +67,7 @@ class Record:
     result: str
     seconds: float
     output: str
+    code: str = ""  # the hash of the code that ran (`backend_run.code_hash`)
 
 
 def read_records(folder: Path) -> dict[str, Record]:
@@ -77,7 +79,8 @@ def read_records(folder: Path) -> dict[str, Record]:
         if not sep or "result" not in fields:
             raise BookError(f"{path}: not a backend record (no header, or no `result:`)")
         key = f"{path.parent.name}/{path.stem}"
-        records[key] = Record(key, fields["result"], float(fields.get("seconds", "0")), output)
+        seconds = float(fields.get("seconds", "0"))
+        records[key] = Record(key, fields["result"], seconds, output, fields.get("code", ""))
     return records
 
 
@@ -217,6 +220,26 @@ def differences(base: dict[str, Record], other: dict[str, Record]) -> list[Diffe
     ]
 
 
+def unrecorded(root: Path, records: dict[str, Record]) -> dict[str, list[str]]:
+    """What the records do not cover of the chapters as they are now: blocks with no record,
+    and blocks whose code changed since it was recorded, by chapter (`chapter/block-id`)."""
+    from jaxbook.backend_run import code_hash
+
+    chapters = sorted({key.split("/")[0] for key in records})
+    found: dict[str, list[str]] = {"not recorded": [], "changed since recorded": []}
+    for chapter in chapters:
+        page = root / "docs" / f"{chapter}.md"
+        if not page.is_file():
+            continue
+        for block in scan_page(page.name, page.read_text(encoding="utf-8"), root):
+            key = f"{chapter}/{block.id}"
+            if key not in records:
+                found["not recorded"].append(key)
+            elif records[key].code and records[key].code != code_hash(block.shown):
+                found["changed since recorded"].append(key)
+    return found
+
+
 def _excerpt(base: str, other: str, limit: int = 8) -> str:
     """The first differing lines, as a unified diff a reader reads: CPU first."""
     lines = list(
@@ -307,6 +330,20 @@ def render_page(root: Path) -> str:
                 for k in note.blocks
             )
             out.append(f"- **{note.title}** ({links}). {note.text}\n")
+        out.append("\n")
+    missing = unrecorded(root, other)
+    if any(missing.values()):
+        out.append("## Not compared yet\n\n")
+        out.append(
+            "These blocks changed, or were added, after the records were made; the records "
+            "will cover them when they are made again on an accelerator.\n\n"
+        )
+        for why, keys in missing.items():
+            if keys:
+                links = ", ".join(
+                    f"[`{k}`]({k.split('/')[0]}.md#block-{k.split('/')[1]})" for k in keys
+                )
+                out.append(f"- {why.capitalize()}: {links}.\n")
         out.append("\n")
     out.append(
         "## Every block that prints something else\n\n"
