@@ -770,11 +770,11 @@ def _summary(
             lines.append(moved_primitives)
         moved = [s for s in errors + texts if s.change.links_only]
         if moved:
-            said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in moved]
             lines.append(
                 f"**Links into JAX's documentation moved.** {_blocks(len(moved))} printed the "
                 f"same words under JAX {new}, with a link to a page that JAX's documentation "
-                f"moved (shown without `docs.jax.dev/en/latest/`): {_some(said, None)}."
+                f"moved (shown without `docs.jax.dev/en/latest/`), and nothing else changed: "
+                f"{_link_moves(moved)}."
             )
         errors = [s for s in errors if not s.change.links_only]
         texts = [s for s in texts if not s.change.links_only]
@@ -817,6 +817,21 @@ def _summary(
             )
         out.append("".join(f"- {line}\n" for line in lines))
     return "".join(out)
+
+
+def _link_moves(moved: list[Seen]) -> str:
+    """Each documentation page that moved, old → new, with the blocks (linked in their
+    chapters: they have no entry of their own here) that print a link to it."""
+    pages: dict[tuple[str, str], list[str]] = {}
+    for s in moved:
+        for a, b in s.change.quoted:
+            for x, y in zip(_LINK.findall(a), _LINK.findall(b), strict=False):
+                key = (_DOCS.sub("", x).split("#")[0], _DOCS.sub("", y).split("#")[0])
+                link = f"[`{s.change.block_id}`]({s.page}#block-{s.change.block_id})"
+                if link not in pages.setdefault(key, []):
+                    pages[key].append(link)
+    said = [f"`{a}` → `{b}` ({_some(links, None)})" for (a, b), links in pages.items()]
+    return "; ".join(said)
 
 
 def _counted(change: Change) -> str:
@@ -1147,9 +1162,12 @@ def _section(
     for block_id, steps in found.items():
         if all(change.kind == "not run" for _, _, change in steps):
             continue  # listed on one line above
+        if all(change.links_only for _, _, change in steps):
+            continue  # only a moved documentation link: said once, in the summary
         out.append(f"\n### `{block_id}` {{#changes-{chapter}-{block_id}}}\n")
         for old, new, change in steps:
-            if change.kind == "not run":
+            if change.links_only:
+                continue  # the summary says which pages moved, with the block
                 out.append(f"\n**JAX {old} → {new}:** not compared ({change.changes[0]}).\n")
                 continue
             out.append(f"\n**JAX {old} → {new}: {_KIND_WORDS.get(change.kind, change.kind)}**\n\n")

@@ -329,9 +329,16 @@ def test_a_moved_docs_link_is_said_to_be_only_that(small_book):
     latest = "https://docs.jax.dev/en/latest/"
     said = _last_step(small_book, f"See {latest}errors.html#x", f"See {latest}101/errors.html#x")
     assert "**Links into JAX's documentation moved.**" in said
-    assert "(`See errors.html#x` → `See 101/errors.html#x`)" in said
-    section = render_page(small_book).split("**Links into JAX's documentation moved.**")[-1]
-    assert "- only links into JAX's documentation changed\n" in section
+    # Review 6, jax-changes item 3: said once, as the page that moved and the blocks linking
+    # it, each linked in its chapter; no entry of its own repeats it further down.
+    assert (
+        "`errors.html` → `101/errors.html` ([`scalar-jaxpr`](tracers.md#block-scalar-jaxpr))"
+        in (said)
+    )
+    # (the line added under the older release is a change of the step before: that one stays)
+    entry = section(render_page(small_book), "scalar-jaxpr")
+    assert f"**JAX {RELEASES[-1]} → " not in entry
+    assert f"**JAX {RELEASES[0]} → {RELEASES[1]}:" in entry
     assert (
         "**Other printed text.**" not in said
         or "`scalar-jaxpr`" not in said.split("**Other printed text.**")[1]
