@@ -1178,7 +1178,12 @@ def _section(
             out += [f"- {word}\n" for word in _in_words(change) if word != "the output changed"]
             out += _counts(old, new, change.counts, shown=bool(change.text_diff))
             if change.aligned:
-                out.append("\nEquation by equation (`^` marks what changed):\n\n")
+                out.append(
+                    "\nEquation by equation, each beside its counterpart under the other "
+                    "release (`^` marks what changed). Each equation comes after those it "
+                    "reads, following the outputs back, so the order may differ from the "
+                    "printed jaxpr's:\n\n"
+                )
                 out.append(_fence("text", change.aligned))
             if change.text_diff:
                 out.append("\nThe output, line by line:\n\n" + _fence("diff", change.text_diff))
