@@ -272,6 +272,7 @@ class Audit(Extension):
                 allowed,
                 versions,
                 only_versions=only_versions,
+                generated=audit.GENERATED_KEY in meta,
             )
         return problems
 

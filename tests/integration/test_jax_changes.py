@@ -61,6 +61,12 @@ def _append(path, line: str) -> None:
     path.write_text(output + line + "\n" + facts + rest)
 
 
+def body(page: str) -> str:
+    """The page after its front matter: what reaches the reader."""
+    assert page.startswith("---\n")
+    return page.split("\n---\n", 1)[1]
+
+
 def section(page: str, block_id: str) -> str:
     start = page.index(f"### `{block_id}`")
     end = page.find("\n### ", start + 1)
@@ -80,8 +86,14 @@ def test_the_page_follows_each_block_release_by_release(small_book):
     page = render_page(small_book)
     # Front matter first: Material's search leaves the page out, so that a reader's search for
     # a JAX term lands on the chapter that teaches it, not on this report.
-    front = "---\nsearch:\n  exclude: true\n---\n\n"
+    # The note for authors is a key there (`generated`): none of it reaches the reader's page.
+    front = (
+        "---\ngenerated: by ./book jax-changes from tests/other-jax/ and tests/golden/; do not"
+        " edit, the strict build regenerates this page and fails if it differs\n"
+        "search:\n  exclude: true\n---\n\n"
+    )
     assert page.startswith(front + "# What changed across JAX releases\n")
+    assert "<!--" not in page and "Generated" not in body(page)
     steps = [f"{a} → {b}" for a, b in zip(chain(), chain()[1:], strict=False)]
     assert f"| chapter | blocks | same | {' | '.join(steps)} | failed or not compared |" in page
     rows = re.findall(r"^\| \[(.+?)\]\((\S+)\) \|(.*)\|$", page, re.M)
@@ -101,19 +113,38 @@ def test_the_page_follows_each_block_release_by_release(small_book):
             assert f"### `{block}`" not in page  # the same under every release: not listed
 
 
-def test_changed_counts_are_side_by_side(small_book):
+def test_changed_counts_are_shown_by_the_lines_that_print_them(small_book):
+    """Review 6, jax-changes item 2: a moved count is shown as the printed lines that changed,
+    never by the name the book's snippet gives it (`total`), which no page shows."""
     page = render_page(small_book)
     census = section(page, "census-count")
     totals = [
-        re.search(r"^total = (\d+)$", text(r, "primitives/census-count.txt"), re.M)[1]
+        re.search(r"^after import jax: (\d+) primitives$", text(r, PICKED[1]), re.M)[1]
         for r in chain()
     ]
-    for (a, b), (x, y) in zip(
-        zip(chain(), chain()[1:], strict=False), itertools.pairwise(totals), strict=True
-    ):
+    assert len(set(totals)) > 1  # the records moved: else this test shows nothing
+    for x, y in itertools.pairwise(totals):
         if x != y:
-            assert f"| value | JAX {a} | JAX {b} |" in census
-            assert f"| `total` | {x} | {y} |" in census
+            assert f"\n-after import jax: {x} primitives\n" in census
+            assert f"\n+after import jax: {y} primitives\n" in census
+    for name in ("`total`", "`half`", "`n_subclasses`", "| value |"):
+        assert name not in page
+
+
+def test_a_value_no_printed_line_shows_is_given_as_a_value(small_book):
+    """A fact whose block printed the same under both releases is said by its values."""
+    for folder, value in ((f"{RECORDS}/{RELEASES[0]}", "12"), (f"{RECORDS}/{RELEASES[1]}", "10")):
+        path = small_book / folder / PICKED[2]
+        path.write_text(
+            path.read_text().replace("--- facts ---\n", f"--- facts ---\nn = {value}\n")
+        )
+    page = render_page(small_book)
+    assert "(values the chapter quotes: 12 → 10)" in summary(page)
+    assert (
+        f"- a value the chapter quotes: 12 under JAX {RELEASES[0]}, 10 under JAX {RELEASES[1]}"
+        in section(page, "scalar-jaxpr")
+    )
+    assert "`n`" not in page
 
 
 def test_a_block_that_fails_under_a_release_is_listed_with_its_error(small_book):
@@ -137,7 +168,7 @@ def test_a_block_without_a_record_is_listed_not_dropped(small_book):
     # One line in its chapter's section, not an entry of its own that says nothing more.
     assert "### `scalar-jaxpr`" not in page
     assert f"Not compared (not recorded under JAX {RELEASES[-1]} yet): `scalar-jaxpr`." in page
-    assert "./book" not in page.partition("-->")[2]  # a reader is never told to run a command
+    assert "./book" not in body(page)  # a reader is never told to run a command
     # Counted once, as not compared: not also as changed in each step it could not be compared.
     steps = " | ".join("0" for _ in RELEASES)
     assert f"| [Tracers](tracers.md) | 1 | 0 | {steps} | 1 |" in page
@@ -243,12 +274,16 @@ def test_the_summary_says_what_changed_in_sentences_made_from_the_records(small_
             "[`scan-jaxpr`](#changes-control-flow-scan-jaxpr) in Control flow "
             f"({'; '.join(scan.changes[:5])})" in said
         )
-    # A count is quoted from the records, so a record that says otherwise changes the sentence.
+    # A count is quoted from the records' printed lines, so a record that says otherwise
+    # changes the sentence.
     record = small_book / RECORDS / RELEASES[0] / PICKED[1]
-    record.write_text(re.sub(r"^total = \d+$", "total = 4242", record.read_text(), flags=re.M))
+    old = re.sub(
+        r"^after import jax: \d+", "after import jax: 4242", record.read_text(), flags=re.M
+    )
+    record.write_text(old)
     moved = summary(render_page(small_book))
     assert "**Counts and lists that moved.**" in moved
-    assert "`total` 4242 → " in moved
+    assert "(`after import jax: 4242 primitives` → `after import jax: " in moved
 
 
 def test_the_summary_names_a_reworded_error(small_book):
@@ -271,18 +306,13 @@ def test_the_summary_names_a_reworded_error(small_book):
 
 
 def test_a_list_that_moved_is_summarised_as_what_it_gained_and_lost(small_book):
-    record = small_book / RECORDS / RELEASES[0] / PICKED[1]
-    lines = record.read_text().splitlines(keepends=True)
-    fact = next(i for i, line in enumerate(lines) if line.startswith("total = "))
-    lines.insert(fact + 1, "kinds = add, mul, sin\n")
-    record.write_text("".join(lines))
-    later = small_book / RECORDS / RELEASES[1] / PICKED[1]
-    lines = later.read_text().splitlines(keepends=True)
-    fact = next(i for i, line in enumerate(lines) if line.startswith("total = "))
-    lines.insert(fact + 1, "kinds = add, cos, mul\n")
-    later.write_text("".join(lines))
+    # A block whose printed lines stayed the same: the list itself is what the page says.
+    for release, kinds in ((RELEASES[0], "add, mul, sin"), (RELEASES[1], "add, cos, mul")):
+        record = small_book / RECORDS / release / PICKED[2]
+        facts = f"--- facts ---\nkinds = {kinds}\n"
+        record.write_text(record.read_text().replace("--- facts ---\n", facts))
     said = summary(render_page(small_book))
-    assert "`kinds` gained cos; lost sin" in said
+    assert "(values the chapter quotes: gained cos; lost sin)" in said
     assert "add, mul, sin →" not in said
 
 
@@ -299,9 +329,16 @@ def test_a_moved_docs_link_is_said_to_be_only_that(small_book):
     latest = "https://docs.jax.dev/en/latest/"
     said = _last_step(small_book, f"See {latest}errors.html#x", f"See {latest}101/errors.html#x")
     assert "**Links into JAX's documentation moved.**" in said
-    assert "(`See errors.html#x` → `See 101/errors.html#x`)" in said
-    section = render_page(small_book).split("**Links into JAX's documentation moved.**")[-1]
-    assert "- only links into JAX's documentation changed\n" in section
+    # Review 6, jax-changes item 3: said once, as the page that moved and the blocks linking
+    # it, each linked in its chapter; no entry of its own repeats it further down.
+    assert (
+        "`errors.html` → `101/errors.html` ([`scalar-jaxpr`](tracers.md#block-scalar-jaxpr))"
+        in (said)
+    )
+    # (the line added under the older release is a change of the step before: that one stays)
+    entry = section(render_page(small_book), "scalar-jaxpr")
+    assert f"**JAX {RELEASES[-1]} → " not in entry
+    assert f"**JAX {RELEASES[0]} → {RELEASES[1]}:" in entry
     assert (
         "**Other printed text.**" not in said
         or "`scalar-jaxpr`" not in said.split("**Other printed text.**")[1]

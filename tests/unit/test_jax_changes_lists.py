@@ -44,10 +44,11 @@ def _moved_bullet(page: str) -> str:
 
 def test_a_json_fact_that_moved_is_said_by_the_items_it_gained_and_lost(tmp_path):
     said = _moved_bullet(render_page(_book(tmp_path)))
-    assert '"text"' not in said and "}" not in said.split("(`scanned`")[1]
+    assert '"text"' not in said and "}" not in said.split("(the program it steps through")[1]
+    assert "`scanned`" not in said  # the snippet's name for the fact, which no page shows
     assert (
-        "(`scanned` gained ft_in=((None,), (None,), ()), ft_out=((None,), ()); "
-        "lost num_carry=1, num_consts=1)"
+        "(the program it steps through gained ft_in=((None,), (None,), ()), "
+        "ft_out=((None,), ()); lost num_carry=1, num_consts=1)"
     ) in said
 
 
