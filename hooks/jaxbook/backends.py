@@ -292,7 +292,9 @@ def render_page(root: Path) -> str:
                 )
     kind = made.get("device_kind", "?")
     out = [
-        "---\nsearch:\n  boost: 0.5\nprose-audit:\n"
+        "---\ngenerated: by ./book accelerators from tests/other-backends/; do not edit, the "
+        "strict build regenerates this page and fails if it differs\n"
+        "search:\n  boost: 0.5\nprose-audit:\n"
         f'  - text: "Python {made.get("python", "?")}"\n'
         "    reason: the Python the accelerator's records were made with (their RECORDED)\n"
         "---\n\n",
