@@ -9,8 +9,10 @@ def halve(x):
         steps = int(sizes[2])
         positive = x.sum() > 0  # no error: staged, as anywhere under jit
         print("x.sum() > 0 inside the block:", type(positive).__name__)
+        # x itself is still only a type, so bool() raises; it raises
+        # TracerBoolConversionError, a subclass of ConcretizationTypeError
         try:
-            bool(positive)  # x itself is still only a type
+            bool(positive)
         except jax.errors.ConcretizationTypeError as err:
             print(type(err).__name__, "for x.sum() > 0")
     print("loop bound:", steps)

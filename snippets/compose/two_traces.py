@@ -6,18 +6,21 @@ def kind(v):
     return type(v).__name__ if isinstance(v, jax.core.Tracer) else "a value"
 
 
-def look(x):
-    primal, tangent = x.primal, x.tangent
-    line = (
-        f"{label:10} primal: {kind(primal):18} tangent: {kind(tangent):18}"
-    )
-    if isinstance(primal, jax.core.Tracer):
-        line += f" one trace for both: {tangent._trace is primal._trace}"
-    print(line)
-    return jnp.sin(x)
+def looking(label):
+    """sin, printing what its tracer's primal and tangent are."""
+
+    def look(x):
+        primal, tangent = x.primal, x.tangent
+        line = f"{label:10} primal: {kind(primal):18}"
+        line += f" tangent: {kind(tangent):18}"
+        if isinstance(primal, jax.core.Tracer):
+            same = tangent._trace is primal._trace
+            line += f" one trace for both: {same}"
+        print(line)
+        return jnp.sin(x)
+
+    return look
 
 
-label = "grad"
-jax.grad(look)(1.0)
-label = "jit(grad)"
-jax.jit(jax.grad(look))(1.0)
+jax.grad(looking("grad"))(1.0)
+jax.jit(jax.grad(looking("jit(grad)")))(1.0)

@@ -45,6 +45,16 @@ def show_hoisted(a):
 
 
 jax.grad(show_hoisted)(2.0)
+
+
+def count_hoisted(a):
+    _, hoisted = jax.closure_convert(lambda x: 0.5 * (x + a / x), 1.0)
+    print(len(hoisted), "hoisted from a", type(a).__name__)
+    return a
+
+
+count_hoisted(2.0)  # a plain float, not traced
+jax.jit(count_hoisted)(2.0)  # traced by jit alone
 print("grad:", jax.grad(root)(2.0), "  1/(2 sqrt a):", 0.5 / jnp.sqrt(2.0))
 print(
     "jit(vmap(grad)) at 1, 4, 9:",
