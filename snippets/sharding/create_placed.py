@@ -27,6 +27,9 @@ record("same_noise", str(bool((noise == unplaced).all())))  # hidden
 rows_on_grid = NamedSharding(grid, P("data", None))
 outside = jnp.zeros((6, 12), out_sharding=rows_on_grid)
 print("zeros outside set_mesh:", outside.sharding)
+# device= takes a whole sharding, and needs no mesh set
+placed = jnp.zeros((6, 12), device=rows_on_grid)
+print("zeros with device=:", jax.typeof(placed))
 try:
     jax.random.normal(jax.random.key(0), (6, 12), out_sharding=rows_on_grid)
 except ValueError as err:

@@ -8,8 +8,9 @@ import jax.numpy as jnp
 from bookexec.facts import record  # hidden
 
 # "all-reduce f32[3,10]": each collective with the shape it returns, read
-# from the compiled program (an asynchronous -start form would not match)
-MOVED = re.compile(rf"= (\w+\[[\d,]*\])\S* ({'|'.join(COLLECTIVES)})\(")
+# from the compiled program (an asynchronous -start form counts too)
+OPS = "|".join(COLLECTIVES)
+MOVED = re.compile(rf"= (\w+\[[\d,]*\])\S* ({OPS})(?:-start)?\(")
 
 
 def moved(fn, *args):
