@@ -36,11 +36,12 @@ CLASSES = {
     "timings": "a measured time or ratio, different on every machine",
     "float digits": "numbers equal to a relative 1e-4: the last digits of a float32, where "
     "the backends compute a function such as tanh or exp their own way",
-    "precision": "numbers equal only to a relative 1e-2: float32 matrix products on a TPU "
-    "round their inputs to bfloat16 unless asked for more precision",
+    "precision": "numbers equal only to a relative 1e-2, as a float32 matrix product is at "
+    "a TPU's default precision (bfloat16 inputs) or a GPU's (TensorFloat-32 on recent cards), "
+    "or a function such as tanh near where it is steep",
     "order": "the same lines, printed in another order (callbacks and logs run asynchronously)",
     "real": "a different result: a value, a truth or a program",
-    "error": "the block raised on one backend and not on the other",
+    "error": "the block raised on one backend only, or another exception on each",
 }
 DIGITS, PRECISION = 1e-4, 1e-2
 _NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
@@ -246,9 +247,12 @@ def _excerpt(base: str, other: str, limit: int = 8) -> str:
         difflib.unified_diff(base.splitlines(), other.splitlines(), "CPU", "TPU", n=0, lineterm="")
     )[2:]
     lines = [line for line in lines if not line.startswith("@@")]
-    cut = [line[:110] for line in lines[:limit]]
-    if len(lines) > limit:
-        cut.append(f"  … {len(lines) - limit} more lines")
+    cut: list[str] = []
+    for sign in "-+":  # both sides, each cut short alike
+        side = [line for line in lines if line.startswith(sign)]
+        cut += [line[:110] for line in side[:limit]]
+        if len(side) > limit:
+            cut.append(f"{sign} … {len(side) - limit} more lines")
     return "\n".join(cut)
 
 
@@ -261,7 +265,8 @@ def _chapter_table(found: Iterable[Difference]) -> str:
         row["same"] += not diff.classes
         for name in diff.classes:
             row[name] += 1
-    columns = ["blocks", "same", *CLASSES]
+    present = {name for row in counts.values() for name in row}
+    columns = ["blocks", "same", *(name for name in CLASSES if name in present)]
     head = "| Chapter | " + " | ".join(c.capitalize() for c in columns) + " |\n"
     head += "| --- |" + " ---: |" * len(columns) + "\n"
     body = "".join(
@@ -280,7 +285,9 @@ def render_page(root: Path) -> str:
     folder = root / RECORDS
     base, other = read_records(folder / BASE), read_records(folder / ACCELERATOR)
     made, made_base = recorded(folder / ACCELERATOR), recorded(folder / BASE)
-    found = differences(base, other)
+    missing = unrecorded(root, other)
+    stale = set(missing["changed since recorded"])
+    found = [d for d in differences(base, other) if d.key not in stale]
     by_key = {d.key: d for d in found}
     notes = read_notes(root)
     for note in notes:
@@ -333,7 +340,6 @@ def render_page(root: Path) -> str:
             )
             out.append(f"- **{note.title}** ({links}). {note.text}\n")
         out.append("\n")
-    missing = unrecorded(root, other)
     if any(missing.values()):
         out.append("## Not compared yet\n\n")
         out.append(

@@ -10,8 +10,8 @@ fusions = hlo.count(" fusion(")
 print("calls in the lowered program:", calls)
 print("calls in the compiled program:", hlo.count(" call("))
 print("fusions in the compiled program:", fusions)
-# the fused computation, without the source locations XLA notes (a backend
-# may fuse nothing here; the chapter On a GPU or TPU shows one)
+# the fused computation, without the source locations XLA notes (another
+# backend may fuse nothing here)
 start = hlo.find("%fused_computation")
 fused = hlo[start:] if start >= 0 else ""
 for line in fused[: fused.find("\n}") + 2].splitlines():
