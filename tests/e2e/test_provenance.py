@@ -182,9 +182,9 @@ def test_the_books_census_agrees_with_its_goldens_and_pages(built_book):
     from bookexec.goldens.store import parse as parse_golden
     from conftest import REPO
 
-    html = (built_book / "how-it-stays-true" / "index.html").read_text()
-    total = re.search(r"<strong>all (\d+) pages</strong>.*?</tr>", html, re.S)
-    assert total, "no census table on how-it-stays-true"
+    html = (built_book / "guide" / "goldens" / "index.html").read_text()
+    total = re.search(r"<strong>all (\d+) pages with code</strong>.*?</tr>", html, re.S)
+    assert total, "no census table in the guide's goldens page"
     blocks, timings, counts, errors, jaxprs = map(
         int, re.findall(r"<strong>(\d+)</strong>", total[0])
     )
