@@ -317,8 +317,9 @@ def render_page(root: Path) -> str:
         "A block uses the default backend, the accelerator, except in the chapters on "
         "sharding and collectives and the two sharded blocks of Leaving the trace: they "
         "ask for eight CPU devices first, so on a machine with one accelerator they print "
-        "what their pages show, and these records do not exercise them on the accelerator "
-        "itself.\n\n",
+        "what their pages show (the first block of each also prints the accelerator "
+        "runtime's start-up warning), and these records do not exercise them on the "
+        "accelerator itself. All the records are a TPU's: no GPU's were made.\n\n",
         "Most of what differs is what you expect to differ: the devices' names, measured "
         "times, and the last digits of a float. The rest is below, chapter by chapter, with "
         "what to do about it.\n\n",
