@@ -140,6 +140,8 @@ JAXBOOK_INTERNALS = {
     "audit.py": {"bookexec.render.stepper"},
     # The census reads printed jaxprs.
     "census.py": {"bookexec.jax.parse"},
+    # The accelerator's page scans each chapter's blocks, to tell a record older than its code.
+    "backends.py": {"bookexec.discover.blocks"},
     # The drift watch reads the VERSIONS file and the review's report.
     "drift_watch.py": {"bookexec.goldens.review", "bookexec.goldens.store"},
     # The book's extensions read goldens (provenance, other releases' facts), fill prose and
