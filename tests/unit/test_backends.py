@@ -68,13 +68,18 @@ def test_lines_only_one_backend_prints_are_real_unless_they_list_devices():
     assert classify(more, record("TpuDevice(id=0)\n")) == ("device count",)
 
 
-def test_a_note_whose_block_prints_the_same_on_both_backends_fails(tmp_path):
-    folder = tmp_path / backends.RECORDS
-    for name, text in ((backends.BASE, "True\n"), (backends.ACCELERATOR, "True\n")):
-        (folder / name / "derivatives").mkdir(parents=True)
-        (folder / name / "derivatives" / "jacobians.txt").write_text(
-            f"block: docs/derivatives.md#jacobians\nresult: ok\nseconds: 0.1\n---\n{text}"
+def write_records(root, key: str, cpu: str, tpu: str) -> None:
+    """One block's record on each backend, as the runner writes it."""
+    chapter, block = key.split("/")
+    for name, text in ((backends.BASE, cpu), (backends.ACCELERATOR, tpu)):
+        (root / backends.RECORDS / name / chapter).mkdir(parents=True)
+        (root / backends.RECORDS / name / chapter / f"{block}.txt").write_text(
+            f"block: docs/{chapter}.md#{block}\nresult: ok\nseconds: 0.1\n---\n{text}"
         )
+
+
+def test_a_note_whose_block_prints_the_same_on_both_backends_fails(tmp_path):
+    write_records(tmp_path, "derivatives/jacobians", "True\n", "True\n")
     (tmp_path / backends.NOTES).write_text(
         '[[note]]\ntitle = "A flip"\ntext = "..."\nblocks = ["derivatives/jacobians"]\n'
     )
@@ -84,12 +89,7 @@ def test_a_note_whose_block_prints_the_same_on_both_backends_fails(tmp_path):
 
 
 def test_a_chapter_note_quoting_a_line_the_record_lacks_fails(tmp_path):
-    folder = tmp_path / backends.RECORDS
-    for name, text in ((backends.BASE, "same: True\n"), (backends.ACCELERATOR, "same: False\n")):
-        (folder / name / "derivatives").mkdir(parents=True)
-        (folder / name / "derivatives" / "hvp.txt").write_text(
-            f"block: docs/derivatives.md#hvp\nresult: ok\nseconds: 0.1\n---\n{text}"
-        )
+    write_records(tmp_path, "derivatives/hvp", "same: True\n", "same: False\n")
     (tmp_path / "docs").mkdir()
     backends.write_page(tmp_path)
     note = (
