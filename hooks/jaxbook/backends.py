@@ -22,6 +22,7 @@ from pathlib import Path
 
 from bookexec.discover.blocks import scan_page
 from bookexec.errors import BookError
+from bookexec.goldens.normalize import addresses
 
 RECORDS = Path("tests/other-backends")
 PAGE = "docs/accelerators.md"
@@ -54,10 +55,8 @@ _DEVICE = re.compile(
     r"\b(?:Tpu|Cpu|Gpu|Cuda|Rocm)Device\([^()]*(?:\([^()]*\)[^()]*)*\)"
     r"|\b(?:TPU|CPU|GPU|tpu|cpu|gpu|cuda|rocm)(?:_\d+|:\d+)?\b|TPU v\w+(?: lite)?"
 )
-_VARYING = re.compile(
-    r"(?m)(?<=object id )\d+|(?<=id=)\d+|(?<= at 0x)[0-9a-fA-F]+"
-    r"|^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ "  # a C++ log line's time and thread
-)
+# A C++ log line's time and thread; object ids and addresses are the goldens' normaliser's.
+_LOG_STAMP = re.compile(r"(?m)^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ ")
 
 
 @dataclass(frozen=True)
@@ -154,8 +153,8 @@ def classify(base: Record, other: Record) -> tuple[str, ...]:
     least to the most a reader must know; () when they print the same."""
     if base.result != other.result:
         return ("error",)
-    a = _VARYING.sub("#", base.output).splitlines()
-    b = _VARYING.sub("#", other.output).splitlines()
+    a = _LOG_STAMP.sub("#", addresses(base.output)).splitlines()
+    b = _LOG_STAMP.sub("#", addresses(other.output)).splitlines()
     found: set[str] = set()
     if any(_STARTUP.search(line) for line in a + b):  # the runtime's own start-up words
         found.add("device names")
