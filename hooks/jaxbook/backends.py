@@ -22,6 +22,7 @@ from pathlib import Path
 
 from bookexec.discover.blocks import scan_page
 from bookexec.errors import BookError
+from bookexec.files import confined, read_regular, write_atomic
 from bookexec.goldens.normalize import addresses
 
 RECORDS = Path("tests/other-backends")
@@ -431,10 +432,10 @@ def write_page(root: Path) -> bool:
     if not (root / RECORDS / ACCELERATOR).is_dir():
         return False
     text = render_page(root)
-    page = root / PAGE
-    if page.is_file() and page.read_text(encoding="utf-8") == text:
+    page = confined(root / PAGE, root / "docs")
+    if read_regular(page) == text.encode("utf-8"):
         return False
-    page.write_text(text, encoding="utf-8")
+    write_atomic(page, text, inside=root / "docs")  # as jax-changes writes its page
     return True
 
 

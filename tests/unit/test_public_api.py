@@ -141,8 +141,9 @@ JAXBOOK_INTERNALS = {
     # The census reads printed jaxprs.
     "census.py": {"bookexec.jax.parse"},
     # The accelerator's page scans each chapter's blocks, to tell a record older than its code,
-    # and compares two backends' records after the goldens' normaliser of ids and addresses.
-    "backends.py": {"bookexec.discover.blocks", "bookexec.goldens.normalize"},
+    # compares two backends' records after the goldens' normaliser of ids and addresses, and
+    # writes its page as jax-changes does.
+    "backends.py": {"bookexec.discover.blocks", "bookexec.files", "bookexec.goldens.normalize"},
     # The drift watch reads the VERSIONS file and the review's report.
     "drift_watch.py": {"bookexec.goldens.review", "bookexec.goldens.store"},
     # The book's extensions read goldens (provenance, other releases' facts), fill prose and
