@@ -53,6 +53,29 @@ plugins:
 """
 
 
+# A fixture book's mkdocs.yml with the JAX book's way of reading pages (`open_fixture`).
+FIXTURE_BOOK = """\
+site_name: fixture
+plugins:
+  - executed-book:
+      goldens: tests/golden
+      snippets: page-folders
+      fences: engine
+"""
+
+
+def open_fixture(root: Path, nav: str = "", environ: dict[str, str] | None = None):
+    """The book at `root` opened as `./book` opens it (`bookexec.open_book`): its mkdocs.yml,
+    written as FIXTURE_BOOK with `nav` (YAML) when it has none; its docs folder made."""
+    from bookexec import open_book
+
+    config = root / "mkdocs.yml"
+    if not config.is_file():
+        config.write_text(FIXTURE_BOOK + nav)
+    (root / "docs").mkdir(exist_ok=True)
+    return open_book(config, dict(os.environ) if environ is None else environ)
+
+
 def pytest_configure(config) -> None:
     """Under GitHub Actions, the fixture books' builds (which drift and fail on purpose) must
     not annotate the run nor write the job summary: only the workflow's own build step speaks

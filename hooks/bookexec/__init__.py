@@ -12,6 +12,9 @@ change but by addition (docs/guide/adopt-api.md: what is stable, and how a name 
   `Fact`s, its settings, results and verdicts.
 - `BookError`: the error a bad input raises, said without a traceback; an extension raises it
   to fail a build.
+- `BookContext`, `open_book`: the book opened once from its mkdocs.yml and the environment (its
+  root, settings and the paths they name), which every build starts from (`BuildView.context`)
+  and a book's own command opens with `open_book`.
 
 Beside them, by name: the plugin's entry point `executed-book`, the Markdown extension
 `bookexec.guard`, the Pygments lexer `jaxpr` and `python -m bookexec`. Every module below is
@@ -93,11 +96,13 @@ Layer 4, `render`: what the reader sees.
   recorded; whole without JavaScript) and its own script and style, which the engine adds.
 - `render.glossary`: glossary entries and anchors; the first use of each term marked, with its card.
 
-Layer 5, `pipeline` and `settings`: one build's typed stages, each testable alone, and its
-settings.
+Layer 5, `pipeline`, `settings` and `context`: one build's typed stages, each testable alone,
+its settings, and the book's context every driver starts from.
 
 - `settings`: a build's settings, read once as it starts from the plugin's options and the
   environment.
+- `context`: the book opened once (`BookContext`): its root, settings and every path they name,
+  made by one function from mkdocs.yml and the environment; every driver starts from it.
 
 - `pipeline.plan`: pages to blocks, scanned before anything runs.
 - `pipeline.run`: the `PageExecutor` protocol both executors implement, and the goldens shown
@@ -120,6 +125,7 @@ Layer 6, `serve`: `mkdocs serve` alone; nothing here runs in `mkdocs build`.
 - `serve.browser_review`: accept or keep a drifted golden from its page (a loopback-only server
   with a token; `goldens.review` writes the golden).
 - `serve.templates`: the theme's compiled templates, kept across the rebuilds.
+- `serve.state`: what the serve process hands each build it starts, as one value.
 
 Layer 7, `engine` and `extension`: MkDocs' events to the stages, and the seam a book's own
 features plug into.
@@ -156,6 +162,7 @@ from __future__ import annotations
 # could notice (tests/unit/test_protocol.py). mypy reads any name TYPE_CHECKING as true.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from bookexec.context import BookContext, open_book
     from bookexec.discover.blocks import Block
     from bookexec.errors import BookError
     from bookexec.execute.runtime import PythonRuntime, Runtime
@@ -173,7 +180,7 @@ _LAYERS: tuple[tuple[str, ...], ...] = (
     ("goldens",),
     ("execute",),
     ("render",),
-    ("pipeline", "settings"),
+    ("pipeline", "settings", "context"),
     ("serve",),
     ("engine", "extension"),
     ("jax",),
@@ -192,10 +199,13 @@ _HOMES = {
     "Block": "bookexec.discover.blocks",
     "Fact": "bookexec.goldens.measured",
     "BookError": "bookexec.errors",
+    "BookContext": "bookexec.context",
+    "open_book": "bookexec.context",
 }
 
 __all__ = [
     "Block",
+    "BookContext",
     "BookError",
     "BuildView",
     "Drift",
@@ -205,6 +215,7 @@ __all__ = [
     "JaxRuntime",
     "PythonRuntime",
     "Runtime",
+    "open_book",
 ]
 
 

@@ -12,7 +12,6 @@ handed the `Build` as a `BuildView`, so the engine never imports `jaxbook`.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import gc
 import logging
@@ -30,6 +29,7 @@ from markupsafe import Markup
 from mkdocs.structure.files import File
 
 from bookexec import privacy
+from bookexec.context import BookContext, from_config
 from bookexec.discover.blocks import (
     PAGE_FOLDERS,
     SNIPPET_ROOT,
@@ -68,8 +68,8 @@ from bookexec.render.mdexec import format_markdown_exec
 from bookexec.serve import answer, background, dirty, rebuild
 from bookexec.serve.browser_review import BrowserReview
 from bookexec.serve.search import SearchIndex
+from bookexec.serve.state import ServeState
 from bookexec.serve.templates import TemplateCache
-from bookexec.settings import Settings, bases
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
@@ -124,55 +124,53 @@ class Engine:
             self.graph = rebuild.Graph()
 
     def on_config(
-        self, config: Any, settings: Settings | None = None, warnings: list[str] | None = None
+        self, config: Any, context: BookContext | None = None, warnings: list[str] | None = None
     ) -> Any:
-        """A new Build for this build or rebuild, with its settings; the engine's fences
-        reach it. `warnings`: under serve, where the plugin puts a strict build's warnings."""
+        """A new Build for this build or rebuild, from the book's context (made by the plugin;
+        the settings' defaults when none is given); the engine's fences reach it. `warnings`:
+        under serve, where the plugin puts a strict build's warnings."""
         self.stop()
         register(config, self.formatter())  # superfences' custom fences, in this config
-        root = Path(config.config_file_path).resolve().parent
-        serving = self.command == "serve"
-        settings = settings or Settings()
-        # Includes are found where pymdownx.snippets finds them (its base_path).
-        settings = dataclasses.replace(settings, bases=bases(config.mdx_configs, root))
-        progress = progress_for(root, settings)
+        if context is None:
+            context = from_config(config, {}, {}, serving=self.command == "serve")
+        settings, root, serving = context.settings, context.root, context.serving
+        progress = progress_for(context)
         # Issue 25: the book is read-only to its blocks; not under serve, where its author
         # edits it while blocks run.
-        watch = self.read_only_watch(root, config, settings) if not serving else None
-        executor, behind = self._executor(root, serving, settings, progress, watch)
+        watch = self.read_only_watch(context) if not serving else None
+        executor, behind = self._executor(context, progress, watch)
         files_at_start, config_text = None, ""
         if self.graph is not None:
             # What the graph reads of the files, read before MkDocs reads them: a file changed
             # during this build then differs at the next one, and renders its pages again.
-            config_file = Path(config.config_file_path)
-            watched = [Path(config.docs_dir), config_file, *(Path(p) for p in config.watch)]
+            watched = [context.docs_dir, context.config_file, *(Path(p) for p in config.watch)]
             files_at_start = rebuild.snapshot(root, watched)
-            config_text = rebuild.read_or_none(config_file) or ""
+            config_text = rebuild.read_or_none(context.config_file) or ""
         review_at = None
         if serving and settings.execute:  # one review server for the whole serve
             if self.review is None:
                 self.review = BrowserReview(root, served_origin(config))
             review_at = (self.review.url, self.review.token)
-            self.review.golden_dir = root / settings.goldens  # the build's golden_dir
+            self.review.golden_dir = context.golden_dir
             served = f"accepted in the browser under {settings.builder} serve"
             self.review.writer = f"{served} (never edit by hand)"
+        state = ServeState(
+            background=behind,
+            browser_review=review_at,
+            only_entered=self.graph is not None,
+            files_at_start=files_at_start or {},
+            config_text=config_text,
+            warnings=[] if warnings is None else warnings,
+        )
         try:
             build = Build(
-                root,
-                serving,
+                context,
                 self.runtime,
                 self.extensions,
                 executor=executor,
-                settings=settings,
                 progress=progress,
-                background=behind,
                 watch=watch,
-                nav_places=prose.nav_places(config.nav),
-                browser_review=review_at,
-                only_entered=self.graph is not None,
-                files_at_start=files_at_start,
-                config_text=config_text,
-                warnings=warnings,
+                served=state if serving else None,
             )
         except BaseException:
             # A build refused as it starts (a second update at once) ends the workers it
@@ -213,34 +211,30 @@ class Engine:
 
         return format_executed
 
-    def read_only_watch(self, root: Path, config: Any, settings: Settings) -> CheckoutWatch | None:
+    def read_only_watch(self, context: BookContext) -> CheckoutWatch | None:
         """The watch that fails a block changing the book (None when nothing runs): the
         book's folders as its configuration names them, its docs_dir, its goldens, the
         page-folders snippets' (each snippet's folder is added once the pages are scanned) and
         its extensions', and its config file."""
+        settings = context.settings
         if not settings.execute:
             return None
-        folders = [settings.docs, settings.goldens]
+        folders = [settings.docs, context.relative(context.golden_dir)]
         if settings.snippets == PAGE_FOLDERS:
             folders.append(SNIPPET_ROOT)
         folders += [folder for ext in self.extensions for folder in ext.read_only()]
-        config_file = Path(config.config_file_path).resolve()
-        return CheckoutWatch(root, folders, [config_file.relative_to(root).as_posix()])
+        return CheckoutWatch(context.root, folders, [context.relative(context.config_file)])
 
     def _executor(
-        self,
-        root: Path,
-        serving: bool,
-        settings: Settings,
-        progress: Progress,
-        watch: CheckoutWatch | None = None,
+        self, context: BookContext, progress: Progress, watch: CheckoutWatch | None = None
     ) -> tuple[PageExecutor, bool]:
         """The build's executor, and whether it is the serve process's background one;
         `watch`, the read-only watch of a build that runs its blocks (not under serve)."""
+        settings, root, serving = context.settings, context.root, context.serving
         execute = settings.execute
         block_cache = None
         if execute and settings.stores_blocks(serving):
-            block_cache = cache.BlockCache(CachePaths(root).blocks)
+            block_cache = cache.BlockCache(context.cache.blocks)
         reads = settings.block_cache(serving)  # an update only stores
         behind = background.enabled(
             serving,
@@ -498,35 +492,25 @@ class Build:
 
     def __init__(
         self,
-        root: Path,
-        serving: bool,
+        context: BookContext,
         runtime: Runtime,
         extensions: Iterable[Extension] = (),
         *,
         executor: PageExecutor,
-        settings: Settings | None = None,
         progress: Progress | None = None,
-        background: bool = False,
         watch: CheckoutWatch | None = None,
-        nav_places: dict[str, Fact] | None = None,
-        browser_review: tuple[str, str] | None = None,
-        only_entered: bool = False,
-        files_at_start: dict[str, int] | None = None,
-        config_text: str = "",
-        warnings: list[str] | None = None,
+        served: ServeState | None = None,
     ) -> None:
-        """`nav_places`: the facts of the reserved block `nav` (`prose.nav_places`);
-        `browser_review`: under serve, its (address, token); `only_entered`: check
-        only the pages entered for blocks never rendered (a dirty build renders some);
-        `files_at_start` and `config_text`: under serve --dirty, the files the page graph reads
-        and the config's text, read as the build began; `warnings`: under serve, where the
-        warnings a strict build fails on go, to be shown, not counted."""
-        self.root = root
+        """`context`: the book, opened (`bookexec.context`); `watch`: the read-only watch of a
+        build that runs its blocks; `served`: under `mkdocs serve`, what the serve process
+        hands this build (`serve.state.ServeState`)."""
+        self.context = context
+        self.root = root = context.root
         self.watch = watch  # the read-only watch, which the snippets' folders join (`plan`)
-        self.serving = serving
-        self.settings = settings or Settings()
+        self.serving = serving = context.serving
+        self.settings = context.settings
         self.extensions = list(extensions)
-        self.paths = CachePaths(root)
+        self.paths = context.cache
         self.mode = self.settings.mode
         # BOOK_EXEC=off shows each block's recorded golden instead of running it: for quick
         # prose edits and for measuring what execution costs. It checks nothing.
@@ -539,14 +523,15 @@ class Build:
             actions.pause(self.actions)  # until the annotations (`Finish`), nor any other
         # The build's secrets, masked in everything a page shows: sources and includes too.
         self.masker = privacy.Masker.from_environ(self.settings.environ)
-        self.golden_dir = root / self.settings.goldens
+        self.golden_dir = context.golden_dir
+        state = served or ServeState()
         # Set here alone, but by `finish_unrendered` (`./book update PAGE`), which renders no
         # page.
-        self.only_entered = only_entered
-        self.files_at_start = files_at_start or {}
-        self.config_text = config_text
+        self.only_entered = state.only_entered
+        self.files_at_start = state.files_at_start
+        self.config_text = state.config_text
         # Under serve: the warnings a strict build fails on, shown, not counted (the plugin's).
-        self.warnings = [] if warnings is None else warnings
+        self.warnings = state.warnings
         # Filled as MkDocs enters the pages: the pages entered, their URLs, and under `mkdocs
         # serve --dirty` the run states each render used and the pages whose runs each quotes.
         self.entered: set[str] = set()
@@ -584,14 +569,14 @@ class Build:
         if self.execute and not serving:
             review.clear(root)  # a review report always belongs to the last build that ran
         self.started = time.perf_counter()
-        self.progress = progress or progress_for(root, self.settings)
+        self.progress = progress or progress_for(context)
         self.versions: dict[str, str] = dict(runtime.versions())
         self.recorded = read_versions(self.golden_dir)
         self.planned = Plan(self.settings.reading())
-        self.runs = Runs(executor, goldens, self.execute, background, self.settings.docs)
+        self.runs = Runs(executor, goldens, self.execute, state.background, self.settings.docs)
         rules = machine_path_rules(root, self.settings.environ)
         # The commands messages name: the book's launcher's, or its builder's (`update_command`).
-        launcher = self.settings.launcher or self.settings.builder
+        launcher = context.launcher
         self.judge = Judge(
             self.runs,
             self.golden_dir,
@@ -615,8 +600,8 @@ class Build:
             serving,
             self.masker,
             launcher=launcher,
-            review=browser_review,
-            nav_places=nav_places,
+            review=state.browser_review,
+            nav_places=prose.nav_places(context.nav),
         )
         self.finishing = Finish(
             self.planned,
@@ -995,9 +980,10 @@ def served_origin(config: Any) -> str | None:
     return f"http://{address.host}:{address.port}" if address is not None else None
 
 
-def progress_for(root: Path, settings: Settings) -> Progress:
+def progress_for(context: BookContext) -> Progress:
     """A build's progress lines; each block's last run time estimates the time left."""
-    times = RunTimes(CachePaths(root).run_times if settings.execute else None)
+    settings = context.settings
+    times = RunTimes(context.cache.run_times if settings.execute else None)
     return Progress(log.info, slow=settings.slow, times=times, docs=settings.docs)
 
 

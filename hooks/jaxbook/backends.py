@@ -20,13 +20,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bookexec import BookContext
 from bookexec.discover.blocks import scan_page
 from bookexec.errors import BookError
 from bookexec.files import confined, read_regular, write_atomic
 from bookexec.goldens.normalize import addresses
 
 RECORDS = Path("tests/other-backends")
-PAGE = "docs/accelerators.md"
+PAGE = "accelerators.md"  # in the docs_dir
 NOTES = RECORDS / "notes.toml"
 ACCELERATOR, BASE = "tpu-v5e", "tpu-v5e-cpu"
 
@@ -221,7 +222,7 @@ def differences(base: dict[str, Record], other: dict[str, Record]) -> list[Diffe
     ]
 
 
-def unrecorded(root: Path, records: dict[str, Record]) -> dict[str, list[str]]:
+def unrecorded(book: BookContext, records: dict[str, Record]) -> dict[str, list[str]]:
     """What the records do not cover of the chapters as they are now: blocks with no record,
     and blocks whose code changed since it was recorded, by chapter (`chapter/block-id`)."""
     from jaxbook.backend_run import code_hash
@@ -229,10 +230,12 @@ def unrecorded(root: Path, records: dict[str, Record]) -> dict[str, list[str]]:
     chapters = sorted({key.split("/")[0] for key in records})
     found: dict[str, list[str]] = {"not recorded": [], "changed since recorded": []}
     for chapter in chapters:
-        page = root / "docs" / f"{chapter}.md"
+        page = book.docs_dir / f"{chapter}.md"
         if not page.is_file():
             continue
-        for block in scan_page(page.name, page.read_text(encoding="utf-8"), root):
+        text = page.read_text(encoding="utf-8")
+        reading = book.settings.reading()
+        for block in scan_page(page.name, text, book.root, book.settings.auto, reading):
             key = f"{chapter}/{block.id}"
             if key not in records:
                 found["not recorded"].append(key)
@@ -280,16 +283,16 @@ def _chapter_table(found: Iterable[Difference]) -> str:
     return head + body
 
 
-def render_page(root: Path) -> str:
+def render_page(book: BookContext) -> str:
     """The page, from the committed records and notes; a note no record supports raises."""
-    folder = root / RECORDS
+    folder = book.root / RECORDS
     base, other = read_records(folder / BASE), read_records(folder / ACCELERATOR)
     made, made_base = recorded(folder / ACCELERATOR), recorded(folder / BASE)
-    missing = unrecorded(root, other)
+    missing = unrecorded(book, other)
     stale = set(missing["changed since recorded"])
     found = [d for d in differences(base, other) if d.key not in stale]
     by_key = {d.key: d for d in found}
-    notes = read_notes(root)
+    notes = read_notes(book.root)
     for note in notes:
         for key in note.blocks:
             if key not in by_key or not by_key[key].classes:
@@ -385,10 +388,10 @@ _QUOTE = re.compile(
 )
 
 
-def chapter_quotes(root: Path) -> list[tuple[str, str, list[str]]]:
+def chapter_quotes(book: BookContext) -> list[tuple[str, str, list[str]]]:
     """Each chapter note on the accelerator: (page, block key, the lines its code quotes)."""
     found = []
-    for page in sorted((root / "docs").glob("*.md")):
+    for page in sorted(book.docs_dir.glob("*.md")):
         text = page.read_text(encoding="utf-8")
         for match in _QUOTE.finditer(text):
             lines, inside = [], False
@@ -401,41 +404,41 @@ def chapter_quotes(root: Path) -> list[tuple[str, str, list[str]]]:
     return found
 
 
-def problems(root: Path) -> str | None:
+def problems(book: BookContext) -> str | None:
     """Why the generated page or a chapter's note does not match the records, or None."""
-    folder = root / RECORDS
+    folder = book.root / RECORDS
     if not (folder / ACCELERATOR).is_dir():
         return None
-    page = root / PAGE
+    page, docs = book.docs_dir / PAGE, book.settings.docs
     try:
-        text = render_page(root)
+        text = render_page(book)
     except BookError as error:
         return str(error)
     if not page.is_file() or page.read_text(encoding="utf-8") != text:
-        return f"{PAGE} does not match tests/other-backends/: run ./book accelerators"
+        return f"{docs}/{PAGE} does not match {RECORDS.as_posix()}/: run ./book accelerators"
     other = read_records(folder / ACCELERATOR)
-    for name, key, lines in chapter_quotes(root):
+    for name, key, lines in chapter_quotes(book):
         printed = other[key].output.splitlines() if key in other else []
         missing = [line for line in lines if line not in {p.strip() for p in printed}]
         if key not in other or missing:
             said = missing[0] if missing else "(no record)"
             return (
-                f"docs/{name}: its note on {key} quotes a line the accelerator's record of "
+                f"{docs}/{name}: its note on {key} quotes a line the accelerator's record of "
                 f"that block does not hold: {said!r}"
             )
     return None
 
 
-def write_page(root: Path) -> bool:
+def write_page(book: BookContext) -> bool:
     """Regenerate the page from the records; True when its text changed. Without records
     there is no page to write."""
-    if not (root / RECORDS / ACCELERATOR).is_dir():
+    if not (book.root / RECORDS / ACCELERATOR).is_dir():
         return False
-    text = render_page(root)
-    page = confined(root / PAGE, root / "docs")
+    text = render_page(book)
+    page = confined(book.docs_dir / PAGE, book.docs_dir)
     if read_regular(page) == text.encode("utf-8"):
         return False
-    write_atomic(page, text, inside=root / "docs")  # as jax-changes writes its page
+    write_atomic(page, text, inside=book.docs_dir)  # as jax-changes writes its page
     return True
 
 

@@ -295,8 +295,8 @@ class OtherJax(Extension):
 
     def files(self, build: BuildView, files: Files, config: MkDocsConfig) -> Files:
         """Every page is scanned and the named page runs: make the other chapters' shares."""
-        if build.mode == "update" and build.only_page and jax_changes.generated(build.root):
-            self.made = jax_changes.chapters(build.root, _scanned(build), {build.only_page})
+        if build.mode == "update" and build.only_page and jax_changes.generated(build.context):
+            self.made = jax_changes.chapters(build.context, _scanned(build), {build.only_page})
         return files
 
     def facts(
@@ -316,16 +316,18 @@ class OtherJax(Extension):
 
     def check(self, build: BuildView) -> str | None:
         """The generated page must match the goldens it is made from."""
-        return jax_changes.page_problem(build.root)
+        return jax_changes.page_problem(build.context)
 
     def after_update(self, build: BuildView) -> None:
         """Rewrite the generated page from the new goldens when it no longer matches."""
         # Written only when its text changed: one render, not a check and then a write.
         scanned = _scanned(build)
-        if jax_changes.generated(build.root) and jax_changes.write_page(
-            build.root, scanned, self.made
+        if jax_changes.generated(build.context) and jax_changes.write_page(
+            build.context, scanned, self.made
         ):
-            build.say(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
+            build.say(
+                f"bookexec: rewrote {build.settings.docs}/{jax_changes.PAGE} from the new goldens"
+            )
 
 
 class Accelerators(Extension):
@@ -337,7 +339,7 @@ class Accelerators(Extension):
         return (backends.RECORDS.as_posix(),)
 
     def check(self, build: BuildView) -> str | None:
-        return backends.problems(build.root)
+        return backends.problems(build.context)
 
 
 def _scanned(build: BuildView) -> Mapping[str, Sequence[Block]] | None:

@@ -36,7 +36,7 @@ MESSAGES = [
         hidden_notes=["a note"],
     ),
     Ready(pid=4242),
-    RunBlock(code="print('é')\n", snippet="snippets/a.py", timeout=2.5, limit=1000),
+    RunBlock(code="print('é')\n", snippet="snippets/a.py", limit=1000),
     BlockResult(status=BlockStatus.OK, output="42\n", seconds=0.25),
     BlockResult(
         status=BlockStatus.RAISED,

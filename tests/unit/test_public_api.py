@@ -134,8 +134,6 @@ JAXBOOK_INTERNALS = {
     "cli/commands.py": {"bookexec.command.review"},
     # The chromium helper reads a yes/no variable with the fences' one rule.
     "cli/chromium.py": {"bookexec.discover.options"},
-    # The plugin's entry-point name, to find it in mkdocs.yml.
-    "cli/partial.py": {"bookexec.plugin"},
     # The prose audit reads the stepper's markers.
     "audit.py": {"bookexec.render.stepper"},
     # The census reads printed jaxprs.
@@ -165,8 +163,6 @@ JAXBOOK_INTERNALS = {
         "bookexec.jax.parse",
         "bookexec.pipeline.plan",
         "bookexec.pipeline.run",
-        "bookexec.plugin",
-        "bookexec.settings",
     },
     # The lab cache writes atomically.
     "labcache.py": {"bookexec.files"},

@@ -111,12 +111,17 @@ class Block:
     # The globals it runs in, in its page's worker (`execute.worker.Session`): None, the page's
     # one session (the engine's fences); "", its own fresh globals; a name, that session's.
     namespace: str | None = field(default=None, compare=False)
+    # Its fence's `timeout` in seconds, read once as it is found (the scan checked it); None:
+    # the build's (`execute.limits.Limits.timeout`).
+    timeout: float | None = field(init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         # Read once, as the block is found: a marker that cannot be read fails the scan.
         shown, numbering = hidden.reading(self.code, self.where)
         object.__setattr__(self, "shown", shown)
         object.__setattr__(self, "numbering", tuple(numbering))
+        written = self.options.get("timeout")
+        object.__setattr__(self, "timeout", float(written) if written else None)
 
     @property
     def where(self) -> str:

@@ -125,7 +125,7 @@ class Worker:
         numbered = block.numbering != tuple(range(1, len(block.numbering) + 1))
         lines, shown = (list(block.numbering), block.shown) if numbered else (None, None)
         message = protocol.RunBlock(
-            *(block.code, block.snippet, timeout, limit, lines, shown, block.namespace),
+            *(block.code, block.snippet, limit, lines, shown, block.namespace),
             workdir=block.options.get("workdir", ""),
             width=int(block.options.get("width") or 0),
         )
