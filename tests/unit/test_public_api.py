@@ -136,8 +136,8 @@ JAXBOOK_INTERNALS = {
     "cli/chromium.py": {"bookexec.discover.options"},
     # The plugin's entry-point name, to find it in mkdocs.yml.
     "cli/partial.py": {"bookexec.plugin"},
-    # The prose audit reads the stepper's markers.
-    "audit.py": {"bookexec.render.stepper"},
+    # The prose audit reads the stepper's markers, and skips fenced code as the engine does.
+    "audit.py": {"bookexec.discover.blocks", "bookexec.render.stepper"},
     # The census reads printed jaxprs.
     "census.py": {"bookexec.jax.parse"},
     # The accelerator's page scans each chapter's blocks, to tell a record older than its code,

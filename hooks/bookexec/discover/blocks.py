@@ -60,6 +60,8 @@ _CONTAINER = re.compile(
     r"^(?P<indent>[ \t]*)(?:(?P<list>[-*+]|\d+[.)])(?P<gap>[ \t]+)"
     r"|(?:!!!|\?\?\?\+?|===\+?)[ \t]|\[\^[^\]]+\]:)"
 )
+# Any fence's opening, at any indentation, as a reader of prose skips fenced code.
+_ANY_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _COMMENT_FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)")
 # An id names its golden file and, with a prefix such as "prose-", cells of the chapter's
 # notebook, where nbformat allows 64 characters: 48 leaves room for both.
@@ -483,6 +485,28 @@ def _closes(line: str, fence: str) -> bool:
     """Does `line` close a fence opened with `fence` (as long or longer, nothing else)?"""
     stripped = line.strip()
     return stripped.startswith(fence) and set(stripped) == {fence[0]}
+
+
+def fenced_lines(lines: Iterable[str], start: int = 1) -> Iterator[tuple[int, str, bool]]:
+    """Each line with its number (counted from `start`) and whether it is fenced code: a
+    fence's opening and closing lines and all between them."""
+    fence: str | None = None
+    for number, line in enumerate(lines, start=start):
+        opened = _ANY_FENCE.match(line)
+        if fence is None and opened:
+            fence = opened[1]
+            yield number, line, True
+        elif fence is not None:
+            if _closes(line, fence):
+                fence = None
+            yield number, line, True
+        else:
+            yield number, line, False
+
+
+def prose_lines(lines: Iterable[str], start: int = 1) -> Iterator[tuple[int, str]]:
+    """Each line outside fenced code, with its number (counted from `start`)."""
+    return ((number, line) for number, line, code in fenced_lines(lines, start) if not code)
 
 
 def _check_options(options: dict[str, str], where: str, reading: Reading) -> None:

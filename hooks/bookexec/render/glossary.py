@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import markdown as markdown_lib
 
+from bookexec.discover.blocks import prose_lines
 from bookexec.errors import BookError
 
 CLASS = "executed-book-term"  # the engine's classes on a page are named after the plugin
@@ -44,7 +45,6 @@ _TERM_LINE = re.compile(
 )
 _DEFINITION = re.compile(r"^:\s{1,4}(?P<text>.*)$")
 _SEE = re.compile(r"\bSee\s+\[(?P<text>[^\]]+)\]\((?P<target>[^)\s]+)\)")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _LINK = re.compile(r"\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*(?P<target>\S+)")
@@ -278,16 +278,7 @@ def glossary_links(markdown: str, page: str, glossary: str, offset: int = 0) -> 
     """Every link of the page's prose (not its code) to an anchor of the glossary page.
     `offset`: lines of front matter above the Markdown, so lines count from the file's top."""
     found = []
-    fence: str | None = None
-    for number, line in enumerate(markdown.splitlines(), start=1 + offset):
-        opened = _FENCE.match(line)
-        if fence is None and opened:
-            fence = opened[1]
-            continue
-        if fence is not None:
-            if line.strip().startswith(fence) and set(line.strip()) == {fence[0]}:
-                fence = None
-            continue
+    for number, line in prose_lines(markdown.splitlines(), start=1 + offset):
         prose = _CODE_SPAN.sub("", line)
         targets = [m["target"] for m in _LINK.finditer(prose)]
         targets += [m["target"] for m in _REF_DEF.finditer(prose)]
