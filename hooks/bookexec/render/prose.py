@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from bookexec.discover.blocks import fenced_lines
 from bookexec.errors import BookError
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Fact
@@ -34,7 +35,6 @@ ESCAPED = re.compile(r"\\(?=\{\{\s*(?:fact|figure|stepper)\s*:)")
 _FILLED = re.compile(rf"(?P<escape>\\)?{REFERENCE.pattern}")
 VERSIONS_BLOCK = "versions"
 NAV_BLOCK = "nav"
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 # (page, block id, release or None) -> the block's facts by name, or None when there is no block
@@ -96,35 +96,33 @@ def render(
     `[missing fact: ...]`, so the rest of the page still renders.
     """
     out = []
-    fence: str | None = None
-    for number, line in enumerate(markdown.splitlines(keepends=True), start=start):
-        opened = _FENCE.match(line)
-        if fence is None and opened:
-            fence = opened[1]
-        elif (
-            fence is not None and line.strip().startswith(fence) and set(line.strip()) == {fence[0]}
-        ):
-            fence = None
-        elif fence is None and figure is not None and (found := figures.REFERENCE.match(line)):
-            try:
-                line = figure(found["ref"], f"{docs}/{page}:{number}") + "\n"
-            except BookError as error:
-                if on_error is None:
-                    raise
-                on_error(page, str(error))
-                line = f"[missing figure: {html.escape(found['ref'])}]\n"
-        elif fence is None and steps is not None and (found := stepper.REFERENCE.match(line)):
-            try:
-                line = steps(found["ref"], f"{docs}/{page}:{number}") + "\n"
-            except BookError as error:
-                if on_error is None:
-                    raise
-                on_error(page, str(error))
-                line = f"[missing stepper: {html.escape(found['ref'])}]\n"
-        elif fence is None and "{{" in line:
-            line = _render_line(line, docs, page, number, lookup, on_error)
-        out.append(line)
+    for number, line, code in fenced_lines(markdown.splitlines(keepends=True), start=start):
+        where = f"{docs}/{page}:{number}"
+        if code:
+            out.append(line)
+        elif figure is not None and (found := figures.REFERENCE.match(line)):
+            out.append(_drawn(figure, found["ref"], where, "figure", page, on_error))
+        elif steps is not None and (found := stepper.REFERENCE.match(line)):
+            out.append(_drawn(steps, found["ref"], where, "stepper", page, on_error))
+        elif "{{" in line:
+            out.append(_render_line(line, docs, page, number, lookup, on_error))
+        else:
+            out.append(line)
     return "".join(out)
+
+
+def _drawn(
+    draw: FigureMaker, ref: str, where: str, kind: str, page: str, on_error: OnError | None
+) -> str:
+    """A line that holds only a figure or a stepper, drawn; with `on_error`, a bad reference
+    is handed to it and shows as `[missing <kind>: ...]`."""
+    try:
+        return draw(ref, where) + "\n"
+    except BookError as error:
+        if on_error is None:
+            raise
+        on_error(page, str(error))
+        return f"[missing {kind}: {html.escape(ref)}]\n"
 
 
 def _render_line(
