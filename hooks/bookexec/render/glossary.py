@@ -359,24 +359,16 @@ def mark(page_html: str, matcher: Matcher, glossary_url: str) -> tuple[str, list
             continue
         if closing:
             out.append(tag)
-            for depth in range(len(stack) - 1, -1, -1):
-                if stack[depth][0] == name:
-                    del stack[depth:]
-                    break
+            _close(stack, name)
             if name == "a" and closing_link is not None:
                 out.append(f"<!--executed-book-card:{closing_link}-->")
                 closing_link = None
             continue
-        if name == "a" and (href := _ATTR_HREF.search(tag)):
-            anchor = (href[1] or href[2] or "").removeprefix(prefix)
-            if (
-                anchor in linked
-                and anchor not in carded
-                and (href[1] or href[2]) == prefix + anchor
-            ):
-                carded.add(anchor)
-                closing_link = anchor
-                tag = _with_term_class(tag, anchor)
+        anchor = _authors_mark(tag, name, prefix, linked - carded)
+        if anchor is not None:
+            carded.add(anchor)
+            closing_link = anchor
+            tag = _with_term_class(tag, anchor)
         out.append(tag)
         if name not in _VOID and not tag.endswith("/>"):
             stack.append((name, skipped))
@@ -384,6 +376,25 @@ def mark(page_html: str, matcher: Matcher, glossary_url: str) -> tuple[str, list
     skipping = any(skip for _, skip in stack)
     out.append(tail if skipping else _mark_text(tail, matcher, used, glossary_url, carded))
     return "".join(out), sorted(carded)
+
+
+def _close(stack: list[tuple[str, bool]], name: str) -> None:
+    """A closing tag ends the innermost open element of its name, and those inside it."""
+    for depth in range(len(stack) - 1, -1, -1):
+        if stack[depth][0] == name:
+            del stack[depth:]
+            return
+
+
+def _authors_mark(tag: str, name: str, prefix: str, unmarked: set[str]) -> str | None:
+    """The anchor of an author's link to an entry (exactly `prefix` and an anchor among
+    `unmarked`) that the tag opens, else None."""
+    href = _ATTR_HREF.search(tag) if name == "a" else None
+    if href is None:
+        return None
+    target = href[1] or href[2] or ""
+    anchor = target.removeprefix(prefix)
+    return anchor if anchor in unmarked and target == prefix + anchor else None
 
 
 def _with_term_class(tag: str, anchor: str) -> str:
