@@ -22,6 +22,7 @@ import html
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from bookexec.discover.blocks import fenced_lines
 from bookexec.errors import BookError
@@ -105,7 +106,7 @@ def render(
         elif steps is not None and (found := stepper.REFERENCE.match(line)):
             out.append(_drawn(steps, found["ref"], where, "stepper", page, on_error))
         elif "{{" in line:
-            out.append(_render_line(line, docs, page, number, lookup, on_error))
+            out.append(_render_line(line, _Line(docs, page, number, lookup, on_error)))
         else:
             out.append(line)
     return "".join(out)
@@ -125,32 +126,29 @@ def _drawn(
         return f"[missing {kind}: {html.escape(ref)}]\n"
 
 
-def _render_line(
-    line: str,
-    docs: str,
-    page: str,
-    number: int,
-    lookup: Lookup,
-    on_error: OnError | None = None,
-) -> str:
+class _Line(NamedTuple):
+    """A line of a page being filled: where messages say it is (`docs`: the book's docs_dir,
+    as they name a page's folder), how a reference is looked up, and who hears of a bad one."""
+
+    docs: str
+    page: str
+    number: int
+    lookup: Lookup
+    on_error: OnError | None
+
+
+def _render_line(line: str, at: _Line) -> str:
     pieces: list[str] = []
     last = 0
     for span in _CODE_SPAN.finditer(line):
-        pieces.append(_replace(line[last : span.start()], docs, page, number, lookup, on_error))
-        pieces.append(_code_span(span, docs, page, number, lookup, on_error))
+        pieces.append(_replace(line[last : span.start()], at))
+        pieces.append(_code_span(span, at))
         last = span.end()
-    pieces.append(_replace(line[last:], docs, page, number, lookup, on_error))
+    pieces.append(_replace(line[last:], at))
     return "".join(pieces)
 
 
-def _code_span(
-    span: re.Match[str],
-    docs: str,
-    page: str,
-    number: int,
-    lookup: Lookup,
-    on_error: OnError | None = None,
-) -> str:
+def _code_span(span: re.Match[str], at: _Line) -> str:
     """Inline code: its references filled, the whole made an HTML `<code>` (Markdown would
     escape a value's markup inside backticks); its escaped references shown as syntax."""
     inner = span[0][len(span[1]) : -len(span[1])]
@@ -164,21 +162,15 @@ def _code_span(
             text.append(html.escape(found[0][1:], quote=False))
         else:
             plain = found[0].replace("|code", "")  # the span is code already
-            text.append(_replace(plain, docs, page, number, lookup, on_error))
+            text.append(_replace(plain, at))
         last = found.end()
     text.append(html.escape(inner[last:], quote=False))
     return "<code>" + "".join(text) + "</code>"
 
 
-def _replace(
-    text: str,
-    docs: str,
-    page: str,
-    number: int,
-    lookup: Lookup,
-    on_error: OnError | None = None,
-) -> str:
-    """`docs`: the book's docs_dir, as messages name a page's folder."""
+def _replace(text: str, at: _Line) -> str:
+    """Fill the fact references of prose text on line `at`."""
+    docs, page, number, lookup, on_error = at
 
     def value(match: re.Match[str]) -> str:
         if on_error is None:
