@@ -234,7 +234,7 @@ def book_pages(root: Path, docs: str, config: Any | None) -> list[tuple[str, str
     return pages
 
 
-def run_book(
+def run_book(  # noqa: C901 (being rewritten; ruff says when this is no longer needed)
     root: Path,
     python: str,
     say: Callable[[str], object] = print,
