@@ -291,8 +291,21 @@ def render_page(book: BookContext) -> str:
     missing = unrecorded(book, other)
     stale = set(missing["changed since recorded"])
     found = [d for d in differences(base, other) if d.key not in stale]
-    by_key = {d.key: d for d in found}
     notes = read_notes(book.root)
+    _check_notes(notes, found)
+    out = _head(made, made_base)
+    out.append("## What differs, by kind\n\n")
+    out += [f"- **{name}**: {meaning}.\n" for name, meaning in CLASSES.items()]
+    out.append("\n## Chapter by chapter\n\n" + _chapter_table(found) + "\n")
+    out += _notes_section(notes)
+    out += _missing_section(missing)
+    out += _differences_section(found)
+    return "".join(out)
+
+
+def _check_notes(notes: list[Note], found: list[Difference]) -> None:
+    """Each note names only blocks that print something else on the two backends."""
+    by_key = {d.key: d for d in found}
     for note in notes:
         for key in note.blocks:
             if key not in by_key or not by_key[key].classes:
@@ -300,6 +313,10 @@ def render_page(book: BookContext) -> str:
                     f"{NOTES}, note '{note.title}': {key} printed the same on both backends "
                     "(or was not recorded), so it does not show this difference"
                 )
+
+
+def _head(made: dict[str, str], made_base: dict[str, str]) -> list[str]:
+    """The front matter, the title and what the records are: machine, releases, scope."""
     kind = made.get("device_kind", "?")
     out = [
         "---\ngenerated: by ./book accelerators from tests/other-backends/; do not edit, the "
@@ -332,36 +349,50 @@ def render_page(book: BookContext) -> str:
             f"!!! warning\n    The CPU records were made under JAX {made_base.get('jax')}, "
             f"the accelerator's under {made.get('jax')}: a difference may be the release's.\n\n"
         )
-    out.append("## What differs, by kind\n\n")
-    out += [f"- **{name}**: {meaning}.\n" for name, meaning in CLASSES.items()]
-    out.append("\n## Chapter by chapter\n\n" + _chapter_table(found) + "\n")
-    if notes:
-        out.append("## What to do about it\n\n")
-        for note in notes:
-            links = ", ".join(
-                f"[`{k.split('/')[1]}`]({k.split('/')[0]}.md#block-{k.split('/')[1]})"
-                for k in note.blocks
-            )
-            out.append(f"- **{note.title}** ({links}). {note.text}\n")
-        out.append("\n")
-    if any(missing.values()):
-        out.append("## Not compared yet\n\n")
-        out.append(
-            "These blocks changed, or were added, after the records were made; the records "
-            "will cover them when they are made again on an accelerator.\n\n"
+    return out
+
+
+def _notes_section(notes: list[Note]) -> list[str]:
+    """What to do about each kind of difference, from the notes, with the blocks it names."""
+    if not notes:
+        return []
+    out = ["## What to do about it\n\n"]
+    for note in notes:
+        links = ", ".join(
+            f"[`{k.split('/')[1]}`]({k.split('/')[0]}.md#block-{k.split('/')[1]})"
+            for k in note.blocks
         )
-        for why, keys in missing.items():
-            if keys:
-                links = ", ".join(
-                    f"[`{k}`]({k.split('/')[0]}.md#block-{k.split('/')[1]})" for k in keys
-                )
-                out.append(f"- {why.capitalize()}: {links}.\n")
-        out.append("\n")
-    out.append(
+        out.append(f"- **{note.title}** ({links}). {note.text}\n")
+    out.append("\n")
+    return out
+
+
+def _missing_section(missing: dict[str, list[str]]) -> list[str]:
+    """The blocks the records do not cover yet, by why."""
+    if not any(missing.values()):
+        return []
+    out = [
+        "## Not compared yet\n\n",
+        "These blocks changed, or were added, after the records were made; the records "
+        "will cover them when they are made again on an accelerator.\n\n",
+    ]
+    for why, keys in missing.items():
+        if keys:
+            links = ", ".join(
+                f"[`{k}`]({k.split('/')[0]}.md#block-{k.split('/')[1]})" for k in keys
+            )
+            out.append(f"- {why.capitalize()}: {links}.\n")
+    out.append("\n")
+    return out
+
+
+def _differences_section(found: list[Difference]) -> list[str]:
+    """Every block that prints something else, by chapter, with an excerpt where it matters."""
+    out = [
         "## Every block that prints something else\n\n"
         "In each excerpt, a line that starts with `-` is the CPU's and one that starts with "
         "`+` the accelerator's.\n\n"
-    )
+    ]
     chapter = ""
     for diff in found:
         if not diff.classes:
@@ -372,11 +403,15 @@ def render_page(book: BookContext) -> str:
             out.append(f"### [{name}]({name}.md)\n\n")
         out.append(f"- [`{block}`]({name}.md#block-{block}): {', '.join(diff.classes)}\n")
         if set(diff.classes) & {"real", "precision", "error"}:
-            excerpt = _excerpt(diff.base.output, diff.other.output)
-            if diff.base.result != diff.other.result:
-                excerpt = f"CPU: {diff.base.result}\nTPU: {diff.other.result}\n" + excerpt
-            out.append("\n    ```diff\n" + _indent(excerpt) + "\n    ```\n\n")
-    return "".join(out)
+            out.append("\n    ```diff\n" + _indent(_diff_excerpt(diff)) + "\n    ```\n\n")
+    return out
+
+
+def _diff_excerpt(diff: Difference) -> str:
+    excerpt = _excerpt(diff.base.output, diff.other.output)
+    if diff.base.result != diff.other.result:
+        excerpt = f"CPU: {diff.base.result}\nTPU: {diff.other.result}\n" + excerpt
+    return excerpt
 
 
 def _indent(text: str) -> str:

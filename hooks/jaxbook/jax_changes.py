@@ -167,7 +167,7 @@ def _body(run: BlockRun, rules: list[PathRule], snippets: Sequence[str]) -> tupl
     return "ok", golden_body(printed, run.facts, run.claims)
 
 
-def run_book(
+def run_book(  # noqa: C901 (being rewritten; ruff says when this is no longer needed)
     book: BookContext,
     python: str,
     say: Callable[[str], object] = print,
@@ -437,26 +437,28 @@ def primitives(text: str) -> set[str]:
     except Exception:  # an unreadable jaxpr is reported by the comparison, not here
         return set()
     found: set[str] = set()
-
-    def walk(value: object) -> None:
-        if isinstance(value, Jaxpr):
-            for eqn in value.eqns:
-                found.add(eqn.primitive)
-                for param in eqn.params.values():
-                    walk(param)
-        elif isinstance(value, tuple):
-            for item in value:
-                walk(item)
-        elif isinstance(value, Opaque):
-            for part in value.parts:
-                walk(part)
-
     for segment in segments:
         if segment.program is not None:
-            walk(segment.program.main)
+            _add_primitives(segment.program.main, found)
             for sub in segment.program.defs.values():
-                walk(sub)
+                _add_primitives(sub, found)
     return found
+
+
+def _add_primitives(value: object, found: set[str]) -> None:
+    """Add to `found` the primitive of every equation in `value` (a jaxpr, or a parameter
+    that holds jaxprs), nested ones included."""
+    if isinstance(value, Jaxpr):
+        for eqn in value.eqns:
+            found.add(eqn.primitive)
+            for param in eqn.params.values():
+                _add_primitives(param, found)
+    elif isinstance(value, tuple):
+        for item in value:
+            _add_primitives(item, found)
+    elif isinstance(value, Opaque):
+        for part in value.parts:
+            _add_primitives(part, found)
 
 
 def _exact(parsed: Parsed) -> dict[str, str]:
@@ -678,77 +680,98 @@ def _summary(
         if not here:
             out.append("Every block printed the same under both releases.\n")
             continue
-        programs = [s for s in here if s.change.kind == STRUCTURAL]
-        errors = [s for s in here if s.is_error and s.change.kind in ("text", "structural")]
-        counts = [s for s in here if s.change.counts]
-        texts = [
-            s for s in here if s.change.kind == "text" and not s.is_error and not s.change.counts
-        ]
-        cosmetic = [s for s in here if s.change.kind == COSMETIC]
-        broken = [s for s in here if s.change.kind in ("fails", "not run")]
-        lines = []
-        if programs:
-            said = [
-                f"{s.link()} in {s.title} ({_first(_news(s.change.changes))})" for s in programs
-            ]
-            lines.append(
-                f"**Jaxprs that changed shape.** {_blocks(len(programs))} recorded a different "
-                f"program under JAX {new}: {_some(said, None)}."
-            )
-        else:
-            lines.append(f"**Jaxprs.** No jaxpr changed shape under JAX {new}.")
-        moved_primitives = _primitives_moved(old, new, census, here)
-        if moved_primitives:
-            lines.append(moved_primitives)
-        moved = [s for s in errors + texts if s.change.links_only]
-        if moved:
-            lines.append(
-                f"**Links into JAX's documentation moved.** {_blocks(len(moved))} printed the "
-                f"same words under JAX {new}, with a link to a page that JAX's documentation "
-                f"moved (shown without `docs.jax.dev/en/latest/`), and nothing else changed: "
-                f"{_link_moves(moved)}."
-            )
-        errors = [s for s in errors if not s.change.links_only]
-        texts = [s for s in texts if not s.change.links_only]
-        rounded = [s for s in texts if s.change.rounding_only]
-        texts = [s for s in texts if not s.change.rounding_only]
-        if rounded:
-            said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in rounded]
-            lines.append(
-                f"**Rounding.** {_blocks(len(rounded))} printed floats that differ under JAX "
-                f"{new} in their last digits only (by at most a part in 100,000): "
-                f"{_some(said, None)}."
-            )
-        if errors:
-            said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in errors]
-            lines.append(
-                f"**Errors reworded.** The message of {_blocks(len(errors))} written to show an "
-                f"error reads differently under JAX {new}: {_some(said, None)}."
-            )
-        if counts:
-            said = [f"{s.link()} in {s.title} ({_counted(s.change)})" for s in counts]
-            lines.append(
-                f"**Counts and lists that moved.** {_blocks(len(counts))} recorded other values "
-                f"under JAX {new}: {_some(said, None)}."
-            )
-        if texts:
-            said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in texts]
-            lines.append(
-                f"**Other printed text.** {_blocks(len(texts))} printed other text, outside any "
-                f"jaxpr the page compares: {_some(said, None)}."
-            )
-        if cosmetic:
-            lines.append(
-                f"**Printed differently, same programs.** {_blocks(len(cosmetic))} changed only "
-                f"in how a jaxpr is lettered or wrapped: {_some([s.link() for s in cosmetic])}."
-            )
-        if broken:
-            lines.append(
-                f"**Not compared.** {_blocks(len(broken))} could not be compared: "
-                f"{_some(_not_compared(broken), None)}."
-            )
+        lines = _step_summary(old, new, here, census)
         out.append("".join(f"- {line}\n" for line in lines))
     return "".join(out)
+
+
+def _step_summary(
+    old: str,
+    new: str,
+    here: list[Seen],
+    census: dict[tuple[str, str, str], dict[str, list[str]]],
+) -> list[str]:
+    """The sentences of one step from release `old` to `new`, one a kind of change."""
+    programs = [s for s in here if s.change.kind == STRUCTURAL]
+    errors = [s for s in here if s.is_error and s.change.kind in ("text", "structural")]
+    texts = [s for s in here if s.change.kind == "text" and not s.is_error and not s.change.counts]
+    lines = [_programs_said(programs, new)]
+    moved_primitives = _primitives_moved(old, new, census, here)
+    if moved_primitives:
+        lines.append(moved_primitives)
+    moved = [s for s in errors + texts if s.change.links_only]
+    if moved:
+        lines.append(
+            f"**Links into JAX's documentation moved.** {_blocks(len(moved))} printed the "
+            f"same words under JAX {new}, with a link to a page that JAX's documentation "
+            f"moved (shown without `docs.jax.dev/en/latest/`), and nothing else changed: "
+            f"{_link_moves(moved)}."
+        )
+    errors = [s for s in errors if not s.change.links_only]
+    texts = [s for s in texts if not s.change.links_only]
+    rounded = [s for s in texts if s.change.rounding_only]
+    texts = [s for s in texts if not s.change.rounding_only]
+    counts = [s for s in here if s.change.counts]
+    # Each group of blocks, how one block's change is said, and the sentence that leads them.
+    listed: list[tuple[list[Seen], Callable[[Change], str], str]] = [
+        (
+            rounded,
+            _said,
+            "**Rounding.** {n} printed floats that differ under JAX {new} in their last digits "
+            "only (by at most a part in 100,000)",
+        ),
+        (
+            errors,
+            _said,
+            "**Errors reworded.** The message of {n} written to show an error reads "
+            "differently under JAX {new}",
+        ),
+        (
+            counts,
+            _counted,
+            "**Counts and lists that moved.** {n} recorded other values under JAX {new}",
+        ),
+        (
+            texts,
+            _said,
+            "**Other printed text.** {n} printed other text, outside any jaxpr the page compares",
+        ),
+    ]
+    for group, describe, lead in listed:
+        if group:
+            said = [f"{s.link()} in {s.title} ({describe(s.change)})" for s in group]
+            lines.append(f"{lead.format(n=_blocks(len(group)), new=new)}: {_some(said, None)}.")
+    lines += _unchanged_programs_said(here)
+    return lines
+
+
+def _programs_said(programs: list[Seen], new: str) -> str:
+    """The jaxprs whose program changed under release `new`, or that none did."""
+    if not programs:
+        return f"**Jaxprs.** No jaxpr changed shape under JAX {new}."
+    said = [f"{s.link()} in {s.title} ({_first(_news(s.change.changes))})" for s in programs]
+    return (
+        f"**Jaxprs that changed shape.** {_blocks(len(programs))} recorded a different "
+        f"program under JAX {new}: {_some(said, None)}."
+    )
+
+
+def _unchanged_programs_said(here: list[Seen]) -> list[str]:
+    """The blocks only printed differently, and those not compared."""
+    lines = []
+    cosmetic = [s for s in here if s.change.kind == COSMETIC]
+    if cosmetic:
+        lines.append(
+            f"**Printed differently, same programs.** {_blocks(len(cosmetic))} changed only "
+            f"in how a jaxpr is lettered or wrapped: {_some([s.link() for s in cosmetic])}."
+        )
+    broken = [s for s in here if s.change.kind in ("fails", "not run")]
+    if broken:
+        lines.append(
+            f"**Not compared.** {_blocks(len(broken))} could not be compared: "
+            f"{_some(_not_compared(broken), None)}."
+        )
+    return lines
 
 
 def _link_moves(moved: list[Seen]) -> str:

@@ -134,8 +134,8 @@ JAXBOOK_INTERNALS = {
     "cli/commands.py": {"bookexec.command.review"},
     # The chromium helper reads a yes/no variable with the fences' one rule.
     "cli/chromium.py": {"bookexec.discover.options"},
-    # The prose audit reads the stepper's markers.
-    "audit.py": {"bookexec.render.stepper"},
+    # The prose audit reads the stepper's markers, and skips fenced code as the engine does.
+    "audit.py": {"bookexec.discover.blocks", "bookexec.render.stepper"},
     # The census reads printed jaxprs.
     "census.py": {"bookexec.jax.parse"},
     # The accelerator's page scans each chapter's blocks, to tell a record older than its code,

@@ -237,14 +237,25 @@ def accept(root: Path, entry: Entry, golden_dir: Path | None = None, writer: str
         path = confined(root / entry.golden, golden_dir)
     except BookError as refused:
         return f"not accepted: {refused}"
+    refusal = _refusal(path, entry)
+    if refusal:
+        return f"not accepted: {refusal}"
+    return _write(path, entry, golden_dir)
+
+
+def _refusal(path: Path, entry: Entry) -> str:
+    """Why the entry must not be written over the golden at `path` ("" when it may)."""
     data = read_regular(path)
     on_disk = data.decode("utf-8", errors="replace") if data is not None else None
     if on_disk != entry.expected:
-        return f"not accepted: {entry.golden} changed since the build; run the build again"
+        return f"{entry.golden} changed since the build; run the build again"
     if entry.broken:
-        return "not accepted: a claim does not hold, so the prose would be false: " + "; ".join(
-            entry.broken
-        )
+        return "a claim does not hold, so the prose would be false: " + "; ".join(entry.broken)
+    return ""
+
+
+def _write(path: Path, entry: Entry, golden_dir: Path) -> str:
+    """Write the entry's golden and images (or delete a stale one); say what was done."""
     try:
         if entry.actual is None:
             path.unlink()

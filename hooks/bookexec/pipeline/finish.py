@@ -127,24 +127,10 @@ class Finish:
         self.runs.executor.close()
         self.check_all_rendered(pages)
         if not self.settings.execute:
-            log.info(self.summary_line(shown=self.plan.blocks()))
-            # Nothing ran, but what the render found (a fact no golden fills) still fails it.
-            failures = sorted(self.judge.failures.values(), key=lambda f: (f.page, f.block_id))
-            for failure in failures:
-                log.error(failure.line())
-            if failures:
-                raise BookError(f"bookexec: {len(failures)} failed with execution off")
+            self._without_execution()
             return
         if self.serving:
-            for problem in self.problems():
-                serve_log().warning(f"prose audit: {problem}")
-            waiting = self.runs.executor.pending()
-            if waiting:
-                log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
-            elif self.runs.background:
-                log.info("bookexec: every page shows live outputs")
-            running = sum(len(self.plan.pages.get(page, [])) for page in waiting)
-            log.info(self.summary_line(running=running))
+            self._serving()
             return
         report = self.report()
         review.clear(self.root)  # whatever a snippet left there: this build's report replaces it
@@ -154,7 +140,33 @@ class Finish:
         write_atomic(self.paths.claims, claims + "\n", inside=self.root)
         if self.settings.mode == "update":
             self._update(report)
-            return
+        else:
+            self._check(report)
+
+    def _without_execution(self) -> None:
+        """BOOK_EXEC=off: the summary, and what the render found."""
+        log.info(self.summary_line(shown=self.plan.blocks()))
+        # Nothing ran, but what the render found (a fact no golden fills) still fails it.
+        failures = sorted(self.judge.failures.values(), key=lambda f: (f.page, f.block_id))
+        for failure in failures:
+            log.error(failure.line())
+        if failures:
+            raise BookError(f"bookexec: {len(failures)} failed with execution off")
+
+    def _serving(self) -> None:
+        """Under serve: the prose audit as warnings, the pages still running, the summary."""
+        for problem in self.problems():
+            serve_log().warning(f"prose audit: {problem}")
+        waiting = self.runs.executor.pending()
+        if waiting:
+            log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
+        elif self.runs.background:
+            log.info("bookexec: every page shows live outputs")
+        running = sum(len(self.plan.pages.get(page, [])) for page in waiting)
+        log.info(self.summary_line(running=running))
+
+    def _check(self, report: Report) -> None:
+        """A check: the report said (annotated under GitHub Actions), saved when it fails."""
         for line in report.timing_notes():  # said, never judged: not an error, even here
             log.info(f"bookexec: {line}")
         actions.publish(report, self.annotations, self.plan.fence_line)
