@@ -260,10 +260,13 @@ def run_book(  # noqa: C901 (being rewritten; ruff says when this is no longer n
 
 # The page's note for authors, a front matter key (which the prose audit reads): an HTML
 # comment would reach the reader's page, in its source and in any text taken from it.
-GENERATED_NOTE = (
-    "generated: by ./book jax-changes from tests/other-jax/ and tests/golden/; do not edit, the"
-    " strict build regenerates this page and fails if it differs"
-)
+def generated_note(book: BookContext) -> str:
+    """The note, naming the folders the page is made from."""
+    return (
+        f"generated: by ./book jax-changes from {RECORDS.as_posix()}/ and "
+        f"{book.relative(book.golden_dir)}/; do not edit, the strict build regenerates this "
+        "page and fails if it differs"
+    )
 
 
 # -- comparing and writing the page -------------------------------------------------------------
@@ -1045,7 +1048,7 @@ def render_page(
     # A report about the book's outputs, not a chapter: a reader's search for a JAX term must
     # land on the chapter that teaches it, so Material's search leaves this page out.
     head = f"""---
-{GENERATED_NOTE}
+{generated_note(book)}
 search:
   exclude: true
 ---

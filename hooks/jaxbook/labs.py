@@ -2,7 +2,7 @@
 
 A lab is stored without outputs. Its code cells are blocks like any page's: they run in order
 in one fresh worker (one session, the same time and output limits), their output goes through
-the same normalisers, and each is compared with `tests/golden/labs/<lab>/<cell-id>.txt`. The
+the same normalisers, and each is compared with `<goldens>/labs/<lab>/<cell-id>.txt`. The
 build then writes a copy of the notebook with those outputs and hands that copy to
 mkdocs-jupyter, which renders it as the lab's page.
 
