@@ -105,6 +105,9 @@ its settings, and the book's context every driver starts from.
   made by one function from mkdocs.yml and the environment; every driver starts from it.
 
 - `pipeline.plan`: pages to blocks, scanned before anything runs.
+- `pipeline.drive`: the one way every driver starts the stages: the book's executor from its
+  context and the run's options, and the whole book planned and run page by page for a driver
+  that judges nothing (`./book jax-changes`).
 - `pipeline.run`: the `PageExecutor` protocol both executors implement, and the goldens shown
   when nothing runs.
 - `pipeline.judge`: each block's output against its golden, the failures, the report.

@@ -34,7 +34,6 @@ from bookexec.discover.blocks import (
     PAGE_FOLDERS,
     SNIPPET_ROOT,
     Block,
-    printed_fences,
     printed_name,
 )
 from bookexec.discover.options import MARKDOWN_EXEC
@@ -56,6 +55,7 @@ from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions, update_command
 from bookexec.guard import engine_formatter, register
 from bookexec.logs import guard_ci_log
+from bookexec.pipeline.drive import RunOptions, executor_for
 from bookexec.pipeline.finish import Finish
 from bookexec.pipeline.judge import Judge, Verdict
 from bookexec.pipeline.plan import Plan
@@ -245,22 +245,10 @@ class Engine:
         )
 
         def executor(watch: CheckoutWatch | None) -> Executor:
-            return Executor(
-                root,
-                jobs=settings.jobs or None,
-                cache=block_cache,
-                cache_reads=reads,
-                progress=progress,
-                runtime=self.runtime,
-                watch=watch,
-                environ=settings.environ,
-                limits=settings.limits,
-                seed=settings.hash_seed,
-                settings_key=settings.key(),
-                printed=functools.partial(
-                    printed_fences, root=root, auto=settings.auto, reading=settings.reading()
-                ),
+            options = RunOptions(
+                cache=block_cache, cache_reads=reads, watch=watch, progress=progress
             )
+            return executor_for(context, self.runtime, options)
 
         if not behind:
             made = executor(watch)

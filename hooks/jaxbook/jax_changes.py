@@ -14,6 +14,7 @@ fails when the committed page differs, so the page always matches the goldens.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import itertools
 import json
@@ -21,7 +22,7 @@ import re
 import subprocess
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
@@ -32,14 +33,13 @@ from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.execute.model import BlockRun
 from bookexec.execute.protocol import BlockResult, BlockStatus
-from bookexec.execute.runner import Executor
 from bookexec.files import (
     confined,
     read_regular,
     remove_confined,
     write_atomic,
 )
-from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift, Snapshot
+from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift
 from bookexec.goldens.measured import mask
 from bookexec.goldens.normalize import PathRule, machine_path_rules, normalize, snippet_names
 from bookexec.goldens.store import (
@@ -56,8 +56,7 @@ from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
 from bookexec.jax.parse import Jaxpr, Opaque, split_output
 from bookexec.jax.runtime import JaxRuntime
-from bookexec.pipeline.plan import Plan
-from bookexec.pipeline.run import Runs
+from bookexec.pipeline.drive import RunOptions, run_pages
 from jaxbook import census
 
 RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first
@@ -68,6 +67,31 @@ _WRITER = "./book jax-changes (never edit by hand)"
 
 
 # -- running the book under the other JAX ------------------------------------------------------
+
+
+def _check_pages(book: BookContext, pages: list[str], out_dir: Path, jax: str) -> None:
+    """A partial run re-records pages of a folder the whole book recorded, each a page."""
+    have = read_versions(out_dir)
+    if have is None or have.version("jax") != jax:
+        raise BookError(f"{out_dir} has no record yet: run ./book jax-changes on the whole book")
+    known = {src for src, _ in book.pages()}
+    unknown = [page for page in pages if PurePosixPath(page).as_posix() not in known]
+    if unknown:
+        raise BookError(f"no such page under {book.settings.docs}/: {', '.join(unknown)}")
+
+
+def _remove_stale(root: Path, out_dir: Path, written: set[Path], pages: list[str] | None) -> None:
+    """The records of blocks no longer in the book; of the chosen pages' alone after a partial
+    run (the others were not rerun)."""
+    kept: Iterable[Path] = out_dir.rglob("*.txt")
+    if pages:
+        kept = (p for page in pages for p in (out_dir / Path(page).with_suffix("")).glob("*.txt"))
+    for old in sorted(set(kept) - written):
+        remove_confined(old, root / RECORDS)
+
+
+def _prefixed(say: Callable[[str], object], message: str) -> None:
+    say(f"jax-changes: {message}")
 
 
 def _interpreter_facts(python: str) -> dict[str, Any]:
@@ -167,7 +191,7 @@ def _body(run: BlockRun, rules: list[PathRule], snippets: Sequence[str]) -> tupl
     return "ok", golden_body(printed, run.facts, run.claims)
 
 
-def run_book(  # noqa: C901 (being rewritten; ruff says when this is no longer needed)
+def run_book(
     book: BookContext,
     python: str,
     say: Callable[[str], object] = print,
@@ -179,77 +203,40 @@ def run_book(  # noqa: C901 (being rewritten; ruff says when this is no longer n
     pages are read and its blocks limited as a build reads and limits them.
 
     The pages are the build's (`BookContext.pages`), planned as a build plans them
-    (`pipeline.plan.Plan`: a bad fence, or a session named on two pages, fails before any
-    block runs), and run one at a time, in the plan's order, by the run stage
-    (`pipeline.run.Runs`) over the book's executor.
+    (`pipeline.drive.run_pages`: a bad fence, or a session named on two pages, fails before
+    any block runs), and run one at a time, in the plan's order, by the run stage over the
+    book's executor, as every driver makes it (`pipeline.drive.executor_for`).
 
     With `pages` (docs-relative, such as `tracers.md`), only those pages run and only their
     records are rewritten: an author who changed a chapter re-records it without rerunning
     the whole book under every release. The whole book is still planned, as a build plans it.
     """
-    root, settings = book.root, book.settings
+    root, settings, docs = book.root, book.settings, book.settings.docs
     facts = _interpreter_facts(python)
     rules = machine_path_rules(root, settings.environ, facts)
     out_dir: Path = root / RECORDS / facts["jax"]
     if pages:
-        have = read_versions(out_dir)
-        if have is None or have.version("jax") != facts["jax"]:
-            raise BookError(
-                f"{out_dir} has no record yet: run ./book jax-changes on the whole book"
-            )
-    found = book.pages()
+        _check_pages(book, pages, out_dir, facts["jax"])
     wanted = {PurePosixPath(page).as_posix() for page in pages or ()}
-    if pages:
-        known = {src for src, _ in found}
-        unknown = [page for page in pages if PurePosixPath(page).as_posix() not in known]
-        if unknown:
-            raise BookError(f"no such page under {settings.docs}/: {', '.join(unknown)}")
-    plan = Plan(reading=settings.reading())
-    plan.scan(found, root, settings.auto)  # labs are not run: no extension's pages (`owned`)
     written: set[Path] = set()
     backends: set[str] = set()
     # One page at a time, in one session each, as a build runs it; no cache, no checkout
-    # watch (as before the executor ran it), each block under its own fence's limits.
-    executor = Executor(
-        root,
-        jobs=1,
-        runtime=JaxRuntime(),
-        watch=None,
-        environ=settings.environ,
-        limits=settings.limits,
-        seed=settings.hash_seed,
-        python=python,
-    )
-    # Every block runs (nothing shows a golden), so no golden is read: the snapshot is lazy.
-    runs = Runs(executor, Snapshot.read(book.golden_dir, ()), execute=True, docs=settings.docs)
-    try:
-        for message in executor.killed:
-            say(message)
-        for src, blocks in plan.pages.items():
-            if not blocks or (pages and src not in wanted):
-                continue
-            say(f"jax-changes: {src}: {len(blocks)} blocks under JAX {facts['jax']}")
-            runs.start({src: blocks})
-            ran = runs.wait(src)
-            snippets = [run.block.snippet for run in ran.blocks]
-            for run in ran.blocks:
-                result, body = _body(run, rules, snippets)
-                sources = session_hash(blocks, run.block)
-                text = _record(run.block, result, body, sources, settings.docs)
-                path = golden_path(out_dir, run.block.page, run.block.id)
-                write_atomic(path, text, inside=root / RECORDS)  # never through a symlink
-                written.add(path)
-            backends.add(ran.backend)
-            for note in executor.notes:
-                say(f"jax-changes: {note}")
-            executor.notes.clear()
-    finally:
-        executor.close()
-    kept = out_dir.rglob("*.txt")
-    if pages:  # only the chosen pages' records can be stale; the others were not rerun
-        kept = (p for page in pages for p in (out_dir / Path(page).with_suffix("")).glob("*.txt"))
-    for old in sorted(set(kept) - written):
-        remove_confined(old, root / RECORDS)
+    # watch, each block under its own fence's limits.
+    options = RunOptions(python=python, jobs=1)
+    heard = functools.partial(_prefixed, say)
+    under = f" under JAX {facts['jax']}"
+    for done in run_pages(book, JaxRuntime(), options, wanted, heard, under):
+        snippets = [run.block.snippet for run in done.run.blocks]
+        for run in done.run.blocks:
+            result, body = _body(run, rules, snippets)
+            text = _record(run.block, result, body, session_hash(done.blocks, run.block), docs)
+            path = golden_path(out_dir, run.block.page, run.block.id)
+            write_atomic(path, text, inside=root / RECORDS)  # never through a symlink
+            written.add(path)
+        backends.add(done.run.backend)
+        for note in done.notes:
+            heard(str(note))
+    _remove_stale(root, out_dir, written, pages)
     if not pages:  # a partial run keeps the folder's versions, checked to be this JAX's
         names = {name: facts[name] for name in ("jax", "jaxlib", "python")}
         prov = Provenance.of(names, ",".join(sorted(backends)))

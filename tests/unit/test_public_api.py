@@ -153,7 +153,6 @@ JAXBOOK_INTERNALS = {
         "bookexec.discover.blocks",
         "bookexec.execute.model",
         "bookexec.execute.protocol",
-        "bookexec.execute.runner",
         "bookexec.files",
         "bookexec.goldens.compare",
         "bookexec.goldens.measured",
@@ -161,8 +160,7 @@ JAXBOOK_INTERNALS = {
         "bookexec.goldens.store",
         "bookexec.jax.diff",
         "bookexec.jax.parse",
-        "bookexec.pipeline.plan",
-        "bookexec.pipeline.run",
+        "bookexec.pipeline.drive",
     },
     # The lab cache writes atomically.
     "labcache.py": {"bookexec.files"},
