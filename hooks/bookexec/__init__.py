@@ -16,7 +16,9 @@ change but by addition (docs/guide/adopt-api.md: what is stable, and how a name 
   root, settings and the paths they name), which every build starts from (`BuildView.context`)
   and a book's own command opens with `open_book`.
 
-Beside them, by name: the plugin's entry point `executed-book`, the Markdown extension
+Beside them, by name: the module a snippet imports to record values and claims,
+`bookexec.facts` (its own `__all__`: `record`, `timing`, `timings`, `claim`, `figure`), the
+plugin's entry point `executed-book`, the Markdown extension
 `bookexec.guard`, the Pygments lexer `jaxpr` and `python -m bookexec`. Every module below is
 internal: its names may change in any release (`tests/unit/test_public_api.py` holds the
 public API to a snapshot, and a change to it to an entry in CHANGELOG.md). The engine makes

@@ -16,7 +16,7 @@ placeholder ``⟦speedup⟧``. Counts print as themselves. The prose quotes any
 recorded value with ``{{fact:block-id.name}}``.
 
 This module runs inside the worker; it must stay light, and it imports JAX only if the snippet
-already has.
+already has. Its `__all__` is public API, held to the same snapshot as `bookexec.__all__`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ import time
 from collections.abc import Callable
 from types import FrameType
 from typing import Any, Literal, overload
+
+__all__ = ["claim", "figure", "record", "timing", "timings"]
 
 from bookexec.escapes import UNSAFE
 

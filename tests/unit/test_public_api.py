@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import bookexec
+from bookexec import facts
 from conftest import REPO
 
 pytestmark = pytest.mark.engine
@@ -83,6 +84,10 @@ def api() -> str:
             lines += _members(thing)
         else:
             lines.append(f"def {name}{_signature(thing)}")
+    # What a snippet imports: a public module of its own.
+    lines.append(f"bookexec.facts.__all__ = {sorted(facts.__all__)}")
+    for name in sorted(facts.__all__):
+        lines.append(f"def facts.{name}{_signature(getattr(facts, name))}")
     return "\n".join(lines) + "\n"
 
 
