@@ -131,6 +131,8 @@ Layer 6, `serve`: `mkdocs serve` alone; nothing here runs in `mkdocs build`.
   with a token; `goldens.review` writes the golden).
 - `serve.templates`: the theme's compiled templates, kept across the rebuilds.
 - `serve.state`: what the serve process hands each build it starts, as one value.
+- `serve.session`: the serve process itself (`ServeSession`): what it keeps across builds and
+  adds to each build's events; the engine holds one under serve and none under build.
 
 Layer 7, `engine` and `extension`: MkDocs' events to the stages, and the seam a book's own
 features plug into.

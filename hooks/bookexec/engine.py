@@ -12,14 +12,12 @@ handed the `Build` as a `BuildView`, so the engine never imports `jaxbook`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import gc
 import logging
-import os
 import posixpath
 import re
-import signal
-import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -46,7 +44,7 @@ from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import Runtime
 from bookexec.execute.watch import CheckoutWatch
 from bookexec.extension import Extension as Extension  # re-exported: its home in 0.1.0a1
-from bookexec.files import CachePaths, exclusive, killed_holder, not_of_the_book
+from bookexec.files import exclusive, killed_holder, not_of_the_book
 from bookexec.goldens import actions, measured, review
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
@@ -63,13 +61,11 @@ from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
 from bookexec.pipeline.terms import Terms, add_assets
 from bookexec.render import leftovers, prose, stepper
-from bookexec.render.fence import anchor_blocks, format_python, page_summary, strict_warnings
+from bookexec.render.fence import anchor_blocks, format_python
 from bookexec.render.mdexec import format_markdown_exec
-from bookexec.serve import answer, background, dirty, rebuild
-from bookexec.serve.browser_review import BrowserReview
-from bookexec.serve.search import SearchIndex
+from bookexec.serve import dirty, rebuild
+from bookexec.serve.session import ServeSession
 from bookexec.serve.state import ServeState
-from bookexec.serve.templates import TemplateCache
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
@@ -81,23 +77,9 @@ class Engine:
         self.runtime = runtime
         self.extensions = list(extensions)
         self.command = "build"
-        self.live_reload = True
-        self.build: Build | None = None
-        self.background: background.Background | None = None
         self.dirty = False
-        # Under `mkdocs serve --dirty`: what each page's last render read, so that a rebuild
-        # renders only the pages an edit touches (`serve.rebuild`).
-        self.graph: rebuild.Graph | None = None
-        self.search = SearchIndex()  # under serve --dirty: the last full search index
-        self.review: BrowserReview | None = None  # under serve: accept and keep in the browser
-        self.templates = TemplateCache()  # the theme's compiled templates, across rebuilds
-        # Under serve with live reload: the finished builds' sites, answered from at once.
-        self.copies: answer.SiteCopies | None = None
-        # Under serve --dirty: the pages the first build left for the build right after the
-        # server starts, and what asks for that build.
-        self.deferred: set[str] = set()
-        self.rest: background.RebuildSignal | None = None
-        self._restore_sigterm: Callable[[], None] = lambda: None
+        self.build: Build | None = None
+        self.serve: ServeSession | None = None  # under `mkdocs serve` alone
 
     def current(self) -> Build:
         """The build under way; an error outside one (a formatter called without the plugin)."""
@@ -109,7 +91,6 @@ class Engine:
         """`build` or `serve` (with live reload or not): kept across the config reloads of
         `mkdocs serve`."""
         self.command = command
-        self.live_reload = live_reload
         self.dirty = dirty
         if command == "build":
             # The process ends with the build: what MkDocs, its plugins and the engine have
@@ -117,11 +98,10 @@ class Engine:
             # collection (about 30-50 ms of CPU of a small book's build). Not under serve,
             # whose rebuilds' garbage must stay collectable.
             gc.freeze()
-        if command == "serve":
-            self._restore_sigterm()
-            self._restore_sigterm = stop_on_sigterm()
-        if command == "serve" and dirty and self.graph is None:
-            self.graph = rebuild.Graph()
+        if command == "serve" and self.serve is None:
+            self.serve = ServeSession(dirty, live_reload)
+        elif command == "serve" and self.serve is not None:
+            self.serve.restart(dirty, live_reload)
 
     def on_config(
         self, config: Any, context: BookContext | None = None, warnings: list[str] | None = None
@@ -133,35 +113,16 @@ class Engine:
         register(config, self.formatter())  # superfences' custom fences, in this config
         if context is None:
             context = from_config(config, {}, {}, serving=self.command == "serve")
-        settings, root, serving = context.settings, context.root, context.serving
+        settings, serving = context.settings, context.serving
         progress = progress_for(context)
         # Issue 25: the book is read-only to its blocks; not under serve, where its author
         # edits it while blocks run.
         watch = self.read_only_watch(context) if not serving else None
         executor, behind = self._executor(context, progress, watch)
-        files_at_start, config_text = None, ""
-        if self.graph is not None:
-            # What the graph reads of the files, read before MkDocs reads them: a file changed
-            # during this build then differs at the next one, and renders its pages again.
-            watched = [context.docs_dir, context.config_file, *(Path(p) for p in config.watch)]
-            files_at_start = rebuild.snapshot(root, watched)
-            config_text = rebuild.read_or_none(context.config_file) or ""
-        review_at = None
-        if serving and settings.execute:  # one review server for the whole serve
-            if self.review is None:
-                self.review = BrowserReview(root, served_origin(config))
-            review_at = (self.review.url, self.review.token)
-            self.review.golden_dir = context.golden_dir
-            served = f"accepted in the browser under {settings.builder} serve"
-            self.review.writer = f"{served} (never edit by hand)"
-        state = ServeState(
-            background=behind,
-            browser_review=review_at,
-            only_entered=self.graph is not None,
-            files_at_start=files_at_start or {},
-            config_text=config_text,
-            warnings=[] if warnings is None else warnings,
-        )
+        state = None
+        if self.serve is not None:
+            state = self.serve.state(context, config, warnings)
+            state = dataclasses.replace(state, background=behind)
         try:
             build = Build(
                 context,
@@ -170,7 +131,7 @@ class Engine:
                 executor=executor,
                 progress=progress,
                 watch=watch,
-                served=state if serving else None,
+                served=state,
             )
         except BaseException:
             # A build refused as it starts (a second update at once) ends the workers it
@@ -230,19 +191,12 @@ class Engine:
     ) -> tuple[PageExecutor, bool]:
         """The build's executor, and whether it is the serve process's background one;
         `watch`, the read-only watch of a build that runs its blocks (not under serve)."""
-        settings, root, serving = context.settings, context.root, context.serving
+        settings, serving = context.settings, context.serving
         execute = settings.execute
         block_cache = None
         if execute and settings.stores_blocks(serving):
             block_cache = cache.BlockCache(context.cache.blocks)
         reads = settings.block_cache(serving)  # an update only stores
-        behind = background.enabled(
-            serving,
-            self.live_reload,
-            execute,
-            block_cache if reads else None,
-            settings.serve.background,
-        )
 
         def executor(watch: CheckoutWatch | None) -> Executor:
             options = RunOptions(
@@ -250,26 +204,22 @@ class Engine:
             )
             return executor_for(context, self.runtime, options)
 
-        if not behind:
-            made = executor(watch)
-            if execute:
-                # Without a cache to read, every page runs: its worker's interpreter starts
-                # now, while MkDocs reads the book (GOLDEN_ONLY runs one page).
-                ahead = 0 if block_cache and reads else 1 if settings.only else made.jobs
-                made.warm_up(ahead)
-            said = outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s")
-            for message in made.killed:  # said, not failed: this build did nothing wrong
-                said.warning(message)
-            return made, False
-        # Issue 18: serve pages at once from goldens; blocks run in the background, in one
-        # executor kept across rebuilds.
-        if self.background is None or self.background.root != root:
-            if self.background is not None:
-                self.background.shutdown()
-            self.background = background.Background(
-                root, executor(None), settings.serve.refresh, settings.serve.wait
+        if self.serve is not None:
+            behind = self.serve.executor(
+                context, progress, block_cache if reads else None, lambda: executor(None)
             )
-        return self.background.for_build(progress), True
+            if behind is not None:
+                return behind, True
+        made = executor(watch)
+        if execute:
+            # Without a cache to read, every page runs: its worker's interpreter starts
+            # now, while MkDocs reads the book (GOLDEN_ONLY runs one page).
+            ahead = 0 if block_cache and reads else 1 if settings.only else made.jobs
+            made.warm_up(ahead)
+        said = outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s")
+        for message in made.killed:  # said, not failed: this build did nothing wrong
+            said.warning(message)
+        return made, False
 
     def on_files(self, files: Any, config: Any) -> Any:
         """Scan every page (the extensions scan their own), then start running them."""
@@ -307,35 +257,11 @@ class Engine:
             _add_assets(files, config)
         for extension in self.extensions:
             files = extension.files(build, files, config)
-        if self.dirty:
-            self._choose(build, files, config, dict(pages))
+        if self.serve is not None and self.dirty:
+            self.serve.choose(build, files, config, dict(pages))
+        elif self.dirty:  # `mkdocs build --dirty`: no last build is known here
+            dirty.render_all(list(files.documentation_pages()))
         return files
-
-    def _choose(self, build: Build, files: Any, config: Any, texts: dict[str, str]) -> None:
-        """A dirty build: what each page reads, and the pages to render again
-        (`serve.dirty`)."""
-        docs = Path(config.docs_dir)
-        pages = list(files.documentation_pages())
-        if self.graph is None:  # `mkdocs build --dirty`: no last build is known here
-            dirty.render_all(pages)
-            return
-        for f in pages:  # a lab's notebook, read as it is
-            if f.src_uri not in texts:
-                texts[f.src_uri] = rebuild.read_or_none(docs / f.src_uri) or ""
-        build.titles = {src: rebuild.title_of(text) for src, text in texts.items()}
-        inputs = {}
-        for src, text in texts.items():
-            reads = set().union(*(e.reads(build, src, text) for e in self.extensions))
-            inputs[src] = build.page_inputs(src, text, docs / src, reads)
-        under_docs = rebuild.relative(docs, build.root) + "/"
-        now = build.files_at_start
-        nav, text = config.nav, build.config_text
-        deferred = dirty.choose(
-            self.graph, pages, inputs, build.titles, nav, text, now, under_docs, self.live_reload
-        )
-        if deferred:
-            self.deferred = deferred
-        build.inputs = inputs
 
     def on_pre_page(self, page: Any, config: Any, files: Any) -> Any:
         """Hand the page to the extensions before MkDocs reads it (a lab is executed here)."""
@@ -379,10 +305,9 @@ class Engine:
             html = extension.content(build, page, html)
         if build.terms is not None and page.file.src_uri not in build.owned:
             html = build.terms.page_content(html, page)
-        if build.serving and page.file.src_uri not in build.owned:
-            failures, drifted = build.judge.page_problems(page.file.src_uri)
-            if failures or drifted:  # the details stay at the blocks
-                html = page_summary(failures, drifted, build.render.launcher) + html
+        if self.serve is not None and page.file.src_uri not in build.owned:
+            src = page.file.src_uri
+            html = self.serve.page_content(build.judge, build.render.launcher, src, html)
         return build.masker.mask_shown(html)  # what the search index takes, too
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
@@ -392,13 +317,8 @@ class Engine:
         output = build.check_page(src, build.masker.mask_shown(output))  # its title, nav, toc
         if build.terms is not None:  # after the search index read the page: see pipeline.terms
             output = build.terms.post_page(output, src)
-        if build.serving and build.warnings:  # after the check: the box is no block's
-            output = strict_warnings(output, build.warnings)
-        if self.graph is not None and src in build.used and not self.deferred:
-            self.graph.rendered_page(build.inputs[src].used(*build.used[src]))
-        if self.review is not None and build.render.review and src not in build.owned:
-            _, drifted = build.judge.page_problems(src)
-            self.review.offer(src, [review.entry_of(c, build.root) for c in drifted])
+        if self.serve is not None:
+            output = self.serve.post_page(build, src, output)
         return output
 
     def on_post_build(self, config: Any) -> None:
@@ -406,66 +326,32 @@ class Engine:
         build = self.current()
         for extension in self.extensions:
             extension.post_build(build)
-        if self.graph is not None:
-            self.search.repair(Path(config.site_dir), build.urls)
-        if self.copies is not None:  # before the summary line, which tells that it is done
-            self.copies.take(Path(config.site_dir))
+        if self.serve is not None:
+            self.serve.post_build(Path(config.site_dir), build.urls)
         build.check_leftovers(Path(config.site_dir), Path(config.docs_dir))
         build.finish()
 
     def on_env(self, env: Any) -> Any:
         """Under serve: the theme's templates compiled once, not at every rebuild."""
-        return self.templates.attach(env) if self.command == "serve" else env
+        return self.serve.env(env) if self.serve is not None else env
 
     def on_build_error(self, error: Exception) -> None:
         """Stop the build's workers; the next build renders every page."""
-        if self.graph is not None:
-            self.graph.forget()
+        if self.serve is not None:
+            self.serve.build_failed()
         self.stop()
 
     def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
-        """Every request answered at once from the last finished build (`serve.answer`); a
-        page whose blocks finish in the background reloads live."""
-        if self.copies is None:
-            root = Path(config.config_file_path).resolve().parent
-            copies = answer.SiteCopies(CachePaths(root).serve / f"{os.getpid()}-site")
-            # The first build's; without a copy MkDocs answers, as it would alone.
-            if copies.take(Path(config.site_dir)) and answer.attach(server, copies):
-                self.copies = copies
-            else:
-                copies.remove()
-        if self.background is not None:
-            self.background.attach(server)
-        if self.deferred:  # the pages the first build left: rendered by the next one
-            root = Path(config.config_file_path).resolve().parent
-            self.rest = background.RebuildSignal(CachePaths(root).serve / f"{os.getpid()}-rest")
-            self.rest.attach(server)
-            self.deferred = set()
-            later = threading.Timer(background.WATCH_START, self.rest.ask, ["first-build"])
-            later.daemon = True
-            later.start()
-        if self.review is not None:  # an accepted golden rebuilds its page
-            self.review.announce()
-            self.review.attach(server)
-        return server
+        """Every request answered at once from the last finished build; a page whose blocks
+        finish in the background reloads live (`serve.session`)."""
+        return self.serve.attach(server, config) if self.serve is not None else server
 
     def on_shutdown(self) -> None:
         """Stop the build and the serve process's background executor."""
-        self._restore_sigterm()
-        self._restore_sigterm = lambda: None
         self.stop()
-        if self.background is not None:
-            self.background.shutdown()
-            self.background = None
-        if self.review is not None:
-            self.review.close()
-            self.review = None
-        if self.copies is not None:
-            self.copies.remove()
-            self.copies = None
-        if self.rest is not None:
-            self.rest.remove()
-            self.rest = None
+        if self.serve is not None:
+            self.serve.shutdown()
+            self.serve = None
 
     def stop(self) -> None:
         """Stop the current build's workers, if a build is under way."""
@@ -933,39 +819,6 @@ class _Contributions:
     def after_update(self) -> None:
         for extension in self.build.extensions:
             extension.after_update(self.build)
-
-
-def stop_on_sigterm() -> Callable[[], None]:
-    """Under `mkdocs serve`, SIGTERM ends it as Ctrl+C does: MkDocs' own shutdown runs
-    `on_shutdown`, which stops the workers and removes this process's serve folders (SIGTERM
-    used to end the process at once and leave them). Only from the main thread and over the
-    default handler; the function returned puts the default back."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        return lambda: None  # someone else's handler: theirs to keep
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, interrupt)
-
-    def restore() -> None:
-        main = threading.current_thread() is threading.main_thread()
-        if main and signal.getsignal(signal.SIGTERM) is interrupt:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-    return restore
-
-
-def served_origin(config: Any) -> str | None:
-    """The served site's address under `mkdocs serve`, which sets `site_url` to it; else the
-    dev_addr it listens on."""
-    site_url = getattr(config, "site_url", None)
-    if site_url:
-        return str(site_url)
-    address = getattr(config, "dev_addr", None)
-    return f"http://{address.host}:{address.port}" if address is not None else None
 
 
 def progress_for(context: BookContext) -> Progress:

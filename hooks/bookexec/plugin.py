@@ -495,11 +495,13 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         if self.engine is None or self.made_from != wanted:
             copies = None  # the server answers from them: they outlive the engine
             if self.engine is not None:
-                copies, self.engine.copies = self.engine.copies, None
+                if self.engine.serve is not None:
+                    copies, self.engine.serve.copies = self.engine.serve.copies, None
                 self.engine.on_shutdown()
             self.engine = Engine(make_runtime(wanted[0]), make_extensions(wanted[1]))
-            self.engine.copies = copies
             self.engine.on_startup(self.command, self.dirty, self.reloads)
+            if self.engine.serve is not None:
+                self.engine.serve.copies = copies
             self.made_from = wanted
         return self.engine
 

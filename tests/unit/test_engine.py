@@ -287,13 +287,13 @@ def test_under_serve_one_browser_review_is_offered_each_pages_drift(tmp_path, mo
     eng.on_startup("serve", dirty=False)
     config = fixture_config(tmp_path, site_url="http://127.0.0.1:8123/")
     configured(eng, config, Settings(**BOOK))
-    served = eng.review
+    served = eng.serve.review
     assert served is not None and served.origins == {
         "http://127.0.0.1:8123",
         "http://localhost:8123",
     }
     configured(eng, config, Settings(**BOOK))  # a rebuild keeps it
-    assert eng.review is served and eng.build.render.review == (served.url, served.token)
+    assert eng.serve.review is served and eng.build.render.review == (served.url, served.token)
     build = eng.build
     build.plan([(PAGE, markdown)])
     build.enter_page(PAGE, markdown)
@@ -304,17 +304,18 @@ def test_under_serve_one_browser_review_is_offered_each_pages_drift(tmp_path, mo
     entry = served.offered(PAGE, "second")
     assert entry is not None and entry.actual is not None and "now second" in entry.actual
     assert served.offered(PAGE, "first") is None  # it passes: nothing to accept
+    session = eng.serve
     eng.on_shutdown()
-    assert eng.review is None
+    assert session.review is None and eng.serve is None
     assert served._server.socket.fileno() == -1  # closed
 
     plain = Engine(FakeRuntime())
     configured(plain, fixture_config(tmp_path), Settings(**BOOK))
-    assert plain.review is None and plain.build.render.review is None
+    assert plain.serve is None and plain.build.render.review is None
     off = Engine(FakeRuntime())
     off.on_startup("serve", dirty=False)
     configured(off, fixture_config(tmp_path), Settings(execute=False, **BOOK))
-    assert off.review is None and off.build.render.review is None
+    assert off.serve.review is None and off.build.render.review is None
 
 
 def test_a_config_giving_the_books_languages_to_markdown_exec_is_refused(tmp_path):
