@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parent.parent
 # How a fixture book enables the engine: the plugin, with the JAX book's runtime and extensions.
 PLUGIN = """\
   - executed-book:
-      runtime: bookexec.jax.runtime.JaxRuntime
+      runtime: bookexec.JaxRuntime
       extensions: [jaxbook.extensions.book_extensions]
       goldens: tests/golden
       snippets: page-folders

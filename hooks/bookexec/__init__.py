@@ -94,7 +94,7 @@ Layer 4, `render`: what the reader sees.
 - `render.prose`: `{{fact:block.name}}`, `{{figure:block.name}}` and `{{stepper:block.name}}`
   in a page's text.
 - `render.figures`: figures drawn at build time from recorded values, as SVG.
-- `render.stepper`: the trace stepper's HTML (a function's lines beside the program they
+- `render.stepper_html`: the trace stepper's HTML (a function's lines beside the program they
   recorded; whole without JavaScript) and its own script and style, which the engine adds.
 - `render.glossary`: glossary entries and anchors; the first use of each term marked, with its card.
 
@@ -144,7 +144,7 @@ features plug into.
 
 Layer 8, `jax`: JAX, the runtime this book uses.
 
-- `jax.runtime`: `JaxRuntime`: preload, probe, versions, and drift read as programs.
+- `jax.jax_runtime`: `JaxRuntime`: preload, probe, versions, and drift read as programs.
 - `jax.probe`: what that runtime runs inside a worker.
 - `jax.parse`: printed jaxprs back into structure.
 - `jax.diff`: cosmetic or structural drift, and the aligned equation diff.
@@ -160,7 +160,7 @@ Layer 9, `plugin`: the MkDocs plugin.
 Layer 9, `command`: the engine's own command line, `python -m bookexec`.
 
 - `__main__`: `python -m bookexec review`.
-- `command.review`: the review's terminal: the report walked one key at a time, or listed.
+- `command.terminal`: the review's terminal: the report walked one key at a time, or listed.
 """
 
 from __future__ import annotations
@@ -176,7 +176,7 @@ if TYPE_CHECKING:
     from bookexec.extension import BuildView, Extension
     from bookexec.goldens.compare import Drift
     from bookexec.goldens.measured import Fact
-    from bookexec.jax.runtime import JaxRuntime
+    from bookexec.jax.jax_runtime import JaxRuntime
     from bookexec.plugin import ExecutedBookPlugin
 
 # The layers, lowest first: a module imports only from its own layer or a lower one. Read by
@@ -201,7 +201,7 @@ _HOMES = {
     "BuildView": "bookexec.extension",
     "Runtime": "bookexec.execute.runtime",
     "PythonRuntime": "bookexec.execute.runtime",
-    "JaxRuntime": "bookexec.jax.runtime",
+    "JaxRuntime": "bookexec.jax.jax_runtime",
     "Drift": "bookexec.goldens.compare",
     "Block": "bookexec.discover.blocks",
     "Fact": "bookexec.goldens.measured",

@@ -60,7 +60,7 @@ from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
 from bookexec.pipeline.terms import Terms, add_assets
-from bookexec.render import leftovers, prose, stepper
+from bookexec.render import leftovers, prose, stepper_html
 from bookexec.render.fence import anchor_blocks, format_python
 from bookexec.render.mdexec import format_markdown_exec
 from bookexec.serve import dirty, rebuild
@@ -252,7 +252,7 @@ class Engine:
             )
         # The trace stepper's style and script, for a book that shows one: a page of it names
         # one, or its extensions may (a markdown-exec book's site gets no file it never uses).
-        if self.extensions or any(stepper.REFERENCE_ANYWHERE.search(t) for _, t in pages):
+        if self.extensions or any(stepper_html.REFERENCE_ANYWHERE.search(t) for _, t in pages):
             _link_assets(config)
             _add_assets(files, config)
         for extension in self.extensions:
@@ -856,8 +856,8 @@ def _link_assets(config: Any) -> None:
     """Every page links the engine's own script and style (the trace stepper's), so a book
     that shows a stepper needs no line of its own in mkdocs.yml for them; added once,
     whatever the rebuilds."""
-    for name in stepper.ASSETS:
-        uri = f"{stepper.ASSET_DIR}/{name}"
+    for name in stepper_html.ASSETS:
+        uri = f"{stepper_html.ASSET_DIR}/{name}"
         listed = config.extra_css if name.endswith(".css") else config.extra_javascript
         if uri not in [str(item) for item in listed]:
             listed.append(uri)
@@ -865,7 +865,7 @@ def _link_assets(config: Any) -> None:
 
 def _add_assets(files: Any, config: Any) -> None:
     """The engine's assets as files of the site, written from the package (no network)."""
-    for name in stepper.ASSETS:
-        uri = f"{stepper.ASSET_DIR}/{name}"
+    for name in stepper_html.ASSETS:
+        uri = f"{stepper_html.ASSET_DIR}/{name}"
         if files.get_file_from_path(uri) is None:
-            files.append(File.generated(config, uri, content=stepper.asset(name)))
+            files.append(File.generated(config, uri, content=stepper_html.asset(name)))

@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 # markdown-exec's `ansi` option: link its ANSI style when the package that colours ANSI output
 # is there ("auto"), always ("required", true: a build without the package fails) or never.
 ANSI_CHOICES = ("auto", "off", "required", True, False)
-JAX_RUNTIME = "bookexec.jax.runtime.JaxRuntime"
+JAX_RUNTIME = "bookexec.jax.jax_runtime.JaxRuntime"
 PYTHON_RUNTIME = "bookexec.execute.runtime.PythonRuntime"
 
 

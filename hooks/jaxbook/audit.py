@@ -35,7 +35,7 @@ from typing import Any
 
 from bookexec.discover.blocks import prose_lines
 from bookexec.goldens.measured import Fact
-from bookexec.render import stepper
+from bookexec.render import stepper_html
 
 VERSION = re.compile(r"(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)?(?![\w.]*\d)")
 NUMBER = re.compile(r"(?<![\w.\-/#=:@])(\d+(?:,\d{3})*(?:\.\d+)?)(?![\w.]*\d|\w)")
@@ -106,7 +106,7 @@ def produced(outputs: Iterable[str], facts: Iterable[Fact]) -> tuple[set[str], s
         numbers |= {n for n in _numbers(text) if _large(n)}
         names |= set(re.findall(r"[A-Za-z_][\w.\-]*", text))
     facts = list(facts)
-    steppers = {f.name for f in facts if stepper.parse_spec(f) is not None}
+    steppers = {f.name for f in facts if stepper_html.parse_spec(f) is not None}
     for fact in facts:
         if fact.name in steppers or fact.name.removesuffix("_lines") in steppers:
             continue

@@ -178,7 +178,7 @@ def classify(base: Record, other: Record) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class Note:
+class BackendNote:
     """What a difference means for a reader, and the blocks that show it."""
 
     title: str
@@ -186,7 +186,7 @@ class Note:
     blocks: tuple[str, ...]
 
 
-def read_notes(root: Path) -> list[Note]:
+def read_notes(root: Path) -> list[BackendNote]:
     """The notes, in their order; none without the file."""
     path = root / NOTES
     if not path.is_file():
@@ -202,7 +202,7 @@ def read_notes(root: Path) -> list[Note]:
             raise BookError(f"{NOTES}, note {number}: a one-line `title` and a `text`")
         if not (isinstance(blocks, list) and blocks and all("/" in str(b) for b in blocks)):
             raise BookError(f"{NOTES}, note {number}: `blocks` lists 'chapter/block-id's")
-        notes.append(Note(title.strip(), " ".join(text.split()), tuple(map(str, blocks))))
+        notes.append(BackendNote(title.strip(), " ".join(text.split()), tuple(map(str, blocks))))
     return notes
 
 
@@ -303,7 +303,7 @@ def render_page(book: BookContext) -> str:
     return "".join(out)
 
 
-def _check_notes(notes: list[Note], found: list[Difference]) -> None:
+def _check_notes(notes: list[BackendNote], found: list[Difference]) -> None:
     """Each note names only blocks that print something else on the two backends."""
     by_key = {d.key: d for d in found}
     for note in notes:
@@ -352,7 +352,7 @@ def _head(made: dict[str, str], made_base: dict[str, str]) -> list[str]:
     return out
 
 
-def _notes_section(notes: list[Note]) -> list[str]:
+def _notes_section(notes: list[BackendNote]) -> list[str]:
     """What to do about each kind of difference, from the notes, with the blocks it names."""
     if not notes:
         return []

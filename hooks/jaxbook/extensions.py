@@ -32,7 +32,7 @@ from jaxbook import (
     labstyle,
     notebooks,
     provenance,
-    search,
+    search_rank,
 )
 
 
@@ -168,12 +168,12 @@ class Labs(Extension):
 
 
 class Search(Extension):
-    """Each page's place in the reader's search (`jaxbook.search`)."""
+    """Each page's place in the reader's search (`jaxbook.search_rank`)."""
 
     def rendered(self, build: BuildView, page: Page) -> None:
         """Set the page's `search` meta before Material's search indexes it (on_page_context);
         a lab's meta is the notebook's, so it is set here rather than in the Markdown."""
-        meta = search.search_meta(page.file.src_uri, page.meta)
+        meta = search_rank.search_meta(page.file.src_uri, page.meta)
         if meta is not None:
             page.meta["search"] = meta
 

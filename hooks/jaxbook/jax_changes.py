@@ -54,8 +54,8 @@ from bookexec.goldens.store import (
 from bookexec.goldens.store import body as golden_body
 from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
+from bookexec.jax.jax_runtime import JaxRuntime
 from bookexec.jax.parse import Jaxpr, Opaque, split_output
-from bookexec.jax.runtime import JaxRuntime
 from bookexec.pipeline.drive import RunOptions, run_pages
 from jaxbook import census
 
@@ -814,7 +814,7 @@ def _not_compared(broken: list[Seen]) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Note:
+class ChangeNote:
     """What one change means for a user's code, in a maintainer's words, and the blocks that
     show it: each a `chapter/block-id` whose output changed between the two releases."""
 
@@ -825,7 +825,7 @@ class Note:
     blocks: tuple[str, ...]
 
 
-def read_notes(book: BookContext) -> list[Note]:
+def read_notes(book: BookContext) -> list[ChangeNote]:
     """The notes in `tests/other-jax/notes.toml`, in their order; none without the file."""
     data = read_regular(book.root / NOTES)
     if data is None:
@@ -855,7 +855,7 @@ def read_notes(book: BookContext) -> list[Note]:
             raise BookError(f"{where}: `title` is one line")
         if not (isinstance(text, str) and text.strip()):
             raise BookError(f"{where}: `text` says what the change means for a user's code")
-        notes.append(Note(between[0], between[1], title.strip(), text.strip(), tuple(blocks)))
+        notes.append(ChangeNote(between[0], between[1], title.strip(), text.strip(), tuple(blocks)))
     return notes
 
 
@@ -870,7 +870,7 @@ def _note_link(block: str, seen: list[Seen]) -> str:
     return f"[`{block_id}`](#{anchor})"
 
 
-def _lead(notes: list[Note], steps: list[tuple[str, str]], seen: list[Seen]) -> str:
+def _lead(notes: list[ChangeNote], steps: list[tuple[str, str]], seen: list[Seen]) -> str:
     """The notes as the page's first section; a note whose blocks do not show it is an error."""
     if not notes:
         return ""

@@ -160,7 +160,7 @@ class Failing(Protocol):
         ...
 
 
-class Judge(Protocol):
+class CellJudge(Protocol):
     """What a lab's render asks of the build (a part of `bookexec.BuildView`)."""
 
     @property
@@ -241,7 +241,7 @@ def reader_notebook(
 
 
 def render(
-    build: Judge, src: str, source: Path, out_dir: Path, note: str = "", download: str = ""
+    build: CellJudge, src: str, source: Path, out_dir: Path, note: str = "", download: str = ""
 ) -> Path:
     """Run-or-wait for the lab's cells, judge each against its golden, write the executed copy.
 

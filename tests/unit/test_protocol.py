@@ -16,7 +16,7 @@ from bookexec.execute.protocol import (
     BlockError,
     BlockResult,
     BlockStatus,
-    Finish,
+    EndPage,
     Finished,
     Ready,
     RunBlock,
@@ -46,7 +46,7 @@ MESSAGES = [
         error=BlockError("KeyError", "builtins.KeyError", "KeyError: 'x'\n", "Traceback...", 3),
     ),
     BlockResult(status=BlockStatus.FLOODED, output="x" * 10, flood_line=2),
-    Finish(),
+    EndPage(),
     Finished(backend="cpu", devices=8),
 ]
 

@@ -136,11 +136,11 @@ def test_a_changed_view_member_fails_too(monkeypatch):
 # imports beyond them and `bookexec.__all__` fails here; an adopting book has only the latter.
 JAXBOOK_INTERNALS = {
     # The engine's own review terminal, behind `./book review`.
-    "cli/commands.py": {"bookexec.command.review"},
+    "cli/commands.py": {"bookexec.command.terminal"},
     # The chromium helper reads a yes/no variable with the fences' one rule.
     "cli/chromium.py": {"bookexec.discover.options"},
     # The prose audit reads the stepper's markers, and skips fenced code as the engine does.
-    "audit.py": {"bookexec.discover.blocks", "bookexec.render.stepper"},
+    "audit.py": {"bookexec.discover.blocks", "bookexec.render.stepper_html"},
     # The census reads printed jaxprs.
     "census.py": {"bookexec.jax.parse"},
     # The accelerator's page scans each chapter's blocks, to tell a record older than its code,

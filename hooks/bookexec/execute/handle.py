@@ -141,7 +141,7 @@ class Worker:
 
     def finish(self) -> Finished:
         """The worker's last word: the backend and devices its runtime's probe saw."""
-        self._send(protocol.Finish(), "closing the worker")
+        self._send(protocol.EndPage(), "closing the worker")
         return self._receive(Finished, 30.0, "closing the worker")
 
     def _send(self, message: protocol.Message, doing: str) -> None:

@@ -190,7 +190,7 @@ class BlockResult(Message):
         self.imported = dict(imported or {})
 
 
-class Finish(Message):
+class EndPage(Message):
     """Build -> worker: the page is done; probe the backend and exit."""
 
     __slots__ = ()
@@ -209,7 +209,7 @@ class Finished(Message):
 
 
 _KINDS: dict[str, type[Message]] = {
-    kind.op: kind for kind in (Start, Ready, RunBlock, BlockResult, Finish, Finished)
+    kind.op: kind for kind in (Start, Ready, RunBlock, BlockResult, EndPage, Finished)
 }
 
 

@@ -11,7 +11,7 @@ stays for the next review.
     ./book review --accept-cosmetic  accept every cosmetic drift, list the rest
     ./book review --list             list what the report holds
 
-The terminal's side (one key at a time, the listing) is `bookexec.command.review`.
+The terminal's side (one key at a time, the listing) is `bookexec.command.terminal`.
 """
 
 from __future__ import annotations

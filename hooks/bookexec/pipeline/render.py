@@ -26,7 +26,7 @@ from bookexec.pipeline.judge import Judge
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.run import Runs, recorded
 from bookexec.privacy import Masker
-from bookexec.render import figures, prose, stepper, verify
+from bookexec.render import figures, prose, stepper_html, verify
 from bookexec.render.fence import NOT_RENDERED, failure_box, verify_box, withheld
 from bookexec.render.layout import Look
 
@@ -217,7 +217,7 @@ class RenderStage:
         """The HTML of the trace stepper `ref` names, from the mapping its block recorded
         (this build's, which the judge compares with the golden like any fact)."""
         _, block_id, name, facts = self._referenced("stepper", ref, where)
-        spec = stepper.parse_spec(facts[name]) if name in facts else None
+        spec = stepper_html.parse_spec(facts[name]) if name in facts else None
         if spec is None:
             raise BookError(
                 f"{where}: block '{block_id}' recorded no stepper '{name}' "
@@ -229,7 +229,7 @@ class RenderStage:
             "click on a line."
         )
         # ids from the block and the name: two blocks of a page may name their steppers alike
-        return stepper.stepper_html(f"{block_id}-{name}", spec, caption)
+        return stepper_html.stepper_html(f"{block_id}-{name}", spec, caption)
 
     # -- the fence ----------------------------------------------------------------------------
 

@@ -122,7 +122,7 @@ def slug(term: str) -> str:
 
 
 @dataclass(frozen=True)
-class Entry:
+class GlossaryEntry:
     """One glossary entry: its term as written, anchor, the words that mark it, its
     definition (Markdown) and where the glossary teaches it (link text, target) if it does."""
 
@@ -147,11 +147,11 @@ def _names(term: str, aka: str | None, forms: str | None = None) -> tuple[str, .
     return tuple(name for name in found if name and "`" not in name)
 
 
-def parse(text: str, page: str = "glossary.md", docs: str = "docs") -> list[Entry]:
+def parse(text: str, page: str = "glossary.md", docs: str = "docs") -> list[GlossaryEntry]:
     """Every entry of the glossary page, in order; a term whose anchor another already has is an
     error naming both lines (the page under `docs`, the book's docs_dir as messages name it)."""
     lines = text.splitlines()
-    entries: list[Entry] = []
+    entries: list[GlossaryEntry] = []
     seen: dict[str, int] = {}
     number = 0
     while number < len(lines):
@@ -179,7 +179,7 @@ def parse(text: str, page: str = "glossary.md", docs: str = "docs") -> list[Entr
         definition = " ".join(part for part in body if part)
         see = _SEE.search(definition)
         entries.append(
-            Entry(
+            GlossaryEntry(
                 term=term,
                 slug=anchor,
                 line=number + 1,
@@ -192,7 +192,7 @@ def parse(text: str, page: str = "glossary.md", docs: str = "docs") -> list[Entr
     return entries
 
 
-def anchored(text: str, entries: Iterable[Entry]) -> str:
+def anchored(text: str, entries: Iterable[GlossaryEntry]) -> str:
     """The glossary's Markdown with an anchor (raw HTML, which MkDocs' link validation reads
     without any extension) at the start of each entry's term line, and an index of the terms,
     each a link to its entry, above the first: a term is reached without scrolling."""
@@ -212,7 +212,7 @@ def anchored(text: str, entries: Iterable[Entry]) -> str:
     return "".join(lines)
 
 
-def index_of_terms(entries: Iterable[Entry]) -> str:
+def index_of_terms(entries: Iterable[GlossaryEntry]) -> str:
     """The terms as one paragraph of links, in the glossary's order, closed by a blank line."""
     links = " · ".join(f"[{entry.term}](#{entry.slug})" for entry in entries)
     return f"**Terms:** {links}\n\n"
@@ -232,7 +232,7 @@ class Matcher:
     """Finds the first use of each term in a text, the longest name first. A phrase of `ignore`
     is never a use (a "cache key" is no PRNG key), but a longer name holding it still is."""
 
-    entries: list[Entry]
+    entries: list[GlossaryEntry]
     ignore: tuple[str, ...] = ()
     pattern: re.Pattern[str] = field(init=False)
     slugs: dict[str, str] = field(init=False)  # group name -> entry slug ("": ignored)
@@ -290,7 +290,7 @@ def glossary_links(markdown: str, page: str, glossary: str, offset: int = 0) -> 
 
 
 def missing_anchors(
-    links: Iterable[Link], entries: Iterable[Entry], page: str, docs: str = "docs"
+    links: Iterable[Link], entries: Iterable[GlossaryEntry], page: str, docs: str = "docs"
 ) -> list[str]:
     """One message per link to an anchor no entry has, naming page (under `docs`) and line."""
     known = {entry.slug for entry in entries}
@@ -434,7 +434,7 @@ def _mark_text(
 PageOf = Callable[[str], tuple[str, str] | None]
 
 
-def card(entry: Entry, glossary: str, page_of: PageOf, glossary_url: str) -> str:
+def card(entry: GlossaryEntry, glossary: str, page_of: PageOf, glossary_url: str) -> str:
     """The card of one entry as a page shows it: term, definition, "taught in" link. Links of
     the definition are made relative to the page that shows the card."""
 

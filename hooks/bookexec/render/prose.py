@@ -28,7 +28,7 @@ from bookexec.discover.blocks import fenced_lines
 from bookexec.errors import BookError
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Fact
-from bookexec.render import figures, stepper
+from bookexec.render import figures, stepper_html
 
 REFERENCE = re.compile(r"\{\{\s*fact:(?P<ref>[^{}\s|]*)(?:\|(?P<style>code))?\s*\}\}")
 # A reference the page shows as syntax: a backslash before it, which the page drops.
@@ -103,7 +103,7 @@ def render(
             out.append(line)
         elif figure is not None and (found := figures.REFERENCE.match(line)):
             out.append(_drawn(figure, found["ref"], where, "figure", page, on_error))
-        elif steps is not None and (found := stepper.REFERENCE.match(line)):
+        elif steps is not None and (found := stepper_html.REFERENCE.match(line)):
             out.append(_drawn(steps, found["ref"], where, "stepper", page, on_error))
         elif "{{" in line:
             out.append(_render_line(line, _Line(docs, page, number, lookup, on_error)))
@@ -222,7 +222,7 @@ def quoted_blocks(markdown: str, page: str) -> set[tuple[str, str]]:
     included: a reference too many only renders a page once more."""
     refs = [m["ref"] for m in REFERENCE.finditer(markdown)]
     refs += [m["ref"] for m in figures.REFERENCE_ANYWHERE.finditer(markdown)]
-    refs += [m["ref"] for m in stepper.REFERENCE_ANYWHERE.finditer(markdown)]
+    refs += [m["ref"] for m in stepper_html.REFERENCE_ANYWHERE.finditer(markdown)]
     found = set()
     for ref in refs:
         try:

@@ -100,12 +100,12 @@ def _named(rest: list[str]) -> tuple[list[str], str]:
 def _review(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     prepare(root)
     with _engine_errors():
-        from bookexec.command import review
+        from bookexec.command import terminal
 
         # The book's golden folder (mkdocs.yml's `goldens`): a report naming another is refused.
         golden_dir = _book(root).golden_dir
         cosmetic, list_only = options.accept_cosmetic, options.list
-        return review.run(root, cosmetic=cosmetic, list_only=list_only, golden_dir=golden_dir)
+        return terminal.run(root, cosmetic=cosmetic, list_only=list_only, golden_dir=golden_dir)
 
 
 def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser) -> int:
