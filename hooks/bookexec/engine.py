@@ -703,7 +703,7 @@ class Build:
     def finish(self) -> None:
         """Judge the whole build at its end: every page has run, so the report is complete."""
         try:
-            self.finishing.run(self._rendered())
+            self.finishing.end(self._rendered())
         finally:
             self._lock.close()
 

@@ -147,7 +147,7 @@ def _summary_lines(*logs: Path) -> list[str]:
     return found
 
 
-def run(
+def watch(
     book: BookContext, python: str, out: Path, keep: bool = False, timeout: float = 3600
 ) -> dict[str, Any]:
     """Do the whole watch of the opened `book`; return what happened, also written to

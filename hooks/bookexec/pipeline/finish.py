@@ -115,7 +115,7 @@ class Finish:
         notes = self.runs.executor.notes
         return self.judge.report(stale, notes, self.problems(), self.recorded, self.running())
 
-    def run(self, pages: set[str] | None = None) -> None:
+    def end(self, pages: set[str] | None = None) -> None:
         """Judge the whole build at its end: every page has run, so the report is complete.
         `pages`: those whose blocks must all have rendered (None: every page)."""
         try:

@@ -1,4 +1,5 @@
-"""What each command does, once its options are parsed: `RUN[name](root, options, rest, parser)`.
+"""What each command does, once its options are parsed: `COMMANDS[name](root, options, rest,
+parser)`.
 
 The engine is imported inside the commands, after `prepare` has set `.venv` up: on a fresh
 checkout its dependencies are installed only then.
@@ -105,7 +106,7 @@ def _review(root: Path, options: Options, rest: list[str], command: Parser) -> i
         # The book's golden folder (mkdocs.yml's `goldens`): a report naming another is refused.
         golden_dir = _book(root).golden_dir
         cosmetic, list_only = options.accept_cosmetic, options.list
-        return terminal.run(root, cosmetic=cosmetic, list_only=list_only, golden_dir=golden_dir)
+        return terminal.walk(root, cosmetic=cosmetic, list_only=list_only, golden_dir=golden_dir)
 
 
 def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser) -> int:
@@ -167,7 +168,7 @@ def _drift_watch(root: Path, options: Options, rest: list[str], command: Parser)
     with _engine_errors():
         from jaxbook import drift_watch
 
-        result = drift_watch.run(_book(root), python, out.resolve(), keep=options.keep)
+        result = drift_watch.watch(_book(root), python, out.resolve(), keep=options.keep)
     print(
         f"drift-watch: jax {jax}: check exited {result['check_exit']}, update exited "
         f"{result['update_exit']}"
@@ -261,7 +262,7 @@ def _help(root: Path, options: Options, rest: list[str], command: Parser) -> int
     return 0
 
 
-RUN: dict[str, Callable[[Path, Options, list[str], Parser], int]] = {
+COMMANDS: dict[str, Callable[[Path, Options, list[str], Parser], int]] = {
     "serve": _serve,
     "build": _build,
     "update": _update,
