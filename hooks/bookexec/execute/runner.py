@@ -84,6 +84,16 @@ def waited(run: Future[PageRun]) -> PageRun:
                 raise
 
 
+@dataclass(frozen=True)
+class _Step:
+    """One block as its page's run reaches it: the cache's run of it (None: a miss), and
+    whether it runs in the page's session (a later block needs what it leaves there)."""
+
+    block: Block
+    hit: BlockRun | None
+    needs_session: bool
+
+
 class Executor:
     """Runs pages in parallel, each in its own fresh worker; a failure never stops the others.
 
@@ -241,7 +251,7 @@ class Executor:
                     break
                 hit = hits[i]
                 needs_session = not is_fresh(block) and (not hit or i < last_session_miss)
-                run = self._block(session, blocks, block, hit, needs_session)
+                run = self._block(session, blocks, _Step(block, hit, needs_session))
                 result.blocks.append(run)
                 self.progress.block_done(block.where, run.seconds, cached=run.cached, block=block)
                 result.blocks += self._printed(session, blocks, block, run, [0])
@@ -279,25 +289,19 @@ class Executor:
         for fence in found:
             count[0] += 1
             block = printed_block(printer, count[0], fence)
-            child = self._block(session, blocks, block, None, not is_fresh(block))
+            child = self._block(session, blocks, _Step(block, None, not is_fresh(block)))
             runs += [child, *self._printed(session, blocks, printer, child, count)]
         return runs
 
-    def _block(
-        self,
-        session: _Session,
-        blocks: list[Block],
-        block: Block,
-        hit: BlockRun | None,
-        needs_session: bool,
-    ) -> BlockRun:
+    def _block(self, session: _Session, blocks: list[Block], step: _Step) -> BlockRun:
         """One block of the page, journaled and watched while it runs, masked, and tied to the
         page's first failure."""
-        runs = needs_session or not hit
+        block = step.block
+        runs = step.needs_session or not step.hit
         watched = self.watch.started(block.where) if self.watch and runs else None
         entry = self.journal.started(block.where) if runs else None
         try:
-            run = self._outcome(session, blocks, block, hit, needs_session)
+            run = self._outcome(session, blocks, step)
         except WorkerFailed as failure:
             run = BlockRun(block=block, failure=f"{block.where}: {failure}")
         if entry is not None:
@@ -313,18 +317,12 @@ class Executor:
             session.first_failed = session.first_failed or block.id
         return run
 
-    def _outcome(
-        self,
-        session: _Session,
-        blocks: list[Block],
-        block: Block,
-        hit: BlockRun | None,
-        needs_session: bool,
-    ) -> BlockRun:
+    def _outcome(self, session: _Session, blocks: list[Block], step: _Step) -> BlockRun:
         """The block's run: in the page's session (a cached one replayed, its session state
         is needed later), from the cache, or alone in a new interpreter; WorkerFailed when no
         worker could run it."""
-        if needs_session:
+        block, hit = step.block, step.hit
+        if step.needs_session:
             worker = self._session_worker(session, blocks)
             if hit:
                 replay = judge(block, worker.run(block), self.limits)

@@ -10,7 +10,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bookexec.context import BookContext
 from bookexec.execute.cache import BlockCache
@@ -200,18 +200,20 @@ class ServeSession:
         """Stop the background executor and the review; remove the serve's folders."""
         self._restore_sigterm()
         self._restore_sigterm = lambda: None
-        if self.background is not None:
-            self.background.shutdown()
-            self.background = None
-        if self.review is not None:
-            self.review.close()
-            self.review = None
-        if self.copies is not None:
-            self.copies.remove()
-            self.copies = None
-        if self.rest is not None:
-            self.rest.remove()
-            self.rest = None
+        _end(self.background, background.Background.shutdown)
+        _end(self.review, BrowserReview.close)
+        _end(self.copies, answer.SiteCopies.remove)
+        _end(self.rest, background.RebuildSignal.remove)
+        self.background = self.review = self.copies = self.rest = None
+
+
+Held = TypeVar("Held")
+
+
+def _end(held: Held | None, end: Callable[[Held], object]) -> None:
+    """`end` what is held, if anything is."""
+    if held is not None:
+        end(held)
 
 
 def stop_on_sigterm() -> Callable[[], None]:
