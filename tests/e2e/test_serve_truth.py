@@ -1,0 +1,85 @@
+"""`./book serve` tells the truth (issue 55): what a new author met in a fixture book under the
+real `mkdocs serve --dirty`, each finding as a test."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from conftest import Site, serving
+
+pytestmark = pytest.mark.build
+
+PAGE = """\
+# Home
+
+Words.
+
+```python exec="on" id="hello"
+--8<-- "snippets/index/hello.py"
+```
+"""
+# The page as the author saves it after the new snippet: its first paragraph grew by a line,
+# so the line where the build's scan found the first fence is now blank.
+SAVED = """\
+# Home
+
+Words, and more words
+on a second line.
+
+```python exec="on" id="hello"
+--8<-- "snippets/index/hello.py"
+```
+
+```python exec="on" id="second"
+--8<-- "snippets/index/second.py"
+```
+"""
+# A hook that holds a build, after the engine scanned the pages and before MkDocs reads them,
+# while a file `hold` exists, until the test writes `go`: the whole book's rebuild that a new
+# snippet asks for, during which the author saves the page.
+HOLD = """\
+import pathlib
+import time
+
+
+def on_nav(nav, config, files):
+    here = pathlib.Path(config.config_file_path).parent
+    if (here / "hold").exists():
+        while not (here / "go").exists():
+            time.sleep(0.05)
+        (here / "hold").unlink()
+    return nav
+"""
+
+
+def held_book(site: Site) -> None:
+    (site.root / "hold.py").write_text(HOLD)
+    config = site.root / "mkdocs.yml"
+    config.write_text(config.read_text() + "hooks:\n  - hold.py\n")
+    site.page("index.md", PAGE)
+    site.snippet("index/hello.py", 'print("hello")\n')
+    written = site.build("update")
+    assert written.returncode == 0, written.output
+
+
+def test_a_page_saved_while_a_rebuild_reads_the_book_never_crashes_it(prebuilt, tmp_path):
+    """A new snippet, then its page, saved while the rebuild the snippet asked for runs: the
+    page MkDocs reads is not the one the engine scanned. That rebuild must not crash (it did,
+    with IndexError in the chapter's notebook), and the next one shows the new block."""
+    book = prebuilt(held_book, tmp_path)
+    with serving(book.root, tmp_path / "serve.log", "--dirty") as served:
+        served.settled()
+        builds = served.log().count("Building documentation...")
+        (book.root / "hold").write_text("")
+        book.snippet("index/second.py", 'print("second")\n')
+        served.until(lambda: served.log().count("Building documentation...") > builds, 60)
+        time.sleep(0.5)  # the held build has scanned the page, as it was
+        book.page("index.md", SAVED)
+        (book.root / "go").write_text("")
+        served.until(lambda: "no golden yet" in served.log(), 120)
+        served.settled()
+        log = served.log()
+    assert "Traceback" not in log and "IndexError" not in log, log[-5000:]
+    assert "index.md#second: no golden yet" in log, log[-5000:]
