@@ -3,6 +3,8 @@ real `mkdocs serve --dirty`, each finding as a test."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import pytest
@@ -41,6 +43,8 @@ on a second line.
 # snippet asks for, during which the author saves the page.
 HOLD = """\
 import pathlib
+import subprocess
+import sys
 import time
 
 
@@ -83,3 +87,56 @@ def test_a_page_saved_while_a_rebuild_reads_the_book_never_crashes_it(prebuilt, 
         log = served.log()
     assert "Traceback" not in log and "IndexError" not in log, log[-5000:]
     assert "index.md#second: no golden yet" in log, log[-5000:]
+
+
+def review_list(root) -> str:
+    """`python -m bookexec review --list` in the book: what `./book review` would walk."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bookexec", "review", "--list"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return f"rc={done.returncode}\n{done.stdout}{done.stderr}"
+
+
+def last_summary(log: str) -> str:
+    """The last build's summary line, up to its time."""
+    lines = [line for line in log.splitlines() if "bookexec summary:" in line]
+    return lines[-1].rpartition(";")[0] if lines else ""
+
+
+def two_pages(site: Site) -> None:
+    site.page("index.md", PAGE)
+    site.page(
+        "other.md",
+        '# Other\n\n```python exec="on" id="alone"\n--8<-- "snippets/other/alone.py"\n```\n',
+    )
+    site.snippet("index/hello.py", 'print("hello")\n')
+    site.snippet("other/alone.py", 'print("alone")\n')
+    written = site.build("update")
+    assert written.returncode == 0, written.output
+
+
+def test_review_walks_the_drift_serve_shows(prebuilt, tmp_path):
+    """`./book review` reads what serve recorded: the drift of every page, also after a
+    rebuild that renders another page only, and nothing once the drift is gone."""
+    book = prebuilt(two_pages, tmp_path)
+    with serving(book.root, tmp_path / "serve.log", "--dirty") as served:
+        served.settled()
+        book.snippet("index/hello.py", 'print("hello, changed")\n')
+        served.until(lambda: "index.md#hello drifted" in served.log(), 120)
+        served.settled()
+        listed = review_list(book.root)
+        assert "rc=0" in listed and "index.md#hello" in listed, listed
+        book.snippet("other/alone.py", 'print("alone, changed")\n')  # renders other.md only
+        served.until(lambda: "other.md#alone drifted" in served.log(), 120)
+        served.settled()
+        listed = review_list(book.root)
+        assert "index.md#hello" in listed and "other.md#alone" in listed, listed
+        book.snippet("index/hello.py", 'print("hello")\n')
+        book.snippet("other/alone.py", 'print("alone")\n')
+        served.until(lambda: last_summary(served.log()).endswith(" 0 drifted"), 120)
+        served.settled()
+        assert "nothing to review" in review_list(book.root)

@@ -144,6 +144,8 @@ class Finish:
             elif self.runs.background:
                 log.info("bookexec: every page shows live outputs")
             running = sum(len(self.plan.pages.get(page, [])) for page in waiting)
+            # `./book review` walks what the pages show, as after a check build.
+            review.save_served(self.report(), {page for page, _ in self.judge.judgements})
             log.info(self.summary_line(running=running))
             return
         report = self.report()
