@@ -3,13 +3,15 @@ real `mkdocs serve --dirty`, each finding as a test."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
 
 import pytest
 
-from conftest import Site, serving
+from conftest import REPO, Site, free_port, serving, wait_for
 
 pytestmark = pytest.mark.build
 
@@ -140,3 +142,34 @@ def test_review_walks_the_drift_serve_shows(prebuilt, tmp_path):
         served.until(lambda: last_summary(served.log()).endswith(" 0 drifted"), 120)
         served.settled()
         assert "nothing to review" in review_list(book.root)
+
+
+def test_ctrl_c_ends_book_serve_with_130_as_its_help_says(prebuilt, tmp_path):
+    """`./book serve --help` says 130 for an interrupted command; MkDocs' own serve exits 0
+    after Ctrl+C. What `./book serve` becomes (`serve_command`), in a fixture book, gets the
+    terminal's SIGINT (its process group's) once it serves, and must exit 130 having removed
+    its serve folder, as on any stop."""
+    from jaxbook.cli.commands import serve_command
+    from jaxbook.cli.environments import Environment
+
+    book = prebuilt(two_pages, tmp_path)
+    argv = [str(word) for word in serve_command(Environment(REPO, None), [])]
+    log_path = tmp_path / "serve.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [*argv, "-a", f"127.0.0.1:{free_port()}"],
+            cwd=book.root,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own group, as a terminal's foreground job
+        )
+    try:
+        wait_for(lambda: "Serving on" in log_path.read_text(), 120, log_path.read_text)
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl+C does
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert code == 130, log_path.read_text()[-3000:]
+    assert not list((book.root / ".cache" / "bookexec" / "serve").glob(f"{proc.pid}*"))
