@@ -3,11 +3,14 @@ real `mkdocs serve --dirty`, each finding as a test."""
 
 from __future__ import annotations
 
+import html
 import os
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -173,3 +176,50 @@ def test_ctrl_c_ends_book_serve_with_130_as_its_help_says(prebuilt, tmp_path):
             proc.kill()
     assert code == 130, log_path.read_text()[-3000:]
     assert not list((book.root / ".cache" / "bookexec" / "serve").glob(f"{proc.pid}*"))
+
+
+def text_of(url: str) -> str:
+    """The page's words (tags and their attributes included: a tooltip is read too), or "" while
+    the server has none."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return html.unescape(answer.read().decode())
+    except urllib.error.HTTPError:
+        return ""
+
+
+def test_a_new_block_running_says_it_has_no_golden_yet(prebuilt, tmp_path):
+    """A page's new block (a draft's) shown while it runs has no golden to show: the page says
+    so, not that execution is off, nor that its output is one a golden recorded; once it ran,
+    the page does not say it differs from goldens it never had."""
+    book = prebuilt(two_pages, tmp_path)
+    go = tmp_path / "go"
+    env = {"BOOK_SERVE_WAIT": "0", "BOOK_SNIPPET_GO": str(go)}
+    with serving(book.root, tmp_path / "serve.log", "--dirty", **env) as served:
+        served.settled()
+        book.snippet("draft/slow.py", WAITS)
+        book.page("draft.md", DRAFT)
+
+        def page_when(pending: bool) -> str:
+            page = text_of(served.url + "draft/")
+            return page if page and ("executed-book-pending" in page) == pending else ""
+
+        shown = served.until(lambda: page_when(pending=True), 120)
+        go.write_text("")
+        ran = served.until(lambda: "done" in (page := page_when(pending=False)) and page, 120)
+    assert "no golden yet" in shown, shown[-3000:]
+    for untrue in ("execution is off", "the golden recorded", "recorded output"):
+        assert untrue not in shown, untrue
+    assert "no golden yet" in ran.lower() and "differs from its goldens" not in ran, ran[-3000:]
+
+
+# A new block that runs until the test lets it end (BOOK_SNIPPET_GO names the file).
+WAITS = """\
+import os
+import time
+
+while not os.path.exists(os.environ["BOOK_SNIPPET_GO"]):
+    time.sleep(0.1)
+print("done")
+"""
+DRAFT = '# Draft\n\n```python exec="on" id="slow"\n--8<-- "snippets/draft/slow.py"\n```\n'

@@ -21,7 +21,7 @@ from bookexec.goldens.measured import Fact
 from bookexec.goldens.normalize import PathRule, for_page, normalize, snippet_names
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, update_command
-from bookexec.pipeline.run import Runs, recorded, run_of
+from bookexec.pipeline.run import NO_GOLDEN_RUNNING, Runs, recorded, run_of
 from bookexec.render.layout import UNMEASURED, shown_text
 
 Verdict = tuple[str, Comparison | None, Failure | None]  # shown output, comparison, failure
@@ -88,6 +88,7 @@ class Judge:
         self.comparisons: dict[tuple[str, str], Comparison] = {}
         self.failures: dict[tuple[str, str], Failure] = {}  # (page, block id or "") -> failure
         self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
+        self.pending_new: set[tuple[str, str]] = set()  # of those, the ones with no golden
         self.launcher = launcher  # the book's command line, whose commands its messages name
         self.words = words  # drift classes in the runtime's words
         self.docs = docs  # the book's docs_dir as messages name it
@@ -112,9 +113,12 @@ class Judge:
 
     def _judge(self, page: str, block: Block) -> Verdict:
         if self.runs.recorded_block(page, block):
-            if self.runs.execute and self.runs.only is None:
+            running = self.runs.execute and self.runs.only is None
+            if running:
                 self.pending_blocks.add((page, block.id))
-            output, facts, _ = recorded(self.runs.goldens, block)
+            output, facts, _ = recorded(self.runs.goldens, block, running)
+            if output == NO_GOLDEN_RUNNING:
+                self.pending_new.add((page, block.id))
             return shown(output, facts, "(recorded)"), None, None
         page_run = self.runs.wait(page)
         run = run_of(page_run, block)

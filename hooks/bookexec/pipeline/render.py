@@ -110,6 +110,11 @@ class RenderStage:
         """Blocks shown from their goldens while they run (under serve)."""
         return self.judge.pending_blocks
 
+    @property
+    def pending_new(self) -> set[tuple[str, str]]:
+        """Of those, the blocks with no golden yet (a draft's new block)."""
+        return self.judge.pending_new
+
     # -- a page's markdown --------------------------------------------------------------------
 
     def enter_page(
