@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -216,6 +217,7 @@ def test_a_new_block_running_says_it_has_no_golden_yet(prebuilt, tmp_path):
 # A new block that runs until the test lets it end (BOOK_SNIPPET_GO names the file).
 WAITS = """\
 import os
+import shutil
 import time
 
 while not os.path.exists(os.environ["BOOK_SNIPPET_GO"]):
@@ -223,3 +225,38 @@ while not os.path.exists(os.environ["BOOK_SNIPPET_GO"]):
 print("done")
 """
 DRAFT = '# Draft\n\n```python exec="on" id="slow"\n--8<-- "snippets/draft/slow.py"\n```\n'
+
+
+def waiting_lab(site: Site) -> None:
+    """The labs' fixture book, its first cell waiting until BOOK_SNIPPET_GO names a file."""
+    from test_labs import DEMO, configure_labs, notebook
+
+    configure_labs(site)
+    wait = {"type": "code", "id": "wait", "source": WAITS.replace('print("done")\n', "")}
+    (site.root / "docs" / "labs" / "demo.ipynb").write_text(notebook([DEMO[0], wait, *DEMO[1:]]))
+    go = site.root / "go"
+    go.write_text("")
+    written = site.build("update", BOOK_SNIPPET_GO=str(go))
+    assert written.returncode == 0, written.output
+    go.unlink()
+
+
+def test_a_lab_whose_cells_run_says_so_and_logs_no_error(prebuilt, tmp_path):
+    """Issue 55: every cold start showed each lab a red "does not show its blocks as they ran"
+    box, and logged an ERROR for each of its cells, while the cells merely ran."""
+    book = prebuilt(waiting_lab, tmp_path)
+    shutil.rmtree(book.root / ".cache" / "bookexec" / "blocks")  # a fresh clone's cold start
+    go = tmp_path / "go"
+    env = {"BOOK_SERVE_WAIT": "0", "BOOK_SNIPPET_GO": str(go)}
+    with serving(book.root, tmp_path / "serve.log", "--dirty", **env) as served:
+        lab = served.url + "labs/demo/"
+        served.until(lambda: "cells are running" in text_of(lab), 120)
+        served.settled()
+        waiting, log_then = text_of(lab), served.log()
+        go.write_text("")
+        served.until(lambda: "x squared is" in text_of(lab), 120)
+        served.settled()
+        log = served.log()
+    assert "executed-book-page-check" not in waiting, waiting[-3000:]
+    assert "ERROR" not in log_then and " failed" not in log_then, log_then[-3000:]
+    assert "ERROR" not in log, log[-3000:]
