@@ -260,3 +260,24 @@ def test_a_lab_whose_cells_run_says_so_and_logs_no_error(prebuilt, tmp_path):
     assert "executed-book-page-check" not in waiting, waiting[-3000:]
     assert "ERROR" not in log_then and " failed" not in log_then, log_then[-3000:]
     assert "ERROR" not in log, log[-3000:]
+
+
+def test_the_warnings_box_holds_only_what_a_strict_build_stops_at(prebuilt, tmp_path):
+    """The dev server's own log lines (a request for a page that is not there, answered 404
+    while a rebuild runs) are no strict build's warnings: no box says so."""
+    book = prebuilt(held_book, tmp_path)
+    config = book.root / "mkdocs.yml"
+    config.write_text(config.read_text() + "strict: true\nnav:\n  - index.md\n")
+    with serving(book.root, tmp_path / "serve.log", "--dirty") as served:
+        served.settled()
+        builds = served.log().count("Building documentation...")
+        (book.root / "hold").write_text("")
+        book.page("index.md", PAGE.replace("Words.", "Other words."))
+        served.until(lambda: served.log().count("Building documentation...") > builds, 60)
+        served.until(lambda: text_of(served.url + "draft/") == "" and "404" in served.log(), 60)
+        (book.root / "go").write_text("")
+        served.until(lambda: "Other words" in text_of(served.url), 120)
+        served.settled()
+        home = text_of(served.url)
+    assert "executed-book-strict-warnings" not in home, home[-3000:]
+    assert "code 404" not in home
