@@ -4,6 +4,7 @@ real `mkdocs serve --dirty`, each finding as a test."""
 from __future__ import annotations
 
 import html
+import json
 import os
 import shutil
 import signal
@@ -281,3 +282,23 @@ def test_the_warnings_box_holds_only_what_a_strict_build_stops_at(prebuilt, tmp_
         home = text_of(served.url)
     assert "executed-book-strict-warnings" not in home, home[-3000:]
     assert "code 404" not in home
+
+
+def test_the_time_left_counts_only_the_blocks_that_run(prebuilt, tmp_path):
+    """A snippet edit under serve runs one page; the time left must not count the blocks of
+    the pages that do not run (their last run times say 10 minutes: the estimate said so)."""
+    book = prebuilt(two_pages, tmp_path)
+    times = book.root / ".cache" / "bookexec" / "run-times.json"
+    with serving(book.root, tmp_path / "serve.log", "--dirty") as served:
+        served.settled()  # both pages ran (a copy's cache is not its original's) and are cached
+        recorded = json.loads(times.read_text())
+        times.write_text(json.dumps({**recorded, "other.md#alone": 600.0}))
+        before = len(served.log())
+        book.snippet("index/hello.py", 'print("hello, edited")\n')
+
+        def edited_line() -> str:
+            lines = served.log()[before:].splitlines()
+            return next((ln for ln in lines if "docs/index.md: 1/1 blocks" in ln), "")
+
+        line = served.until(edited_line, 120)
+    assert "min" not in line and "about 0 s left" in line, line
