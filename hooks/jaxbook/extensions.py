@@ -215,6 +215,11 @@ class Notebooks(Extension):
         if not blocks or not page.meta.get("notebook", True):
             return markdown
         padded = "\n" * build.offsets.get(src, 0) + markdown
+        if not notebooks.fences_as_planned(padded, blocks):
+            # Saved again since this build scanned it: the rebuild the save asked for writes
+            # the notebook from the page as it is now.
+            build.say(f"bookexec: {src} changed while this build read it; its notebook waits")
+            return notebooks.add_link(markdown, src)
         nb = notebooks.chapter_notebook(
             src, padded, blocks, build.golden_dir, _triple(build.versions), build.root
         )

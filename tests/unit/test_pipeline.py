@@ -194,6 +194,7 @@ class FakeSource:
         self.masker = Masker()
         self.launcher = ""
         self.pending_blocks: set[tuple[str, str]] = set()
+        self.pending_new: set[tuple[str, str]] = set()
         self.block = block("first")
         self.output = output
         self.comparison = comparison

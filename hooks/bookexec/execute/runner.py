@@ -72,6 +72,12 @@ def _last_session_miss(blocks: list[Block], hits: list[BlockRun | None]) -> int:
     return misses[-1] if misses else -1
 
 
+def _runs(block: Block, hit: BlockRun | None, i: int, last_session_miss: int) -> bool:
+    """Whether the page's `i`th block runs: the cache does not hold it, or it is replayed for
+    the session a later block needs."""
+    return not hit or (not is_fresh(block) and i < last_session_miss)
+
+
 def waited(run: Future[PageRun]) -> PageRun:
     """A page's run, waited for in short slices. The kernel may hand a signal sent to the
     process (Ctrl+C, SIGTERM) to any of its threads; Python then only notes it, and a main
@@ -189,6 +195,10 @@ class Executor:
             self.progress.page_done(page, 0, len(runs), 0.0)
             self._runs[page] = done
             return done
+        last_session_miss = _last_session_miss(blocks, hits)
+        self.progress.running(
+            [b for i, b in enumerate(blocks) if _runs(b, hits[i], i, last_session_miss)]
+        )
         with self._lock:
             self._waiting += 1
         self._runs[page] = self._pool.submit(self._run_page, page, blocks, keys, hits)
@@ -250,7 +260,7 @@ class Executor:
                 if self.stopped.is_set():
                     break
                 hit = hits[i]
-                needs_session = not is_fresh(block) and (not hit or i < last_session_miss)
+                needs_session = _runs(block, hit, i, last_session_miss) and not is_fresh(block)
                 run = self._block(session, blocks, _Step(block, hit, needs_session))
                 result.blocks.append(run)
                 self.progress.block_done(block.where, run.seconds, cached=run.cached, block=block)

@@ -110,6 +110,11 @@ class RenderStage:
         """Blocks shown from their goldens while they run (under serve)."""
         return self.judge.pending_blocks
 
+    @property
+    def pending_new(self) -> set[tuple[str, str]]:
+        """Of those, the blocks with no golden yet (a draft's new block)."""
+        return self.judge.pending_new
+
     # -- a page's markdown --------------------------------------------------------------------
 
     def enter_page(
@@ -415,6 +420,11 @@ class RenderStage:
             return output
         self.checked.add(page)
         judgements = self.judge.judgements
+        pending = self.judge.pending_blocks
+        if page in self.plan.owned and any((page, b.id) in pending for b in blocks):
+            # Under serve, a lab whose cells still run says so instead of showing them (its
+            # extension converts it when they end): nothing on it is a cell as it ran yet.
+            return output
         if page in self.plan.owned:  # a lab: mkdocs-jupyter rendered the cells the build judged
             cells = []
             for b in blocks:  # what labs.render wrote into the executed copy

@@ -60,11 +60,17 @@ def _release(command: Parser, option: str, text: str) -> str:
 
 
 def _serve(root: Path, options: Options, rest: list[str], command: Parser) -> int:
-    # --dirty: a rebuild renders only the pages an edit touches (`serve.rebuild`);
-    # --clean or --dirty given here wins.
-    chosen = {"--clean", "--dirty", "--dirtyreload"} & set(rest)
-    become([prepare(root).tool("mkdocs"), "serve", *([] if chosen else ["--dirty"]), *rest])
+    become(serve_command(prepare(root), rest))
     return 0
+
+
+def serve_command(env: Environment, rest: list[str]) -> list[str | Path]:
+    """What `./book serve` becomes: `mkdocs serve`, through `cli.serving` so that Ctrl+C exits
+    130. --dirty: a rebuild renders only the pages an edit touches (`serve.rebuild`); --clean
+    or --dirty given here wins."""
+    chosen = {"--clean", "--dirty", "--dirtyreload"} & set(rest)
+    dirty = [] if chosen else ["--dirty"]
+    return [env.tool("python"), "-m", "jaxbook.cli.serving", *dirty, *rest]
 
 
 def _build(root: Path, options: Options, rest: list[str], command: Parser) -> int:
