@@ -334,6 +334,8 @@ def test_drift_watch_reports_a_failing_build_and_exits_0(checkout, tmp_path):
     """The drift watch reports what the book did; a build that fails is its news, not its end."""
     log = tmp_path / "calls.log"
     failing_mkdocs(checkout, log)
+    (checkout / "docs").mkdir()  # the book the watch opens (its goldens: where it diffs)
+    (checkout / "mkdocs.yml").write_text("site_name: b\nplugins:\n  - executed-book\n")
     python = checkout / ".venv" / "bin" / "python"
     out = tmp_path / "report"
     result = run(

@@ -85,11 +85,19 @@ def _update(root: Path, options: Options, rest: list[str], command: Parser) -> i
         call([env.tool("python"), "-m", "jaxbook.cli.partial", only, *rest])
     else:
         call([env.tool("mkdocs"), "build", "--strict", *rest], env={"GOLDEN": "update"})
-    with suppress(OSError), _engine_errors():  # what changed, goldens and pages; needs git
+    _show_changes(root)
+    return 0
+
+
+def _show_changes(root: Path) -> None:
+    """What an update changed, goldens and generated pages (git status): said where the book
+    opens and git runs, and silent elsewhere (the update itself has said how it went)."""
+    from bookexec.errors import BookError
+
+    with suppress(OSError, BookError):
         book = _book(root)
         folders = [book.relative(book.golden_dir), book.settings.docs]
         subprocess.run(["git", "status", "--short", "--", *folders], cwd=root, check=False)
-    return 0
 
 
 # mkdocs build's options that take a value: the word after one is no PAGE.
@@ -174,7 +182,8 @@ def _drift_watch(root: Path, options: Options, rest: list[str], command: Parser)
     with _engine_errors():
         from jaxbook import drift_watch
 
-        result = drift_watch.watch(_book(root), python, out.resolve(), keep=options.keep)
+        checked = str(drift_watch.interpreter(python))  # a missing one is said first
+        result = drift_watch.watch(_book(root), checked, out.resolve(), keep=options.keep)
     print(
         f"drift-watch: jax {jax}: check exited {result['check_exit']}, update exited "
         f"{result['update_exit']}"
