@@ -48,13 +48,12 @@ from bookexec.files import exclusive, killed_holder, not_of_the_book
 from bookexec.goldens import actions, measured, review
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
-from bookexec.goldens.normalize import machine_path_rules
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions, update_command
 from bookexec.guard import engine_formatter, register
 from bookexec.logs import guard_ci_log
 from bookexec.pipeline.drive import RunOptions, executor_for
-from bookexec.pipeline.finish import Finish
+from bookexec.pipeline.finish import Finish, Stages
 from bookexec.pipeline.judge import Judge, Verdict
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
@@ -448,49 +447,26 @@ class Build:
         self.recorded = read_versions(self.golden_dir)
         self.planned = Plan(self.settings.reading())
         self.runs = Runs(executor, goldens, self.execute, state.background, self.settings.docs)
-        rules = machine_path_rules(root, self.settings.environ)
-        # The commands messages name: the book's launcher's, or its builder's (`update_command`).
-        launcher = context.launcher
-        self.judge = Judge(
-            self.runs,
-            self.golden_dir,
-            rules,
-            runtime.classify,
-            root,
-            serving,
-            launcher=launcher,
-            words=runtime.drift_words,
-            docs=self.settings.docs,
-            masks=self.settings.masks,
-        )
+        # What differs under serve reaches the stages as values: what they find is said at
+        # once, the page shows its problems, and the serve ends the build.
+        say = served.say_now if served is not None else None
+        self.judge = Judge(context, self.runs, runtime, say_now=say)
         self.render = RenderStage(
+            context,
             self.planned,
-            self.runs,
             self.judge,
-            self.versions,
-            runtime.result_language,
+            runtime,
             self._other_release,
-            root,
-            serving,
-            self.masker,
-            launcher=launcher,
+            shows_problems=served is not None,
             review=state.browser_review,
-            nav_places=prose.nav_places(context.nav),
         )
+        stages = Stages(self.planned, self.judge, self.render, self.progress, self.started)
         self.finishing = Finish(
-            self.planned,
-            self.runs,
-            self.judge,
-            self.render,
-            self.settings,
+            context,
+            stages,
             _Contributions(self),
-            root=root,
-            serving=serving,
-            progress=self.progress,
-            versions=self.versions,
-            recorded=self.recorded,
-            started=self.started,
             annotations=self.actions,
+            ending=served.ending if served is not None else None,
         )
 
     # -- what the extensions (through `extension.BuildView`) and the plugin read ---------------

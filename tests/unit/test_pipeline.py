@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 from markdown import Markdown
 
+from bookexec.context import BookContext
 from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
 from bookexec.execute.cache import BlockCache
 from bookexec.execute.model import BlockRun, Note, PageRun
 from bookexec.execute.progress import Progress
-from bookexec.goldens.compare import Comparison, Snapshot, compare, plain_text
+from bookexec.execute.runtime import PythonRuntime
+from bookexec.goldens.compare import Comparison, Snapshot, compare
 from bookexec.goldens.report import Failure
 from bookexec.goldens.store import (
     Provenance,
@@ -25,7 +27,7 @@ from bookexec.goldens.store import (
     written_by,
 )
 from bookexec.goldens.store import render as render_golden
-from bookexec.pipeline.finish import Finish
+from bookexec.pipeline.finish import Finish, Stages
 from bookexec.pipeline.judge import Judge
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
@@ -87,9 +89,15 @@ class CannedExecutor:
         pass
 
 
+def context_at(root: Path, **settings: object) -> BookContext:
+    """A book at `root` whose goldens are GOLDENS (never read: the snapshot holds them)."""
+    chosen = Settings(**settings)  # type: ignore[arg-type]
+    return BookContext(root, root / "mkdocs.yml", root / "docs", chosen, GOLDENS)
+
+
 def judge_of(executor: PageExecutor, goldens: Snapshot, execute: bool = True) -> Judge:
     runs = Runs(executor, goldens, execute)
-    return Judge(runs, GOLDENS, [], plain_text, Path("/nowhere"), serving=False)
+    return Judge(context_at(Path("/nowhere")), runs, PythonRuntime())
 
 
 # -- plan ---------------------------------------------------------------------------------
@@ -189,7 +197,7 @@ class FakeSource:
 
     def __init__(self, output: str, comparison: Comparison | None = None) -> None:
         self.root = Path("/nowhere")
-        self.serving = True
+        self.shows_problems = True
         self.review: tuple[str, str] | None = None
         self.masker = Masker()
         self.launcher = ""
@@ -330,23 +338,11 @@ class Asked:
 def finish_of(root: Path, contributions: Asked, mode: str = "check") -> Finish:
     """The finish stage of a build of a book without blocks, alone."""
     plan, runs = Plan(), Runs(CannedExecutor({}), snapshot({}), execute=True)
-    judge = Judge(runs, GOLDENS, [], plain_text, root, serving=False)
-    render = RenderStage(plan, runs, judge, {}, lambda name: "text", lambda *a: None, root, False)
-    settings = Settings(mode=mode)
-    return Finish(
-        plan,
-        runs,
-        judge,
-        render,
-        settings,
-        contributions,
-        root=root,
-        serving=False,
-        progress=Progress(lambda line: None),
-        versions={"python": "3.13"},
-        recorded=None,
-        started=0.0,
-    )
+    context = context_at(root, mode=mode)
+    judge = Judge(context, runs, PythonRuntime())
+    render = RenderStage(context, plan, judge, PythonRuntime(), lambda *a: None)
+    stages = Stages(plan, judge, render, Progress(lambda line: None), started=0.0)
+    return Finish(context, stages, contributions)
 
 
 def test_the_finish_stage_asks_the_extensions_in_its_order_and_fails_on_their_check(tmp_path):

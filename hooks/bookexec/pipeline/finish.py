@@ -13,21 +13,22 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from bookexec.context import BookContext
 from bookexec.errors import BookError
 from bookexec.escapes import terminal
 from bookexec.execute.progress import Progress, summary
-from bookexec.files import CachePaths, write_atomic
+from bookexec.files import write_atomic
 from bookexec.goldens import actions, review
 from bookexec.goldens.report import Report
-from bookexec.goldens.store import Provenance, golden_path
-from bookexec.pipeline.judge import Judge, serve_log
+from bookexec.goldens.store import Provenance, golden_path, read_versions
+from bookexec.pipeline.judge import Judge
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
-from bookexec.pipeline.run import Runs
 from bookexec.render import prose
 from bookexec.settings import Settings
 
@@ -51,43 +52,54 @@ class Contributions(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Stages:
+    """The stages whose work a build's end reads, and how the build began."""
+
+    plan: Plan
+    judge: Judge  # with the runs it judged
+    render: RenderStage
+    progress: Progress
+    started: float  # `time.perf_counter()` as the build began
+
+
+# A driver's own end of a build, in place of the check's or the update's (under serve:
+# `serve.session`); handed the finish stage, whose report it may say and save.
+Ending = Callable[["Finish"], None]
+
+
 class Finish:
     """One build's end: what the other stages found, judged whole, said and written once."""
 
     def __init__(
         self,
-        plan: Plan,
-        runs: Runs,
-        judge: Judge,
-        render: RenderStage,
-        settings: Settings,
+        context: BookContext,
+        stages: Stages,
         contributions: Contributions,
         *,
-        root: Path,
-        serving: bool,
-        progress: Progress,
-        versions: Mapping[str, str],
-        recorded: Provenance | None,
-        started: float,
         annotations: actions.Actions | None = None,
+        ending: Ending | None = None,
     ) -> None:
-        self.plan = plan
-        self.runs = runs
-        self.judge = judge
-        self.render = render
-        self.settings = settings
+        """`ending`: the driver's end of the build instead of a check's or an update's (under
+        serve, where nothing fails the server); `annotations`: under GitHub Actions."""
+        self.plan = stages.plan
+        self.runs = stages.judge.runs
+        self.judge = stages.judge
+        self.render = stages.render
+        self.settings = context.settings
         self.contributions = contributions
-        self.root = root
-        self.serving = serving
-        self.progress = progress
-        self.versions = versions
-        self.recorded = recorded  # the versions the goldens were written under
-        self.started = started  # `time.perf_counter()` as the build began
+        self.root = context.root
+        self.ending = ending
+        self.progress = stages.progress
+        self.versions = stages.render.versions
+        # the versions the goldens were written under
+        self.recorded = read_versions(context.golden_dir)
+        self.started = stages.started
         # Under GitHub Actions the check also annotates each block's fence and writes the job
         # summary (`goldens.actions`); None elsewhere.
         self.annotations = annotations
-        self.golden_dir = root / settings.goldens
-        self.paths = CachePaths(root)
+        self.golden_dir = context.golden_dir
+        self.paths = context.cache
         self.finished = False  # `run` began: a build stopped after it keeps its report
 
     def running(self) -> Provenance:
@@ -135,8 +147,8 @@ class Finish:
         if not self.settings.execute:
             self._without_execution()
             return
-        if self.serving:
-            self._serving()
+        if self.ending is not None:
+            self.ending(self)
             return
         report = self.report()
         review.clear(self.root)  # whatever a snippet left there: this build's report replaces it
@@ -158,26 +170,6 @@ class Finish:
             log.error(failure.line())
         if failures:
             raise BookError(f"bookexec: {len(failures)} failed with execution off")
-
-    def _serving(self) -> None:
-        """Under serve: the prose audit as warnings, the pages still running, the report the
-        review reads, the summary."""
-        problems = self.problems()
-        for problem in problems:
-            serve_log().warning(f"prose audit: {problem}")
-        waiting = self.runs.executor.pending()
-        if waiting:
-            log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
-        elif self.runs.background:
-            log.info("bookexec: every page shows live outputs")
-        running = sum(len(self.plan.pages.get(page, [])) for page in waiting)
-        # `./book review` walks what the pages show, as after a check build; the backends
-        # are those of the runs that ended (waiting for the others would hold the serve).
-        ended = {page: blocks for page, blocks in self.plan.pages.items() if page not in waiting}
-        running_now = Provenance.of(self.versions, backend=self.runs.backends(ended))
-        judged = {page for page, _ in self.judge.judgements}
-        review.save_served(self.report(running_now, problems), judged)
-        log.info(self.summary_line(running=running))
 
     def _check(self, report: Report) -> None:
         """A check: the report said (annotated under GitHub Actions), saved when it fails."""
@@ -236,8 +228,8 @@ class Finish:
             "executed blocks that no page rendered, so nothing checked them (is the fence "
             "indented, or inside an element Markdown does not parse?):\n  " + "\n  ".join(missed)
         )
-        if self.serving:
-            serve_log().error(f"bookexec: {message}")
+        if self.ending is not None:  # the driver's end says it: nothing fails under serve
+            self.judge.say(logging.ERROR, f"bookexec: {message}")
             return
         raise BookError(message)
 

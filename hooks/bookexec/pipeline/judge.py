@@ -8,17 +8,17 @@ as the build began, so a block that writes one cannot change the verdict on itse
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable
 from pathlib import Path
 
+from bookexec.context import BookContext
 from bookexec.discover.blocks import Block, printed_name
 from bookexec.escapes import terminal
 from bookexec.execute.model import BlockRun, Note, PageRun
-from bookexec.execute.progress import outside_mkdocs
-from bookexec.goldens.compare import PLAIN_WORDS, Classifier, Comparison, compare
-from bookexec.goldens.masks import Mask
+from bookexec.execute.runtime import Runtime
+from bookexec.goldens.compare import Classifier, Comparison, compare
 from bookexec.goldens.measured import Fact
-from bookexec.goldens.normalize import PathRule, for_page, normalize, snippet_names
+from bookexec.goldens.normalize import for_page, machine_path_rules, normalize, snippet_names
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, update_command
 from bookexec.pipeline.run import NO_GOLDEN_RUNNING, Runs, recorded, run_of
@@ -27,10 +27,9 @@ from bookexec.render.layout import UNMEASURED, shown_text
 Verdict = tuple[str, Comparison | None, Failure | None]  # shown output, comparison, failure
 
 
-def serve_log() -> logging.Logger:
-    """Drift and failures under `mkdocs serve`, outside what a strict config (the book's own)
-    counts, so they never abort the server."""
-    return outside_mkdocs("bookexec.serve", "%(levelname)-7s -  %(message)s")
+# How a stage says what it finds at once (a log level, the line), where the driver wants it
+# said as found: under serve, where no build's end fails on it.
+SayNow = Callable[[int, str], None]
 
 
 def shown(output: str, facts: list[Fact], backend: str) -> str:
@@ -62,37 +61,33 @@ def shown(output: str, facts: list[Fact], backend: str) -> str:
 
 
 class Judge:
-    """Every verdict of one build, and its failures; under `serving` each is said at once."""
+    """Every verdict of one build, and its failures; each also said at once where the driver
+    asks (`say_now`: under serve, where no build's end fails on them)."""
 
     def __init__(
         self,
+        context: BookContext,
         runs: Runs,
-        golden_dir: Path,
-        rules: list[PathRule],
-        classify: Classifier,
-        root: Path,
-        serving: bool,
+        runtime: Runtime,
         *,
-        launcher: str = "",
-        words: Mapping[str, str] = PLAIN_WORDS,
-        docs: str = "docs",
-        masks: tuple[Mask, ...] = (),
+        say_now: SayNow | None = None,
     ) -> None:
+        settings = context.settings
         self.runs = runs
-        self.golden_dir = golden_dir
-        self.rules = rules
-        self.classify = classify
-        self.root = root
-        self.serving = serving
+        self.golden_dir = context.golden_dir
+        self.rules = machine_path_rules(context.root, settings.environ)
+        self.classify: Classifier = runtime.classify
+        self.root = context.root
+        self.say_now = say_now
         self.judgements: dict[tuple[str, str], Verdict] = {}
         self.comparisons: dict[tuple[str, str], Comparison] = {}
         self.failures: dict[tuple[str, str], Failure] = {}  # (page, block id or "") -> failure
         self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
         self.pending_new: set[tuple[str, str]] = set()  # of those, the ones with no golden
-        self.launcher = launcher  # the book's command line, whose commands its messages name
-        self.words = words  # drift classes in the runtime's words
-        self.docs = docs  # the book's docs_dir as messages name it
-        self.masks = masks  # the author's rules: for the goldens, never the page
+        self.launcher = context.launcher  # whose commands its messages name
+        self.words = runtime.drift_words  # drift classes in the runtime's words
+        self.docs = settings.docs  # the book's docs_dir as messages name it
+        self.masks = settings.masks  # the author's rules: for the goldens, never the page
 
     def judged(self, page: str, block: Block) -> Verdict:
         """A block's output as the reader sees it, its comparison with its golden, or why it
@@ -126,8 +121,7 @@ class Judge:
             return self._compared(page, block, page_run, run)
         failure = _failure_of(page, block, run)
         self.failures[(page, block.id)] = failure
-        if self.serving:
-            serve_log().error(terminal(failure.message))
+        self.say(logging.ERROR, failure.message)
         return "", None, failure
 
     def _recorded(self, page: str, block: Block) -> Verdict:
@@ -160,9 +154,8 @@ class Judge:
             self.masks,
         )
         self.comparisons[(page, block.id)] = comparison
-        if self.serving and comparison.status != "ok":
-            said = serve_message(comparison, self.root, self.launcher)
-            serve_log().warning(terminal(said))
+        if self.say_now is not None and comparison.status != "ok":
+            self.say(logging.WARNING, serve_message(comparison, self.root, self.launcher))
         return shown(page_body, run.facts, page_run.backend), comparison, None
 
     def judge_shown(self, page: str, fence_id: str, snippet: str, output: str, docs: str) -> None:
@@ -183,23 +176,25 @@ class Judge:
             rules=self.masks,
         )
         self.comparisons[(page, fence_id)] = comparison
-        if self.serving and comparison.status != "ok":
-            said = serve_message(comparison, self.root, self.launcher)
-            serve_log().warning(terminal(said))
+        if self.say_now is not None and comparison.status != "ok":
+            self.say(logging.WARNING, serve_message(comparison, self.root, self.launcher))
 
     def page_failed(self, page: str, message: str) -> None:
         """A failure of the whole page (its worker, not one block): reported once, as the
         page's, with no block named."""
         if (page, "") not in self.failures:
             self.failures[(page, "")] = Failure(page, "", "", message, docs=self.docs)
-            if self.serving:
-                serve_log().error(terminal(message))
+            self.say(logging.ERROR, message)
 
     def fail(self, page: str, key: str, message: str) -> None:
         """A failure of the page's prose or of its final HTML, under its own `key`."""
         self.failures[(page, key)] = Failure(page, "", "", message, docs=self.docs)
-        if self.serving:
-            serve_log().error(terminal(message))
+        self.say(logging.ERROR, message)
+
+    def say(self, level: int, message: str) -> None:
+        """Said at once where the driver asks for it (`say_now`); else kept for the end."""
+        if self.say_now is not None:
+            self.say_now(level, terminal(message))
 
     def page_problems(self, page: str) -> tuple[list[Failure], list[Comparison]]:
         """What this build found wrong on one page: its failures, and its blocks that differ."""

@@ -10,21 +10,22 @@ import contextlib
 import html
 import logging
 import re
-from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from markupsafe import Markup
 
+from bookexec.context import BookContext
 from bookexec.discover.blocks import ANYWHERE, Block, printed_name
 from bookexec.errors import BookError
+from bookexec.execute.runtime import Runtime
 from bookexec.goldens import measured
 from bookexec.goldens.compare import Comparison
 from bookexec.goldens.measured import Fact
 from bookexec.goldens.report import Failure
 from bookexec.pipeline.judge import Judge
 from bookexec.pipeline.plan import Plan
-from bookexec.pipeline.run import Runs, recorded
+from bookexec.pipeline.run import recorded
 from bookexec.privacy import Masker
 from bookexec.render import figures, prose, stepper_html, verify
 from bookexec.render.fence import NOT_RENDERED, failure_box, verify_box, withheld
@@ -60,34 +61,33 @@ class RenderStage:
 
     def __init__(
         self,
+        context: BookContext,
         plan: Plan,
-        runs: Runs,
         judge: Judge,
-        versions: Mapping[str, str],
-        result_language: Callable[[str], str],
+        runtime: Runtime,
         other_release: OtherRelease,
-        root: Path,
-        serving: bool,
-        masker: Masker | None = None,
         *,
-        launcher: str = "",
+        shows_problems: bool = False,
         review: tuple[str, str] | None = None,
-        nav_places: dict[str, Fact] | None = None,
     ) -> None:
+        """`plan`, and `judge` with its runs, the build's; `other_release`: a block's facts as
+        another JAX recorded them; `shows_problems`: the page shows what is wrong (drift at its
+        block, the page check's problems in a box), as under serve, where a build fails on
+        them at its end; `review`: under serve, the browser review's (address, token)."""
         self.plan = plan
-        self.masker = masker or Masker()
-        self.runs = runs
+        self.masker = Masker.from_environ(context.settings.environ)
+        self.runs = judge.runs
         self.judge = judge
-        self.versions = versions
-        self.result_language = result_language
+        self.versions = dict(runtime.versions())
+        self.result_language = runtime.result_language
         self.other_release = other_release
-        self.root = root
-        self.serving = serving
+        self.root = context.root
+        self.shows_problems = shows_problems
         # Under `mkdocs serve`: the browser review's (address, token), from the engine;
         # the drift shown at a block then has accept and keep buttons (`fence.drift_warning`).
         self.review = review
-        self.launcher = launcher  # the book's command line, from the build's settings
-        self.nav_places = nav_places or {}  # the reserved block `nav`
+        self.launcher = context.launcher  # the book's command line, from the build's settings
+        self.nav_places = prose.nav_places(context.nav)  # the reserved block `nav`
         self.sources: dict[str, tuple[str, dict[str, Any]]] = {}  # page -> markdown, meta
         self.offsets: dict[str, int] = {}  # page -> lines of front matter before its markdown
         # Blocks found on their page's final HTML as planned (labs: judged), and what each
@@ -449,7 +449,7 @@ class RenderStage:
         messages = [message for _, message in found]
         for message in messages:
             self.judge.fail(page, f"(page) {message}", message)
-        if messages and self.serving:
+        if messages and self.shows_problems:
             return verify_box(output, messages)
         return output
 

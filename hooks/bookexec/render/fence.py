@@ -34,7 +34,7 @@ class BlockSource(Protocol):
     """What the fence asks of the build's render stage (`bookexec.pipeline.render`)."""
 
     root: Path  # the book's root, which a drift's diff names paths from
-    serving: bool  # under `mkdocs serve`: drift is shown at the block
+    shows_problems: bool  # drift shown at the block (under `mkdocs serve`)
     # Under `mkdocs serve`: the browser review's address and token, which the drift shown at
     # a block posts its accept or keep to (`serve.browser_review`); None elsewhere.
     review: tuple[str, str] | None
@@ -146,7 +146,7 @@ def block_notes(
         said = ""
     if failure is not None:  # the report at the end of the build lists it too
         said += failure_box(failure.message)
-    elif current.serving and comparison is not None and comparison.status != "ok":
+    elif current.shows_problems and comparison is not None and comparison.status != "ok":
         said += drift_warning(comparison, current.root, current.review, current.launcher)
     if output is not None and (block.page, block.id) in current.pending_blocks:
         said += pending_note(block.id, new=(block.page, block.id) in current.pending_new)

@@ -5,6 +5,7 @@ adds to each build's events. The engine holds one `ServeSession` under serve and
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -14,10 +15,12 @@ from typing import Any, TypeVar
 
 from bookexec.context import BookContext
 from bookexec.execute.cache import BlockCache
-from bookexec.execute.progress import Progress
+from bookexec.execute.progress import Progress, outside_mkdocs
 from bookexec.execute.runner import Executor
 from bookexec.files import CachePaths
 from bookexec.goldens import review
+from bookexec.goldens.store import Provenance
+from bookexec.pipeline.finish import Finish
 from bookexec.pipeline.judge import Judge
 from bookexec.pipeline.run import PageExecutor
 from bookexec.render.fence import page_summary, strict_warnings
@@ -83,6 +86,8 @@ class ServeSession:
             files_at_start=files_at_start,
             config_text=config_text,
             warnings=[] if warnings is None else warnings,
+            say_now=say_now,
+            ending=self.end_build,
         )
 
     def executor(
@@ -155,6 +160,27 @@ class ServeSession:
 
     # -- the build's end, and the server -------------------------------------------------------
 
+    def end_build(self, finish: Finish) -> None:
+        """A serve build's end, in place of a check's: the prose audit as warnings, the pages
+        still running, the report `./book review` reads, the summary. Nothing fails it."""
+        problems = finish.problems()
+        for problem in problems:
+            serve_log().warning(f"prose audit: {problem}")
+        waiting = finish.runs.executor.pending()
+        if waiting:
+            log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
+        elif finish.runs.background:
+            log.info("bookexec: every page shows live outputs")
+        pages = finish.plan.pages
+        running = sum(len(pages.get(page, [])) for page in waiting)
+        # `./book review` walks what the pages show, as after a check build; the backends are
+        # those of the runs that ended (waiting for the others would hold the serve).
+        ended = {page: blocks for page, blocks in pages.items() if page not in waiting}
+        running_now = Provenance.of(finish.versions, backend=finish.runs.backends(ended))
+        judged = {page for page, _ in finish.judge.judgements}
+        review.save_served(finish.report(running_now, problems), judged)
+        log.info(finish.summary_line(running=running))
+
     def post_build(self, site_dir: Path, urls: Iterable[str]) -> None:
         """The search index whole again after a dirty build; the site kept to answer from."""
         if self.graph is not None:
@@ -205,6 +231,20 @@ class ServeSession:
         _end(self.copies, answer.SiteCopies.remove)
         _end(self.rest, background.RebuildSignal.remove)
         self.background = self.review = self.copies = self.rest = None
+
+
+log = logging.getLogger("mkdocs.plugins.bookexec")  # the engine's log (`bookexec.engine`)
+
+
+def serve_log() -> logging.Logger:
+    """Drift and failures under `mkdocs serve`, outside what a strict config (the book's own)
+    counts, so they never abort the server."""
+    return outside_mkdocs("bookexec.serve", "%(levelname)-7s -  %(message)s")
+
+
+def say_now(level: int, text: str) -> None:
+    """What the stages find, said as they find it (`pipeline.judge.SayNow`)."""
+    serve_log().log(level, text)
 
 
 Held = TypeVar("Held")

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bookexec.pipeline.finish import Ending
+from bookexec.pipeline.judge import SayNow
+
 
 @dataclass(frozen=True)
 class ServeState:
@@ -19,3 +22,6 @@ class ServeState:
     config_text: str = ""
     # Where the warnings a strict build fails on go, to be shown, not counted (the plugin's).
     warnings: list[str] = field(default_factory=list)
+    # What the stages find, said as they find it; the serve's own end of each build.
+    say_now: SayNow | None = None
+    ending: Ending | None = None
