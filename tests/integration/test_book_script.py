@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, scaled
 
 RECORDER = """#!/bin/sh
 echo "$(basename "$0") $*" >> "{log}"
@@ -258,7 +258,7 @@ def test_help_prints_help_at_once_and_creates_nothing(checkout, tmp_path, venv):
             shown = "stress"
         assert result.stdout.startswith(f"usage: ./book {shown or ''}".rstrip()), ask
         assert "exit codes:" in result.stdout and "2    a usage error" in result.stdout, ask
-        assert took < 10, f"{ask}: {took:.1f} s"
+        assert took < scaled(10), f"{ask}: {took:.1f} s"
     assert tree(checkout) == before
     assert not log.exists(), log.read_text()  # no pip, no mkdocs, no pytest
     assert not (checkout / ".cache").exists()
