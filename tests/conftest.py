@@ -465,7 +465,9 @@ def visit(page, url: str | None = None, timeout: float = 60_000):
 
     `networkidle` alone is not that: it fires after 500 ms with no request, and on a busy
     machine the parser can still be halfway down a long page, so a check would read half of it.
+    `timeout` (milliseconds) is for the reference machine.
     """
+    timeout = scaled(timeout)
     if url is None:
         response = page.reload(wait_until="load", timeout=timeout)
     else:
