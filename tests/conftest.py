@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parent.parent
 # How a fixture book enables the engine: the plugin, with the JAX book's runtime and extensions.
 PLUGIN = """\
   - executed-book:
-      runtime: bookexec.jax.runtime.JaxRuntime
+      runtime: bookexec.JaxRuntime
       extensions: [jaxbook.extensions.book_extensions]
       goldens: tests/golden
       snippets: page-folders
@@ -51,6 +51,29 @@ plugins:
       base_path: !relative $config_dir
       check_paths: true
 """
+
+
+# A fixture book's mkdocs.yml with the JAX book's way of reading pages (`open_fixture`).
+FIXTURE_BOOK = """\
+site_name: fixture
+plugins:
+  - executed-book:
+      goldens: tests/golden
+      snippets: page-folders
+      fences: engine
+"""
+
+
+def open_fixture(root: Path, nav: str = "", environ: dict[str, str] | None = None):
+    """The book at `root` opened as `./book` opens it (`bookexec.open_book`): its mkdocs.yml,
+    written as FIXTURE_BOOK with `nav` (YAML) when it has none; its docs folder made."""
+    from bookexec import open_book
+
+    config = root / "mkdocs.yml"
+    if not config.is_file():
+        config.write_text(FIXTURE_BOOK + nav)
+    (root / "docs").mkdir(exist_ok=True)
+    return open_book(config, dict(os.environ) if environ is None else environ)
 
 
 def pytest_configure(config) -> None:

@@ -12,8 +12,13 @@ change but by addition (docs/guide/adopt-api.md: what is stable, and how a name 
   `Fact`s, its settings, results and verdicts.
 - `BookError`: the error a bad input raises, said without a traceback; an extension raises it
   to fail a build.
+- `BookContext`, `open_book`: the book opened once from its mkdocs.yml and the environment (its
+  root, settings and the paths they name), which every build starts from (`BuildView.context`)
+  and a book's own command opens with `open_book`.
 
-Beside them, by name: the plugin's entry point `executed-book`, the Markdown extension
+Beside them, by name: the module a snippet imports to record values and claims,
+`bookexec.facts` (its own `__all__`: `record`, `timing`, `timings`, `claim`, `figure`), the
+plugin's entry point `executed-book`, the Markdown extension
 `bookexec.guard`, the Pygments lexer `jaxpr` and `python -m bookexec`. Every module below is
 internal: its names may change in any release (`tests/unit/test_public_api.py` holds the
 public API to a snapshot, and a change to it to an entry in CHANGELOG.md). The engine makes
@@ -89,17 +94,22 @@ Layer 4, `render`: what the reader sees.
 - `render.prose`: `{{fact:block.name}}`, `{{figure:block.name}}` and `{{stepper:block.name}}`
   in a page's text.
 - `render.figures`: figures drawn at build time from recorded values, as SVG.
-- `render.stepper`: the trace stepper's HTML (a function's lines beside the program they
+- `render.stepper_html`: the trace stepper's HTML (a function's lines beside the program they
   recorded; whole without JavaScript) and its own script and style, which the engine adds.
 - `render.glossary`: glossary entries and anchors; the first use of each term marked, with its card.
 
-Layer 5, `pipeline` and `settings`: one build's typed stages, each testable alone, and its
-settings.
+Layer 5, `pipeline`, `settings` and `context`: one build's typed stages, each testable alone,
+its settings, and the book's context every driver starts from.
 
 - `settings`: a build's settings, read once as it starts from the plugin's options and the
   environment.
+- `context`: the book opened once (`BookContext`): its root, settings and every path they name,
+  made by one function from mkdocs.yml and the environment; every driver starts from it.
 
 - `pipeline.plan`: pages to blocks, scanned before anything runs.
+- `pipeline.drive`: the one way every driver starts the stages: the book's executor from its
+  context and the run's options, and the whole book planned and run page by page for a driver
+  that judges nothing (`./book jax-changes`).
 - `pipeline.run`: the `PageExecutor` protocol both executors implement, and the goldens shown
   when nothing runs.
 - `pipeline.judge`: each block's output against its golden, the failures, the report.
@@ -120,6 +130,9 @@ Layer 6, `serve`: `mkdocs serve` alone; nothing here runs in `mkdocs build`.
 - `serve.browser_review`: accept or keep a drifted golden from its page (a loopback-only server
   with a token; `goldens.review` writes the golden).
 - `serve.templates`: the theme's compiled templates, kept across the rebuilds.
+- `serve.state`: what the serve process hands each build it starts, as one value.
+- `serve.session`: the serve process itself (`ServeSession`): what it keeps across builds and
+  adds to each build's events; the engine holds one under serve and none under build.
 
 Layer 7, `engine` and `extension`: MkDocs' events to the stages, and the seam a book's own
 features plug into.
@@ -131,7 +144,7 @@ features plug into.
 
 Layer 8, `jax`: JAX, the runtime this book uses.
 
-- `jax.runtime`: `JaxRuntime`: preload, probe, versions, and drift read as programs.
+- `jax.jax_runtime`: `JaxRuntime`: preload, probe, versions, and drift read as programs.
 - `jax.probe`: what that runtime runs inside a worker.
 - `jax.parse`: printed jaxprs back into structure.
 - `jax.diff`: cosmetic or structural drift, and the aligned equation diff.
@@ -147,7 +160,7 @@ Layer 9, `plugin`: the MkDocs plugin.
 Layer 9, `command`: the engine's own command line, `python -m bookexec`.
 
 - `__main__`: `python -m bookexec review`.
-- `command.review`: the review's terminal: the report walked one key at a time, or listed.
+- `command.terminal`: the review's terminal: the report walked one key at a time, or listed.
 """
 
 from __future__ import annotations
@@ -156,13 +169,14 @@ from __future__ import annotations
 # could notice (tests/unit/test_protocol.py). mypy reads any name TYPE_CHECKING as true.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from bookexec.context import BookContext, open_book
     from bookexec.discover.blocks import Block
     from bookexec.errors import BookError
     from bookexec.execute.runtime import PythonRuntime, Runtime
     from bookexec.extension import BuildView, Extension
     from bookexec.goldens.compare import Drift
     from bookexec.goldens.measured import Fact
-    from bookexec.jax.runtime import JaxRuntime
+    from bookexec.jax.jax_runtime import JaxRuntime
     from bookexec.plugin import ExecutedBookPlugin
 
 # The layers, lowest first: a module imports only from its own layer or a lower one. Read by
@@ -173,7 +187,7 @@ _LAYERS: tuple[tuple[str, ...], ...] = (
     ("goldens",),
     ("execute",),
     ("render",),
-    ("pipeline", "settings"),
+    ("pipeline", "settings", "context"),
     ("serve",),
     ("engine", "extension"),
     ("jax",),
@@ -187,15 +201,18 @@ _HOMES = {
     "BuildView": "bookexec.extension",
     "Runtime": "bookexec.execute.runtime",
     "PythonRuntime": "bookexec.execute.runtime",
-    "JaxRuntime": "bookexec.jax.runtime",
+    "JaxRuntime": "bookexec.jax.jax_runtime",
     "Drift": "bookexec.goldens.compare",
     "Block": "bookexec.discover.blocks",
     "Fact": "bookexec.goldens.measured",
     "BookError": "bookexec.errors",
+    "BookContext": "bookexec.context",
+    "open_book": "bookexec.context",
 }
 
 __all__ = [
     "Block",
+    "BookContext",
     "BookError",
     "BuildView",
     "Drift",
@@ -205,6 +222,7 @@ __all__ = [
     "JaxRuntime",
     "PythonRuntime",
     "Runtime",
+    "open_book",
 ]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bookexec.command import review
+from bookexec.command import terminal
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     which.add_argument("--list", action="store_true", help="only list the report")
     options = parser.parse_args(argv)
     root = options.root.resolve()
-    return review.run(root, cosmetic=options.accept_cosmetic, list_only=options.list)
+    return terminal.walk(root, cosmetic=options.accept_cosmetic, list_only=options.list)
 
 
 if __name__ == "__main__":

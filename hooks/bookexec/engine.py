@@ -16,11 +16,8 @@ import dataclasses
 import functools
 import gc
 import logging
-import os
 import posixpath
 import re
-import signal
-import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -30,11 +27,11 @@ from markupsafe import Markup
 from mkdocs.structure.files import File
 
 from bookexec import privacy
+from bookexec.context import BookContext, from_config
 from bookexec.discover.blocks import (
     PAGE_FOLDERS,
     SNIPPET_ROOT,
     Block,
-    printed_fences,
     printed_name,
 )
 from bookexec.discover.options import MARKDOWN_EXEC
@@ -47,7 +44,7 @@ from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import Runtime
 from bookexec.execute.watch import CheckoutWatch
 from bookexec.extension import Extension as Extension  # re-exported: its home in 0.1.0a1
-from bookexec.files import CachePaths, exclusive, killed_holder, not_of_the_book
+from bookexec.files import exclusive, killed_holder, not_of_the_book
 from bookexec.goldens import actions, measured, review
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Fact
@@ -56,20 +53,19 @@ from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions, update_command
 from bookexec.guard import engine_formatter, register
 from bookexec.logs import guard_ci_log
+from bookexec.pipeline.drive import RunOptions, executor_for
 from bookexec.pipeline.finish import Finish
 from bookexec.pipeline.judge import Judge, Verdict
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.render import RenderStage
 from bookexec.pipeline.run import PageExecutor, Runs
 from bookexec.pipeline.terms import Terms, add_assets
-from bookexec.render import leftovers, prose, stepper
-from bookexec.render.fence import anchor_blocks, format_python, page_summary, strict_warnings
+from bookexec.render import leftovers, prose, stepper_html
+from bookexec.render.fence import anchor_blocks, format_python
 from bookexec.render.mdexec import format_markdown_exec
-from bookexec.serve import answer, background, dirty, rebuild
-from bookexec.serve.browser_review import BrowserReview
-from bookexec.serve.search import SearchIndex
-from bookexec.serve.templates import TemplateCache
-from bookexec.settings import Settings, bases
+from bookexec.serve import dirty, rebuild
+from bookexec.serve.session import ServeSession
+from bookexec.serve.state import ServeState
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
@@ -81,23 +77,9 @@ class Engine:
         self.runtime = runtime
         self.extensions = list(extensions)
         self.command = "build"
-        self.live_reload = True
-        self.build: Build | None = None
-        self.background: background.Background | None = None
         self.dirty = False
-        # Under `mkdocs serve --dirty`: what each page's last render read, so that a rebuild
-        # renders only the pages an edit touches (`serve.rebuild`).
-        self.graph: rebuild.Graph | None = None
-        self.search = SearchIndex()  # under serve --dirty: the last full search index
-        self.review: BrowserReview | None = None  # under serve: accept and keep in the browser
-        self.templates = TemplateCache()  # the theme's compiled templates, across rebuilds
-        # Under serve with live reload: the finished builds' sites, answered from at once.
-        self.copies: answer.SiteCopies | None = None
-        # Under serve --dirty: the pages the first build left for the build right after the
-        # server starts, and what asks for that build.
-        self.deferred: set[str] = set()
-        self.rest: background.RebuildSignal | None = None
-        self._restore_sigterm: Callable[[], None] = lambda: None
+        self.build: Build | None = None
+        self.serve: ServeSession | None = None  # under `mkdocs serve` alone
 
     def current(self) -> Build:
         """The build under way; an error outside one (a formatter called without the plugin)."""
@@ -109,7 +91,6 @@ class Engine:
         """`build` or `serve` (with live reload or not): kept across the config reloads of
         `mkdocs serve`."""
         self.command = command
-        self.live_reload = live_reload
         self.dirty = dirty
         if command == "build":
             # The process ends with the build: what MkDocs, its plugins and the engine have
@@ -117,62 +98,40 @@ class Engine:
             # collection (about 30-50 ms of CPU of a small book's build). Not under serve,
             # whose rebuilds' garbage must stay collectable.
             gc.freeze()
-        if command == "serve":
-            self._restore_sigterm()
-            self._restore_sigterm = stop_on_sigterm()
-        if command == "serve" and dirty and self.graph is None:
-            self.graph = rebuild.Graph()
+        if command == "serve" and self.serve is None:
+            self.serve = ServeSession(dirty, live_reload)
+        elif command == "serve" and self.serve is not None:
+            self.serve.restart(dirty, live_reload)
 
     def on_config(
-        self, config: Any, settings: Settings | None = None, warnings: list[str] | None = None
+        self, config: Any, context: BookContext | None = None, warnings: list[str] | None = None
     ) -> Any:
-        """A new Build for this build or rebuild, with its settings; the engine's fences
-        reach it. `warnings`: under serve, where the plugin puts a strict build's warnings."""
+        """A new Build for this build or rebuild, from the book's context (made by the plugin;
+        the settings' defaults when none is given); the engine's fences reach it. `warnings`:
+        under serve, where the plugin puts a strict build's warnings."""
         self.stop()
         register(config, self.formatter())  # superfences' custom fences, in this config
-        root = Path(config.config_file_path).resolve().parent
-        serving = self.command == "serve"
-        settings = settings or Settings()
-        # Includes are found where pymdownx.snippets finds them (its base_path).
-        settings = dataclasses.replace(settings, bases=bases(config.mdx_configs, root))
-        progress = progress_for(root, settings)
+        if context is None:
+            context = from_config(config, {}, {}, serving=self.command == "serve")
+        settings, serving = context.settings, context.serving
+        progress = progress_for(context)
         # Issue 25: the book is read-only to its blocks; not under serve, where its author
         # edits it while blocks run.
-        watch = self.read_only_watch(root, config, settings) if not serving else None
-        executor, behind = self._executor(root, serving, settings, progress, watch)
-        files_at_start, config_text = None, ""
-        if self.graph is not None:
-            # What the graph reads of the files, read before MkDocs reads them: a file changed
-            # during this build then differs at the next one, and renders its pages again.
-            config_file = Path(config.config_file_path)
-            watched = [Path(config.docs_dir), config_file, *(Path(p) for p in config.watch)]
-            files_at_start = rebuild.snapshot(root, watched)
-            config_text = rebuild.read_or_none(config_file) or ""
-        review_at = None
-        if serving and settings.execute:  # one review server for the whole serve
-            if self.review is None:
-                self.review = BrowserReview(root, served_origin(config))
-            review_at = (self.review.url, self.review.token)
-            self.review.golden_dir = root / settings.goldens  # the build's golden_dir
-            served = f"accepted in the browser under {settings.builder} serve"
-            self.review.writer = f"{served} (never edit by hand)"
+        watch = self.read_only_watch(context) if not serving else None
+        executor, behind = self._executor(context, progress, watch)
+        state = None
+        if self.serve is not None:
+            state = self.serve.state(context, config, warnings)
+            state = dataclasses.replace(state, background=behind)
         try:
             build = Build(
-                root,
-                serving,
+                context,
                 self.runtime,
                 self.extensions,
                 executor=executor,
-                settings=settings,
                 progress=progress,
-                background=behind,
                 watch=watch,
-                nav_places=prose.nav_places(config.nav),
-                browser_review=review_at,
-                only_entered=self.graph is not None,
-                files_at_start=files_at_start,
-                config_text=config_text,
-                warnings=warnings,
+                served=state,
             )
         except BaseException:
             # A build refused as it starts (a second update at once) ends the workers it
@@ -213,81 +172,54 @@ class Engine:
 
         return format_executed
 
-    def read_only_watch(self, root: Path, config: Any, settings: Settings) -> CheckoutWatch | None:
+    def read_only_watch(self, context: BookContext) -> CheckoutWatch | None:
         """The watch that fails a block changing the book (None when nothing runs): the
         book's folders as its configuration names them, its docs_dir, its goldens, the
         page-folders snippets' (each snippet's folder is added once the pages are scanned) and
         its extensions', and its config file."""
+        settings = context.settings
         if not settings.execute:
             return None
-        folders = [settings.docs, settings.goldens]
+        folders = [settings.docs, context.relative(context.golden_dir)]
         if settings.snippets == PAGE_FOLDERS:
             folders.append(SNIPPET_ROOT)
         folders += [folder for ext in self.extensions for folder in ext.read_only()]
-        config_file = Path(config.config_file_path).resolve()
-        return CheckoutWatch(root, folders, [config_file.relative_to(root).as_posix()])
+        return CheckoutWatch(context.root, folders, [context.relative(context.config_file)])
 
     def _executor(
-        self,
-        root: Path,
-        serving: bool,
-        settings: Settings,
-        progress: Progress,
-        watch: CheckoutWatch | None = None,
+        self, context: BookContext, progress: Progress, watch: CheckoutWatch | None = None
     ) -> tuple[PageExecutor, bool]:
         """The build's executor, and whether it is the serve process's background one;
         `watch`, the read-only watch of a build that runs its blocks (not under serve)."""
+        settings, serving = context.settings, context.serving
         execute = settings.execute
         block_cache = None
         if execute and settings.stores_blocks(serving):
-            block_cache = cache.BlockCache(CachePaths(root).blocks)
+            block_cache = cache.BlockCache(context.cache.blocks)
         reads = settings.block_cache(serving)  # an update only stores
-        behind = background.enabled(
-            serving,
-            self.live_reload,
-            execute,
-            block_cache if reads else None,
-            settings.serve.background,
-        )
 
         def executor(watch: CheckoutWatch | None) -> Executor:
-            return Executor(
-                root,
-                jobs=settings.jobs or None,
-                cache=block_cache,
-                cache_reads=reads,
-                progress=progress,
-                runtime=self.runtime,
-                watch=watch,
-                environ=settings.environ,
-                limits=settings.limits,
-                seed=settings.hash_seed,
-                settings_key=settings.key(),
-                printed=functools.partial(
-                    printed_fences, root=root, auto=settings.auto, reading=settings.reading()
-                ),
+            options = RunOptions(
+                cache=block_cache, cache_reads=reads, watch=watch, progress=progress
             )
+            return executor_for(context, self.runtime, options)
 
-        if not behind:
-            made = executor(watch)
-            if execute:
-                # Without a cache to read, every page runs: its worker's interpreter starts
-                # now, while MkDocs reads the book (GOLDEN_ONLY runs one page).
-                ahead = 0 if block_cache and reads else 1 if settings.only else made.jobs
-                made.warm_up(ahead)
-            said = outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s")
-            for message in made.killed:  # said, not failed: this build did nothing wrong
-                said.warning(message)
-            return made, False
-        # Issue 18: serve pages at once from goldens; blocks run in the background, in one
-        # executor kept across rebuilds.
-        if self.background is None or self.background.root != root:
-            if self.background is not None:
-                self.background.shutdown()
-            self.background = background.Background(
-                root, executor(None), settings.serve.refresh, settings.serve.wait
+        if self.serve is not None:
+            behind = self.serve.executor(
+                context, progress, block_cache if reads else None, lambda: executor(None)
             )
-        return self.background.for_build(progress), True
+            if behind is not None:
+                return behind, True
+        made = executor(watch)
+        if execute:
+            # Without a cache to read, every page runs: its worker's interpreter starts
+            # now, while MkDocs reads the book (GOLDEN_ONLY runs one page).
+            ahead = 0 if block_cache and reads else 1 if settings.only else made.jobs
+            made.warm_up(ahead)
+        said = outside_mkdocs("bookexec.journal", "%(levelname)-7s -  %(message)s")
+        for message in made.killed:  # said, not failed: this build did nothing wrong
+            said.warning(message)
+        return made, False
 
     def on_files(self, files: Any, config: Any) -> Any:
         """Scan every page (the extensions scan their own), then start running them."""
@@ -320,40 +252,16 @@ class Engine:
             )
         # The trace stepper's style and script, for a book that shows one: a page of it names
         # one, or its extensions may (a markdown-exec book's site gets no file it never uses).
-        if self.extensions or any(stepper.REFERENCE_ANYWHERE.search(t) for _, t in pages):
+        if self.extensions or any(stepper_html.REFERENCE_ANYWHERE.search(t) for _, t in pages):
             _link_assets(config)
             _add_assets(files, config)
         for extension in self.extensions:
             files = extension.files(build, files, config)
-        if self.dirty:
-            self._choose(build, files, config, dict(pages))
+        if self.serve is not None and self.dirty:
+            self.serve.choose(build, files, config, dict(pages))
+        elif self.dirty:  # `mkdocs build --dirty`: no last build is known here
+            dirty.render_all(list(files.documentation_pages()))
         return files
-
-    def _choose(self, build: Build, files: Any, config: Any, texts: dict[str, str]) -> None:
-        """A dirty build: what each page reads, and the pages to render again
-        (`serve.dirty`)."""
-        docs = Path(config.docs_dir)
-        pages = list(files.documentation_pages())
-        if self.graph is None:  # `mkdocs build --dirty`: no last build is known here
-            dirty.render_all(pages)
-            return
-        for f in pages:  # a lab's notebook, read as it is
-            if f.src_uri not in texts:
-                texts[f.src_uri] = rebuild.read_or_none(docs / f.src_uri) or ""
-        build.titles = {src: rebuild.title_of(text) for src, text in texts.items()}
-        inputs = {}
-        for src, text in texts.items():
-            reads = set().union(*(e.reads(build, src, text) for e in self.extensions))
-            inputs[src] = build.page_inputs(src, text, docs / src, reads)
-        under_docs = rebuild.relative(docs, build.root) + "/"
-        now = build.files_at_start
-        nav, text = config.nav, build.config_text
-        deferred = dirty.choose(
-            self.graph, pages, inputs, build.titles, nav, text, now, under_docs, self.live_reload
-        )
-        if deferred:
-            self.deferred = deferred
-        build.inputs = inputs
 
     def on_pre_page(self, page: Any, config: Any, files: Any) -> Any:
         """Hand the page to the extensions before MkDocs reads it (a lab is executed here)."""
@@ -397,10 +305,9 @@ class Engine:
             html = extension.content(build, page, html)
         if build.terms is not None and page.file.src_uri not in build.owned:
             html = build.terms.page_content(html, page)
-        if build.serving and page.file.src_uri not in build.owned:
-            failures, drifted = build.judge.page_problems(page.file.src_uri)
-            if failures or drifted:  # the details stay at the blocks
-                html = page_summary(failures, drifted, build.render.launcher) + html
+        if self.serve is not None and page.file.src_uri not in build.owned:
+            src = page.file.src_uri
+            html = self.serve.page_content(build.judge, build.render.launcher, src, html)
         return build.masker.mask_shown(html)  # what the search index takes, too
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
@@ -410,13 +317,8 @@ class Engine:
         output = build.check_page(src, build.masker.mask_shown(output))  # its title, nav, toc
         if build.terms is not None:  # after the search index read the page: see pipeline.terms
             output = build.terms.post_page(output, src)
-        if build.serving and build.warnings:  # after the check: the box is no block's
-            output = strict_warnings(output, build.warnings)
-        if self.graph is not None and src in build.used and not self.deferred:
-            self.graph.rendered_page(build.inputs[src].used(*build.used[src]))
-        if self.review is not None and build.render.review and src not in build.owned:
-            _, drifted = build.judge.page_problems(src)
-            self.review.offer(src, [review.entry_of(c, build.root) for c in drifted])
+        if self.serve is not None:
+            output = self.serve.post_page(build, src, output)
         return output
 
     def on_post_build(self, config: Any) -> None:
@@ -424,66 +326,32 @@ class Engine:
         build = self.current()
         for extension in self.extensions:
             extension.post_build(build)
-        if self.graph is not None:
-            self.search.repair(Path(config.site_dir), build.urls)
-        if self.copies is not None:  # before the summary line, which tells that it is done
-            self.copies.take(Path(config.site_dir))
+        if self.serve is not None:
+            self.serve.post_build(Path(config.site_dir), build.urls)
         build.check_leftovers(Path(config.site_dir), Path(config.docs_dir))
         build.finish()
 
     def on_env(self, env: Any) -> Any:
         """Under serve: the theme's templates compiled once, not at every rebuild."""
-        return self.templates.attach(env) if self.command == "serve" else env
+        return self.serve.env(env) if self.serve is not None else env
 
     def on_build_error(self, error: Exception) -> None:
         """Stop the build's workers; the next build renders every page."""
-        if self.graph is not None:
-            self.graph.forget()
+        if self.serve is not None:
+            self.serve.build_failed()
         self.stop()
 
     def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
-        """Every request answered at once from the last finished build (`serve.answer`); a
-        page whose blocks finish in the background reloads live."""
-        if self.copies is None:
-            root = Path(config.config_file_path).resolve().parent
-            copies = answer.SiteCopies(CachePaths(root).serve / f"{os.getpid()}-site")
-            # The first build's; without a copy MkDocs answers, as it would alone.
-            if copies.take(Path(config.site_dir)) and answer.attach(server, copies):
-                self.copies = copies
-            else:
-                copies.remove()
-        if self.background is not None:
-            self.background.attach(server)
-        if self.deferred:  # the pages the first build left: rendered by the next one
-            root = Path(config.config_file_path).resolve().parent
-            self.rest = background.RebuildSignal(CachePaths(root).serve / f"{os.getpid()}-rest")
-            self.rest.attach(server)
-            self.deferred = set()
-            later = threading.Timer(background.WATCH_START, self.rest.ask, ["first-build"])
-            later.daemon = True
-            later.start()
-        if self.review is not None:  # an accepted golden rebuilds its page
-            self.review.announce()
-            self.review.attach(server)
-        return server
+        """Every request answered at once from the last finished build; a page whose blocks
+        finish in the background reloads live (`serve.session`)."""
+        return self.serve.attach(server, config) if self.serve is not None else server
 
     def on_shutdown(self) -> None:
         """Stop the build and the serve process's background executor."""
-        self._restore_sigterm()
-        self._restore_sigterm = lambda: None
         self.stop()
-        if self.background is not None:
-            self.background.shutdown()
-            self.background = None
-        if self.review is not None:
-            self.review.close()
-            self.review = None
-        if self.copies is not None:
-            self.copies.remove()
-            self.copies = None
-        if self.rest is not None:
-            self.rest.remove()
-            self.rest = None
+        if self.serve is not None:
+            self.serve.shutdown()
+            self.serve = None
 
     def stop(self) -> None:
         """Stop the current build's workers, if a build is under way."""
@@ -498,35 +366,25 @@ class Build:
 
     def __init__(
         self,
-        root: Path,
-        serving: bool,
+        context: BookContext,
         runtime: Runtime,
         extensions: Iterable[Extension] = (),
         *,
         executor: PageExecutor,
-        settings: Settings | None = None,
         progress: Progress | None = None,
-        background: bool = False,
         watch: CheckoutWatch | None = None,
-        nav_places: dict[str, Fact] | None = None,
-        browser_review: tuple[str, str] | None = None,
-        only_entered: bool = False,
-        files_at_start: dict[str, int] | None = None,
-        config_text: str = "",
-        warnings: list[str] | None = None,
+        served: ServeState | None = None,
     ) -> None:
-        """`nav_places`: the facts of the reserved block `nav` (`prose.nav_places`);
-        `browser_review`: under serve, its (address, token); `only_entered`: check
-        only the pages entered for blocks never rendered (a dirty build renders some);
-        `files_at_start` and `config_text`: under serve --dirty, the files the page graph reads
-        and the config's text, read as the build began; `warnings`: under serve, where the
-        warnings a strict build fails on go, to be shown, not counted."""
-        self.root = root
+        """`context`: the book, opened (`bookexec.context`); `watch`: the read-only watch of a
+        build that runs its blocks; `served`: under `mkdocs serve`, what the serve process
+        hands this build (`serve.state.ServeState`)."""
+        self.context = context
+        self.root = root = context.root
         self.watch = watch  # the read-only watch, which the snippets' folders join (`plan`)
-        self.serving = serving
-        self.settings = settings or Settings()
+        self.serving = serving = context.serving
+        self.settings = context.settings
         self.extensions = list(extensions)
-        self.paths = CachePaths(root)
+        self.paths = context.cache
         self.mode = self.settings.mode
         # BOOK_EXEC=off shows each block's recorded golden instead of running it: for quick
         # prose edits and for measuring what execution costs. It checks nothing.
@@ -539,14 +397,15 @@ class Build:
             actions.pause(self.actions)  # until the annotations (`Finish`), nor any other
         # The build's secrets, masked in everything a page shows: sources and includes too.
         self.masker = privacy.Masker.from_environ(self.settings.environ)
-        self.golden_dir = root / self.settings.goldens
+        self.golden_dir = context.golden_dir
+        state = served or ServeState()
         # Set here alone, but by `finish_unrendered` (`./book update PAGE`), which renders no
         # page.
-        self.only_entered = only_entered
-        self.files_at_start = files_at_start or {}
-        self.config_text = config_text
+        self.only_entered = state.only_entered
+        self.files_at_start = state.files_at_start
+        self.config_text = state.config_text
         # Under serve: the warnings a strict build fails on, shown, not counted (the plugin's).
-        self.warnings = [] if warnings is None else warnings
+        self.warnings = state.warnings
         # Filled as MkDocs enters the pages: the pages entered, their URLs, and under `mkdocs
         # serve --dirty` the run states each render used and the pages whose runs each quotes.
         self.entered: set[str] = set()
@@ -584,14 +443,14 @@ class Build:
         if self.execute and not serving:
             review.clear(root)  # a review report always belongs to the last build that ran
         self.started = time.perf_counter()
-        self.progress = progress or progress_for(root, self.settings)
+        self.progress = progress or progress_for(context)
         self.versions: dict[str, str] = dict(runtime.versions())
         self.recorded = read_versions(self.golden_dir)
         self.planned = Plan(self.settings.reading())
-        self.runs = Runs(executor, goldens, self.execute, background, self.settings.docs)
+        self.runs = Runs(executor, goldens, self.execute, state.background, self.settings.docs)
         rules = machine_path_rules(root, self.settings.environ)
         # The commands messages name: the book's launcher's, or its builder's (`update_command`).
-        launcher = self.settings.launcher or self.settings.builder
+        launcher = context.launcher
         self.judge = Judge(
             self.runs,
             self.golden_dir,
@@ -615,8 +474,8 @@ class Build:
             serving,
             self.masker,
             launcher=launcher,
-            review=browser_review,
-            nav_places=nav_places,
+            review=state.browser_review,
+            nav_places=prose.nav_places(context.nav),
         )
         self.finishing = Finish(
             self.planned,
@@ -844,7 +703,7 @@ class Build:
     def finish(self) -> None:
         """Judge the whole build at its end: every page has run, so the report is complete."""
         try:
-            self.finishing.run(self._rendered())
+            self.finishing.end(self._rendered())
         finally:
             self._lock.close()
 
@@ -962,42 +821,10 @@ class _Contributions:
             extension.after_update(self.build)
 
 
-def stop_on_sigterm() -> Callable[[], None]:
-    """Under `mkdocs serve`, SIGTERM ends it as Ctrl+C does: MkDocs' own shutdown runs
-    `on_shutdown`, which stops the workers and removes this process's serve folders (SIGTERM
-    used to end the process at once and leave them). Only from the main thread and over the
-    default handler; the function returned puts the default back."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        return lambda: None  # someone else's handler: theirs to keep
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, interrupt)
-
-    def restore() -> None:
-        main = threading.current_thread() is threading.main_thread()
-        if main and signal.getsignal(signal.SIGTERM) is interrupt:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-    return restore
-
-
-def served_origin(config: Any) -> str | None:
-    """The served site's address under `mkdocs serve`, which sets `site_url` to it; else the
-    dev_addr it listens on."""
-    site_url = getattr(config, "site_url", None)
-    if site_url:
-        return str(site_url)
-    address = getattr(config, "dev_addr", None)
-    return f"http://{address.host}:{address.port}" if address is not None else None
-
-
-def progress_for(root: Path, settings: Settings) -> Progress:
+def progress_for(context: BookContext) -> Progress:
     """A build's progress lines; each block's last run time estimates the time left."""
-    times = RunTimes(CachePaths(root).run_times if settings.execute else None)
+    settings = context.settings
+    times = RunTimes(context.cache.run_times if settings.execute else None)
     return Progress(log.info, slow=settings.slow, times=times, docs=settings.docs)
 
 
@@ -1029,8 +856,8 @@ def _link_assets(config: Any) -> None:
     """Every page links the engine's own script and style (the trace stepper's), so a book
     that shows a stepper needs no line of its own in mkdocs.yml for them; added once,
     whatever the rebuilds."""
-    for name in stepper.ASSETS:
-        uri = f"{stepper.ASSET_DIR}/{name}"
+    for name in stepper_html.ASSETS:
+        uri = f"{stepper_html.ASSET_DIR}/{name}"
         listed = config.extra_css if name.endswith(".css") else config.extra_javascript
         if uri not in [str(item) for item in listed]:
             listed.append(uri)
@@ -1038,7 +865,7 @@ def _link_assets(config: Any) -> None:
 
 def _add_assets(files: Any, config: Any) -> None:
     """The engine's assets as files of the site, written from the package (no network)."""
-    for name in stepper.ASSETS:
-        uri = f"{stepper.ASSET_DIR}/{name}"
+    for name in stepper_html.ASSETS:
+        uri = f"{stepper_html.ASSET_DIR}/{name}"
         if files.get_file_from_path(uri) is None:
-            files.append(File.generated(config, uri, content=stepper.asset(name)))
+            files.append(File.generated(config, uri, content=stepper_html.asset(name)))

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from mkdocs.structure.files import Files
     from mkdocs.structure.pages import Page
 
+    from bookexec.context import BookContext
     from bookexec.discover.blocks import Block
     from bookexec.execute.model import PageRun
     from bookexec.files import CachePaths
@@ -29,6 +30,12 @@ if TYPE_CHECKING:
 
 class BuildView(Protocol):
     """What an extension reads of the build under way; nothing of it changes the build."""
+
+    @property
+    def context(self) -> BookContext:
+        """The book, opened as the build began (`bookexec.context`): its root, settings and
+        the paths they name, with MkDocs' configuration (frozen)."""
+        ...
 
     @property
     def root(self) -> Path:

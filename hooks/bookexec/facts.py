@@ -16,7 +16,7 @@ placeholder ``⟦speedup⟧``. Counts print as themselves. The prose quotes any
 recorded value with ``{{fact:block-id.name}}``.
 
 This module runs inside the worker; it must stay light, and it imports JAX only if the snippet
-already has.
+already has. Its `__all__` is public API, held to the same snapshot as `bookexec.__all__`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ import time
 from collections.abc import Callable
 from types import FrameType
 from typing import Any, Literal, overload
+
+__all__ = ["claim", "figure", "record", "timing", "timings"]
 
 from bookexec.escapes import UNSAFE
 
@@ -136,26 +138,38 @@ def record(
     if not name.replace("_", "").isalnum():
         raise ValueError(f"fact name {name!r} must be letters, digits and '_'")
     if kind == "exact":
-        if getattr(value, "shape", None) == () and hasattr(value, "item"):
-            value = value.item()  # a 0-d array, e.g. from jnp.sum
-        if not isinstance(value, (int, str)) or isinstance(value, float):
-            raise TypeError(
-                f"fact {name!r}: an exact fact is an int or a str; for a float use kind='ratio'"
-            )
-        if isinstance(value, str) and not _plain_line(value):
-            raise ValueError(f"fact {name!r}: an exact value must be one line of plain text")
-        if isinstance(value, int) and not -_MOST < value < _MOST:
-            raise ValueError(f"fact {name!r}: an exact count has at most 100 digits")
-        _facts.append({"name": name, "kind": kind, "value": value, "band": None})
-        return value
+        exact = _exact(name, value)
+        _facts.append({"name": name, "kind": kind, "value": exact, "band": None})
+        return exact
+    number, factor = _measured(name, kind, value, band)
+    _facts.append({"name": name, "kind": kind, "value": number, "band": factor})
+    return Measured(number, name)
+
+
+def _exact(name: str, value: Any) -> int | str:
+    """An exact value as a golden holds it: an int, or one line of plain text."""
+    if getattr(value, "shape", None) == () and hasattr(value, "item"):
+        value = value.item()  # a 0-d array, e.g. from jnp.sum
+    if not isinstance(value, (int, str)) or isinstance(value, float):
+        raise TypeError(
+            f"fact {name!r}: an exact fact is an int or a str; for a float use kind='ratio'"
+        )
+    if isinstance(value, str) and not _plain_line(value):
+        raise ValueError(f"fact {name!r}: an exact value must be one line of plain text")
+    if isinstance(value, int) and not -_MOST < value < _MOST:
+        raise ValueError(f"fact {name!r}: an exact count has at most 100 digits")
+    return value
+
+
+def _measured(name: str, kind: str, value: Any, band: float | None) -> tuple[float, float | None]:
+    """A timing's or a ratio's value, a positive number, and its band (a factor above 1)."""
     number = float(value)
     if not math.isfinite(number) or number <= 0:
         raise ValueError(f"fact {name!r}: a {kind} must be a positive number, not {value!r}")
     factor = None if band is None else _finite(band)
     if band is not None and (factor is None or factor <= 1):
         raise ValueError(f"fact {name!r}: a band is a finite factor above 1, not {band!r}")
-    _facts.append({"name": name, "kind": kind, "value": number, "band": factor})
-    return Measured(number, name)
+    return number, factor
 
 
 def timing(

@@ -32,6 +32,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
 from bookexec import settings
+from bookexec.context import NAME, from_config
 from bookexec.discover.blocks import ANYWHERE, SHELL_LANGUAGES, SNIPPET_RULES
 from bookexec.discover.options import (
     FENCES,
@@ -45,6 +46,7 @@ from bookexec.discover.options import (
     parse_memory,
 )
 from bookexec.engine import Engine
+from bookexec.execute.limits import DEFAULT_OUTPUT, DEFAULT_TIMEOUT
 from bookexec.execute.runtime import Runtime
 from bookexec.extension import Extension
 from bookexec.goldens import masks
@@ -58,11 +60,10 @@ if TYPE_CHECKING:
     from mkdocs.structure.files import Files
     from mkdocs.structure.pages import Page
 
-NAME = "executed-book"  # the entry point's name: `plugins: [executed-book]`
 # markdown-exec's `ansi` option: link its ANSI style when the package that colours ANSI output
 # is there ("auto"), always ("required", true: a build without the package fails) or never.
 ANSI_CHOICES = ("auto", "off", "required", True, False)
-JAX_RUNTIME = "bookexec.jax.runtime.JaxRuntime"
+JAX_RUNTIME = "bookexec.jax.jax_runtime.JaxRuntime"
 PYTHON_RUNTIME = "bookexec.execute.runtime.PythonRuntime"
 
 
@@ -204,8 +205,8 @@ class CacheSwitch(base.BaseConfigOption[str]):
 class LimitsConfig(base.Config):
     """Each block's limits, unless its fence sets its own (`timeout`, `limit`, `memory`)."""
 
-    timeout = Number(120.0, "seconds", most=MAX_TIMEOUT)
-    output = Number(200000, "characters", whole=True, most=MAX_LIMIT)
+    timeout = Number(DEFAULT_TIMEOUT, "seconds", most=MAX_TIMEOUT)
+    output = Number(DEFAULT_OUTPUT, "characters", whole=True, most=MAX_LIMIT)
     memory = Memory()
 
 
@@ -323,14 +324,6 @@ def builder_name() -> str:
     return "properdocs" if package == "properdocs" else "mkdocs"
 
 
-def docs_name(config: Any) -> str:
-    """MkDocs' docs_dir as messages name it: relative to the book's root where it is inside."""
-    root = os.path.dirname(os.path.abspath(config.config_file_path))
-    docs = os.path.abspath(config.docs_dir)
-    inside = os.path.commonpath([root, docs]) == root
-    return os.path.relpath(docs, root).replace(os.sep, "/") if inside else str(docs)
-
-
 def live_reload() -> bool:
     """Whether `mkdocs serve` reloads the browser, which decides whether a page shown from its
     goldens ever comes back live. No public API says so: MkDocs tells plugins the command, not
@@ -368,14 +361,18 @@ class ServedWarnings(logging.Filter):
     filters; `tests/e2e/test_serve_draft.py` fails when that changes."""
 
     LOGGERS = ("mkdocs", "properdocs")
+    # The dev server's own lines (a request answered 404 while a build runs): its logger is
+    # under MkDocs', so the strict count sees them, but no strict build ever would.
+    SERVER = ("mkdocs.livereload", "properdocs.livereload")
 
     def __init__(self) -> None:
         super().__init__()
         self.seen: list[str] = []
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Keep the warning's text; never count it."""
-        self.seen.append(record.getMessage())
+        """Keep the warning's text, unless the server said it; never count it."""
+        if not record.name.startswith(self.SERVER):
+            self.seen.append(record.getMessage())
         return False
 
     def attach(self) -> list[str]:
@@ -502,11 +499,13 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         if self.engine is None or self.made_from != wanted:
             copies = None  # the server answers from them: they outlive the engine
             if self.engine is not None:
-                copies, self.engine.copies = self.engine.copies, None
+                if self.engine.serve is not None:
+                    copies, self.engine.serve.copies = self.engine.serve.copies, None
                 self.engine.on_shutdown()
             self.engine = Engine(make_runtime(wanted[0]), make_extensions(wanted[1]))
-            self.engine.copies = copies
             self.engine.on_startup(self.command, self.dirty, self.reloads)
+            if self.engine.serve is not None:
+                self.engine.serve.copies = copies
             self.made_from = wanted
         return self.engine
 
@@ -533,11 +532,14 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Start a new build, with its settings: the one place the environment is read."""
-        read = settings.read(self.config, os.environ, docs_name(config), builder_name())
+        serving = self.command == "serve"
+        context = from_config(
+            config, self.config, os.environ, builder=builder_name(), serving=serving
+        )
         # Under serve: each build's own counter, and its own warnings.
-        served = ServedWarnings() if self.command == "serve" else None
+        served = ServedWarnings() if serving else None
         warnings = None if served is None else served.seen
-        made: MkDocsConfig | None = self.configured().on_config(config, read, warnings)
+        made: MkDocsConfig | None = self.configured().on_config(config, context, warnings)
         self.stand_in.start(config, self.config.ansi, self.config.languages)
         if served is not None:
             served.attach()

@@ -10,7 +10,7 @@ setting: the workers' environment and the build's secrets (`bookexec.privacy`).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -19,13 +19,25 @@ from typing import Any
 from bookexec.discover.blocks import ANYWHERE, Reading
 from bookexec.discover.options import (
     MARKDOWN_EXEC,
+    MAX_LIMIT,
+    MAX_MEMORY,
+    MAX_TIMEOUT,
     UNKNOWN_WARN,
+    Number,
+    memory_words,
     parse_bool,
+    parse_memory,
     parse_number,
     parse_switch,
 )
 from bookexec.errors import BookError
-from bookexec.execute.limits import Limits, hash_seed
+from bookexec.execute.limits import (
+    DEFAULT_OUTPUT,
+    DEFAULT_TIMEOUT,
+    Limits,
+    default_memory,
+    hash_seed,
+)
 from bookexec.goldens import masks
 from bookexec.goldens.masks import DEFAULTS, Mask
 from bookexec.goldens.store import MODES, update_command
@@ -123,15 +135,8 @@ def read(
     messages name it, `builder` the command line building the book. A bad variable is a
     BookError naming it; bad options never get here (MkDocs' config validation names them)."""
     env = {name: value for name, value in environ.items()}
-    limits = options.get("limits") or {}
     serve = options.get("serve") or {}
     terms = options.get("glossary") or {}
-    base = Limits()
-    configured = Limits(
-        timeout=float(limits.get("timeout") or base.timeout),
-        output=int(limits.get("output") or base.output),
-        memory=int(limits.get("memory") or base.memory),
-    )
     mode = env.get("GOLDEN", "") or "check"
     if mode not in MODES:
         raise BookError(f"GOLDEN={mode!r} is not a mode; use GOLDEN=check or GOLDEN=update")
@@ -152,7 +157,7 @@ def read(
         execute=_switch(env, "BOOK_EXEC", bool(options.get("execute", True))),
         cache=cache,
         jobs=_jobs(env, int(options.get("jobs") or 0)),
-        limits=Limits.from_env(env, configured),
+        limits=_limits(options.get("limits") or {}, env),
         hash_seed=hash_seed(env),
         slow=_seconds(env, "BOOK_SLOW", _or(options.get("slow"), 5.0)),
         serve=Serve(
@@ -195,6 +200,51 @@ def bases(mdx_configs: Mapping[str, Any], root: Path) -> tuple[str, ...]:
             relative = path.relative_to(root).as_posix()
             found.append("" if relative == "." else relative)
     return tuple(found) or ("",)
+
+
+def _limits(options: Mapping[str, Any], env: Mapping[str, str]) -> Limits:
+    """The blocks' limits: the plugin's `limits` (their defaults where unset), each under its
+    environment variable (BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT, BOOK_MEMORY_LIMIT)."""
+    timeout = float(options.get("timeout") or DEFAULT_TIMEOUT)
+    output = int(options.get("output") or DEFAULT_OUTPUT)
+    memory = int(options.get("memory") or default_memory())
+    return Limits(
+        timeout=_bounded(env, "BOOK_BLOCK_TIMEOUT", float, timeout, "seconds", MAX_TIMEOUT),
+        output=_bounded(env, "BOOK_OUTPUT_LIMIT", int, output, "characters", MAX_LIMIT),
+        memory=_memory(env, memory),
+    )
+
+
+def _bounded(
+    env: Mapping[str, str],
+    name: str,
+    kind: Callable[[str], Number],
+    default: Number,
+    unit: str,
+    most: int,
+) -> Number:
+    return parse_number(
+        env,
+        name,
+        kind,
+        lambda value: 0 < value <= most,  # the fence options' range (discover.options)
+        default,
+        f"a positive number of {unit}, at most {most}",
+    )
+
+
+def _memory(env: Mapping[str, str], default: int) -> int:
+    text = env.get("BOOK_MEMORY_LIMIT", "").strip()
+    if not text:
+        return default
+    size = parse_memory(text)
+    if size is None or size > MAX_MEMORY:
+        raise BookError(
+            f"BOOK_MEMORY_LIMIT={text!r} is not a size; set it to e.g. 8G or 512M (at most "
+            f"{memory_words(MAX_MEMORY)}), "
+            f"or unset it (default {memory_words(default)})"
+        )
+    return size
 
 
 def _cache(value: str | bool) -> bool | None:

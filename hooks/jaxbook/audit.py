@@ -33,12 +33,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bookexec.discover.blocks import prose_lines
 from bookexec.goldens.measured import Fact
-from bookexec.render import stepper
+from bookexec.render import stepper_html
 
 VERSION = re.compile(r"(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)?(?![\w.]*\d)")
 NUMBER = re.compile(r"(?<![\w.\-/#=:@])(\d+(?:,\d{3})*(?:\.\d+)?)(?![\w.]*\d|\w)")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE = re.compile(r"(`+)((?:(?!\1).)+?)\1")
 _FACT = re.compile(r"\{\{[^{}]*\}\}")
 _SKIP = [
@@ -106,7 +106,7 @@ def produced(outputs: Iterable[str], facts: Iterable[Fact]) -> tuple[set[str], s
         numbers |= {n for n in _numbers(text) if _large(n)}
         names |= set(re.findall(r"[A-Za-z_][\w.\-]*", text))
     facts = list(facts)
-    steppers = {f.name for f in facts if stepper.parse_spec(f) is not None}
+    steppers = {f.name for f in facts if stepper_html.parse_spec(f) is not None}
     for fact in facts:
         if fact.name in steppers or fact.name.removesuffix("_lines") in steppers:
             continue
@@ -154,53 +154,14 @@ def audit_page(
     problems: list[str] = []
     used: set[Allowed] = set()
     generated = generated or GENERATED in markdown[:2000]
-    fence: str | None = None
-    for number, line in enumerate(markdown.splitlines(), start=1):
-        opened = _FENCE.match(line)
-        if fence is None and opened:
-            fence = opened[1]
-            continue
-        if fence is not None:
-            if line.strip().startswith(fence) and set(line.strip()) == {fence[0]}:
-                fence = None
-            continue
-        if line.lstrip().startswith("<!--") or line.lstrip().startswith("--8<--"):
+    for number, line in prose_lines(markdown.splitlines()):
+        if line.lstrip().startswith(("<!--", "--8<--")):
             continue
         prose = _prose(line)
-        found: list[tuple[str, str]] = []
-        for match in VERSION.finditer(prose):  # inline code too: `jax==0.12.0.1` goes stale
-            if generated and match[0] in known_versions:
-                continue
-            found.append((match[0], f"version '{match[0]}' typed by hand"))
+        found = _versions_in(prose, known_versions if generated else set())
         if not generated and not only_versions:
-            plain = VERSION.sub(" ", _CODE.sub(" ", prose))
-            for match in NUMBER.finditer(plain):
-                value = match[1].replace(",", "")
-                if not _significant(value):
-                    continue
-                if value in page_numbers:
-                    found.append(
-                        (
-                            match[1],
-                            f"number '{match[1]}' typed by hand; a block of this page prints it",
-                        )
-                    )
-                elif value in book_numbers:
-                    found.append(
-                        (
-                            match[1],
-                            f"number '{match[1]}' typed by hand; a block records it as a value",
-                        )
-                    )
-            for match in _LIST.finditer(_FACT.sub(" ", line)):
-                items = [m[2] for m in _CODE.finditer(match[0])]
-                if all(_IDENT.match(item) and item in page_names for item in items):
-                    found.append(
-                        (
-                            match[0],
-                            f"list of names {match[0]} typed by hand; this page prints them",
-                        )
-                    )
+            found += _numbers_in(prose, page_numbers, book_numbers)
+            found += _lists_in(line, page_names)
         for text, message in found:
             allow = next((a for a in allowed if text in a.text and a.text in line), None)
             if allow:
@@ -210,13 +171,59 @@ def audit_page(
                 f"docs/{page}:{number}: {message}: insert it with {{{{fact:block-id.name}}}}, or "
                 "list it under prose-audit in the page's front matter with a reason"
             )
-    for allow in allowed:
-        if allow not in used:
-            problems.append(
-                f"docs/{page}: prose-audit exception {allow.text!r} matches nothing the audit "
-                "flags any more; remove it from the front matter"
+    return problems + _unused(allowed, used, page)
+
+
+def _versions_in(prose: str, known: set[str]) -> list[tuple[str, str]]:
+    """Each version typed in the line (inline code too: `jax==0.12.0.1` goes stale), but those
+    `known` (a generated page's, which goldens or records name)."""
+    return [
+        (match[0], f"version '{match[0]}' typed by hand")
+        for match in VERSION.finditer(prose)
+        if match[0] not in known
+    ]
+
+
+def _numbers_in(
+    prose: str, page_numbers: set[str], book_numbers: set[str]
+) -> list[tuple[str, str]]:
+    """Each significant number of the line's prose that a block printed or recorded."""
+    found = []
+    plain = VERSION.sub(" ", _CODE.sub(" ", prose))
+    for match in NUMBER.finditer(plain):
+        value = match[1].replace(",", "")
+        if not _significant(value):
+            continue
+        if value in page_numbers:
+            why = "a block of this page prints it"
+        elif value in book_numbers:
+            why = "a block records it as a value"
+        else:
+            continue
+        found.append((match[1], f"number '{match[1]}' typed by hand; {why}"))
+    return found
+
+
+def _lists_in(line: str, page_names: set[str]) -> list[tuple[str, str]]:
+    """Each list of inline-code names in the line that this page prints, all of them."""
+    found = []
+    for match in _LIST.finditer(_FACT.sub(" ", line)):
+        items = [m[2] for m in _CODE.finditer(match[0])]
+        if all(_IDENT.match(item) and item in page_names for item in items):
+            found.append(
+                (match[0], f"list of names {match[0]} typed by hand; this page prints them")
             )
-    return problems
+    return found
+
+
+def _unused(allowed: list[Allowed], used: set[Allowed], page: str) -> list[str]:
+    """An exception nothing needs any more is an error too: the list stays small and true."""
+    return [
+        f"docs/{page}: prose-audit exception {allow.text!r} matches nothing the audit "
+        "flags any more; remove it from the front matter"
+        for allow in allowed
+        if allow not in used
+    ]
 
 
 def audit_nav(titles: list[str]) -> list[str]:

@@ -20,13 +20,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bookexec import BookContext
 from bookexec.discover.blocks import scan_page
 from bookexec.errors import BookError
 from bookexec.files import confined, read_regular, write_atomic
 from bookexec.goldens.normalize import addresses
 
 RECORDS = Path("tests/other-backends")
-PAGE = "docs/accelerators.md"
+PAGE = "accelerators.md"  # in the docs_dir
 NOTES = RECORDS / "notes.toml"
 ACCELERATOR, BASE = "tpu-v5e", "tpu-v5e-cpu"
 
@@ -177,7 +178,7 @@ def classify(base: Record, other: Record) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class Note:
+class BackendNote:
     """What a difference means for a reader, and the blocks that show it."""
 
     title: str
@@ -185,7 +186,7 @@ class Note:
     blocks: tuple[str, ...]
 
 
-def read_notes(root: Path) -> list[Note]:
+def read_notes(root: Path) -> list[BackendNote]:
     """The notes, in their order; none without the file."""
     path = root / NOTES
     if not path.is_file():
@@ -201,7 +202,7 @@ def read_notes(root: Path) -> list[Note]:
             raise BookError(f"{NOTES}, note {number}: a one-line `title` and a `text`")
         if not (isinstance(blocks, list) and blocks and all("/" in str(b) for b in blocks)):
             raise BookError(f"{NOTES}, note {number}: `blocks` lists 'chapter/block-id's")
-        notes.append(Note(title.strip(), " ".join(text.split()), tuple(map(str, blocks))))
+        notes.append(BackendNote(title.strip(), " ".join(text.split()), tuple(map(str, blocks))))
     return notes
 
 
@@ -221,7 +222,7 @@ def differences(base: dict[str, Record], other: dict[str, Record]) -> list[Diffe
     ]
 
 
-def unrecorded(root: Path, records: dict[str, Record]) -> dict[str, list[str]]:
+def unrecorded(book: BookContext, records: dict[str, Record]) -> dict[str, list[str]]:
     """What the records do not cover of the chapters as they are now: blocks with no record,
     and blocks whose code changed since it was recorded, by chapter (`chapter/block-id`)."""
     from jaxbook.backend_run import code_hash
@@ -229,10 +230,12 @@ def unrecorded(root: Path, records: dict[str, Record]) -> dict[str, list[str]]:
     chapters = sorted({key.split("/")[0] for key in records})
     found: dict[str, list[str]] = {"not recorded": [], "changed since recorded": []}
     for chapter in chapters:
-        page = root / "docs" / f"{chapter}.md"
+        page = book.docs_dir / f"{chapter}.md"
         if not page.is_file():
             continue
-        for block in scan_page(page.name, page.read_text(encoding="utf-8"), root):
+        text = page.read_text(encoding="utf-8")
+        reading = book.settings.reading()
+        for block in scan_page(page.name, text, book.root, book.settings.auto, reading):
             key = f"{chapter}/{block.id}"
             if key not in records:
                 found["not recorded"].append(key)
@@ -280,16 +283,29 @@ def _chapter_table(found: Iterable[Difference]) -> str:
     return head + body
 
 
-def render_page(root: Path) -> str:
+def render_page(book: BookContext) -> str:
     """The page, from the committed records and notes; a note no record supports raises."""
-    folder = root / RECORDS
+    folder = book.root / RECORDS
     base, other = read_records(folder / BASE), read_records(folder / ACCELERATOR)
     made, made_base = recorded(folder / ACCELERATOR), recorded(folder / BASE)
-    missing = unrecorded(root, other)
+    missing = unrecorded(book, other)
     stale = set(missing["changed since recorded"])
     found = [d for d in differences(base, other) if d.key not in stale]
+    notes = read_notes(book.root)
+    _check_notes(notes, found)
+    out = _head(made, made_base)
+    out.append("## What differs, by kind\n\n")
+    out += [f"- **{name}**: {meaning}.\n" for name, meaning in CLASSES.items()]
+    out.append("\n## Chapter by chapter\n\n" + _chapter_table(found) + "\n")
+    out += _notes_section(notes)
+    out += _missing_section(missing)
+    out += _differences_section(found)
+    return "".join(out)
+
+
+def _check_notes(notes: list[BackendNote], found: list[Difference]) -> None:
+    """Each note names only blocks that print something else on the two backends."""
     by_key = {d.key: d for d in found}
-    notes = read_notes(root)
     for note in notes:
         for key in note.blocks:
             if key not in by_key or not by_key[key].classes:
@@ -297,6 +313,10 @@ def render_page(root: Path) -> str:
                     f"{NOTES}, note '{note.title}': {key} printed the same on both backends "
                     "(or was not recorded), so it does not show this difference"
                 )
+
+
+def _head(made: dict[str, str], made_base: dict[str, str]) -> list[str]:
+    """The front matter, the title and what the records are: machine, releases, scope."""
     kind = made.get("device_kind", "?")
     out = [
         "---\ngenerated: by ./book accelerators from tests/other-backends/; do not edit, the "
@@ -329,36 +349,50 @@ def render_page(root: Path) -> str:
             f"!!! warning\n    The CPU records were made under JAX {made_base.get('jax')}, "
             f"the accelerator's under {made.get('jax')}: a difference may be the release's.\n\n"
         )
-    out.append("## What differs, by kind\n\n")
-    out += [f"- **{name}**: {meaning}.\n" for name, meaning in CLASSES.items()]
-    out.append("\n## Chapter by chapter\n\n" + _chapter_table(found) + "\n")
-    if notes:
-        out.append("## What to do about it\n\n")
-        for note in notes:
-            links = ", ".join(
-                f"[`{k.split('/')[1]}`]({k.split('/')[0]}.md#block-{k.split('/')[1]})"
-                for k in note.blocks
-            )
-            out.append(f"- **{note.title}** ({links}). {note.text}\n")
-        out.append("\n")
-    if any(missing.values()):
-        out.append("## Not compared yet\n\n")
-        out.append(
-            "These blocks changed, or were added, after the records were made; the records "
-            "will cover them when they are made again on an accelerator.\n\n"
+    return out
+
+
+def _notes_section(notes: list[BackendNote]) -> list[str]:
+    """What to do about each kind of difference, from the notes, with the blocks it names."""
+    if not notes:
+        return []
+    out = ["## What to do about it\n\n"]
+    for note in notes:
+        links = ", ".join(
+            f"[`{k.split('/')[1]}`]({k.split('/')[0]}.md#block-{k.split('/')[1]})"
+            for k in note.blocks
         )
-        for why, keys in missing.items():
-            if keys:
-                links = ", ".join(
-                    f"[`{k}`]({k.split('/')[0]}.md#block-{k.split('/')[1]})" for k in keys
-                )
-                out.append(f"- {why.capitalize()}: {links}.\n")
-        out.append("\n")
-    out.append(
+        out.append(f"- **{note.title}** ({links}). {note.text}\n")
+    out.append("\n")
+    return out
+
+
+def _missing_section(missing: dict[str, list[str]]) -> list[str]:
+    """The blocks the records do not cover yet, by why."""
+    if not any(missing.values()):
+        return []
+    out = [
+        "## Not compared yet\n\n",
+        "These blocks changed, or were added, after the records were made; the records "
+        "will cover them when they are made again on an accelerator.\n\n",
+    ]
+    for why, keys in missing.items():
+        if keys:
+            links = ", ".join(
+                f"[`{k}`]({k.split('/')[0]}.md#block-{k.split('/')[1]})" for k in keys
+            )
+            out.append(f"- {why.capitalize()}: {links}.\n")
+    out.append("\n")
+    return out
+
+
+def _differences_section(found: list[Difference]) -> list[str]:
+    """Every block that prints something else, by chapter, with an excerpt where it matters."""
+    out = [
         "## Every block that prints something else\n\n"
         "In each excerpt, a line that starts with `-` is the CPU's and one that starts with "
         "`+` the accelerator's.\n\n"
-    )
+    ]
     chapter = ""
     for diff in found:
         if not diff.classes:
@@ -369,11 +403,15 @@ def render_page(root: Path) -> str:
             out.append(f"### [{name}]({name}.md)\n\n")
         out.append(f"- [`{block}`]({name}.md#block-{block}): {', '.join(diff.classes)}\n")
         if set(diff.classes) & {"real", "precision", "error"}:
-            excerpt = _excerpt(diff.base.output, diff.other.output)
-            if diff.base.result != diff.other.result:
-                excerpt = f"CPU: {diff.base.result}\nTPU: {diff.other.result}\n" + excerpt
-            out.append("\n    ```diff\n" + _indent(excerpt) + "\n    ```\n\n")
-    return "".join(out)
+            out.append("\n    ```diff\n" + _indent(_diff_excerpt(diff)) + "\n    ```\n\n")
+    return out
+
+
+def _diff_excerpt(diff: Difference) -> str:
+    excerpt = _excerpt(diff.base.output, diff.other.output)
+    if diff.base.result != diff.other.result:
+        excerpt = f"CPU: {diff.base.result}\nTPU: {diff.other.result}\n" + excerpt
+    return excerpt
 
 
 def _indent(text: str) -> str:
@@ -385,10 +423,10 @@ _QUOTE = re.compile(
 )
 
 
-def chapter_quotes(root: Path) -> list[tuple[str, str, list[str]]]:
+def chapter_quotes(book: BookContext) -> list[tuple[str, str, list[str]]]:
     """Each chapter note on the accelerator: (page, block key, the lines its code quotes)."""
     found = []
-    for page in sorted((root / "docs").glob("*.md")):
+    for page in sorted(book.docs_dir.glob("*.md")):
         text = page.read_text(encoding="utf-8")
         for match in _QUOTE.finditer(text):
             lines, inside = [], False
@@ -401,41 +439,41 @@ def chapter_quotes(root: Path) -> list[tuple[str, str, list[str]]]:
     return found
 
 
-def problems(root: Path) -> str | None:
+def problems(book: BookContext) -> str | None:
     """Why the generated page or a chapter's note does not match the records, or None."""
-    folder = root / RECORDS
+    folder = book.root / RECORDS
     if not (folder / ACCELERATOR).is_dir():
         return None
-    page = root / PAGE
+    page, docs = book.docs_dir / PAGE, book.settings.docs
     try:
-        text = render_page(root)
+        text = render_page(book)
     except BookError as error:
         return str(error)
     if not page.is_file() or page.read_text(encoding="utf-8") != text:
-        return f"{PAGE} does not match tests/other-backends/: run ./book accelerators"
+        return f"{docs}/{PAGE} does not match {RECORDS.as_posix()}/: run ./book accelerators"
     other = read_records(folder / ACCELERATOR)
-    for name, key, lines in chapter_quotes(root):
+    for name, key, lines in chapter_quotes(book):
         printed = other[key].output.splitlines() if key in other else []
         missing = [line for line in lines if line not in {p.strip() for p in printed}]
         if key not in other or missing:
             said = missing[0] if missing else "(no record)"
             return (
-                f"docs/{name}: its note on {key} quotes a line the accelerator's record of "
+                f"{docs}/{name}: its note on {key} quotes a line the accelerator's record of "
                 f"that block does not hold: {said!r}"
             )
     return None
 
 
-def write_page(root: Path) -> bool:
+def write_page(book: BookContext) -> bool:
     """Regenerate the page from the records; True when its text changed. Without records
     there is no page to write."""
-    if not (root / RECORDS / ACCELERATOR).is_dir():
+    if not (book.root / RECORDS / ACCELERATOR).is_dir():
         return False
-    text = render_page(root)
-    page = confined(root / PAGE, root / "docs")
+    text = render_page(book)
+    page = confined(book.docs_dir / PAGE, book.docs_dir)
     if read_regular(page) == text.encode("utf-8"):
         return False
-    write_atomic(page, text, inside=root / "docs")  # as jax-changes writes its page
+    write_atomic(page, text, inside=book.docs_dir)  # as jax-changes writes its page
     return True
 
 

@@ -86,20 +86,6 @@ def nav_order(nav: list[object] | None, pages: Iterable[str]) -> list[str]:
     return [p for p in listed if p in pages] + [p for p in pages if p not in listed]
 
 
-def read_nav(config_file: Path) -> list[object]:
-    """The `nav` of a mkdocs.yml, read outside a build with MkDocs' own YAML loader (its !ENV
-    and !relative tags, and INHERIT); [] when there is no such file."""
-    if not config_file.is_file():
-        return []
-    from mkdocs.config.defaults import MkDocsConfig
-    from mkdocs.utils.yaml import get_yaml_loader, yaml_load
-
-    loader = get_yaml_loader(config=MkDocsConfig(config_file_path=str(config_file)))
-    with config_file.open(encoding="utf-8") as handle:
-        nav: list[object] = yaml_load(handle, loader=loader).get("nav") or []
-    return nav
-
-
 def rows(
     pages: Iterable[str],
     docs: Path,

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from bookexec import BookContext
 from bookexec.errors import BookError
 from bookexec.goldens.review import REPORT
 from bookexec.goldens.store import read_versions
@@ -146,17 +147,15 @@ def _summary_lines(*logs: Path) -> list[str]:
     return found
 
 
-def run(
-    root: Path,
-    python: str,
-    out: Path,
-    keep: bool = False,
-    timeout: float = 3600,
-    *,
-    environ: Mapping[str, str],
+def watch(
+    book: BookContext, python: str, out: Path, keep: bool = False, timeout: float = 3600
 ) -> dict[str, Any]:
-    """Do the whole watch; return what happened, also written to `out/summary.json`. The
-    builds run in `environ`, the command line's environment, with the mode and no cache."""
+    """Do the whole watch of the opened `book`; return what happened, also written to
+    `out/summary.json`. The builds run in the environment the book was opened in (the command
+    line's), with the mode and no cache."""
+    root, environ = book.root, book.settings.environ
+    # The book's folders that an upgrade rewrites, as git names them in the scratch copy.
+    rewritten = [book.relative(book.golden_dir), book.settings.docs]
     python = str(interpreter(python))
     mkdocs = Path(python).parent / "mkdocs"
     try:
@@ -165,16 +164,16 @@ def run(
         raise BookError(f"drift-watch: cannot make {out}: {error.strerror}") from None
     scratch = out / "book"
     scratch_copy(root, scratch)
-    (out / "versions.txt").write_text(_versions(python, scratch / "tests" / "golden"))
+    (out / "versions.txt").write_text(_versions(python, scratch / rewritten[0]))
     check = _build(mkdocs, scratch, "check", out / "report.txt", timeout, environ)
     saved = scratch / REPORT
     if saved.is_file():
         shutil.copy(saved, out / "last-report.json")
     update = _build(mkdocs, scratch, "update", out / "update.txt", timeout, environ)
-    diff = _git(scratch, "diff", "--", "tests/golden", "docs")
+    diff = _git(scratch, "diff", "--", *rewritten)
     (out / "golden.diff").write_text(diff)
     # Names, not --stat: its column cuts a long path to ".../tail".
-    names = _git(scratch, "diff", "--name-only", "--", "tests/golden", "docs")
+    names = _git(scratch, "diff", "--name-only", "--", *rewritten)
     result = {
         "check_exit": check,
         "update_exit": update,

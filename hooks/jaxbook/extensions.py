@@ -32,7 +32,7 @@ from jaxbook import (
     labstyle,
     notebooks,
     provenance,
-    search,
+    search_rank,
 )
 
 
@@ -168,12 +168,12 @@ class Labs(Extension):
 
 
 class Search(Extension):
-    """Each page's place in the reader's search (`jaxbook.search`)."""
+    """Each page's place in the reader's search (`jaxbook.search_rank`)."""
 
     def rendered(self, build: BuildView, page: Page) -> None:
         """Set the page's `search` meta before Material's search indexes it (on_page_context);
         a lab's meta is the notebook's, so it is set here rather than in the Markdown."""
-        meta = search.search_meta(page.file.src_uri, page.meta)
+        meta = search_rank.search_meta(page.file.src_uri, page.meta)
         if meta is not None:
             page.meta["search"] = meta
 
@@ -215,6 +215,11 @@ class Notebooks(Extension):
         if not blocks or not page.meta.get("notebook", True):
             return markdown
         padded = "\n" * build.offsets.get(src, 0) + markdown
+        if not notebooks.fences_as_planned(padded, blocks):
+            # Saved again since this build scanned it: the rebuild the save asked for writes
+            # the notebook from the page as it is now.
+            build.say(f"bookexec: {src} changed while this build read it; its notebook waits")
+            return notebooks.add_link(markdown, src)
         nb = notebooks.chapter_notebook(
             src, padded, blocks, build.golden_dir, _triple(build.versions), build.root
         )
@@ -295,8 +300,8 @@ class OtherJax(Extension):
 
     def files(self, build: BuildView, files: Files, config: MkDocsConfig) -> Files:
         """Every page is scanned and the named page runs: make the other chapters' shares."""
-        if build.mode == "update" and build.only_page and jax_changes.generated(build.root):
-            self.made = jax_changes.chapters(build.root, _scanned(build), {build.only_page})
+        if build.mode == "update" and build.only_page and jax_changes.generated(build.context):
+            self.made = jax_changes.chapters(build.context, _scanned(build), {build.only_page})
         return files
 
     def facts(
@@ -316,16 +321,18 @@ class OtherJax(Extension):
 
     def check(self, build: BuildView) -> str | None:
         """The generated page must match the goldens it is made from."""
-        return jax_changes.page_problem(build.root)
+        return jax_changes.page_problem(build.context)
 
     def after_update(self, build: BuildView) -> None:
         """Rewrite the generated page from the new goldens when it no longer matches."""
         # Written only when its text changed: one render, not a check and then a write.
         scanned = _scanned(build)
-        if jax_changes.generated(build.root) and jax_changes.write_page(
-            build.root, scanned, self.made
+        if jax_changes.generated(build.context) and jax_changes.write_page(
+            build.context, scanned, self.made
         ):
-            build.say(f"bookexec: rewrote {jax_changes.PAGE} from the new goldens")
+            build.say(
+                f"bookexec: rewrote {build.settings.docs}/{jax_changes.PAGE} from the new goldens"
+            )
 
 
 class Accelerators(Extension):
@@ -337,7 +344,7 @@ class Accelerators(Extension):
         return (backends.RECORDS.as_posix(),)
 
     def check(self, build: BuildView) -> str | None:
-        return backends.problems(build.root)
+        return backends.problems(build.context)
 
 
 def _scanned(build: BuildView) -> Mapping[str, Sequence[Block]] | None:

@@ -14,33 +14,32 @@ fails when the committed page differs, so the page always matches the goldens.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import itertools
 import json
-import os
 import re
 import subprocess
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from bookexec import BookContext
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.errors import BookError
 from bookexec.execute.model import BlockRun
 from bookexec.execute.protocol import BlockResult, BlockStatus
-from bookexec.execute.runner import Executor
 from bookexec.files import (
     confined,
-    not_of_the_book,
     read_regular,
     remove_confined,
     write_atomic,
 )
-from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift, Snapshot
+from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift
 from bookexec.goldens.measured import mask
 from bookexec.goldens.normalize import PathRule, machine_path_rules, normalize, snippet_names
 from bookexec.goldens.store import (
@@ -55,23 +54,44 @@ from bookexec.goldens.store import (
 from bookexec.goldens.store import body as golden_body
 from bookexec.goldens.store import render as render_golden
 from bookexec.jax import diff as jaxpr_diff
+from bookexec.jax.jax_runtime import JaxRuntime
 from bookexec.jax.parse import Jaxpr, Opaque, split_output
-from bookexec.jax.runtime import JaxRuntime
-from bookexec.pipeline.plan import Plan
-from bookexec.pipeline.run import Runs
-from bookexec.plugin import NAME
-from bookexec.settings import Settings
-from bookexec.settings import read as read_settings
+from bookexec.pipeline.drive import RunOptions, run_pages
 from jaxbook import census
 
 RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first
-PAGE = Path("docs") / "jax-changes.md"
+PAGE = "jax-changes.md"  # in the docs_dir
 RECORDS = Path("tests") / "other-jax"
 NOTES = RECORDS / "notes.toml"  # what each change means for a user's code: the page's lead
 _WRITER = "./book jax-changes (never edit by hand)"
 
 
 # -- running the book under the other JAX ------------------------------------------------------
+
+
+def _check_pages(book: BookContext, pages: list[str], out_dir: Path, jax: str) -> None:
+    """A partial run re-records pages of a folder the whole book recorded, each a page."""
+    have = read_versions(out_dir)
+    if have is None or have.version("jax") != jax:
+        raise BookError(f"{out_dir} has no record yet: run ./book jax-changes on the whole book")
+    known = {src for src, _ in book.pages()}
+    unknown = [page for page in pages if PurePosixPath(page).as_posix() not in known]
+    if unknown:
+        raise BookError(f"no such page under {book.settings.docs}/: {', '.join(unknown)}")
+
+
+def _remove_stale(root: Path, out_dir: Path, written: set[Path], pages: list[str] | None) -> None:
+    """The records of blocks no longer in the book; of the chosen pages' alone after a partial
+    run (the others were not rerun)."""
+    kept: Iterable[Path] = out_dir.rglob("*.txt")
+    if pages:
+        kept = (p for page in pages for p in (out_dir / Path(page).with_suffix("")).glob("*.txt"))
+    for old in sorted(set(kept) - written):
+        remove_confined(old, root / RECORDS)
+
+
+def _prefixed(say: Callable[[str], object], message: str) -> None:
+    say(f"jax-changes: {message}")
 
 
 def _interpreter_facts(python: str) -> dict[str, Any]:
@@ -171,156 +191,52 @@ def _body(run: BlockRun, rules: list[PathRule], snippets: Sequence[str]) -> tupl
     return "ok", golden_body(printed, run.facts, run.claims)
 
 
-# How this book reads its pages, as its mkdocs.yml sets it: a checkout without one (a test's
-# scratch book) is read the same way.
-BOOK_OPTIONS = {"snippets": "page-folders", "fences": "engine", "goldens": "tests/golden"}
-
-
-def _mkdocs_config(root: Path) -> Any | None:
-    """The book's MkDocs configuration, loaded as a build loads it; None for a checkout without
-    a mkdocs.yml (a test's scratch book)."""
-    config_file = root / "mkdocs.yml"
-    if not config_file.is_file():
-        return None
-    from mkdocs.config import load_config
-
-    return load_config(config_file=str(config_file))
-
-
-def _settings(root: Path, config: Any | None, environ: Mapping[str, str]) -> Settings:
-    if config is None:
-        return read_settings(BOOK_OPTIONS, environ)
-    plugin = config.plugins.get(NAME)
-    if plugin is None:
-        raise BookError(
-            f"{root / 'mkdocs.yml'} does not list the {NAME} plugin: nothing runs a block"
-        )
-    docs = Path(os.path.relpath(config.docs_dir, root)).as_posix()
-    return read_settings(plugin.config, environ, docs=docs)
-
-
-def book_settings(root: Path, environ: Mapping[str, str]) -> Settings:
-    """The engine's settings as a build of the book at `root` reads them: mkdocs.yml's
-    executed-book options (the blocks' limits, how pages are read, its docs_dir), with the
-    environment's variables over them."""
-    return _settings(root, _mkdocs_config(root), environ)
-
-
-def book_pages(root: Path, docs: str, config: Any | None) -> list[tuple[str, str]]:
-    """The book's Markdown pages as a build collects them, as (docs-relative path, text), by
-    path: MkDocs' own files of the docs_dir (`mkdocs.structure.files.get_files`: what
-    `exclude_docs` and `draft_docs` leave out is not a page of the build); without a
-    mkdocs.yml, every `.md` under `docs`. Labs (notebooks, made pages by mkdocs-jupyter) are
-    not among them. A page that is not the book's own file (a symlink, or outside the book) is
-    refused, as a build refuses it."""
-    if config is None:
-        folder = root / docs
-        found = [(path.relative_to(folder).as_posix(), path) for path in folder.rglob("*.md")]
-    else:
-        from mkdocs.structure.files import get_files
-
-        found = [
-            (file.src_uri, Path(config.docs_dir) / file.src_uri)
-            for file in get_files(config).documentation_pages()
-        ]
-    pages = []
-    for src, path in sorted(found, key=lambda item: PurePosixPath(item[0])):
-        if problem := not_of_the_book(path, root):
-            raise BookError(
-                f"{docs}/{src}: {problem}; the book runs only its own files: put the file "
-                "itself there. Nothing ran"
-            )
-        pages.append((src, path.read_text(encoding="utf-8")))
-    return pages
-
-
 def run_book(
-    root: Path,
+    book: BookContext,
     python: str,
     say: Callable[[str], object] = print,
     pages: list[str] | None = None,
-    *,
-    environ: Mapping[str, str],
-    settings: Settings | None = None,
 ) -> Path:
     """Run every block under `python`'s JAX, through the build's own stages; rewrite that
-    version's record folder. `environ` is the command line's environment (limits, hash seed,
-    secrets to mask); `settings` the book's, read from its mkdocs.yml by default (its pages
-    read and its blocks limited as a build reads and limits them).
+    version's record folder. The book's context (`bookexec.context.open_book`) holds its
+    settings and the command line's environment (limits, hash seed, secrets to mask): its
+    pages are read and its blocks limited as a build reads and limits them.
 
-    The pages are the build's (`book_pages`), planned as a build plans them
-    (`pipeline.plan.Plan`: a bad fence, or a session named on two pages, fails before any
-    block runs), and run one at a time, in the plan's order, by the run stage
-    (`pipeline.run.Runs`) over the book's executor.
+    The pages are the build's (`BookContext.pages`), planned as a build plans them
+    (`pipeline.drive.run_pages`: a bad fence, or a session named on two pages, fails before
+    any block runs), and run one at a time, in the plan's order, by the run stage over the
+    book's executor, as every driver makes it (`pipeline.drive.executor_for`).
 
     With `pages` (docs-relative, such as `tracers.md`), only those pages run and only their
     records are rewritten: an author who changed a chapter re-records it without rerunning
     the whole book under every release. The whole book is still planned, as a build plans it.
     """
+    root, settings, docs = book.root, book.settings, book.settings.docs
     facts = _interpreter_facts(python)
-    rules = machine_path_rules(root, os.environ, facts)
+    rules = machine_path_rules(root, settings.environ, facts)
     out_dir: Path = root / RECORDS / facts["jax"]
     if pages:
-        have = read_versions(out_dir)
-        if have is None or have.version("jax") != facts["jax"]:
-            raise BookError(
-                f"{out_dir} has no record yet: run ./book jax-changes on the whole book"
-            )
-    config = _mkdocs_config(root)
-    book = settings or _settings(root, config, environ)
-    found = book_pages(root, book.docs, config)
+        _check_pages(book, pages, out_dir, facts["jax"])
     wanted = {PurePosixPath(page).as_posix() for page in pages or ()}
-    if pages:
-        known = {src for src, _ in found}
-        unknown = [page for page in pages if PurePosixPath(page).as_posix() not in known]
-        if unknown:
-            raise BookError(f"no such page under {book.docs}/: {', '.join(unknown)}")
-    plan = Plan(reading=book.reading())
-    plan.scan(found, root, book.auto)  # labs are not run: no extension's pages (`owned`)
     written: set[Path] = set()
     backends: set[str] = set()
     # One page at a time, in one session each, as a build runs it; no cache, no checkout
-    # watch (as before the executor ran it), each block under its own fence's limits.
-    executor = Executor(
-        root,
-        jobs=1,
-        runtime=JaxRuntime(),
-        watch=None,
-        environ=environ,
-        limits=book.limits,
-        seed=book.hash_seed,
-        python=python,
-    )
-    # Every block runs (nothing shows a golden), so no golden is read: the snapshot is lazy.
-    runs = Runs(executor, Snapshot.read(root / book.goldens, ()), execute=True, docs=book.docs)
-    try:
-        for message in executor.killed:
-            say(message)
-        for src, blocks in plan.pages.items():
-            if not blocks or (pages and src not in wanted):
-                continue
-            say(f"jax-changes: {src}: {len(blocks)} blocks under JAX {facts['jax']}")
-            runs.start({src: blocks})
-            ran = runs.wait(src)
-            snippets = [run.block.snippet for run in ran.blocks]
-            for run in ran.blocks:
-                result, body = _body(run, rules, snippets)
-                sources = session_hash(blocks, run.block)
-                text = _record(run.block, result, body, sources, book.docs)
-                path = golden_path(out_dir, run.block.page, run.block.id)
-                write_atomic(path, text, inside=root / RECORDS)  # never through a symlink
-                written.add(path)
-            backends.add(ran.backend)
-            for note in executor.notes:
-                say(f"jax-changes: {note}")
-            executor.notes.clear()
-    finally:
-        executor.close()
-    kept = out_dir.rglob("*.txt")
-    if pages:  # only the chosen pages' records can be stale; the others were not rerun
-        kept = (p for page in pages for p in (out_dir / Path(page).with_suffix("")).glob("*.txt"))
-    for old in sorted(set(kept) - written):
-        remove_confined(old, root / RECORDS)
+    # watch, each block under its own fence's limits.
+    options = RunOptions(python=python, jobs=1)
+    heard = functools.partial(_prefixed, say)
+    under = f" under JAX {facts['jax']}"
+    for done in run_pages(book, JaxRuntime(), options, wanted, heard, under):
+        snippets = [run.block.snippet for run in done.run.blocks]
+        for run in done.run.blocks:
+            result, body = _body(run, rules, snippets)
+            text = _record(run.block, result, body, session_hash(done.blocks, run.block), docs)
+            path = golden_path(out_dir, run.block.page, run.block.id)
+            write_atomic(path, text, inside=root / RECORDS)  # never through a symlink
+            written.add(path)
+        backends.add(done.run.backend)
+        for note in done.notes:
+            heard(str(note))
+    _remove_stale(root, out_dir, written, pages)
     if not pages:  # a partial run keeps the folder's versions, checked to be this JAX's
         names = {name: facts[name] for name in ("jax", "jaxlib", "python")}
         prov = Provenance.of(names, ",".join(sorted(backends)))
@@ -331,10 +247,13 @@ def run_book(
 
 # The page's note for authors, a front matter key (which the prose audit reads): an HTML
 # comment would reach the reader's page, in its source and in any text taken from it.
-GENERATED_NOTE = (
-    "generated: by ./book jax-changes from tests/other-jax/ and tests/golden/; do not edit, the"
-    " strict build regenerates this page and fails if it differs"
-)
+def generated_note(book: BookContext) -> str:
+    """The note, naming the folders the page is made from."""
+    return (
+        f"generated: by ./book jax-changes from {RECORDS.as_posix()}/ and "
+        f"{book.relative(book.golden_dir)}/; do not edit, the strict build regenerates this "
+        "page and fails if it differs"
+    )
 
 
 # -- comparing and writing the page -------------------------------------------------------------
@@ -364,12 +283,12 @@ class Change:
         return bool(self.quoted) and all(_rounding_only(a, b) for a, b in self.quoted)
 
 
-def _chapters(root: Path) -> list[tuple[str, str]]:
+def _chapters(book: BookContext) -> list[tuple[str, str]]:
     """(page, title) in the order of mkdocs.yml's nav; pages it does not list, by name."""
-    nav = census.nav_pages(census.read_nav(root / "mkdocs.yml"))
+    nav = census.nav_pages(book.nav)
     listed = [(page, title or page) for page, title in nav if page.endswith(".md")]
     names = {page for page, _ in listed}
-    golden_dir = root / "tests" / "golden"
+    golden_dir = book.golden_dir
     extra = [
         (f"{folder.name}.md", folder.name)
         for folder in sorted(golden_dir.iterdir() if golden_dir.is_dir() else [])
@@ -508,26 +427,28 @@ def primitives(text: str) -> set[str]:
     except Exception:  # an unreadable jaxpr is reported by the comparison, not here
         return set()
     found: set[str] = set()
-
-    def walk(value: object) -> None:
-        if isinstance(value, Jaxpr):
-            for eqn in value.eqns:
-                found.add(eqn.primitive)
-                for param in eqn.params.values():
-                    walk(param)
-        elif isinstance(value, tuple):
-            for item in value:
-                walk(item)
-        elif isinstance(value, Opaque):
-            for part in value.parts:
-                walk(part)
-
     for segment in segments:
         if segment.program is not None:
-            walk(segment.program.main)
+            _add_primitives(segment.program.main, found)
             for sub in segment.program.defs.values():
-                walk(sub)
+                _add_primitives(sub, found)
     return found
+
+
+def _add_primitives(value: object, found: set[str]) -> None:
+    """Add to `found` the primitive of every equation in `value` (a jaxpr, or a parameter
+    that holds jaxprs), nested ones included."""
+    if isinstance(value, Jaxpr):
+        for eqn in value.eqns:
+            found.add(eqn.primitive)
+            for param in eqn.params.values():
+                _add_primitives(param, found)
+    elif isinstance(value, tuple):
+        for item in value:
+            _add_primitives(item, found)
+    elif isinstance(value, Opaque):
+        for part in value.parts:
+            _add_primitives(part, found)
 
 
 def _exact(parsed: Parsed) -> dict[str, str]:
@@ -583,14 +504,14 @@ def compare_block(
     return Change(block_id, kind, words, aligned, text_diff, counts, quoted=quoted)
 
 
-def releases(root: Path) -> list[tuple[str, Path]]:
+def releases(book: BookContext) -> list[tuple[str, Path]]:
     """(JAX version, folder) of every recorded release, oldest first, then the goldens."""
     found = []
     for release in RELEASES:
-        folder = root / RECORDS / release
+        folder = book.root / RECORDS / release
         prov = read_versions(folder)
         found.append((prov.version("jax") if prov else release, folder))
-    golden_dir = root / "tests" / "golden"
+    golden_dir = book.golden_dir
     pinned = read_versions(golden_dir)
     found.append((pinned.version("jax") if pinned else version("jax"), golden_dir))
     return found
@@ -642,15 +563,18 @@ class Seen:
         return f"[`{self.change.block_id}`](#changes-{self.chapter}-{self.change.block_id})"
 
 
-def _page_blocks(root: Path, page: str, scanned: Mapping[str, Sequence[Block]]) -> Sequence[Block]:
+def _page_blocks(
+    book: BookContext, page: str, scanned: Mapping[str, Sequence[Block]]
+) -> Sequence[Block]:
     """The page's executed blocks (`scanned`'s when a build has them); none when the page is
     not there."""
     if page in scanned:
         return scanned[page]
-    source = root / "docs" / page
+    source = book.docs_dir / page
     if not source.is_file():
         return []
-    return scan_page(page, source.read_text(encoding="utf-8"), root)
+    text = source.read_text(encoding="utf-8")
+    return scan_page(page, text, book.root, book.settings.auto, book.settings.reading())
 
 
 def _stale(text: str | None, sources: str | None) -> bool:
@@ -746,77 +670,98 @@ def _summary(
         if not here:
             out.append("Every block printed the same under both releases.\n")
             continue
-        programs = [s for s in here if s.change.kind == STRUCTURAL]
-        errors = [s for s in here if s.is_error and s.change.kind in ("text", "structural")]
-        counts = [s for s in here if s.change.counts]
-        texts = [
-            s for s in here if s.change.kind == "text" and not s.is_error and not s.change.counts
-        ]
-        cosmetic = [s for s in here if s.change.kind == COSMETIC]
-        broken = [s for s in here if s.change.kind in ("fails", "not run")]
-        lines = []
-        if programs:
-            said = [
-                f"{s.link()} in {s.title} ({_first(_news(s.change.changes))})" for s in programs
-            ]
-            lines.append(
-                f"**Jaxprs that changed shape.** {_blocks(len(programs))} recorded a different "
-                f"program under JAX {new}: {_some(said, None)}."
-            )
-        else:
-            lines.append(f"**Jaxprs.** No jaxpr changed shape under JAX {new}.")
-        moved_primitives = _primitives_moved(old, new, census, here)
-        if moved_primitives:
-            lines.append(moved_primitives)
-        moved = [s for s in errors + texts if s.change.links_only]
-        if moved:
-            lines.append(
-                f"**Links into JAX's documentation moved.** {_blocks(len(moved))} printed the "
-                f"same words under JAX {new}, with a link to a page that JAX's documentation "
-                f"moved (shown without `docs.jax.dev/en/latest/`), and nothing else changed: "
-                f"{_link_moves(moved)}."
-            )
-        errors = [s for s in errors if not s.change.links_only]
-        texts = [s for s in texts if not s.change.links_only]
-        rounded = [s for s in texts if s.change.rounding_only]
-        texts = [s for s in texts if not s.change.rounding_only]
-        if rounded:
-            said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in rounded]
-            lines.append(
-                f"**Rounding.** {_blocks(len(rounded))} printed floats that differ under JAX "
-                f"{new} in their last digits only (by at most a part in 100,000): "
-                f"{_some(said, None)}."
-            )
-        if errors:
-            said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in errors]
-            lines.append(
-                f"**Errors reworded.** The message of {_blocks(len(errors))} written to show an "
-                f"error reads differently under JAX {new}: {_some(said, None)}."
-            )
-        if counts:
-            said = [f"{s.link()} in {s.title} ({_counted(s.change)})" for s in counts]
-            lines.append(
-                f"**Counts and lists that moved.** {_blocks(len(counts))} recorded other values "
-                f"under JAX {new}: {_some(said, None)}."
-            )
-        if texts:
-            said = [f"{s.link()} in {s.title} ({_said(s.change)})" for s in texts]
-            lines.append(
-                f"**Other printed text.** {_blocks(len(texts))} printed other text, outside any "
-                f"jaxpr the page compares: {_some(said, None)}."
-            )
-        if cosmetic:
-            lines.append(
-                f"**Printed differently, same programs.** {_blocks(len(cosmetic))} changed only "
-                f"in how a jaxpr is lettered or wrapped: {_some([s.link() for s in cosmetic])}."
-            )
-        if broken:
-            lines.append(
-                f"**Not compared.** {_blocks(len(broken))} could not be compared: "
-                f"{_some(_not_compared(broken), None)}."
-            )
+        lines = _step_summary(old, new, here, census)
         out.append("".join(f"- {line}\n" for line in lines))
     return "".join(out)
+
+
+def _step_summary(
+    old: str,
+    new: str,
+    here: list[Seen],
+    census: dict[tuple[str, str, str], dict[str, list[str]]],
+) -> list[str]:
+    """The sentences of one step from release `old` to `new`, one a kind of change."""
+    programs = [s for s in here if s.change.kind == STRUCTURAL]
+    errors = [s for s in here if s.is_error and s.change.kind in ("text", "structural")]
+    texts = [s for s in here if s.change.kind == "text" and not s.is_error and not s.change.counts]
+    lines = [_programs_said(programs, new)]
+    moved_primitives = _primitives_moved(old, new, census, here)
+    if moved_primitives:
+        lines.append(moved_primitives)
+    moved = [s for s in errors + texts if s.change.links_only]
+    if moved:
+        lines.append(
+            f"**Links into JAX's documentation moved.** {_blocks(len(moved))} printed the "
+            f"same words under JAX {new}, with a link to a page that JAX's documentation "
+            f"moved (shown without `docs.jax.dev/en/latest/`), and nothing else changed: "
+            f"{_link_moves(moved)}."
+        )
+    errors = [s for s in errors if not s.change.links_only]
+    texts = [s for s in texts if not s.change.links_only]
+    rounded = [s for s in texts if s.change.rounding_only]
+    texts = [s for s in texts if not s.change.rounding_only]
+    counts = [s for s in here if s.change.counts]
+    # Each group of blocks, how one block's change is said, and the sentence that leads them.
+    listed: list[tuple[list[Seen], Callable[[Change], str], str]] = [
+        (
+            rounded,
+            _said,
+            "**Rounding.** {n} printed floats that differ under JAX {new} in their last digits "
+            "only (by at most a part in 100,000)",
+        ),
+        (
+            errors,
+            _said,
+            "**Errors reworded.** The message of {n} written to show an error reads "
+            "differently under JAX {new}",
+        ),
+        (
+            counts,
+            _counted,
+            "**Counts and lists that moved.** {n} recorded other values under JAX {new}",
+        ),
+        (
+            texts,
+            _said,
+            "**Other printed text.** {n} printed other text, outside any jaxpr the page compares",
+        ),
+    ]
+    for group, describe, lead in listed:
+        if group:
+            said = [f"{s.link()} in {s.title} ({describe(s.change)})" for s in group]
+            lines.append(f"{lead.format(n=_blocks(len(group)), new=new)}: {_some(said, None)}.")
+    lines += _unchanged_programs_said(here)
+    return lines
+
+
+def _programs_said(programs: list[Seen], new: str) -> str:
+    """The jaxprs whose program changed under release `new`, or that none did."""
+    if not programs:
+        return f"**Jaxprs.** No jaxpr changed shape under JAX {new}."
+    said = [f"{s.link()} in {s.title} ({_first(_news(s.change.changes))})" for s in programs]
+    return (
+        f"**Jaxprs that changed shape.** {_blocks(len(programs))} recorded a different "
+        f"program under JAX {new}: {_some(said, None)}."
+    )
+
+
+def _unchanged_programs_said(here: list[Seen]) -> list[str]:
+    """The blocks only printed differently, and those not compared."""
+    lines = []
+    cosmetic = [s for s in here if s.change.kind == COSMETIC]
+    if cosmetic:
+        lines.append(
+            f"**Printed differently, same programs.** {_blocks(len(cosmetic))} changed only "
+            f"in how a jaxpr is lettered or wrapped: {_some([s.link() for s in cosmetic])}."
+        )
+    broken = [s for s in here if s.change.kind in ("fails", "not run")]
+    if broken:
+        lines.append(
+            f"**Not compared.** {_blocks(len(broken))} could not be compared: "
+            f"{_some(_not_compared(broken), None)}."
+        )
+    return lines
 
 
 def _link_moves(moved: list[Seen]) -> str:
@@ -869,7 +814,7 @@ def _not_compared(broken: list[Seen]) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Note:
+class ChangeNote:
     """What one change means for a user's code, in a maintainer's words, and the blocks that
     show it: each a `chapter/block-id` whose output changed between the two releases."""
 
@@ -880,9 +825,9 @@ class Note:
     blocks: tuple[str, ...]
 
 
-def read_notes(root: Path) -> list[Note]:
+def read_notes(book: BookContext) -> list[ChangeNote]:
     """The notes in `tests/other-jax/notes.toml`, in their order; none without the file."""
-    data = read_regular(root / NOTES)
+    data = read_regular(book.root / NOTES)
     if data is None:
         return []
     try:
@@ -910,7 +855,7 @@ def read_notes(root: Path) -> list[Note]:
             raise BookError(f"{where}: `title` is one line")
         if not (isinstance(text, str) and text.strip()):
             raise BookError(f"{where}: `text` says what the change means for a user's code")
-        notes.append(Note(between[0], between[1], title.strip(), text.strip(), tuple(blocks)))
+        notes.append(ChangeNote(between[0], between[1], title.strip(), text.strip(), tuple(blocks)))
     return notes
 
 
@@ -925,7 +870,7 @@ def _note_link(block: str, seen: list[Seen]) -> str:
     return f"[`{block_id}`](#{anchor})"
 
 
-def _lead(notes: list[Note], steps: list[tuple[str, str]], seen: list[Seen]) -> str:
+def _lead(notes: list[ChangeNote], steps: list[tuple[str, str]], seen: list[Seen]) -> str:
     """The notes as the page's first section; a note whose blocks do not show it is an error."""
     if not notes:
         return ""
@@ -966,25 +911,27 @@ class Chapter:
 
 
 def chapters(
-    root: Path, scanned: Mapping[str, Sequence[Block]] | None = None, skip: set[str] | None = None
+    book: BookContext,
+    scanned: Mapping[str, Sequence[Block]] | None = None,
+    skip: set[str] | None = None,
 ) -> dict[str, Chapter]:
     """Each chapter's share of the page, by page, but those whose goldens' folder is one of
     `skip`'s. A one-page update makes the others' while its page runs (only its own goldens
     change), and its own after."""
-    chain = releases(root)
+    chain = releases(book)
     steps = list(itertools.pairwise(chain))
     skipped = {Path(page).stem for page in skip or ()}
     made = {}
-    for page, title in _chapters(root):
+    for page, title in _chapters(book):
         if Path(page).stem not in skipped:
-            chapter = _chapter(root, page, title, steps, chain[-1][1], scanned or {})
+            chapter = _chapter(book, page, title, steps, chain[-1][1], scanned or {})
             if chapter is not None:
                 made[page] = chapter
     return made
 
 
 def _chapter(
-    root: Path,
+    book: BookContext,
     page: str,
     title: str,
     steps: list[tuple[tuple[str, Path], tuple[str, Path]]],
@@ -997,7 +944,7 @@ def _chapter(
         return None
     seen: list[Seen] = []
     census: Census = {}
-    blocks = _page_blocks(root, page, scanned)
+    blocks = _page_blocks(book, page, scanned)
     raising = {block.id: block.options["raises"] for block in blocks if "raises" in block.options}
     sources = {block.id: session_hash(blocks, block) for block in blocks}
     snippets = [block.snippet for block in blocks]
@@ -1056,23 +1003,23 @@ def _chapter(
 
 
 def render_page(
-    root: Path,
+    book: BookContext,
     scanned: Mapping[str, Sequence[Block]] | None = None,
     made: Mapping[str, Chapter] | None = None,
 ) -> str:
     """The page's markdown, made only from the record folders and the goldens (`scanned`:
     the pages' blocks as the build that calls it scanned them, not scanned again; `made`:
     chapters' shares already made from the same files, `chapters`)."""
-    chain = releases(root)
+    chain = releases(book)
     steps = list(itertools.pairwise(chain))
     names = [v for v, _ in chain]
     made = made or {}
-    missing = {page for page, _ in _chapters(root)} - set(made)
-    parts = chapters(root, scanned, skip=set(made)) if missing else {}
+    missing = {page for page, _ in _chapters(book)} - set(made)
+    parts = chapters(book, scanned, skip=set(made)) if missing else {}
     rows, sections = [], []
     seen: list[Seen] = []
     census: Census = {}
-    for page, _ in _chapters(root):
+    for page, _ in _chapters(book):
         part = made.get(page) or parts.get(page)
         if part is None:
             continue
@@ -1088,7 +1035,7 @@ def render_page(
     # A report about the book's outputs, not a chapter: a reader's search for a JAX term must
     # land on the chapter that teaches it, so Material's search leaves this page out.
     head = f"""---
-{GENERATED_NOTE}
+{generated_note(book)}
 search:
   exclude: true
 ---
@@ -1121,7 +1068,7 @@ releases; the last counts the blocks that failed under a release or were not com
 | chapter | blocks | same | {step_heads} | failed or not compared |
 | --- | ---: | ---: | {" | ".join("---:" for _ in steps)} | ---: |
 """
-    lead = _lead(read_notes(root), pairs, seen)
+    lead = _lead(read_notes(book), pairs, seen)
     summary = _summary(pairs, seen, census)
     return head + lead + summary + "".join(sections) + counted + "\n".join(rows) + "\n"
 
@@ -1235,42 +1182,50 @@ def _in_words(change: Change) -> list[str]:
     return [kind if kind and word in _TEXT_CHANGED else word for word in change.changes]
 
 
-def generated(root: Path) -> bool:
+def page_path(book: BookContext) -> Path:
+    """Where the page is: `PAGE` in the book's docs_dir."""
+    return book.docs_dir / PAGE
+
+
+def generated(book: BookContext) -> bool:
     """Whether the book has the page, or records to make it from: else it has no page to keep."""
-    return (root / PAGE).is_file() or any((root / RECORDS / r).is_dir() for r in RELEASES)
+    records = book.root / RECORDS
+    return page_path(book).is_file() or any((records / r).is_dir() for r in RELEASES)
 
 
-def page_problem(root: Path) -> str | None:
+def page_problem(book: BookContext) -> str | None:
     """Why the committed page does not match its records and goldens, or None."""
-    page = root / PAGE
-    have = [release for release in RELEASES if (root / RECORDS / release).is_dir()]
-    if not generated(root):
+    page = page_path(book)
+    named = f"{book.settings.docs}/{PAGE}"
+    have = [release for release in RELEASES if (book.root / RECORDS / release).is_dir()]
+    if not generated(book):
         return None
     if not page.is_file():
-        return f"{PAGE} is missing; run ./book jax-changes --page-only to write it"
+        return f"{named} is missing; run ./book jax-changes --page-only to write it"
     missing = [release for release in RELEASES if release not in have]
     if missing:
         return (
-            f"{PAGE} has no record to compare under JAX {', '.join(missing)}: "
-            f"run ./book jax-changes to make tests/other-jax/{missing[0]}/"
+            f"{named} has no record to compare under JAX {', '.join(missing)}: "
+            f"run ./book jax-changes to make {RECORDS.as_posix()}/{missing[0]}/"
         )
-    if page.read_text(encoding="utf-8") != render_page(root):
+    if page.read_text(encoding="utf-8") != render_page(book):
         return (
-            f"{PAGE} does not match the goldens and the records in tests/other-jax/ it is made "
-            "from (a golden or a record changed); run ./book jax-changes --page-only to rewrite it"
+            f"{named} does not match the goldens and the records in {RECORDS.as_posix()}/ it is "
+            "made from (a golden or a record changed); run ./book jax-changes --page-only to "
+            "rewrite it"
         )
     return None
 
 
 def write_page(
-    root: Path,
+    book: BookContext,
     scanned: Mapping[str, Sequence[Block]] | None = None,
     made: Mapping[str, Chapter] | None = None,
 ) -> bool:
     """Regenerate the page (`made`: as `render_page`); True when its text changed."""
-    text = render_page(root, scanned, made)
-    path = confined(root / PAGE, root / "docs")
+    text = render_page(book, scanned, made)
+    path = confined(page_path(book), book.docs_dir)
     if read_regular(path) == text.encode("utf-8"):
         return False
-    write_atomic(path, text, inside=root / "docs")
+    write_atomic(path, text, inside=book.docs_dir)
     return True

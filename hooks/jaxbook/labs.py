@@ -2,7 +2,7 @@
 
 A lab is stored without outputs. Its code cells are blocks like any page's: they run in order
 in one fresh worker (one session, the same time and output limits), their output goes through
-the same normalisers, and each is compared with `tests/golden/labs/<lab>/<cell-id>.txt`. The
+the same normalisers, and each is compared with `<goldens>/labs/<lab>/<cell-id>.txt`. The
 build then writes a copy of the notebook with those outputs and hands that copy to
 mkdocs-jupyter, which renders it as the lab's page.
 
@@ -160,7 +160,7 @@ class Failing(Protocol):
         ...
 
 
-class Judge(Protocol):
+class CellJudge(Protocol):
     """What a lab's render asks of the build (a part of `bookexec.BuildView`)."""
 
     @property
@@ -241,7 +241,7 @@ def reader_notebook(
 
 
 def render(
-    build: Judge, src: str, source: Path, out_dir: Path, note: str = "", download: str = ""
+    build: CellJudge, src: str, source: Path, out_dir: Path, note: str = "", download: str = ""
 ) -> Path:
     """Run-or-wait for the lab's cells, judge each against its golden, write the executed copy.
 

@@ -100,6 +100,7 @@ def validate(nb: NotebookNode) -> None:
 
 _MARK = "\x00executed-book-cell:"
 _CLOSE = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
+_OPEN = re.compile(r"^\s*(`{3,}|~{3,})\s*\S")
 _TAB = re.compile(r'^(?P<indent>\s*)===\+?\s+"(?P<title>[^"]*)"\s*$')
 _ADMONITION = re.compile(
     r'^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s+(?P<kind>\w+)(?:\s+"(?P<title>[^"]*)")?'
@@ -330,6 +331,20 @@ def write(path: Path, nb: NotebookNode, mask: Callable[[str], str] = str) -> Non
     """Validate the notebook and write it (atomically), `mask`ing the build's secrets."""
     validate(nb)
     write_atomic(path, mask(json.dumps(nb, indent=1, ensure_ascii=False) + "\n"))
+
+
+def fences_as_planned(markdown: str, blocks: Sequence[Block]) -> bool:
+    """Whether each block's fence opens on the line of `markdown` where the build found it,
+    naming the block's id if it names one. Not so when the page was saved again after the
+    build scanned it (under serve, while a rebuild reads the book): its notebook would be cut
+    at the wrong lines."""
+    lines = markdown.splitlines()
+    for block in blocks:
+        line = lines[block.line - 1] if 0 < block.line <= len(lines) else ""
+        named = re.search(r"""\bid\s*=\s*["']?([^"'\s}]+)""", line)
+        if not _OPEN.match(line) or (named is not None and named[1] != block.id):
+            return False
+    return True
 
 
 def _closing_fence(lines: list[str], opening: int) -> int:

@@ -8,6 +8,7 @@ that every block is a cache hit again.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -232,8 +233,28 @@ def test_the_environment_jax_reads_is_in_the_key(book, name, value):
     book.assert_all_cached()
 
 
+@pytest.mark.parametrize(("name", "value"), [("BOOK_BLOCK_TIMEOUT", "77"), ("BOOK_HASH_SEED", "7")])
+def test_a_setting_given_by_its_variable_is_in_the_key(book, name, value):
+    """The book's BOOK_* variables are keyed through the settings they set, not as text."""
+    assert book.counts(**{name: value})["executed"] == 4
+    book.assert_all_cached()
+
+
 def test_unrelated_environment_is_not_in_the_key(book):
     book.assert_all_cached(BOOK_JOBS="1", SOME_UNRELATED_SETTING="x")
+
+
+def test_a_launch_that_prepends_to_path_or_sets_the_serve_s_variables_keeps_the_cache(
+    book, tmp_path
+):
+    """Issue 55: pyenv's shim prepends its own folders to PATH, so the first `./book serve` of a
+    fresh clone (through the shim) and the next one (from .venv) differed only there, and the
+    second ran every block again. Neither PATH nor the serve's own BOOK_* variables change
+    what a block prints."""
+    shim = tmp_path / "shim-bin"
+    shim.mkdir()
+    path = os.pathsep.join([str(shim), str(tmp_path), os.environ["PATH"]])
+    book.assert_all_cached(PATH=path, BOOK_SERVE_WAIT="1", BOOK_SERVE_REFRESH="5")
 
 
 def test_python_executor_and_checkout_are_in_the_key():
@@ -249,7 +270,8 @@ def test_python_executor_and_checkout_are_in_the_key():
     for part, change in changed.items():
         assert cache.fingerprint(**{**base, **change}, executor=b"worker") != key, part
     assert cache.fingerprint(**base, executor=b"worker, edited") != key
-    assert cache.fingerprint(**{**base, "environ": {"BOOK_JOBS": "4"}}, executor=b"worker") == key
+    for environ in ({"BOOK_JOBS": "4"}, {"PATH": "/shim/bin:/usr/bin"}, {"BOOK_SERVE_WAIT": "1"}):
+        assert cache.fingerprint(**{**base, "environ": environ}, executor=b"worker") == key
 
 
 def test_a_cached_output_is_still_compared_with_its_golden(book):

@@ -44,7 +44,7 @@ from bookexec.goldens.store import Parsed, golden_path, parse
 from bookexec.jax.parse import is_jaxpr, split_output
 from bookexec.render.figures import parse_spec
 from bookexec.render.prose import REFERENCE, parse_reference
-from bookexec.render.stepper import parse_spec as parse_stepper
+from bookexec.render.stepper_html import parse_spec as parse_stepper
 from conftest import MKDOCS, REPO
 from jaxbook.labs import scan_lab
 

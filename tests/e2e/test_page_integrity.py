@@ -363,12 +363,24 @@ def test_a_bad_option_or_hidden_fence_stops_the_build_before_anything_runs(site)
 
 
 def test_under_serve_a_page_problem_is_shown_at_the_top_of_the_page(tmp_path):
-    from test_engine import IDS, PAGE, FakeExecutor, FakeRuntime, make_book, render_page
+    from test_engine import (
+        IDS,
+        PAGE,
+        FakeExecutor,
+        FakeRuntime,
+        book_context,
+        make_book,
+        render_page,
+    )
 
     from bookexec.engine import Build
 
     markdown = make_book(tmp_path)
-    build = Build(tmp_path, True, FakeRuntime(), executor=FakeExecutor({i: "x\n" for i in IDS}))
+    build = Build(
+        book_context(tmp_path, serving=True),
+        FakeRuntime(),
+        executor=FakeExecutor({i: "x\n" for i in IDS}),
+    )
     build.plan([(PAGE, markdown)])
     build.enter_page(PAGE, markdown)
     render_page(build)  # every block once: nothing to say

@@ -102,7 +102,7 @@ def test_serve_installs_only_what_serving_needs_and_says_so(checkout, tmp_path):
     installs = [call for call in calls if " install " in call and "--upgrade pip" not in call]
     assert installs == [f"{PIP} -e ."]
     # --dirty: a rebuild renders only the pages an edit touches (bookexec.serve.rebuild)
-    assert calls[-1] == "mkdocs serve --dirty -a 127.0.0.1:9"
+    assert calls[-1] == "python -m jaxbook.cli.serving --dirty -a 127.0.0.1:9"
     # One line says what is being installed and about how long it takes.
     assert "installing the book, JAX 0.12.0.1 and MkDocs" in result.stdout
     assert "about 0.9 GB, a few minutes" in result.stdout  # measured: the README says how
@@ -111,10 +111,10 @@ def test_serve_installs_only_what_serving_needs_and_says_so(checkout, tmp_path):
     log.unlink()
     again = run(checkout, "serve")  # set up already: nothing is installed again
     assert again.returncode == 0
-    assert log.read_text().splitlines() == ["mkdocs serve --dirty"]
+    assert log.read_text().splitlines() == ["python -m jaxbook.cli.serving --dirty"]
     log.unlink()
     assert run(checkout, "serve", "--clean").returncode == 0  # the author's choice wins
-    assert log.read_text().splitlines() == ["mkdocs serve --clean"]
+    assert log.read_text().splitlines() == ["python -m jaxbook.cli.serving --clean"]
 
 
 def test_test_installs_the_test_tools_and_serve_then_reuses_them(checkout, tmp_path):
@@ -142,7 +142,7 @@ def test_test_installs_the_test_tools_and_serve_then_reuses_them(checkout, tmp_p
     ]
     log.unlink()
     assert run(checkout, "serve").returncode == 0  # the test set includes the serve set
-    assert log.read_text().splitlines() == ["mkdocs serve --dirty"]
+    assert log.read_text().splitlines() == ["python -m jaxbook.cli.serving --dirty"]
 
 
 def test_chromium_is_not_installed_without_asking(checkout, tmp_path):
@@ -240,7 +240,7 @@ def test_the_first_run_makes_the_venv_then_runs_the_command(checkout, tmp_path):
         f"python3.13 -m venv {checkout / '.venv'}",
         "python -m pip install --quiet --disable-pip-version-check --upgrade pip",
         f"{PIP} -e .",
-        "mkdocs serve --dirty",  # run by .venv's `book`, once .venv has it
+        "python -m jaxbook.cli.serving --dirty",  # run by .venv's `book`, once .venv has it
     ]
     assert (checkout / ".venv" / ".book-installed").read_text().endswith(" book\n")
 

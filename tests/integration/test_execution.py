@@ -18,7 +18,7 @@ from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import PythonRuntime, Runtime
 from bookexec.execute.watch import CheckoutWatch
 from bookexec.goldens.report import Failure
-from bookexec.jax.runtime import JaxRuntime
+from bookexec.jax.jax_runtime import JaxRuntime
 from conftest import REPO, scaled
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from bookexec.errors import BookError
 from bookexec.goldens.store import VERSIONS_FILE, parse, read_versions
-from conftest import REPO
+from conftest import FIXTURE_BOOK, REPO, open_fixture
 from jaxbook.jax_changes import (
     NOTES,
     PAGE,
@@ -49,7 +49,7 @@ def small_book(tmp_path):
             text = (base / name).read_text()
             target.write_text(re.sub(r"^sources: .*\n", "", text, count=1, flags=re.M))
     (tmp_path / "mkdocs.yml").write_text(
-        "nav:\n  - Tracers: tracers.md\n  - Control flow: control-flow.md\n"
+        FIXTURE_BOOK + "nav:\n  - Tracers: tracers.md\n  - Control flow: control-flow.md\n"
         '  - "Census": primitives.md\n'
     )
     return tmp_path
@@ -83,7 +83,7 @@ def text(release: str, name: str) -> str:
 
 
 def test_the_page_follows_each_block_release_by_release(small_book):
-    page = render_page(small_book)
+    page = render_page(open_fixture(small_book))
     # Front matter first: Material's search leaves the page out, so that a reader's search for
     # a JAX term lands on the chapter that teaches it, not on this report.
     # The note for authors is a key there (`generated`): none of it reaches the reader's page.
@@ -116,7 +116,7 @@ def test_the_page_follows_each_block_release_by_release(small_book):
 def test_changed_counts_are_shown_by_the_lines_that_print_them(small_book):
     """Review 6, jax-changes item 2: a moved count is shown as the printed lines that changed,
     never by the name the book's snippet gives it (`total`), which no page shows."""
-    page = render_page(small_book)
+    page = render_page(open_fixture(small_book))
     census = section(page, "census-count")
     totals = [
         re.search(r"^after import jax: (\d+) primitives$", text(r, PICKED[1]), re.M)[1]
@@ -138,7 +138,7 @@ def test_a_value_no_printed_line_shows_is_given_as_a_value(small_book):
         path.write_text(
             path.read_text().replace("--- facts ---\n", f"--- facts ---\nn = {value}\n")
         )
-    page = render_page(small_book)
+    page = render_page(open_fixture(small_book))
     assert "(values the chapter quotes: 12 → 10)" in summary(page)
     assert (
         f"- a value the chapter quotes: 12 under JAX {RELEASES[0]}, 10 under JAX {RELEASES[1]}"
@@ -153,7 +153,7 @@ def test_a_block_that_fails_under_a_release_is_listed_with_its_error(small_book)
     # A record as `run_book` writes one for a block that raised (the header names the result).
     error = "raised builtins.ValueError (line 2 of snippets/tracers/x.py):\nValueError: x\n"
     record.write_text(head.replace("result: ok", "result: failed") + "---\nboom\n" + error)
-    page = render_page(small_book)
+    page = render_page(open_fixture(small_book))
     failed = section(page, "scalar-jaxpr")
     assert f"**JAX {RELEASES[0]} → {RELEASES[1]}: fails**" in failed
     assert f"fails under JAX {RELEASES[0]}" in failed and "ValueError: x" in failed
@@ -164,7 +164,7 @@ def test_a_block_that_fails_under_a_release_is_listed_with_its_error(small_book)
 
 def test_a_block_without_a_record_is_listed_not_dropped(small_book):
     (small_book / RECORDS / RELEASES[-1] / "tracers/scalar-jaxpr.txt").unlink()
-    page = render_page(small_book)
+    page = render_page(open_fixture(small_book))
     # One line in its chapter's section, not an entry of its own that says nothing more.
     assert "### `scalar-jaxpr`" not in page
     assert f"Not compared (not recorded under JAX {RELEASES[-1]} yet): `scalar-jaxpr`." in page
@@ -175,24 +175,24 @@ def test_a_block_without_a_record_is_listed_not_dropped(small_book):
 
 
 def test_the_page_must_match_its_inputs(small_book):
-    (small_book / "docs").mkdir()
-    assert write_page(small_book) is True
-    assert page_problem(small_book) is None
-    assert write_page(small_book) is False
+    (small_book / "docs").mkdir(exist_ok=True)
+    assert write_page(open_fixture(small_book)) is True
+    assert page_problem(open_fixture(small_book)) is None
+    assert write_page(open_fixture(small_book)) is False
     golden = small_book / "tests/golden/tracers/scalar-jaxpr.txt"
     golden.write_text(golden.read_text().replace("tanh", "sinh"))
-    assert "does not match the goldens" in page_problem(small_book)
+    assert "does not match the goldens" in page_problem(open_fixture(small_book))
 
 
 def test_the_page_opens_with_a_link_to_jax_s_own_changelog(small_book):
     """The book's records cover only its own blocks; JAX's changelog lists every change."""
-    opening = render_page(small_book).split("\n## ", 1)[0]
+    opening = render_page(open_fixture(small_book)).split("\n## ", 1)[0]
     assert "(https://docs.jax.dev/en/latest/changelog.html)" in opening
 
 
 def test_the_committed_page_matches_the_committed_records_and_goldens():
-    assert page_problem(REPO) is None
-    page = (REPO / PAGE).read_text()
+    assert page_problem(open_fixture(REPO)) is None
+    page = (REPO / "docs" / PAGE).read_text()
     goldens = len(list(GOLDEN.glob("*/*.txt")))  # the chapters' goldens; labs are one level deeper
     rows = re.findall(r"^\| \[.+?\]\(\S+\) \| (\d+) \|", page, re.M)
     assert sum(map(int, rows)) == goldens  # every block is counted
@@ -215,10 +215,10 @@ def test_the_strict_build_fails_on_a_stale_page_and_update_rewrites_it(site):
         record.parent.mkdir(parents=True)
         shutil.copy(site.golden("drift.md", "wave"), record)
         shutil.copy(site.root / "tests/golden" / VERSIONS_FILE, record.parent.parent)
-    assert write_page(site.root)
+    assert write_page(open_fixture(site.root))
     assert site.build().returncode == 0
 
-    page = site.root / PAGE
+    page = site.root / "docs" / PAGE
     page.write_text(page.read_text() + "edited by hand\n")
     stale = site.build()
     assert stale.returncode != 0
@@ -250,7 +250,7 @@ def test_records_are_written_only_inside_tests_other_jax(tmp_path):
     (root / RECORDS).mkdir(parents=True)
     (root / RECORDS / PINNED).symlink_to(away)  # the folder of the running JAX's records
     with pytest.raises(BookError, match=r"refused: .*other-jax/[\d.]+ is a symlink"):
-        run_book(root, sys.executable, say=lambda _: None, environ=os.environ)
+        run_book(open_fixture(root, environ=os.environ), sys.executable, say=lambda _: None)
     assert list(away.iterdir()) == []
 
 
@@ -260,7 +260,7 @@ def summary(page: str) -> str:
 
 
 def test_the_summary_says_what_changed_in_sentences_made_from_the_records(small_book):
-    said = summary(render_page(small_book))
+    said = summary(render_page(open_fixture(small_book)))
     for (a, b), step in zip(
         itertools.pairwise(chain()), ["### From JAX", "### From JAX"], strict=True
     ):
@@ -281,26 +281,26 @@ def test_the_summary_says_what_changed_in_sentences_made_from_the_records(small_
         r"^after import jax: \d+", "after import jax: 4242", record.read_text(), flags=re.M
     )
     record.write_text(old)
-    moved = summary(render_page(small_book))
+    moved = summary(render_page(open_fixture(small_book)))
     assert "**Counts and lists that moved.**" in moved
     assert "(`after import jax: 4242 primitives` → `after import jax: " in moved
 
 
 def test_the_summary_names_a_reworded_error(small_book):
-    (small_book / "docs").mkdir()
+    (small_book / "docs").mkdir(exist_ok=True)
     (small_book / "snippets/tracers").mkdir(parents=True)
     (small_book / "snippets/tracers/boom.py").write_text("raise ValueError('x')\n")
     (small_book / "docs/tracers.md").write_text(
         '# T\n\n```python exec="on" id="scalar-jaxpr" raises="ValueError"\n'
         '--8<-- "snippets/tracers/boom.py"\n```\n'
     )
-    assert "**Errors reworded.**" not in summary(render_page(small_book))
+    assert "**Errors reworded.**" not in summary(render_page(open_fixture(small_book)))
     # The block's error, its last line, under the last older release and under the pin.
     record = small_book / RECORDS / RELEASES[-1] / PICKED[2]
     _append(record, "ValueError: x")
     golden = small_book / "tests/golden" / PICKED[2]
     _append(golden, "ValueError: x, in more words")
-    said = summary(render_page(small_book))
+    said = summary(render_page(open_fixture(small_book)))
     assert "**Errors reworded.**" in said
     assert "[`scalar-jaxpr`](#changes-tracers-scalar-jaxpr) in Tracers" in said
 
@@ -311,7 +311,7 @@ def test_a_list_that_moved_is_summarised_as_what_it_gained_and_lost(small_book):
         record = small_book / RECORDS / release / PICKED[2]
         facts = f"--- facts ---\nkinds = {kinds}\n"
         record.write_text(record.read_text().replace("--- facts ---\n", facts))
-    said = summary(render_page(small_book))
+    said = summary(render_page(open_fixture(small_book)))
     assert "(values the chapter quotes: gained cos; lost sin)" in said
     assert "add, mul, sin →" not in said
 
@@ -321,7 +321,7 @@ def _last_step(small_book, old_line: str, new_line: str) -> str:
     for folder, line in ((f"{RECORDS}/{RELEASES[-1]}", old_line), ("tests/golden", new_line)):
         path = small_book / folder / PICKED[2]
         _append(path, line)
-    said = summary(render_page(small_book))
+    said = summary(render_page(open_fixture(small_book)))
     return said[said.index(f"### From JAX {RELEASES[-1]} to") :]
 
 
@@ -336,7 +336,7 @@ def test_a_moved_docs_link_is_said_to_be_only_that(small_book):
         in (said)
     )
     # (the line added under the older release is a change of the step before: that one stays)
-    entry = section(render_page(small_book), "scalar-jaxpr")
+    entry = section(render_page(open_fixture(small_book)), "scalar-jaxpr")
     assert f"**JAX {RELEASES[-1]} → " not in entry
     assert f"**JAX {RELEASES[0]} → {RELEASES[1]}:" in entry
     assert (
@@ -357,7 +357,7 @@ def test_floats_that_differ_in_their_last_digits_are_rounding(small_book):
     assert "**Rounding.**" in said
     assert "(`grad: [1.0155123  2.5]` → `grad: [1.0155122   2.5]`)" in said
     # the block's own section files it the same way, not as "the output changed"
-    section = render_page(small_book).split("**Rounding.**")[-1]
+    section = render_page(open_fixture(small_book)).split("**Rounding.**")[-1]
     assert "- only the last digits of printed floats changed (rounding)\n" in section
 
 
@@ -377,7 +377,7 @@ def test_a_record_made_before_its_code_changed_is_not_compared(small_book):
     from bookexec.discover.blocks import scan_page
     from jaxbook.jax_changes import session_hash
 
-    (small_book / "docs").mkdir()
+    (small_book / "docs").mkdir(exist_ok=True)
     (small_book / "snippets/tracers").mkdir(parents=True)
     (small_book / "snippets/tracers/scalar_jaxpr.py").write_text("print(1)\n")
     include = '--8<-- "snippets/tracers/scalar_jaxpr.py"'
@@ -391,9 +391,11 @@ def test_a_record_made_before_its_code_changed_is_not_compared(small_book):
         record.write_text(made.replace("\nresult: ", f"\nsources: {value}\nresult: ", 1))
 
     with_sources(session_hash([block], block))
-    assert "was made before the chapter's code last changed" not in render_page(small_book)
+    assert "was made before the chapter's code last changed" not in render_page(
+        open_fixture(small_book)
+    )
     (small_book / "snippets/tracers/scalar_jaxpr.py").write_text("print(2)\n")
-    said = render_page(small_book)
+    said = render_page(open_fixture(small_book))
     assert "**Not compared.**" in summary(said)
     assert (
         f"the run under JAX {RELEASES[-1]} was made before the chapter's code last changed" in said
@@ -425,7 +427,7 @@ def test_a_primitive_new_to_the_book_is_named_with_its_blocks(small_book):
 
 
 def test_the_real_summary_says_each_change_of_shape_once_and_only_those():
-    said = summary(render_page(REPO))
+    said = summary(render_page(open_fixture(REPO)))
     shapes = next(line for line in said.splitlines() if "**Jaxprs that changed shape.**" in line)
     assert "jaxpr 1 of" not in shapes and "(data flow)" not in shapes
     assert "the text around" not in shapes
@@ -491,7 +493,7 @@ def test_records_are_made_by_the_executor_s_page_run(tmp_path):
     (root / "docs" / "p.md").write_text(page)
     said: list[str] = []
     environ = {**os.environ, "BOOK_BLOCK_TIMEOUT": "3"}
-    out = run_book(root, sys.executable, say=said.append, environ=environ)
+    out = run_book(open_fixture(root, environ=environ), sys.executable, say=said.append)
     assert said == [f"jax-changes: p.md: {len(RECORDED)} blocks under JAX {PINNED}"]
     assert read_versions(out).version("jax") == PINNED
     for name, (_, _, result, body) in RECORDED.items():
@@ -549,7 +551,7 @@ def test_jax_changes_runs_the_pages_a_build_collects(tmp_path):
         },
     )
     said: list[str] = []
-    out = run_book(root, sys.executable, say=said.append, environ=os.environ)
+    out = run_book(open_fixture(root, environ=os.environ), sys.executable, say=said.append)
     assert said == [
         f"jax-changes: a.md: 1 blocks under JAX {PINNED}",
         f"jax-changes: guide/b.md: 1 blocks under JAX {PINNED}",
@@ -574,7 +576,7 @@ def test_a_session_named_on_two_pages_fails_jax_changes_before_any_block_runs(tm
     with pytest.raises(
         BookError, match=r'pages/b\.md:3 .*session="shared" is also used on pages/a\.md:3'
     ):
-        run_book(root, sys.executable, say=said.append, environ=os.environ)
+        run_book(open_fixture(root, environ=os.environ), sys.executable, say=said.append)
     assert said == []
     assert not (root / RECORDS).exists()
 
@@ -591,7 +593,7 @@ text = "Code that reads this must change."
 def test_the_notes_lead_the_page_and_link_the_blocks_that_show_them(small_book):
     old, new = RELEASES[0], RELEASES[1]
     (small_book / NOTES).write_text(NOTE.format(old=old, new=new, block="control-flow/scan-jaxpr"))
-    page = render_page(small_book)
+    page = render_page(open_fixture(small_book))
     lead = page.index("## What may break your code")
     assert lead < page.index("## What changed that matters") < page.index("| chapter | blocks |")
     assert (
@@ -605,27 +607,27 @@ def test_a_note_whose_block_did_not_change_stops_the_page(small_book):
     old, new = RELEASES[0], RELEASES[1]
     (small_book / NOTES).write_text(NOTE.format(old=old, new=new, block="tracers/scalar-jaxpr"))
     with pytest.raises(BookError) as refused:
-        render_page(small_book)
+        render_page(open_fixture(small_book))
     assert str(refused.value) == (
         f"{NOTES}, note 1 (What it means): tracers/scalar-jaxpr printed the same under both, "
         f"so it does not show this change from JAX {old} to {new}"
     )
     (small_book / NOTES).write_text(NOTE.format(old=old, new="9.9", block="tracers/scalar-jaxpr"))
     # Releases the page does not follow (goldens written under another JAX): left out.
-    assert "What may break your code" not in render_page(small_book)
+    assert "What may break your code" not in render_page(open_fixture(small_book))
     (small_book / NOTES).write_text(NOTE.format(old=old, new=new, block="control-flow/scan-jaxpr"))
     (small_book / RECORDS / new / "control-flow" / "scan-jaxpr.txt").unlink()
     # Not compared (no record): the note stands until the block is recorded and compared again.
-    assert "- **What it means** (JAX" in render_page(small_book)
+    assert "- **What it means** (JAX" in render_page(open_fixture(small_book))
     (small_book / NOTES).write_text('[[note]]\nbetween = "x"\n')
     with pytest.raises(BookError, match="note 1: `between` is two JAX versions"):
-        render_page(small_book)
+        render_page(open_fixture(small_book))
 
 
 def test_the_books_notes_each_show_a_change():
-    notes = read_notes(REPO)
+    notes = read_notes(open_fixture(REPO))
     assert notes, f"{NOTES} holds the page's lead"
-    page = (REPO / PAGE).read_text(encoding="utf-8")
+    page = (REPO / "docs" / PAGE).read_text(encoding="utf-8")
     for note in notes:
         assert f"- **{note.title}** (JAX {note.old} → {note.new};" in page
 
@@ -633,7 +635,7 @@ def test_the_books_notes_each_show_a_change():
 def test_every_link_within_the_committed_page_has_its_anchor():
     """A block listed on one line (not compared under any pair of releases) has no entry of
     its own: the summary and the notes link its chapter's section instead."""
-    page = (REPO / PAGE).read_text()
+    page = (REPO / "docs" / PAGE).read_text()
     anchors = set(re.findall(r"\{#([\w.-]+)\}", page))
     links = set(re.findall(r"\]\(#([\w.-]+)\)", page))
     assert links and links <= anchors, sorted(links - anchors)

@@ -68,13 +68,18 @@ def test_a_block_over_its_memory_limit_fails_named_and_the_page_goes_on(tmp_path
 
 
 def test_the_memory_limit_comes_from_the_environment_or_a_default_per_core():
-    assert Limits.from_env({"BOOK_MEMORY_LIMIT": "512M"}).memory == 512 * 2**20
-    assert Limits.from_env({"BOOK_MEMORY_LIMIT": "1.5GiB"}).memory == 3 * 2**29
-    assert Limits.from_env({}).memory == default_memory()
+    from bookexec.settings import read
+
+    def limits(environ: dict[str, str]) -> Limits:
+        return read({}, environ).limits
+
+    assert limits({"BOOK_MEMORY_LIMIT": "512M"}).memory == 512 * 2**20
+    assert limits({"BOOK_MEMORY_LIMIT": "1.5GiB"}).memory == 3 * 2**29
+    assert limits({}).memory == default_memory()
     with pytest.raises(
         BookError, match=r"BOOK_MEMORY_LIMIT='lots' is not a size; set it to e\.g\. 8G"
     ):
-        Limits.from_env({"BOOK_MEMORY_LIMIT": "lots"})
+        limits({"BOOK_MEMORY_LIMIT": "lots"})
     import os
 
     total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")

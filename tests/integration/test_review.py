@@ -219,7 +219,7 @@ def test_no_report_is_a_clear_error(site):
 
 
 def test_quit_keeps_this_block_and_the_rest_for_later(tmp_path):
-    from bookexec.command.review import interactive
+    from bookexec.command.terminal import interactive
     from bookexec.goldens.review import Entry
 
     golden = tmp_path / "tests/golden/p/one.txt"

@@ -12,7 +12,7 @@ import sys
 import pytest
 from test_labs import lab_written  # noqa: F401  (a fixture)
 
-from conftest import Result
+from conftest import Result, open_fixture
 
 pytestmark = pytest.mark.build
 
@@ -233,7 +233,7 @@ def test_a_one_page_update_makes_the_other_chapters_changes_while_its_page_runs(
     for release in RELEASES:  # each chapter recorded under the older releases, as it is now
         folder = book.root / RECORDS / release
         shutil.copytree(book.root / "tests" / "golden", folder)
-    assert write_page(book.root)
+    assert write_page(open_fixture(book.root))
     assert (book.root / RECORDS / RELEASES[0] / VERSIONS_FILE).is_file()
     done = subprocess.run(
         [sys.executable, "-c", WATCHED_UPDATE],
@@ -252,7 +252,7 @@ def test_a_one_page_update_makes_the_other_chapters_changes_while_its_page_runs(
     assert any("/second/" in path for path in during), done.stdout
     assert after and all("/first/" in path for path in after), sorted(after)
     page = (book.root / "docs" / "jax-changes.md").read_text()
-    assert page == render_page(book.root)
+    assert page == render_page(open_fixture(book.root))
 
 
 def test_a_one_block_update_of_a_book_without_labs_imports_no_notebook_library(book):

@@ -276,3 +276,35 @@ def test_the_drift_watch_builds_in_the_environment_it_is_handed(tmp_path, monkey
     expected = {**handed, "GOLDEN": "check", "BOOK_CACHE": "off", "NO_MKDOCS_2_WARNING": "1"}
     assert [sorted(env) for env in seen] == [sorted(expected)]
     assert seen[0] == expected
+
+
+def _defined_twice(root: Path) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Class names and module names (but a package's `__init__` and `__main__`) that more than
+    one place under `root` defines, with those places."""
+    classes: dict[str, list[str]] = {}
+    modules: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        where = path.relative_to(root).as_posix()
+        if path.stem not in {"__init__", "__main__"}:
+            modules.setdefault(path.stem, []).append(where)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                classes.setdefault(node.name, []).append(f"{where}:{node.lineno}")
+    twice = {name: places for name, places in classes.items() if len(places) > 1}
+    return twice, {name: places for name, places in modules.items() if len(places) > 1}
+
+
+def test_no_class_or_module_name_is_defined_twice():
+    """A name says one thing: a reader who meets `Entry` or `review.py` needs no path to know
+    which one it is."""
+    classes, modules = _defined_twice(REPO / "hooks")
+    assert classes == {}, "class names defined twice"
+    assert modules == {}, "module names defined twice"
+
+
+def test_the_name_check_sees_a_second_class_and_module(tmp_path):
+    for folder in ("one", "two"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "same.py").write_text("class Twice:\n    pass\n")
+    classes, modules = _defined_twice(tmp_path)
+    assert list(classes) == ["Twice"] and list(modules) == ["same"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bookexec.errors import BookError
-from conftest import REPO
+from conftest import REPO, open_fixture
 from jaxbook import backends
 from jaxbook.backends import Record, classify, line_class
 
@@ -84,29 +84,29 @@ def test_a_note_whose_block_prints_the_same_on_both_backends_fails(tmp_path):
         '[[note]]\ntitle = "A flip"\ntext = "..."\nblocks = ["derivatives/jacobians"]\n'
     )
     with pytest.raises(BookError, match="printed the same on both backends"):
-        backends.render_page(tmp_path)
-    assert "printed the same" in (backends.problems(tmp_path) or "")
+        backends.render_page(open_fixture(tmp_path))
+    assert "printed the same" in (backends.problems(open_fixture(tmp_path)) or "")
 
 
 def test_a_chapter_note_quoting_a_line_the_record_lacks_fails(tmp_path):
     write_records(tmp_path, "derivatives/hvp", "same: True\n", "same: False\n")
-    (tmp_path / "docs").mkdir()
-    backends.write_page(tmp_path)
+    book = open_fixture(tmp_path)
+    backends.write_page(book)
     note = (
         '!!! note "On a TPU"\n    <!-- on-accelerator: derivatives/hvp -->\n'
         "    It prints:\n\n    ```text\n    same: {}\n    ```\n"
     )
     (tmp_path / "docs" / "derivatives.md").write_text(note.format("False"))
-    assert backends.problems(tmp_path) is None
+    assert backends.problems(book) is None
     (tmp_path / "docs" / "derivatives.md").write_text(note.format("True"))
-    assert "does not hold: 'same: True'" in (backends.problems(tmp_path) or "")
+    assert "does not hold: 'same: True'" in (backends.problems(book) or "")
 
 
 @pytest.mark.skipif(
     not (REPO / backends.RECORDS / backends.ACCELERATOR).is_dir(), reason="no records yet"
 )
 def test_the_committed_page_and_notes_match_the_committed_records():
-    assert backends.problems(REPO) is None
+    assert backends.problems(open_fixture(REPO)) is None
 
 
 def test_the_drift_watch_says_when_the_records_are_another_jax_s(tmp_path):

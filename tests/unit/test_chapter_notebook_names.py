@@ -47,3 +47,20 @@ def test_a_plain_jax_chapter_notebook_never_names_bookexec(tmp_path):
         "snippet": "snippets/ch/a.py",
         "golden": "tests/golden/ch/a.txt",
     }
+
+
+def test_a_page_saved_again_after_its_scan_is_told_from_the_page_as_scanned(tmp_path):
+    """Issue 55: under serve a page can be saved between the build's scan and MkDocs' read; its
+    notebook then waits for the next build (`fences_as_planned`), rather than being cut at
+    lines that no longer hold its fences (an IndexError, before)."""
+    from bookexec.discover.blocks import scan_page
+    from jaxbook.notebooks import fences_as_planned
+
+    (tmp_path / "snippets" / "ch").mkdir(parents=True)
+    (tmp_path / "snippets" / "ch" / "a.py").write_text("print(1)\n")
+    blocks = scan_page("ch.md", PAGE, tmp_path)
+    assert fences_as_planned(PAGE, blocks)
+    grown = PAGE.replace("# Ch\n\n", "# Ch\n\nA new paragraph\nof two lines.\n\n")
+    assert not fences_as_planned(grown, blocks)
+    other = PAGE.replace('id="a"', 'id="b"')  # another block where this one was
+    assert not fences_as_planned(other, blocks)

@@ -11,6 +11,7 @@ import pytest
 from markdown import Markdown
 
 from bookexec import engine
+from bookexec.context import BookContext
 from bookexec.discover.blocks import Block, scan_page
 from bookexec.engine import Build, Engine
 from bookexec.errors import BookError
@@ -98,12 +99,30 @@ def make_book(root: Path) -> str:
     return "# Ch\n\n" + "\n".join(fences)
 
 
+def book_context(
+    root: Path, settings: Settings | None = None, *, serving: bool = False, config=None
+) -> BookContext:
+    """The context a build of the book at `root` starts from, with these settings (what
+    `bookexec.context.from_config` makes of a real mkdocs.yml)."""
+    settings = settings or Settings()
+    golden_dir = root / settings.goldens
+    docs = root / settings.docs
+    return BookContext(root, root / "mkdocs.yml", docs, settings, golden_dir, serving, config)
+
+
+def configured(engine: Engine, config, settings: Settings):
+    """`Engine.on_config` as the plugin calls it, with a context of these settings."""
+    root = Path(config.config_file_path).parent
+    serving = engine.command == "serve"
+    return engine.on_config(config, book_context(root, settings, serving=serving, config=config))
+
+
 def make_build(
     root: Path, executor: FakeExecutor, extensions=(), settings: Settings | None = None
 ) -> Build:
     markdown = make_book(root)
-    settings = settings or Settings(**BOOK)
-    build = Build(root, False, FakeRuntime(), extensions, executor=executor, settings=settings)
+    context = book_context(root, settings or Settings(**BOOK))
+    build = Build(context, FakeRuntime(), extensions, executor=executor)
     build.plan([(PAGE, markdown)])
     build.enter_page(PAGE, markdown)
     return build
@@ -232,9 +251,9 @@ def test_two_builds_in_one_process_get_two_builds(tmp_path, monkeypatch):
     markdown = make_book(tmp_path)
     eng = Engine(FakeRuntime())
     eng.on_startup("serve", dirty=False)
-    first = eng.on_config(fixture_config(tmp_path), Settings(**BOOK)) and eng.build
+    first = configured(eng, fixture_config(tmp_path), Settings(**BOOK)) and eng.build
     config = fixture_config(tmp_path)
-    second = eng.on_config(config, Settings(**BOOK)) and eng.build
+    second = configured(eng, config, Settings(**BOOK)) and eng.build
     assert first is not second and made[0].stopped and not made[1].stopped
     assert second.serving
     second.plan([(PAGE, markdown)])
@@ -267,14 +286,14 @@ def test_under_serve_one_browser_review_is_offered_each_pages_drift(tmp_path, mo
     eng = Engine(FakeRuntime())
     eng.on_startup("serve", dirty=False)
     config = fixture_config(tmp_path, site_url="http://127.0.0.1:8123/")
-    eng.on_config(config, Settings(**BOOK))
-    served = eng.review
+    configured(eng, config, Settings(**BOOK))
+    served = eng.serve.review
     assert served is not None and served.origins == {
         "http://127.0.0.1:8123",
         "http://localhost:8123",
     }
-    eng.on_config(config, Settings(**BOOK))  # a rebuild keeps it
-    assert eng.review is served and eng.build.render.review == (served.url, served.token)
+    configured(eng, config, Settings(**BOOK))  # a rebuild keeps it
+    assert eng.serve.review is served and eng.build.render.review == (served.url, served.token)
     build = eng.build
     build.plan([(PAGE, markdown)])
     build.enter_page(PAGE, markdown)
@@ -285,17 +304,18 @@ def test_under_serve_one_browser_review_is_offered_each_pages_drift(tmp_path, mo
     entry = served.offered(PAGE, "second")
     assert entry is not None and entry.actual is not None and "now second" in entry.actual
     assert served.offered(PAGE, "first") is None  # it passes: nothing to accept
+    session = eng.serve
     eng.on_shutdown()
-    assert eng.review is None
+    assert session.review is None and eng.serve is None
     assert served._server.socket.fileno() == -1  # closed
 
     plain = Engine(FakeRuntime())
-    plain.on_config(fixture_config(tmp_path), Settings(**BOOK))
-    assert plain.review is None and plain.build.render.review is None
+    configured(plain, fixture_config(tmp_path), Settings(**BOOK))
+    assert plain.serve is None and plain.build.render.review is None
     off = Engine(FakeRuntime())
     off.on_startup("serve", dirty=False)
-    off.on_config(fixture_config(tmp_path), Settings(execute=False, **BOOK))
-    assert off.review is None and off.build.render.review is None
+    configured(off, fixture_config(tmp_path), Settings(execute=False, **BOOK))
+    assert off.serve.review is None and off.build.render.review is None
 
 
 def test_a_config_giving_the_books_languages_to_markdown_exec_is_refused(tmp_path):
@@ -303,7 +323,7 @@ def test_a_config_giving_the_books_languages_to_markdown_exec_is_refused(tmp_pat
     plugin = SimpleNamespace(config={"languages": ["bash", "python"]})
     config = fixture_config(tmp_path, plugins={"markdown-exec": plugin})
     with pytest.raises(BookError, match=r"markdown-exec's `languages` option lists python"):
-        Engine(FakeRuntime()).on_config(config, Settings(**BOOK))
+        configured(Engine(FakeRuntime()), config, Settings(**BOOK))
 
 
 def test_a_custom_fence_for_python_in_the_config_is_refused(tmp_path):
@@ -312,7 +332,7 @@ def test_a_custom_fence_for_python_in_the_config_is_refused(tmp_path):
     config = fixture_config(tmp_path)
     config.mdx_configs["pymdownx.superfences"] = {"custom_fences": [fence]}
     with pytest.raises(BookError, match=r"`custom_fences` has a 'python' fence"):
-        Engine(FakeRuntime()).on_config(config, Settings(**BOOK))
+        configured(Engine(FakeRuntime()), config, Settings(**BOOK))
 
 
 def test_markdown_exec_s_own_python_fence_in_the_config_is_taken_over(tmp_path):
@@ -323,7 +343,7 @@ def test_markdown_exec_s_own_python_fence_in_the_config_is_taken_over(tmp_path):
     config = fixture_config(tmp_path)
     config.mdx_configs["pymdownx.superfences"] = {"custom_fences": [fence]}
     engine = Engine(FakeRuntime())
-    engine.on_config(config, Settings(**BOOK))
+    configured(engine, config, Settings(**BOOK))
     fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
     python = [each for each in fences if each["name"] == "python"]
     assert len(python) == 1 and python[0]["format"] is not markdown_exec.formatter
@@ -333,7 +353,7 @@ def test_markdown_exec_s_own_python_fence_in_the_config_is_taken_over(tmp_path):
 def test_a_config_without_superfences_is_refused(tmp_path):
     config = fixture_config(tmp_path, markdown_extensions=["bookexec.guard"])
     with pytest.raises(BookError, match=r"needs the 'pymdownx.superfences' Markdown extension"):
-        Engine(FakeRuntime()).on_config(config, Settings(**BOOK))
+        configured(Engine(FakeRuntime()), config, Settings(**BOOK))
 
 
 def _module_state(path: Path) -> list[str]:
@@ -407,7 +427,10 @@ def test_cache_paths_have_one_home(tmp_path):
     assert paths.blocks == tmp_path / ".cache" / "bookexec" / "blocks"
     assert paths.lab_html.parent == paths.labs.parent == paths.base
     assert tmp_path / review.REPORT == paths.report
-    assert engine.Build(tmp_path, False, FakeRuntime(), executor=FakeExecutor({})).paths == paths
+    assert (
+        engine.Build(book_context(tmp_path), FakeRuntime(), executor=FakeExecutor({})).paths
+        == paths
+    )
 
 
 @pytest.mark.needs_book
@@ -427,17 +450,19 @@ def test_census_headings_are_in_a_readers_words():
 
 @pytest.mark.needs_book
 def test_nav_order_is_read_with_mkdocs_own_loader(tmp_path):
+    from bookexec import open_book
     from jaxbook import census, jax_changes
 
     (tmp_path / "mkdocs.yml").write_text(
-        "site_name: t\nnav:\n  - Home: index.md\n  - Part:\n"
+        "site_name: t\nplugins:\n  - executed-book\nnav:\n  - Home: index.md\n  - Part:\n"
         '      - "B: with a colon": b.md\n      - a.md\n      - Lab: labs/x.ipynb\n'
         "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: !relative $config_dir\n"
         "extra:\n  who: !ENV [NOBODY_SETS_THIS, default]\n"
     )
-    nav = census.read_nav(tmp_path / "mkdocs.yml")
-    assert census.nav_order(nav, ["a.md", "b.md", "z.md"]) == ["b.md", "a.md", "z.md"]
-    assert jax_changes._chapters(tmp_path) == [
+    (tmp_path / "docs").mkdir()
+    book = open_book(tmp_path / "mkdocs.yml", {})
+    assert census.nav_order(book.nav, ["a.md", "b.md", "z.md"]) == ["b.md", "a.md", "z.md"]
+    assert jax_changes._chapters(book) == [
         ("index.md", "Home"),
         ("b.md", "B: with a colon"),
         ("a.md", "a.md"),

@@ -25,6 +25,7 @@ pytestmark = pytest.mark.engine
 
 # The view, member by member: a new one is a decision, made here and in the public API.
 MEMBERS = {
+    "context",
     "root",
     "golden_dir",
     "paths",

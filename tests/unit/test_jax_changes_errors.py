@@ -7,7 +7,7 @@ import re
 import shutil
 
 from bookexec.goldens.store import VERSIONS_FILE
-from conftest import REPO
+from conftest import REPO, open_fixture
 from jaxbook.jax_changes import RECORDS, RELEASES, render_page
 
 GOLDEN = REPO / "tests" / "golden"
@@ -33,8 +33,7 @@ def _book(tmp_path, extra: dict[str, str] | None = None):
         '# D\n\n```python exec="on" id="has-aux" raises="TypeError"\n'
         '--8<-- "snippets/derivatives/has_aux.py"\n```\n'
     )
-    (tmp_path / "mkdocs.yml").write_text("nav:\n  - Derivatives: derivatives.md\n")
-    return tmp_path
+    return open_fixture(tmp_path, "nav:\n  - Derivatives: derivatives.md\n")
 
 
 def _first_step(page: str) -> str:
@@ -61,7 +60,7 @@ def test_jax_changes_reads_the_book_s_own_settings_from_its_mkdocs_yml(tmp_path)
     """`./book jax-changes` runs the book as a build would: its blocks under the limits
     mkdocs.yml gives them, its pages from its docs_dir, read by its snippet rule (it used to
     read `docs/` with the environment's limits alone)."""
-    from jaxbook.jax_changes import book_settings
+    from bookexec import open_book
 
     (tmp_path / "pages").mkdir()
     (tmp_path / "mkdocs.yml").write_text(
@@ -70,7 +69,7 @@ def test_jax_changes_reads_the_book_s_own_settings_from_its_mkdocs_yml(tmp_path)
         "      limits:\n        timeout: 7\n        output: 1234\n"
         "markdown_extensions:\n  - pymdownx.superfences\n"
     )
-    settings = book_settings(tmp_path, {"BOOK_OUTPUT_LIMIT": "999"})
+    settings = open_book(tmp_path / "mkdocs.yml", {"BOOK_OUTPUT_LIMIT": "999"}).settings
     assert settings.docs == "pages"
     assert (settings.limits.timeout, settings.limits.output) == (7.0, 999)  # the variable wins
     assert (settings.snippets, settings.fences) == ("page-folders", "engine")

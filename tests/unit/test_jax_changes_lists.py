@@ -7,7 +7,7 @@ import re
 import shutil
 
 from bookexec.goldens.store import VERSIONS_FILE
-from conftest import REPO
+from conftest import REPO, open_fixture
 from jaxbook.jax_changes import RECORDS, RELEASES, render_page
 
 GOLDEN = REPO / "tests" / "golden"
@@ -32,8 +32,7 @@ def _book(tmp_path):
         '# C\n\n```python exec="on" id="loop-steps"\n'
         '--8<-- "snippets/control-flow/loop_steps.py"\n```\n'
     )
-    (tmp_path / "mkdocs.yml").write_text("nav:\n  - Control flow: control-flow.md\n")
-    return tmp_path
+    return open_fixture(tmp_path, "nav:\n  - Control flow: control-flow.md\n")
 
 
 def _moved_bullet(page: str) -> str:
@@ -109,4 +108,4 @@ def test_the_book_s_page_lists_no_path_shortening_as_a_jax_change():
     """The committed records predate the shortening; the page made from them shows none."""
     from jaxbook.jax_changes import PAGE
 
-    assert "snippets/" not in (REPO / PAGE).read_text()
+    assert "snippets/" not in (REPO / "docs" / PAGE).read_text()

@@ -21,7 +21,7 @@ from bookexec.execute.runtime import PythonRuntime, Runtime
 from bookexec.goldens.compare import PLAIN_WORDS, Comparison
 from bookexec.goldens.report import Report
 from bookexec.goldens.store import update_command, written_by
-from bookexec.jax.runtime import JaxRuntime
+from bookexec.jax.jax_runtime import JaxRuntime
 from bookexec.pipeline.plan import Plan
 from bookexec.plugin import BookConfig, DottedPath, Folder
 from bookexec.settings import Settings, bases, read

@@ -194,6 +194,7 @@ class FakeSource:
         self.masker = Masker()
         self.launcher = ""
         self.pending_blocks: set[tuple[str, str]] = set()
+        self.pending_new: set[tuple[str, str]] = set()
         self.block = block("first")
         self.output = output
         self.comparison = comparison
@@ -350,15 +351,15 @@ def finish_of(root: Path, contributions: Asked, mode: str = "check") -> Finish:
 
 def test_the_finish_stage_asks_the_extensions_in_its_order_and_fails_on_their_check(tmp_path):
     clean = Asked()
-    finish_of(tmp_path, clean).run()
+    finish_of(tmp_path, clean).end()
     assert clean.asked == ["problems", "check"]
     stale = Asked(stale="the table page is not as its goldens say")
     finish = finish_of(tmp_path, stale)
     with pytest.raises(BookError, match="the table page is not as its goldens say"):
-        finish.run()
+        finish.end()
     assert finish.finished  # a build stopped after its end keeps its report
     updated = Asked()
-    finish_of(tmp_path, updated, mode="update").run()
+    finish_of(tmp_path, updated, mode="update").end()
     assert updated.asked == ["problems", "after_update"]
 
 

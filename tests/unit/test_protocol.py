@@ -16,7 +16,7 @@ from bookexec.execute.protocol import (
     BlockError,
     BlockResult,
     BlockStatus,
-    Finish,
+    EndPage,
     Finished,
     Ready,
     RunBlock,
@@ -36,7 +36,7 @@ MESSAGES = [
         hidden_notes=["a note"],
     ),
     Ready(pid=4242),
-    RunBlock(code="print('é')\n", snippet="snippets/a.py", timeout=2.5, limit=1000),
+    RunBlock(code="print('é')\n", snippet="snippets/a.py", limit=1000),
     BlockResult(status=BlockStatus.OK, output="42\n", seconds=0.25),
     BlockResult(
         status=BlockStatus.RAISED,
@@ -46,7 +46,7 @@ MESSAGES = [
         error=BlockError("KeyError", "builtins.KeyError", "KeyError: 'x'\n", "Traceback...", 3),
     ),
     BlockResult(status=BlockStatus.FLOODED, output="x" * 10, flood_line=2),
-    Finish(),
+    EndPage(),
     Finished(backend="cpu", devices=8),
 ]
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import bookexec
+from bookexec import facts
 from conftest import REPO
 
 pytestmark = pytest.mark.engine
@@ -83,6 +84,10 @@ def api() -> str:
             lines += _members(thing)
         else:
             lines.append(f"def {name}{_signature(thing)}")
+    # What a snippet imports: a public module of its own.
+    lines.append(f"bookexec.facts.__all__ = {sorted(facts.__all__)}")
+    for name in sorted(facts.__all__):
+        lines.append(f"def facts.{name}{_signature(getattr(facts, name))}")
     return "\n".join(lines) + "\n"
 
 
@@ -131,13 +136,11 @@ def test_a_changed_view_member_fails_too(monkeypatch):
 # imports beyond them and `bookexec.__all__` fails here; an adopting book has only the latter.
 JAXBOOK_INTERNALS = {
     # The engine's own review terminal, behind `./book review`.
-    "cli/commands.py": {"bookexec.command.review"},
+    "cli/commands.py": {"bookexec.command.terminal"},
     # The chromium helper reads a yes/no variable with the fences' one rule.
     "cli/chromium.py": {"bookexec.discover.options"},
-    # The plugin's entry-point name, to find it in mkdocs.yml.
-    "cli/partial.py": {"bookexec.plugin"},
-    # The prose audit reads the stepper's markers.
-    "audit.py": {"bookexec.render.stepper"},
+    # The prose audit reads the stepper's markers, and skips fenced code as the engine does.
+    "audit.py": {"bookexec.discover.blocks", "bookexec.render.stepper_html"},
     # The census reads printed jaxprs.
     "census.py": {"bookexec.jax.parse"},
     # The accelerator's page scans each chapter's blocks, to tell a record older than its code,
@@ -155,7 +158,6 @@ JAXBOOK_INTERNALS = {
         "bookexec.discover.blocks",
         "bookexec.execute.model",
         "bookexec.execute.protocol",
-        "bookexec.execute.runner",
         "bookexec.files",
         "bookexec.goldens.compare",
         "bookexec.goldens.measured",
@@ -163,10 +165,7 @@ JAXBOOK_INTERNALS = {
         "bookexec.goldens.store",
         "bookexec.jax.diff",
         "bookexec.jax.parse",
-        "bookexec.pipeline.plan",
-        "bookexec.pipeline.run",
-        "bookexec.plugin",
-        "bookexec.settings",
+        "bookexec.pipeline.drive",
     },
     # The lab cache writes atomically.
     "labcache.py": {"bookexec.files"},

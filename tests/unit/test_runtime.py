@@ -9,7 +9,7 @@ import pytest
 
 from bookexec.execute.runtime import PythonRuntime, Runtime
 from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT
-from bookexec.jax.runtime import JaxRuntime
+from bookexec.jax.jax_runtime import JaxRuntime
 from conftest import REPO
 
 pytestmark = pytest.mark.engine

@@ -1,8 +1,8 @@
-"""Where a page stands in the reader's search (jaxbook.search)."""
+"""Where a page stands in the reader's search (jaxbook.search_rank)."""
 
 from __future__ import annotations
 
-from jaxbook.search import search_meta
+from jaxbook.search_rank import search_meta
 
 
 def test_labs_and_the_pages_about_the_book_rank_below_the_chapters():

@@ -16,7 +16,7 @@ import pytest
 from jax import lax
 
 from bookexec.jax import stepper
-from bookexec.render.stepper import stepper_html
+from bookexec.render.stepper_html import stepper_html
 
 
 def _define(source: str, name: str, filename: str):

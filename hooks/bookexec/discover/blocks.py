@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
@@ -60,6 +60,8 @@ _CONTAINER = re.compile(
     r"^(?P<indent>[ \t]*)(?:(?P<list>[-*+]|\d+[.)])(?P<gap>[ \t]+)"
     r"|(?:!!!|\?\?\?\+?|===\+?)[ \t]|\[\^[^\]]+\]:)"
 )
+# Any fence's opening, at any indentation, as a reader of prose skips fenced code.
+_ANY_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _COMMENT_FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)")
 # An id names its golden file and, with a prefix such as "prose-", cells of the chapter's
 # notebook, where nbformat allows 64 characters: 48 leaves room for both.
@@ -111,12 +113,17 @@ class Block:
     # The globals it runs in, in its page's worker (`execute.worker.Session`): None, the page's
     # one session (the engine's fences); "", its own fresh globals; a name, that session's.
     namespace: str | None = field(default=None, compare=False)
+    # Its fence's `timeout` in seconds, read once as it is found (the scan checked it); None:
+    # the build's (`execute.limits.Limits.timeout`).
+    timeout: float | None = field(init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         # Read once, as the block is found: a marker that cannot be read fails the scan.
         shown, numbering = hidden.reading(self.code, self.where)
         object.__setattr__(self, "shown", shown)
         object.__setattr__(self, "numbering", tuple(numbering))
+        written = self.options.get("timeout")
+        object.__setattr__(self, "timeout", float(written) if written else None)
 
     @property
     def where(self) -> str:
@@ -244,10 +251,64 @@ def scan_page(
     `auto`: the languages markdown-exec runs without `exec` (see `is_executed`); `reading`:
     the book's snippet rule, fences and docs_dir (the strictest rule unless given)."""
     reading = reading or Reading()
-    docs = reading.docs
     lines = markdown.splitlines()
     blocks: list[Block] = []
     seen: dict[str, int] = {}
+
+    def comment(i: int) -> int:
+        return _skip_comment(page, lines, i, auto, reading.docs)
+
+    for fence in _fences(lines, auto, reading, comment):
+        language, options = parse_info(fence.info)
+        as_read, wrong = bare_words(fence.info)
+        if not is_executed(language, options, auto) and not is_executed(language, as_read, auto):
+            continue
+        where = f"{reading.docs}/{page}:{fence.line}"
+        _check_info(fence.info, wrong, where)
+        _check_indent(page, lines, fence.line - 1, reading.docs)
+        block_id = _block_id(page, fence, options, blocks, seen, reading)
+        seen[block_id] = fence.line
+        snippet, inline, code = _block_code(page, fence, root, options, block_id, reading)
+        kind = "inline code" if inline else f"snippet {snippet}"
+        in_block = f"{where} (block '{block_id}', {kind})"
+        check_lines(options, in_block, code)
+        _check_workdir(options, root, in_block)
+        add_block(
+            blocks,
+            page,
+            fence.line,
+            block_id,
+            snippet,
+            code,
+            options,
+            docs=reading.docs,
+            inline=inline,
+            namespace=_namespace(options, reading),
+        )
+        check_width(blocks[-1], reading.shown_line_length)
+    check_includes(f"{reading.docs}/{page}", markdown, root, bases=reading.bases)
+    return blocks
+
+
+@dataclass(frozen=True)
+class _Fence:
+    """A fenced block of a page as superfences reads it: its opening line, info and body."""
+
+    line: int  # 1-based line of the opening fence
+    info: str
+    body: list[str]
+
+
+def _fences(
+    lines: list[str],
+    auto: Iterable[str],
+    reading: Reading,
+    comment: Callable[[int], int] | None = None,
+) -> Iterator[_Fence]:
+    """Each fence of the page in order, those inside a Markdown fence markdown-exec runs
+    included (its body is Markdown that markdown-exec renders, running the executed fences in
+    it: they are read where they are written). `comment(i)`: the line after an HTML comment
+    that opens on line `i`, for a reader that looks inside comments."""
     # The Markdown fences markdown-exec runs that hold the line being read: their closing fences.
     markdown_fences: list[str] = []
     i = 0
@@ -257,114 +318,124 @@ def scan_page(
             i += 1
             continue
         opened = _FENCE_OPEN.match(lines[i])
-        if opened and _runs_as_markdown(opened["info"], auto, reading):
-            # Its body is Markdown that markdown-exec renders, running the executed fences in
-            # it: they are blocks of the page like any, read where they are written.
+        if not opened:
+            i = comment(i) if comment is not None and "<!--" in lines[i] else i + 1
+            continue
+        if _runs_as_markdown(opened["info"], auto, reading):
             markdown_fences.append(opened["fence"])
             i += 1
             continue
-        if not opened:
-            if "<!--" in lines[i]:
-                i = _skip_comment(page, lines, i, auto, docs)
-                continue
-            i += 1
-            continue
-        fence, indent = opened["fence"], opened["indent"]
-        start = i + 1  # 1-based line number of the opening fence
-        body: list[str] = []
+        body, after = _fence_body(lines, i + 1, opened["fence"], opened["indent"])
+        yield _Fence(i + 1, opened["info"], body)
+        i = after
+
+
+def _fence_body(lines: list[str], i: int, fence: str, indent: str) -> tuple[list[str], int]:
+    """The body of a fence whose first line is `i`, its opening's indent taken off, and the
+    line after its closing fence."""
+    body: list[str] = []
+    # As superfences reads it: a closing fence sits at the opening's indentation; one indented
+    # further is a line of the code (a fence inside a string, say).
+    while i < len(lines) and not (
+        _closes(lines[i], fence) and not lines[i][len(indent) :][:1].isspace()
+    ):
+        body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
         i += 1
-        while i < len(lines):
-            # As superfences reads it: a closing fence sits at the opening's indentation; one
-            # indented further is a line of the code (a fence inside a string, say).
-            if _closes(lines[i], fence) and not lines[i][len(indent) :][:1].isspace():
-                break
-            body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
-            i += 1
-        i += 1
-        language, options = parse_info(opened["info"])
-        as_read, wrong = bare_words(opened["info"])
-        if not is_executed(language, options, auto) and not is_executed(language, as_read, auto):
-            continue
-        where = f"{docs}/{page}:{start}"
-        if wrong:
-            raise BookError(
-                f"{where}: '{wrong[0]}' among the options of an executed fence is not "
-                'name="value" (superfences would ignore the fence or read a bare word as '
-                'name="name"); write each option as name="value"'
-            )
-        repeated = repeated_options(opened["info"])
-        if repeated:
-            raise BookError(
-                f"{where}: option '{repeated[0]}' is given twice on an executed fence "
-                "(superfences would take the last one silently); give it once"
-            )
-        _check_indent(page, lines, start - 1, docs)
-        # Name the snippet in every error, even before the block is known to be well formed.
-        named = _include_of(body)
-        in_snippet = f" (snippet {named})" if named else ""
-        block_id = options.get("id", "")
-        if not block_id and reading.snippets == ANYWHERE:
-            block_id = POSITION_ID.format(len(blocks) + 1)
-        if not block_id:
-            raise BookError(
-                f'{where}: executed block has no id{in_snippet}; add id="..." to the fence, '
-                "lower-case and unique in the page"
-            )
-        if len(block_id) > MAX_ID_LENGTH:
-            raise BookError(
-                f"{where}: block id '{block_id[:MAX_ID_LENGTH]}...'{in_snippet} is "
-                f"{len(block_id)} characters long; an id may have at most {MAX_ID_LENGTH} (it "
-                "names the golden file and the notebook's cells): shorten it"
-            )
-        if not _ID.match(block_id):
-            raise BookError(
-                f"{where}: block id '{block_id}'{in_snippet} must be lower-case letters, digits, "
-                "'-' or '_'; rename it"
-            )
-        if block_id in seen:
-            given = "" if "id" in options else " (the id of a block without one: its place)"
-            raise BookError(
-                f"{where}: duplicate block id '{block_id}'{given} "
-                f"(first used at {docs}/{page}:{seen[block_id]}){in_snippet}; "
-                "give each block of a page its own id"
-            )
-        seen[block_id] = start
-        if reading.snippets == ANYWHERE and named is None:
-            snippet, inline = f"{docs}/{page} (inline)", True
-            in_block = f"{where} (block '{block_id}', inline code)"
-            code = _inline_code(body, root, where, block_id, reading.bases)
-            _check_options(options, in_block, reading)
-        else:
-            snippet = found_in(_single_include(body, where, block_id), root, reading.bases)
-            inline = False
-            in_block = f"{where} (block '{block_id}', snippet {snippet})"
-            _check_options(options, in_block, reading)
-            expected_dir = snippet_dir_for(page)
-            if reading.snippets == PAGE_FOLDERS and (
-                PurePosixPath(snippet).parent != PurePosixPath(expected_dir)
-            ):
-                raise BookError(
-                    f"{where}: block '{block_id}' includes {snippet}; "
-                    f"snippets of {docs}/{page} live in {expected_dir}/: move the file there"
-                )
-            code = _included(snippet, root, where, block_id)
-        check_lines(options, in_block, code)
-        _check_workdir(options, root, in_block)
-        add_block(
-            blocks,
-            page,
-            start,
-            block_id,
-            snippet,
-            code,
-            options,
-            docs=docs,
-            inline=inline,
-            namespace=_namespace(options, reading),
+    return body, i + 1
+
+
+def _check_info(info: str, wrong: list[str], where: str) -> None:
+    """An executed fence's options as superfences would read them: each name="value", once."""
+    if wrong:
+        raise BookError(
+            f"{where}: '{wrong[0]}' among the options of an executed fence is not "
+            'name="value" (superfences would ignore the fence or read a bare word as '
+            'name="name"); write each option as name="value"'
         )
-        check_width(blocks[-1], reading.shown_line_length)
-    check_includes(f"{docs}/{page}", markdown, root, bases=reading.bases)
-    return blocks
+    repeated = repeated_options(info)
+    if repeated:
+        raise BookError(
+            f"{where}: option '{repeated[0]}' is given twice on an executed fence "
+            "(superfences would take the last one silently); give it once"
+        )
+
+
+def _block_id(
+    page: str,
+    fence: _Fence,
+    options: dict[str, str],
+    blocks: list[Block],
+    seen: dict[str, int],
+    reading: Reading,
+) -> str:
+    """The block's id: its option, or under `anywhere` its place; checked against the rules
+    and the ids `seen` so far (each with its line)."""
+    docs = reading.docs
+    where = f"{docs}/{page}:{fence.line}"
+    # Name the snippet in every error, even before the block is known to be well formed.
+    named = _include_of(fence.body)
+    in_snippet = f" (snippet {named})" if named else ""
+    block_id = options.get("id", "")
+    if not block_id and reading.snippets == ANYWHERE:
+        block_id = POSITION_ID.format(len(blocks) + 1)
+    if not block_id:
+        raise BookError(
+            f'{where}: executed block has no id{in_snippet}; add id="..." to the fence, '
+            "lower-case and unique in the page"
+        )
+    _check_id(block_id, where, in_snippet)
+    if block_id in seen:
+        given = "" if "id" in options else " (the id of a block without one: its place)"
+        raise BookError(
+            f"{where}: duplicate block id '{block_id}'{given} "
+            f"(first used at {docs}/{page}:{seen[block_id]}){in_snippet}; "
+            "give each block of a page its own id"
+        )
+    return block_id
+
+
+def _check_id(block_id: str, where: str, in_snippet: str) -> None:
+    """An id short enough for its golden's and cells' names, of the characters allowed."""
+    if len(block_id) > MAX_ID_LENGTH:
+        raise BookError(
+            f"{where}: block id '{block_id[:MAX_ID_LENGTH]}...'{in_snippet} is "
+            f"{len(block_id)} characters long; an id may have at most {MAX_ID_LENGTH} (it "
+            "names the golden file and the notebook's cells): shorten it"
+        )
+    if not _ID.match(block_id):
+        raise BookError(
+            f"{where}: block id '{block_id}'{in_snippet} must be lower-case letters, digits, "
+            "'-' or '_'; rename it"
+        )
+
+
+def _block_code(
+    page: str,
+    fence: _Fence,
+    root: Path,
+    options: dict[str, str],
+    block_id: str,
+    reading: Reading,
+) -> tuple[str, bool, str]:
+    """(snippet, inline, code) of an executed fence: its body's code under `anywhere` when it
+    includes no single file, else the one snippet it includes, checked (options, folder)."""
+    docs = reading.docs
+    where = f"{docs}/{page}:{fence.line}"
+    if reading.snippets == ANYWHERE and _include_of(fence.body) is None:
+        code = _inline_code(fence.body, root, where, block_id, reading.bases)
+        _check_options(options, f"{where} (block '{block_id}', inline code)", reading)
+        return f"{docs}/{page} (inline)", True, code
+    snippet = found_in(_single_include(fence.body, where, block_id), root, reading.bases)
+    _check_options(options, f"{where} (block '{block_id}', snippet {snippet})", reading)
+    expected_dir = snippet_dir_for(page)
+    if reading.snippets == PAGE_FOLDERS and (
+        PurePosixPath(snippet).parent != PurePosixPath(expected_dir)
+    ):
+        raise BookError(
+            f"{where}: block '{block_id}' includes {snippet}; "
+            f"snippets of {docs}/{page} live in {expected_dir}/: move the file there"
+        )
+    return snippet, False, _included(snippet, root, where, block_id)
 
 
 def found_in(written: str, root: Path, bases: tuple[str, ...] = ("",)) -> str:
@@ -419,6 +490,28 @@ def _closes(line: str, fence: str) -> bool:
     """Does `line` close a fence opened with `fence` (as long or longer, nothing else)?"""
     stripped = line.strip()
     return stripped.startswith(fence) and set(stripped) == {fence[0]}
+
+
+def fenced_lines(lines: Iterable[str], start: int = 1) -> Iterator[tuple[int, str, bool]]:
+    """Each line with its number (counted from `start`) and whether it is fenced code: a
+    fence's opening and closing lines and all between them."""
+    fence: str | None = None
+    for number, line in enumerate(lines, start=start):
+        opened = _ANY_FENCE.match(line)
+        if fence is None and opened:
+            fence = opened[1]
+            yield number, line, True
+        elif fence is not None:
+            if _closes(line, fence):
+                fence = None
+            yield number, line, True
+        else:
+            yield number, line, False
+
+
+def prose_lines(lines: Iterable[str], start: int = 1) -> Iterator[tuple[int, str]]:
+    """Each line outside fenced code, with its number (counted from `start`)."""
+    return ((number, line) for number, line, code in fenced_lines(lines, start) if not code)
 
 
 def _check_options(options: dict[str, str], where: str, reading: Reading) -> None:
@@ -675,34 +768,13 @@ def shell_fences(
     reading = reading or Reading()
     if reading.fences != MARKDOWN_EXEC:
         return []
-    lines = markdown.splitlines()
     found: list[ShellFence] = []
     counts: dict[str, int] = {}
-    markdown_fences: list[str] = []
-    i = 0
-    while i < len(lines):
-        if markdown_fences and _closes(lines[i], markdown_fences[-1]):
-            markdown_fences.pop()
-            i += 1
-            continue
-        opened = _FENCE_OPEN.match(lines[i])
-        i += 1
-        if not opened:
-            continue
-        if _runs_as_markdown(opened["info"], auto, reading):
-            markdown_fences.append(opened["fence"])
-            continue
-        start, fence, indent = i, opened["fence"], opened["indent"]
-        body = []
-        while i < len(lines) and not (
-            _closes(lines[i], fence) and not lines[i][len(indent) :][:1].isspace()
-        ):
-            body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
-            i += 1
-        i += 1
-        language, options = parse_info(opened["info"])
+    for fence in _fences(markdown.splitlines(), auto, reading):
+        language, options = parse_info(fence.info)
         if language in SHELL_LANGUAGES and (language in auto or is_true(options.get("exec", "no"))):
             counts[language] = counts.get(language, 0) + 1
             name = f"{language}-{counts[language]}"
-            found.append(ShellFence(page, start, name, language, "\n".join(body), reading.docs))
+            code = "\n".join(fence.body)
+            found.append(ShellFence(page, fence.line, name, language, code, reading.docs))
     return found

@@ -128,47 +128,19 @@ def file_line(code: str, line: int, where: str = "") -> int:
 def _kept(code: str, where: str) -> list[int]:
     """The file's lines (1-based) the reader sees, in order."""
     lines = code.splitlines()
-    # Every marker says `hidden`: code that never does has none to tokenize for.
-    comments = _comments(code) if "hidden" in code else {}
-    if comments is None:
-        comments = {
-            n: (_normal(ln[ln.index("#") :]), False)
-            for n, ln in enumerate(lines, start=1)
-            if "#" in ln
-        }
+    comments = _marker_comments(code, lines)
     prefix = f"{where}: " if where else ""
     kept: list[int] = []
     opened: int | None = None  # the line of the `# hidden: begin` being read
     hiding = False  # the line before was hidden
     for number, line in enumerate(lines, start=1):
         comment, continued = comments.get(number, ("", False))
-        alone = comment and line.strip().startswith("#")
-        if alone and comment == BEGIN:
-            if opened is not None:
-                raise BookError(
-                    f"{prefix}line {number}: '{BEGIN}' inside the hidden region opened at line "
-                    f"{opened}; end that region first with '{END}'"
-                )
-            opened = number
-        elif alone and comment == END:
-            if opened is None:
-                raise BookError(
-                    f"{prefix}line {number}: '{END}' with no '{BEGIN}' before it; "
-                    "open the region or delete the line"
-                )
-            opened = None
-        elif opened is None and comment == MARK and continued:
-            raise BookError(
-                f"{prefix}line {number}: '{MARK}' on one line of a statement written over "
-                f"several; hide the whole statement with '{BEGIN}' and '{END}' around it"
-            )
-        elif opened is None and comment != MARK:
-            if hiding:
-                _drop_blanks_met(kept, lines, number)
+        opened, shown = _read_marker(prefix, number, line, comment, continued, opened)
+        if shown and hiding:
+            _drop_blanks_met(kept, lines, number)
+        if shown:
             kept.append(number)
-            hiding = False
-            continue
-        hiding = True
+        hiding = not shown
     if opened is not None:
         raise BookError(
             f"{prefix}line {opened}: '{BEGIN}' is never closed; add '{END}' after the last "
@@ -180,6 +152,47 @@ def _kept(code: str, where: str) -> list[int]:
     while kept and not lines[kept[-1] - 1]:
         del kept[-1]
     return kept
+
+
+def _marker_comments(code: str, lines: list[str]) -> dict[int, tuple[str, bool]]:
+    """Each line's comment, as a marker reads it, and whether its statement goes on."""
+    # Every marker says `hidden`: code that never does has none to tokenize for.
+    comments = _comments(code) if "hidden" in code else {}
+    if comments is None:
+        comments = {
+            n: (_normal(ln[ln.index("#") :]), False)
+            for n, ln in enumerate(lines, start=1)
+            if "#" in ln
+        }
+    return comments
+
+
+def _read_marker(
+    prefix: str, number: int, line: str, comment: str, continued: bool, opened: int | None
+) -> tuple[int | None, bool]:
+    """The hidden region open after line `number` (the line that opened it, or None), and
+    whether the reader sees the line; a misplaced marker is a BookError."""
+    alone = comment and line.strip().startswith("#")
+    if alone and comment == BEGIN:
+        if opened is not None:
+            raise BookError(
+                f"{prefix}line {number}: '{BEGIN}' inside the hidden region opened at line "
+                f"{opened}; end that region first with '{END}'"
+            )
+        return number, False
+    if alone and comment == END:
+        if opened is None:
+            raise BookError(
+                f"{prefix}line {number}: '{END}' with no '{BEGIN}' before it; "
+                "open the region or delete the line"
+            )
+        return None, False
+    if opened is None and comment == MARK and continued:
+        raise BookError(
+            f"{prefix}line {number}: '{MARK}' on one line of a statement written over "
+            f"several; hide the whole statement with '{BEGIN}' and '{END}' around it"
+        )
+    return opened, opened is None and comment != MARK
 
 
 def _drop_blanks_met(kept: list[int], lines: list[str], number: int) -> None:

@@ -8,8 +8,9 @@ A block's key covers everything that can change what it prints:
 - the Python build, and each installed distribution a block can import (the closure of the
   book's own requirements, not the test tools) with its version, and where they live;
 - the environment a snippet can see (`privacy.worker_environment`: `JAX_*`, `XLA_*`,
-  `PYTHON*`, `PATH`, `HOME`, locale, `BOOK_SNIPPET_*`, ...), the book's `BOOK_*` variables,
-  and the build's settings that can change an output (limits, hash seed: `Settings.key`);
+  `PYTHON*`, `HOME`, locale, `BOOK_SNIPPET_*`, ...) but `PATH`, which launchers prepend to,
+  and the build's settings that can change an output (limits, hash seed: `Settings.key`),
+  whether `mkdocs.yml` or a `BOOK_*` variable sets them;
 - the checkout's path, because raw outputs still hold absolute paths until normalised;
 - the source of the executor itself.
 
@@ -55,14 +56,10 @@ SCHEMA = 4  # 3: entries record the device count; 4: and the installed code they
 KEEP = 4  # entries per block
 # A block's entry, as JSON holds it: its output, seconds, backend, devices, facts and claims.
 Entry = dict[str, Any]
-# These change how the build runs, never what a block prints.
-_ENV_IGNORED = {
-    "BOOK_CACHE",
-    "BOOK_JOBS",
-    "BOOK_SLOW",
-    "PYTHONUNBUFFERED",
-    "PYTHONDONTWRITEBYTECODE",
-}
+# What a snippet sees that changes how it runs, never what it prints. PATH only decides which
+# program a name finds, and launchers prepend to it (pyenv's shim, an activated venv): keyed,
+# two launches of the same book on the same machine would share no entry (issue 55).
+_ENV_IGNORED = {"PATH", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE"}
 _EXECUTOR_SOURCES = (
     "execute/worker.py",
     "discover/hidden.py",  # how a block's lines are numbered as it runs
@@ -92,8 +89,10 @@ def fingerprint(
 ) -> str:
     """Everything outside the page that can change an output, as one digest."""
     digest = hashlib.sha256()
-    # What a snippet can see of the environment, and the book's own settings (time limits...)
-    seen = {**worker_environment(environ), **{k: v for k, v in environ.items() if k[:5] == "BOOK_"}}
+    # What a snippet can see of the environment. The book's own BOOK_* variables are not: those
+    # that change an output (limits, hash seed) are in `settings` however they are set, and
+    # the others (BOOK_SERVE_WAIT, BOOK_JOBS...) only change how the build runs.
+    seen = worker_environment(environ)
     relevant = sorted((name, value) for name, value in seen.items() if name not in _ENV_IGNORED)
     for part in (python, prefix, root, json.dumps(sorted(packages)), json.dumps(relevant)):
         digest.update(part.encode() + b"\0")

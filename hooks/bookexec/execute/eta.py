@@ -2,7 +2,8 @@
 
 Every block that runs records its seconds in `.cache/bookexec/run-times.json` (git-ignored),
 keyed by page and block id, whatever its code: an edited block usually takes about as long
-as before. A block never timed counts as the median of those that were (or 1 s).
+as before. A block never timed counts as the median of those that were (or 1 s); with no time
+recorded at all (a fresh clone), the time left is not known, and not said.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ class RunTimes:
             except (OSError, ValueError, AttributeError, TypeError):
                 self.seconds = {}
         known = sorted(self.seconds.values())
+        self.known = bool(known)  # any time recorded: without one, no estimate is honest
         self.default = statistics.median(known) if known else 1.0
 
     def last(self, key: str) -> float:

@@ -125,7 +125,7 @@ class Worker:
         numbered = block.numbering != tuple(range(1, len(block.numbering) + 1))
         lines, shown = (list(block.numbering), block.shown) if numbered else (None, None)
         message = protocol.RunBlock(
-            *(block.code, block.snippet, timeout, limit, lines, shown, block.namespace),
+            *(block.code, block.snippet, limit, lines, shown, block.namespace),
             workdir=block.options.get("workdir", ""),
             width=int(block.options.get("width") or 0),
         )
@@ -141,7 +141,7 @@ class Worker:
 
     def finish(self) -> Finished:
         """The worker's last word: the backend and devices its runtime's probe saw."""
-        self._send(protocol.Finish(), "closing the worker")
+        self._send(protocol.EndPage(), "closing the worker")
         return self._receive(Finished, 30.0, "closing the worker")
 
     def _send(self, message: protocol.Message, doing: str) -> None:

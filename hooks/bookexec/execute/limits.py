@@ -1,25 +1,16 @@
-"""What a block may do: its time, output and memory limits, read from its fence and from the
-build's environment (BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT, BOOK_MEMORY_LIMIT, BOOK_HASH_SEED),
-and whether it runs alone (`fresh`).
+"""What a block may do: its time, output and memory limits (the build's, which
+`bookexec.settings` reads from the plugin's options and the environment, or its fence's own),
+the workers' hash seed, and whether a block runs alone (`fresh`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from bookexec.discover.blocks import Block
-from bookexec.discover.options import (
-    MAX_LIMIT,
-    MAX_MEMORY,
-    MAX_TIMEOUT,
-    memory_words,
-    parse_bool,
-    parse_memory,
-    parse_number,
-)
+from bookexec.discover.options import memory_words, parse_bool, parse_memory
 from bookexec.errors import BookError
 
 
@@ -35,41 +26,19 @@ def default_memory() -> int:
     return max(2**30, share - share % 2**28)  # a round size: in quarters of a GiB
 
 
+# The plugin's `limits` defaults (`bookexec.plugin.LimitsConfig` declares them from these).
+DEFAULT_TIMEOUT = 120.0  # seconds
+DEFAULT_OUTPUT = 200000  # characters
+
+
 @dataclass(frozen=True)
 class Limits:
     """The defaults of the `timeout`, `limit` and `memory` fence options, read when a build
     starts."""
 
-    timeout: float = 120.0  # seconds before a block is killed
-    output: int = 200000  # characters a block may print
+    timeout: float = DEFAULT_TIMEOUT  # seconds before a block is killed
+    output: int = DEFAULT_OUTPUT  # characters a block may print
     memory: int = field(default_factory=default_memory)  # bytes of data a worker may hold
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str], base: Limits | None = None) -> Limits:
-        """`base` (the defaults unless given) with BOOK_BLOCK_TIMEOUT, BOOK_OUTPUT_LIMIT and
-        BOOK_MEMORY_LIMIT over it; a BookError naming a bad value."""
-        base = base or cls()
-        return cls(
-            timeout=_number(
-                environ, "BOOK_BLOCK_TIMEOUT", float, base.timeout, "seconds", MAX_TIMEOUT
-            ),
-            output=_number(environ, "BOOK_OUTPUT_LIMIT", int, base.output, "characters", MAX_LIMIT),
-            memory=_memory_from_env(environ, base.memory),
-        )
-
-
-def _memory_from_env(environ: Mapping[str, str], default: int) -> int:
-    text = environ.get("BOOK_MEMORY_LIMIT", "").strip()
-    if not text:
-        return default
-    size = parse_memory(text)
-    if size is None or size > MAX_MEMORY:
-        raise BookError(
-            f"BOOK_MEMORY_LIMIT={text!r} is not a size; set it to e.g. 8G or 512M (at most "
-            f"{memory_words(MAX_MEMORY)}), "
-            f"or unset it (default {memory_words(default)})"
-        )
-    return size
 
 
 def block_memory(block: Block, limits: Limits) -> int:
@@ -92,28 +61,6 @@ def memory_fix(block: Block, limits: Limits) -> str:
 OUT_OF_MEMORY = ("RESOURCE_EXHAUSTED", "Out of memory", "std::bad_alloc", "Cannot allocate memory")
 
 
-# A TypeVar, not `def f[N: float]`: the engine runs on Python 3.10 (PEP 695 is 3.12's).
-Number = TypeVar("Number", bound=float)
-
-
-def _number(
-    environ: Mapping[str, str],
-    name: str,
-    kind: Callable[[str], Number],
-    default: Number,
-    unit: str,
-    most: int,
-) -> Number:
-    return parse_number(
-        environ,
-        name,
-        kind,
-        lambda value: 0 < value <= most,  # the fence options' range (discover.options)
-        default,
-        f"a positive number of {unit}, at most {most}",
-    )
-
-
 def is_fresh(block: Block) -> bool:
     """The block runs alone in a new interpreter (`fresh` on its fence)."""
     return parse_bool(block.options.get("fresh", "false"), block.where)
@@ -121,7 +68,7 @@ def is_fresh(block: Block) -> bool:
 
 def block_timeout(block: Block, limits: Limits) -> float:
     """The seconds this block may run: its fence's `timeout`, or the build's default."""
-    return float(block.options.get("timeout", limits.timeout))
+    return limits.timeout if block.timeout is None else block.timeout
 
 
 # Seconds past its timeout the build waits for a block's result before it kills the worker:

@@ -45,8 +45,10 @@ class Progress:
     """Counts finished pages and blocks from the executor's threads, and says so as they end.
 
     Each block that runs gets a line as it finishes, counting only finished blocks, with its
-    page's count and the time left, estimated from each remaining block's last run time
-    (`bookexec.execute.eta`) shared among the pages that run at once.
+    page's count and the time left, estimated from the last run time (`bookexec.execute.eta`)
+    of each block still to run (`running`: not one the cache holds, nor one of a page that
+    does not run in this build) shared among the pages that run at once; no estimate when no
+    run time is known.
     """
 
     def __init__(
@@ -65,7 +67,7 @@ class Progress:
         self._lock = threading.Lock()
         self.times = times or RunTimes(None)
         self.jobs = 1
-        self._remaining: dict[str, float] = {}  # block key -> its last run time, until done
+        self._remaining: dict[str, float] = {}  # block that runs -> its last run time, until done
         self._page_sizes: dict[str, int] = {}
         self._page_done: dict[str, int] = {}  # blocks done of each page still running
 
@@ -85,6 +87,11 @@ class Progress:
             for page, done in running.items():
                 self._page_done[page] = self._page_done.get(page, 0) + done
                 self.blocks_done += done
+            self._remaining.update(
+                (key, seconds)
+                for key, seconds in earlier._remaining.items()
+                if key.rpartition("#")[0] in running
+            )
 
     def expect(
         self,
@@ -93,16 +100,27 @@ class Progress:
         plans: Mapping[str, Sequence[Block]] | None = None,
         jobs: int = 1,
     ) -> None:
-        """Learn how many pages and blocks the build will run, each block's last run time and
-        how many pages run at once, for the counts and the time left."""
+        """Learn how many pages and blocks the build will run, and how many pages run at once,
+        for the counts and the time left."""
         with self._lock:
             self.pages, self.blocks = pages, blocks
             self.jobs = max(1, jobs)
             for page, page_blocks in (plans or {}).items():
                 self._page_sizes[page] = len(page_blocks)
-                for block in page_blocks:
-                    key = f"{block.page}#{block.id}"
-                    self._remaining[key] = self.times.last(key)
+
+    def running(self, blocks: Sequence[Block]) -> None:
+        """These blocks run (the cache does not hold them, or their session needs them run):
+        the time left counts each at its last run time until it is done."""
+        with self._lock:
+            for block in blocks:
+                key = f"{block.page}#{block.id}"
+                self._remaining[key] = self.times.last(key)
+
+    def _left(self) -> str:
+        """`, about 12 s left`, or "" when no block's run time is known."""
+        if not self.times.known:
+            return ""
+        return f", {left(sum(self._remaining.values()) / self.jobs)}"
 
     def block_done(
         self, where: str, seconds: float, cached: bool, block: Block | None = None
@@ -123,8 +141,8 @@ class Progress:
                     self.times.record(key, seconds)
                     page = f"{block.docs}/{block.page}"
                     line = (
-                        f"bookexec: [{self.blocks_done}/{self.blocks} blocks done, "
-                        f"{left(sum(self._remaining.values()) / self.jobs)}] {page}: "
+                        f"bookexec: [{self.blocks_done}/{self.blocks} blocks done{self._left()}] "
+                        f"{page}: "
                         f"{self._page_done[block.page]}/{self._page_sizes.get(block.page, '?')} "
                         f"blocks, '{block.id}' {seconds:.1f} s"
                     )

@@ -99,7 +99,7 @@ class RunBlock(Message):
     """Build -> worker: run one block's code in the page's session."""
 
     __slots__ = (
-        *("code", "limit", "lines", "session", "shown", "snippet", "timeout"),
+        *("code", "limit", "lines", "session", "shown", "snippet"),
         *("width", "workdir"),
     )
     op = "run"
@@ -108,7 +108,6 @@ class RunBlock(Message):
         self,
         code: str,
         snippet: str,
-        timeout: float,
         limit: int,
         lines: list[int] | None = None,  # the line each line of code runs as, if not its own
         shown: str | None = None,  # the code the reader sees, which those lines number
@@ -124,7 +123,6 @@ class RunBlock(Message):
         self.width = width
         self.code = code
         self.snippet = snippet
-        self.timeout = timeout
         self.limit = limit
         self.lines = lines
         self.shown = shown
@@ -192,7 +190,7 @@ class BlockResult(Message):
         self.imported = dict(imported or {})
 
 
-class Finish(Message):
+class EndPage(Message):
     """Build -> worker: the page is done; probe the backend and exit."""
 
     __slots__ = ()
@@ -211,7 +209,7 @@ class Finished(Message):
 
 
 _KINDS: dict[str, type[Message]] = {
-    kind.op: kind for kind in (Start, Ready, RunBlock, BlockResult, Finish, Finished)
+    kind.op: kind for kind in (Start, Ready, RunBlock, BlockResult, EndPage, Finished)
 }
 
 

@@ -72,6 +72,12 @@ def _last_session_miss(blocks: list[Block], hits: list[BlockRun | None]) -> int:
     return misses[-1] if misses else -1
 
 
+def _runs(block: Block, hit: BlockRun | None, i: int, last_session_miss: int) -> bool:
+    """Whether the page's `i`th block runs: the cache does not hold it, or it is replayed for
+    the session a later block needs."""
+    return not hit or (not is_fresh(block) and i < last_session_miss)
+
+
 def waited(run: Future[PageRun]) -> PageRun:
     """A page's run, waited for in short slices. The kernel may hand a signal sent to the
     process (Ctrl+C, SIGTERM) to any of its threads; Python then only notes it, and a main
@@ -82,6 +88,16 @@ def waited(run: Future[PageRun]) -> PageRun:
         except FutureTimeout:  # not the builtin TimeoutError on Python 3.10: a class of its own
             if run.done():  # the run itself raised it
                 raise
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One block as its page's run reaches it: the cache's run of it (None: a miss), and
+    whether it runs in the page's session (a later block needs what it leaves there)."""
+
+    block: Block
+    hit: BlockRun | None
+    needs_session: bool
 
 
 class Executor:
@@ -179,6 +195,10 @@ class Executor:
             self.progress.page_done(page, 0, len(runs), 0.0)
             self._runs[page] = done
             return done
+        last_session_miss = _last_session_miss(blocks, hits)
+        self.progress.running(
+            [b for i, b in enumerate(blocks) if _runs(b, hits[i], i, last_session_miss)]
+        )
         with self._lock:
             self._waiting += 1
         self._runs[page] = self._pool.submit(self._run_page, page, blocks, keys, hits)
@@ -240,8 +260,8 @@ class Executor:
                 if self.stopped.is_set():
                     break
                 hit = hits[i]
-                needs_session = not is_fresh(block) and (not hit or i < last_session_miss)
-                run = self._block(session, blocks, block, hit, needs_session)
+                needs_session = _runs(block, hit, i, last_session_miss) and not is_fresh(block)
+                run = self._block(session, blocks, _Step(block, hit, needs_session))
                 result.blocks.append(run)
                 self.progress.block_done(block.where, run.seconds, cached=run.cached, block=block)
                 result.blocks += self._printed(session, blocks, block, run, [0])
@@ -279,25 +299,19 @@ class Executor:
         for fence in found:
             count[0] += 1
             block = printed_block(printer, count[0], fence)
-            child = self._block(session, blocks, block, None, not is_fresh(block))
+            child = self._block(session, blocks, _Step(block, None, not is_fresh(block)))
             runs += [child, *self._printed(session, blocks, printer, child, count)]
         return runs
 
-    def _block(
-        self,
-        session: _Session,
-        blocks: list[Block],
-        block: Block,
-        hit: BlockRun | None,
-        needs_session: bool,
-    ) -> BlockRun:
+    def _block(self, session: _Session, blocks: list[Block], step: _Step) -> BlockRun:
         """One block of the page, journaled and watched while it runs, masked, and tied to the
         page's first failure."""
-        runs = needs_session or not hit
+        block = step.block
+        runs = step.needs_session or not step.hit
         watched = self.watch.started(block.where) if self.watch and runs else None
         entry = self.journal.started(block.where) if runs else None
         try:
-            run = self._outcome(session, blocks, block, hit, needs_session)
+            run = self._outcome(session, blocks, step)
         except WorkerFailed as failure:
             run = BlockRun(block=block, failure=f"{block.where}: {failure}")
         if entry is not None:
@@ -313,18 +327,12 @@ class Executor:
             session.first_failed = session.first_failed or block.id
         return run
 
-    def _outcome(
-        self,
-        session: _Session,
-        blocks: list[Block],
-        block: Block,
-        hit: BlockRun | None,
-        needs_session: bool,
-    ) -> BlockRun:
+    def _outcome(self, session: _Session, blocks: list[Block], step: _Step) -> BlockRun:
         """The block's run: in the page's session (a cached one replayed, its session state
         is needed later), from the cache, or alone in a new interpreter; WorkerFailed when no
         worker could run it."""
-        if needs_session:
+        block, hit = step.block, step.hit
+        if step.needs_session:
             worker = self._session_worker(session, blocks)
             if hit:
                 replay = judge(block, worker.run(block), self.limits)

@@ -70,7 +70,7 @@ class Run:
 
 
 @dataclass
-class Change:
+class FileChange:
     """A file of the checkout that changed, and the blocks that may have changed it."""
 
     path: str
@@ -179,7 +179,7 @@ class CheckoutWatch:
             self._runs.append(run)
         return run
 
-    def ended(self, run: Run) -> list[Change]:
+    def ended(self, run: Run) -> list[FileChange]:
         """A block ended: every change to the checkout since the last look, with the blocks
         that may have made it."""
         run.end = time.time()
@@ -189,7 +189,7 @@ class CheckoutWatch:
             self._runs = [r for r in self._runs if r.end is None or r.end + _SLACK >= self._checked]
         return changes
 
-    def _look(self) -> list[Change]:
+    def _look(self) -> list[FileChange]:
         now = self._scan()
         since, self._checked = self._checked, time.time()
         changes = []
@@ -208,6 +208,6 @@ class CheckoutWatch:
                 blamed = [r for r in self._runs if r.during(moment)]
                 if not blamed:  # a time set by the snippet (os.utime) says nothing
                     blamed = [r for r in self._runs if r.overlaps(since, self._checked)]
-            changes.append(Change(path, what, sorted({r.where for r in blamed})))
+            changes.append(FileChange(path, what, sorted({r.where for r in blamed})))
         self._base = now
         return changes

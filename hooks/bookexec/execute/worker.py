@@ -706,7 +706,7 @@ def main(fd: int) -> None:
                 message.width,
             )
             protocol.send(conn, result)
-        elif isinstance(message, protocol.Finish):
+        elif isinstance(message, protocol.EndPage):
             probe = _function(start.probe)
             seen = probe() if probe else {}
             reaper.kill_descendants()

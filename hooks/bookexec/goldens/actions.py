@@ -203,7 +203,6 @@ def _fenced(text: str, language: str = "text") -> str:
 
 def summary_markdown(report: Report, fence_line: FenceLine) -> str:
     """The job summary: the verdict, the version note, then every problem with its diff."""
-    root = report.root
     verdict = "failed" if report.failed else "passed"
     # A blank line first: the summary file may hold an earlier step's Markdown.
     out = [f"\n## Golden check {verdict}\n", f"`{report.summary()}`\n"]
@@ -213,46 +212,76 @@ def summary_markdown(report: Report, fence_line: FenceLine) -> str:
     problem = report.versions_problem()
     if problem:
         out.append(f"**{problem}**\n")
+    out += _failed_section(report, fence_line)
+    out += _drifted_sections(report, fence_line)
+    out += _new_and_stale_sections(report, fence_line)
+    out += _closing_sections(report)
+    return "\n".join(out) + "\n"
 
-    def place(docs: str, page: str, block_id: str) -> str:
-        line = _line(page, block_id, fence_line)
-        return f"`{docs}/{page}:{line}`" if line else f"`{docs}/{page}`"
 
-    if report.failures:
-        out.append("### Failed\n")
-        for failure in report.failures:
-            page, block_id, docs = failure.page, failure.block_id, failure.docs
-            head = (
-                f"- {place(docs, page, block_id)}, {_what(page, block_id)}, "
-                f"snippet `{failure.snippet}`"
-                if block_id
-                else "- " + (f"`{docs}/{page}`" if page else "the build")
-            )
-            out.append(f"{head}\n\n{_indent(_fenced(failure.line()))}")
+def _place(docs: str, page: str, block_id: str, fence_line: FenceLine) -> str:
+    """A block's page and fence line, as code: where the author looks."""
+    line = _line(page, block_id, fence_line)
+    return f"`{docs}/{page}:{line}`" if line else f"`{docs}/{page}`"
+
+
+def _failed_section(report: Report, fence_line: FenceLine) -> list[str]:
+    if not report.failures:
+        return []
+    out = ["### Failed\n"]
+    for failure in report.failures:
+        page, block_id, docs = failure.page, failure.block_id, failure.docs
+        head = (
+            f"- {_place(docs, page, block_id, fence_line)}, {_what(page, block_id)}, "
+            f"snippet `{failure.snippet}`"
+            if block_id
+            else "- " + (f"`{docs}/{page}`" if page else "the build")
+        )
+        out.append(f"{head}\n\n{_indent(_fenced(failure.line()))}")
+    return out
+
+
+def _drifted_sections(report: Report, fence_line: FenceLine) -> list[str]:
+    """One section a class of drift, structural first; each drift with its diff."""
+    out = []
     drifted = [c for c in report.comparisons if c.status == "drifted"]
     for kind in (STRUCTURAL, TEXT, COSMETIC):
         of_kind = [c for c in drifted if c.kind == kind]
-        if not of_kind:
-            continue
-        out.append(f"### Drifted ({kind})\n")
-        for c in of_kind:
-            drift = c.drift()
-            notes = "".join(f"  {n}\n" for n in c.notes())  # the list item's own text
-            aligned = _fenced(drift.diff) if drift and drift.diff else ""
-            out.append(
-                f"- {place(c.docs, c.page, c.block_id)}, {_what(c.page, c.block_id)}, golden "
-                f"`{relative(c.path, root)}`\n\n{notes}\n"
-                + _indent(aligned + _fenced(c.diff(root), "diff"))
-            )
+        if of_kind:
+            out.append(f"### Drifted ({kind})\n")
+            out += [_drifted_item(c, report.root, fence_line) for c in of_kind]
+    return out
+
+
+def _drifted_item(c: Comparison, root: Path, fence_line: FenceLine) -> str:
+    drift = c.drift()
+    notes = "".join(f"  {n}\n" for n in c.notes())  # the list item's own text
+    aligned = _fenced(drift.diff) if drift and drift.diff else ""
+    return (
+        f"- {_place(c.docs, c.page, c.block_id, fence_line)}, {_what(c.page, c.block_id)}, "
+        f"golden `{relative(c.path, root)}`\n\n{notes}\n"
+        + _indent(aligned + _fenced(c.diff(root), "diff"))
+    )
+
+
+def _new_and_stale_sections(report: Report, fence_line: FenceLine) -> list[str]:
+    out = []
     new = [c for c in report.comparisons if c.status == "new"]
     if new:
         out.append("### New (no golden yet: `GOLDEN=update` writes it)\n")
         out += [
-            f"- {place(c.docs, c.page, c.block_id)}, {_what(c.page, c.block_id)}\n" for c in new
+            f"- {_place(c.docs, c.page, c.block_id, fence_line)}, {_what(c.page, c.block_id)}\n"
+            for c in new
         ]
     if report.stale:
         out.append("### Stale (no block: `GOLDEN=update` deletes it)\n")
-        out += [f"- `{relative(path, root)}`\n" for path in report.stale]
+        out += [f"- `{relative(path, report.root)}`\n" for path in report.stale]
+    return out
+
+
+def _closing_sections(report: Report) -> list[str]:
+    """The timings outside their band, and the drift by class with how to accept it."""
+    out = []
     timing = report.timing_notes()
     if timing:
         out.append("### Timings outside their band (a note, never a failure)\n")
@@ -262,9 +291,9 @@ def summary_markdown(report: Report, fence_line: FenceLine) -> str:
         out.append(
             f"Drift by class: {kinds.count(STRUCTURAL)} structural, {kinds.count(TEXT)} text, "
             f"{kinds.count(COSMETIC)} cosmetic. To accept it: {_accept(report)}, then read "
-            f"`git diff {relative(report.golden_dir, root)}`.\n"
+            f"`git diff {relative(report.golden_dir, report.root)}`.\n"
         )
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _accept(report: Report) -> str:

@@ -14,6 +14,7 @@ import html
 import math
 import operator
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,16 +208,26 @@ def band_notes(golden: list[Fact], current: list[Fact]) -> list[str]:
     return reasons
 
 
-def broken_claims(facts: list[Fact], claims: list[Claim]) -> list[str]:
-    """Each claim that does not hold for these values, in words."""
+def _with_sides(
+    facts: list[Fact], claims: list[Claim]
+) -> Iterator[tuple[Claim, tuple[Fact, Fact | float] | None]]:
+    """Each claim with its two sides among these values (a number stands for itself), or with
+    None when it names a value not recorded."""
     values = {fact.name: fact for fact in facts}
-    broken = []
     for claim in claims:
         left = values.get(claim.left)
         right = values.get(claim.right) if isinstance(claim.right, str) else claim.right
-        if left is None or right is None:
+        yield claim, (None if left is None or right is None else (left, right))
+
+
+def broken_claims(facts: list[Fact], claims: list[Claim]) -> list[str]:
+    """Each claim that does not hold for these values, in words."""
+    broken = []
+    for claim, pair in _with_sides(facts, claims):
+        if pair is None:
             broken.append(f"{claim.line()} names a value this block did not record")
             continue
+        left, right = pair
         left_value = _as_number(left.value)
         right_value = _as_number(right.value if isinstance(right, Fact) else right)
         if left_value is None or right_value is None:
@@ -254,13 +265,11 @@ def claim_values(facts: list[Fact], claims: list[Claim]) -> list[dict[str, Any]]
     """Each claim with the values it compared in this run, for `./book stress`'s margins.
     `measured` says whether a side is a timing or a ratio: a claim between exact values (counts)
     holds or not on any machine, so only a measured claim's margin says anything about load."""
-    values = {fact.name: fact for fact in facts}
     found = []
-    for claim in claims:
-        left = values.get(claim.left)
-        right = values.get(claim.right) if isinstance(claim.right, str) else claim.right
-        if left is None or right is None:
+    for claim, pair in _with_sides(facts, claims):
+        if pair is None:
             continue  # broken_claims names it; no value to record
+        left, right = pair
         sides = [left, right] if isinstance(right, Fact) else [left]
         try:  # a golden holds an exact value as text: a count reads back as a number
             left_value = float(left.value)

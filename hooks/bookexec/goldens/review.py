@@ -11,7 +11,7 @@ stays for the next review.
     ./book review --accept-cosmetic  accept every cosmetic drift, list the rest
     ./book review --list             list what the report holds
 
-The terminal's side (one key at a time, the listing) is `bookexec.command.review`.
+The terminal's side (one key at a time, the listing) is `bookexec.command.terminal`.
 """
 
 from __future__ import annotations
@@ -103,6 +103,28 @@ def entry_of(comparison: Comparison, root: Path) -> Entry:
 def save(report: Report) -> Path:
     """Write the failed check's report for `./book review` (atomically, like a golden), in the
     report's own order: failures, structural, text, new, stale, then cosmetic drift."""
+    return _write(report, _entries(report))
+
+
+def save_served(report: Report, judged: set[str]) -> Path:
+    """A serve build's report: a rebuild judges only the pages it renders, so the last
+    report's entries of every other page stay (its stale goldens and the book's own problems
+    are this build's). With nothing left, the review says there is nothing to review."""
+    fresh = _entries(report)
+    judged = judged | {entry.page for entry in fresh}
+    kept = [entry for entry in _last_entries(report.root) if entry.page not in judged | {""}]
+    return _write(report, kept + fresh)
+
+
+def _last_entries(root: Path) -> list[Entry]:
+    """The entries of the report the last build left; none if there is none to trust."""
+    try:
+        return load(root)[1]
+    except SystemExit:  # none, damaged or not the last build's: this build's alone
+        return []
+
+
+def _entries(report: Report) -> list[Entry]:
     entries = [
         Entry(f.page, f.block_id, f.snippet, "", "failed", [f.line()], docs=f.docs)
         for f in report.failures
@@ -113,7 +135,10 @@ def save(report: Report) -> Path:
         text, _ = read_golden(path, inside=report.golden_dir)
         changed.append(Entry("", "", "", rel, "stale", ["no block in the book"], expected=text))
     order = ["structural", "text", "new", "stale", "cosmetic"]
-    entries += sorted(changed, key=lambda e: order.index(e.kind) if e.kind in order else 0)
+    return entries + sorted(changed, key=lambda e: order.index(e.kind) if e.kind in order else 0)
+
+
+def _write(report: Report, entries: list[Entry]) -> Path:
     # The report names the build that wrote it and its golden folder; the review trusts it
     # only while both are this checkout's last build (`load`).
     build = uuid.uuid4().hex
@@ -194,7 +219,7 @@ def load(root: Path, golden_dir: Path | None = None) -> tuple[dict[str, Any], li
     if not path.is_file():
         raise SystemExit(
             f"review: no report at {REPORT}; run the check build first (./book build): "
-            "a build that fails on drift leaves one"
+            "a build that fails on drift leaves one, as does every build of a serve"
         )
     try:
         data = json.loads((read_regular(path) or b"").decode("utf-8"))
@@ -237,14 +262,25 @@ def accept(root: Path, entry: Entry, golden_dir: Path | None = None, writer: str
         path = confined(root / entry.golden, golden_dir)
     except BookError as refused:
         return f"not accepted: {refused}"
+    refusal = _refusal(path, entry)
+    if refusal:
+        return f"not accepted: {refusal}"
+    return _write_golden(path, entry, golden_dir)
+
+
+def _refusal(path: Path, entry: Entry) -> str:
+    """Why the entry must not be written over the golden at `path` ("" when it may)."""
     data = read_regular(path)
     on_disk = data.decode("utf-8", errors="replace") if data is not None else None
     if on_disk != entry.expected:
-        return f"not accepted: {entry.golden} changed since the build; run the build again"
+        return f"{entry.golden} changed since the build; run the build again"
     if entry.broken:
-        return "not accepted: a claim does not hold, so the prose would be false: " + "; ".join(
-            entry.broken
-        )
+        return "a claim does not hold, so the prose would be false: " + "; ".join(entry.broken)
+    return ""
+
+
+def _write_golden(path: Path, entry: Entry, golden_dir: Path) -> str:
+    """Write the entry's golden and images (or delete a stale one); say what was done."""
     try:
         if entry.actual is None:
             path.unlink()

@@ -256,7 +256,7 @@ class _JaxprDiff:
         self.changes: list[str] = []
         self.mapping: dict[str, str] = {}
 
-    def run(self) -> _JaxprDiff:
+    def align(self) -> _JaxprDiff:
         """The diff under the alignment that shows the fewest changed lines.
 
         Aligning by what equations compute can pair an unchanged equation with a changed
@@ -467,7 +467,7 @@ def _nested(
         if canonical(x, old_defs) == canonical(y, new_defs):
             continue
         label = f"[{index}]" if len(olds) > 1 else ""
-        inner = _JaxprDiff(x, y, old_defs, new_defs, where.rstrip(": ") + label + ": ").run()
+        inner = _JaxprDiff(x, y, old_defs, new_defs, where.rstrip(": ") + label + ": ").align()
         found.append((label, inner.lines, inner.changes))
     return found
 
@@ -496,10 +496,10 @@ def diff_jaxprs(old: Program, new: Program) -> tuple[list[str], list[str]]:
     for (old_name, a), (new_name, b) in zip(old_defs, new_defs, strict=False):
         if canonical(a, old.defs) == canonical(b, new.defs):
             continue
-        result = _JaxprDiff(a, b, old.defs, new.defs, f"{new_name}: ").run()
+        result = _JaxprDiff(a, b, old.defs, new.defs, f"{new_name}: ").align()
         lines += [f"  let {new_name} =", *result.lines, "  in"]
         changes += result.changes or [f"named jaxpr {old_name} changed"]
-    result = _JaxprDiff(old.main, new.main, old.defs, new.defs).run()
+    result = _JaxprDiff(old.main, new.main, old.defs, new.defs).align()
     return lines + result.lines, changes + result.changes
 
 

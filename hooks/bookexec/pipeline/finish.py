@@ -98,8 +98,12 @@ class Finish:
         """What the extensions find wrong over the whole build (the book's prose audit)."""
         return self.contributions.problems()
 
-    def report(self) -> Report:
-        """One report for the whole build: failures, drift, new and stale goldens, versions."""
+    def report(
+        self, running: Provenance | None = None, problems: list[str] | None = None
+    ) -> Report:
+        """One report for the whole build: failures, drift, new and stale goldens, versions
+        (`running`: this build's, by default once every page's run has ended; `problems`: the
+        extensions', when already asked)."""
         # A fence a block printed has a golden too: the plan only learns of it as it runs.
         printed = {
             golden_path(self.golden_dir, page, block) for page, block in self.judge.judgements
@@ -113,9 +117,11 @@ class Finish:
             mine = self.runs.goldens.paths(folder) if block_ids is None else set()
             stale = sorted(path for path in mine - planned if path.parent == folder)
         notes = self.runs.executor.notes
-        return self.judge.report(stale, notes, self.problems(), self.recorded, self.running())
+        running = running or self.running()
+        problems = self.problems() if problems is None else problems
+        return self.judge.report(stale, notes, problems, self.recorded, running)
 
-    def run(self, pages: set[str] | None = None) -> None:
+    def end(self, pages: set[str] | None = None) -> None:
         """Judge the whole build at its end: every page has run, so the report is complete.
         `pages`: those whose blocks must all have rendered (None: every page)."""
         try:
@@ -127,24 +133,10 @@ class Finish:
         self.runs.executor.close()
         self.check_all_rendered(pages)
         if not self.settings.execute:
-            log.info(self.summary_line(shown=self.plan.blocks()))
-            # Nothing ran, but what the render found (a fact no golden fills) still fails it.
-            failures = sorted(self.judge.failures.values(), key=lambda f: (f.page, f.block_id))
-            for failure in failures:
-                log.error(failure.line())
-            if failures:
-                raise BookError(f"bookexec: {len(failures)} failed with execution off")
+            self._without_execution()
             return
         if self.serving:
-            for problem in self.problems():
-                serve_log().warning(f"prose audit: {problem}")
-            waiting = self.runs.executor.pending()
-            if waiting:
-                log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
-            elif self.runs.background:
-                log.info("bookexec: every page shows live outputs")
-            running = sum(len(self.plan.pages.get(page, [])) for page in waiting)
-            log.info(self.summary_line(running=running))
+            self._serving()
             return
         report = self.report()
         review.clear(self.root)  # whatever a snippet left there: this build's report replaces it
@@ -154,7 +146,41 @@ class Finish:
         write_atomic(self.paths.claims, claims + "\n", inside=self.root)
         if self.settings.mode == "update":
             self._update(report)
-            return
+        else:
+            self._check(report)
+
+    def _without_execution(self) -> None:
+        """BOOK_EXEC=off: the summary, and what the render found."""
+        log.info(self.summary_line(shown=self.plan.blocks()))
+        # Nothing ran, but what the render found (a fact no golden fills) still fails it.
+        failures = sorted(self.judge.failures.values(), key=lambda f: (f.page, f.block_id))
+        for failure in failures:
+            log.error(failure.line())
+        if failures:
+            raise BookError(f"bookexec: {len(failures)} failed with execution off")
+
+    def _serving(self) -> None:
+        """Under serve: the prose audit as warnings, the pages still running, the report the
+        review reads, the summary."""
+        problems = self.problems()
+        for problem in problems:
+            serve_log().warning(f"prose audit: {problem}")
+        waiting = self.runs.executor.pending()
+        if waiting:
+            log.info(f"bookexec: {len(waiting)} pages show recorded outputs while they run")
+        elif self.runs.background:
+            log.info("bookexec: every page shows live outputs")
+        running = sum(len(self.plan.pages.get(page, [])) for page in waiting)
+        # `./book review` walks what the pages show, as after a check build; the backends
+        # are those of the runs that ended (waiting for the others would hold the serve).
+        ended = {page: blocks for page, blocks in self.plan.pages.items() if page not in waiting}
+        running_now = Provenance.of(self.versions, backend=self.runs.backends(ended))
+        judged = {page for page, _ in self.judge.judgements}
+        review.save_served(self.report(running_now, problems), judged)
+        log.info(self.summary_line(running=running))
+
+    def _check(self, report: Report) -> None:
+        """A check: the report said (annotated under GitHub Actions), saved when it fails."""
         for line in report.timing_notes():  # said, never judged: not an error, even here
             log.info(f"bookexec: {line}")
         actions.publish(report, self.annotations, self.plan.fence_line)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bookexec.discover.blocks import Block, printed_name
 from bookexec.escapes import terminal
-from bookexec.execute.model import Note
+from bookexec.execute.model import BlockRun, Note, PageRun
 from bookexec.execute.progress import outside_mkdocs
 from bookexec.goldens.compare import PLAIN_WORDS, Classifier, Comparison, compare
 from bookexec.goldens.masks import Mask
@@ -21,7 +21,7 @@ from bookexec.goldens.measured import Fact
 from bookexec.goldens.normalize import PathRule, for_page, normalize, snippet_names
 from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, update_command
-from bookexec.pipeline.run import Runs, recorded, run_of
+from bookexec.pipeline.run import NO_GOLDEN_RUNNING, Runs, recorded, run_of
 from bookexec.render.layout import UNMEASURED, shown_text
 
 Verdict = tuple[str, Comparison | None, Failure | None]  # shown output, comparison, failure
@@ -88,6 +88,7 @@ class Judge:
         self.comparisons: dict[tuple[str, str], Comparison] = {}
         self.failures: dict[tuple[str, str], Failure] = {}  # (page, block id or "") -> failure
         self.pending_blocks: set[tuple[str, str]] = set()  # shown recorded, being checked
+        self.pending_new: set[tuple[str, str]] = set()  # of those, the ones with no golden
         self.launcher = launcher  # the book's command line, whose commands its messages name
         self.words = words  # drift classes in the runtime's words
         self.docs = docs  # the book's docs_dir as messages name it
@@ -112,10 +113,7 @@ class Judge:
 
     def _judge(self, page: str, block: Block) -> Verdict:
         if self.runs.recorded_block(page, block):
-            if self.runs.execute and self.runs.only is None:
-                self.pending_blocks.add((page, block.id))
-            output, facts, _ = recorded(self.runs.goldens, block)
-            return shown(output, facts, "(recorded)"), None, None
+            return self._recorded(page, block)
         page_run = self.runs.wait(page)
         run = run_of(page_run, block)
         page_failures = [r.failure for r in page_run.blocks if not r.block.id and r.failure]
@@ -124,43 +122,48 @@ class Judge:
         if run is None and page_failures:  # shown at the block, counted once, as the page's
             message = f"{block.where}: not run; the page failed: {page_failures[0]}"
             return "", None, Failure(page, block.id, block.snippet, message, docs=block.docs)
-        if run is None and printed_name(block.id)[1]:
-            message = f"{block.where}: not run: the block printed no such fence when it ran"
-            failure = Failure(page, block.id, block.snippet, message, docs=block.docs)
-        elif run is None:
-            message = f"{block.where}: not run (the build was stopped)"
-            failure = Failure(page, block.id, block.snippet, message, docs=block.docs)
-        elif run.failure:
-            failure = Failure(
-                page, block.id, block.snippet, run.failure, run.after, docs=block.docs
-            )
-        else:
-            snippets = [r.block.snippet for r in page_run.blocks]
-            body = snippet_names(normalize(run.output, self.rules), snippets)
-            page_body = snippet_names(for_page(run.output, self.rules), snippets)
-            comparison = compare(
-                self.golden_dir,
-                page,
-                block.id,
-                block.snippet,
-                body,
-                run.facts,
-                run.claims,
-                self.classify,
-                self.runs.goldens,
-                self.launcher,
-                block.docs,
-                self.masks,
-            )
-            self.comparisons[(page, block.id)] = comparison
-            if self.serving and comparison.status != "ok":
-                said = serve_message(comparison, self.root, self.launcher)
-                serve_log().warning(terminal(said))
-            return shown(page_body, run.facts, page_run.backend), comparison, None
+        if run is not None and not run.failure:
+            return self._compared(page, block, page_run, run)
+        failure = _failure_of(page, block, run)
         self.failures[(page, block.id)] = failure
         if self.serving:
             serve_log().error(terminal(failure.message))
         return "", None, failure
+
+    def _recorded(self, page: str, block: Block) -> Verdict:
+        """A block shown from its golden while it runs (or with execution off)."""
+        running = self.runs.execute and self.runs.only is None
+        if running:
+            self.pending_blocks.add((page, block.id))
+        output, facts, _ = recorded(self.runs.goldens, block, running)
+        if output == NO_GOLDEN_RUNNING:
+            self.pending_new.add((page, block.id))
+        return shown(output, facts, "(recorded)"), None, None
+
+    def _compared(self, page: str, block: Block, page_run: PageRun, run: BlockRun) -> Verdict:
+        """A block that ran: its output compared with its golden."""
+        snippets = [r.block.snippet for r in page_run.blocks]
+        body = snippet_names(normalize(run.output, self.rules), snippets)
+        page_body = snippet_names(for_page(run.output, self.rules), snippets)
+        comparison = compare(
+            self.golden_dir,
+            page,
+            block.id,
+            block.snippet,
+            body,
+            run.facts,
+            run.claims,
+            self.classify,
+            self.runs.goldens,
+            self.launcher,
+            block.docs,
+            self.masks,
+        )
+        self.comparisons[(page, block.id)] = comparison
+        if self.serving and comparison.status != "ok":
+            said = serve_message(comparison, self.root, self.launcher)
+            serve_log().warning(terminal(said))
+        return shown(page_body, run.facts, page_run.backend), comparison, None
 
     def judge_shown(self, page: str, fence_id: str, snippet: str, output: str, docs: str) -> None:
         """A fence markdown-exec ran itself (`discover.blocks.ShellFence`): what it showed,
@@ -243,3 +246,14 @@ def serve_message(comparison: Comparison, root: Path, launcher: str = "") -> str
         return f"{docs}/{where}: no golden yet; run {update_command(launcher, where)} to write it"
     reasons = "".join(f"  {reason}\n" for reason in comparison.notes())
     return f"{docs}/{where} drifted from its golden:\n" + (reasons + comparison.diff(root))
+
+
+def _failure_of(page: str, block: Block, run: BlockRun | None) -> Failure:
+    """Why a block shows no output: its run's failure, or why it never ran."""
+    if run is not None and run.failure:
+        return Failure(page, block.id, block.snippet, run.failure, run.after, docs=block.docs)
+    if printed_name(block.id)[1]:
+        message = f"{block.where}: not run: the block printed no such fence when it ran"
+    else:
+        message = f"{block.where}: not run (the build was stopped)"
+    return Failure(page, block.id, block.snippet, message, docs=block.docs)

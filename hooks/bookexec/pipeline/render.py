@@ -26,7 +26,7 @@ from bookexec.pipeline.judge import Judge
 from bookexec.pipeline.plan import Plan
 from bookexec.pipeline.run import Runs, recorded
 from bookexec.privacy import Masker
-from bookexec.render import figures, prose, stepper, verify
+from bookexec.render import figures, prose, stepper_html, verify
 from bookexec.render.fence import NOT_RENDERED, failure_box, verify_box, withheld
 from bookexec.render.layout import Look
 
@@ -109,6 +109,11 @@ class RenderStage:
     def pending_blocks(self) -> set[tuple[str, str]]:
         """Blocks shown from their goldens while they run (under serve)."""
         return self.judge.pending_blocks
+
+    @property
+    def pending_new(self) -> set[tuple[str, str]]:
+        """Of those, the blocks with no golden yet (a draft's new block)."""
+        return self.judge.pending_new
 
     # -- a page's markdown --------------------------------------------------------------------
 
@@ -217,7 +222,7 @@ class RenderStage:
         """The HTML of the trace stepper `ref` names, from the mapping its block recorded
         (this build's, which the judge compares with the golden like any fact)."""
         _, block_id, name, facts = self._referenced("stepper", ref, where)
-        spec = stepper.parse_spec(facts[name]) if name in facts else None
+        spec = stepper_html.parse_spec(facts[name]) if name in facts else None
         if spec is None:
             raise BookError(
                 f"{where}: block '{block_id}' recorded no stepper '{name}' "
@@ -229,7 +234,7 @@ class RenderStage:
             "click on a line."
         )
         # ids from the block and the name: two blocks of a page may name their steppers alike
-        return stepper.stepper_html(f"{block_id}-{name}", spec, caption)
+        return stepper_html.stepper_html(f"{block_id}-{name}", spec, caption)
 
     # -- the fence ----------------------------------------------------------------------------
 
@@ -415,6 +420,11 @@ class RenderStage:
             return output
         self.checked.add(page)
         judgements = self.judge.judgements
+        pending = self.judge.pending_blocks
+        if page in self.plan.owned and any((page, b.id) in pending for b in blocks):
+            # Under serve, a lab whose cells still run says so instead of showing them (its
+            # extension converts it when they end): nothing on it is a cell as it ran yet.
+            return output
         if page in self.plan.owned:  # a lab: mkdocs-jupyter rendered the cells the build judged
             cells = []
             for b in blocks:  # what labs.render wrote into the executed copy

@@ -63,11 +63,20 @@ class PageExecutor(Protocol):
         ...
 
 
-def recorded(goldens: Snapshot, block: Block) -> tuple[str, list[Fact], list[Claim]]:
-    """A block's output and facts as its golden recorded them when the build began."""
+# What a block with no golden shows while it runs under serve (a new block of a draft, say).
+NO_GOLDEN_RUNNING = "(no golden yet: this block is running; its output shows when it ends)\n"
+
+
+def recorded(
+    goldens: Snapshot, block: Block, running: bool = False
+) -> tuple[str, list[Fact], list[Claim]]:
+    """A block's output and facts as its golden recorded them when the build began; for a block
+    with no golden, why it shows none (`running`: it runs behind the page, under serve)."""
     path = golden_path(goldens.golden_dir, block.page, block.id)
     text, _ = goldens.golden(path)
     if text is None:
+        if running:
+            return NO_GOLDEN_RUNNING, [], []
         return "(execution is off and this block has no golden yet)\n", [], []
     golden = parse(text)
     return images.restore(golden.output, path.parent), golden.facts, golden.claims

@@ -107,7 +107,7 @@ class Terms:
         }
         return marked
 
-    def _filled(self, anchor: str) -> glossary.Entry:
+    def _filled(self, anchor: str) -> glossary.GlossaryEntry:
         """The entry, its definition's facts in place: a card is prose of the glossary's."""
         entry = self.by_slug[anchor]
         if self.fill is None:

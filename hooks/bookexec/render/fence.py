@@ -46,6 +46,11 @@ class BlockSource(Protocol):
         """(page, block id) of the blocks shown from their goldens while they run."""
         ...
 
+    @property
+    def pending_new(self) -> set[tuple[str, str]]:
+        """Of those, the blocks with no golden yet: they have no recorded output to show."""
+        ...
+
     def output_for(
         self, block_id: str, code: str
     ) -> tuple[Block, str, Comparison | None, Failure | None]:
@@ -144,7 +149,7 @@ def block_notes(
     elif current.serving and comparison is not None and comparison.status != "ok":
         said += drift_warning(comparison, current.root, current.review, current.launcher)
     if output is not None and (block.page, block.id) in current.pending_blocks:
-        said += pending_note(block.id)
+        said += pending_note(block.id, new=(block.page, block.id) in current.pending_new)
     return said
 
 
@@ -221,15 +226,22 @@ def withheld(page_html: str, problems: list[str]) -> str:
     return page_html[: found.start()] + opened + box + closed + page_html[found.end() :]
 
 
-def pending_note(block_id: str) -> str:
+def pending_note(block_id: str, new: bool = False) -> str:
     """Under `mkdocs serve`, while the block runs in the background (serve.background): one
     small line under the golden's output, not a box, since most blocks of a first page carry
-    it at once. Styled inline: the engine's marker needs no stylesheet of the book's."""
+    it at once. Styled inline: the engine's marker needs no stylesheet of the book's. `new`:
+    the block has no golden, so nothing recorded is shown."""
+    if new:
+        title, words = "The block has no golden yet and is running now", "no golden yet, running"
+    else:
+        title, words = (
+            "This is the output the golden recorded. The block is running now",
+            ("recorded output, being checked"),
+        )
     return (
         f'<p class="executed-book-pending" data-block="{html.escape(block_id)}" '
-        'style="font-size:0.7em;opacity:0.7;margin:-0.8em 0 1em" title="This is the output '
-        "the golden recorded. The block is running now; the page reloads with its live "
-        'output, or its drift, when it is done.">&#9679; recorded output, being checked</p>'
+        f'style="font-size:0.7em;opacity:0.7;margin:-0.8em 0 1em" title="{title}; the page '
+        f'reloads with its live output, or its drift, when it is done.">&#9679; {words}</p>'
     )
 
 
@@ -355,9 +367,16 @@ def page_summary(failures: list[Failure], drifted: list[Comparison], launcher: s
     counts += [
         f"{kinds.count(k)} {k}" for k in ("structural", "text", "new", "cosmetic") if k in kinds
     ]
+    # A draft's blocks have no goldens to differ from.
+    only_new = not failures and set(kinds) == {"new"}
+    title = (
+        "Blocks of this page have no golden yet"
+        if only_new
+        else "This page differs from its goldens"
+    )
     return (
         '<div class="admonition warning executed-book-page-drift">'
-        '<p class="admonition-title">This page differs from its goldens</p>'
+        f'<p class="admonition-title">{title}</p>'
         f"<p>{html.escape(', '.join(counts))}: see the notes at the blocks below, or run "
         f"<code>{html.escape(build)}</code> for the full report.</p></div>\n"
     )

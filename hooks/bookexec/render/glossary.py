@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import markdown as markdown_lib
 
+from bookexec.discover.blocks import prose_lines
 from bookexec.errors import BookError
 
 CLASS = "executed-book-term"  # the engine's classes on a page are named after the plugin
@@ -44,7 +45,6 @@ _TERM_LINE = re.compile(
 )
 _DEFINITION = re.compile(r"^:\s{1,4}(?P<text>.*)$")
 _SEE = re.compile(r"\bSee\s+\[(?P<text>[^\]]+)\]\((?P<target>[^)\s]+)\)")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _LINK = re.compile(r"\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*(?P<target>\S+)")
@@ -122,7 +122,7 @@ def slug(term: str) -> str:
 
 
 @dataclass(frozen=True)
-class Entry:
+class GlossaryEntry:
     """One glossary entry: its term as written, anchor, the words that mark it, its
     definition (Markdown) and where the glossary teaches it (link text, target) if it does."""
 
@@ -147,11 +147,11 @@ def _names(term: str, aka: str | None, forms: str | None = None) -> tuple[str, .
     return tuple(name for name in found if name and "`" not in name)
 
 
-def parse(text: str, page: str = "glossary.md", docs: str = "docs") -> list[Entry]:
+def parse(text: str, page: str = "glossary.md", docs: str = "docs") -> list[GlossaryEntry]:
     """Every entry of the glossary page, in order; a term whose anchor another already has is an
     error naming both lines (the page under `docs`, the book's docs_dir as messages name it)."""
     lines = text.splitlines()
-    entries: list[Entry] = []
+    entries: list[GlossaryEntry] = []
     seen: dict[str, int] = {}
     number = 0
     while number < len(lines):
@@ -179,7 +179,7 @@ def parse(text: str, page: str = "glossary.md", docs: str = "docs") -> list[Entr
         definition = " ".join(part for part in body if part)
         see = _SEE.search(definition)
         entries.append(
-            Entry(
+            GlossaryEntry(
                 term=term,
                 slug=anchor,
                 line=number + 1,
@@ -192,7 +192,7 @@ def parse(text: str, page: str = "glossary.md", docs: str = "docs") -> list[Entr
     return entries
 
 
-def anchored(text: str, entries: Iterable[Entry]) -> str:
+def anchored(text: str, entries: Iterable[GlossaryEntry]) -> str:
     """The glossary's Markdown with an anchor (raw HTML, which MkDocs' link validation reads
     without any extension) at the start of each entry's term line, and an index of the terms,
     each a link to its entry, above the first: a term is reached without scrolling."""
@@ -212,7 +212,7 @@ def anchored(text: str, entries: Iterable[Entry]) -> str:
     return "".join(lines)
 
 
-def index_of_terms(entries: Iterable[Entry]) -> str:
+def index_of_terms(entries: Iterable[GlossaryEntry]) -> str:
     """The terms as one paragraph of links, in the glossary's order, closed by a blank line."""
     links = " · ".join(f"[{entry.term}](#{entry.slug})" for entry in entries)
     return f"**Terms:** {links}\n\n"
@@ -232,7 +232,7 @@ class Matcher:
     """Finds the first use of each term in a text, the longest name first. A phrase of `ignore`
     is never a use (a "cache key" is no PRNG key), but a longer name holding it still is."""
 
-    entries: list[Entry]
+    entries: list[GlossaryEntry]
     ignore: tuple[str, ...] = ()
     pattern: re.Pattern[str] = field(init=False)
     slugs: dict[str, str] = field(init=False)  # group name -> entry slug ("": ignored)
@@ -278,16 +278,7 @@ def glossary_links(markdown: str, page: str, glossary: str, offset: int = 0) -> 
     """Every link of the page's prose (not its code) to an anchor of the glossary page.
     `offset`: lines of front matter above the Markdown, so lines count from the file's top."""
     found = []
-    fence: str | None = None
-    for number, line in enumerate(markdown.splitlines(), start=1 + offset):
-        opened = _FENCE.match(line)
-        if fence is None and opened:
-            fence = opened[1]
-            continue
-        if fence is not None:
-            if line.strip().startswith(fence) and set(line.strip()) == {fence[0]}:
-                fence = None
-            continue
+    for number, line in prose_lines(markdown.splitlines(), start=1 + offset):
         prose = _CODE_SPAN.sub("", line)
         targets = [m["target"] for m in _LINK.finditer(prose)]
         targets += [m["target"] for m in _REF_DEF.finditer(prose)]
@@ -299,7 +290,7 @@ def glossary_links(markdown: str, page: str, glossary: str, offset: int = 0) -> 
 
 
 def missing_anchors(
-    links: Iterable[Link], entries: Iterable[Entry], page: str, docs: str = "docs"
+    links: Iterable[Link], entries: Iterable[GlossaryEntry], page: str, docs: str = "docs"
 ) -> list[str]:
     """One message per link to an anchor no entry has, naming page (under `docs`) and line."""
     known = {entry.slug for entry in entries}
@@ -368,24 +359,16 @@ def mark(page_html: str, matcher: Matcher, glossary_url: str) -> tuple[str, list
             continue
         if closing:
             out.append(tag)
-            for depth in range(len(stack) - 1, -1, -1):
-                if stack[depth][0] == name:
-                    del stack[depth:]
-                    break
+            _close(stack, name)
             if name == "a" and closing_link is not None:
                 out.append(f"<!--executed-book-card:{closing_link}-->")
                 closing_link = None
             continue
-        if name == "a" and (href := _ATTR_HREF.search(tag)):
-            anchor = (href[1] or href[2] or "").removeprefix(prefix)
-            if (
-                anchor in linked
-                and anchor not in carded
-                and (href[1] or href[2]) == prefix + anchor
-            ):
-                carded.add(anchor)
-                closing_link = anchor
-                tag = _with_term_class(tag, anchor)
+        anchor = _authors_mark(tag, name, prefix, linked - carded)
+        if anchor is not None:
+            carded.add(anchor)
+            closing_link = anchor
+            tag = _with_term_class(tag, anchor)
         out.append(tag)
         if name not in _VOID and not tag.endswith("/>"):
             stack.append((name, skipped))
@@ -393,6 +376,25 @@ def mark(page_html: str, matcher: Matcher, glossary_url: str) -> tuple[str, list
     skipping = any(skip for _, skip in stack)
     out.append(tail if skipping else _mark_text(tail, matcher, used, glossary_url, carded))
     return "".join(out), sorted(carded)
+
+
+def _close(stack: list[tuple[str, bool]], name: str) -> None:
+    """A closing tag ends the innermost open element of its name, and those inside it."""
+    for depth in range(len(stack) - 1, -1, -1):
+        if stack[depth][0] == name:
+            del stack[depth:]
+            return
+
+
+def _authors_mark(tag: str, name: str, prefix: str, unmarked: set[str]) -> str | None:
+    """The anchor of an author's link to an entry (exactly `prefix` and an anchor among
+    `unmarked`) that the tag opens, else None."""
+    href = _ATTR_HREF.search(tag) if name == "a" else None
+    if href is None:
+        return None
+    target = href[1] or href[2] or ""
+    anchor = target.removeprefix(prefix)
+    return anchor if anchor in unmarked and target == prefix + anchor else None
 
 
 def _with_term_class(tag: str, anchor: str) -> str:
@@ -432,7 +434,7 @@ def _mark_text(
 PageOf = Callable[[str], tuple[str, str] | None]
 
 
-def card(entry: Entry, glossary: str, page_of: PageOf, glossary_url: str) -> str:
+def card(entry: GlossaryEntry, glossary: str, page_of: PageOf, glossary_url: str) -> str:
     """The card of one entry as a page shows it: term, definition, "taught in" link. Links of
     the definition are made relative to the page that shows the card."""
 

@@ -123,24 +123,33 @@ def json_texts(text: str) -> Iterator[tuple[str | None, str]]:
         return
     docs = data.get("docs") if isinstance(data, dict) else None
     if isinstance(docs, list):  # a search index: each entry a location of the site
-        for doc in docs:
-            if isinstance(doc, dict):
-                location = str(doc.get("location", "")).partition("#")[0]
-                for string in _strings(doc):
-                    yield location, html.unescape(_TAG.sub("", string))
-        return
-    if isinstance(data, dict) and isinstance(data.get("cells"), list):  # a notebook
-        for cell in data["cells"]:
-            if not isinstance(cell, dict):
-                continue
-            # A code cell's source is the code its page shows (a set-up cell may carry the
-            # engine's own modules): its prose and outputs are what a reader reads.
-            keys = ("source", "outputs") if cell.get("cell_type") != "code" else ("outputs",)
-            for key in keys:
-                yield None, "".join(_strings(cell.get(key, "")))
-        return
-    for string in _strings(data):
-        yield None, string
+        yield from _index_texts(docs)
+    elif isinstance(data, dict) and isinstance(data.get("cells"), list):  # a notebook
+        yield from _notebook_texts(data["cells"])
+    else:
+        for string in _strings(data):
+            yield None, string
+
+
+def _index_texts(docs: list[object]) -> Iterator[tuple[str | None, str]]:
+    """Each string of a search index's entries, as text, with the entry's location."""
+    for doc in docs:
+        if isinstance(doc, dict):
+            location = str(doc.get("location", "")).partition("#")[0]
+            for string in _strings(doc):
+                yield location, html.unescape(_TAG.sub("", string))
+
+
+def _notebook_texts(cells: list[object]) -> Iterator[tuple[str | None, str]]:
+    """A notebook's prose and outputs, each as Jupyter shows it (its lines joined)."""
+    for cell in cells:
+        if not isinstance(cell, dict):
+            continue
+        # A code cell's source is the code its page shows (a set-up cell may carry the
+        # engine's own modules): its prose and outputs are what a reader reads.
+        keys = ("source", "outputs") if cell.get("cell_type") != "code" else ("outputs",)
+        for key in keys:
+            yield None, "".join(_strings(cell.get(key, "")))
 
 
 def scan(

@@ -22,11 +22,13 @@ import html
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
+from bookexec.discover.blocks import fenced_lines
 from bookexec.errors import BookError
 from bookexec.goldens import measured
 from bookexec.goldens.measured import Fact
-from bookexec.render import figures, stepper
+from bookexec.render import figures, stepper_html
 
 REFERENCE = re.compile(r"\{\{\s*fact:(?P<ref>[^{}\s|]*)(?:\|(?P<style>code))?\s*\}\}")
 # A reference the page shows as syntax: a backslash before it, which the page drops.
@@ -34,7 +36,6 @@ ESCAPED = re.compile(r"\\(?=\{\{\s*(?:fact|figure|stepper)\s*:)")
 _FILLED = re.compile(rf"(?P<escape>\\)?{REFERENCE.pattern}")
 VERSIONS_BLOCK = "versions"
 NAV_BLOCK = "nav"
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 # (page, block id, release or None) -> the block's facts by name, or None when there is no block
@@ -96,63 +97,58 @@ def render(
     `[missing fact: ...]`, so the rest of the page still renders.
     """
     out = []
-    fence: str | None = None
-    for number, line in enumerate(markdown.splitlines(keepends=True), start=start):
-        opened = _FENCE.match(line)
-        if fence is None and opened:
-            fence = opened[1]
-        elif (
-            fence is not None and line.strip().startswith(fence) and set(line.strip()) == {fence[0]}
-        ):
-            fence = None
-        elif fence is None and figure is not None and (found := figures.REFERENCE.match(line)):
-            try:
-                line = figure(found["ref"], f"{docs}/{page}:{number}") + "\n"
-            except BookError as error:
-                if on_error is None:
-                    raise
-                on_error(page, str(error))
-                line = f"[missing figure: {html.escape(found['ref'])}]\n"
-        elif fence is None and steps is not None and (found := stepper.REFERENCE.match(line)):
-            try:
-                line = steps(found["ref"], f"{docs}/{page}:{number}") + "\n"
-            except BookError as error:
-                if on_error is None:
-                    raise
-                on_error(page, str(error))
-                line = f"[missing stepper: {html.escape(found['ref'])}]\n"
-        elif fence is None and "{{" in line:
-            line = _render_line(line, docs, page, number, lookup, on_error)
-        out.append(line)
+    for number, line, code in fenced_lines(markdown.splitlines(keepends=True), start=start):
+        where = f"{docs}/{page}:{number}"
+        if code:
+            out.append(line)
+        elif figure is not None and (found := figures.REFERENCE.match(line)):
+            out.append(_drawn(figure, found["ref"], where, "figure", page, on_error))
+        elif steps is not None and (found := stepper_html.REFERENCE.match(line)):
+            out.append(_drawn(steps, found["ref"], where, "stepper", page, on_error))
+        elif "{{" in line:
+            out.append(_render_line(line, _Line(docs, page, number, lookup, on_error)))
+        else:
+            out.append(line)
     return "".join(out)
 
 
-def _render_line(
-    line: str,
-    docs: str,
-    page: str,
-    number: int,
-    lookup: Lookup,
-    on_error: OnError | None = None,
+def _drawn(
+    draw: FigureMaker, ref: str, where: str, kind: str, page: str, on_error: OnError | None
 ) -> str:
+    """A line that holds only a figure or a stepper, drawn; with `on_error`, a bad reference
+    is handed to it and shows as `[missing <kind>: ...]`."""
+    try:
+        return draw(ref, where) + "\n"
+    except BookError as error:
+        if on_error is None:
+            raise
+        on_error(page, str(error))
+        return f"[missing {kind}: {html.escape(ref)}]\n"
+
+
+class _Line(NamedTuple):
+    """A line of a page being filled: where messages say it is (`docs`: the book's docs_dir,
+    as they name a page's folder), how a reference is looked up, and who hears of a bad one."""
+
+    docs: str
+    page: str
+    number: int
+    lookup: Lookup
+    on_error: OnError | None
+
+
+def _render_line(line: str, at: _Line) -> str:
     pieces: list[str] = []
     last = 0
     for span in _CODE_SPAN.finditer(line):
-        pieces.append(_replace(line[last : span.start()], docs, page, number, lookup, on_error))
-        pieces.append(_code_span(span, docs, page, number, lookup, on_error))
+        pieces.append(_replace(line[last : span.start()], at))
+        pieces.append(_code_span(span, at))
         last = span.end()
-    pieces.append(_replace(line[last:], docs, page, number, lookup, on_error))
+    pieces.append(_replace(line[last:], at))
     return "".join(pieces)
 
 
-def _code_span(
-    span: re.Match[str],
-    docs: str,
-    page: str,
-    number: int,
-    lookup: Lookup,
-    on_error: OnError | None = None,
-) -> str:
+def _code_span(span: re.Match[str], at: _Line) -> str:
     """Inline code: its references filled, the whole made an HTML `<code>` (Markdown would
     escape a value's markup inside backticks); its escaped references shown as syntax."""
     inner = span[0][len(span[1]) : -len(span[1])]
@@ -166,21 +162,15 @@ def _code_span(
             text.append(html.escape(found[0][1:], quote=False))
         else:
             plain = found[0].replace("|code", "")  # the span is code already
-            text.append(_replace(plain, docs, page, number, lookup, on_error))
+            text.append(_replace(plain, at))
         last = found.end()
     text.append(html.escape(inner[last:], quote=False))
     return "<code>" + "".join(text) + "</code>"
 
 
-def _replace(
-    text: str,
-    docs: str,
-    page: str,
-    number: int,
-    lookup: Lookup,
-    on_error: OnError | None = None,
-) -> str:
-    """`docs`: the book's docs_dir, as messages name a page's folder."""
+def _replace(text: str, at: _Line) -> str:
+    """Fill the fact references of prose text on line `at`."""
+    docs, page, number, lookup, on_error = at
 
     def value(match: re.Match[str]) -> str:
         if on_error is None:
@@ -232,7 +222,7 @@ def quoted_blocks(markdown: str, page: str) -> set[tuple[str, str]]:
     included: a reference too many only renders a page once more."""
     refs = [m["ref"] for m in REFERENCE.finditer(markdown)]
     refs += [m["ref"] for m in figures.REFERENCE_ANYWHERE.finditer(markdown)]
-    refs += [m["ref"] for m in stepper.REFERENCE_ANYWHERE.finditer(markdown)]
+    refs += [m["ref"] for m in stepper_html.REFERENCE_ANYWHERE.finditer(markdown)]
     found = set()
     for ref in refs:
         try:

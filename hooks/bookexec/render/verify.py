@@ -161,37 +161,37 @@ def problems(
             continue  # markdown-exec's layout: see the module's docstring
         boxes = block.boxes()
         for kind in ("source", "output", "console"):
-            on_page = found.get((block.block_id, kind), [])
-            if kind not in boxes:
-                if on_page:
-                    message = f"{block.where}: the page shows a {kind} box it should not have"
-                    out.append((block.block_id, message))
-                continue
-            if len(on_page) != 1:
-                seen = "is missing" if not on_page else f"appears {len(on_page)} times"
-                message = f"{block.where}: on the page, its {kind} {seen}; it must appear once"
-                out.append((block.block_id, message))
-                continue
-            box = on_page[0]
-            text = "".join(box.text)
-            if box.codes != 1 or box.stray:
-                message = (
-                    f"{block.where}: the page's {kind} box does not hold exactly what the block "
-                    f"{'holds' if kind == 'source' else 'printed'}: it has {box.codes} code "
-                    f"elements, and text outside them: {''.join(box.stray)[:60]!r}"
-                )
-                out.append((block.block_id, message))
-            elif text != boxes[kind]:
-                verb = "holds" if kind == "source" else "printed"
-                message = (
-                    f"{block.where}: the page's {kind} box does not hold exactly what the block "
-                    f"{verb}: {_first_difference(text, boxes[kind])}"
-                )
-                out.append((block.block_id, message))
-            elif kind == "output" and block.look.source == "block" and not box.in_result:
-                message = f"{block.where}: its output box is not inside its result element"
+            message = _box_problem(block, kind, found.get((block.block_id, kind), []), boxes)
+            if message:
                 out.append((block.block_id, message))
     return out
+
+
+def _box_problem(block: Expected, kind: str, on_page: list[Box], boxes: dict[str, str]) -> str:
+    """What is wrong with the block's boxes of one kind on the page ("" when nothing): one
+    where the block has one, none where it has none."""
+    if kind not in boxes:
+        return f"{block.where}: the page shows a {kind} box it should not have" if on_page else ""
+    if len(on_page) != 1:
+        seen = "is missing" if not on_page else f"appears {len(on_page)} times"
+        return f"{block.where}: on the page, its {kind} {seen}; it must appear once"
+    box = on_page[0]
+    verb = "holds" if kind == "source" else "printed"
+    if box.codes != 1 or box.stray:
+        return (
+            f"{block.where}: the page's {kind} box does not hold exactly what the block "
+            f"{verb}: it has {box.codes} code elements, and text outside them: "
+            f"{''.join(box.stray)[:60]!r}"
+        )
+    text = "".join(box.text)
+    if text != boxes[kind]:
+        return (
+            f"{block.where}: the page's {kind} box does not hold exactly what the block "
+            f"{verb}: {_first_difference(text, boxes[kind])}"
+        )
+    if kind == "output" and block.look.source == "block" and not box.in_result:
+        return f"{block.where}: its output box is not inside its result element"
+    return ""
 
 
 def lab_problems(

@@ -1,4 +1,5 @@
-"""What each command does, once its options are parsed: `RUN[name](root, options, rest, parser)`.
+"""What each command does, once its options are parsed: `COMMANDS[name](root, options, rest,
+parser)`.
 
 The engine is imported inside the commands, after `prepare` has set `.venv` up: on a fresh
 checkout its dependencies are installed only then.
@@ -14,6 +15,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jaxbook.cli.chromium import ensure_chromium
 from jaxbook.cli.engine_suite import test_engine
@@ -21,6 +23,16 @@ from jaxbook.cli.environments import Environment, jax_venv, prepare, set_up
 from jaxbook.cli.parser import parser
 from jaxbook.cli.process import Failed, become, call
 from jaxbook.cli.stress import stress
+
+if TYPE_CHECKING:
+    from bookexec import BookContext
+
+
+def _book(root: Path) -> BookContext:
+    """The book at `root`, opened as a build opens it (`bookexec.context.open_book`)."""
+    from bookexec import open_book
+
+    return open_book(root / "mkdocs.yml", os.environ)
 
 
 @contextmanager
@@ -48,11 +60,17 @@ def _release(command: Parser, option: str, text: str) -> str:
 
 
 def _serve(root: Path, options: Options, rest: list[str], command: Parser) -> int:
-    # --dirty: a rebuild renders only the pages an edit touches (`serve.rebuild`);
-    # --clean or --dirty given here wins.
-    chosen = {"--clean", "--dirty", "--dirtyreload"} & set(rest)
-    become([prepare(root).tool("mkdocs"), "serve", *([] if chosen else ["--dirty"]), *rest])
+    become(serve_command(prepare(root), rest))
     return 0
+
+
+def serve_command(env: Environment, rest: list[str]) -> list[str | Path]:
+    """What `./book serve` becomes: `mkdocs serve`, through `cli.serving` so that Ctrl+C exits
+    130. --dirty: a rebuild renders only the pages an edit touches (`serve.rebuild`); --clean
+    or --dirty given here wins."""
+    chosen = {"--clean", "--dirty", "--dirtyreload"} & set(rest)
+    dirty = [] if chosen else ["--dirty"]
+    return [env.tool("python"), "-m", "jaxbook.cli.serving", *dirty, *rest]
 
 
 def _build(root: Path, options: Options, rest: list[str], command: Parser) -> int:
@@ -67,8 +85,10 @@ def _update(root: Path, options: Options, rest: list[str], command: Parser) -> i
         call([env.tool("python"), "-m", "jaxbook.cli.partial", only, *rest])
     else:
         call([env.tool("mkdocs"), "build", "--strict", *rest], env={"GOLDEN": "update"})
-    with suppress(OSError):  # what changed, goldens and generated pages; needs git
-        subprocess.run(["git", "status", "--short", "--", "tests/golden", "docs"], check=False)
+    with suppress(OSError), _engine_errors():  # what changed, goldens and pages; needs git
+        book = _book(root)
+        folders = [book.relative(book.golden_dir), book.settings.docs]
+        subprocess.run(["git", "status", "--short", "--", *folders], cwd=root, check=False)
     return 0
 
 
@@ -87,12 +107,12 @@ def _named(rest: list[str]) -> tuple[list[str], str]:
 def _review(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     prepare(root)
     with _engine_errors():
-        from bookexec.command import review
+        from bookexec.command import terminal
 
         # The book's golden folder (mkdocs.yml's `goldens`): a report naming another is refused.
-        golden_dir = root / "tests" / "golden"
+        golden_dir = _book(root).golden_dir
         cosmetic, list_only = options.accept_cosmetic, options.list
-        return review.run(root, cosmetic=cosmetic, list_only=list_only, golden_dir=golden_dir)
+        return terminal.walk(root, cosmetic=cosmetic, list_only=list_only, golden_dir=golden_dir)
 
 
 def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser) -> int:
@@ -100,6 +120,7 @@ def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser)
     with _engine_errors():
         from jaxbook import jax_changes
 
+        book = _book(root)
         pythons = list(options.python)
         if not options.page_only and not pythons:
             # Each older JAX lives in its own venv, on the same Python as the book's.
@@ -108,12 +129,11 @@ def _jax_changes(root: Path, options: Options, rest: list[str], command: Parser)
             ]
         if not options.page_only:
             for python in pythons:
-                out = jax_changes.run_book(
-                    root, python, pages=options.chapter or None, environ=os.environ
-                )
+                out = jax_changes.run_book(book, python, pages=options.chapter or None)
                 print(f"jax-changes: recorded {len(list(out.rglob('*.txt')))} blocks in {out}")
-        changed = jax_changes.write_page(root)
-        print(f"jax-changes: {'rewrote' if changed else 'unchanged:'} {jax_changes.PAGE}")
+        changed = jax_changes.write_page(book)
+        page = book.relative(jax_changes.page_path(book))
+        print(f"jax-changes: {'rewrote' if changed else 'unchanged:'} {page}")
     return 0
 
 
@@ -132,8 +152,10 @@ def _accelerators(root: Path, options: Options, rest: list[str], command: Parser
             run = [python, str(script), "--name", options.record, "--out", str(out)]
             if subprocess.run([*run, *map(str, notebooks)], cwd=root, check=False).returncode:
                 print(f"accelerators: some notebooks failed; see {out}")
-        changed = backends.write_page(root)
-        print(f"accelerators: {'rewrote' if changed else 'unchanged:'} {backends.PAGE}")
+        book = _book(root)
+        changed = backends.write_page(book)
+        page = book.relative(book.docs_dir / backends.PAGE)
+        print(f"accelerators: {'rewrote' if changed else 'unchanged:'} {page}")
     return 0
 
 
@@ -152,7 +174,7 @@ def _drift_watch(root: Path, options: Options, rest: list[str], command: Parser)
     with _engine_errors():
         from jaxbook import drift_watch
 
-        result = drift_watch.run(root, python, out.resolve(), keep=options.keep, environ=os.environ)
+        result = drift_watch.watch(_book(root), python, out.resolve(), keep=options.keep)
     print(
         f"drift-watch: jax {jax}: check exited {result['check_exit']}, update exited "
         f"{result['update_exit']}"
@@ -254,7 +276,7 @@ def _help(root: Path, options: Options, rest: list[str], command: Parser) -> int
     return 0
 
 
-RUN: dict[str, Callable[[Path, Options, list[str], Parser], int]] = {
+COMMANDS: dict[str, Callable[[Path, Options, list[str], Parser], int]] = {
     "serve": _serve,
     "build": _build,
     "update": _update,

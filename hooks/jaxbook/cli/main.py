@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from jaxbook.cli.commands import RUN
+from jaxbook.cli.commands import COMMANDS
 from jaxbook.cli.environments import set_up
 from jaxbook.cli.parser import PASSES_ON, parser
 from jaxbook.cli.process import Failed, become
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None, first_run: bool = False) -> int:
             tests = name in {"test", "bench"} or (name == "setup" and options.test)
             set_up(root, "test" if tests else "book")
             become([root / ".venv" / "bin" / "book", *args])
-        return RUN[name](root, options, rest, command)
+        return COMMANDS[name](root, options, rest, command)
     except Failed as failed:
         if failed.message:
             print(failed.message, file=sys.stderr)

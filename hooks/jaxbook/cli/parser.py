@@ -64,7 +64,7 @@ DESCRIPTIONS = {
     "build": "Set up .venv, then run the strict build CI runs (`mkdocs build --strict`): a "
     "failed, drifted, new or stale golden fails it, after the drift report.",
     "update": "Set up .venv, then rewrite the goldens (GOLDEN=update mkdocs build --strict) and "
-    "show what changed in tests/golden and docs (git status). With PAGE (docs/tracers.md, "
+    "show what changed in the goldens and docs (git status). With PAGE (docs/tracers.md, "
     "tracers.md or tracers) it runs only that page and writes only its goldens; with "
     "PAGE#BLOCK, only that block, after the blocks before it on its page that its session "
     "needs, and writes only that golden; no page is rendered (./book build checks them "

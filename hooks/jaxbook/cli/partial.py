@@ -19,46 +19,8 @@ import argparse
 import logging
 import os
 import sys
-from typing import Any
 
-from bookexec.errors import BookError
-from bookexec.plugin import NAME, ExecutedBookPlugin
-
-# Plugins whose work is a rendered page (its HTML, its search index), which this update never
-# makes; the book's engine reads the labs itself.
-RENDER_ONLY = frozenset({"search", "mkdocs-jupyter"})
-
-
-def _needed(plugins: Any) -> Any:
-    """The config's `plugins` (a list or a mapping, as MkDocs accepts) without RENDER_ONLY."""
-    if isinstance(plugins, dict):
-        return {name: value for name, value in plugins.items() if name not in RENDER_ONLY}
-    if not isinstance(plugins, list):
-        return plugins  # MkDocs' own validation says what is wrong with it
-    kept = []
-    for entry in plugins:
-        name = next(iter(entry), None) if isinstance(entry, dict) else entry
-        if name not in RENDER_ONLY:
-            kept.append(entry)
-    return kept
-
-
-def load(config_file: str | None, only: str = "") -> Any:
-    """The book's config as a build loads it, but for the plugins the update of `only` does
-    not need (all of them for a notebook's)."""
-    from mkdocs.config import load_config
-    from mkdocs.config.defaults import MkDocsConfig
-
-    if only.partition("#")[0].endswith(".ipynb"):
-        return load_config(config_file=config_file)
-    raw = MkDocsConfig()
-    path = config_file or next(
-        (name for name in ("mkdocs.yml", "mkdocs.yaml") if os.path.isfile(name)), "mkdocs.yml"
-    )
-    with open(path, "rb") as handle:  # INHERIT and !ENV resolved as MkDocs resolves them
-        raw.load_file(handle)
-    # No `plugins`: MkDocs' default is search alone, render-only too.
-    return load_config(config_file=config_file, plugins=_needed(raw.get("plugins") or []))
+from bookexec import BookError, ExecutedBookPlugin, open_book
 
 
 def update(only: str, config_file: str | None = None) -> None:
@@ -69,14 +31,17 @@ def update(only: str, config_file: str | None = None) -> None:
     # The settings are read from the environment as a build's are (`bookexec.settings`).
     os.environ["GOLDEN"] = "update"
     os.environ["GOLDEN_ONLY"] = only
-    config = load(config_file, only)
+    # The render-only plugins are left out, but for a notebook's: mkdocs-jupyter makes it a page.
+    notebook = only.partition("#")[0].endswith(".ipynb")
+    config = open_book(config_file, os.environ, renders=notebook).config
     config.plugins.on_startup(command="build", dirty=False)
     try:
         config = config.plugins.on_config(config)
         files = config.plugins.on_files(get_files(config), config=config)
-        plugin = config.plugins.get(NAME)
-        if not isinstance(plugin, ExecutedBookPlugin):
-            raise BookError(f"{config.config_file_path}: the plugin {NAME} is not enabled")
+        found = [p for p in config.plugins.values() if isinstance(p, ExecutedBookPlugin)]
+        if not found:
+            raise BookError(f"{config.config_file_path}: the plugin executed-book is not enabled")
+        plugin = found[0]
         del files
         # The named blocks judged, and the update written and said, as a build's end does.
         plugin.current().current().finish_unrendered()

@@ -105,7 +105,7 @@ def _ask(ask: Callable[[str], str]) -> str:
             return answer[:1]
 
 
-def run(
+def walk(
     root: Path, *, cosmetic: bool = False, list_only: bool = False, golden_dir: Path | None = None
 ) -> int:
     """Walk the report through a terminal, accept its cosmetic drift (`cosmetic`), or list it.
