@@ -79,10 +79,54 @@ def open_fixture(root: Path, nav: str = "", environ: dict[str, str] | None = Non
 def pytest_configure(config) -> None:
     """Under GitHub Actions, the fixture books' builds (which drift and fail on purpose) must
     not annotate the run nor write the job summary: only the workflow's own build step speaks
-    there (`bookexec.goldens.actions`). Each test that wants them sets them itself."""
+    there (`bookexec.goldens.actions`). Each test that wants them sets them itself.
+
+    The machine's slowness is measured here, once per run: pytest-xdist's workers, started
+    after this, inherit it through the environment."""
     for name in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"):
         os.environ.pop(name, None)
+    os.environ[SLOWNESS] = f"{slowness():.2f}"
     config.pluginmanager.register(CpuReport(), "cpu-report")
+
+
+# -- how slow this machine is now: what every time limit that is not a test's subject scales with
+
+
+SLOWNESS = "BOOK_TEST_SLOWNESS"  # set it to impose a factor rather than measure one
+# Wall seconds of `_calibration_work` on one core of a quiet 2-core runner (the suite's
+# reference machine: its timeouts and bounds are written for it).
+QUIET_SECONDS = 0.07
+MOST_SLOWNESS = 20.0  # past this, a hang would take hours to be reported
+
+
+def _calibration_work() -> int:
+    total = 0
+    for i in range(1_000_000):
+        total += i * i % 7
+    return total
+
+
+@functools.cache
+def slowness() -> float:
+    """How many times slower than the reference machine this one runs now, at least 1: the
+    median of five timings of a fixed piece of Python work (which a loaded machine slows in
+    proportion to its load), or the load average per core where that is higher (the load the
+    suite's own workers will add once started), or $BOOK_TEST_SLOWNESS where it is set."""
+    if os.environ.get(SLOWNESS):
+        return max(1.0, float(os.environ[SLOWNESS]))
+    timings = []
+    for _ in range(5):
+        start = time.perf_counter()
+        _calibration_work()
+        timings.append(time.perf_counter() - start)
+    measured = sorted(timings)[2] / QUIET_SECONDS
+    load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return min(MOST_SLOWNESS, max(1.0, measured, load))
+
+
+def scaled(seconds: float) -> float:
+    """A time limit written for the reference machine, on this one now."""
+    return seconds * slowness()
 
 
 # The longest files, each over 20 minutes on a 2-core machine beside two busy loops per core
@@ -105,6 +149,7 @@ def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
+    _scale_timeouts(config, items)
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
     root = Path(str(config.rootpath))
 
@@ -112,6 +157,18 @@ def pytest_collection_modifyitems(config, items) -> None:
         return rank.get(Path(str(item.path)).relative_to(root).as_posix(), len(rank))
 
     items.sort(key=place)  # stable: every other file keeps its place
+
+
+def _scale_timeouts(config, items) -> None:
+    """pytest-timeout's limit of each test (its own `timeout` mark, else pyproject's), scaled to
+    this machine: a test, or the shared build its set-up waits for, is not failed for being
+    slow on a loaded machine. A test whose subject is a time measures it itself."""
+    default = config.getoption("timeout", None) or config.getini("timeout")
+    for item in items:
+        mark = item.get_closest_marker("timeout")
+        seconds = (mark.args[0] if mark.args else mark.kwargs.get("timeout")) if mark else default
+        if seconds:
+            item.add_marker(pytest.mark.timeout(scaled(float(seconds))), append=False)
 
 
 # -- CPU per test file: what the suite's time on a busy machine is made of ----------------------
@@ -210,8 +267,9 @@ def wait_for(
     every: float = 0.1,
 ):
     """Poll `ready` until it returns something true, which is returned; fail after `seconds`
-    with `explain()`, what the test knows about why (a log's tail, say)."""
-    deadline = time.monotonic() + seconds
+    with `explain()`, what the test knows about why (a log's tail, say). `seconds` is for the
+    reference machine: it is scaled to this one."""
+    deadline = time.monotonic() + scaled(seconds)
     while not (found := ready()):
         assert time.monotonic() < deadline, explain()
         time.sleep(every)
@@ -334,7 +392,7 @@ class Site:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            timeout=timeout,
+            timeout=scaled(timeout),
         )
         return Result(proc.returncode, proc.stdout)
 
@@ -430,7 +488,9 @@ def visit(page, url: str | None = None, timeout: float = 60_000):
 
     `networkidle` alone is not that: it fires after 500 ms with no request, and on a busy
     machine the parser can still be halfway down a long page, so a check would read half of it.
+    `timeout` (milliseconds) is for the reference machine.
     """
+    timeout = scaled(timeout)
     if url is None:
         response = page.reload(wait_until="load", timeout=timeout)
     else:
@@ -515,7 +575,7 @@ def lab_play(tmp_path_factory, worker_id) -> Callable[[str], dict]:
                     ],
                     capture_output=True,
                     text=True,
-                    timeout=900 * repeats,
+                    timeout=scaled(900 * repeats),
                     cwd=REPO,
                     env=worker_environment(os.environ) | {"LAB_CHECK_REPEATS": str(repeats)},
                 )
@@ -545,7 +605,7 @@ def _build_book(site_dir: Path) -> Path:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        timeout=1800,
+        timeout=scaled(1800),
     )
     assert proc.returncode == 0, proc.stdout
     clean = r"golden check: (\d+) blocks checked, 0 failed, 0 drifted, 0 new, 0 stale"

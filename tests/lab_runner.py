@@ -13,6 +13,11 @@
   gave on the inputs the check drew once, looked up; (b) the solution only for arguments shaped
   like those the lab's text mentions; (c) the solution with one primitive swapped.
 
+The last three share one play of the solved lab (`run_trials`): at each `answer-<n>` cell, the
+wrong answers, then the right ones, then the generated ones, each in its own copy of the
+namespace, then the real cell. A trial never writes the namespace the lab goes on in, so one
+play serves the three tables as three plays of the same lab did, for a third of the cost.
+
 A check draws its inputs afresh each time, so one call may miss what another catches:
 `LAB_CHECK_REPEATS=N` (default 1) calls each trial's check N times, and each check of the
 "solved" play, and reports the first call that disagrees (a "correct" to a wrong answer,
@@ -23,8 +28,8 @@ The `checks` cell's `# lab kit` line is replaced by the kit's code (`jaxbook.lab
 as the build and the reader's notebook replace it.
 
 One process per lab keeps the cost to one JAX start per lab; the tests share its report
-(the `lab_play` fixture). The plays run in that order, so what the trial answers of the last two
-leave behind (a compiled function, a cache) cannot reach the first two. Each cell's stdout is
+(the `lab_play` fixture). The plays run in that order, so what the trial answers leave behind
+(a compiled function, a cache) cannot reach the "given" and "solved" plays. Each cell's stdout is
 captured; an exception is recorded by type and message (a cell whose `bookexec` metadata
 declares `raises` is expected to raise that).
 """
@@ -125,40 +130,51 @@ def judged(n: int, path: str, namespace: dict, right: bool) -> tuple[str, str | 
     return said, raised
 
 
-def run_wrong(path: str, table: str = "WRONG") -> list[dict]:
-    """Each wrong answer of the lab (or each other right answer, with `table="RIGHT"`), run in
-    its exercise's place, and what its check said."""
+def tabled_trials(path: str, n: int, table: str, checks: str, namespace: dict) -> list[dict]:
+    """Each wrong answer of exercise n (or each other right answer, with `table="RIGHT"`), run
+    in a copy of `namespace` in its answer cell's place, and what its check said."""
     import lab_wrong_answers
 
-    answers_of = getattr(lab_wrong_answers, table)
     lab = path.rsplit("/", 1)[-1].removesuffix(".ipynb")
-    cells = cells_of(path)
-    checks = next(c for c in cells if c.id == "checks")
-    namespace: dict = {"__name__": "__main__"}
     results = []
+    for trial_answer in getattr(lab_wrong_answers, table).get(lab, {}).get(n, []):
+        if not getattr(trial_answer, "code_runs", True):
+            continue
+        # A shallow copy: what the trial answer defines stays out of the real run.
+        trial = dict(namespace)
+        execute(checks, f"{path}#checks", trial)
+        name = f"{path}#answer-{n} ({table.lower()}: {trial_answer.label})"
+        _, raised = execute(trial_answer.code, name, trial)
+        said, check_raised = judged(n, path, trial, right=table == "RIGHT")
+        results.append(
+            {
+                "exercise": n,
+                "label": trial_answer.label,
+                "kind": getattr(trial_answer, "kind", "right"),
+                "raised": raised or check_raised,
+                "said": said,
+            }
+        )
+    return results
+
+
+def run_trials(path: str) -> dict[str, list[dict]]:
+    """One play of the solved lab with every trial answer run in its exercise's place: the
+    "wrong", "right" and "generated" reports."""
+    cells = cells_of(path)
+    by_id = {c.id: c for c in cells}
+    namespace: dict = {"__name__": "__main__"}
+    found: dict[str, list[dict]] = {"wrong": [], "right": [], "generated": []}
     for shown, cell in plan(cells, "solved"):
         if shown.startswith("answer-"):
             n = int(shown.removeprefix("answer-"))
-            for trial_answer in answers_of.get(lab, {}).get(n, []):
-                if not getattr(trial_answer, "code_runs", True):
-                    continue
-                # A shallow copy: what the trial answer defines stays out of the real run.
-                trial = dict(namespace)
-                execute(checks.source, f"{path}#checks", trial)
-                name = f"{path}#{shown} ({table.lower()}: {trial_answer.label})"
-                _, raised = execute(trial_answer.code, name, trial)
-                said, check_raised = judged(n, path, trial, right=table == "RIGHT")
-                results.append(
-                    {
-                        "exercise": n,
-                        "label": trial_answer.label,
-                        "kind": getattr(trial_answer, "kind", "right"),
-                        "raised": raised or check_raised,
-                        "said": said,
-                    }
+            for table in ("WRONG", "RIGHT"):
+                found[table.lower()] += tabled_trials(
+                    path, n, table, by_id["checks"].source, namespace
                 )
+            found["generated"] += generated_trials(path, n, by_id, namespace)
         execute(cell.source, f"{path}#{cell.id}", namespace)
-    return results
+    return found
 
 
 # -- generated wrong answers ----------------------------------------------------------------
@@ -340,51 +356,46 @@ def generated_answers(spec, solution: str) -> list[tuple[str, str, str]]:
     return made
 
 
-def run_generated(path: str) -> list[dict]:
-    """Each generated wrong answer of the lab, run in its exercise's place, and what its check
-    said."""
+def generated_trials(path: str, n: int, by_id: dict, namespace: dict) -> list[dict]:
+    """Each generated wrong answer of exercise n, run in a copy of `namespace` in its answer
+    cell's place, and what its check said."""
     from lab_wrong_answers import GENERATED
 
     lab = path.rsplit("/", 1)[-1].removesuffix(".ipynb")
-    cells = cells_of(path)
-    by_id = {c.id: c for c in cells}
+    spec = GENERATED.get(lab, {}).get(n)
+    if spec is None:
+        return []
     checks = by_id["checks"]
-    namespace: dict = {"__name__": "__main__"}
+    solution = definitions(by_id[f"solution-{n}"].source)
+    hard_coded = HardCoded()
+    if "hard-coded" not in dict(spec.why_not):
+        record = dict(namespace)  # the solution once under the check, calls recorded
+        execute(checks.source, f"{path}#checks", record)
+        execute(solution, f"{path}#solution-{n}", record)
+        record[spec.function] = hard_coded.recording(record[spec.function])
+        execute(f"check({n}, problem_{n})", f"{path}#check-{n}", record)
     results = []
-    for shown, cell in plan(cells, "solved"):
-        if shown.startswith("answer-") and (spec := GENERATED.get(lab, {}).get(int(shown[7:]))):
-            n = int(shown.removeprefix("answer-"))
-            solution = definitions(by_id[f"solution-{n}"].source)
-            hard_coded = HardCoded()
-            if "hard-coded" not in dict(spec.why_not):
-                record = dict(namespace)  # the solution once under the check, calls recorded
-                execute(checks.source, f"{path}#checks", record)
-                execute(solution, f"{path}#solution-{n}", record)
-                record[spec.function] = hard_coded.recording(record[spec.function])
-                execute(f"check({n}, problem_{n})", f"{path}#check-{n}", record)
-            for label, kind, code in generated_answers(spec, solution):
-                trial = dict(namespace)
-                execute(checks.source, f"{path}#checks", trial)
-                trial |= {"_hard_coded": hard_coded, "_signature": _signature}
-                _, raised = execute(code, f"{path}#{shown} (generated: {label})", trial)
-                said, check_raised = judged(n, path, trial, right=False)
-                results.append(
-                    {
-                        "exercise": n,
-                        "label": label,
-                        "kind": kind,
-                        "raised": raised or check_raised,
-                        "said": said,
-                        "recorded": len(hard_coded.table),
-                    }
-                )
-        execute(cell.source, f"{path}#{cell.id}", namespace)
+    for label, kind, code in generated_answers(spec, solution):
+        trial = dict(namespace)
+        execute(checks.source, f"{path}#checks", trial)
+        trial |= {"_hard_coded": hard_coded, "_signature": _signature}
+        _, raised = execute(code, f"{path}#answer-{n} (generated: {label})", trial)
+        said, check_raised = judged(n, path, trial, right=False)
+        results.append(
+            {
+                "exercise": n,
+                "label": label,
+                "kind": kind,
+                "raised": raised or check_raised,
+                "said": said,
+                "recorded": len(hard_coded.table),
+            }
+        )
     return results
 
 
 if __name__ == "__main__":
     lab = sys.argv[1]
     report = {mode: run(lab, mode) for mode in ("given", "solved")}
-    report |= {table.lower(): run_wrong(lab, table) for table in ("WRONG", "RIGHT")}
-    report["generated"] = run_generated(lab)
+    report |= run_trials(lab)
     sys.stdout.write("LAB-PLAYS " + json.dumps(report) + "\n")

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from conftest import MKDOCS
+from conftest import MKDOCS, scaled
 
 _PARENT = """\
 import json, resource, subprocess, sys
@@ -45,7 +45,7 @@ def measured_build(root: Path, mode: str = "check", timeout: float = 300, **env:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        timeout=timeout,
+        timeout=scaled(timeout),
     )
     seconds = time.monotonic() - start
     peak = json.loads(report.read_text())["peak_kib"] / 1024

@@ -330,7 +330,7 @@ def live_reload() -> bool:
     its `--no-livereload`, and `on_serve` comes after the first build. The command line's
     parser does (click's current context is public; the option's name is the CLI's own:
     `livereload` in MkDocs, `no_livereload` in ProperDocs, which
-    tests/integration/test_scratch_book.py checks under each). Outside a command line (MkDocs
+    tests/e2e/test_scratch_book.py checks under each). Outside a command line (MkDocs
     driven from Python): True."""
     context = click.get_current_context(silent=True)
     if context is None:

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from conftest import serving
+from conftest import scaled, serving
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]
 
@@ -73,7 +73,7 @@ def test_first_page_is_recorded_then_live_reload_shows_the_live_output(served, b
     try:
         page.goto(served.url + "slow/")
         # Live reload brings the page back when the block has run: no reload by hand.
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + scaled(120)
         while page.locator(".executed-book-pending").count():
             assert time.monotonic() < deadline, served.log()
             page.wait_for_event("load", timeout=120_000)

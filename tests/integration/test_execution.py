@@ -19,7 +19,7 @@ from bookexec.execute.runtime import PythonRuntime, Runtime
 from bookexec.execute.watch import CheckoutWatch
 from bookexec.goldens.report import Failure
 from bookexec.jax.jax_runtime import JaxRuntime
-from conftest import REPO
+from conftest import REPO, scaled
 
 
 def fixture_watch(root: Path) -> CheckoutWatch:
@@ -187,7 +187,7 @@ def test_hanging_block_is_killed_in_bounded_time_and_names_its_line(tmp_path):
     assert run.failure is not None
     assert "timed out after 2 s" in run.failure
     assert "it was running snippets/page/block0.py line 4" in run.failure
-    assert elapsed < 30
+    assert elapsed < scaled(30)
 
 
 def test_a_block_past_its_timeout_fails_even_when_it_ends_before_it_is_killed(tmp_path):
@@ -335,7 +335,7 @@ def test_the_serve_executor_keeps_one_fresh_worker_started_ahead(tmp_path):
     executor = Executor(tmp_path, jobs=1, runtime=PythonRuntime(), environ=os.environ)
 
     def ready_spare(other_than: int | None = None) -> int:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + scaled(60)
         while time.monotonic() < deadline:
             pid = executor.spare_pid()
             if pid is not None and pid != other_than:
@@ -367,7 +367,7 @@ def test_the_serve_executor_keeps_one_fresh_worker_started_ahead(tmp_path):
     finally:
         executor.stop()
         executor.close()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + scaled(10)
     while any(Path(f"/proc/{pid}").exists() for pid in started) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [pid for pid in started if Path(f"/proc/{pid}").exists()]

@@ -4,7 +4,7 @@ hooks/ (the sdist, then the wheel built from that sdist) and `twine check --stri
 The build runs in this venv (`--no-isolation`: setuptools is a test dependency), from a copy of
 hooks/, so that setuptools' egg-info never lands in the checkout and no registry is needed.
 That the built wheel installs into a fresh venv and builds a book is
-tests/integration/test_scratch_book.py's.
+tests/e2e/test_scratch_book.py's.
 """
 
 from __future__ import annotations

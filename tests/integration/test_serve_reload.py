@@ -17,7 +17,7 @@ from bookexec.execute.progress import Progress
 from bookexec.execute.runner import Executor
 from bookexec.execute.runtime import PythonRuntime
 from bookexec.files import CachePaths
-from bookexec.serve.background import Background
+from bookexec.serve.background import WATCH_START, Background
 from conftest import free_port, wait_for
 
 PAGE = '# Nap\n\n```python exec="on" id="nap"\n--8<-- "snippets/nap/nap.py"\n```\n'
@@ -96,6 +96,35 @@ def test_mkdocs_own_server_rebuilds_when_a_run_ends(tmp_path):
     finally:
         server.shutdown()
         serving.join(timeout=30)
+        background.shutdown()
+
+
+def test_a_run_that_ends_before_the_watcher_looks_still_gets_its_rebuild(tmp_path):
+    """On a busy machine MkDocs' watcher can take its first look at the folder seconds after
+    `on_serve`, when the run has ended and asked already: that ask is part of what the watcher
+    first sees, not a change. The ask is made again until a build begins."""
+    built: list[float] = []
+    server = LiveReloadServer(
+        builder=lambda: built.append(time.monotonic()),
+        host="127.0.0.1",
+        port=free_port(),
+        root=str(tmp_path),
+    )
+    background, build = background_with_a_recorded_page(tmp_path)
+    background.attach(server)  # what `on_serve` does
+    folder = CachePaths(tmp_path).serve / str(os.getpid())
+    serving = threading.Thread(target=server.serve, daemon=True)
+    try:
+        build.close()  # the run starts, and ends before the server watches
+        assert build.page("nap.md").blocks[0].output == "1\n"
+        wait_for(lambda: any(folder.iterdir()), 30, lambda: "no file written for the rebuild")
+        time.sleep(2 * WATCH_START)  # past the ask made when `on_serve` found the run ended
+        serving.start()  # the watcher's first look: the file is already there
+        wait_for(lambda: built, 30, lambda: "MkDocs never rebuilt for the run")
+    finally:
+        server.shutdown()
+        if serving.is_alive():
+            serving.join(timeout=30)
         background.shutdown()
 
 

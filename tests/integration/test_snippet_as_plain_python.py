@@ -17,6 +17,7 @@ from test_execution import run_page
 
 from bookexec.execute import reaper
 from bookexec.execute.runtime import PythonRuntime
+from conftest import scaled
 
 pytestmark = pytest.mark.build
 
@@ -114,7 +115,7 @@ def test_a_mocked_getpid_does_not_aim_the_reaper_at_another_process(tmp_path):
         [sys.executable, "-c", "import subprocess, sys; subprocess.run(['sleep', '60'])"]
     )
     try:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + scaled(10)
         while not reaper.descendants(bystander.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         (child,) = reaper.descendants(bystander.pid)

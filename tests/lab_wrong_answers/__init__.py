@@ -17,7 +17,7 @@ the cells before it, earlier exercises solved) and `check(n, problem_n)` must th
   nothing runs.
 
 tests/unit/test_lab_wrong_answers_cover.py requires one of each kind for every exercise;
-tests/integration/test_lab_wrong_answers.py runs them. docs/guide/labs.md says how to add one.
+tests/e2e/test_lab_wrong_answers.py runs them. docs/guide/labs.md says how to add one.
 """
 
 from __future__ import annotations

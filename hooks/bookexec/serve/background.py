@@ -47,6 +47,11 @@ log = logging.getLogger("mkdocs.plugins.bookexec")
 STARTUP = 1.0  # seconds a worker takes to start and import JAX, about
 WATCH_START = 1.0  # MkDocs starts watching after `on_serve`: a change before then is not seen
 POLL = 0.5  # MkDocs' watcher looks for changes this often (LiveReloadServer's polling_interval)
+# An ask that no build has followed within ASK_AGAIN seconds is made again, for ASK_FOR seconds
+# at most (a build that fails before the engine's part of it would be asked for in a loop):
+# MkDocs' watcher takes its first look at the folder when the server starts, some time after
+# `on_serve` (seconds on a busy machine), and a file written before that look is no change to it.
+ASK_AGAIN, ASK_FOR = 4 * POLL, 120.0
 # A page's run held back: (page, its blocks, its future, each block's cached run or None).
 _Run = tuple[str, list[Block], Future[PageRun], list[BlockRun | None]]
 
@@ -134,6 +139,7 @@ class Background:
         self._timer: threading.Timer | None = None
         self._deferred: list[_Run] = []  # runs the first build left for after it
         self._builds = 0  # builds so far; only the first defers its runs
+        self._stopped = False  # the serve is over: nothing asks for a rebuild
         self.expected_end: dict[str, float] = {}  # page -> when its run should end
         self.asked_early: set[str] = set()  # pages whose coming rebuild was asked before the end
 
@@ -208,9 +214,25 @@ class Background:
         timer.daemon = True
         timer.start()
 
-    def _notify(self) -> None:
-        """A change in the watched folder: MkDocs' watcher rebuilds."""
+    def _notify(self, until: float | None = None) -> None:
+        """A change in the watched folder: MkDocs' watcher rebuilds. Asked again every
+        ASK_AGAIN seconds until a build begins: the watcher may not have been looking yet."""
+        until = time.monotonic() + ASK_FOR if until is None else until
+        with self._lock:
+            if self._stopped:
+                return
+            builds = self._builds
         self.changes.ask("run-ended")
+
+        def again() -> None:
+            with self._lock:
+                missed = self._builds == builds and not self._stopped
+            if missed and time.monotonic() < until:
+                self._notify(until)
+
+        timer = threading.Timer(ASK_AGAIN, again)
+        timer.daemon = True
+        timer.start()
 
     # -- one build's view ---------------------------------------------------------------------
 
@@ -298,6 +320,8 @@ class Background:
 
     def shutdown(self) -> None:
         """Cancel what has not started, stop the workers, wait for them."""
+        with self._lock:
+            self._stopped = True
         if self._timer is not None:
             self._timer.cancel()
         with self._lock:

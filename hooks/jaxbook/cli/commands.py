@@ -219,8 +219,11 @@ def _jax_venv(root: Path, options: Options, rest: list[str], command: Parser) ->
 
 def _test(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     env = prepare(root, "test")
+    if options.fast:  # the layers below e2e: no browser, no build of the whole book
+        rest = [*FAST_LAYERS, *rest]
     if not _unit_only(root, rest):  # the unit layer alone needs no browser, and no lint
-        ensure_chromium(options.yes)
+        if not options.fast:
+            ensure_chromium(options.yes)
         call([env.tool("ruff"), "check", "."])
         call([env.tool("ruff"), "format", "--check", "."])
         call([env.tool("mypy")])  # hooks/, as configured in pyproject.toml: zero errors
@@ -239,6 +242,11 @@ def _test_engine(root: Path, options: Options, rest: list[str], command: Parser)
     # packages, so a stale .venv is not reinstalled under the suite that runs this.
     test_engine(root, Environment.of(root), options.pythons, rest)
     return 0
+
+
+# What `./book test --fast` runs: every test file that needs neither a browser nor the book's
+# own build, each a few seconds to a minute of CPU (tests/unit/test_layers.py keeps them so).
+FAST_LAYERS = ("tests/unit", "tests/integration")
 
 
 def _unit_only(root: Path, rest: list[str]) -> bool:

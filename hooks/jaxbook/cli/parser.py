@@ -36,7 +36,7 @@ SUMMARIES = {
 }
 _SHOWN = {
     "drift-watch": "drift-watch --jax X.Y.Z",
-    "test": "test [--yes]",
+    "test": "test [--yes|--fast]",
     "test-engine": "test-engine [PYTHON...]",
     "update": "update [PAGE[#BLOCK]]",
     "bench": "bench [serve|update|small|transfer]",
@@ -89,13 +89,14 @@ DESCRIPTIONS = {
     "browser tests (installed with apt-get after a yes: --yes, CI set, or an answer at the "
     "terminal), then ruff, mypy and the test suite (pytest -n 5 --dist loadfile): its layers "
     "are tests/unit, tests/integration and tests/e2e, and `./book test tests/unit` runs one (the "
-    "unit layer alone skips chromium, ruff and mypy).",
+    "unit layer alone skips chromium, ruff and mypy). With --fast: ruff, mypy and the unit and "
+    "integration layers only (no chromium needed), a few minutes: the check before a commit.",
     "test-engine": "Run the engine's own suite (the tests marked engine and not needs_book) on "
     "each Python named, 3.10, 3.11, 3.12 and 3.13 by default: the engine's wheel is built from "
     "hooks/ and installed, with its test extra and nothing of the book, in .cache/engine-pyX.Y "
     "(kept until hooks/pyproject.toml changes). It first imports every module of the engine, "
     "then runs pytest. Each Python is found as pythonX.Y on PATH, in pyenv's versions, or by uv. "
-    "./book test runs it for each Python (tests/integration/test_engine_pythons.py).",
+    "./book test runs it for each Python (tests/e2e/test_engine_pythons.py).",
     "bench": "Time builds (benchmarks/bench_build.py), or, with serve, what an author waits for "
     "under mkdocs serve (benchmarks/bench_serve.py), or, with update, the update of one block "
     "against the whole book's (benchmarks/bench_update.py), or, with small, the engine's check "
@@ -173,6 +174,11 @@ def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
     )
     commands["test"].add_argument(
         "--yes", action="store_true", help="install Debian's chromium without asking"
+    )
+    commands["test"].add_argument(
+        "--fast",
+        action="store_true",
+        help="the unit and integration layers only: no browser, no build of the whole book",
     )
     commands["test-engine"].add_argument(
         "pythons",

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from bookexec.discover.blocks import scan_page
-from conftest import REPO, new_site
+from conftest import REPO, new_site, scaled
 from jaxbook.cli.stress import BUSY
 
 pytestmark = pytest.mark.build
@@ -216,7 +216,7 @@ def test_book_stress_stopped_by_sigterm_stops_its_busy_loops(tmp_path):
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + scaled(30)
         while not (pids.exists() and BUSY in pids.read_text()) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert pids.exists(), "the build never started"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from measure import leftovers, measured_build
 
-from conftest import MKDOCS
+from conftest import MKDOCS, scaled
 
 pytestmark = pytest.mark.build
 
@@ -63,7 +63,7 @@ def update_killed_after(site, rewritten: int, seconds: float | None = None) -> i
     )
     start = time.monotonic()
     try:
-        while proc.poll() is None and time.monotonic() - start < 600:
+        while proc.poll() is None and time.monotonic() - start < scaled(600):
             if seconds is not None and time.monotonic() - start >= seconds:
                 break
             changed = sum(a != b for a, b in zip(before, mtimes(paths), strict=True))
@@ -187,7 +187,7 @@ def test_a_second_update_at_once_refuses_with_a_message_and_nothing_is_lost(site
         site.snippet(f"p{n}/b.py", f"{mark}import time\ntime.sleep(2)\nprint('page {n}')\n")
     first = _update(site.root, BOOK_JOBS="1", BOOK_SNIPPET_STARTED=str(started))
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + scaled(120)
         while not started.exists():
             assert first.poll() is None and time.monotonic() < deadline, first.stdout.read()
             time.sleep(0.05)
@@ -247,7 +247,7 @@ def test_a_check_after_a_killed_update_says_the_goldens_may_be_half_updated(site
     started = tmp_path / "started"
     update = _update(site.root, BOOK_JOBS="1", BOOK_SNIPPET_STARTED=str(started))
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + scaled(120)
         while not started.exists():
             assert update.poll() is None and time.monotonic() < deadline, update.stdout.read()
             time.sleep(0.05)
