@@ -302,3 +302,20 @@ def test_the_time_left_counts_only_the_blocks_that_run(prebuilt, tmp_path):
 
         line = served.until(edited_line, 120)
     assert "min" not in line and "about 0 s left" in line, line
+
+
+def test_a_prose_edit_shows_while_blocks_run_behind_it(prebuilt, tmp_path):
+    """A prose edit is visible while another page's blocks still run: its rebuild waits for no
+    run. The run here never ends until the test lets it, so a rebuild that waited for it would
+    never show the edit (no clock: a busy machine only makes both slower)."""
+    book = prebuilt(two_pages, tmp_path)
+    go = tmp_path / "go"
+    book.snippet("other/alone.py", WAITS)
+    env = {"BOOK_SERVE_WAIT": "0", "BOOK_SNIPPET_GO": str(go)}
+    with serving(book.root, tmp_path / "serve.log", "--dirty", **env) as served:
+        served.until(lambda: "1 pages show recorded outputs" in served.log(), 120)
+        served.until(lambda: "Words." in text_of(served.url), 60)
+        book.page("index.md", PAGE.replace("Words.", "Words, edited."))
+        served.until(lambda: "Words, edited." in text_of(served.url), 120)
+        assert "docs/other.md: 1/1 blocks" not in served.log()  # it still ran meanwhile
+        go.write_text("")
