@@ -17,7 +17,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -524,6 +524,11 @@ def built_book(tmp_path_factory, worker_id) -> Path:
     e2e test that serves the book under drift without running the whole book a second time.
     CI's build never reads the cache: this one reads an empty one, so every block runs.
 
+    It runs under another hash seed (`OTHER_SEED`) than the goldens were written under (0), so
+    the one cold run of the whole book also judges its determinism: every chapter block and
+    lab cell must equal its golden whatever the workers' seed (issue 24; the seed's path through
+    the build: tests/e2e/test_determinism_book.py). A test that reads its cache sets the same.
+
     Under pytest-xdist the workers share one build: the first to ask builds it, under a lock,
     and the others read its result (the run's base folder is new for every run).
     """
@@ -592,12 +597,81 @@ def book_source(site_dir: Path) -> Path:
     return site_dir.with_name(site_dir.name + "-source")
 
 
+# The workers' hash seed of the suite's build of the book (`built_book`); the goldens were written
+# under "0".
+OTHER_SEED = "2718281828"
+
+# Links into the pages a cut book leaves out are said, not failed (`cut_book`).
+LENIENT = {
+    "nav": {"omitted_files": "info", "not_found": "info"},
+    "links": {
+        "not_found": "info",
+        "anchors": "info",
+        "unrecognized_links": "info",
+        "absolute_links": "info",
+    },
+}
+
+
+def _pruned(entries: list, docs: Path) -> list:
+    """The nav without the pages cut, nor the sections they leave empty."""
+    kept: list = []
+    for entry in entries:
+        ((title, value),) = entry.items() if isinstance(entry, dict) else ((None, entry),)
+        if isinstance(value, list):
+            if value := _pruned(value, docs):
+                kept.append({title: value})
+        elif (docs / value).exists():
+            kept.append({title: value} if title else value)
+    return kept
+
+
+def cut_book(book: Path, chapters: Iterable[str]) -> None:
+    """Cut a copy of the book down to `chapters` (their stems), their labs and the pages that
+    run nothing. Out go the pages made from, or quoting, records of the whole book (the changes
+    across releases, the accelerators, the guide), and the home page's quotes of the whole nav;
+    mkdocs.yml's nav is cut to match, and a link into a page cut is said, not failed."""
+    import yaml
+
+    keep = set(chapters)
+    goldens, docs = book / "tests" / "golden", book / "docs"
+    for page in docs.glob("*.md"):
+        if (goldens / page.stem).is_dir() and page.stem not in keep:
+            page.unlink()
+            shutil.rmtree(goldens / page.stem)
+    for lab in docs.glob("labs/*.ipynb"):
+        if lab.stem not in keep:
+            lab.unlink()
+            shutil.rmtree(goldens / "labs" / lab.stem, ignore_errors=True)
+    for records in ("other-jax", "other-backends"):
+        shutil.rmtree(book / "tests" / records)
+    shutil.rmtree(docs / "guide")
+    for page in ("jax-changes.md", "accelerators.md"):
+        (docs / page).unlink()
+    (docs / "index.md").write_text("# Tracing JAX\n\nA few chapters of the book.\n")
+    config = book / "mkdocs.yml"
+    text = config.read_text()
+    nav = re.search(r"(?ms)^nav:\n.*?(?=^\S)", text)
+    validation = re.search(r"(?ms)^validation:\n.*?(?=^\S|\Z)", text)
+    assert nav and validation, "mkdocs.yml has no nav or no validation to cut down"
+    small_nav = {"nav": _pruned(yaml.safe_load(nav[0])["nav"], docs)}
+    text = text.replace(nav[0], yaml.safe_dump(small_nav, sort_keys=False) + "\n")
+    text = text.replace(validation[0], yaml.safe_dump({"validation": LENIENT}, sort_keys=False))
+    config.write_text(text)
+
+
 def _build_book(site_dir: Path) -> Path:
     from jaxbook.drift_watch import scratch_copy
 
     source = book_source(site_dir)
     scratch_copy(REPO, source)
-    env = {**os.environ, "GOLDEN": "check", "NO_MKDOCS_2_WARNING": "1", "BOOK_CACHE": "on"}
+    env = {
+        **os.environ,
+        "GOLDEN": "check",
+        "NO_MKDOCS_2_WARNING": "1",
+        "BOOK_CACHE": "on",
+        "BOOK_HASH_SEED": OTHER_SEED,
+    }
     proc = subprocess.run(
         [str(MKDOCS), "build", "--strict", "--site-dir", str(site_dir)],
         cwd=source,

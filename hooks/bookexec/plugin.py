@@ -352,6 +352,21 @@ class DirtyNotice(LogFilter):
         return not record.getMessage().startswith("A 'dirty' build is being performed")
 
 
+class ServerLines(LogFilter):
+    """Under `mkdocs serve`, the dev server's own warnings (a request answered 404) are said
+    as information: they are no strict build's, but MkDocs' strict count, a handler of the
+    logger above the server's, would count one logged while a rebuild starts, before the
+    build's own filter (`ServedWarnings`) is on, and abort that rebuild."""
+
+    LOGGERS = ("mkdocs.livereload", "properdocs.livereload")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Every record passes; a warning passes as information."""
+        if record.levelno == logging.WARNING:
+            record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+        return True
+
+
 class ServedWarnings(logging.Filter):
     """Under `mkdocs serve`, a strict book's warnings (a page not yet in the nav, a broken
     link) are kept to show on the served pages and said in the log, but not counted: MkDocs
@@ -489,6 +504,7 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         self.dirty = False
         self.reloads = True
         self.notice = DirtyNotice()
+        self.server_lines = ServerLines()
         # markdown-exec's plugin, when a book lists none
         self.stand_in = MarkdownExecStandIn(self.shown_by_markdown_exec)
 
@@ -520,6 +536,8 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         self.command, self.dirty, self.reloads = command, dirty, live_reload()
         if command == "serve" and dirty:
             self.notice.install()
+        if command == "serve":
+            self.server_lines.install()
         if self.engine is not None:
             self.engine.on_startup(command, dirty, self.reloads)
 
@@ -605,5 +623,6 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
     def on_shutdown(self) -> None:
         """Stop everything."""
         self.notice.remove()
+        self.server_lines.remove()
         if self.engine is not None:
             self.engine.on_shutdown()

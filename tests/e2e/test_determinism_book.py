@@ -1,13 +1,13 @@
 """The workers' hash seed comes from `BOOK_HASH_SEED`, and a build under another seed names a
 block whose output depends on it (issue 24).
 
-The goldens are written by the update under the workers' default hash seed (0), and the strict
-build (`built_book`, CI's `build` job) checks the book under the same seed against them. The
-whole book under another seed is judged by the mutation build (`tests/e2e/test_mutation.py`):
-it runs every chapter block and lab cold under `BOOK_HASH_SEED=2718281828`, and every block it
-does not mutate must equal its golden, so the book pays for one cold run where two would say
-the same. Each page runs in a fresh worker process of its own, so the order pages are run in
-changes only which pages run side by side, never what state a block starts from.
+The goldens are written by the update under the workers' default hash seed (0), and CI's
+strict build checks the book under the same seed against them. The whole book under another
+seed is judged by the suite's one cold build of it (`built_book`): it runs every chapter block
+and lab cold under `BOOK_HASH_SEED=2718281828`, and every block must equal its golden, so the
+suite pays for one cold run of the book where two would say the same. Each page runs in a
+fresh worker process of its own, so the order pages are run in changes only which pages run
+side by side, never what state a block starts from.
 
 This catches order that depends on the seed (a set of strings, a dict built from one). Order
 that depends on the machine (gc.get_objects(), os.listdir) may come out the same twice here,
@@ -21,10 +21,10 @@ import pytest
 
 from bookexec.errors import BookError
 from bookexec.execute.limits import hash_seed
+from conftest import OTHER_SEED
 
 pytestmark = pytest.mark.build
 
-OTHER_SEED = "2718281828"  # the mutation build's; the goldens are written under "0"
 
 SET_ORDER = """\
 words = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"}

@@ -374,12 +374,14 @@ def test_under_serve_a_page_problem_is_shown_at_the_top_of_the_page(tmp_path):
     )
 
     from bookexec.engine import Build
+    from bookexec.serve.state import ServeState
 
     markdown = make_book(tmp_path)
     build = Build(
         book_context(tmp_path, serving=True),
         FakeRuntime(),
         executor=FakeExecutor({i: "x\n" for i in IDS}),
+        served=ServeState(),
     )
     build.plan([(PAGE, markdown)])
     build.enter_page(PAGE, markdown)

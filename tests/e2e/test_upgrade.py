@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from bookexec.goldens.store import VERSIONS_FILE, read_versions
-from conftest import REPO
+from conftest import REPO, cut_book
+from jaxbook.cli.environments import STAMP, inputs_hash
 from jaxbook.drift_watch import scratch_copy
 
 pytestmark = pytest.mark.build
@@ -319,7 +319,12 @@ def test_drift_watch_runs_as_the_weekly_workflow_runs_it(written):
     for name in ("book", "pyproject.toml", ".python-version", "README.md"):
         shutil.copy2(REPO / name, root / name)
     shutil.copytree(REPO / "hooks", root / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
-    (root / ".venv").symlink_to(REPO / ".venv")  # the checkout's, set up: the launcher execs it
+    # The checkout's interpreter and tools, stamped as set up for this copy: the launcher execs
+    # them, and nothing is installed (a symlink to the whole .venv let the copy's set-up
+    # reinstall the book from the copy into the checkout's own .venv).
+    (root / ".venv").mkdir()
+    (root / ".venv" / "bin").symlink_to(REPO / ".venv" / "bin")
+    (root / ".venv" / STAMP).write_text(f"{inputs_hash(root)} test\n")
     (root / ".gitignore").write_text(".venv\n.cache/\nsite/\ndrift-report/\n*.egg-info/\n")
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     site.snippet("second/moves.py", "print('second output')\n")
@@ -395,60 +400,12 @@ def _git(book: Path, *args: str) -> str:
 # changes and blocks it leaves alone, so the check has drift to name and blocks to pass. The
 # whole book under older releases is `./book jax-changes`'s, whose records the build checks.
 SMALL = ("tracers", "retracing")
-# Links into the pages the small copy leaves out are said, not failed.
-LENIENT = {
-    "nav": {"omitted_files": "info", "not_found": "info"},
-    "links": {
-        "not_found": "info",
-        "anchors": "info",
-        "unrecognized_links": "info",
-        "absolute_links": "info",
-    },
-}
-
-
-def _pruned(entries: list, docs: Path) -> list:
-    """The nav without the pages cut, nor the sections they leave empty."""
-    kept: list = []
-    for entry in entries:
-        ((title, value),) = entry.items() if isinstance(entry, dict) else ((None, entry),)
-        if isinstance(value, list):
-            if value := _pruned(value, docs):
-                kept.append({title: value})
-        elif (docs / value).exists():
-            kept.append({title: value} if title else value)
-    return kept
 
 
 def small_copy(book: Path) -> None:
-    """Cut the scratch copy down to the SMALL chapters, their labs and the pages that run
-    nothing, committed as the book before the upgrade. Out go the pages made from, or quoting,
-    records of the whole book (the changes across releases, the accelerators, the guide), and
-    the home page's quotes of the whole nav."""
-    goldens, docs = book / "tests" / "golden", book / "docs"
-    for page in docs.glob("*.md"):
-        if (goldens / page.stem).is_dir() and page.stem not in SMALL:
-            page.unlink()
-            shutil.rmtree(goldens / page.stem)
-    for lab in docs.glob("labs/*.ipynb"):
-        if lab.stem not in SMALL:
-            lab.unlink()
-            shutil.rmtree(goldens / "labs" / lab.stem, ignore_errors=True)
-    for records in ("other-jax", "other-backends"):
-        shutil.rmtree(book / "tests" / records)
-    shutil.rmtree(docs / "guide")
-    for page in ("jax-changes.md", "accelerators.md"):
-        (docs / page).unlink()
-    (docs / "index.md").write_text("# Tracing JAX\n\nA few chapters of the book.\n")
-    config = book / "mkdocs.yml"
-    text = config.read_text()
-    nav = re.search(r"(?ms)^nav:\n.*?(?=^\S)", text)
-    validation = re.search(r"(?ms)^validation:\n.*?(?=^\S|\Z)", text)
-    assert nav and validation, "mkdocs.yml has no nav or no validation to cut down"
-    small_nav = {"nav": _pruned(yaml.safe_load(nav[0])["nav"], docs)}
-    text = text.replace(nav[0], yaml.safe_dump(small_nav, sort_keys=False) + "\n")
-    text = text.replace(validation[0], yaml.safe_dump({"validation": LENIENT}, sort_keys=False))
-    config.write_text(text)
+    """Cut the scratch copy down to the SMALL chapters and their labs (`conftest.cut_book`),
+    committed as the book before the upgrade."""
+    cut_book(book, SMALL)
     _git(book, "add", "-A")
     _git(book, "commit", "-q", "-m", "a few chapters of the book")
 
