@@ -618,13 +618,21 @@ def _page_html(site: Path, page: str) -> str:
 _MEASURED = re.compile(r'(<span class="executed-book-(?:measured|build-date)"[^>]*>).*?(</span>)')
 
 
+_CARD = re.compile(
+    r'<span class="executed-book-card".*?executed-book-card-taught.*?</a></span>', re.S
+)
+
+
 def _paragraphs(html: str) -> list[str]:
-    """The paragraphs and list items of the page's article: not its nav, which the cut copy
-    the mutated build ran has fewer pages in."""
+    """The words of the paragraphs and list items of the page's article: not its nav, which
+    the cut copy the mutated build ran has fewer pages in."""
     article = re.search(r"<article\b.*?</article>", html, re.S)
     assert article, "the page has no article"
     found = re.findall(r"<(p|li)\b[^>]*>(.*?)</\1>", article[0], re.S)
-    return [_MEASURED.sub(r"\1…\2", text) for _, text in found]
+    # Their words, without the glossary's cards: a link to, and a card's "taught in", a
+    # chapter the cut copy left out are rendered otherwise.
+    words = [_CARD.sub("", _MEASURED.sub(r"\1…\2", text)) for _, text in found]
+    return [re.sub(r"<[^>]+>", "", text) for text in words]
 
 
 def _prose_shows_the_new_value(run: Run, mutation: Mutation) -> None:
