@@ -71,16 +71,21 @@ def test_a_finished_run_writes_into_the_folder_the_server_watches(tmp_path):
     assert not folder.exists()  # the serve process's folder goes with it
 
 
+def recording_server(root, built: list[float]) -> LiveReloadServer:
+    """MkDocs' own server, whose builder notes when it was asked to build."""
+    return LiveReloadServer(
+        builder=lambda: built.append(time.monotonic()),
+        host="127.0.0.1",
+        port=free_port(),
+        root=str(root),
+    )
+
+
 def test_mkdocs_own_server_rebuilds_when_a_run_ends(tmp_path):
     """The real server, serving: its builder runs for the run, and for nothing before it
     started (near its end it may be asked a little early: that build waits for the run)."""
     built: list[float] = []
-    server = LiveReloadServer(
-        builder=lambda: built.append(time.monotonic()),
-        host="127.0.0.1",
-        port=free_port(),
-        root=str(tmp_path),
-    )
+    server = recording_server(tmp_path, built)
     background, build = background_with_a_recorded_page(tmp_path)
     background.attach(server)  # what `on_serve` does
     serving = threading.Thread(target=server.serve, daemon=True)
@@ -104,12 +109,7 @@ def test_a_run_that_ends_before_the_watcher_looks_still_gets_its_rebuild(tmp_pat
     `on_serve`, when the run has ended and asked already: that ask is part of what the watcher
     first sees, not a change. The ask is made again until a build begins."""
     built: list[float] = []
-    server = LiveReloadServer(
-        builder=lambda: built.append(time.monotonic()),
-        host="127.0.0.1",
-        port=free_port(),
-        root=str(tmp_path),
-    )
+    server = recording_server(tmp_path, built)
     background, build = background_with_a_recorded_page(tmp_path)
     background.attach(server)  # what `on_serve` does
     folder = CachePaths(tmp_path).serve / str(os.getpid())
