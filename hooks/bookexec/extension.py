@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from bookexec.files import CachePaths
     from bookexec.goldens.measured import Fact
     from bookexec.pipeline.judge import Verdict
-    from bookexec.settings import Settings
 
 
 class BuildView(Protocol):
@@ -38,23 +37,8 @@ class BuildView(Protocol):
         ...
 
     @property
-    def root(self) -> Path:
-        """The book's root, mkdocs.yml's folder."""
-        ...
-
-    @property
-    def golden_dir(self) -> Path:
-        """The book's golden folder."""
-        ...
-
-    @property
     def paths(self) -> CachePaths:
         """The build's paths under `.cache/bookexec/`."""
-        ...
-
-    @property
-    def settings(self) -> Settings:
-        """The build's settings, read once as it began (frozen)."""
         ...
 
     @property
@@ -65,11 +49,6 @@ class BuildView(Protocol):
     @property
     def execute(self) -> bool:
         """False under BOOK_EXEC=off: nothing runs, each block shows its golden."""
-        ...
-
-    @property
-    def serving(self) -> bool:
-        """Under `mkdocs serve`."""
         ...
 
     @property

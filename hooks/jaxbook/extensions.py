@@ -48,7 +48,7 @@ class ProvenanceNote(Extension):
 
     def start(self, build: BuildView, config: MkDocsConfig) -> None:
         """Fix this build's date."""
-        self.date = provenance.build_date(build.settings.environ)
+        self.date = provenance.build_date(build.context.settings.environ)
 
     def made(
         self, build: BuildView, src: str
@@ -59,7 +59,7 @@ class ProvenanceNote(Extension):
         if not blocks:
             return None
         if not build.execute or build.pending(src):
-            recorded = provenance.from_goldens(build.golden_dir, blocks)
+            recorded = provenance.from_goldens(build.context.golden_dir, blocks)
             return (recorded, True, []) if recorded else None
         try:
             _, run = build.results(src)
@@ -132,7 +132,7 @@ class Labs(Extension):
         download = labs.download_link(src, colab)
         copy = labs.render(build, src, source, build.paths.labs, note, download)
         page.file.abs_src_path = str(copy)
-        if build.serving and build.pending(src):  # converted when its run ends, not twice
+        if build.context.serving and build.pending(src):  # converted when its run ends, not twice
             self.renders.cache.defer(copy)
 
     def rendered(self, build: BuildView, page: Page) -> None:
@@ -221,7 +221,12 @@ class Notebooks(Extension):
             build.say(f"bookexec: {src} changed while this build read it; its notebook waits")
             return notebooks.add_link(markdown, src)
         nb = notebooks.chapter_notebook(
-            src, padded, blocks, build.golden_dir, _triple(build.versions), build.root
+            src,
+            padded,
+            blocks,
+            build.context.golden_dir,
+            _triple(build.versions),
+            build.context.root,
         )
         path = notebooks.site_path(Path(config.site_dir), page.file.dest_uri, src)
         notebooks.write(path, nb, build.mask_shown)
@@ -254,8 +259,10 @@ class Audit(Extension):
             numbers, _ = audit.produced([], [f for _, _, facts in results for f in facts])
             book_numbers |= {n for n in numbers if audit._large(n)}
         versions = {build.versions["jax"], build.versions["jaxlib"]}
-        records = sorted(p for p in (build.root / jax_changes.RECORDS).glob("*") if p.is_dir())
-        for folder in [build.golden_dir, *records]:
+        records = sorted(
+            p for p in (build.context.root / jax_changes.RECORDS).glob("*") if p.is_dir()
+        )
+        for folder in [build.context.golden_dir, *records]:
             recorded = read_versions(folder)
             if recorded:
                 versions |= {recorded.version("jax"), recorded.version("jaxlib")}
@@ -308,7 +315,7 @@ class OtherJax(Extension):
         self, build: BuildView, page: str, block_id: str, release: str
     ) -> dict[str, Fact] | None:
         """A value as an older JAX printed it, from that release's record."""
-        folder = build.root / jax_changes.RECORDS / release
+        folder = build.context.root / jax_changes.RECORDS / release
         if block_id == prose.VERSIONS_BLOCK:
             prov = read_versions(folder)
             if prov is None:
@@ -330,9 +337,8 @@ class OtherJax(Extension):
         if jax_changes.generated(build.context) and jax_changes.write_page(
             build.context, scanned, self.made
         ):
-            build.say(
-                f"bookexec: rewrote {build.settings.docs}/{jax_changes.PAGE} from the new goldens"
-            )
+            docs = build.context.settings.docs
+            build.say(f"bookexec: rewrote {docs}/{jax_changes.PAGE} from the new goldens")
 
 
 class Accelerators(Extension):
@@ -350,7 +356,7 @@ class Accelerators(Extension):
 def _scanned(build: BuildView) -> Mapping[str, Sequence[Block]] | None:
     """The build's scan, which is the page's own unless markdown-exec runs fences without
     `exec` (then the generated page scans them itself)."""
-    return None if build.settings.auto else build.plans
+    return None if build.context.settings.auto else build.plans
 
 
 class ConvertingNotice(LogFilter):
@@ -376,7 +382,7 @@ class LabRenders(Extension):
 
     def start(self, build: BuildView, config: MkDocsConfig) -> None:
         """A fresh cache for this build (with the cache off: nothing stored)."""
-        on = build.settings.lab_cache()
+        on = build.context.settings.lab_cache()
         self.cache = labcache.LabRenderCache(build.paths.lab_html if on else None)
         # Without mkdocs-jupyter (`./book update PAGE#BLOCK` renders no page) nothing converts
         # a lab: importing its converter would cost the update a second or more for nothing.

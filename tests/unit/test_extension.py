@@ -26,13 +26,9 @@ pytestmark = pytest.mark.engine
 # The view, member by member: a new one is a decision, made here and in the public API.
 MEMBERS = {
     "context",
-    "root",
-    "golden_dir",
     "paths",
-    "settings",
     "mode",
     "execute",
-    "serving",
     "only_page",
     "versions",
     "plans",
@@ -104,7 +100,8 @@ def test_a_build_answers_the_view(tmp_path):
     build: Build = make_build(tmp_path, FakeExecutor({i: f"out {i}\n" for i in IDS}))
     view: BuildView = build
     assert [name for name in MEMBERS if not hasattr(build, name)] == []
-    assert view.root == tmp_path and view.golden_dir == tmp_path / "tests" / "golden"
+    assert view.context.root == tmp_path
+    assert view.context.golden_dir == tmp_path / "tests" / "golden"
     assert isinstance(view.plans, Mapping) and [b.id for b in view.plans[PAGE]] == list(IDS)
     assert isinstance(view.pending_blocks, Set) and isinstance(view.versions, Mapping)
     results, run = view.results(PAGE)
@@ -134,7 +131,7 @@ from bookexec.extension import BuildView, Extension
 class Reaching(Extension):
     def post_build(self, build: BuildView) -> None:
         build.runs.executor.stop()
-        build.settings = build.settings
+        build.mode = build.mode
         build.plans["page.md"] = []
 """
 
@@ -155,5 +152,5 @@ def test_mypy_refuses_an_extension_reaching_past_the_view(tmp_path):
     out = checked.stdout
     assert checked.returncode == 1, out + checked.stderr
     assert '"BuildView" has no attribute "runs"' in out, out
-    assert 'Property "settings" defined in "BuildView" is read-only' in out, out
+    assert 'Property "mode" defined in "BuildView" is read-only' in out, out
     assert 'indexed assignment ("Mapping[str, Sequence[Block]]")' in out, out

@@ -144,12 +144,8 @@ class BlockError(Message):
         line: int | None = None,
         memory: bool = False,  # the worker was at its memory limit when this was raised
     ) -> None:
-        self.type = type
-        self.qualified = qualified
-        self.shown = shown
-        self.traceback = traceback
-        self.line = line
-        self.memory = memory
+        self.type, self.qualified, self.shown = type, qualified, shown
+        self.traceback, self.line, self.memory = traceback, line, memory
 
 
 class BlockResult(Message):
