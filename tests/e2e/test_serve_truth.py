@@ -16,7 +16,7 @@ import urllib.request
 
 import pytest
 
-from conftest import REPO, Site, free_port, serving, wait_for
+from conftest import REPO, Site, free_port, scaled, serving, wait_for
 
 pytestmark = pytest.mark.build
 
@@ -162,11 +162,15 @@ def test_review_walks_the_drift_serve_shows(prebuilt, tmp_path):
         assert "nothing to review" in review_list(book.root)
 
 
-def test_ctrl_c_ends_book_serve_with_130_as_its_help_says(prebuilt, tmp_path):
-    """`./book serve --help` says 130 for an interrupted command; MkDocs' own serve exits 0
-    after Ctrl+C. What `./book serve` becomes (`serve_command`), in a fixture book, gets the
-    terminal's SIGINT (its process group's) once it serves, and must exit 130 having removed
-    its serve folder, as on any stop."""
+@pytest.mark.parametrize(
+    ("how", "code"), [("ctrl-c", 130), ("sigterm", 143)], ids=["ctrl-c 130", "sigterm 143"]
+)
+def test_a_stopped_book_serve_exits_as_its_help_says(prebuilt, tmp_path, how, code):
+    """`./book serve --help` says 130 for an interrupted command, and the guide 143 after
+    SIGTERM; MkDocs' own serve exits 0 after either. What `./book serve` becomes
+    (`serve_command`), in a fixture book, gets the terminal's SIGINT (its process group's) or a
+    process manager's SIGTERM (to its pid) once it serves, and must exit so, having removed its
+    serve folder, as on any stop."""
     from jaxbook.cli.commands import serve_command
     from jaxbook.cli.environments import Environment
 
@@ -184,12 +188,15 @@ def test_ctrl_c_ends_book_serve_with_130_as_its_help_says(prebuilt, tmp_path):
         )
     try:
         wait_for(lambda: "Serving on" in log_path.read_text(), 120, log_path.read_text)
-        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl+C does
-        code = proc.wait(timeout=60)
+        if how == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)  # what Ctrl+C does
+        else:
+            os.kill(proc.pid, signal.SIGTERM)  # what `kill PID` or a process manager does
+        exited = proc.wait(timeout=scaled(60))
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert code == 130, log_path.read_text()[-3000:]
+    assert exited == code, log_path.read_text()[-3000:]
     assert not list((book.root / ".cache" / "bookexec" / "serve").glob(f"{proc.pid}*"))
 
 

@@ -15,7 +15,8 @@ exit codes:
   0    done (drift-watch: whatever the book did; its artifacts say)
   1    a step failed: a build, a check, a test, an install; a tool's own code is passed on
   2    a usage error: an unknown command or option, or a bad value (the message names it)
-  130  interrupted
+  130  interrupted (Ctrl+C)
+  143  terminated (SIGTERM)
 """
 # The commands in the order `./book --help` lists them, each with its one line.
 SUMMARIES = {

@@ -1,6 +1,7 @@
 """`./book serve`'s last step: MkDocs' own `mkdocs serve`, in this process (`book` execs into
 it, so its signals and its terminal are the author's), exiting as `./book --help` says:
-130 after Ctrl+C, where MkDocs' serve stops cleanly and exits 0.
+130 after Ctrl+C and 143 after SIGTERM (128 + the signal, as a shell reports it), where MkDocs'
+serve stops cleanly and exits 0 after either.
 
     python -m jaxbook.cli.serving [MKDOCS SERVE OPTIONS...]
 """
@@ -11,11 +12,12 @@ import signal
 import sys
 from types import FrameType
 
-INTERRUPTED = 130
+SIGNALLED = 128  # + the signal's number: the code a shell gives a command a signal ended
 
 
 def main(argv: list[str]) -> int:
-    """Run `mkdocs serve` with `argv`; its exit code, or 130 when Ctrl+C stopped it."""
+    """Run `mkdocs serve` with `argv`; its exit code, or 128 + the signal when Ctrl+C (130)
+    or SIGTERM (143) stopped it."""
     from mkdocs.__main__ import cli
 
     interrupted: list[int] = []
@@ -25,6 +27,7 @@ def main(argv: list[str]) -> int:
         raise KeyboardInterrupt  # as Python's own handler: MkDocs stops the server on it
 
     signal.signal(signal.SIGINT, interrupt)
+    signal.signal(signal.SIGTERM, interrupt)  # the plugin then leaves SIGTERM to this handler
     try:
         cli.main(["serve", *argv], prog_name="mkdocs")  # standalone: it always exits
     except SystemExit as done:
@@ -34,7 +37,7 @@ def main(argv: list[str]) -> int:
     if isinstance(code, str):  # a message for the terminal, as SystemExit prints it
         print(code, file=sys.stderr)
         code = 1
-    return INTERRUPTED if interrupted and not code else int(code or 0)
+    return SIGNALLED + interrupted[0] if interrupted and not code else int(code or 0)
 
 
 if __name__ == "__main__":
