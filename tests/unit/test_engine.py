@@ -169,6 +169,24 @@ def test_a_block_is_known_by_its_page_and_id_alone(tmp_path):
     assert [b.id for b in other.plans[PAGE]] == [b.id for b in build.plans[PAGE]]
 
 
+def test_a_block_saved_onto_the_page_mid_build_is_named_as_such(tmp_path):
+    """A page saved after the build read it (under serve, an author's save while the book
+    builds) hands the renderer a block the build never ran: the error says so and that the
+    next build runs it, not that the fence is written wrongly."""
+    build = make_build(tmp_path, FakeExecutor({i: "x\n" for i in IDS}))
+    (tmp_path / "snippets" / "ch" / "fourth.py").write_text("print('fourth')\n")
+    saved = make_book(tmp_path / "unused") + (
+        '\n```python exec="on" id="fourth"\n--8<-- "snippets/ch/fourth.py"\n```\n'
+    )
+    build.enter_page(PAGE, saved)
+    with pytest.raises(BookError) as raised:
+        build.render.output_for("fourth", "print('fourth')\n")
+    assert str(raised.value) == (
+        "docs/ch.md: block 'fourth' is not the build's: the page was saved after the build read "
+        "it, so the block did not run; the next build runs it"
+    )
+
+
 def test_a_failure_is_reported_at_its_block(tmp_path):
     build = make_build(tmp_path, FakeExecutor({"first": "a\n", "second": None, "third": "c\n"}))
     _, output, _, failure = build.render.output_for("second", code(build, "second"))

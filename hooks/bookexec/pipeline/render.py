@@ -16,7 +16,7 @@ from typing import Any
 from markupsafe import Markup
 
 from bookexec.context import BookContext
-from bookexec.discover.blocks import ANYWHERE, Block, printed_name
+from bookexec.discover.blocks import ANYWHERE, Block, printed_name, scan_page
 from bookexec.errors import BookError
 from bookexec.execute.runtime import Runtime
 from bookexec.goldens import measured
@@ -82,6 +82,7 @@ class RenderStage:
         self.result_language = runtime.result_language
         self.other_release = other_release
         self.root = context.root
+        self.auto = context.settings.auto  # the scan's rule, to read a page again
         self.shows_problems = shows_problems
         # Under `mkdocs serve`: the browser review's (address, token), from the engine;
         # the drift shown at a block then has accept and keep buttons (`fence.drift_warning`).
@@ -264,12 +265,7 @@ class RenderStage:
                 'id="..." to name the block in this message',
             )
         if block is None:
-            self._refuse(
-                page,
-                block_id,
-                f"{docs}/{page}: markdown-exec rendered block '{block_id or '?'}' that the scanner "
-                f'did not find; write executed fences as ```python exec="on" id="..."',
-            )
+            self._refuse(page, block_id, self._unplanned(page, block_id))
         assert block is not None  # every branch above without one raised
         if code.strip("\n") != block.code.strip("\n"):
             if block.inline:
@@ -368,6 +364,26 @@ class RenderStage:
         if ran is not None and ran.code.strip("\n") != code.strip("\n"):
             self._refuse(page, block.id, _not_as_run(block, ran.code, code))
         return block
+
+    def _unplanned(self, page: str, block_id: str) -> str:
+        """Why a fence with id `block_id` has no block: the page was saved after the build
+        read it (the block is in the text being rendered, so it never ran), or the fence was
+        not written as the scanner reads executed fences."""
+        docs = self.plan.reading.docs
+        markdown = self.sources.get(page, ("", {}))[0]
+        try:
+            now = scan_page(page, markdown, self.root, self.auto, self.plan.reading)
+        except BookError:
+            now = []
+        if block_id and any(block.id == block_id for block in now):
+            return (
+                f"{docs}/{page}: block '{block_id}' is not the build's: the page was saved after "
+                "the build read it, so the block did not run; the next build runs it"
+            )
+        return (
+            f"{docs}/{page}: markdown-exec rendered block '{block_id or '?'}' that the scanner "
+            f'did not find; write executed fences as ```python exec="on" id="..."'
+        )
 
     def _refuse(self, page: str, key: str, message: str) -> None:
         """A fence the engine will not run: a failure of the page, whatever the Markdown
