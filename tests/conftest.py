@@ -129,11 +129,53 @@ def scaled(seconds: float) -> float:
     return seconds * slowness()
 
 
-# The longest files, each over 20 minutes on a 2-core machine beside two busy loops per core
-# (a real JAX upgrade with the drift watch; the mutation build): collected first, so that
-# pytest-xdist hands them out at once (it hands files out in collection order) and neither
-# ends the run alone while the other workers idle.
-LONGEST_FIRST = ("tests/e2e/test_upgrade.py", "tests/e2e/test_mutation.py")
+# The files that take longest on 2 cores (wall time, measured by the suite's own reports),
+# longest first; every other file follows in the layers' order. The first starts the one cold
+# build of the whole book (`built_book`) at once, so that the files waiting for it start after
+# the long files that need no book, not beside them. `OneFileAtATime` hands files out in this
+# order, so no long file starts last and runs alone at the end.
+HEAVIEST_FIRST = (
+    "tests/e2e/test_page_integrity.py",
+    "tests/e2e/test_upgrade.py",
+    "tests/e2e/test_engine_pythons.py",
+    "tests/e2e/test_lab_wrong_answers.py",
+    "tests/e2e/test_update_interrupted.py",
+    "tests/e2e/test_labs.py",
+    "tests/e2e/test_mutation.py",
+    "tests/e2e/test_notebooks.py",
+    "tests/e2e/test_determinism.py",
+    "tests/e2e/test_lab_notebooks.py",
+    "tests/e2e/test_site.py",
+    "tests/e2e/test_readable_outputs.py",
+    "tests/e2e/test_cache.py",
+    "tests/e2e/test_stress.py",
+    "tests/e2e/test_bad_inputs.py",
+)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile`, handing files out as `OneFileAtATime` does."""
+    from xdist.scheduler import LoadFileScheduling
+
+    class OneFileAtATime(LoadFileScheduling):
+        """pytest-xdist's loadfile, but in collection order (not most tests first) and a worker
+        is handed its next file only when it holds the last test of the one it runs (a worker
+        runs a test once it holds the next: xdist hands the next file at two tests left), so
+        a long file's neighbour never waits behind it while another worker is idle."""
+
+        def __init__(self, config, log=None) -> None:
+            super().__init__(config, log)
+            config.option.loadscopereorder = False
+
+        def _reschedule(self, node) -> None:
+            if node.shutting_down:
+                return
+            if not self.workqueue:
+                node.shutdown()
+            elif self._pending_of(self.assigned_work[node]) <= 1:
+                self._assign_work_unit(node)
+
+    return OneFileAtATime(config, log) if config.getoption("dist") == "loadfile" else None
 
 
 # The engine's suite, as `./book test-engine` selects it (jaxbook.cli.engine_suite.SUITE).
@@ -150,7 +192,7 @@ def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
 
 def pytest_collection_modifyitems(config, items) -> None:
     _scale_timeouts(config, items)
-    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    rank = {name: index for index, name in enumerate(HEAVIEST_FIRST)}
     root = Path(str(config.rootpath))
 
     def place(item) -> int:

@@ -16,6 +16,7 @@ import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -226,16 +227,16 @@ def test_the_check_sees_a_build_in_a_unit_test_and_the_book_outside_e2e(tmp_path
 
 
 def test_the_heaviest_layer_is_collected_first():
-    """pytest-xdist hands files to its workers in collection order: the e2e layer's long files
-    first, so the unit layer's short ones fill the end instead of one long file running alone."""
+    """Beyond the longest files, the e2e layer's files first, so that the unit layer's short
+    ones fill the end instead of one long file running alone."""
     pytest_options = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pytest"]
     order = [Path(path).name for path in pytest_options["ini_options"]["testpaths"]]
     assert order == ["e2e", "integration", "unit"]
 
 
 def test_the_longest_files_are_collected_first():
-    """The two longest e2e files, then every other file in the layers' order."""
-    from conftest import LONGEST_FIRST
+    """The longest files, longest first, then every other file in the layers' order."""
+    from conftest import HEAVIEST_FIRST
 
     listed = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
@@ -245,6 +246,53 @@ def test_the_longest_files_are_collected_first():
         timeout=300,
     ).stdout.splitlines()
     files = list(dict.fromkeys(line.split("::")[0] for line in listed if "::" in line))
-    assert files[: len(LONGEST_FIRST)] == list(LONGEST_FIRST), files[:4]
-    layers = [Path(name).parts[1] for name in files[len(LONGEST_FIRST) :]]
+    assert files[: len(HEAVIEST_FIRST)] == list(HEAVIEST_FIRST), files[:4]
+    layers = [Path(name).parts[1] for name in files[len(HEAVIEST_FIRST) :]]
     assert layers == sorted(layers, key=["e2e", "integration", "unit"].index)
+
+
+class Worker:
+    """What pytest-xdist's scheduler sees of a worker: the tests it was sent, by index."""
+
+    def __init__(self, name: str) -> None:
+        self.gateway = SimpleNamespace(id=name)
+        self.sent: list[int] = []
+        self.shutting_down = False
+
+    def send_runtest_some(self, indices: list[int]) -> None:
+        self.sent.extend(indices)
+
+    def shutdown(self) -> None:
+        self.shutting_down = True
+
+
+def test_the_suite_hands_out_its_files_in_order_and_the_next_at_a_file_s_last_test():
+    """xdist's own loadfile hands out the files with the most tests first and two files per
+    worker at once (a long file's neighbour waits behind it); the suite's scheduler keeps the
+    collection order (the longest files first) and hands a worker its next file only as it
+    holds the last test of its file (a worker runs a test once it holds the next)."""
+    from conftest import pytest_xdist_make_scheduler
+
+    config = SimpleNamespace(
+        getvalue=lambda name: ["2*popen"],
+        getoption=lambda name: "loadfile",
+        option=SimpleNamespace(loadscopereorder=True),
+    )
+    scheduler = pytest_xdist_make_scheduler(config, None)
+    counts = {"a.py": 1, "b.py": 3, "c.py": 4, "d.py": 2}
+    collection = [f"{name}::t{i}" for name, count in counts.items() for i in range(count)]
+    workers = [Worker("gw0"), Worker("gw1")]
+    for worker in workers:
+        scheduler.add_node(worker)
+    for worker in workers:
+        scheduler.add_node_collection(worker, collection)
+    scheduler.schedule()
+
+    def files(worker: Worker) -> list[str]:
+        return list(dict.fromkeys(collection[i].split("::")[0] for i in worker.sent))
+
+    assert (files(workers[0]), files(workers[1])) == (["a.py", "c.py"], ["b.py"])
+    scheduler.mark_test_complete(workers[1], collection.index("b.py::t0"))
+    assert files(workers[1]) == ["b.py"]  # two tests of b.py left: nothing more yet
+    scheduler.mark_test_complete(workers[1], collection.index("b.py::t1"))
+    assert files(workers[1]) == ["b.py", "d.py"]
