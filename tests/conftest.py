@@ -153,6 +153,7 @@ HEAVIEST_FIRST = (
 )
 
 
+@pytest.hookimpl(optionalhook=True)  # a run without pytest-xdist (`-p no:xdist`) knows no such hook
 def pytest_xdist_make_scheduler(config, log):
     """`--dist loadfile`, handing files out as `OneFileAtATime` does."""
     from xdist.scheduler import LoadFileScheduling
