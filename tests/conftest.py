@@ -240,6 +240,13 @@ def pytest_runtest_teardown(item, nextitem):
     return (yield from _charged(item, "teardown"))
 
 
+# CPU that a session fixture's teardown collects (the browser's processes, waited for as it
+# closes), by the name the report gives it: it runs within the last test's teardown, which is
+# not charged with it.
+SESSION_CPU: dict[str, float] = {}
+SESSION_CPU_NAME = "(the browser's processes, all the run: tests/conftest.py::browser)"
+
+
 def _charged(item, when: str):
     """Run the phase (the `yield` of a wrapper hook) and note its CPU on the item: the report
     carries it to xdist's controller."""
@@ -247,7 +254,12 @@ def _charged(item, when: str):
     try:
         return (yield)
     finally:
-        item.user_properties.append((f"cpu-{when}", _cpu_seconds() - start))
+        spent = _cpu_seconds() - start
+        for name, session in SESSION_CPU.items():
+            item.user_properties.append((f"cpu-session:{name}", session))
+            spent -= session
+        SESSION_CPU.clear()
+        item.user_properties.append((f"cpu-{when}", spent))
 
 
 class CpuReport:
@@ -257,10 +269,16 @@ class CpuReport:
         self.totals: dict[str, float] = {}
 
     def pytest_runtest_logreport(self, report) -> None:
-        spent = dict(report.user_properties).get(f"cpu-{report.when}")
+        properties = dict(report.user_properties)
+        spent = properties.get(f"cpu-{report.when}")
         if spent is not None:
             name = report.nodeid.partition("::")[0]
             self.totals[name] = self.totals.get(name, 0.0) + spent
+        if report.when == "teardown":
+            for key, session in properties.items():
+                if isinstance(key, str) and key.startswith("cpu-session:"):
+                    name = key.removeprefix("cpu-session:")
+                    self.totals[name] = self.totals.get(name, 0.0) + session
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if not self.totals or hasattr(terminalreporter.config, "workerinput"):
@@ -495,7 +513,11 @@ def browser():
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         yield chromium
+        start = _cpu_seconds()
         chromium.close()
+    # The CPU of Playwright's driver and of chromium's processes, every page of the run's, is
+    # counted once they are collected, here, in the last test's teardown: the report names it.
+    SESSION_CPU[SESSION_CPU_NAME] = _cpu_seconds() - start
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -87,8 +87,8 @@ def test_one_changed_character_fails_with_a_diff_naming_the_block(book):
     restored = book.build("update")
     assert restored.returncode == 0, restored.output
     assert "rewrote tests/golden/drift/jaxpr.txt" in restored.output
+    # The golden as the update first wrote it, which a check passes (the test above).
     assert path.read_bytes() == original
-    assert book.build().returncode == 0
 
 
 def test_re_lettered_jaxpr_is_cosmetic_drift_and_still_fails(book):

@@ -86,11 +86,14 @@ def run(
 
 def engine_wheel(folder: Path) -> Path:
     """The engine's wheel, built from a copy of hooks/: setuptools writes its build folder
-    into the project it builds."""
+    into the project it builds. The backend hooks/pyproject.toml names is in the book's venv
+    (one of pyproject.toml's test tools): no throwaway build environment is made and filled
+    for it."""
     source = folder / "source"
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "build", "jaxbook", "templates")
     shutil.copytree(REPO / "hooks", source, ignore=ignore)  # LICENSE: the file, not the link
-    pip = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(folder)]
+    pip = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
+    pip += ["-w", str(folder)]
     done = run([*pip, str(source)], 600)
     assert done.returncode == 0, done.stderr[-3000:]
     (wheel,) = folder.glob("executed_book-*.whl")
