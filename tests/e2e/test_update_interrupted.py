@@ -2,7 +2,8 @@
 
 A fixture site with many blocks has its goldens written once ("v1"); then every snippet changes
 ("v2") and an update build is killed with SIGKILL at several moments: while the pages still
-run, after the first golden was rewritten, a third of the way and two thirds of the way.
+run (once a block in the middle has started), after the first golden was rewritten (the kill
+lands in the second one's write), and two thirds of the way (between two goldens).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,8 +24,13 @@ from conftest import MKDOCS, scaled
 pytestmark = pytest.mark.build
 
 PAGES = 3
-BLOCKS = 60  # per page
-LINES = 400  # per golden: big enough that writing them all takes a moment
+BLOCKS = 60  # per page: the goldens are written one by one, each synced (milliseconds each),
+# so that a kill lands between two of them. Their size does not lengthen that window
+# (the sync does), so each golden is two lines: a long output only costs CPU to render.
+LINES = 2
+# The block a kill "while the pages run" waits for: in the middle of the run.
+MIDDLE = (PAGES // 2, BLOCKS // 2)
+STARTED = "BOOK_SNIPPET_STARTED"
 
 
 def write_book(site, version: str) -> None:
@@ -35,6 +42,11 @@ def write_book(site, version: str) -> None:
         site.page(f"p{p}.md", f"# Page {p}\n\n" + "\n".join(fences))
         for b in range(BLOCKS):
             code = f"for i in range({LINES}):\n    print('{version} page {p} block {b}', i)\n"
+            if (p, b) == MIDDLE:  # says it started, when asked to (prints nothing more)
+                code = (
+                    f"import os, pathlib\nif os.environ.get({STARTED!r}):\n"
+                    f"    pathlib.Path(os.environ[{STARTED!r}]).touch()\n{code}"
+                )
             site.snippet(f"p{p}/b{b:02d}.py", code)
 
 
@@ -44,15 +56,49 @@ def golden_texts(site) -> dict[str, bytes]:
 
 
 def mtimes(paths: list[Path]) -> list[int]:
-    return [p.stat().st_mtime_ns for p in paths]
+    return [mtime(p) for p in paths]
 
 
-def update_killed_after(site, rewritten: int, seconds: float | None = None) -> int:
-    """Start an update build; SIGKILL it once `rewritten` goldens have changed (or after
-    `seconds`). Returns how many goldens had changed when it died."""
+def mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except FileNotFoundError:
+        return -1  # a golden gone counts as changed: the test then says which went missing
+
+
+def count_changed(before: list[int], paths: list[Path]) -> int:
+    return sum(a != b for a, b in zip(before, mtimes(paths), strict=True))
+
+
+def moment_reached(paths: list[Path], rewritten: int, started: Path | None) -> Callable[[], bool]:
+    """Has the update reached its kill: `started` touched, or else `rewritten` goldens changed?"""
+    if started is not None:
+        return started.exists
+    before = mtimes(paths)
+    folders = sorted({p.parent for p in paths})
+    folders_before = mtimes(folders)
+    writing = False
+
+    def reached() -> bool:
+        nonlocal writing
+        # A golden's write first makes its temporary file, which changes its folder's time:
+        # until then the three folders are watched, not the 180 goldens (CPU, polled so often).
+        writing = writing or mtimes(folders) != folders_before
+        return writing and count_changed(before, paths) >= rewritten
+
+    return reached
+
+
+def update_killed_after(site, rewritten: int = 0, started: Path | None = None) -> int:
+    """Start an update build; SIGKILL it once `rewritten` goldens have changed (or, with
+    `started`, once the middle block has touched that file). Returns how many goldens had
+    changed when it died."""
     paths = sorted((site.root / "tests" / "golden").rglob("*.txt"))
     before = mtimes(paths)
+    reached = moment_reached(paths, rewritten, started)
     env = {**os.environ, "GOLDEN": "update", "NO_MKDOCS_2_WARNING": "1", "BOOK_JOBS": "1"}
+    if started is not None:
+        env[STARTED] = str(started)
     proc = subprocess.Popen(
         [str(MKDOCS), "build", "--strict"],
         cwd=site.root,
@@ -63,21 +109,17 @@ def update_killed_after(site, rewritten: int, seconds: float | None = None) -> i
     )
     start = time.monotonic()
     try:
-        while proc.poll() is None and time.monotonic() - start < scaled(600):
-            if seconds is not None and time.monotonic() - start >= seconds:
-                break
-            changed = sum(a != b for a, b in zip(before, mtimes(paths), strict=True))
-            if seconds is None and changed >= rewritten:
-                break
+        while proc.poll() is None and time.monotonic() - start < scaled(600) and not reached():
             time.sleep(0.0005)
         assert proc.poll() is None, "the update finished before it could be killed"
+        assert reached(), "the update never reached the moment of its kill"
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
     finally:
         # The build's page workers, if any are still running (they are in its session).
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-    return sum(a != b for a, b in zip(before, mtimes(paths), strict=True))
+    return count_changed(before, paths)
 
 
 @pytest.fixture(scope="module")
@@ -105,29 +147,29 @@ def restore(site, texts: dict[str, bytes]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("moment", "rewritten", "seconds"),
+    ("moment", "rewritten"),
     [
-        ("while the pages run", None, 1.0),
-        ("after the first golden", 1, None),
-        ("a third of the way", PAGES * BLOCKS // 3, None),
-        ("two thirds of the way", 2 * PAGES * BLOCKS // 3, None),
+        ("while the pages run", 0),
+        ("after the first golden", 1),
+        ("two thirds of the way", 2 * PAGES * BLOCKS // 3),
     ],
 )
 def test_killed_update_leaves_old_or_new_goldens_and_a_rerun_finishes(
-    versions, moment, rewritten, seconds
+    versions, moment, rewritten, tmp_path
 ):
     site, old, new = versions
     restore(site, old)
     write_book(site, "v2")
 
-    changed = update_killed_after(site, rewritten, seconds)
+    started = None if rewritten else tmp_path / "started"
+    changed = update_killed_after(site, rewritten, started)
 
     now = golden_texts(site)
     assert sorted(now) == sorted(old), "a golden went missing"
     mixed = [name for name, data in now.items() if data not in (old[name], new[name])]
     assert mixed == [], f"half-written goldens: {mixed[:5]}"
     rewritten_now = sum(now[name] == new[name] for name in now)
-    if seconds is None:
+    if rewritten:
         assert rewritten <= rewritten_now < len(now), "the kill should land mid-update"
     else:
         assert rewritten_now == 0
