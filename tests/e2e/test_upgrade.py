@@ -377,6 +377,20 @@ def test_drift_watch_needs_a_release():
 # -- real upgrades --------------------------------------------------------------------------
 
 
+def other_jax(checkout: Path, version: str) -> Path:
+    """The venv with `version` in place of the pin, as `./book jax-venv` names it to a person
+    (made by the checkout's drift watch already: the command finds it and says where)."""
+    proc = subprocess.run(
+        ["./book", "jax-venv", version],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return checkout / proc.stdout.strip().splitlines()[-1] / "bin"
+
+
 def run(venv_bin: Path, book: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
     environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "BOOK_CACHE": "off", **env}
     return subprocess.run(
@@ -431,7 +445,7 @@ def test_a_real_jax_upgrade_end_to_end(version, weekly_watch, tmp_path):
     (`weekly_watch`): `./book`'s own venv of that release, made once for both."""
     site, made, _ = weekly_watch
     assert made.returncode == 0, (made.stdout + made.stderr)[-5000:]
-    venv = site.root / ".cache" / f"jax-{version}" / "bin"
+    venv = other_jax(site.root, version)
     book = tmp_path / "book"
     scratch_copy(REPO, book)  # a fresh clone's files, committed
     small_copy(book)
