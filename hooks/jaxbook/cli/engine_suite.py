@@ -116,11 +116,13 @@ def engine_wheel(root: Path, env: Environment) -> Path:
     found = list(kept.glob("executed_book-*.whl"))
     if len(found) == 1:
         return found[0]
-    shutil.rmtree(cache, ignore_errors=True)
-    cache.mkdir(parents=True)
+    for other in cache.glob("*"):  # not another run's build under way
+        if not other.name.startswith("building-"):
+            shutil.rmtree(other, ignore_errors=True)
+    cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="building-", dir=cache) as scratch:
         wheel = build_wheel(root, env, Path(scratch))
-        kept.mkdir()
+        kept.mkdir(exist_ok=True)
         return Path(shutil.move(wheel, kept / wheel.name))
 
 
