@@ -2,9 +2,10 @@
 on each, in a venv of the wheel alone (`./book test-engine`, jaxbook.cli.engine_suite).
 
 The book needs its JAX's Python; the engine, `executed-book`, installs and runs on 3.10 and
-later. Its suite is the tests marked `engine` and not `needs_book`; each run builds the wheel
-from hooks/ with pip, installs it with its `test` extra and nothing of the book in
-`.cache/engine-pyX.Y`, imports every module of the engine, then runs that suite.
+later. Its suite is the tests marked `engine` and not `needs_book`; each run installs the wheel
+pip builds from hooks/ (built once for all four, `.cache/engine-wheel/`) with its `test` extra
+and nothing of the book in `.cache/engine-pyX.Y`, imports every module of the engine, then runs
+that suite.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ENGINE_SUITE, REPO
-from jaxbook.cli.engine_suite import _SOURCES, PYTHONS, SUITE, build_wheel
+from jaxbook.cli.engine_suite import _SOURCES, PYTHONS, SUITE, engine_wheel
 from jaxbook.cli.environments import Environment
 
 pytestmark = pytest.mark.build
@@ -42,8 +43,9 @@ def book_test_engine(root: Path, *versions: str) -> subprocess.CompletedProcess[
     )
 
 
-def test_the_wheel_says_which_pythons_it_runs_on(tmp_path):
-    wheel = build_wheel(REPO, Environment.of(REPO), tmp_path)
+def test_the_wheel_says_which_pythons_it_runs_on():
+    """The wheel every run below installs (the first to ask builds it)."""
+    wheel = engine_wheel(REPO, Environment.of(REPO))
     with zipfile.ZipFile(wheel) as archive:
         (name,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
         metadata = Parser().parsestr(archive.read(name).decode())
@@ -83,8 +85,27 @@ def test_newer_syntax_in_the_engine_fails_its_3_10_run(tmp_path):
             shutil.copy2(source, copy)
     errors = root / "hooks" / "bookexec" / "errors.py"
     errors.write_text(errors.read_text() + "\ntype Where = str\n")
+    kept_venv(root, "3.10")
     ran = book_test_engine(root, "3.10")
     assert ran.returncode == 1, ran.stdout[-6000:]
     assert re.search(r'bookexec/errors\.py", line \d+\n\s+type Where = str', ran.stdout), ran.stdout
     assert "SyntaxError: invalid syntax" in ran.stdout, ran.stdout
     assert "book: the engine's suite failed on Python 3.10 (above)" in ran.stdout, ran.stdout
+
+
+def kept_venv(root: Path, version: str) -> None:
+    """The checkout's venv for `version`, made by the run above, kept in the copy `root` as a
+    later run keeps it (its stamp names the same pyproject and interpreter): the run installs
+    its own wheel into it, not the `test` extra again. Hard links where the folders share a
+    disk, since pip replaces files rather than writing into them; nothing when the run above
+    has not made it."""
+    made = REPO / ".cache" / f"engine-py{version}"
+    if made.is_dir():
+        shutil.copytree(made, root / ".cache" / made.name, symlinks=True, copy_function=_link)
+
+
+def _link(source: str, copy: str) -> None:
+    try:
+        os.link(source, copy)
+    except OSError:  # another disk
+        shutil.copy2(source, copy)

@@ -306,15 +306,21 @@ def workflow_command(release: str) -> list[str]:
     return [release if word == "latest" else word for word in shlex.split(run_line[5:])]
 
 
-# The command makes its JAX venv (the book's packages with 0.11.2 in place of the pin) in the
-# copy, and builds the fixture twice under it: a few minutes.
-@pytest.mark.timeout(1800)
-def test_drift_watch_runs_as_the_weekly_workflow_runs_it(written):
+# The other release both the weekly workflow's run and the real upgrade below take.
+RELEASE = "0.11.2"
+
+
+# The command makes its JAX venv (the book's packages with RELEASE in place of the pin) in the
+# copy, and builds the fixture twice under it: a few minutes. Once per module: the real
+# upgrade runs its builds from the venv this command made.
+@pytest.fixture(scope="module")
+def weekly_watch(prebuilt, tmp_path_factory):
     """Issue 38: the workflow's own command line, without --python, so the command makes
-    `.cache/jax-0.11.2` itself and runs the builds from it inside the scratch copy (a path
+    `.cache/jax-RELEASE` itself and runs the builds from it inside the scratch copy (a path
     relative to the checkout once made that crash). The fixture stands in for the book only:
-    the copy has the book's launcher, pyproject, engine source and set-up `.venv`."""
-    site = written
+    the copy has the book's launcher, pyproject, engine source and set-up `.venv`. Returns the
+    copy, what the command said and the goldens before it ran."""
+    site = prebuilt(written_book, tmp_path_factory.mktemp("weekly"))
     root = site.root
     for name in ("book", "pyproject.toml", ".python-version", "README.md"):
         shutil.copy2(REPO / name, root / name)
@@ -329,19 +335,26 @@ def test_drift_watch_runs_as_the_weekly_workflow_runs_it(written):
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     site.snippet("second/moves.py", "print('second output')\n")
     golden_before = site.goldens()
-    command = workflow_command("0.11.2")
+    command = workflow_command(RELEASE)
     assert "--python" not in command and command[:3] == ["./book", "drift-watch", "--jax"]
     environ = {k: v for k, v in os.environ.items() if k not in {"GOLDEN", "BOOK_CACHE"}}
     proc = subprocess.run(
         command, cwd=root, env=environ, capture_output=True, text=True, timeout=1700
     )
+    return site, proc, golden_before
+
+
+@pytest.mark.timeout(1800)
+def test_drift_watch_runs_as_the_weekly_workflow_runs_it(weekly_watch):
+    site, proc, golden_before = weekly_watch
+    root = site.root
     said = proc.stdout + proc.stderr
     assert proc.returncode == 0, said[-5000:]
     assert "Traceback" not in said, said[-5000:]
-    assert (root / ".cache" / "jax-0.11.2" / "bin" / "mkdocs").is_file()
+    assert (root / ".cache" / f"jax-{RELEASE}" / "bin" / "mkdocs").is_file()
     out = root / "drift-report"
-    assert "drift-watch: jax 0.11.2: check exited 1, update exited 0" in proc.stdout
-    assert "running: jax 0.11.2 jaxlib 0.11.2" in (out / "versions.txt").read_text()
+    assert f"drift-watch: jax {RELEASE}: check exited 1, update exited 0" in proc.stdout
+    assert f"running: jax {RELEASE} jaxlib {RELEASE}" in (out / "versions.txt").read_text()
     report = (out / "report.txt").read_text()
     assert "DRIFTED (text): page docs/second.md" in report
     assert "+second output" in (out / "golden.diff").read_text()
@@ -349,7 +362,7 @@ def test_drift_watch_runs_as_the_weekly_workflow_runs_it(written):
     assert "tests/golden/second/moves.txt" in summary["changed_files"]
     # The update records the versions it ran under: the real other release.
     assert f"tests/golden/{VERSIONS_FILE}" in summary["changed_files"]
-    assert "+jax: 0.11.2" in (out / "golden.diff").read_text()
+    assert f"+jax: {RELEASE}" in (out / "golden.diff").read_text()
     assert site.goldens() == golden_before
 
 
@@ -364,17 +377,18 @@ def test_drift_watch_needs_a_release():
 # -- real upgrades --------------------------------------------------------------------------
 
 
-def other_jax(version: str) -> Path:
-    """The cached venv with `version` in place of the pin, made by `./book` as a person would."""
+def other_jax(checkout: Path, version: str) -> Path:
+    """The venv with `version` in place of the pin, as `./book jax-venv` names it to a person
+    (made by the checkout's drift watch already: the command finds it and says where)."""
     proc = subprocess.run(
-        [str(REPO / "book"), "jax-venv", version],
-        cwd=REPO,
+        ["./book", "jax-venv", version],
+        cwd=checkout,
         capture_output=True,
         text=True,
         timeout=1200,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    return REPO / proc.stdout.strip().splitlines()[-1] / "bin"
+    return checkout / proc.stdout.strip().splitlines()[-1] / "bin"
 
 
 def run(venv_bin: Path, book: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
@@ -414,8 +428,8 @@ def small_copy(book: Path) -> None:
 # ran from the cache. One release: a second (0.10.2) added a quarter of the suite's time and no
 # path the first does not take.
 @pytest.mark.timeout(1800)
-@pytest.mark.parametrize("version", ["0.11.2"])
-def test_a_real_jax_upgrade_end_to_end(version, tmp_path):
+@pytest.mark.parametrize("version", [RELEASE])
+def test_a_real_jax_upgrade_end_to_end(version, weekly_watch, tmp_path):
     """The maintainer's two commands under a real other release, over a small copy of the
     book (`small_copy`: chapters, labs, goldens and the book's own mkdocs.yml): the check names
     every drifted block, and the update rewrites exactly those goldens and VERSIONS, after
@@ -425,8 +439,13 @@ def test_a_real_jax_upgrade_end_to_end(version, tmp_path):
     never reads it), so both checks judge the update's outputs, made under this JAX, without
     running the book again. The first judges them against the goldens as they were before
     the update, as the maintainer's check before the update would (the same outputs: the cache
-    key covers the code, the environment and every installed version)."""
-    venv = other_jax(version)
+    key covers the code, the environment and every installed version).
+
+    Its JAX is the venv `./book drift-watch --jax RELEASE` made for the weekly workflow's run
+    (`weekly_watch`): `./book`'s own venv of that release, made once for both."""
+    site, made, _ = weekly_watch
+    assert made.returncode == 0, (made.stdout + made.stderr)[-5000:]
+    venv = other_jax(site.root, version)
     book = tmp_path / "book"
     scratch_copy(REPO, book)  # a fresh clone's files, committed
     small_copy(book)

@@ -5,7 +5,9 @@ its JAX's Python. Its suite is the tests marked `engine` and not `needs_book` (p
 markers): they exercise `bookexec` with nothing of this book installed. Each interpreter gets
 `.cache/engine-pyX.Y`, a venv of the engine's wheel alone, built from hooks/ as pip builds it for
 anyone who installs it, with the wheel's `test` extra; it is made again when
-hooks/pyproject.toml changes, and the wheel is built and installed afresh on every run.
+hooks/pyproject.toml changes, and the wheel is installed afresh on every run. The wheel is built
+once for every Python and kept in `.cache/engine-wheel/` while the engine's sources stay the
+same byte for byte (an edit builds a new one).
 """
 
 from __future__ import annotations
@@ -45,19 +47,20 @@ def test_engine(root: Path, env: Environment, versions: list[str], pytest_args: 
     """Build the wheel once, then run the suite in each version's venv; `Failed` naming the
     versions whose run failed, after running every one."""
     pythons = {version: find_interpreter(version) for version in versions or PYTHONS}
-    with tempfile.TemporaryDirectory(prefix="engine-wheel-") as scratch:
-        wheel = build_wheel(root, env, Path(scratch))
-        failed = [
-            v for v, python in pythons.items() if not _passes(root, v, python, wheel, pytest_args)
-        ]
+    wheel = engine_wheel(root, env)
+    failed = [
+        v for v, python in pythons.items() if not _passes(root, env, v, python, wheel, pytest_args)
+    ]
     if failed:
         raise Failed(1, f"book: the engine's suite failed on Python {', '.join(failed)} (above)")
 
 
-def _passes(root: Path, version: str, python: Path, wheel: Path, pytest_args: list[str]) -> bool:
+def _passes(
+    root: Path, env: Environment, version: str, python: Path, wheel: Path, pytest_args: list[str]
+) -> bool:
     started = time.monotonic()
     print(f"book: the engine's suite on Python {version} ({python})", flush=True)
-    venv = engine_venv(root, version, python, wheel)
+    venv = engine_venv(root, env, version, python, wheel)
     runs = [
         [venv / "bin" / "python", "-c", _IMPORT_ALL],
         [venv / "bin" / "python", "-m", "pytest", "-m", SUITE, "-n", "2", "--dist", "loadfile"],
@@ -100,6 +103,39 @@ def _numeric(path: str) -> list[int]:
     return [int(n) for n in re.findall(r"\d+", Path(path).parent.parent.name)]
 
 
+def engine_wheel(root: Path, env: Environment) -> Path:
+    """The engine's wheel for these sources: `.cache/engine-wheel/DIGEST/`, built by
+    `build_wheel` the first time and kept while every file that goes into it is the same; the
+    wheels of other sources are removed."""
+    digest = hashlib.sha256()
+    for path in _source_files(root):
+        digest.update(f"{path.relative_to(root).as_posix()}\0{path.stat().st_size}\0".encode())
+        digest.update(path.read_bytes())
+    cache = root / ".cache" / "engine-wheel"
+    kept = cache / digest.hexdigest()[:16]
+    found = list(kept.glob("executed_book-*.whl"))
+    if len(found) == 1:
+        return found[0]
+    for other in cache.glob("*"):  # not another run's build under way
+        if not other.name.startswith("building-"):
+            shutil.rmtree(other, ignore_errors=True)
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="building-", dir=cache) as scratch:
+        wheel = build_wheel(root, env, Path(scratch))
+        kept.mkdir(exist_ok=True)
+        return Path(shutil.move(wheel, kept / wheel.name))
+
+
+def _source_files(root: Path) -> list[Path]:
+    """Every file `build_wheel` copies, in a fixed order."""
+    found = []
+    for name in _SOURCES:
+        path = root / "hooks" / name
+        inside = sorted(path.rglob("*")) if path.is_dir() else [path]
+        found += [p for p in inside if p.is_file() and "__pycache__" not in p.parts]
+    return found
+
+
 def build_wheel(root: Path, env: Environment, scratch: Path) -> Path:
     """The engine's wheel, built by pip from a copy of its sources (a build leaves build/ and
     an .egg-info beside what it builds: not in the checkout)."""
@@ -118,19 +154,23 @@ def build_wheel(root: Path, env: Environment, scratch: Path) -> Path:
     return wheel
 
 
-def engine_venv(root: Path, version: str, python: Path, wheel: Path) -> Path:
+def engine_venv(root: Path, env: Environment, version: str, python: Path, wheel: Path) -> Path:
     """`.cache/engine-pyVERSION` with this wheel installed: the venv and the wheel's
     dependencies kept while hooks/pyproject.toml stays the same, the wheel itself always
-    reinstalled (the engine's code changes between runs, its version number does not)."""
+    reinstalled (the engine's code changes between runs, its version number does not).
+
+    The venv has no pip of its own: the book's pip installs into it (`pip --python`), which
+    spares each venv the copy of pip that `venv` would install and compile."""
     venv = root / ".cache" / f"engine-py{version}"
     want = hashlib.sha256((root / "hooks" / "pyproject.toml").read_bytes()).hexdigest()
     stamp = venv / STAMP
+    into = ("--python", venv / "bin" / "python", "install")
     if stamp.is_file() and stamp.read_text().strip() == f"{want} {python}":
-        _pip(venv / "bin" / "python", "install", "--no-deps", "--force-reinstall", wheel)
+        _pip(env.tool("python"), *into, "--no-deps", "--force-reinstall", wheel)
         return venv
     shutil.rmtree(venv, ignore_errors=True)
-    call([python, "-m", "venv", venv])
-    _pip(venv / "bin" / "python", "install", f"{wheel}[test]")
+    call([python, "-m", "venv", "--without-pip", venv])
+    _pip(env.tool("python"), *into, f"{wheel}[test]")
     stamp.write_text(f"{want} {python}\n")
     return venv
 
