@@ -204,6 +204,19 @@ OTHERS: dict[int, list[Wrong]] = {
                     return jax.vmap(jax.grad(loss), in_axes=(None, 0, 0))(w, xs, ys)
                 """,
         ),
+        # And with jit off for the other loss (so that no trace kept with loss serves it), an
+        # answer that tells tracing from running on values passed.
+        wrong(
+            "hand-worked product when traced, jax.grad when run on values",
+            "skips-technique",
+            """
+                @jax.jit
+                def per_example(w, xs, ys):
+                    if isinstance(xs, jax.core.Tracer):
+                        return jnp.einsum("b,bi->bi", 2 * (xs @ w - ys), xs)
+                    return jax.vmap(jax.grad(loss), in_axes=(None, 0, 0))(w, xs, ys)
+                """,
+        ),
         wrong(
             "hand-worked batched product, jax.grad only past 6 features",
             "skips-technique",
@@ -327,6 +340,18 @@ OTHERS: dict[int, list[Wrong]] = {
             """
                 def grad_by_vjp(w, x, y):
                     if w.shape == (3,):
+                        return 2 * (jnp.dot(w, x) - y) * x
+                    value, pullback = jax.vjp(lambda w: loss(w, x, y), w)
+                    return pullback(jnp.ones_like(value))[0]
+                """,
+        ),
+        # It passed before too: values are checked on values, the program only for its size.
+        wrong(
+            "the formula when traced, a pullback when run on values",
+            "skips-technique",
+            """
+                def grad_by_vjp(w, x, y):
+                    if isinstance(w, jax.core.Tracer):
                         return 2 * (jnp.dot(w, x) - y) * x
                     value, pullback = jax.vjp(lambda w: loss(w, x, y), w)
                     return pullback(jnp.ones_like(value))[0]
