@@ -191,6 +191,43 @@ OTHERS: dict[int, list[Wrong]] = {
                 )
                 """,
         ),
+        # Issue 53 follow-up: the other loss ran only on 7 features, a size no other call of
+        # the check used, so a gradient worked out by hand everywhere else passed.
+        wrong(
+            "hand-worked batched product for the lab's 3 features, jax.grad otherwise",
+            "skips-technique",
+            """
+                @jax.jit
+                def per_example(w, xs, ys):
+                    if xs.shape[1] == 3:
+                        return jnp.einsum("b,bi->bi", 2 * (xs @ w - ys), xs)
+                    return jax.vmap(jax.grad(loss), in_axes=(None, 0, 0))(w, xs, ys)
+                """,
+        ),
+        # And with jit off for the other loss (so that no trace kept with loss serves it), an
+        # answer that tells tracing from running on values passed.
+        wrong(
+            "hand-worked product when traced, jax.grad when run on values",
+            "skips-technique",
+            """
+                @jax.jit
+                def per_example(w, xs, ys):
+                    if isinstance(xs, jax.core.Tracer):
+                        return jnp.einsum("b,bi->bi", 2 * (xs @ w - ys), xs)
+                    return jax.vmap(jax.grad(loss), in_axes=(None, 0, 0))(w, xs, ys)
+                """,
+        ),
+        wrong(
+            "hand-worked batched product, jax.grad only past 6 features",
+            "skips-technique",
+            """
+                @jax.jit
+                def per_example(w, xs, ys):
+                    if xs.shape[1] > 6:  # wide examples: let JAX differentiate
+                        return jax.vmap(jax.grad(loss), in_axes=(None, 0, 0))(w, xs, ys)
+                    return jnp.einsum("b,bi->bi", 2 * (xs @ w - ys), xs)
+                """,
+        ),
     ],
     2: [
         wrong(
@@ -296,6 +333,41 @@ OTHERS: dict[int, list[Wrong]] = {
                     return jnp.stack([jvp(f, (w,), (e,))[1] for e in jnp.eye(w.shape[0])])
                 """,
         ),
+        # Issue 53 follow-up: as for exercise 1.
+        wrong(
+            "the formula for the lab's 3 weights, a pullback otherwise",
+            "skips-technique",
+            """
+                def grad_by_vjp(w, x, y):
+                    if w.shape == (3,):
+                        return 2 * (jnp.dot(w, x) - y) * x
+                    value, pullback = jax.vjp(lambda w: loss(w, x, y), w)
+                    return pullback(jnp.ones_like(value))[0]
+                """,
+        ),
+        # It passed before too: values are checked on values, the program only for its size.
+        wrong(
+            "the formula when traced, a pullback when run on values",
+            "skips-technique",
+            """
+                def grad_by_vjp(w, x, y):
+                    if isinstance(w, jax.core.Tracer):
+                        return 2 * (jnp.dot(w, x) - y) * x
+                    value, pullback = jax.vjp(lambda w: loss(w, x, y), w)
+                    return pullback(jnp.ones_like(value))[0]
+                """,
+        ),
+        wrong(
+            "the formula below 7 weights, a pullback past them",
+            "skips-technique",
+            """
+                def grad_by_vjp(w, x, y):
+                    if w.shape[0] < 7:
+                        return 2 * (jnp.dot(w, x) - y) * x
+                    value, pullback = jax.vjp(lambda w: loss(w, x, y), w)
+                    return pullback(jnp.ones_like(value))[0]
+                """,
+        ),
     ],
     4: [
         wrong(
@@ -322,6 +394,27 @@ OTHERS: dict[int, list[Wrong]] = {
                     return jax.jacfwd(jax.grad(loss))(w, x, y)
                 """,
         ),
+        # Issue 53 follow-up: as for exercise 1.
+        wrong(
+            "2 w w^T for the lab's 3 features, jacfwd over grad otherwise",
+            "skips-technique",
+            """
+                def curvature_in_x(w, x, y):
+                    if x.shape == (3,):
+                        return 2 * jnp.outer(w, w)
+                    return jax.jacfwd(jax.grad(loss, argnums=1), argnums=1)(w, x, y)
+                """,
+        ),
+        wrong(
+            "2 w w^T below 7 features, jacfwd over grad past them",
+            "skips-technique",
+            """
+                def curvature_in_x(w, x, y):
+                    if x.shape[0] < 7:
+                        return 2 * jnp.outer(w, w)
+                    return jax.jacfwd(jax.grad(loss, argnums=1), argnums=1)(w, x, y)
+                """,
+        ),
     ],
 }
 
@@ -344,6 +437,17 @@ RIGHT: dict[int, list[Right]] = {
                 per_example = jax.jit(
                     jax.vmap(lambda w, x, y: jax.value_and_grad(loss)(w, x, y)[1], (None, 0, 0))
                 )
+                """,
+        ),
+        # Issue 53 follow-up: refused while the other loss ran on 7 features only, a size at
+        # which the reader's own jitted gradient already held a trace made with loss.
+        right(
+            "vmap of a jitted grad tried on 2 to 7 features first",
+            """
+                grad_loss = jax.jit(jax.grad(loss))
+                for d in range(2, 8):  # tried on examples of 2 to 7 features
+                    print(grad_loss(jnp.ones(d), jnp.linspace(0.0, 1.0, d), ys[0]))
+                per_example = jax.jit(jax.vmap(grad_loss, in_axes=(None, 0, 0)))
                 """,
         ),
     ],
@@ -395,6 +499,20 @@ RIGHT: dict[int, list[Right]] = {
                     return pullback(jnp.ones_like(value))[0]
                 """,
         ),
+        # Issue 53 follow-up: as for exercise 1.
+        right(
+            "jitted pullback, tried on 2 to 7 features first",
+            """
+                @jax.jit
+                def grad_by_vjp(w, x, y):
+                    value, pullback = jax.vjp(lambda w: loss(w, x, y), w)
+                    return pullback(jnp.ones_like(value))[0]
+
+
+                for d in range(2, 8):  # tried on examples of 2 to 7 features
+                    print(grad_by_vjp(jnp.ones(d), jnp.linspace(0.0, 1.0, d), ys[0]))
+                """,
+        ),
     ],
     # Issue 37, third read: the check then watched for jax.jacfwd.
     4: [
@@ -424,6 +542,19 @@ RIGHT: dict[int, list[Right]] = {
 
                 def curvature_in_x(w, x, y):
                     return jacfwd(grad(loss, argnums=1), argnums=1)(w, x, y)
+                """,
+        ),
+        # Issue 53 follow-up: as for exercise 1.
+        right(
+            "jacfwd over a jitted gradient in x, tried on 2 to 7 features first",
+            """
+                grad_in_x = jax.jit(jax.grad(loss, argnums=1))
+                for d in range(2, 8):  # tried on examples of 2 to 7 features
+                    print(grad_in_x(jnp.ones(d), jnp.linspace(0.0, 1.0, d), ys[0]))
+
+
+                def curvature_in_x(w, x, y):
+                    return jax.jacfwd(grad_in_x, argnums=1)(w, x, y)
                 """,
         ),
     ],
