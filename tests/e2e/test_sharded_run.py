@@ -195,3 +195,13 @@ def test_the_judge_refuses_a_missing_a_duplicate_a_stale_and_a_foreign_shard(boo
         snippet.write_text(written)
     stale = said.partition("stale records")[2]
     assert "docs/b.md" in stale and "docs/a.md" not in stale, said
+
+    added, snippet = many / "docs" / "e.md", many / "snippets" / "e" / "plain.py"
+    added.write_text(PAGES["d.md"].replace("d/", "e/"))
+    snippet.parent.mkdir()
+    snippet.write_text(SNIPPETS["d/plain.py"])
+    try:
+        said = refused(many, records)
+    finally:
+        added.unlink()
+    assert "no shard recorded docs/e.md (a page new since the shards ran)" in said, said

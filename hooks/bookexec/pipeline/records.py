@@ -169,37 +169,51 @@ class ShardRecords:
     pages: dict[str, dict[str, Any]] = field(default_factory=dict)  # page -> its record
     shards: int = 0
 
+    # A shard per page that recorded it, and the pages recorded in another environment.
+    by_page: dict[str, list[int]] = field(default_factory=dict)
+    other_env: list[str] = field(default_factory=list)
+
     @classmethod
     def read(cls, context: BookContext, runtime: Runtime, folder: Path) -> ShardRecords:
         """The records in `folder`, refused (one BookError, each trouble naming its pages)
         when a shard is missing, a page is recorded twice, a record is stale (its page's
-        blocks or snippets changed since it ran, or the book no longer has it) or was made
-        in another environment."""
+        blocks or snippets changed since it ran, or the book no longer has it, or has a page
+        none recorded) or was made in another environment."""
         files = _shard_files(folder)
-        plan = plan_book(context).pages
         found = cls()
-        by_page: dict[str, list[int]] = {}
-        problems: list[str] = []
         env = environment(context, runtime)
-        other_env: list[str] = []
         for (shard, shards), path in sorted(files.items()):
             record = _load(path, shard, shards)
             found.shards = shards
             for page, entry in record["pages"].items():
-                by_page.setdefault(page, []).append(shard)
+                found.by_page.setdefault(page, []).append(shard)
                 found.pages[page] = entry
                 if record["environment"] != env:
-                    other_env.append(page)
-        total = found.shards
-        missing = [i for i in range(1, total + 1) if (i, total) not in files]
-        unrecorded = [page for page, blocks in plan.items() if blocks and page not in by_page]
+                    found.other_env.append(page)
+        missing = [i for i in range(1, found.shards + 1) if (i, found.shards) not in files]
+        problems = found._refusals(context, plan_book(context).pages, missing, folder)
+        if problems:
+            raise BookError("the shards' records are refused: " + "; ".join(problems))
+        return found
+
+    def _refusals(
+        self, context: BookContext, plan: dict[str, list[Block]], missing: list[int], folder: Path
+    ) -> list[str]:
+        """What is wrong with these records, each naming its pages."""
+        problems = []
+        unrecorded = [page for page, blocks in plan.items() if blocks and page not in self.by_page]
         if missing:
-            named = ", ".join(f"{i}/{total}" for i in missing)
+            named = ", ".join(f"{i}/{self.shards}" for i in missing)
             problems.append(
                 f"shard {named} is missing in {folder}: no record of "
-                f"{_pages(context, unrecorded)}; run ./book run --shard I/{total} for it"
+                f"{_pages(context, unrecorded)}; run ./book run --shard I/{self.shards} for it"
             )
-        twice = {page: shards for page, shards in by_page.items() if len(shards) > 1}
+        elif unrecorded:  # a page the book has gained since the shards ran
+            problems.append(
+                f"no shard recorded {_pages(context, unrecorded)} (a page new since the "
+                "shards ran): run every shard again"
+            )
+        twice = {page: shards for page, shards in self.by_page.items() if len(shards) > 1}
         if twice:
             listed = "; ".join(
                 f"{context.settings.docs}/{page} (shards {', '.join(map(str, shards))})"
@@ -208,24 +222,20 @@ class ShardRecords:
             problems.append(f"duplicate records: a page recorded by two shards: {listed}")
         stale = sorted(
             page
-            for page, entry in found.pages.items()
+            for page, entry in self.pages.items()
             if page not in plan or entry.get("source") != source_hash(plan[page])
         )
-        if not missing:  # a page the book has gained since the shards ran
-            stale = sorted({*stale, *unrecorded})
         if stale:
             problems.append(
                 f"stale records (the page, its blocks or snippets changed since its shard "
                 f"ran): {_pages(context, stale)}; run their shards again"
             )
-        if other_env:
+        if self.other_env:
             problems.append(
                 "records made in another environment (Python, packages, the book's path, "
-                f"settings or the engine differ): {_pages(context, sorted(other_env))}"
+                f"settings or the engine differ): {_pages(context, sorted(self.other_env))}"
             )
-        if problems:
-            raise BookError("the shards' records are refused: " + "; ".join(problems))
-        return found
+        return problems
 
     def times(self) -> dict[str, float]:
         """Each recorded block's seconds, as `execute.eta.RunTimes` keys them."""
