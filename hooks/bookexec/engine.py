@@ -212,9 +212,11 @@ class Engine:
                 f"bookexec: the runs of {len(found.pages)} pages are the records of "
                 f"{found.shards} shards in {settings.records}"
             )
-            for key, seconds in found.times().items():  # the next run's shards balance by them
+            recorded = found.times()
+            for key, seconds in recorded.items():  # the next run's shards balance by them
                 progress.times.record(key, seconds)
             progress.times.save()
+            progress.tally.recorded = len(recorded)
             return records.RecordExecutor(found, lambda: executor(watch)), False
         if self.serve is not None:
             behind = self.serve.executor(

@@ -117,6 +117,7 @@ def test_the_check_over_the_shards_builds_the_pages_one_machine_builds(books):
     ok(book(one, "build"))
     judged = ok(book(many, "build", "--records", str(records)))
     assert f"records of {SHARDS} shards" in judged.stderr, judged.stderr
+    assert "0 blocks executed, 0 from cache, 5 from the shards' records" in judged.stderr
     pages = tree(one / "site", (".html", ".ipynb"))
     assert "a/index.html" in pages and "equations" in pages["a/index.html"]
     assert tree(many / "site", (".html", ".ipynb")) == pages
