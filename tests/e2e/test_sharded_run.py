@@ -164,7 +164,9 @@ def refused(root: Path, records: Path, env: dict[str, str] | None = None) -> str
     return done.stderr
 
 
-def test_the_judge_refuses_a_missing_a_duplicate_a_stale_and_a_foreign_shard(books, tmp_path):
+def test_the_judge_refuses_a_missing_a_duplicate_a_damaged_a_foreign_and_a_stale_shard(
+    books, tmp_path
+):
     _, many, records = books
     second = pages_of(records, 2)
     missing = copy(records, tmp_path / "missing")
@@ -183,6 +185,14 @@ def test_the_judge_refuses_a_missing_a_duplicate_a_stale_and_a_foreign_shard(boo
     other.write_text(json.dumps(third))
     said = refused(many, twice)
     assert f"duplicate records: a page recorded by two shards: docs/{page} (shards 1, 3)" in said
+
+    damaged = copy(records, tmp_path / "damaged")
+    first_file = damaged / f"shard-1-of-{SHARDS}.json"
+    first = json.loads(first_file.read_text())
+    del first["pages"][page]["blocks"][0]["output"]
+    first_file.write_text(json.dumps(first))
+    said = refused(many, damaged)
+    assert f"the record of docs/{page} is damaged (KeyError: 'output')" in said, said
 
     said = refused(many, records, env={"BOOK_BLOCK_TIMEOUT": "77"})
     assert "another environment" in said and "docs/a.md" in said, said

@@ -120,6 +120,8 @@ def run_shard(
         "shards": shards,
         "environment": environment(context, runtime),
         "pages": pages,
+        # Trouble that is no one page's (a worker of an earlier run found killed, say).
+        "notes": [note.message for note in executor.notes if not note.page],
     }
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / shard_name(shard, shards)
@@ -172,6 +174,9 @@ class ShardRecords:
     # A shard per page that recorded it, and the pages recorded in another environment.
     by_page: dict[str, list[int]] = field(default_factory=dict)
     other_env: list[str] = field(default_factory=list)
+    files: dict[str, Path] = field(default_factory=dict)  # page -> the file recording it
+    runs: dict[str, PageRun] = field(default_factory=dict)  # page -> its run, once checked
+    notes: list[Note] = field(default_factory=list)  # the runs' trouble outside any block
 
     @classmethod
     def read(cls, context: BookContext, runtime: Runtime, folder: Path) -> ShardRecords:
@@ -185,16 +190,37 @@ class ShardRecords:
         for (shard, shards), path in sorted(files.items()):
             record = _load(path, shard, shards)
             found.shards = shards
+            found.notes += [Note("", str(message)) for message in record["notes"]]
             for page, entry in record["pages"].items():
                 found.by_page.setdefault(page, []).append(shard)
                 found.pages[page] = entry
+                found.files[page] = path
                 if record["environment"] != env:
                     found.other_env.append(page)
         missing = [i for i in range(1, found.shards + 1) if (i, found.shards) not in files]
-        problems = found._refusals(context, plan_book(context).pages, missing, folder)
+        plan = plan_book(context).pages
+        problems = found._refusals(context, plan, missing, folder)
         if problems:
             raise BookError("the shards' records are refused: " + "; ".join(problems))
+        for page, entry in found.pages.items():
+            found.runs[page] = found._page_run(context, page, plan[page], entry)
         return found
+
+    def _page_run(
+        self, context: BookContext, page: str, blocks: list[Block], entry: Any
+    ) -> PageRun:
+        """A page's run from its record; a damaged record is refused, naming its file."""
+        planned = {block.id: block for block in blocks}
+        try:
+            runs = [_block_run(page, planned, record) for record in entry["blocks"]]
+            run = PageRun(page, runs, str(entry["backend"]), int(entry["devices"]))
+            self.notes += [Note(page, str(message)) for message in entry["notes"]]
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise BookError(
+                f"the shards' records are refused: {self.files[page]}: the record of "
+                f"{context.settings.docs}/{page} is damaged ({type(error).__name__}: {error})"
+            ) from None
+        return run
 
     def _refusals(
         self, context: BookContext, plan: dict[str, list[Block]], missing: list[int], folder: Path
@@ -286,6 +312,7 @@ def _load(path: Path, shard: int, shards: int) -> dict[str, Any]:
         or record.get("schema") != SCHEMA
         or (record.get("shard"), record.get("shards")) != (shard, shards)
         or not isinstance(record.get("pages"), dict)
+        or not isinstance(record.get("notes"), list)
     ):
         raise BookError(
             f"the shards' records are refused: {path} is not shard {shard}/{shards}'s record "
@@ -308,26 +335,17 @@ class RecordExecutor:
     ) -> None:
         self.records = records
         self.jobs = 1
-        self.notes: list[Note] = [
-            Note(page, message)
-            for page, entry in records.pages.items()
-            for message in entry.get("notes", [])
-        ]
+        self.notes: list[Note] = list(records.notes)
         self._fallback = fallback
         self._other: PageExecutor | None = None
-        self._runs: dict[str, PageRun] = {}
 
     def submit(self, page: str, blocks: list[Block]) -> object:
         """The page's run from its record (checked when read); another page runs."""
-        entry = self.records.pages.get(page)
-        if entry is None:
-            if self._other is None:
-                self._other = self._fallback()
-            return self._other.submit(page, blocks)
-        planned = {block.id: block for block in blocks}
-        runs = [_block_run(page, planned, record) for record in entry["blocks"]]
-        self._runs[page] = PageRun(page, runs, entry["backend"], entry["devices"])
-        return self._runs[page]
+        if page in self.records.runs:
+            return self.records.runs[page]
+        if self._other is None:
+            self._other = self._fallback()
+        return self._other.submit(page, blocks)
 
     def ready(self, page: str) -> bool:
         """Always: a record is there, and a page run here is waited for."""
@@ -339,8 +357,8 @@ class RecordExecutor:
 
     def page(self, page: str) -> PageRun:
         """The page's recorded run, or the run of a page it ran itself."""
-        if page in self._runs:
-            return self._runs[page]
+        if page in self.records.runs:
+            return self.records.runs[page]
         if self._other is None:
             raise CancelledError()
         before = len(self._other.notes)
