@@ -119,7 +119,9 @@ def test_the_check_over_the_shards_builds_the_pages_one_machine_builds(books):
     assert f"records of {SHARDS} shards" in judged.stderr, judged.stderr
     assert "0 blocks executed, 0 from cache, 5 from the shards' records" in judged.stderr
     pages = tree(one / "site", (".html", ".ipynb"))
-    assert "a/index.html" in pages and "equations" in pages["a/index.html"]
+    assert "Page A's program has 2 equations" in pages["c/index.html"], "a fact from a.md"
+    notebooks = sorted(p for p in pages if p.endswith(".ipynb"))
+    assert notebooks == ["a/a.ipynb", "b/b.ipynb", "c/c.ipynb", "d/d.ipynb"], notebooks
     assert tree(many / "site", (".html", ".ipynb")) == pages
 
 

@@ -7,7 +7,8 @@ import json
 
 from bookexec.discover.blocks import Block
 from bookexec.execute.eta import RunTimes
-from bookexec.pipeline.records import assign, source_hash
+from bookexec.execute.model import BlockRun, Note, PageRun
+from bookexec.pipeline.records import RecordExecutor, ShardRecords, assign, source_hash
 
 
 def plan(sizes: dict[str, int]) -> dict[str, list[Block]]:
@@ -55,3 +56,56 @@ def test_the_source_hash_changes_with_a_block_code_id_or_options():
         Block("a.md", 0, 1, "b0", "s/a.md0.py", "print(1)\n", {"timeout": "5"}),
     ):
         assert source_hash([other]) != source_hash([block])
+
+
+class Stand:
+    """A page executor that records what it was asked, for the pages no record covers."""
+
+    cache = None
+    jobs = 1
+
+    def __init__(self) -> None:
+        self.notes: list[Note] = []
+        self.asked: list[str] = []
+        self.closed = False
+
+    def submit(self, page: str, blocks: list[Block]) -> object:
+        self.asked.append(page)
+        self.notes.append(Note(page, f"{page}: ran here"))
+        return None
+
+    def ready(self, page: str) -> bool:
+        return True
+
+    def pending(self) -> list[str]:
+        return []
+
+    def page(self, page: str) -> PageRun:
+        return PageRun(page, backend="cpu", devices=1)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def stop(self) -> None:
+        self.closed = True
+
+
+def test_a_recorded_page_is_its_record_and_another_runs_on_a_real_executor():
+    (block,) = plan({"a.md": 1})["a.md"]
+    recorded = PageRun("a.md", [BlockRun(block, output="1\n")], "cpu", 1)
+    records = ShardRecords(runs={"a.md": recorded}, notes=[Note("a.md", "a note")])
+    made: list[Stand] = []
+
+    def fallback() -> Stand:
+        made.append(Stand())
+        return made[-1]
+
+    executor = RecordExecutor(records, fallback)
+    executor.submit("a.md", [block])
+    assert executor.page("a.md") is recorded and not made, "a record runs nothing"
+    executor.submit("labs/x.ipynb", [])
+    assert executor.page("labs/x.ipynb").backend == "cpu"
+    assert made[0].asked == ["labs/x.ipynb"]
+    assert [note.message for note in executor.notes] == ["a note", "labs/x.ipynb: ran here"]
+    executor.close()
+    assert made[0].closed

@@ -361,15 +361,21 @@ class RecordExecutor:
             return self.records.runs[page]
         if self._other is None:
             raise CancelledError()
-        before = len(self._other.notes)
         ran = self._other.page(page)
-        self.notes.extend(self._other.notes[before:])
+        self._heard()
         return ran
+
+    def _heard(self) -> None:
+        """The records' notes, then what the executor of the pages run here has said so far
+        (its pages' threads say it at any time): in place, as the build reads the list."""
+        said = self._other.notes if self._other is not None else []
+        self.notes[:] = [*self.records.notes, *said]
 
     def close(self) -> None:
         """Every page has been asked for: the workers of the pages run here end."""
         if self._other is not None:
             self._other.close()
+        self._heard()
 
     def stop(self) -> None:
         """Stop the runs of the pages run here."""
