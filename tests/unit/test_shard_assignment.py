@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bookexec.discover.blocks import Block
+from bookexec.errors import BookError
 from bookexec.execute.eta import RunTimes
 from bookexec.execute.model import BlockRun, Note, PageRun
 from bookexec.pipeline.records import RecordExecutor, ShardRecords, assign, source_hash
+from bookexec.settings import read
 
 
 def plan(sizes: dict[str, int]) -> dict[str, list[Block]]:
@@ -109,3 +113,11 @@ def test_a_recorded_page_is_its_record_and_another_runs_on_a_real_executor():
     assert [note.message for note in executor.notes] == ["a note", "labs/x.ipynb: ran here"]
     executor.close()
     assert made[0].closed
+
+
+def test_the_records_option_and_its_variable_and_what_it_refuses():
+    assert read({}, {}).records == ""
+    assert read({"records": "shards"}, {}).records == "shards"
+    assert read({"records": "shards"}, {"BOOK_RECORDS": "/tmp/r"}).records == "/tmp/r"
+    with pytest.raises(BookError, match=r"GOLDEN_ONLY='a\.md' runs one page"):
+        read({}, {"GOLDEN": "update", "GOLDEN_ONLY": "a.md", "BOOK_RECORDS": "r"})
