@@ -116,6 +116,8 @@ its settings, and the book's context every driver starts from.
 - `pipeline.render`: what the fence shows for a block, prose values and figures, the page check.
 - `pipeline.finish`: a build's end: the report complete, said, saved for the review or written
   by the update, and the summary.
+- `pipeline.records`: sharded runs: a shard's pages run and recorded, and every shard's records
+  read back, checked, as a build's runs.
 - `pipeline.terms`: the glossary of a build: its anchors, links checked, terms marked, cards placed.
 
 Layer 6, `serve`: `mkdocs serve` alone; nothing here runs in `mkdocs build`.

@@ -52,6 +52,7 @@ from bookexec.goldens.report import Failure, Report
 from bookexec.goldens.store import Provenance, golden_path, read_versions, update_command
 from bookexec.guard import engine_formatter, register
 from bookexec.logs import guard_ci_log
+from bookexec.pipeline import records
 from bookexec.pipeline.drive import RunOptions, executor_for
 from bookexec.pipeline.finish import Finish, Stages
 from bookexec.pipeline.judge import Judge, Verdict
@@ -203,6 +204,20 @@ class Engine:
             )
             return executor_for(context, self.runtime, options)
 
+        if settings.records and execute and not serving:
+            # Issue 57: the runs are a sharded run's records; a page none covers runs here.
+            folder = context.root / settings.records
+            found = records.ShardRecords.read(context, self.runtime, folder)
+            log.info(
+                f"bookexec: the runs of {len(found.pages)} pages are the records of "
+                f"{found.shards} shards in {settings.records}"
+            )
+            recorded = found.times()
+            for key, seconds in recorded.items():  # the next run's shards balance by them
+                progress.times.record(key, seconds)
+            progress.times.save()
+            progress.tally.recorded = len(recorded)
+            return records.RecordExecutor(found, lambda: executor(watch)), False
         if self.serve is not None:
             behind = self.serve.executor(
                 context, progress, block_cache if reads else None, lambda: executor(None)

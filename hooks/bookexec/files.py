@@ -206,4 +206,5 @@ class CachePaths:
         "review-images.html", "The report's changed images, each golden's beside this build's."
     )
     update_lock = _under("update.lock", "Held while an update or a review writes goldens.")
+    records = _under("records", "A sharded run's records (`pipeline.records`), by default.")
     serve = _under("serve", "Folders `mkdocs serve` watches, touched to ask for a rebuild.")

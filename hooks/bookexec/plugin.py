@@ -271,6 +271,7 @@ class BookConfig(base.Config):
     unknown_options = c.Choice(UNKNOWN_CHOICES, default=UNKNOWN_WARN)
     extensions = c.ListOfItems(DottedPath(Extension), default=[])  # each makes `Extension`s
     execute = c.Type(bool, default=True)  # BOOK_EXEC
+    records = c.Type(str, default="")  # BOOK_RECORDS: a sharded run's records, read as its runs
     launcher = c.Type(str, default="")  # the book's command line, e.g. ./book: its commands named
     jobs = Number(0, "pages at once (0: one per core)", zero=True, whole=True)  # BOOK_JOBS
     cache = CacheSwitch()  # BOOK_CACHE

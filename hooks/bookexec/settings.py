@@ -83,6 +83,9 @@ class Settings:
     masks: tuple[Mask, ...] = DEFAULTS
     bases: tuple[str, ...] = ("",)  # pymdownx.snippets' base_path, from the root (`bases`)
     unknown_options: str = UNKNOWN_WARN  # an option no fence reads: warn, or error
+    # BOOK_RECORDS: the folder of a sharded run's records, relative to the root, which the build
+    # reads as its runs (`pipeline.records`); empty: the build runs its blocks.
+    records: str = ""
     # The build's environment as it was when it started: not a setting, see the docstring.
     environ: Mapping[str, str] = field(
         default_factory=lambda: MappingProxyType({}), repr=False, compare=False
@@ -146,6 +149,12 @@ def read(
         raise BookError(
             f"GOLDEN_ONLY={only!r} names what an update writes; it needs GOLDEN=update ({command})"
         )
+    records = env.get("BOOK_RECORDS", "").strip() or str(options.get("records") or "")
+    if only and records:
+        raise BookError(
+            f"GOLDEN_ONLY={only!r} runs one page; a build over a sharded run's records "
+            f"(BOOK_RECORDS={records!r}) judges the whole book: unset one of them"
+        )
     cache = _cache(options.get("cache", "auto"))
     if env.get("BOOK_CACHE", "").strip():
         cache = parse_switch(env["BOOK_CACHE"], "BOOK_CACHE")
@@ -181,6 +190,7 @@ def read(
         shown_line_length=int(options.get("shown_line_length") or 0),
         masks=masks.rules(options.get("masks") or (), bool(options.get("default_masks", True))),
         unknown_options=str(options.get("unknown_options") or UNKNOWN_WARN),
+        records=records,
         environ=MappingProxyType(env),
     )
 

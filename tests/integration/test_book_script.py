@@ -301,6 +301,8 @@ def test_the_top_help_lists_every_command(checkout):
         (["jax-venv"], "the following arguments are required: X.Y.Z"),
         (["setup", "--tests"], "unrecognized arguments: --tests"),
         (["test-engine", "3.9"], "test-engine takes Python versions among 3.10, 3.11, 3.12, "),
+        (["run", "--shard", "4/3"], "--shard takes I/N with 1 <= I <= N, such as 2/4, not '4/3'"),
+        (["run"], "the following arguments are required: --shard"),
     ],
 )
 def test_a_usage_error_exits_2_names_what_is_wrong_and_runs_nothing(

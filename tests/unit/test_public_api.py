@@ -135,8 +135,13 @@ def test_a_changed_view_member_fails_too(monkeypatch):
 # the public API it reaches into these engine modules, each for the reason given. Anything it
 # imports beyond them and `bookexec.__all__` fails here; an adopting book has only the latter.
 JAXBOOK_INTERNALS = {
-    # The engine's own review terminal, behind `./book review`.
-    "cli/commands.py": {"bookexec.command.terminal"},
+    # The engine's own review terminal, behind `./book review`; `./book run --shard` runs a
+    # shard of the book with the configured runtime (issue 57).
+    "cli/commands.py": {
+        "bookexec.command.terminal",
+        "bookexec.pipeline.records",
+        "bookexec.plugin",
+    },
     # The chromium helper reads a yes/no variable with the fences' one rule.
     "cli/chromium.py": {"bookexec.discover.options"},
     # The prose audit reads the stepper's markers, and skips fenced code as the engine does.

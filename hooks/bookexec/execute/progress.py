@@ -39,6 +39,7 @@ class Tally:
     executed: int = 0
     cached: int = 0
     replayed: int = 0  # cached blocks run again only to rebuild their page's session
+    recorded: int = 0  # blocks whose runs are a sharded run's records (`pipeline.records`)
 
 
 class Progress:
@@ -186,6 +187,8 @@ def summary(
         f"{tally.executed} blocks executed",
         f"{tally.cached} from cache" + (replayed if tally.replayed else ""),
     ]
+    if tally.recorded:
+        parts.append(f"{tally.recorded} from the shards' records")
     if shown:
         parts = [f"0 blocks executed, {shown} shown from goldens (execute: false)"]
     if running:

@@ -74,18 +74,41 @@ def serve_command(env: Environment, rest: list[str]) -> list[str | Path]:
 
 
 def _build(root: Path, options: Options, rest: list[str], command: Parser) -> int:
-    become([prepare(root).tool("mkdocs"), "build", "--strict", *rest])
+    become([prepare(root).tool("mkdocs"), "build", "--strict", *rest], env=_records(options))
     return 0
+
+
+def _records(options: Options) -> dict[str, str]:
+    """--records DIR: the build reads a sharded run's records as its runs (BOOK_RECORDS)."""
+    return {"BOOK_RECORDS": os.path.abspath(options.records)} if options.records else {}
 
 
 def _update(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     rest, only = _named(rest)
     env = prepare(root)
+    if only and options.records:
+        command.error("update --records writes the whole book's goldens: name no PAGE")
     if only:  # one page or block: its run alone, no page rendered (`cli.partial`)
         call([env.tool("python"), "-m", "jaxbook.cli.partial", only, *rest])
     else:
-        call([env.tool("mkdocs"), "build", "--strict", *rest], env={"GOLDEN": "update"})
+        environ = {"GOLDEN": "update", **_records(options)}
+        call([env.tool("mkdocs"), "build", "--strict", *rest], env=environ)
     _show_changes(root)
+    return 0
+
+
+def _run(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    prepare(root)
+    with _engine_errors():
+        from bookexec.pipeline import records
+        from bookexec.plugin import make_runtime
+
+        shard, shards = options.shard
+        book = _book(root)
+        runtime = make_runtime(book.config.plugins["executed-book"].config.runtime)
+        folder = Path(options.records).resolve() if options.records else book.cache.records
+        written = records.run_shard(book, runtime, shard, shards, folder)
+        print(f"run: shard {shard}/{shards}: records in {written}")
     return 0
 
 
@@ -289,6 +312,7 @@ COMMANDS: dict[str, Callable[[Path, Options, list[str], Parser], int]] = {
     "serve": _serve,
     "build": _build,
     "update": _update,
+    "run": _run,
     "review": _review,
     "jax-changes": _jax_changes,
     "accelerators": _accelerators,

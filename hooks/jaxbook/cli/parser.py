@@ -23,6 +23,7 @@ SUMMARIES = {
     "serve": "set up, then serve the book with live reload on http://127.0.0.1:8000",
     "build": "set up, then run the strict build that CI runs",
     "update": "set up, then rewrite the goldens (all, one page's or one block's); what changed",
+    "run": "run one shard of the book's pages and write their records (no judge, no pages)",
     "review": "walk the drift the last failed build left: accept, skip or reject each",
     "jax-changes": "run every block under each older JAX too; regenerate docs/jax-changes.md",
     "accelerators": "regenerate docs/accelerators.md from the accelerator's records",
@@ -40,6 +41,7 @@ _SHOWN = {
     "test": "test [--yes|--fast]",
     "test-engine": "test-engine [PYTHON...]",
     "update": "update [PAGE[#BLOCK]]",
+    "run": "run --shard I/N [--records DIR]",
     "bench": "bench [serve|update|small|transfer]",
     "stress": "stress [N] [--profile P]",
     "setup": "setup [--test]",
@@ -70,6 +72,12 @@ DESCRIPTIONS = {
     "PAGE#BLOCK, only that block, after the blocks before it on its page that its session "
     "needs, and writes only that golden; no page is rendered (./book build checks them "
     "after). An unknown page or block is an error naming those the book has.",
+    "run": "Plan the whole book, run only the pages of shard I of N (pages assigned by their "
+    "blocks' last run times, .cache/bookexec/run-times.json, a page never split) and write "
+    "their records to DIR/shard-I-of-N.json (default .cache/bookexec/records), without judging "
+    "or rendering. Then `./book build --records DIR` (or `./book update --records DIR`) reads "
+    "every shard's records as its runs, refusing a missing, duplicate, stale or foreign shard, "
+    "and judges and renders the book as an unsharded build does.",
     "review": "Walk the drift the last failed check build left (.cache/bookexec/"
     "last-report.json): [a]ccept, [s]kip, [r]eject or [q]uit each block. Without a terminal "
     "it only lists.",
@@ -149,6 +157,16 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
 
 
 def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
+    run = commands["run"]
+    run.add_argument(
+        "--shard", required=True, type=_shard, metavar="I/N", help="this shard, of N (1 <= I <= N)"
+    )
+    for name in ("run", "build", "update"):
+        commands[name].add_argument(
+            "--records",
+            metavar="DIR",
+            help="the shards' records (run: written; build, update: read as the runs)",
+        )
     review = commands["review"].add_mutually_exclusive_group()
     review.add_argument("--accept-cosmetic", action="store_true", help="accept cosmetic drift")
     review.add_argument("--list", action="store_true", help="only list the report")
@@ -218,3 +236,12 @@ def _runs(text: str) -> int:
     if not text.isdigit() or int(text) == 0:
         raise argparse.ArgumentTypeError(f"stress takes a number of runs (default 3), not {text!r}")
     return int(text)
+
+
+def _shard(text: str) -> tuple[int, int]:
+    shard, _, shards = text.partition("/")
+    if not (shard.isdigit() and shards.isdigit() and 1 <= int(shard) <= int(shards)):
+        raise argparse.ArgumentTypeError(
+            f"--shard takes I/N with 1 <= I <= N, such as 2/4, not {text!r}"
+        )
+    return int(shard), int(shards)
