@@ -614,15 +614,37 @@ def built_book(tmp_path_factory, worker_id) -> Path:
     return site_dir
 
 
+def run_folder(tmp_path_factory, worker_id: str) -> Path:
+    """The run's base folder: the same for every xdist worker, new for every run."""
+    base = tmp_path_factory.getbasetemp()
+    return base if worker_id == "master" else base.parent
+
+
+def lab_compile_cache(shared: Path) -> dict[str, str]:
+    """The variables that give a lab's play JAX's persistent compilation cache, one folder for
+    the whole run (`shared`: the run's base folder, the same for every xdist worker).
+
+    A lab's checks compile the same small programs again and again: the reference and the
+    answer on each drawn shape, for every wrong answer, and again after each
+    `jax.clear_caches()` a counting check makes. The cache gives back XLA's executable for a
+    program it has compiled before, in this process or another (about half the compiles of a
+    lab's trials). Nothing a check reads changes: JAX still traces and lowers every function
+    (its log lines, which `counting` reads, come from there), and a program it has not seen is
+    compiled. The folder is new for every run, so no run reads what another wrote."""
+    return {
+        "JAX_COMPILATION_CACHE_DIR": str(shared / "jax-compilation-cache"),
+        "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+        "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "-1",
+    }
+
+
 @pytest.fixture(scope="session")
 def lab_play(tmp_path_factory, worker_id) -> Callable[[str], dict]:
     """`lab_play(name)`: what tests/lab_runner.py reported for docs/labs/<name>.ipynb, played
     given, solved, and with every wrong and other right answer. One process per lab for the
     whole run: under pytest-xdist the first worker to ask plays it, under a lock, and the
     others read its report."""
-    shared = tmp_path_factory.getbasetemp()
-    if worker_id != "master":
-        shared = shared.parent
+    shared = run_folder(tmp_path_factory, worker_id)
     folder = shared / "lab-plays"
     folder.mkdir(exist_ok=True)
 
@@ -647,7 +669,9 @@ def lab_play(tmp_path_factory, worker_id) -> Callable[[str], dict]:
                     text=True,
                     timeout=scaled(900 * repeats),
                     cwd=REPO,
-                    env=worker_environment(os.environ) | {"LAB_CHECK_REPEATS": str(repeats)},
+                    env=worker_environment(os.environ)
+                    | lab_compile_cache(shared)
+                    | {"LAB_CHECK_REPEATS": str(repeats)},
                 )
                 lines = [ln for ln in done.stdout.splitlines() if ln.startswith("LAB-PLAYS ")]
                 assert lines, done.stdout[-2000:] + done.stderr[-2000:]

@@ -13,10 +13,11 @@
   gave on the inputs the check drew once, looked up; (b) the solution only for arguments shaped
   like those the lab's text mentions; (c) the solution with one primitive swapped.
 
-The last three share one play of the solved lab (`run_trials`): at each `answer-<n>` cell, the
+The last four share one play of the solved lab (`run_trials`): at each `answer-<n>` cell, the
 wrong answers, then the right ones, then the generated ones, each in its own copy of the
-namespace, then the real cell. A trial never writes the namespace the lab goes on in, so one
-play serves the three tables as three plays of the same lab did, for a third of the cost.
+namespace, then the real cell, whose output is the "solved" report. A trial never writes the
+namespace the lab goes on in, so one play serves the four reports as four plays of the same lab
+did, for a quarter of the cost.
 
 A check draws its inputs afresh each time, so one call may miss what another catches:
 `LAB_CHECK_REPEATS=N` (default 1) calls each trial's check N times, and each check of the
@@ -28,8 +29,9 @@ The `checks` cell's `# lab kit` line is replaced by the kit's code (`jaxbook.lab
 as the build and the reader's notebook replace it.
 
 One process per lab keeps the cost to one JAX start per lab; the tests share its report
-(the `lab_play` fixture). The plays run in that order, so what the trial answers leave behind
-(a compiled function, a cache) cannot reach the "given" and "solved" plays. Each cell's stdout is
+(the `lab_play` fixture). The "given" play runs first, so what the trial answers leave behind
+(a compiled function, a cache) cannot reach it; the worked solutions in a kernel that ran
+nothing else but the lab as given are tests/e2e/test_lab_notebooks.py's. Each cell's stdout is
 captured; an exception is recorded by type and message (a cell whose `bookexec` metadata
 declares `raises` is expected to raise that).
 """
@@ -91,27 +93,20 @@ def cells_of(path: str) -> list:
 
 
 def run(path: str, mode: str) -> list[dict]:
-    cells = cells_of(path)
     namespace: dict = {"__name__": "__main__"}
-    results = []
-    for shown, cell in plan(cells, mode):
-        n = shown.removeprefix("check-")
-        if mode == "solved" and cell.source.strip() == f"check({n}, problem_{n})":
-            # The worked solution, checked as often as the audit asks (`judged`).
-            stdout, raised = judged(int(n), path, namespace, right=True)
-        else:
-            stdout, raised = execute(cell.source, f"{path}#{cell.id}", namespace)
-        expected = cell.metadata.get("bookexec", {}).get("raises")
-        results.append(
-            {
-                "id": shown,
-                "ran": cell.id,
-                "stdout": stdout,
-                "raised": raised,
-                "expected": expected,
-            }
-        )
-    return results
+    return [step(path, mode, shown, cell, namespace) for shown, cell in plan(cells_of(path), mode)]
+
+
+def step(path: str, mode: str, shown: str, cell: nbformat.NotebookNode, namespace: dict) -> dict:
+    """Run one cell of a play in `namespace`, and what it did."""
+    n = shown.removeprefix("check-")
+    if mode == "solved" and cell.source.strip() == f"check({n}, problem_{n})":
+        # The worked solution, checked as often as the audit asks (`judged`).
+        stdout, raised = judged(int(n), path, namespace, right=True)
+    else:
+        stdout, raised = execute(cell.source, f"{path}#{cell.id}", namespace)
+    expected = cell.metadata.get("bookexec", {}).get("raises")
+    return {"id": shown, "ran": cell.id, "stdout": stdout, "raised": raised, "expected": expected}
 
 
 def judged(n: int, path: str, namespace: dict, right: bool) -> tuple[str, str | None]:
@@ -160,11 +155,11 @@ def tabled_trials(path: str, n: int, table: str, checks: str, namespace: dict) -
 
 def run_trials(path: str) -> dict[str, list[dict]]:
     """One play of the solved lab with every trial answer run in its exercise's place: the
-    "wrong", "right" and "generated" reports."""
+    "solved" report (its own cells), and the "wrong", "right" and "generated" ones."""
     cells = cells_of(path)
     by_id = {c.id: c for c in cells}
     namespace: dict = {"__name__": "__main__"}
-    found: dict[str, list[dict]] = {"wrong": [], "right": [], "generated": []}
+    found: dict[str, list[dict]] = {"solved": [], "wrong": [], "right": [], "generated": []}
     for shown, cell in plan(cells, "solved"):
         if shown.startswith("answer-"):
             n = int(shown.removeprefix("answer-"))
@@ -173,7 +168,7 @@ def run_trials(path: str) -> dict[str, list[dict]]:
                     path, n, table, by_id["checks"].source, namespace
                 )
             found["generated"] += generated_trials(path, n, by_id, namespace)
-        execute(cell.source, f"{path}#{cell.id}", namespace)
+        found["solved"].append(step(path, "solved", shown, cell, namespace))
     return found
 
 
@@ -396,6 +391,5 @@ def generated_trials(path: str, n: int, by_id: dict, namespace: dict) -> list[di
 
 if __name__ == "__main__":
     lab = sys.argv[1]
-    report = {mode: run(lab, mode) for mode in ("given", "solved")}
-    report |= run_trials(lab)
+    report = {"given": run(lab, "given")} | run_trials(lab)
     sys.stdout.write("LAB-PLAYS " + json.dumps(report) + "\n")
