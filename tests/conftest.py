@@ -135,21 +135,23 @@ def scaled(seconds: float) -> float:
 # the long files that need no book, not beside them. `OneFileAtATime` hands files out in this
 # order, so no long file starts last and runs alone at the end.
 HEAVIEST_FIRST = (
-    "tests/e2e/test_page_integrity.py",
+    "tests/e2e/test_page_integrity.py",  # starts `built_book`
     "tests/e2e/test_upgrade.py",
     "tests/e2e/test_engine_pythons.py",
     "tests/e2e/test_lab_wrong_answers.py",
-    "tests/e2e/test_update_interrupted.py",
-    "tests/e2e/test_labs.py",
-    "tests/e2e/test_mutation.py",
-    "tests/e2e/test_notebooks.py",
     "tests/e2e/test_determinism.py",
-    "tests/e2e/test_lab_notebooks.py",
-    "tests/e2e/test_site.py",
-    "tests/e2e/test_readable_outputs.py",
     "tests/e2e/test_cache.py",
     "tests/e2e/test_stress.py",
     "tests/e2e/test_bad_inputs.py",
+    "tests/e2e/test_update_interrupted.py",
+    # These wait for `built_book`: handed out once the files above have kept the cores busy.
+    "tests/e2e/test_notebooks.py",
+    "tests/e2e/test_mutation.py",
+    "tests/e2e/test_site.py",
+    "tests/e2e/test_lab_notebooks.py",
+    "tests/e2e/test_readable_outputs.py",
+    "tests/e2e/test_labs.py",
+    "tests/e2e/test_sharded_run.py",
 )
 
 
