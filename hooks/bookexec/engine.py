@@ -197,15 +197,15 @@ class Engine:
             block_cache = cache.BlockCache(context.cache.blocks)
         reads = settings.block_cache(serving)  # an update only stores
 
-        def executor(watch: CheckoutWatch | None) -> Executor:
+        def executor(watch: CheckoutWatch | None, nice: int = 0) -> Executor:
             options = RunOptions(
-                cache=block_cache, cache_reads=reads, watch=watch, progress=progress
+                cache=block_cache, cache_reads=reads, watch=watch, progress=progress, nice=nice
             )
             return executor_for(context, self.runtime, options)
 
         if self.serve is not None:
             behind = self.serve.executor(
-                context, progress, block_cache if reads else None, lambda: executor(None)
+                context, progress, block_cache if reads else None, executor
             )
             if behind is not None:
                 return behind, True

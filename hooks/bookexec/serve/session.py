@@ -95,11 +95,12 @@ class ServeSession:
         context: BookContext,
         progress: Progress,
         block_cache: BlockCache | None,
-        make: Callable[[], Executor],
+        make: Callable[[None, int], Executor],
     ) -> PageExecutor | None:
         """Issue 18: pages at once from goldens, their blocks run in the background, in one
         executor kept across rebuilds; None when the build runs its own (no live reload, no
-        cache to read, execution off, or the `serve: background` option off)."""
+        cache to read, execution off, or the `serve: background` option off). `make` makes it
+        with no read-only watch and its workers `background.NICE` below the serve."""
         settings = context.settings
         if not background.enabled(
             True, self.live_reload, settings.execute, block_cache, settings.serve.background
@@ -109,7 +110,10 @@ class ServeSession:
             if self.background is not None:
                 self.background.shutdown()
             self.background = background.Background(
-                context.root, make(), settings.serve.refresh, settings.serve.wait
+                context.root,
+                make(None, background.NICE),
+                settings.serve.refresh,
+                settings.serve.wait,
             )
         return self.background.for_build(progress)
 
@@ -277,6 +281,22 @@ def stop_on_sigterm() -> Callable[[], None]:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     return restore
+
+
+def unwatched(folders: Iterable[Path], config: Any) -> list[Path]:
+    """The folders MkDocs does not watch yet, from its `docs_dir` and `watch`. Its watcher
+    polls each folder it is given, in a thread of its own, every half second, and one inside
+    another is walked twice: the book's snippet folders under `snippets/` and its goldens (in
+    `watch:` too) made 28 pollers where 7 cover the same files; they held the processor and the
+    interpreter's lock that a rebuild needs, most of all while blocks ran behind it."""
+    roots = [Path(os.path.abspath(config.docs_dir))]
+    roots += [Path(os.path.abspath(path)) for path in config.watch]
+    kept = []
+    for folder in folders:
+        path = Path(os.path.abspath(folder))
+        if not any(path == root or root in path.parents for root in roots):
+            kept.append(folder)
+    return kept
 
 
 def served_origin(config: Any) -> str | None:
