@@ -14,11 +14,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bookexec.context import BookContext
+from bookexec.discover.blocks import Block, ShellFence
+from bookexec.discover.memo import ScanMemo, TextMemo
 from bookexec.execute.cache import BlockCache
 from bookexec.execute.progress import Progress, outside_mkdocs
 from bookexec.execute.runner import Executor
 from bookexec.files import CachePaths
 from bookexec.goldens import review
+from bookexec.goldens.compare import GoldenReads
 from bookexec.goldens.store import Provenance
 from bookexec.pipeline.finish import Finish
 from bookexec.pipeline.judge import Judge
@@ -45,6 +48,10 @@ class ServeSession:
         self.search = SearchIndex()
         self.review: BrowserReview | None = None  # accept and keep in the browser
         self.templates = TemplateCache()  # the theme's compiled templates, across rebuilds
+        # Each page's scan, reused by the next build where nothing it read has changed.
+        self.scans: ScanMemo[tuple[list[Block], list[ShellFence]]] = ScanMemo()
+        self.golden_reads: GoldenReads = {}  # each golden's last read, likewise
+        self.texts = TextMemo()  # what the page graph reads of the snippets and labs, likewise
         # With live reload: the finished builds' sites, answered from at once.
         self.copies: answer.SiteCopies | None = None
         # Under --dirty: the pages the first build left for the build right after the server
@@ -88,6 +95,9 @@ class ServeSession:
             warnings=[] if warnings is None else warnings,
             say_now=say_now,
             ending=self.end_build,
+            scans=self.scans,
+            golden_reads=self.golden_reads,
+            texts=self.texts,
         )
 
     def executor(
@@ -127,7 +137,7 @@ class ServeSession:
             return
         for f in pages:  # a lab's notebook, read as it is
             if f.src_uri not in texts:
-                texts[f.src_uri] = rebuild.read_or_none(docs / f.src_uri) or ""
+                texts[f.src_uri] = self.texts.text(docs / f.src_uri) or ""
         build.titles = {src: rebuild.title_of(text) for src, text in texts.items()}
         inputs = {}
         for src, text in texts.items():
