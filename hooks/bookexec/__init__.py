@@ -47,6 +47,8 @@ Layer 1, `discover`: what a book runs, found before anything runs.
 - `discover.blocks`: the executed fences of a page, with their ids, snippets and lines, and
   those a block prints that markdown-exec runs as it renders the output.
 - `discover.hidden`: hidden lines, which a block runs but the reader never sees nor copies.
+- `discover.memo`: under serve, each page's scan kept for the next build, reused where nothing
+  it read has changed.
 - `discover.options`: the fence options, and the one rule for yes/no values.
 
 Layer 2, `goldens`: the recorded output of every block; generic, it knows nothing of JAX.

@@ -198,9 +198,9 @@ class Engine:
             block_cache = cache.BlockCache(context.cache.blocks)
         reads = settings.block_cache(serving)  # an update only stores
 
-        def executor(watch: CheckoutWatch | None) -> Executor:
+        def executor(watch: CheckoutWatch | None, nice: int = 0) -> Executor:
             options = RunOptions(
-                cache=block_cache, cache_reads=reads, watch=watch, progress=progress
+                cache=block_cache, cache_reads=reads, watch=watch, progress=progress, nice=nice
             )
             return executor_for(context, self.runtime, options)
 
@@ -220,7 +220,7 @@ class Engine:
             return records.RecordExecutor(found, lambda: executor(watch)), False
         if self.serve is not None:
             behind = self.serve.executor(
-                context, progress, block_cache if reads else None, lambda: executor(None)
+                context, progress, block_cache if reads else None, executor
             )
             if behind is not None:
                 return behind, True
@@ -418,6 +418,8 @@ class Build:
         self.only_entered = state.only_entered
         self.files_at_start = state.files_at_start
         self.config_text = state.config_text
+        # Under serve, a snippet's text is read again only once it changed (`discover.memo`).
+        self.read_text = state.texts.text if state.texts is not None else rebuild.read_or_none
         # Under serve: the warnings a strict build fails on, shown, not counted (the plugin's).
         self.warnings = state.warnings
         # Filled as MkDocs enters the pages: the pages entered, their URLs, and under `mkdocs
@@ -453,14 +455,14 @@ class Build:
         if self.execute and self.settings.only:
             pages = Plan(self.settings.reading()).names(self.settings.only)
             within = tuple(sorted({golden_path(self.golden_dir, p, "-").parent for p in pages}))
-        goldens = Snapshot.read(self.golden_dir, within)
+        goldens = Snapshot.read(self.golden_dir, within, state.golden_reads)
         if self.execute and not serving:
             review.clear(root)  # a review report always belongs to the last build that ran
         self.started = time.perf_counter()
         self.progress = progress or progress_for(context)
         self.versions: dict[str, str] = dict(runtime.versions())
         self.recorded = read_versions(self.golden_dir)
-        self.planned = Plan(self.settings.reading())
+        self.planned = Plan(self.settings.reading(), state.scans)
         self.runs = Runs(executor, goldens, self.execute, state.background, self.settings.docs)
         # What differs under serve reaches the stages as values: what they find is said at
         # once, the page shows its problems, and the serve ends the build.
@@ -647,7 +649,7 @@ class Build:
         if self.settings.glossary and page != self.settings.glossary:  # its terms' cards
             source = rebuild.relative(path, self.root)
             wrote.append(source[: len(source) - len(page)] + self.settings.glossary)
-        snippets = {name: rebuild.read_or_none(self.root / name) for name in sorted(set(wrote))}
+        snippets = {name: self.read_text(self.root / name) for name in sorted(set(wrote))}
         goldens = {}
         for block in blocks:  # as this build judges them: read as it began
             golden = golden_path(self.golden_dir, page, block.id)

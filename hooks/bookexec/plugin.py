@@ -53,6 +53,7 @@ from bookexec.goldens import masks
 from bookexec.guard import LANGUAGES, SUPERFENCES
 from bookexec.guard import PLUGIN as MARKDOWN_EXEC_PLUGIN
 from bookexec.logs import LogFilter
+from bookexec.serve.session import unwatched
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -616,7 +617,7 @@ class ExecutedBookPlugin(BasePlugin[BookConfig]):
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Callable[..., None]
     ) -> LiveReloadServer | None:
         """Reload pages live as their blocks finish; an edited snippet or golden rebuilds."""
-        for folder in self.current().current().watched():
+        for folder in unwatched(self.current().current().watched(), config):
             server.watch(str(folder))
         served: LiveReloadServer | None = self.current().on_serve(server, config, builder)
         return served

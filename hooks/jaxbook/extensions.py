@@ -16,6 +16,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 from bookexec.discover.blocks import Block
+from bookexec.discover.memo import ScanMemo
 from bookexec.errors import BookError
 from bookexec.extension import BuildView, Extension
 from bookexec.goldens.measured import Fact
@@ -93,6 +94,8 @@ class Labs(Extension):
         self.sheets: list[str] = []  # the inline stylesheets taken out of the lab pages
         self.used: set[str] = set()  # the classes the lab pages name
         self.site_dir = Path()
+        # Under serve: each lab's scan, reused while its notebook and the kit are unchanged.
+        self.scans: ScanMemo[list[Block]] = ScanMemo()
 
     def start(self, build: BuildView, config: MkDocsConfig) -> None:
         """Forget the last build's labs."""
@@ -106,7 +109,9 @@ class Labs(Extension):
         if not labs.is_lab(src):
             return None
         self.pages.add(src)
-        return labs.scan_lab(src, path)
+        if not build.serving:  # a build of its own reads every lab afresh
+            return labs.scan_lab(src, path)
+        return list(self.scans.get(src, path, lambda: labs.scan_lab(src, path)))
 
     def pre_page(self, build: BuildView, page: Page, config: MkDocsConfig) -> None:
         """Write the lab's executed copy, which mkdocs-jupyter then renders."""

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence, Set
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Protocol
 
-from bookexec.discover import hidden
+from bookexec.discover import hidden, memo
 from bookexec.discover import options as fence_options
 from bookexec.discover.blocks import _ID, Block, add_block
 from bookexec.discover.options import LAB_OPTIONS
@@ -89,6 +89,7 @@ def kit_source() -> str:
     """The kit as a checks cell holds it: its code, without the module's docstring (which is
     about the book), under a one-line comment."""
     path = Path(__file__).with_name("labkit.py")
+    memo.note(path)
     text = path.read_text(encoding="utf-8")
     docstring = ast.parse(text).body[0]
     lines = text.splitlines()[docstring.end_lineno or 0 :]
@@ -106,6 +107,7 @@ def with_kit(source: str) -> str:
 
 def scan_lab(src: str, path: Path) -> list[Block]:
     """The lab's code cells as blocks, or a BookError naming the lab and the cell."""
+    memo.note(path)
     nb = read(path, src)
     if stored := stored_outputs(nb):
         raise BookError(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -13,6 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -345,3 +347,43 @@ def test_a_prose_edit_shows_while_blocks_run_behind_it(prebuilt, tmp_path):
         served.until(lambda: "Words, edited." in text_of(served.url), 120)
         assert "docs/other.md: 1/1 blocks" not in served.log()  # it still ran meanwhile
         go.write_text("")
+
+
+def workers_of(pid: int) -> list[int]:
+    """The processes `pid` started that run the engine's worker (`bookexec.execute.worker`)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rpartition(")")[2].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):  # gone meanwhile
+            continue
+        if parent == pid and b"bookexec.execute.worker" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_a_rebuild_shares_the_processor_with_no_block_and_no_second_watcher(prebuilt, tmp_path):
+    """Issue 55: on the real book a prose edit took 24 s while blocks ran behind it (5.6 s
+    after): its rebuild had the processor at the priority of the serve's own workers, and
+    MkDocs polled every snippet folder twice, each in a thread of its own holding the
+    interpreter's lock that the rebuild needs (the book's `watch:` names `snippets`, the engine
+    added each of its folders). Under serve the workers behind run at a lower priority than the
+    serve, and no folder watched lies inside another (the log's list, MkDocs' own)."""
+    book = prebuilt(two_pages, tmp_path)
+    config = book.root / "mkdocs.yml"
+    config.write_text(config.read_text() + "watch:\n  - snippets\n  - tests/golden\n")
+    go = tmp_path / "go"
+    book.snippet("other/alone.py", WAITS)
+    env = {"BOOK_SERVE_WAIT": "0", "BOOK_SNIPPET_GO": str(go)}
+    with serving(book.root, tmp_path / "serve.log", "--dirty", **env) as served:
+        served.until(lambda: "1 pages show recorded outputs" in served.log(), 120)
+        workers = served.until(lambda: workers_of(served.proc.pid), 60)
+        serve = os.getpriority(os.PRIO_PROCESS, served.proc.pid)
+        behind = {pid: os.getpriority(os.PRIO_PROCESS, pid) for pid in workers}
+        watching = next(ln for ln in served.log().splitlines() if "Watching paths" in ln)
+        go.write_text("")
+    assert all(nice > serve for nice in behind.values()), f"serve {serve}, workers {behind}"
+    paths = re.findall(r"'([^']+)'", watching.partition("changes:")[2])
+    nested = [(a, b) for a in paths for b in paths if b.startswith(a + "/")]
+    assert not nested, f"watched twice: {nested} ({watching})"

@@ -68,6 +68,8 @@ def test_a_copy_links_what_did_not_change_and_copies_what_did(tmp_path):
     css = [os.stat(c.folder / "assets" / "theme.css").st_ino for c in (first, second)]
     assert css[0] == css[1]  # unchanged: one file, linked
     copies.take(site)
+    assert copies.removing is not None
+    copies.removing.join(timeout=60)  # removed beside the serve, off the rebuild's path
     assert not first.folder.exists()  # two copies are kept: the last, and one being read
     copies.remove()
     assert not (tmp_path / "copies").exists()

@@ -155,8 +155,13 @@ JAXBOOK_INTERNALS = {
     # The drift watch reads the VERSIONS file and the review's report.
     "drift_watch.py": {"bookexec.goldens.review", "bookexec.goldens.store"},
     # The book's extensions read goldens (provenance, other releases' facts), fill prose and
-    # quiet a log.
-    "extensions.py": {"bookexec.goldens.store", "bookexec.logs", "bookexec.render.prose"},
+    # quiet a log; under serve the labs' scans are kept as the pages' are (`discover.memo`).
+    "extensions.py": {
+        "bookexec.discover.memo",
+        "bookexec.goldens.store",
+        "bookexec.logs",
+        "bookexec.render.prose",
+    },
     # jax-changes runs the whole book under other JAX releases through the build's own stages
     # (plan, run, normalise, compare, write goldens): it is the engine run another way.
     "jax_changes.py": {
@@ -174,10 +179,12 @@ JAXBOOK_INTERNALS = {
     },
     # The lab cache writes atomically.
     "labcache.py": {"bookexec.files"},
-    # Labs are pages the book owns: their blocks are made with the engine's scanner's rules.
+    # Labs are pages the book owns: their blocks are made with the engine's scanner's rules,
+    # and the files a scan reads are noted as the scanner notes them (`discover.memo`).
     "labs.py": {
         "bookexec.discover.blocks",
         "bookexec.discover.hidden",
+        "bookexec.discover.memo",
         "bookexec.discover.options",
         "bookexec.render.fence",
     },

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from bookexec.discover import hidden
+from bookexec.discover import hidden, memo
 from bookexec.discover.options import (
     ENGINE,
     MARKDOWN_EXEC,
@@ -444,6 +444,7 @@ def found_in(written: str, root: Path, bases: tuple[str, ...] = ("",)) -> str:
     it; as written when none has it (the error then names the include as written)."""
     for base in bases:
         candidate = (PurePosixPath(base) / written).as_posix() if base else written
+        memo.note(root / candidate)
         if os.path.lexists(root / candidate):
             return candidate
     return written
@@ -528,6 +529,7 @@ def _check_workdir(options: dict[str, str], root: Path, where: str) -> None:
     workdir = options.get("workdir")
     if workdir is None:
         return
+    memo.note(root / workdir)
     problem = not_of_the_book(root / workdir, root)
     if problem or not (root / workdir).is_dir():
         why = problem or "it is no folder"
@@ -547,6 +549,7 @@ def _namespace(options: dict[str, str], reading: Reading) -> str | None:
 
 def _included(snippet: str, root: Path, where: str, block_id: str) -> str:
     """The text of a file a block includes: a file of the book, which exists."""
+    memo.note(root / snippet)
     if problem := not_of_the_book(root / snippet, root):
         raise BookError(
             f"{where}: block '{block_id}' includes {snippet}, which the page would show and "
@@ -605,6 +608,7 @@ def check_includes(
         path = root / found_in(written, root, bases)
         if not os.path.lexists(path):
             path = root / found_in(_SELECTION.sub("", written), root, bases)
+        memo.note(path)
         if problem := not_of_the_book(path, root):
             raise BookError(
                 f"{name}:{line}: includes {written}, but {problem}; a page shows only files of "

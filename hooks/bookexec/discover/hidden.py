@@ -81,7 +81,8 @@ def shown(code: str, where: str = "") -> str:
 
 
 def _shown(code: str, kept: list[int]) -> str:
-    text = "\n".join(code.splitlines()[n - 1] for n in kept)
+    lines = code.splitlines()  # once, not once a line: every rebuild reads every block
+    text = "\n".join(lines[n - 1] for n in kept)
     return text + "\n" if text else ""
 
 

@@ -6,6 +6,7 @@ started.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import resource
@@ -43,6 +44,18 @@ _STARTUP_TIMEOUT = 120.0
 WORKER_MARK = "BOOKEXEC_WORKER"
 
 
+def lower_priority(pid: int, nice: int) -> None:
+    """Give the process `nice` steps less priority than this one (at most the lowest); said in
+    the log, not failed, when the system refuses: it then only runs as fast as before."""
+    try:
+        lowest = min(os.getpriority(os.PRIO_PROCESS, 0) + nice, 19)
+        os.setpriority(os.PRIO_PROCESS, pid, lowest)
+    except OSError as error:
+        logging.getLogger("mkdocs.plugins.bookexec").warning(
+            f"bookexec: cannot lower the priority of worker {pid} ({error})"
+        )
+
+
 class Worker:
     """A child Python process running `bookexec.execute.worker`, reached over a private pipe."""
 
@@ -59,7 +72,10 @@ class Worker:
         env: Mapping[str, str],
         preload: tuple[str, ...] | None = None,
         begin: bool = True,
+        nice: int = 0,
     ) -> None:
+        """`nice`: how much less of the processor the worker gets than this process when both
+        want it (`os.nice`); 0, the same."""
         self.root = root
         self.limits = limits or Limits()
         # The most any block of the page may hold; each block's own limit is set as it starts.
@@ -93,6 +109,8 @@ class Worker:
                 env={**env, WORKER_MARK: self.mark},
             )
         child.close()
+        if nice:
+            lower_priority(self.proc.pid, nice)
         self.lifeline.handed_over()
         if begin:
             self.begin(runtime, fresh, preload)

@@ -124,14 +124,17 @@ class Executor:
         python: str = sys.executable,
         cache_reads: bool = True,
         printed: Printed | None = None,
+        nice: int = 0,
     ) -> None:
         """`environ` is the build's environment (`bookexec.settings`), `seed` the workers'
         hash seed, `settings_key` the settings that can change an output (the cache key's),
         `python` the workers' interpreter (another JAX's, for `./book jax-changes`),
-        `cache_reads` False when `cache` only stores (the update mode), and `printed` the
-        executed fences in what a block printed (`discover.blocks.printed_fences`)."""
+        `cache_reads` False when `cache` only stores (the update mode), `printed` the
+        executed fences in what a block printed (`discover.blocks.printed_fences`), and `nice`
+        how much lower than this process's the workers' priority is (under serve)."""
         self.cache_reads = cache_reads
         self.printed = printed
+        self.nice = nice  # the workers' priority below this process's (`handle.Worker`)
         self.root = root
         self.python = python
         self.runtime = runtime or PythonRuntime()
@@ -468,6 +471,7 @@ class Executor:
             memory=memory,
             env=self.env,
             preload=preload,
+            nice=self.nice,
         )
         with self._lock:
             self._workers.add(worker)
@@ -515,6 +519,7 @@ class Executor:
                         memory=self.limits.memory,
                         env=self.env,
                         begin=False,
+                        nice=self.nice,
                     )
             except OSError:  # the page that needs it starts its own, and says why it cannot
                 pass

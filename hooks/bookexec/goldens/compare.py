@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
+from bookexec.discover import memo
 from bookexec.goldens import images, masks, measured
 from bookexec.goldens.images import ImageCheck
 from bookexec.goldens.masks import Mask
@@ -58,18 +59,26 @@ class Snapshot:
     within: tuple[Path, ...] | None = None
 
     @classmethod
-    def read(cls, golden_dir: Path, within: tuple[Path, ...] | None = None) -> Snapshot:
+    def read(
+        cls,
+        golden_dir: Path,
+        within: tuple[Path, ...] | None = None,
+        kept: GoldenReads | None = None,
+    ) -> Snapshot:
         """Read every golden under the folder now; with `within`, only those under these
         folders (GOLDEN_ONLY: the only goldens the build judges or writes): any other is
-        read when asked for, as nothing writes it before the build ends."""
+        read when asked for, as nothing writes it before the build ends. `kept`: under
+        serve, the last build's reads, reused for the goldens unchanged since."""
         found = existing_goldens(golden_dir) if within is None else set()
         for folder in within or ():
             found |= existing_goldens(folder)
-        return cls(
-            golden_dir,
-            {path: read_golden(path, inside=golden_dir) for path in sorted(found)},
-            within,
-        )
+        if kept is None:
+            texts = {path: read_golden(path, inside=golden_dir) for path in sorted(found)}
+        else:
+            texts = {path: _reread(path, golden_dir, kept) for path in sorted(found)}
+            for gone in set(kept) - found:
+                del kept[gone]
+        return cls(golden_dir, texts, within)
 
     def _later(self, path: Path) -> bool:
         """A golden this snapshot reads when asked for, not at the start."""
@@ -92,6 +101,21 @@ class Snapshot:
             return set(self.texts)
         later = {path for path in existing_goldens(self.golden_dir) if self._later(path)}
         return set(self.texts) | later
+
+
+# Under serve, each golden's last read, with the file as it was then (`discover.memo`).
+GoldenReads = dict[Path, tuple[memo.Seen, tuple[str | None, str | None]]]
+
+
+def _reread(path: Path, golden_dir: Path, kept: GoldenReads) -> tuple[str | None, str | None]:
+    """A golden's text and damage: the last build's, when the file is as it was then."""
+    held = kept.get(path)
+    if held is not None and held[0] == memo.seen(path):
+        return held[1]
+    when = memo.stamp(path)  # before the read: a write during it shows at the next build
+    read = read_golden(path, inside=golden_dir)
+    kept[path] = (when, read)
+    return read
 
 
 @dataclass

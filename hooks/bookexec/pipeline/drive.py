@@ -37,6 +37,7 @@ class RunOptions:
     cache_reads: bool = False  # whether it reads it (an update only stores)
     watch: CheckoutWatch | None = None  # the read-only watch of a build that runs its blocks
     progress: Progress | None = None
+    nice: int = 0  # the workers' priority below the build's (`execute.handle.Worker`)
 
 
 def executor_for(context: BookContext, runtime: Runtime, options: RunOptions) -> Executor:
@@ -55,6 +56,7 @@ def executor_for(context: BookContext, runtime: Runtime, options: RunOptions) ->
         seed=settings.hash_seed,
         settings_key=settings.key(),
         python=options.python,
+        nice=options.nice,
         printed=functools.partial(
             printed_fences, root=context.root, auto=settings.auto, reading=settings.reading()
         ),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from pathlib import Path
 
 from bookexec.discover.blocks import Block, Reading, ShellFence, scan_page, shell_fences
+from bookexec.discover.memo import ScanMemo
 from bookexec.errors import BookError
 from bookexec.goldens.store import golden_path
 
@@ -13,12 +15,18 @@ from bookexec.goldens.store import golden_path
 class Plan:
     """The blocks of each page, in page order; a page without blocks has an empty list."""
 
-    def __init__(self, reading: Reading | None = None) -> None:
+    def __init__(
+        self,
+        reading: Reading | None = None,
+        memo: ScanMemo[tuple[list[Block], list[ShellFence]]] | None = None,
+    ) -> None:
         self.pages: dict[str, list[Block]] = {}
         self.owned: set[str] = set()  # pages an extension renders itself (labs)
         self.reading = reading or Reading()  # the book's snippet rule, fences and docs_dir
         # The fences markdown-exec runs itself whose outputs have goldens, by page.
         self.shell: dict[str, list[ShellFence]] = {}
+        # Under serve: the last build's scans, reused where nothing they read has changed.
+        self.memo = memo
 
     def scan(
         self,
@@ -29,12 +37,25 @@ class Plan:
     ) -> None:
         """Scan each (page, markdown); a bad fence fails here, before anything runs. Pages an
         extension renders itself come already scanned, in `owned`."""
+        auto = tuple(auto)
         for src, markdown in pages:
-            self.pages[src] = scan_page(src, markdown, root, auto, self.reading)
-            self.shell[src] = shell_fences(src, markdown, auto, self.reading)
+            if self.memo is None:
+                self.pages[src], self.shell[src] = self._scan(src, markdown, root, auto)
+                continue
+            key = (markdown, root, auto, self.reading)
+            scan = functools.partial(self._scan, src, markdown, root, auto)
+            blocks, shell = self.memo.get(src, key, scan)
+            self.pages[src], self.shell[src] = list(blocks), list(shell)  # the memo's stay as is
         self.pages.update(owned or {})
         self.owned |= set(owned or {})
         self.check_sessions()
+
+    def _scan(
+        self, src: str, markdown: str, root: Path, auto: tuple[str, ...]
+    ) -> tuple[list[Block], list[ShellFence]]:
+        """One page's blocks and shell fences, read afresh."""
+        blocks = scan_page(src, markdown, root, auto, self.reading)
+        return blocks, shell_fences(src, markdown, auto, self.reading)
 
     def check_sessions(self) -> None:
         """markdown-exec's `session` is shared by every page of its process; the engine runs

@@ -64,6 +64,7 @@ class SiteCopies:
         self._lock = threading.Lock()
         self._copies: list[Copy] = []  # oldest first; at most two
         self._made = 0
+        self.removing: threading.Thread | None = None  # the older copies' removal, if any
 
     def take(self, site: Path) -> bool:
         """Copy the site MkDocs has just finished writing; the copy is answered from at once.
@@ -81,8 +82,12 @@ class SiteCopies:
         with self._lock:
             self._copies.append(Copy(folder, stats))
             gone, self._copies = self._copies[:-2], self._copies[-2:]
-        for old in gone:
-            shutil.rmtree(old.folder, ignore_errors=True)
+        if gone:
+            # Off the rebuild's path (a fifth of a prose edit's rebuild on the book): the
+            # browser reloads once the build ends, and no request reads a copy two builds old.
+            folders = [old.folder for old in gone]
+            self.removing = threading.Thread(target=_remove, args=(folders,), daemon=True)
+            self.removing.start()
         return True
 
     @staticmethod
@@ -114,6 +119,12 @@ class SiteCopies:
         with self._lock:
             self._copies = []
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _remove(folders: list[Path]) -> None:
+    """Delete copies no request reads any more."""
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def readable(server: Any) -> bool:

@@ -45,6 +45,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
 STARTUP = 1.0  # seconds a worker takes to start and import JAX, about
+# The background's workers run this much below the serve's priority (`os.nice`): a rebuild
+# after an edit gets the processor first, and the blocks the rest (issue 55: a prose edit took
+# 24 s on the book while two workers ran beside its rebuild on 2 cores, 10 s with 5, 7 s with
+# 10, at a load of 16 to 19). 5 is enough for a whole core on a quiet 2-core machine, and
+# starves the blocks less than 10 on a busy one.
+NICE = 5
 WATCH_START = 1.0  # MkDocs starts watching after `on_serve`: a change before then is not seen
 POLL = 0.5  # MkDocs' watcher looks for changes this often (LiveReloadServer's polling_interval)
 # An ask that no build has followed within ASK_AGAIN seconds is made again, for ASK_FOR seconds

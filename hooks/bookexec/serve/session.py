@@ -14,11 +14,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bookexec.context import BookContext
+from bookexec.discover.blocks import Block, ShellFence
+from bookexec.discover.memo import ScanMemo, TextMemo
 from bookexec.execute.cache import BlockCache
 from bookexec.execute.progress import Progress, outside_mkdocs
 from bookexec.execute.runner import Executor
 from bookexec.files import CachePaths
 from bookexec.goldens import review
+from bookexec.goldens.compare import GoldenReads
 from bookexec.goldens.store import Provenance
 from bookexec.pipeline.finish import Finish
 from bookexec.pipeline.judge import Judge
@@ -45,6 +48,10 @@ class ServeSession:
         self.search = SearchIndex()
         self.review: BrowserReview | None = None  # accept and keep in the browser
         self.templates = TemplateCache()  # the theme's compiled templates, across rebuilds
+        # Each page's scan, reused by the next build where nothing it read has changed.
+        self.scans: ScanMemo[tuple[list[Block], list[ShellFence]]] = ScanMemo()
+        self.golden_reads: GoldenReads = {}  # each golden's last read, likewise
+        self.texts = TextMemo()  # what the page graph reads of the snippets and labs, likewise
         # With live reload: the finished builds' sites, answered from at once.
         self.copies: answer.SiteCopies | None = None
         # Under --dirty: the pages the first build left for the build right after the server
@@ -88,6 +95,9 @@ class ServeSession:
             warnings=[] if warnings is None else warnings,
             say_now=say_now,
             ending=self.end_build,
+            scans=self.scans,
+            golden_reads=self.golden_reads,
+            texts=self.texts,
         )
 
     def executor(
@@ -95,11 +105,12 @@ class ServeSession:
         context: BookContext,
         progress: Progress,
         block_cache: BlockCache | None,
-        make: Callable[[], Executor],
+        make: Callable[[None, int], Executor],
     ) -> PageExecutor | None:
         """Issue 18: pages at once from goldens, their blocks run in the background, in one
         executor kept across rebuilds; None when the build runs its own (no live reload, no
-        cache to read, execution off, or the `serve: background` option off)."""
+        cache to read, execution off, or the `serve: background` option off). `make` makes it
+        with no read-only watch and its workers `background.NICE` below the serve."""
         settings = context.settings
         if not background.enabled(
             True, self.live_reload, settings.execute, block_cache, settings.serve.background
@@ -109,7 +120,10 @@ class ServeSession:
             if self.background is not None:
                 self.background.shutdown()
             self.background = background.Background(
-                context.root, make(), settings.serve.refresh, settings.serve.wait
+                context.root,
+                make(None, background.NICE),
+                settings.serve.refresh,
+                settings.serve.wait,
             )
         return self.background.for_build(progress)
 
@@ -123,7 +137,7 @@ class ServeSession:
             return
         for f in pages:  # a lab's notebook, read as it is
             if f.src_uri not in texts:
-                texts[f.src_uri] = rebuild.read_or_none(docs / f.src_uri) or ""
+                texts[f.src_uri] = self.texts.text(docs / f.src_uri) or ""
         build.titles = {src: rebuild.title_of(text) for src, text in texts.items()}
         inputs = {}
         for src, text in texts.items():
@@ -277,6 +291,22 @@ def stop_on_sigterm() -> Callable[[], None]:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     return restore
+
+
+def unwatched(folders: Iterable[Path], config: Any) -> list[Path]:
+    """The folders MkDocs does not watch yet, from its `docs_dir` and `watch`. Its watcher
+    polls each folder it is given, in a thread of its own, every half second, and one inside
+    another is walked twice: the book's snippet folders under `snippets/` and its goldens (in
+    `watch:` too) made 28 pollers where 7 cover the same files; they held the processor and the
+    interpreter's lock that a rebuild needs, most of all while blocks ran behind it."""
+    roots = [Path(os.path.abspath(config.docs_dir))]
+    roots += [Path(os.path.abspath(path)) for path in config.watch]
+    kept = []
+    for folder in folders:
+        path = Path(os.path.abspath(folder))
+        if not any(path == root or root in path.parents for root in roots):
+            kept.append(folder)
+    return kept
 
 
 def served_origin(config: Any) -> str | None:

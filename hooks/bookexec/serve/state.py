@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bookexec.discover.blocks import Block, ShellFence
+from bookexec.discover.memo import ScanMemo, TextMemo
+from bookexec.goldens.compare import GoldenReads
 from bookexec.pipeline.finish import Ending
 from bookexec.pipeline.judge import SayNow
 
@@ -25,3 +28,10 @@ class ServeState:
     # What the stages find, said as they find it; the serve's own end of each build.
     say_now: SayNow | None = None
     ending: Ending | None = None
+    # The serve's scans of the pages, reused where nothing they read has changed
+    # (`discover.memo`); None: every page is scanned afresh.
+    scans: ScanMemo[tuple[list[Block], list[ShellFence]]] | None = None
+    # The serve's reads of the goldens, likewise (`goldens.compare.Snapshot.read`).
+    golden_reads: GoldenReads | None = None
+    # The serve's reads of the files the page graph digests (`Build.page_inputs`), likewise.
+    texts: TextMemo | None = None
