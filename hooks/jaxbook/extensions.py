@@ -109,7 +109,7 @@ class Labs(Extension):
         if not labs.is_lab(src):
             return None
         self.pages.add(src)
-        if not build.serving:  # a build of its own reads every lab afresh
+        if not build.context.serving:  # a build of its own reads every lab afresh
             return labs.scan_lab(src, path)
         return list(self.scans.get(src, path, lambda: labs.scan_lab(src, path)))
 
