@@ -142,7 +142,7 @@ def test_a_lab_is_scanned_again_only_when_its_notebook_changed(tmp_path):
     path.write_text(LAB)
     aged(tmp_path)
     labs = Labs(ProvenanceNote(), LabRenders())
-    served = SimpleNamespace(serving=True)
+    served = SimpleNamespace(context=SimpleNamespace(serving=True))
     first = labs.scan(served, src, path)
     assert labs.scan(served, src, path) == first and labs.scans.scanned == [src]
     path.write_text(LAB.replace("x = 7", "x = 8").replace("x == 7", "x == 8"))
@@ -150,7 +150,7 @@ def test_a_lab_is_scanned_again_only_when_its_notebook_changed(tmp_path):
     assert labs.scans.scanned == [src, src] and "x = 8" in again[0].code, (
         "the rebuild reused the scan of a lab whose notebook changed"
     )
-    labs.scan(SimpleNamespace(serving=False), src, path)
+    labs.scan(SimpleNamespace(context=SimpleNamespace(serving=False)), src, path)
     assert labs.scans.scanned == [src, src]  # a plain build keeps nothing
 
 
