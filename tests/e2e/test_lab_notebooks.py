@@ -11,7 +11,6 @@ where every check must print "correct". No cell may end in an error.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from conftest import REPO, lab_compile_cache, run_folder
+from conftest import REPO
 
 pytestmark = pytest.mark.build
 
@@ -45,14 +44,6 @@ else:
 def site(built_book) -> Path:
     """The book's site as CI builds it, once per run: what readers download."""
     return built_book
-
-
-@pytest.fixture(scope="module")
-def kernel_environment(tmp_path_factory, worker_id) -> dict[str, str]:
-    """The kernel's variables: this process's, with the run's JAX compilation cache, which
-    the lab plays (`lab_play`) fill with the same programs. JAX still traces and lowers each;
-    nothing of the book's engine comes with it."""
-    return dict(os.environ) | lab_compile_cache(run_folder(tmp_path_factory, worker_id))
 
 
 def shipped(site: Path, lab: str) -> Path:
@@ -156,7 +147,7 @@ def printed(cell) -> str:
 
 @pytest.mark.parametrize("lab", LABS)
 def test_shipped_lab_runs_in_a_plain_kernel_not_yet_as_given_correct_when_solved(
-    site, lab, tmp_path, kernel_environment
+    site, lab, tmp_path
 ):
     nb = nbformat.read(shipped(site, lab), as_version=4)
     run = played(nb)
@@ -167,7 +158,7 @@ def test_shipped_lab_runs_in_a_plain_kernel_not_yet_as_given_correct_when_solved
         allow_errors=True,
         resources={"metadata": {"path": str(tmp_path)}},
     )
-    client.execute(env=kernel_environment)
+    client.execute()
     errors = [
         f"{c.id}: {o.ename}: {o.evalue}"
         for c in run.cells

@@ -131,6 +131,7 @@ def test_a_golden_rewritten_between_two_rebuilds_is_read_again(tmp_path):
     assert golden not in kept
 
 
+@pytest.mark.needs_book  # the labs' extension is the book's (jaxbook), not the engine's
 def test_a_lab_is_scanned_again_only_when_its_notebook_changed(tmp_path):
     """The labs' extension under serve: a lab's cells reused while its notebook is unchanged,
     read again once it is saved; a build of its own reads it every time."""
