@@ -97,3 +97,35 @@ def test_installed_code_fingerprints_every_file_of_a_package_but_its_bytecode(tm
     assert not changed()
     source.unlink()
     assert changed()
+
+
+def test_a_sharded_runs_fingerprint_is_of_the_bytes_and_any_build_checks_it_so(tmp_path):
+    """Issue 57: a sharded run's entries are read on other machines, whose installs wrote the
+    same files at other times. Its fingerprints (`content=True`) hold the files' bytes: the
+    same bytes written again are the same code, an edit of the same size is not; and a build
+    whose own fingerprints are of the times checks a recorded one of the bytes by the bytes."""
+    import os
+
+    from bookexec.execute.cache import CONTENT, InstalledCode
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    source = package / "__init__.py"
+    source.write_text("WORD = 'a'\n")
+    shard, build = InstalledCode(content=True), InstalledCode()
+    recorded = shard.record({"pkg": [str(package)]})
+    assert recorded[0][2].startswith(CONTENT)
+    assert not build.digest([str(package)]).startswith(CONTENT)
+
+    def unchanged() -> list[bool]:
+        for code in (shard, build):
+            code.forget()
+        return [code.unchanged(recorded) for code in (shard, build)]
+
+    assert unchanged() == [True, True]
+    later = source.stat().st_mtime_ns + 10**12
+    os.utime(source, ns=(later, later))  # reinstalled, the same bytes
+    assert unchanged() == [True, True]
+    source.write_text("WORD = 'b'\n")  # the same size
+    os.utime(source, ns=(later, later))
+    assert unchanged() == [False, False]

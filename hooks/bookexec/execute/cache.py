@@ -21,7 +21,9 @@ package...), the module's files or folders and a fingerprint of every file under
 size, modification time: `InstalledCode`), and an entry whose fingerprints no longer match is
 a miss. So an edited editable install, or a package reinstalled at the same version, runs the
 blocks that imported it again. The fingerprints hold the code's files alone, nothing of how
-the build was launched. Files a snippet opens while it runs are not in the key.
+the build was launched. Files a snippet opens while it runs are not in the key. A sharded
+run's fingerprints hold each file's bytes instead (`InstalledCode(content=True)`): its
+entries are read on other machines, whose installs wrote the same files at other times.
 
 The cache is for authors: CI's build, the update mode and `BOOK_CACHE=off` never read it (the
 update stores what it ran, unless the cache is off). A cache that cannot be read is only a
@@ -219,14 +221,22 @@ def block_keys(blocks: list[Block], env_key: str, is_fresh: Callable[[Block], bo
 Installed = list[list[Any]]
 
 
+# The start of a fingerprint made of the files' bytes: the kind of a recorded one says how to
+# check it, so a build reads the entries of a sharded run, and a sharded run a build's.
+CONTENT = "content:"
+
+
 class InstalledCode:
     """Fingerprints of the code blocks imported (`protocol.BlockResult.imported`), each folder
     or file walked once a build (`forget` starts the next build's), about 60 ms for JAX and
     NumPy together: the path, size and modification time of every file under it but
-    `__pycache__`, so that any edit, reinstall or removal changes it."""
+    `__pycache__`, so that any edit, reinstall or removal changes it. With `content`, the
+    path and bytes of every file (about a second for JAX): the same files installed at
+    another time, on another machine, are the same code."""
 
-    def __init__(self) -> None:
-        self._digests: dict[tuple[str, ...], str] = {}
+    def __init__(self, content: bool = False) -> None:
+        self.content = content
+        self._digests: dict[tuple[object, ...], str] = {}
         self._lock = threading.Lock()
 
     def forget(self) -> None:
@@ -234,13 +244,16 @@ class InstalledCode:
         with self._lock:
             self._digests = {}
 
-    def digest(self, paths: Sequence[str]) -> str:
-        """The fingerprint of these files and folders, as they are now in this build."""
-        where = tuple(paths)
+    def digest(self, paths: Sequence[str], content: bool | None = None) -> str:
+        """The fingerprint of these files and folders, as they are now in this build; of
+        their bytes with `content` (by default, the kind this one records)."""
+        content = self.content if content is None else content
+        where = (content, *paths)
         with self._lock:
             known = self._digests.get(where)
         if known is None:
-            known = _fingerprint_files(where)
+            found = _fingerprint_files(tuple(paths), content)
+            known = CONTENT + found if content else found
             with self._lock:
                 self._digests[where] = known
         return known
@@ -251,10 +264,13 @@ class InstalledCode:
 
     def unchanged(self, installed: Installed) -> bool:
         """Whether every module a run recorded is still the code it ran with."""
-        return all(self.digest(paths) == digest for _, paths, digest in installed)
+        return all(
+            self.digest(paths, digest.startswith(CONTENT)) == digest
+            for _, paths, digest in installed
+        )
 
 
-def _fingerprint_files(paths: Sequence[str]) -> str:
+def _fingerprint_files(paths: Sequence[str], content: bool = False) -> str:
     digest = hashlib.sha256()
     for top in paths:
         digest.update(top.encode(errors="surrogateescape") + b"\0")
@@ -265,10 +281,18 @@ def _fingerprint_files(paths: Sequence[str]) -> str:
         for path in files:
             try:
                 found = os.stat(path)
-                seen = f"{found.st_size} {found.st_mtime_ns}"
+                seen = _bytes_digest(path) if content else f"{found.st_size} {found.st_mtime_ns}"
             except OSError:
                 seen = "missing"
             digest.update(f"{path}\0{seen}\n".encode(errors="surrogateescape"))
+    return digest.hexdigest()
+
+
+def _bytes_digest(path: str) -> str:
+    digest = hashlib.sha256()  # not hashlib.file_digest: the engine runs on Python 3.10
+    with open(path, "rb") as file:
+        while chunk := file.read(1 << 20):
+            digest.update(chunk)
     return digest.hexdigest()
 
 
