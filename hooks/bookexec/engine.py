@@ -217,6 +217,7 @@ class Engine:
                 progress.times.record(key, seconds)
             progress.times.save()
             progress.tally.recorded = len(recorded)
+            progress.tally.recorded_cached = found.cached()
             return records.RecordExecutor(found, lambda: executor(watch)), False
         if self.serve is not None:
             behind = self.serve.executor(

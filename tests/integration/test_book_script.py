@@ -307,6 +307,10 @@ def test_the_top_help_lists_every_command(checkout):
             ["run", "--shard", "1/2", "--cache-key"],
             "--cache-key: not allowed with argument --shard",
         ),
+        (
+            ["run", "--cache-key", "--block-cache"],
+            "run --block-cache runs a shard: give --shard I/N, not --cache-key",
+        ),
     ],
 )
 def test_a_usage_error_exits_2_names_what_is_wrong_and_runs_nothing(

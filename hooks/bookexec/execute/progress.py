@@ -40,6 +40,7 @@ class Tally:
     cached: int = 0
     replayed: int = 0  # cached blocks run again only to rebuild their page's session
     recorded: int = 0  # blocks whose runs are a sharded run's records (`pipeline.records`)
+    recorded_cached: int = 0  # of those, the blocks a shard took from the block cache
 
 
 class Progress:
@@ -188,7 +189,8 @@ def summary(
         f"{tally.cached} from cache" + (replayed if tally.replayed else ""),
     ]
     if tally.recorded:
-        parts.append(f"{tally.recorded} from the shards' records")
+        cached = f" ({tally.recorded_cached} from the block cache)" if tally.recorded_cached else ""
+        parts.append(f"{tally.recorded} from the shards' records{cached}")
     if shown:
         parts = [f"0 blocks executed, {shown} shown from goldens (execute: false)"]
     if running:

@@ -5,7 +5,10 @@ A shard's run (`run_shard`, `./book run --shard I/N`) plans the whole book as a 
 (`drive.plan_book`), takes the pages `assign` gives shard I, runs them through the run stage
 and writes `shard-I-of-N.json`: per page, each block's output, failure, facts, claims and
 seconds, the page's backend and notes, the source hash of its blocks (`source_hash`) and the
-environment key the block cache uses (`environment`). Nothing is judged or rendered.
+environment key the block cache uses (`environment`). Nothing is judged or rendered. It stores
+its blocks' runs in the block cache (unless the cache is off) and, asked to (`--block-cache`),
+reads it: a block found there is not run, and its record says `cached`; a block that
+measured (a timing, a ratio) always runs, so the judge's claims are this run's measurements.
 
 The judge's build (the plugin's `records` option, or BOOK_RECORDS) reads them all
 (`ShardRecords.read`), refuses a missing shard, a duplicate page, a stale record and one of
@@ -28,7 +31,7 @@ from typing import Any
 from bookexec.context import BookContext
 from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
-from bookexec.execute.cache import BlockCache, environment_key
+from bookexec.execute.cache import BlockCache, Entry, InstalledCode, environment_key
 from bookexec.execute.eta import RunTimes
 from bookexec.execute.model import BlockRun, Note, PageRun
 from bookexec.execute.runtime import Runtime
@@ -38,7 +41,7 @@ from bookexec.goldens.measured import Claim, Fact
 from bookexec.pipeline.drive import RunOptions, executor_for, plan_book
 from bookexec.pipeline.run import PageExecutor, Runs
 
-SCHEMA = 1
+SCHEMA = 2  # 2: a block's record says whether it came from the block cache
 _NAME = re.compile(r"shard-(\d+)-of-(\d+)\.json")
 
 
@@ -86,6 +89,19 @@ def assign(plan: Mapping[str, list[Block]], times: RunTimes, shards: int) -> lis
 # -- a shard's run ---------------------------------------------------------------------------
 
 
+class ShardCache(BlockCache):
+    """The block cache as a sharded run reads it: an entry that holds a measured value (a
+    timing or a ratio) is a miss. Its claims compare what one machine measured under its
+    load; read on another run, the judge's verdict would be that machine's."""
+
+    def load(self, block: Block, key: str) -> Entry | None:
+        """The entry under this key, unless it holds a measured value (checked by the load)."""
+        entry = super().load(block, key)
+        if entry is not None and any(fact["kind"] != "exact" for fact in entry["facts"]):
+            return None
+        return entry
+
+
 def run_shard(
     context: BookContext,
     runtime: Runtime,
@@ -93,15 +109,25 @@ def run_shard(
     shards: int,
     folder: Path,
     say: Callable[[str], object] = print,
+    reads_cache: bool = False,
 ) -> Path:
     """Plan the book, run shard `shard` of `shards`' pages (in parallel, as a build runs them)
-    and write their records to `folder`; the file written. Nothing is judged or rendered."""
+    and write their records to `folder`; the file written. Nothing is judged or rendered.
+    The blocks that ran are stored in the block cache, unless it is off; with `reads_cache`
+    a block the cache holds (one that measured nothing) is not run again."""
+    stores = context.settings.cache is not False
+    if reads_cache and not stores:
+        raise BookError("run --block-cache reads the block cache, which the settings turn off")
     plan = plan_book(context)
     # Read, never written here: every shard of one run must see the same times (the judge
     # writes them, from the records, for the next run).
     mine = assign(plan.pages, RunTimes(context.cache.run_times), shards)[shard - 1]
     say(f"shard {shard}/{shards}: {len(mine)} of {plan.pages_with_blocks()} pages")
-    executor = executor_for(context, runtime, RunOptions())
+    blocks = ShardCache(context.cache.blocks) if stores else None
+    executor = executor_for(context, runtime, RunOptions(cache=blocks, cache_reads=reads_cache))
+    # The entries are read on other machines (CI's runners), whose installs wrote the same
+    # files at other times: the code a block imported is fingerprinted by its bytes.
+    executor.installed = InstalledCode(content=True)
     runs = Runs(executor, Snapshot.read(context.golden_dir, ()), execute=True)
     pages: dict[str, Any] = {}
     try:
@@ -111,7 +137,9 @@ def run_shard(
         for page in mine:
             ran = runs.wait(page)
             pages[page] = _page_record(plan.pages[page], ran, executor.notes)
-            say(f"{context.settings.docs}/{page}: {len(ran.blocks)} blocks ran")
+            cached = sum(run.cached for run in ran.blocks)
+            said = f", {cached} from the block cache" if cached else ""
+            say(f"{context.settings.docs}/{page}: {len(ran.blocks) - cached} blocks ran{said}")
     finally:
         executor.close()
     record = {
@@ -151,6 +179,7 @@ def _block_record(run: BlockRun, planned: bool) -> dict[str, Any]:
         "claims": [vars(claim) for claim in run.claims],
         "installed": run.installed,
         "setup": list(run.setup) if run.setup else None,
+        "cached": run.cached,  # from the block cache: not run by this shard
     }
     if not planned:  # a fence a block printed, or a page's own failure: the block itself
         block = run.block
@@ -262,6 +291,12 @@ class ShardRecords:
                 f"settings or the engine differ): {_pages(context, sorted(self.other_env))}"
             )
         return problems
+
+    def cached(self) -> int:
+        """How many recorded blocks came from the block cache (`run --block-cache`)."""
+        return sum(
+            bool(block["cached"]) for entry in self.pages.values() for block in entry["blocks"]
+        )
 
     def times(self) -> dict[str, float]:
         """Each recorded block's seconds, as `execute.eta.RunTimes` keys them."""
@@ -411,4 +446,5 @@ def _block_run(page: str, planned: dict[str, Block], record: dict[str, Any]) -> 
         after=record["after"],
         installed=record["installed"],
         setup=(setup[0], setup[1]) if setup else None,
+        cached=bool(record["cached"]),
     )

@@ -99,6 +99,8 @@ def _update(root: Path, options: Options, rest: list[str], command: Parser) -> i
 
 
 def _run(root: Path, options: Options, rest: list[str], command: Parser) -> int:
+    if options.cache_key and options.block_cache:
+        command.error("run --block-cache runs a shard: give --shard I/N, not --cache-key")
     prepare(root)
     with _engine_errors():
         from bookexec.pipeline import records
@@ -111,7 +113,9 @@ def _run(root: Path, options: Options, rest: list[str], command: Parser) -> int:
             return 0
         shard, shards = options.shard
         folder = Path(options.records).resolve() if options.records else book.cache.records
-        written = records.run_shard(book, runtime, shard, shards, folder)
+        written = records.run_shard(
+            book, runtime, shard, shards, folder, reads_cache=options.block_cache
+        )
         print(f"run: shard {shard}/{shards}: records in {written}")
     return 0
 

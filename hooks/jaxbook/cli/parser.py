@@ -41,7 +41,7 @@ _SHOWN = {
     "test": "test [--yes|--fast]",
     "test-engine": "test-engine [PYTHON...]",
     "update": "update [PAGE[#BLOCK]]",
-    "run": "run --shard I/N [--records DIR] | --cache-key",
+    "run": "run --shard I/N [--records DIR] [--block-cache] | --cache-key",
     "bench": "bench [serve|update|small|transfer]",
     "stress": "stress [N] [--profile P]",
     "setup": "setup [--test]",
@@ -75,7 +75,11 @@ DESCRIPTIONS = {
     "run": "Plan the whole book, run only the pages of shard I of N (pages assigned by their "
     "blocks' last run times, .cache/bookexec/run-times.json, a page never split) and write "
     "their records to DIR/shard-I-of-N.json (default .cache/bookexec/records), without judging "
-    "or rendering. Then `./book build --records DIR` (or `./book update --records DIR`) reads "
+    "or rendering; the blocks it ran are stored in the block cache (.cache/bookexec/blocks; "
+    "not with BOOK_CACHE=off), "
+    "and with --block-cache the blocks the cache holds are not run again, their records saying "
+    "so (a block that recorded a timing or a ratio always runs). "
+    "Then `./book build --records DIR` (or `./book update --records DIR`) reads "
     "every shard's records as its runs, refusing a missing, duplicate, stale or foreign shard, "
     "and judges and renders the book as an unsharded build does. With --cache-key instead, "
     "print the key of the environment the shards' records and the block cache hold (a "
@@ -165,6 +169,11 @@ def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
         "--cache-key",
         action="store_true",
         help="print the engine's cache key (a digest, for a CI cache's key); run nothing",
+    )
+    commands["run"].add_argument(
+        "--block-cache",
+        action="store_true",
+        help="take unchanged blocks' runs from the block cache (a block that measured runs)",
     )
     for name in ("run", "build", "update"):
         commands[name].add_argument(
