@@ -292,11 +292,12 @@ def test_the_sharded_run_has_one_setting_for_its_shards():
     assert workflow["env"]["SHARDS"].isdigit()
     plan, run, judge = (workflow["jobs"][name] for name in ("plan", "run", "judge"))
     assert "$SHARDS" in plan["steps"][0]["run"]
-    assert run["needs"] == "plan" and judge["needs"] == "run"
+    assert run["needs"] == "plan" and judge["needs"] == "run"  # the judge: as without the cache
     assert run["strategy"]["matrix"] == {"shard": "${{ fromJSON(needs.plan.outputs.shards) }}"}
     assert not run["strategy"]["fail-fast"]
     shard = next(s for s in run["steps"] if "--shard" in s.get("run", ""))
-    assert shard["run"].startswith('book run --shard "${{ matrix.shard }}/$SHARDS"')
+    command = 'book run --shard "${{ matrix.shard }}/$SHARDS" --records records "$@"'
+    assert shard["run"].splitlines()[-1] == command, shard["run"]
     upload = next(s for s in run["steps"] if s.get("uses", "").startswith("actions/upload-art"))
     assert "${{ matrix.shard }}" in upload["with"]["name"]
     build = next(s for s in judge["steps"] if "book build" in s.get("run", ""))
@@ -316,11 +317,13 @@ def test_the_sharded_runs_cache_is_keyed_by_the_engines_key():
         assert key["run"] == 'echo "key=$(book run --cache-key)" >> "$GITHUB_OUTPUT"'
         caches = [s for s in steps if s.get("uses", "").startswith("actions/cache")]
         assert caches, job
-        for cache in caches:
+        for cache in caches:  # the times' (book-), and a pull request's block cache (blocks-)
+            kind = "blocks" if cache["with"]["path"] == ".cache/bookexec/blocks" else "book"
             assert cache["with"]["key"].startswith(
-                f"book-${{{{ steps.{key['id']}.outputs.key }}}}-"
+                f"{kind}-${{{{ steps.{key['id']}.outputs.key }}}}-"
             )
-            assert ".cache/bookexec/run-times.json" in cache["with"]["path"].split()
+            if kind == "book":
+                assert ".cache/bookexec/run-times.json" in cache["with"]["path"].split()
         assert steps.index(key) < steps.index(caches[0])
     judge = workflow["jobs"]["judge"]["steps"]
     save = next(s for s in judge if s.get("uses", "").startswith("actions/cache/save"))
@@ -330,3 +333,38 @@ def test_the_sharded_runs_cache_is_keyed_by_the_engines_key():
         i for i, s in enumerate(judge) if "book build" in s.get("run", "")
     )
     assert save["if"].startswith("always()")
+
+
+def test_pull_requests_read_the_block_cache_the_default_branch_saves():
+    """BLOCK_CACHE (on or off) and the event decide, in the plan job: a push to the default
+    branch runs cold and saves every shard's entries in one cache (the `blocks` job, apart from
+    the judge) under the engine's key; a pull request restores the newest of that key and runs
+    with --block-cache; anything else runs cold and saves nothing. The judge is as it was."""
+    workflow = load("sharded.yml")
+    assert workflow["env"]["BLOCK_CACHE"] == "on"
+    plan, run, blocks = (workflow["jobs"][name] for name in ("plan", "run", "blocks"))
+    assert plan["outputs"]["blocks"] == "${{ steps.blocks.outputs.blocks }}"
+    decide = next(s for s in plan["steps"] if s.get("id") == "blocks")["run"]
+    assert "blocks=read" in decide and "blocks=save" in decide and "blocks=off" in decide
+    assert run["env"] == {"BLOCKS": "${{ needs.plan.outputs.blocks }}"}
+    engine = "${{ steps.engine.outputs.key }}"
+    restore = next(s for s in run["steps"] if s.get("name", "").startswith("The default branch"))
+    assert restore["if"] == "needs.plan.outputs.blocks == 'read'"
+    assert restore["uses"].startswith("actions/cache/restore@")
+    assert restore["with"]["path"] == ".cache/bookexec/blocks"
+    assert restore["with"]["restore-keys"] == f"blocks-{engine}-"
+    shard = next(s for s in run["steps"] if "--shard" in s.get("run", ""))
+    assert 'if [ "$BLOCKS" = read ]; then set -- --block-cache; fi' in shard["run"]
+    assert run["steps"].index(restore) < run["steps"].index(shard)
+    assert run["outputs"]["key"] == engine
+    upload = next(s for s in run["steps"] if "blocks-" in s.get("with", {}).get("name", ""))
+    assert upload["if"] == "needs.plan.outputs.blocks == 'save'"
+    assert upload["with"]["path"].rstrip("/") == ".cache/bookexec/blocks"
+    assert upload["with"]["include-hidden-files"] is True  # else `.cache` is left out
+    assert blocks["needs"] == ["plan", "run"] and blocks["if"] == upload["if"]
+    save = blocks["steps"][-1]
+    assert save["uses"].startswith("actions/cache/save@")
+    assert save["with"]["path"] == restore["with"]["path"]
+    assert save["with"]["key"].startswith("blocks-${{ needs.run.outputs.key }}-")
+    judge = workflow["jobs"]["judge"]
+    assert "blocks" not in str(judge) and "--block-cache" not in str(judge)
