@@ -14,7 +14,7 @@ from bookexec import settings
 from bookexec.discover.blocks import Block
 from bookexec.errors import BookError
 from bookexec.execute.model import Note, PageRun
-from bookexec.execute.runner import Executor
+from bookexec.execute.runner import Executor, ExecutorOptions
 from bookexec.execute.runtime import PythonRuntime, Runtime
 from bookexec.execute.watch import CheckoutWatch
 from bookexec.goldens.report import Failure
@@ -40,9 +40,8 @@ def run_page(
         blocks.append(
             Block("page.md", index, 10 * index + 1, f"b{index}", snippet, code, dict(options))
         )
-    executor = Executor(
-        root, jobs=1, runtime=runtime or JaxRuntime(), watch=fixture_watch(root), environ=os.environ
-    )
+    options = ExecutorOptions(environ=os.environ, jobs=1, watch=fixture_watch(root))
+    executor = Executor(root, options, runtime or JaxRuntime())
     executor.submit("page.md", blocks)
     try:
         return executor.page("page.md")
@@ -332,7 +331,7 @@ def test_the_serve_executor_keeps_one_fresh_worker_started_ahead(tmp_path):
     """Under serve the next page run takes a worker started (and preloaded) before it was
     asked for; that worker has run nothing, so a page never sees another page's session, and
     none is left running once the executor stops."""
-    executor = Executor(tmp_path, jobs=1, runtime=PythonRuntime(), environ=os.environ)
+    executor = Executor(tmp_path, ExecutorOptions(environ=os.environ, jobs=1), PythonRuntime())
 
     def ready_spare(other_than: int | None = None) -> int:
         deadline = time.monotonic() + scaled(60)

@@ -47,7 +47,7 @@ from bookexec.files import CachePaths
 Printed = Callable[[Block, str], list[Block]]
 
 # The pool's own names, and those `bookexec.book` still imports from here (until it moves).
-__all__ = ["Executor", "waited"]
+__all__ = ["Executor", "ExecutorOptions", "waited"]
 
 _STARTING = object()  # a spare worker being started (`Executor.keep_spare`)
 
@@ -100,6 +100,26 @@ class _Step:
     needs_session: bool
 
 
+@dataclass(frozen=True)
+class ExecutorOptions:
+    """How an executor runs a book's workers. `pipeline.drive.executor_for` makes it from the
+    book's settings and a driver's `RunOptions` (which lives above this layer)."""
+
+    environ: Mapping[str, str]  # the build's environment (`bookexec.settings`)
+    jobs: int | None = None  # pages at once; None: one per core
+    cache: BlockCache | None = None  # the author's block cache, if the run uses one
+    cache_reads: bool = True  # False when the cache only stores (the update mode)
+    progress: Progress | None = None
+    watch: CheckoutWatch | None = None  # the read-only watch (none under serve)
+    limits: Limits | None = None  # the blocks' limits; None: the defaults
+    seed: str = "0"  # the workers' hash seed
+    settings_key: str = ""  # the settings that can change an output (the cache key's)
+    python: str = sys.executable  # the workers' interpreter (another JAX's for jax-changes)
+    # The executed fences in what a block printed (`discover.blocks.printed_fences`).
+    printed: Printed | None = None
+    nice: int = 0  # how much lower than this process's the workers' priority is (serve)
+
+
 class Executor:
     """Runs pages in parallel, each in its own fresh worker; a failure never stops the others.
 
@@ -109,55 +129,40 @@ class Executor:
     """
 
     def __init__(
-        self,
-        root: Path,
-        jobs: int | None = None,
-        cache: BlockCache | None = None,
-        progress: Progress | None = None,
-        runtime: Runtime | None = None,
-        watch: CheckoutWatch | None = None,
-        *,
-        environ: Mapping[str, str],
-        limits: Limits | None = None,
-        seed: str = "0",
-        settings_key: str = "",
-        python: str = sys.executable,
-        cache_reads: bool = True,
-        printed: Printed | None = None,
-        nice: int = 0,
+        self, root: Path, options: ExecutorOptions, runtime: Runtime | None = None
     ) -> None:
-        """`environ` is the build's environment (`bookexec.settings`), `seed` the workers'
-        hash seed, `settings_key` the settings that can change an output (the cache key's),
-        `python` the workers' interpreter (another JAX's, for `./book jax-changes`),
-        `cache_reads` False when `cache` only stores (the update mode), `printed` the
-        executed fences in what a block printed (`discover.blocks.printed_fences`), and `nice`
-        how much lower than this process's the workers' priority is (under serve)."""
-        self.cache_reads = cache_reads
-        self.printed = printed
-        self.nice = nice  # the workers' priority below this process's (`handle.Worker`)
+        """The book at `root`, its workers run as `options` says, under `runtime` (Python's
+        when None)."""
+        self.options = options
+        self.cache_reads = options.cache_reads
+        self.printed = options.printed
+        self.nice = options.nice  # the workers' priority below this process's (`handle.Worker`)
         self.root = root
-        self.python = python
+        self.python = options.python
         self.runtime = runtime or PythonRuntime()
-        self.limits = limits or Limits()
-        self.env = worker_env(environ, seed, root)
-        self.masker = privacy.Masker.from_environ(environ)  # masked in every run
+        self.limits = options.limits or Limits()
+        self.env = worker_env(options.environ, options.seed, root)
+        self.masker = privacy.Masker.from_environ(options.environ)  # masked in every run
         # Issue 25: the book is read-only to its blocks (off under serve, where the author
         # edits the book while it runs).
-        self.watch = watch
+        self.watch = options.watch
         # A build killed by a block is named by the next one (bookexec.execute.journal).
         journals = CachePaths(root).base
         self.killed = killed_builds(journals)  # said by the engine, at the start of the build
         self.journal = Journal(journals)
-        self.cache = cache
-        self.progress = progress or Progress(lambda message: None)
+        self.cache = options.cache
+        self.progress = options.progress or Progress(lambda message: None)
         # An output is reused only under the runtime that made it.
         runtime_part = f"{self.runtime.name}:{self.runtime.preload}"
-        key = environment_key(root, environ, settings_key) if cache else ""
-        self.env_key = key + runtime_part if cache else ""
+        if options.cache:
+            key = environment_key(root, options.environ, options.settings_key)
+            self.env_key = key + runtime_part
+        else:
+            self.env_key = ""
         # The code blocks imported, fingerprinted once a build: an entry whose code changed
         # since it ran is a miss (`cached`).
         self.installed = InstalledCode()
-        self.jobs = jobs or os.cpu_count() or 1
+        self.jobs = options.jobs or os.cpu_count() or 1
         self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="book-page")
         # Kills the workers pages are done with (`_retire`), behind the pages.
         self._retiring = ThreadPoolExecutor(max_workers=1, thread_name_prefix="book-retire")

@@ -19,7 +19,7 @@ from bookexec.discover.blocks import Block, printed_fences
 from bookexec.execute.cache import BlockCache
 from bookexec.execute.model import PageRun
 from bookexec.execute.progress import Progress
-from bookexec.execute.runner import Executor
+from bookexec.execute.runner import Executor, ExecutorOptions
 from bookexec.execute.runtime import Runtime
 from bookexec.execute.watch import CheckoutWatch
 from bookexec.goldens.compare import Snapshot
@@ -43,24 +43,23 @@ class RunOptions:
 def executor_for(context: BookContext, runtime: Runtime, options: RunOptions) -> Executor:
     """The book's executor: its workers under the context's limits, hash seed and environment."""
     settings = context.settings
-    return Executor(
-        context.root,
+    workers = ExecutorOptions(
+        environ=settings.environ,
         jobs=options.jobs or settings.jobs or None,
         cache=options.cache,
         cache_reads=options.cache_reads,
         progress=options.progress,
-        runtime=runtime,
         watch=options.watch,
-        environ=settings.environ,
         limits=settings.limits,
         seed=settings.hash_seed,
         settings_key=settings.key(),
         python=options.python,
-        nice=options.nice,
         printed=functools.partial(
             printed_fences, root=context.root, auto=settings.auto, reading=settings.reading()
         ),
+        nice=options.nice,
     )
+    return Executor(context.root, workers, runtime)
 
 
 @dataclass(frozen=True)
