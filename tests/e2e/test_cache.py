@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.discover.blocks import Block
-from bookexec.execute import cache
-from bookexec.execute.cache import BlockCache, cache_entry
-from bookexec.execute.model import BlockRun
-from bookexec.execute.runner import Executor, ExecutorOptions
-from bookexec.execute.runtime import PythonRuntime
-from bookexec.goldens.measured import Claim, Fact
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.execute import cache
+from bookexec._internal.execute.cache import BlockCache, cache_entry
+from bookexec._internal.execute.model import BlockRun
+from bookexec._internal.execute.runner import Executor, ExecutorOptions
+from bookexec._internal.execute.runtime import PythonRuntime
+from bookexec._internal.goldens.measured import Claim, Fact
 from conftest import PLUGIN, Site
 
 pytestmark = pytest.mark.build

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from bookexec import settings
-from bookexec.discover.blocks import Block
-from bookexec.errors import BookError
-from bookexec.execute.model import Note, PageRun
-from bookexec.execute.runner import Executor, ExecutorOptions
-from bookexec.execute.runtime import PythonRuntime, Runtime
-from bookexec.execute.watch import CheckoutWatch
-from bookexec.goldens.report import Failure
-from bookexec.jax.jax_runtime import JaxRuntime
+from bookexec._internal import settings
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.errors import BookError
+from bookexec._internal.execute.model import Note, PageRun
+from bookexec._internal.execute.runner import Executor, ExecutorOptions
+from bookexec._internal.execute.runtime import PythonRuntime, Runtime
+from bookexec._internal.execute.watch import CheckoutWatch
+from bookexec._internal.goldens.report import Failure
+from bookexec._internal.jax.jax_runtime import JaxRuntime
 from conftest import REPO, scaled
 
 
@@ -314,7 +314,7 @@ def test_a_bad_limit_in_the_environment_is_named_when_the_build_starts(
         [
             sys.executable,
             "-c",
-            "import bookexec.execute.runner, bookexec.settings, bookexec.plugin",
+            "import bookexec._internal.execute.runner, bookexec._internal.settings, bookexec._internal.plugin",
         ],
         cwd=REPO / "hooks",
         env=env,

@@ -11,13 +11,13 @@ from pathlib import Path
 
 from mkdocs.livereload import LiveReloadServer
 
-from bookexec.discover.blocks import scan_page
-from bookexec.execute.cache import BlockCache
-from bookexec.execute.progress import Progress
-from bookexec.execute.runner import Executor, ExecutorOptions
-from bookexec.execute.runtime import PythonRuntime
-from bookexec.files import CachePaths
-from bookexec.serve.background import WATCH_START, Background
+from bookexec._internal.discover.blocks import scan_page
+from bookexec._internal.execute.cache import BlockCache
+from bookexec._internal.execute.progress import Progress
+from bookexec._internal.execute.runner import Executor, ExecutorOptions
+from bookexec._internal.execute.runtime import PythonRuntime
+from bookexec._internal.files import CachePaths
+from bookexec._internal.serve.background import WATCH_START, Background
 from conftest import free_port, wait_for
 
 PAGE = '# Nap\n\n```python exec="on" id="nap"\n--8<-- "snippets/nap/nap.py"\n```\n'

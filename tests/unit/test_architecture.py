@@ -5,7 +5,7 @@ from its own layer or lower ones). This file enforces it on every import of ever
 (lazy ones too), checks that the package docstring lists every module there is and no other,
 and that the layer table of docs/guide/architecture.md is the same table. Beside the order:
 
-- `execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`);
+- `execute` and `goldens` never import `jax` (JAX itself or `bookexec._internal.jax`);
 - nothing of the engine imports the book's own code, `jaxbook` (its own distribution);
 - the only imports up are `ALLOWED_UP`, each by name.
 """
@@ -32,7 +32,7 @@ ALLOWED_UP: set[tuple[str, str]] = set()
 
 
 def _layer_of(module: str) -> str:
-    """'bookexec.goldens.store' -> 'goldens'; 'bookexec' itself is the package docstring."""
+    """'bookexec._internal.goldens.store' -> 'goldens'; 'bookexec' itself is the package docstring."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else ""
 
@@ -78,7 +78,7 @@ def _violations() -> list[str]:
             if layer in ("execute", "goldens") and (
                 imported == "jax" or imported.startswith("jax.") or imported == "jaxlib"
             ):
-                problems.append(f"{rel}: {layer} imports {imported} (JAX belongs to bookexec.jax)")
+                problems.append(f"{rel}: {layer} imports {imported} (JAX belongs to bookexec._internal.jax)")
             book = any(imported == b or imported.startswith(f"{b}.") for b in BOOK)
             if book:
                 problems.append(f"{rel}: {layer} imports {imported}: the book's, not the engine's")
@@ -110,7 +110,7 @@ def test_the_check_sees_a_violation(tmp_path, monkeypatch):
         planted.read_text() + "\nfrom jaxbook import census  # noqa\nimport jax  # noqa\n"
     )
     stage = copy / "pipeline" / "run.py"  # a stage that reaches up into serve
-    stage.write_text(stage.read_text() + "\nfrom bookexec.serve import rebuild  # noqa\n")
+    stage.write_text(stage.read_text() + "\nfrom bookexec._internal.serve import rebuild  # noqa\n")
     engine = copy / "engine.py"  # the engine importing the book's own package
     engine.write_text(engine.read_text() + "\nimport jaxbook.extensions  # noqa\n")
     monkeypatch.setattr(__import__(__name__), "PACKAGE", copy)
@@ -118,7 +118,7 @@ def test_the_check_sees_a_violation(tmp_path, monkeypatch):
     assert any("goldens" in p and "jaxbook" in p for p in found), found
     assert any("goldens imports jax" in p for p in found), found
     assert any(
-        p.startswith("bookexec/pipeline/run.py") and "imports bookexec.serve" in p for p in found
+        p.startswith("bookexec/_internal/pipeline/run.py") and "imports bookexec._internal.serve" in p for p in found
     ), found
     assert any("engine imports jaxbook.extensions: the book's" in p for p in found), found
 
@@ -221,13 +221,13 @@ print(len(names), handled)
 
 
 # Where the process's environment and command line may be read: the plugin, once per build
-# (`bookexec.settings` is handed what it read), the command line (`jaxbook.cli`), the
+# (`bookexec._internal.settings` is handed what it read), the command line (`jaxbook.cli`), the
 # `python -m` mains, and the generated
 # notebook's setup cell (a string, run in the reader's kernel, not here).
 ENVIRONMENT_READERS = {
-    "bookexec.plugin",
-    "bookexec.execute.worker",
-    "bookexec.execute.launch",
+    "bookexec._internal.plugin",
+    "bookexec._internal.execute.worker",
+    "bookexec._internal.execute.launch",
 }
 
 

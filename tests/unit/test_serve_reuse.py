@@ -12,9 +12,9 @@ import pytest
 from markdown import Markdown
 from test_engine import BOOK, PAGE, FakeExecutor, FakeRuntime, configured, fixture_config, make_book
 
-from bookexec.engine import Engine
-from bookexec.goldens.compare import Snapshot
-from bookexec.settings import Settings
+from bookexec._internal.engine import Engine
+from bookexec._internal.goldens.compare import Snapshot
+from bookexec._internal.settings import Settings
 
 pytestmark = pytest.mark.engine
 

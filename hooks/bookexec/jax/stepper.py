@@ -1,4 +1,4 @@
-"""The trace stepper's mapping, taken from real JAX (rendered by `bookexec.render.stepper_html`).
+"""The trace stepper's mapping, taken from real JAX (rendered by `bookexec._internal.render.stepper_html`).
 
 A snippet records it on hidden lines, the reader's code staying idiomatic::
 
@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from typing import Any, cast
 
 from bookexec.facts import record
-from bookexec.render.stepper_html import PREFIX
+from bookexec._internal.render.stepper_html import PREFIX
 
 __all__ = ["PREFIX", "describe", "stepper", "trace_steps"]
 
