@@ -16,13 +16,16 @@ change but by addition (docs/guide/adopt-api.md: what is stable, and how a name 
   root, settings and the paths they name), which every build starts from (`BuildView.context`)
   and a book's own command opens with `open_book`.
 
-Beside them, by name: the module a snippet imports to record values and claims,
-`bookexec.facts` (its own `__all__`: `record`, `timing`, `timings`, `claim`, `figure`), the
-plugin's entry point `executed-book`, the Markdown extension
-`bookexec.guard`, the Pygments lexer `jaxpr` and `python -m bookexec`. Every module below is
-internal: its names may change in any release (`tests/unit/test_public_api.py` holds the
-public API to a snapshot, and a change to it to an entry in CHANGELOG.md). The engine makes
-the build itself (`engine.Build`); a book reads it only through `BuildView`.
+Beside them, by name: the modules a snippet imports, `bookexec.facts` to record values and
+claims (its own `__all__`: `record`, `timing`, `timings`, `claim`, `figure`) and
+`bookexec.jax.stepper` for the trace stepper, the plugin's entry point `executed-book`, the
+Markdown extension `bookexec.guard`, the Pygments lexer `jaxpr` and `python -m bookexec`.
+Every other module is under `bookexec._internal`, as markdown-exec and mkdocstrings lay theirs
+out: its names may change in any release (`tests/unit/test_public_api.py` holds the public API
+to a snapshot, and a change to it to an entry in CHANGELOG.md). The engine makes the build
+itself (`_internal.engine.Build`); a book reads it only through `BuildView`. The list below
+names each module without its `bookexec._internal.` (or, for the public ones above,
+`bookexec.`); `jax.stepper` is the only public module of the `jax` layer.
 
 Layers, lowest first; a module imports only from its own layer or lower ones. The layers are
 one table, `_LAYERS` below: tests/unit/test_architecture.py enforces it on every import, and

@@ -38,7 +38,8 @@ PLUGIN = "markdown-exec"  # markdown-exec's plugin, as `plugins:` names it
 SUPERFENCES = "pymdownx.superfences"
 MESSAGE = (
     "This book's code blocks run only through its engine (the executed-book plugin, "
-    "bookexec._internal.plugin): build it with `./book build`, or `mkdocs build` with this mkdocs.yml and "
+    "bookexec.ExecutedBookPlugin): build it with `./book build`, or `mkdocs build` with this "
+    "mkdocs.yml and "
     "its plugins. This builder would run every block in-process with markdown-exec's own "
     "formatter and compare no golden."
 )

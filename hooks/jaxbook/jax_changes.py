@@ -41,7 +41,12 @@ from bookexec._internal.files import (
 )
 from bookexec._internal.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift
 from bookexec._internal.goldens.measured import mask
-from bookexec._internal.goldens.normalize import PathRule, machine_path_rules, normalize, snippet_names
+from bookexec._internal.goldens.normalize import (
+    PathRule,
+    machine_path_rules,
+    normalize,
+    snippet_names,
+)
 from bookexec._internal.goldens.store import (
     Parsed,
     Provenance,

@@ -51,7 +51,8 @@ CHAPTERS = sorted(
 # The chapters whose notebook test_notebooks.py runs; the others are run here.
 WITH_NOTEBOOK = set(NOTEBOOK_CHAPTERS)
 _CHAPTER_TIMEOUT = 900
-# JAX's note that it filtered its own frames: the page leaves it out (`bookexec._internal.jax.jax_runtime`).
+# JAX's note that it filtered its own frames: the page leaves it out
+# (`bookexec._internal.jax.jax_runtime`).
 _HIDDEN_NOTE = "For simplicity, JAX has removed its internal frames"
 
 # Run by plain `python`: the blocks in order in one `__main__`, each block's stdout and stderr

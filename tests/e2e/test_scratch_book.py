@@ -59,7 +59,8 @@ markdown_extensions:
 """
 PAGE = '# Sums\n\n```python exec="on" id="sum"\n--8<-- "snippets/index/sum.py"\n```\n'
 
-# Which serve option each tool's command line gives the plugin (bookexec._internal.plugin.live_reload).
+# Which serve option each tool's command line gives the plugin
+# (bookexec._internal.plugin.live_reload).
 LIVE_RELOAD = """
 import sys
 import click

@@ -155,8 +155,8 @@ def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(bui
         with serving(book, log, "--dirty", up=900, BOOK_HASH_SEED=OTHER_SEED) as served:
 
             def page() -> str:
-                # Answered at once whatever builds (bookexec._internal.serve.answer): the timeout bounds
-                # the server's answer, never a rebuild.
+                # Answered at once whatever builds (bookexec._internal.serve.answer): the timeout
+                # bounds the server's answer, never a rebuild.
                 with urllib.request.urlopen(served.url + "tracers/", timeout=30) as r:
                     return r.read().decode()
 

@@ -350,7 +350,8 @@ def test_a_prose_edit_shows_while_blocks_run_behind_it(prebuilt, tmp_path):
 
 
 def workers_of(pid: int) -> list[int]:
-    """The processes `pid` started that run the engine's worker (`bookexec._internal.execute.worker`)."""
+    """The processes `pid` started that run the engine's worker
+    (`bookexec._internal.execute.worker`)."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:

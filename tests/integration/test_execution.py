@@ -314,7 +314,8 @@ def test_a_bad_limit_in_the_environment_is_named_when_the_build_starts(
         [
             sys.executable,
             "-c",
-            "import bookexec._internal.execute.runner, bookexec._internal.settings, bookexec._internal.plugin",
+            "import bookexec._internal.execute.runner, bookexec._internal.settings,"
+            " bookexec._internal.plugin",
         ],
         cwd=REPO / "hooks",
         env=env,

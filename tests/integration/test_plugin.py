@@ -66,12 +66,12 @@ BAD = {
     ),
     "runtime of the wrong kind": (
         "runtime: jaxbook.extensions.Census",
-        "option 'runtime': jaxbook.extensions.Census is not a bookexec._internal.execute.runtime.Runtime",
+        "option 'runtime': jaxbook.extensions.Census is not a bookexec.Runtime",
     ),
     "extension of the wrong kind": (
         "extensions: [bookexec._internal.execute.runtime.PythonRuntime]",
         "option 'extensions': bookexec._internal.execute.runtime.PythonRuntime is not a "
-        "bookexec._internal.extension.Extension",
+        "bookexec.Extension",
     ),
 }
 
@@ -80,7 +80,9 @@ BAD = {
 def test_a_wrong_option_is_a_configuration_error_naming_it(tmp_path, case):
     options, says = BAD[case]
     if case.startswith("runtime"):  # replaces the plain runtime the book names
-        config = CONFIG.replace("      runtime: bookexec._internal.execute.runtime.PythonRuntime\n", "")
+        config = CONFIG.replace(
+            "      runtime: bookexec._internal.execute.runtime.PythonRuntime\n", ""
+        )
     else:
         config = CONFIG
     site = book(tmp_path / "book", options)

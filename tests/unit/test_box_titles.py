@@ -1,5 +1,6 @@
-"""A code box's title (bookexec._internal.render.fence.box_title): the file a reader would save, unless
-the block uses what an earlier block of the page defined; then it says it continues the page."""
+"""A code box's title (bookexec._internal.render.fence.box_title): the file a reader would save,
+unless the block uses what an earlier block of the page defined; then it says it continues the
+page."""
 
 from __future__ import annotations
 

@@ -29,6 +29,7 @@ from conftest import REPO
 pytestmark = pytest.mark.engine
 
 PACKAGE = REPO / "hooks" / "bookexec"
+INTERNAL = PACKAGE / "_internal"
 PAGE = "ch.md"
 IDS = ("first", "second", "third")
 
@@ -429,10 +430,10 @@ def test_the_state_scan_sees_globals_and_mutated_containers(tmp_path):
 
 def test_the_engine_imports_no_book_feature_and_no_jax():
     stages = [
-        *sorted((PACKAGE / "render").glob("*.py")),
-        *sorted((PACKAGE / "pipeline").glob("*.py")),
+        *sorted((INTERNAL / "render").glob("*.py")),
+        *sorted((INTERNAL / "pipeline").glob("*.py")),
     ]
-    for path in [PACKAGE / "engine.py", *stages]:
+    for path in [INTERNAL / "engine.py", *stages]:
         tree = ast.parse(path.read_text())
         names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]

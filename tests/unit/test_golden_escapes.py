@@ -10,13 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from bookexec._internal import escapes
 from bookexec import facts as facts_api
+from bookexec._internal import escapes
 from bookexec._internal.goldens import measured, review
 from bookexec._internal.goldens.compare import compare
 from bookexec._internal.goldens.measured import Claim, Fact
 from bookexec._internal.goldens.report import Failure, Report
-from bookexec._internal.goldens.store import decode_output, encode_output, parse, read_golden, render
+from bookexec._internal.goldens.store import (
+    decode_output,
+    encode_output,
+    parse,
+    read_golden,
+    render,
+)
 from bookexec._internal.render import fence
 from conftest import REPO
 

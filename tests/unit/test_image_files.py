@@ -1,5 +1,6 @@
-"""An output's images (`bookexec._internal.goldens.images`): taken out of the golden's text as files,
-put back for a page shown from its goldens, and judged by their pixels within the tolerance."""
+"""An output's images (`bookexec._internal.goldens.images`): taken out of the golden's text as
+files, put back for a page shown from its goldens, and judged by their pixels within the
+tolerance."""
 
 from __future__ import annotations
 

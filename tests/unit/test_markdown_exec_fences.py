@@ -186,7 +186,7 @@ def test_the_plugin_defaults_are_a_markdown_exec_books():
     config = BookConfig()
     config.load_dict({})
     assert not config.validate()[0]
-    assert config.runtime == "bookexec._internal.execute.runtime.PythonRuntime"
+    assert config.runtime == "bookexec.PythonRuntime"
     assert (config.goldens, config.snippets, config.fences) == (
         "goldens",
         "anywhere",
@@ -212,7 +212,7 @@ def test_a_runtime_whose_package_is_missing_is_a_configuration_error_naming_it(m
         DottedPath(Runtime).validate("tests.NeedsMissing")
     said = str(raised.value)
     assert "needs the package no_such_package_for_bookexec, which is not installed" in said
-    assert "bookexec._internal.execute.runtime.PythonRuntime" in said
+    assert "such as bookexec.PythonRuntime" in said
     assert JaxRuntime.requires == ("jax", "jaxlib")
 
 

@@ -1,6 +1,6 @@
-"""Masks (`bookexec._internal.goldens.masks`): an author's rule applies where its globs say, in order, and
-a bad one is named before any build runs; the engine's defaults apply only to the figures they
-are for, unless turned off."""
+"""Masks (`bookexec._internal.goldens.masks`): an author's rule applies where its globs say, in
+order, and a bad one is named before any build runs; the engine's defaults apply only to the figures
+they are for, unless turned off."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Each stage of a build alone (`bookexec._internal.pipeline`), with fakes in place of the others: an
-in-memory golden snapshot for the store, a canned executor, a fake render stage for the fence.
+"""Each stage of a build alone (`bookexec._internal.pipeline`), with fakes in place of the others:
+an in-memory golden snapshot for the store, a canned executor, a fake render stage for the fence.
 Nothing here spawns a worker or a build."""
 
 from __future__ import annotations
@@ -388,7 +388,7 @@ def test_the_versions_file_names_the_command_that_writes_it(tmp_path):
 
 def test_goldens_name_no_runtime():
     """The runtime supplies its version names; the golden store names none of JAX's."""
-    store = REPO / "hooks" / "bookexec" / "goldens" / "store.py"
+    store = REPO / "hooks" / "bookexec" / "_internal" / "goldens" / "store.py"
     code = store.read_text()
     assert '"jax"' not in code and '"jaxlib"' not in code
 

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 import bookexec
-from bookexec import facts
+from bookexec import facts, guard
+from bookexec.jax import stepper
 from conftest import REPO
 
 pytestmark = pytest.mark.engine
@@ -88,6 +89,10 @@ def api() -> str:
     lines.append(f"bookexec.facts.__all__ = {sorted(facts.__all__)}")
     for name in sorted(facts.__all__):
         lines.append(f"def facts.{name}{_signature(getattr(facts, name))}")
+    # Beside them, by path: the trace stepper a JAX snippet imports in a hidden line, and the
+    # Markdown extension mkdocs.yml names.
+    lines.append(f"def bookexec.jax.stepper.stepper{_signature(stepper.stepper)}")
+    lines.append(f"def bookexec.guard.makeExtension{_signature(guard.makeExtension)}")
     return "\n".join(lines) + "\n"
 
 
@@ -105,6 +110,39 @@ def test_every_public_name_is_documented_in_the_package():
     doc = bookexec.__doc__ or ""
     assert [n for n in bookexec.__all__ if f"`{n}`" not in doc] == []
     assert all(getattr(bookexec, name) is not None for name in bookexec.__all__)
+
+
+# The modules outside `bookexec._internal`, by path: the package, its public modules, and
+# `python -m bookexec`. Every other module is internal, and lives under `_internal`.
+PUBLIC_MODULES = {
+    "__init__.py",
+    "__main__.py",
+    "facts.py",
+    "guard.py",
+    "jax/__init__.py",
+    "jax/stepper.py",
+}
+
+
+def public_modules(package: Path) -> set[str]:
+    """The modules of the package at `package` that are not under its `_internal`."""
+    found = {p.relative_to(package).as_posix() for p in package.rglob("*.py")}
+    return {name for name in found if not name.startswith("_internal/")}
+
+
+def test_every_module_but_the_public_ones_is_internal():
+    """A module added beside the public ones would read as public: it belongs under
+    `bookexec/_internal/`, or, if public on purpose, here and in the snapshot."""
+    found = public_modules(REPO / "hooks" / "bookexec")
+    assert sorted(found - PUBLIC_MODULES) == [], "move it under hooks/bookexec/_internal/"
+    assert sorted(PUBLIC_MODULES - found) == [], "a public module is gone: announce it"
+
+
+def test_the_module_check_sees_a_module_outside_internal(tmp_path):
+    (tmp_path / "_internal").mkdir()
+    (tmp_path / "_internal" / "engine.py").write_text("")
+    (tmp_path / "engine.py").write_text("")
+    assert public_modules(tmp_path) == {"engine.py"}
 
 
 def test_a_changed_signature_fails_with_how_to_announce_it(monkeypatch):
@@ -151,7 +189,11 @@ JAXBOOK_INTERNALS = {
     # The accelerator's page scans each chapter's blocks, to tell a record older than its code,
     # compares two backends' records after the goldens' normaliser of ids and addresses, and
     # writes its page as jax-changes does.
-    "backends.py": {"bookexec._internal.discover.blocks", "bookexec._internal.files", "bookexec._internal.goldens.normalize"},
+    "backends.py": {
+        "bookexec._internal.discover.blocks",
+        "bookexec._internal.files",
+        "bookexec._internal.goldens.normalize",
+    },
     # The drift watch reads the VERSIONS file and the review's report.
     "drift_watch.py": {"bookexec._internal.goldens.review", "bookexec._internal.goldens.store"},
     # The book's extensions read goldens (provenance, other releases' facts), fill prose and
@@ -189,7 +231,11 @@ JAXBOOK_INTERNALS = {
         "bookexec._internal.render.fence",
     },
     # Chapter notebooks are written from goldens, atomically, when they are fresh.
-    "notebooks.py": {"bookexec._internal.execute.limits", "bookexec._internal.files", "bookexec._internal.goldens.store"},
+    "notebooks.py": {
+        "bookexec._internal.execute.limits",
+        "bookexec._internal.files",
+        "bookexec._internal.goldens.store",
+    },
     # The provenance page reads the goldens' headers.
     # The note closing a page reads each block's backend and device count from its run.
     "provenance.py": {"bookexec._internal.execute.model", "bookexec._internal.goldens.store"},
@@ -244,7 +290,8 @@ def test_the_import_check_sees_an_internal_import(tmp_path):
     page = tmp_path / "x.py"
     page.write_text(
         "from bookexec import Extension\nfrom bookexec._internal.errors import BookError\n"
-        "from bookexec._internal.engine import Build\nfrom bookexec._internal.goldens import store\n"
+        "from bookexec._internal.engine import Build\n"
+        "from bookexec._internal.goldens import store\n"
         "import bookexec._internal.files\n"
     )
     assert internal_imports(page) == {

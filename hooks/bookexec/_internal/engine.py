@@ -1,12 +1,12 @@
 """The engine: one `Build` per MkDocs build, made and driven by an `Engine` the plugin owns.
 
-The `Engine` lives as long as the plugin (`bookexec._internal.plugin`), for the whole `mkdocs serve`;
-each `on_config`, the first build's and every rebuild's, makes a new `Build`, with the
+The `Engine` lives as long as the plugin (`bookexec._internal.plugin`), for the whole `mkdocs
+serve`; each `on_config`, the first build's and every rebuild's, makes a new `Build`, with the
 settings read for it (`bookexec._internal.settings`), and stops the last one. A `Build` wires the
 stages of `bookexec._internal.pipeline` (plan, run, judge, render, finish), and hands each block's
 output to the engine's fence by (page, block id). What is this book's own (audit, census,
-labs, notebooks...) reaches a build through `Extension` objects (`bookexec._internal.extension`), each
-handed the `Build` as a `BuildView`, so the engine never imports `jaxbook`.
+labs, notebooks...) reaches a build through `Extension` objects (`bookexec._internal.extension`),
+each handed the `Build` as a `BuildView`, so the engine never imports `jaxbook`.
 """
 
 from __future__ import annotations
@@ -50,7 +50,6 @@ from bookexec._internal.goldens.compare import Snapshot
 from bookexec._internal.goldens.measured import Fact
 from bookexec._internal.goldens.report import Failure, Report
 from bookexec._internal.goldens.store import Provenance, golden_path, read_versions, update_command
-from bookexec.guard import engine_formatter, register
 from bookexec._internal.logs import guard_ci_log
 from bookexec._internal.pipeline import records
 from bookexec._internal.pipeline.drive import RunOptions, executor_for
@@ -66,6 +65,7 @@ from bookexec._internal.render.mdexec import format_markdown_exec
 from bookexec._internal.serve import dirty, rebuild
 from bookexec._internal.serve.session import ServeSession
 from bookexec._internal.serve.state import ServeState
+from bookexec.guard import engine_formatter, register
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 
@@ -375,8 +375,8 @@ class Engine:
 
 
 class Build:
-    """One build: its stages (`bookexec._internal.pipeline`) wired together, what the extensions read,
-    and their part in its end (`pipeline.finish.Contributions`)."""
+    """One build: its stages (`bookexec._internal.pipeline`) wired together, what the extensions
+    read, and their part in its end (`pipeline.finish.Contributions`)."""
 
     def __init__(
         self,
@@ -389,8 +389,8 @@ class Build:
         watch: CheckoutWatch | None = None,
         served: ServeState | None = None,
     ) -> None:
-        """`context`: the book, opened (`bookexec._internal.context`); `watch`: the read-only watch of a
-        build that runs its blocks; `served`: under `mkdocs serve`, what the serve process
+        """`context`: the book, opened (`bookexec._internal.context`); `watch`: the read-only watch
+        of a build that runs its blocks; `served`: under `mkdocs serve`, what the serve process
         hands this build (`serve.state.ServeState`)."""
         self.context = context
         self.root = root = context.root

@@ -4,8 +4,8 @@ may read of a build.
 An extension never holds the engine's `Build` (its stages, its executor, its mutable state):
 each of its hooks is handed a `BuildView`, the members this book's extensions read and nothing
 more, each read-only (a `Mapping`, a `Sequence`, a frozen dataclass). MkDocs' objects come with
-MkDocs' public types. `bookexec._internal.engine.Build` answers the view; mypy holds it to it where the
-engine hands a build to a hook.
+MkDocs' public types. `bookexec._internal.engine.Build` answers the view; mypy holds it to it where
+the engine hands a build to a hook.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ class BuildView(Protocol):
 
     @property
     def context(self) -> BookContext:
-        """The book, opened as the build began (`bookexec._internal.context`): its root, settings and
-        the paths they name, with MkDocs' configuration (frozen)."""
+        """The book, opened as the build began (`bookexec._internal.context`): its root, settings
+        and the paths they name, with MkDocs' configuration (frozen)."""
         ...
 
     @property

@@ -50,10 +50,10 @@ from bookexec._internal.execute.limits import DEFAULT_OUTPUT, DEFAULT_TIMEOUT
 from bookexec._internal.execute.runtime import Runtime
 from bookexec._internal.extension import Extension
 from bookexec._internal.goldens import masks
-from bookexec.guard import LANGUAGES, SUPERFENCES
-from bookexec.guard import PLUGIN as MARKDOWN_EXEC_PLUGIN
 from bookexec._internal.logs import LogFilter
 from bookexec._internal.serve.session import unwatched
+from bookexec.guard import LANGUAGES, SUPERFENCES
+from bookexec.guard import PLUGIN as MARKDOWN_EXEC_PLUGIN
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -64,8 +64,8 @@ if TYPE_CHECKING:
 # markdown-exec's `ansi` option: link its ANSI style when the package that colours ANSI output
 # is there ("auto"), always ("required", true: a build without the package fails) or never.
 ANSI_CHOICES = ("auto", "off", "required", True, False)
-JAX_RUNTIME = "bookexec._internal.jax.jax_runtime.JaxRuntime"
-PYTHON_RUNTIME = "bookexec._internal.execute.runtime.PythonRuntime"
+JAX_RUNTIME = "bookexec.JaxRuntime"
+PYTHON_RUNTIME = "bookexec.PythonRuntime"
 
 
 def _resolve(path: str) -> Any:
@@ -95,9 +95,8 @@ class DottedPath(base.BaseConfigOption[str]):
         if not callable(found):
             raise base.ValidationError(f"{value} is not a class or a function")
         if self.kind and isinstance(found, type) and not issubclass(found, self.kind):
-            raise base.ValidationError(
-                f"{value} is not a {self.kind.__module__}.{self.kind.__name__}"
-            )
+            # Named by its public spelling (`bookexec.Runtime`), not its internal module.
+            raise base.ValidationError(f"{value} is not a bookexec.{self.kind.__name__}")
         if missing := _missing(getattr(found, "requires", ())):
             raise base.ValidationError(
                 f"{value} needs the package {missing}, which is not installed: install it "

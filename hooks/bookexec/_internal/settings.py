@@ -1,7 +1,7 @@
 """Every setting of a build, read once when it starts: the plugin's options, then the environment.
 
-`mkdocs.yml` sets the plugin's options (`bookexec._internal.plugin`); an environment variable, where one
-is set, overrides its option for that build (`GOLDEN=update`, `BOOK_CACHE=off`...). Nothing
+`mkdocs.yml` sets the plugin's options (`bookexec._internal.plugin`); an environment variable, where
+one is set, overrides its option for that build (`GOLDEN=update`, `BOOK_CACHE=off`...). Nothing
 else in the engine reads the environment: the build's `Settings` are handed down, and the
 lower layers take plain arguments. The environment itself travels with them, for what is not a
 setting: the workers' environment and the build's secrets (`bookexec._internal.privacy`).

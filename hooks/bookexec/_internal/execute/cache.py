@@ -47,10 +47,10 @@ from bookexec._internal.discover.blocks import Block
 from bookexec._internal.escapes import UNSAFE
 from bookexec._internal.execute.model import BlockRun
 from bookexec._internal.execute.progress import outside_mkdocs
-from bookexec.facts import OPS
 from bookexec._internal.files import write_atomic
 from bookexec._internal.goldens.measured import Claim, Fact
 from bookexec._internal.privacy import worker_environment
+from bookexec.facts import OPS
 
 SCHEMA = 4  # 3: entries record the device count; 4: and the installed code they ran with
 KEEP = 4  # entries per block
@@ -60,21 +60,22 @@ Entry = dict[str, Any]
 # program a name finds, and launchers prepend to it (pyenv's shim, an activated venv): keyed,
 # two launches of the same book on the same machine would share no entry (issue 55).
 _ENV_IGNORED = {"PATH", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE"}
+# The engine's files, from the package `bookexec`.
 _EXECUTOR_SOURCES = (
-    "execute/worker.py",
-    "discover/hidden.py",  # how a block's lines are numbered as it runs
-    "execute/launch.py",  # the limits a worker runs under
-    "execute/reaper.py",
-    "execute/runner.py",
-    "execute/handle.py",  # how a block is sent, and its limits set
-    "execute/limits.py",
-    "execute/outcome.py",  # what a result means: a failure, a declared error
-    "execute/model.py",
-    "execute/protocol.py",
+    "_internal/execute/worker.py",
+    "_internal/discover/hidden.py",  # how a block's lines are numbered as it runs
+    "_internal/execute/launch.py",  # the limits a worker runs under
+    "_internal/execute/reaper.py",
+    "_internal/execute/runner.py",
+    "_internal/execute/handle.py",  # how a block is sent, and its limits set
+    "_internal/execute/limits.py",
+    "_internal/execute/outcome.py",  # what a result means: a failure, a declared error
+    "_internal/execute/model.py",
+    "_internal/execute/protocol.py",
     "facts.py",
-    "goldens/measured.py",
-    "execute/cache.py",
-    "privacy.py",
+    "_internal/goldens/measured.py",
+    "_internal/execute/cache.py",
+    "_internal/privacy.py",
 )
 
 
@@ -183,7 +184,7 @@ def _canonical(name: str) -> str:
 def environment_key(root: Path, environ: Mapping[str, str], settings: str = "") -> str:
     """What every block's output may depend on outside its code; `settings` are the build's
     own that can change an output (`Settings.key`: limits, hash seed)."""
-    here = Path(__file__).resolve().parents[1]  # hooks/bookexec
+    here = Path(__file__).resolve().parents[2]  # hooks/bookexec
     executor = b"".join((here / name).read_bytes() for name in _EXECUTOR_SOURCES)
     return fingerprint(
         dict(environ),
@@ -322,9 +323,9 @@ class BlockCache:
 
     def _warn(self, message: str) -> None:
         self.warnings += 1
-        outside_mkdocs("bookexec._internal.execute.cache", "WARNING -  bookexec cache: %(message)s").warning(
-            message
-        )
+        outside_mkdocs(
+            "bookexec._internal.execute.cache", "WARNING -  bookexec cache: %(message)s"
+        ).warning(message)
 
 
 def _check_entry(entry: object, block: Block) -> None:

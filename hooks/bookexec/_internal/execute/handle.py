@@ -57,7 +57,8 @@ def lower_priority(pid: int, nice: int) -> None:
 
 
 class Worker:
-    """A child Python process running `bookexec._internal.execute.worker`, reached over a private pipe."""
+    """A child Python process running `bookexec._internal.execute.worker`, reached over a private
+    pipe."""
 
     def __init__(
         self,
@@ -80,14 +81,16 @@ class Worker:
         self.limits = limits or Limits()
         # The most any block of the page may hold; each block's own limit is set as it starts.
         self.memory = memory or self.limits.memory
-        # Every process the worker starts inherits this mark (bookexec._internal.execute.reaper.marked).
+        # Every process the worker starts inherits this mark
+        # (bookexec._internal.execute.reaper.marked).
         self.mark = f"{os.getpid()}-{id(self)}-{time.monotonic_ns()}"
         parent, child = socket.socketpair()
         self.conn = protocol.Channel(parent.detach())
         self._kill_lock = threading.Lock()
         self.stack_file = os.path.join(log_dir, f"stack-{id(self)}.txt")
         self.log_file = os.path.join(log_dir, f"worker-{id(self)}.log")
-        # Issue 18: the worker is killed once this process is gone (bookexec._internal.execute.lifeline).
+        # Issue 18: the worker is killed once this process is gone
+        # (bookexec._internal.execute.lifeline).
         self.lifeline = Lifeline()
         with open(self.log_file, "wb") as log:
             self.proc = subprocess.Popen(
@@ -310,7 +313,7 @@ def worker_env(environ: Mapping[str, str], seed: str, config_dir: Path) -> dict[
     # it); a book switched to the engine by one line runs the same code.
     env["MKDOCS_CONFIG_DIR"] = str(config_dir)
     # The worker imports bookexec by path whether or not the project is installed.
-    package_parent = str(Path(__file__).resolve().parents[2])
+    package_parent = str(Path(__file__).resolve().parents[3])  # hooks/, above bookexec/
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
     env["PYTHONHASHSEED"] = seed
     return env

@@ -1,8 +1,8 @@
 """How a worker starts, bounded and watched: its watcher forked off, a memory limit and a
 subreaper, all set in the worker's own process before its first block.
 
-The worker's main (``python -m bookexec._internal.execute.worker BYTES LIFELINE-FD CHANNEL-FD``) calls
-`bound` first. What this module imports (`ctypes`, `resource`) is then taken out of
+The worker's main (``python -m bookexec._internal.execute.worker BYTES LIFELINE-FD CHANNEL-FD``)
+calls `bound` first. What this module imports (`ctypes`, `resource`) is then taken out of
 `sys.modules` again (`forget_imports`): the worker a snippet sees has loaded nothing more than
 a plain interpreter that ran the worker's own imports. One interpreter per worker, where a
 launcher that `exec`s the worker would start two.
@@ -11,8 +11,8 @@ launcher that `exec`s the worker would start two.
   block over it gets a `MemoryError` (or an allocator's error) in its own process instead of
   growing until the machine's OOM killer ends something else. Not RLIMIT_AS: XLA reserves large
   address ranges it never touches, and would fail to start under it.
-- The watcher (`bookexec._internal.execute.lifeline`) holds the lifeline's end, so that no thread of the
-  engine runs in the worker, and kills the worker's tree when the build is gone.
+- The watcher (`bookexec._internal.execute.lifeline`) holds the lifeline's end, so that no thread of
+  the engine runs in the worker, and kills the worker's tree when the build is gone.
 - The subreaper (`PR_SET_CHILD_SUBREAPER`) keeps every process the snippet detaches in the
   worker's tree, where `bookexec._internal.execute.reaper` finds and kills it.
 """

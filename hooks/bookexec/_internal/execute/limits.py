@@ -1,6 +1,6 @@
 """What a block may do: its time, output and memory limits (the build's, which
-`bookexec._internal.settings` reads from the plugin's options and the environment, or its fence's own),
-the workers' hash seed, and whether a block runs alone (`fresh`).
+`bookexec._internal.settings` reads from the plugin's options and the environment, or its fence's
+own), the workers' hash seed, and whether a block runs alone (`fresh`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ def default_memory() -> int:
     return max(2**30, share - share % 2**28)  # a round size: in quarters of a GiB
 
 
-# The plugin's `limits` defaults (`bookexec._internal.plugin.LimitsConfig` declares them from these).
+# The plugin's `limits` defaults (`bookexec._internal.plugin.LimitsConfig` declares them from
+# these).
 DEFAULT_TIMEOUT = 120.0  # seconds
 DEFAULT_OUTPUT = 200000  # characters
 

@@ -9,7 +9,13 @@ from dataclasses import replace
 from bookexec._internal import privacy
 from bookexec._internal.discover.blocks import Block
 from bookexec._internal.execute import protocol
-from bookexec._internal.execute.limits import OUT_OF_MEMORY, Limits, block_timeout, memory_fix, timeout_fix
+from bookexec._internal.execute.limits import (
+    OUT_OF_MEMORY,
+    Limits,
+    block_timeout,
+    memory_fix,
+    timeout_fix,
+)
 from bookexec._internal.execute.model import BlockRun
 from bookexec._internal.execute.protocol import BlockResult, BlockStatus
 from bookexec._internal.goldens import measured

@@ -46,10 +46,10 @@ class Progress:
     """Counts finished pages and blocks from the executor's threads, and says so as they end.
 
     Each block that runs gets a line as it finishes, counting only finished blocks, with its
-    page's count and the time left, estimated from the last run time (`bookexec._internal.execute.eta`)
-    of each block still to run (`running`: not one the cache holds, nor one of a page that
-    does not run in this build) shared among the pages that run at once; no estimate when no
-    run time is known.
+    page's count and the time left, estimated from the last run time
+    (`bookexec._internal.execute.eta`) of each block still to run (`running`: not one the cache
+    holds, nor one of a page that does not run in this build) shared among the pages that run at
+    once; no estimate when no run time is known.
     """
 
     def __init__(

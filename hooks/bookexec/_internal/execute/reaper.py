@@ -1,9 +1,9 @@
 """Every process a block started ends with its block, its page or its build.
 
 A worker is made a *child subreaper* (Linux `PR_SET_CHILD_SUBREAPER`) as it starts
-(`bookexec._internal.execute.launch`), so a process a snippet detaches (a double fork, a new session,
-a daemon) is re-parented to the worker instead of to init, and stays in the worker's tree. The
-tree is read from `/proc`: each process's parent is the fourth field of `/proc/<pid>/stat`.
+(`bookexec._internal.execute.launch`), so a process a snippet detaches (a double fork, a new
+session, a daemon) is re-parented to the worker instead of to init, and stays in the worker's tree.
+The tree is read from `/proc`: each process's parent is the fourth field of `/proc/<pid>/stat`.
 
 To kill a tree, every process of it is first stopped (SIGSTOP), so none can fork while it is
 read, and then killed (SIGKILL). The worker calls `kill_descendants` after each block and before

@@ -4,11 +4,12 @@ It talks to the build over a private pipe passed as a file descriptor (`protocol
 the snippet owns `sys.stdout` and `sys.stderr`. Everything a reader running the snippet would see,
 `print`, direct writes to either stream, writes from a library's callback threads (flushed by
 the runtime's `flush` after each block) and warnings, lands in one ordered capture. It imports
-only what the build's `Start` message names (`bookexec._internal.execute.protocol`), and nothing else a
-snippet could notice: a block that counts modules sees what a plain interpreter has.
+only what the build's `Start` message names (`bookexec._internal.execute.protocol`), and nothing
+else a snippet could notice: a block that counts modules sees what a plain interpreter has.
 
-Run as ``python -m bookexec._internal.execute.worker BYTES LIFELINE-FD CHANNEL-FD``: it bounds itself
-(`bookexec._internal.execute.launch`), then serves. It must not import MkDocs: it starts once per page.
+Run as ``python -m bookexec._internal.execute.worker BYTES LIFELINE-FD CHANNEL-FD``: it bounds
+itself (`bookexec._internal.execute.launch`), then serves. It must not import MkDocs: it starts once
+per page.
 """
 
 from __future__ import annotations
@@ -300,8 +301,8 @@ def _depth(error: BaseException) -> int:
 
 
 def at_memory_limit() -> bool:
-    """The worker holds nearly all the data its limit allows (`bookexec._internal.execute.launch`): an
-    error raised now is likely its cause, whatever its type (Python 3.13 reports a stack that
+    """The worker holds nearly all the data its limit allows (`bookexec._internal.execute.launch`):
+    an error raised now is likely its cause, whatever its type (Python 3.13 reports a stack that
     cannot grow as a SystemError)."""
     try:
         with open("/proc/self/limits") as limits:
@@ -391,10 +392,11 @@ _ONLY_AST = 0x400
 
 class Numbering:
     """A block whose hidden lines would move the line numbers it prints: its code is compiled
-    so that each line runs as the line `lines` gives it (`bookexec._internal.discover.hidden.numbering`:
-    a shown line as the reader's copy numbers it, a hidden one past the shown code's end), and
-    `linecache` holds the shown code, so a traceback or warning quotes the line the reader has.
-    The author's messages are read back to the file's lines."""
+    so that each line runs as the line `lines` gives it
+    (`bookexec._internal.discover.hidden.numbering`: a shown line as the reader's copy numbers it, a
+    hidden one past the shown code's end), and `linecache` holds the shown code, so a traceback or
+    warning quotes the line the reader has. The author's messages are read back to the file's
+    lines."""
 
     def __init__(self, code: str, snippet: str, lines: list[int], shown: str) -> None:
         self.code, self.snippet, self.lines, self.shown = code, snippet, lines, shown
@@ -715,7 +717,8 @@ def main(fd: int) -> None:
 
 
 if __name__ == "__main__":
-    # BYTES LIFELINE-FD CHANNEL-FD: bounded first (`bookexec._internal.execute.launch`), then serving.
+    # BYTES LIFELINE-FD CHANNEL-FD: bounded first (`bookexec._internal.execute.launch`), then
+    # serving.
     loaded = set(sys.modules)
     from bookexec._internal.execute import launch
 

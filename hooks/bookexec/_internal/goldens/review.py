@@ -31,7 +31,13 @@ from typing import Any
 
 from bookexec._internal.errors import BookError
 from bookexec._internal.escapes import terminal
-from bookexec._internal.files import CachePaths, confined, read_regular, remove_confined, write_atomic
+from bookexec._internal.files import (
+    CachePaths,
+    confined,
+    read_regular,
+    remove_confined,
+    write_atomic,
+)
 from bookexec._internal.goldens import images
 from bookexec._internal.goldens.compare import Comparison
 from bookexec._internal.goldens.report import Report

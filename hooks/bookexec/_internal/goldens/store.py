@@ -15,12 +15,12 @@ The body is unambiguous: whatever a block prints, no line of it can be read as t
 own structure, and the file stays text to git. A body line is the output's line as printed
 unless it starts with a backslash; an output line that would be ambiguous (it starts with a
 backslash, is `---` or looks like a section line such as `--- facts ---`), that holds a
-character git, a terminal or a reader would not take as plain text (`bookexec._internal.escapes.UNSAFE`:
-NUL and the other controls but tab, bidirectional controls), that ends in a space or a tab,
-that is one of the output's final blank lines (an editor or a hook would trim either from the
-file), or that is the output's last and has no newline, is stored as a backslash and the
-line in escapes: `\\` for a backslash, `\n` for its newline (so a line without one has
-none), `\xHH`, `\uHHHH` or `\UHHHHHHHH` for the others. Reading undoes it exactly
+character git, a terminal or a reader would not take as plain text
+(`bookexec._internal.escapes.UNSAFE`: NUL and the other controls but tab, bidirectional controls),
+that ends in a space or a tab, that is one of the output's final blank lines (an editor or a hook
+would trim either from the file), or that is the output's last and has no newline, is stored as a
+backslash and the line in escapes: `\\` for a backslash, `\n` for its newline (so a line without one
+has none), `\xHH`, `\uHHHH` or `\UHHHHHHHH` for the others. Reading undoes it exactly
 (`encode_output`, `decode_output`), and goldens of
 outputs that hold none of these are written byte for byte as before.
 """
@@ -71,8 +71,8 @@ _VERSIONS_HEAD = (
 class Provenance:
     """What produced a set of outputs: the runtime's named versions and the backend.
 
-    The names are the runtime's (`bookexec._internal.execute.runtime.Runtime.versions`, e.g. python, or
-    jax, jaxlib and python): the store records and compares them without knowing any.
+    The names are the runtime's (`bookexec._internal.execute.runtime.Runtime.versions`, e.g. python,
+    or jax, jaxlib and python): the store records and compares them without knowing any.
     """
 
     versions: tuple[tuple[str, str], ...]  # (name, version), in the runtime's order

@@ -5,8 +5,8 @@ holds a jaxpr is lexed with it whole, so the text around its jaxprs (what the bl
 besides: `handed in: ...`, `constant = 0x3f...`) stays plain text: only the jaxprs are coloured.
 A text with no jaxpr at all (a hand-written `jaxpr` fence of one equation) is coloured whole.
 
-Each jaxpr in the text is read by the book's parser (`bookexec._internal.jax.parse`), and coloured from where
-the parser found each part: a variable called `ge` is a variable and the primitive `ge` a
+Each jaxpr in the text is read by the book's parser (`bookexec._internal.jax.parse`), and coloured
+from where the parser found each part: a variable called `ge` is a variable and the primitive `ge` a
 primitive, a variable called `in` is not the keyword, `scatter-add` is one primitive. What lies
 between those parts (punctuation, parameter values), a fragment with no jaxpr, or a jaxpr the
 parser cannot read, is coloured by the regular expressions below.

@@ -18,7 +18,12 @@ from bookexec._internal.execute.model import BlockRun, Note, PageRun
 from bookexec._internal.execute.runtime import Runtime
 from bookexec._internal.goldens.compare import Classifier, Comparison, compare
 from bookexec._internal.goldens.measured import Fact
-from bookexec._internal.goldens.normalize import for_page, machine_path_rules, normalize, snippet_names
+from bookexec._internal.goldens.normalize import (
+    for_page,
+    machine_path_rules,
+    normalize,
+    snippet_names,
+)
 from bookexec._internal.goldens.report import Failure, Report
 from bookexec._internal.goldens.store import Provenance, update_command
 from bookexec._internal.pipeline.run import NO_GOLDEN_RUNNING, Runs, recorded, run_of

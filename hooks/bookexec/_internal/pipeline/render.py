@@ -1,7 +1,8 @@
 """The render stage: what the engine's fence shows for each block, the values prose and
 figures quote, and the check of each page's final HTML.
 
-The fence (`bookexec._internal.render.fence`) sees this stage only through its `BlockSource` protocol.
+The fence (`bookexec._internal.render.fence`) sees this stage only through its `BlockSource`
+protocol.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The run stage: the executor behind `PageExecutor`, and what a page shows when it has no run.
 
 Two executors implement the protocol: `bookexec._internal.execute.runner.Executor` (a build's own
-workers) and `bookexec._internal.serve.background.ServeExecutor` (the serve process's background runs,
-whose pages show their goldens until their runs end). Under BOOK_EXEC=off, and while a page is
+workers) and `bookexec._internal.serve.background.ServeExecutor` (the serve process's background
+runs, whose pages show their goldens until their runs end). Under BOOK_EXEC=off, and while a page is
 pending, a block's output and facts are its golden's, as the build began.
 """
 

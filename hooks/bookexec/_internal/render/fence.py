@@ -90,8 +90,8 @@ def format_python(current: BlockSource, **options: Any) -> Markup:
         hl_lines=extra.get("hl_lines", ""),
         linenums=extra.get("linenums", ""),
     )
-    # The reader sees the snippet without its hidden lines (`bookexec._internal.discover.hidden`), masked
-    # before it is highlighted: highlighting could split a secret.
+    # The reader sees the snippet without its hidden lines (`bookexec._internal.discover.hidden`),
+    # masked before it is highlighted: highlighting could split a secret.
     code = current.masker.mask(block.shown)
     rendered = block_html(options["md"], block.id, code, output, look)
     current.laid_out(block, output, look)  # what the page verifier expects to find

@@ -11,8 +11,8 @@ layout around them (tabs) is Markdown, with empty slots that the highlighted cod
 Measured values reach the highlighter as tokens of letters and digits, which no lexer splits,
 with a prefix the block's own text does not contain, so no output can forge one. So do the
 bidirectional controls a source or an output holds, which would reorder what the reader sees
-(the "Trojan Source" trick): each comes out as a visible, titled marker (`bookexec._internal.escapes`),
-and the box gets a warning line above it.
+(the "Trojan Source" trick): each comes out as a visible, titled marker
+(`bookexec._internal.escapes`), and the box gets a warning line above it.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ never typed (the prose audit would take a chapter's number for a count). Values 
 (`` `{{fact:block-id.name}}` `` is `{{fact:block-id.name|code}}`); fenced code is left alone.
 A page shows the syntax itself by escaping it with a backslash: `\\{{fact:block-id.name}}`
 (in prose or in inline code) is shown as `{{fact:block-id.name}}`, the backslash dropped.
-Anything of this syntax left in what the build writes fails it (`bookexec._internal.render.leftovers`).
+Anything of this syntax left in what the build writes fails it
+(`bookexec._internal.render.leftovers`).
 """
 
 from __future__ import annotations

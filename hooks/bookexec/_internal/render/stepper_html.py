@@ -40,7 +40,9 @@ def parse_spec(fact: Fact) -> dict[str, Any] | None:
 
 def asset(name: str) -> bytes:
     """One of the stepper's assets, as shipped in the package."""
-    return resources.files("bookexec._internal.render").joinpath("assets").joinpath(name).read_bytes()
+    return (
+        resources.files("bookexec._internal.render").joinpath("assets").joinpath(name).read_bytes()
+    )
 
 
 def _recorded(spec: dict[str, Any], number: int) -> tuple[int, int]:

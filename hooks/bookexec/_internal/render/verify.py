@@ -4,9 +4,9 @@ A golden that matches proves the output was right; only the page proves the read
 After MkDocs has written a page (`on_post_page`), every block the scanner planned for it must
 be there exactly once: its source in one box, its output in one box of its own (inside the
 `result` element when shown below the source), and the text of each box exactly what the block
-shows (its snippet without the hidden lines, `bookexec._internal.discover.hidden`) and printed. A block
-rendered twice, missing, cut short or spilling out of its box is a problem named by page, block
-and snippet.
+shows (its snippet without the hidden lines, `bookexec._internal.discover.hidden`) and printed. A
+block rendered twice, missing, cut short or spilling out of its box is a problem named by page,
+block and snippet.
 
 A block laid out as markdown-exec lays it out (`fences: markdown-exec`, `render.mdexec`) is not
 checked here: what it prints is Markdown or HTML by markdown-exec's design, so the page holds

@@ -353,7 +353,8 @@ class Background:
 
 
 class ServeExecutor:
-    """A `PageExecutor` (`bookexec._internal.pipeline.run`) over the serve process's background runs."""
+    """A `PageExecutor` (`bookexec._internal.pipeline.run`) over the serve process's background
+    runs."""
 
     def __init__(self, background: Background) -> None:
         self.background = background

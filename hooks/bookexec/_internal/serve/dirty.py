@@ -1,7 +1,7 @@
 """Under `mkdocs serve --dirty`: the pages a build renders, chosen from the page graph.
 
-The engine works out what each page reads (`bookexec._internal.serve.rebuild.page_inputs`, through the
-build); here the graph decides which pages render again, those are made older than their
+The engine works out what each page reads (`bookexec._internal.serve.rebuild.page_inputs`, through
+the build); here the graph decides which pages render again, those are made older than their
 sources so that MkDocs renders them, and the log says which and why. MkDocs skips the others.
 """
 
