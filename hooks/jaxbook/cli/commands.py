@@ -8,6 +8,7 @@ checkout its dependencies are installed only then.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import subprocess
@@ -103,13 +104,23 @@ def _run(root: Path, options: Options, rest: list[str], command: Parser) -> int:
         from bookexec._internal.pipeline import records
         from bookexec._internal.plugin import make_runtime
 
-        shard, shards = options.shard
         book = _book(root)
         runtime = make_runtime(book.config.plugins["executed-book"].config.runtime)
+        if options.cache_key:
+            print(_cache_key(records.environment(book, runtime)))
+            return 0
+        shard, shards = options.shard
         folder = Path(options.records).resolve() if options.records else book.cache.records
         written = records.run_shard(book, runtime, shard, shards, folder)
         print(f"run: shard {shard}/{shards}: records in {written}")
     return 0
+
+
+def _cache_key(environment: str) -> str:
+    """The engine's environment key (`pipeline.records.environment`, the block cache's) as a CI
+    cache key may hold it: its digest. The key itself ends with the runtime's name and
+    preloaded modules, whose commas a cache key refuses."""
+    return hashlib.sha256(environment.encode()).hexdigest()
 
 
 def _show_changes(root: Path) -> None:

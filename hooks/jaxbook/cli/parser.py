@@ -41,7 +41,7 @@ _SHOWN = {
     "test": "test [--yes|--fast]",
     "test-engine": "test-engine [PYTHON...]",
     "update": "update [PAGE[#BLOCK]]",
-    "run": "run --shard I/N [--records DIR]",
+    "run": "run --shard I/N [--records DIR] | --cache-key",
     "bench": "bench [serve|update|small|transfer]",
     "stress": "stress [N] [--profile P]",
     "setup": "setup [--test]",
@@ -77,7 +77,9 @@ DESCRIPTIONS = {
     "their records to DIR/shard-I-of-N.json (default .cache/bookexec/records), without judging "
     "or rendering. Then `./book build --records DIR` (or `./book update --records DIR`) reads "
     "every shard's records as its runs, refusing a missing, duplicate, stale or foreign shard, "
-    "and judges and renders the book as an unsharded build does.",
+    "and judges and renders the book as an unsharded build does. With --cache-key instead, "
+    "print the key of the environment the shards' records and the block cache hold (a "
+    "digest of it, for a CI cache's key) and run nothing.",
     "review": "Walk the drift the last failed check build left (.cache/bookexec/"
     "last-report.json): [a]ccept, [s]kip, [r]eject or [q]uit each block. Without a terminal "
     "it only lists.",
@@ -157,9 +159,12 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
 
 
 def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
-    run = commands["run"]
+    run = commands["run"].add_mutually_exclusive_group(required=True)
+    run.add_argument("--shard", type=_shard, metavar="I/N", help="this shard, of N (1 <= I <= N)")
     run.add_argument(
-        "--shard", required=True, type=_shard, metavar="I/N", help="this shard, of N (1 <= I <= N)"
+        "--cache-key",
+        action="store_true",
+        help="print the engine's cache key (a digest, for a CI cache's key); run nothing",
     )
     for name in ("run", "build", "update"):
         commands[name].add_argument(
