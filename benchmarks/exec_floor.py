@@ -24,7 +24,7 @@ started = time.perf_counter()
 import jax  # noqa: E402  (timed: the floor pays for one import of JAX)
 
 from bookexec import facts  # noqa: E402
-from bookexec.discover.blocks import Block, scan_page  # noqa: E402
+from bookexec._internal.discover.blocks import Block, scan_page  # noqa: E402
 from jaxbook import labs  # noqa: E402
 
 

@@ -79,7 +79,7 @@ def open_fixture(root: Path, nav: str = "", environ: dict[str, str] | None = Non
 def pytest_configure(config) -> None:
     """Under GitHub Actions, the fixture books' builds (which drift and fail on purpose) must
     not annotate the run nor write the job summary: only the workflow's own build step speaks
-    there (`bookexec.goldens.actions`). Each test that wants them sets them itself.
+    there (`bookexec._internal.goldens.actions`). Each test that wants them sets them itself.
 
     The machine's slowness is measured here, once per run: pytest-xdist's workers, started
     after this, inherit it through the environment."""
@@ -295,8 +295,8 @@ class CpuReport:
 def jaxpr_goldens() -> list[Path]:
     """Every golden of the book, but those of blocks shown as a diff: a drift report quotes
     jaxpr lines behind `+` and `-`, which is diff text, not a jaxpr."""
-    from bookexec.discover.blocks import scan_page
-    from bookexec.goldens.store import golden_path
+    from bookexec._internal.discover.blocks import scan_page
+    from bookexec._internal.goldens.store import golden_path
 
     golden_dir = REPO / "tests" / "golden"
     shown_as_diff = {
@@ -655,7 +655,7 @@ def lab_play(tmp_path_factory, worker_id) -> Callable[[str], dict]:
 
     @functools.cache
     def play(name: str) -> dict:
-        from bookexec.privacy import worker_environment
+        from bookexec._internal.privacy import worker_environment
 
         saved = folder / f"{name}.json"
         with open(folder / f"{name}.lock", "w") as lock:

@@ -16,13 +16,16 @@ change but by addition (docs/guide/adopt-api.md: what is stable, and how a name 
   root, settings and the paths they name), which every build starts from (`BuildView.context`)
   and a book's own command opens with `open_book`.
 
-Beside them, by name: the module a snippet imports to record values and claims,
-`bookexec.facts` (its own `__all__`: `record`, `timing`, `timings`, `claim`, `figure`), the
-plugin's entry point `executed-book`, the Markdown extension
-`bookexec.guard`, the Pygments lexer `jaxpr` and `python -m bookexec`. Every module below is
-internal: its names may change in any release (`tests/unit/test_public_api.py` holds the
-public API to a snapshot, and a change to it to an entry in CHANGELOG.md). The engine makes
-the build itself (`engine.Build`); a book reads it only through `BuildView`.
+Beside them, by name: the modules a snippet imports, `bookexec.facts` to record values and
+claims (its own `__all__`: `record`, `timing`, `timings`, `claim`, `figure`) and
+`bookexec.jax.stepper` for the trace stepper, the plugin's entry point `executed-book`, the
+Markdown extension `bookexec.guard`, the Pygments lexer `jaxpr` and `python -m bookexec`.
+Every other module is under `bookexec._internal`, as markdown-exec and mkdocstrings lay theirs
+out: its names may change in any release (`tests/unit/test_public_api.py` holds the public API
+to a snapshot, and a change to it to an entry in CHANGELOG.md). The engine makes the build
+itself (`_internal.engine.Build`); a book reads it only through `BuildView`. The list below
+names each module without its `bookexec._internal.` (or, for the public ones above,
+`bookexec.`); `jax.stepper` is the only public module of the `jax` layer.
 
 Layers, lowest first; a module imports only from its own layer or lower ones. The layers are
 one table, `_LAYERS` below: tests/unit/test_architecture.py enforces it on every import, and
@@ -173,15 +176,15 @@ from __future__ import annotations
 # could notice (tests/unit/test_protocol.py). mypy reads any name TYPE_CHECKING as true.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from bookexec.context import BookContext, open_book
-    from bookexec.discover.blocks import Block
-    from bookexec.errors import BookError
-    from bookexec.execute.runtime import PythonRuntime, Runtime
-    from bookexec.extension import BuildView, Extension
-    from bookexec.goldens.compare import Drift
-    from bookexec.goldens.measured import Fact
-    from bookexec.jax.jax_runtime import JaxRuntime
-    from bookexec.plugin import ExecutedBookPlugin
+    from bookexec._internal.context import BookContext, open_book
+    from bookexec._internal.discover.blocks import Block
+    from bookexec._internal.errors import BookError
+    from bookexec._internal.execute.runtime import PythonRuntime, Runtime
+    from bookexec._internal.extension import BuildView, Extension
+    from bookexec._internal.goldens.compare import Drift
+    from bookexec._internal.goldens.measured import Fact
+    from bookexec._internal.jax.jax_runtime import JaxRuntime
+    from bookexec._internal.plugin import ExecutedBookPlugin
 
 # The layers, lowest first: a module imports only from its own layer or a lower one. Read by
 # tests/unit/test_architecture.py, which also holds docs/guide/architecture.md's table to it.
@@ -200,18 +203,18 @@ _LAYERS: tuple[tuple[str, ...], ...] = (
 
 # Each public name's home, imported when first asked for: not MkDocs in every worker.
 _HOMES = {
-    "ExecutedBookPlugin": "bookexec.plugin",
-    "Extension": "bookexec.extension",
-    "BuildView": "bookexec.extension",
-    "Runtime": "bookexec.execute.runtime",
-    "PythonRuntime": "bookexec.execute.runtime",
-    "JaxRuntime": "bookexec.jax.jax_runtime",
-    "Drift": "bookexec.goldens.compare",
-    "Block": "bookexec.discover.blocks",
-    "Fact": "bookexec.goldens.measured",
-    "BookError": "bookexec.errors",
-    "BookContext": "bookexec.context",
-    "open_book": "bookexec.context",
+    "ExecutedBookPlugin": "bookexec._internal.plugin",
+    "Extension": "bookexec._internal.extension",
+    "BuildView": "bookexec._internal.extension",
+    "Runtime": "bookexec._internal.execute.runtime",
+    "PythonRuntime": "bookexec._internal.execute.runtime",
+    "JaxRuntime": "bookexec._internal.jax.jax_runtime",
+    "Drift": "bookexec._internal.goldens.compare",
+    "Block": "bookexec._internal.discover.blocks",
+    "Fact": "bookexec._internal.goldens.measured",
+    "BookError": "bookexec._internal.errors",
+    "BookContext": "bookexec._internal.context",
+    "open_book": "bookexec._internal.context",
 }
 
 __all__ = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bookexec.command import terminal
+from bookexec._internal.command import terminal
 
 
 def main(argv: list[str] | None = None) -> int:

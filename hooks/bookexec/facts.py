@@ -31,7 +31,7 @@ from typing import Any, Literal, overload
 
 __all__ = ["claim", "figure", "record", "timing", "timings"]
 
-from bookexec.escapes import UNSAFE
+from bookexec._internal.escapes import UNSAFE
 
 KINDS = ("exact", "timing", "ratio")
 OPS = (">=", ">", "<=", "<")
@@ -43,7 +43,7 @@ IN_BUILDER = (
 )
 
 # A recorded fact or claim, as the worker hands it to the build (`take`): plain fields, which
-# `bookexec.goldens.measured.from_worker` reads into a Fact or a Claim.
+# `bookexec._internal.goldens.measured.from_worker` reads into a Fact or a Claim.
 Record = dict[str, object]
 
 _MOST = 10**100  # an exact count's bound: a golden's line, and a float, can hold it

@@ -5,7 +5,7 @@ build starts, `register` adds custom fences for `python` and `py` to the MkDocs 
 is handed (markdown-exec's own validator, the engine's format function), as markdown-exec's
 plugin adds its own. A book may keep markdown-exec's plugin in `mkdocs.yml`, given none of these
 languages (`languages: []`); a book that does not list it has the engine stand in for it
-(`bookexec.plugin.MarkdownExecStandIn`): markdown-exec's own formatter gets its other
+(`bookexec._internal.plugin.MarkdownExecStandIn`): markdown-exec's own formatter gets its other
 languages (`sh`, `bash`, `console`, `md`, `pycon`, `tree`, `pyodide`), and its Markdown
 config, its assets and its state between builds are kept as its plugin keeps them.
 
@@ -28,7 +28,7 @@ import markdown_exec
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from bookexec.errors import BookError
+from bookexec._internal.errors import BookError
 
 FORMATTER = markdown_exec.formatter  # markdown-exec's fence format function, which runs in-process
 MARKER = "__bookexec__"  # set on the engine's format function; read here
@@ -38,7 +38,8 @@ PLUGIN = "markdown-exec"  # markdown-exec's plugin, as `plugins:` names it
 SUPERFENCES = "pymdownx.superfences"
 MESSAGE = (
     "This book's code blocks run only through its engine (the executed-book plugin, "
-    "bookexec.plugin): build it with `./book build`, or `mkdocs build` with this mkdocs.yml and "
+    "bookexec.ExecutedBookPlugin): build it with `./book build`, or `mkdocs build` with this "
+    "mkdocs.yml and "
     "its plugins. This builder would run every block in-process with markdown-exec's own "
     "formatter and compare no golden."
 )

@@ -33,9 +33,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bookexec.discover.blocks import prose_lines
-from bookexec.goldens.measured import Fact
-from bookexec.render import stepper_html
+from bookexec._internal.discover.blocks import prose_lines
+from bookexec._internal.goldens.measured import Fact
+from bookexec._internal.render import stepper_html
 
 VERSION = re.compile(r"(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)?(?![\w.]*\d)")
 NUMBER = re.compile(r"(?<![\w.\-/#=:@])(\d+(?:,\d{3})*(?:\.\d+)?)(?![\w.]*\d|\w)")

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bookexec import BookContext
-from bookexec.discover.blocks import scan_page
-from bookexec.errors import BookError
-from bookexec.files import confined, read_regular, write_atomic
-from bookexec.goldens.normalize import addresses
+from bookexec._internal.discover.blocks import scan_page
+from bookexec._internal.errors import BookError
+from bookexec._internal.files import confined, read_regular, write_atomic
+from bookexec._internal.goldens.normalize import addresses
 
 RECORDS = Path("tests/other-backends")
 PAGE = "accelerators.md"  # in the docs_dir

@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bookexec.discover.blocks import Block
-from bookexec.goldens.measured import Fact
-from bookexec.jax.parse import is_jaxpr
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.goldens.measured import Fact
+from bookexec._internal.jax.parse import is_jaxpr
 
 MARKER = "<!-- bookexec:census -->"
 _COUNT = re.compile(r"-?\d+")

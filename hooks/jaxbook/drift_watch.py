@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from bookexec import BookContext
-from bookexec.errors import BookError
-from bookexec.goldens.review import REPORT
-from bookexec.goldens.store import read_versions
+from bookexec._internal.errors import BookError
+from bookexec._internal.goldens.review import REPORT
+from bookexec._internal.goldens.store import read_versions
 from jaxbook import backends
 
 _SKIP = {".git", ".venv", ".cache", "site", "__pycache__"}

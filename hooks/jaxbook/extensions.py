@@ -15,14 +15,14 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
-from bookexec.discover.blocks import Block
-from bookexec.discover.memo import ScanMemo
-from bookexec.errors import BookError
-from bookexec.extension import BuildView, Extension
-from bookexec.goldens.measured import Fact
-from bookexec.goldens.store import Provenance, golden_path, parse, read_versions
-from bookexec.logs import LogFilter
-from bookexec.render import prose
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.discover.memo import ScanMemo
+from bookexec._internal.errors import BookError
+from bookexec._internal.extension import BuildView, Extension
+from bookexec._internal.goldens.measured import Fact
+from bookexec._internal.goldens.store import Provenance, golden_path, parse, read_versions
+from bookexec._internal.logs import LogFilter
+from bookexec._internal.render import prose
 from jaxbook import (
     audit,
     backends,

@@ -29,20 +29,25 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from bookexec import BookContext
-from bookexec.discover.blocks import Block, scan_page
-from bookexec.errors import BookError
-from bookexec.execute.model import BlockRun
-from bookexec.execute.protocol import BlockResult, BlockStatus
-from bookexec.files import (
+from bookexec._internal.discover.blocks import Block, scan_page
+from bookexec._internal.errors import BookError
+from bookexec._internal.execute.model import BlockRun
+from bookexec._internal.execute.protocol import BlockResult, BlockStatus
+from bookexec._internal.files import (
     confined,
     read_regular,
     remove_confined,
     write_atomic,
 )
-from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift
-from bookexec.goldens.measured import mask
-from bookexec.goldens.normalize import PathRule, machine_path_rules, normalize, snippet_names
-from bookexec.goldens.store import (
+from bookexec._internal.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift
+from bookexec._internal.goldens.measured import mask
+from bookexec._internal.goldens.normalize import (
+    PathRule,
+    machine_path_rules,
+    normalize,
+    snippet_names,
+)
+from bookexec._internal.goldens.store import (
     Parsed,
     Provenance,
     encode_output,
@@ -51,12 +56,12 @@ from bookexec.goldens.store import (
     read_versions,
     write_versions,
 )
-from bookexec.goldens.store import body as golden_body
-from bookexec.goldens.store import render as render_golden
-from bookexec.jax import diff as jaxpr_diff
-from bookexec.jax.jax_runtime import JaxRuntime
-from bookexec.jax.parse import Jaxpr, Opaque, split_output
-from bookexec.pipeline.drive import RunOptions, run_pages
+from bookexec._internal.goldens.store import body as golden_body
+from bookexec._internal.goldens.store import render as render_golden
+from bookexec._internal.jax import diff as jaxpr_diff
+from bookexec._internal.jax.jax_runtime import JaxRuntime
+from bookexec._internal.jax.parse import Jaxpr, Opaque, split_output
+from bookexec._internal.pipeline.drive import RunOptions, run_pages
 from jaxbook import census
 
 RELEASES = ("0.10.2", "0.11.2")  # the older JAX releases the book is recorded under, oldest first
@@ -98,7 +103,7 @@ def _interpreter_facts(python: str) -> dict[str, Any]:
     # The path rules' facts as the engine itself reads them (goldens.normalize), there.
     probe = (
         "import json, sys, importlib.metadata as m; "
-        "from bookexec.goldens.normalize import interpreter_facts; "
+        "from bookexec._internal.goldens.normalize import interpreter_facts; "
         "print(json.dumps({**interpreter_facts(), 'jax': m.version('jax'), "
         "'jaxlib': m.version('jaxlib'), 'python': '%d.%d' % sys.version_info[:2]}))"
     )
@@ -198,7 +203,7 @@ def run_book(
     pages: list[str] | None = None,
 ) -> Path:
     """Run every block under `python`'s JAX, through the build's own stages; rewrite that
-    version's record folder. The book's context (`bookexec.context.open_book`) holds its
+    version's record folder. The book's context (`bookexec._internal.context.open_book`) holds its
     settings and the command line's environment (limits, hash seed, secrets to mask): its
     pages are read and its blocks limited as a build reads and limits them.
 

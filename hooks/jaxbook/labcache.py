@@ -41,7 +41,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from bookexec.files import write_atomic
+from bookexec._internal.files import write_atomic
 
 log = logging.getLogger("mkdocs.plugins.bookexec")
 

@@ -37,12 +37,12 @@ from collections.abc import Mapping, Sequence, Set
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Protocol
 
-from bookexec.discover import hidden, memo
-from bookexec.discover import options as fence_options
-from bookexec.discover.blocks import _ID, Block, add_block
-from bookexec.discover.options import LAB_OPTIONS
-from bookexec.errors import BookError
-from bookexec.render.fence import pending_note
+from bookexec._internal.discover import hidden, memo
+from bookexec._internal.discover import options as fence_options
+from bookexec._internal.discover.blocks import _ID, Block, add_block
+from bookexec._internal.discover.options import LAB_OPTIONS
+from bookexec._internal.errors import BookError
+from bookexec._internal.render.fence import pending_note
 from jaxbook import notebooks
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def executed(path: Path, src: str, outputs: dict[str, str]) -> NotebookNode:
 
 
 class Failing(Protocol):
-    """Why a block has no output (`bookexec.goldens.report.Failure`)."""
+    """Why a block has no output (`bookexec._internal.goldens.report.Failure`)."""
 
     @property
     def message(self) -> str:
@@ -256,7 +256,7 @@ def render(
     target = out_dir / PurePosixPath(src).name
     nb = executed(source, src, outputs)
     if any((src, block_id) in build.pending_blocks for block_id in outputs):
-        # Under serve, while its cells run in the background (bookexec.serve.background).
+        # Under serve, while its cells run in the background (bookexec._internal.serve.background).
         note_cell = notebooks.new_markdown_cell(pending_note("cells"), id="executed-book-pending")
         nb.cells.insert(0, note_cell)
     if download:  # a fixed id, as below

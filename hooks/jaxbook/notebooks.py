@@ -7,11 +7,12 @@ notebook: the build writes it next to the page and the page links to it.
 The notebook must run top to bottom in a fresh Jupyter kernel with nothing from the build:
 
 - Its code cells are the snippets as the page shows them, without their hidden lines
-  (`bookexec.discover.hidden`), so a chapter written for the reader imports nothing of the
+  (`bookexec._internal.discover.hidden`), so a chapter written for the reader imports nothing of the
   book. Its first cell is a short set-up a reader understands: it installs the pinned JAX only
   when the kernel lacks it, and makes a cell show what it prints, as a block does.
 - A chapter whose shown code still imports `bookexec` (not converted to hidden lines yet) gets
-  the older set-up instead: a cell that writes `bookexec.facts`, and `bookexec.goldens.measured`
+  the older set-up instead: a cell that writes `bookexec.facts`, and
+  `bookexec._internal.goldens.measured`
   from their source into a temporary folder. There a measured value prints as plain Python
   prints it, where the book's golden keeps a placeholder (`⟦t_jit⟧`).
 - A block that must raise (`raises=...`) gets the cell tag `raises-exception`: Jupyter and
@@ -34,12 +35,13 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import bookexec
-from bookexec.discover.blocks import Block
-from bookexec.execute.limits import is_fresh
-from bookexec.files import write_atomic
-from bookexec.goldens.store import golden_path, relative
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.execute.limits import is_fresh
+from bookexec._internal.files import write_atomic
+from bookexec._internal.goldens.store import golden_path, relative
 
 _PACKAGE = Path(bookexec.__file__).resolve().parent  # the engine, wherever it is installed
+_INTERNAL = _PACKAGE / "_internal"
 # The build's own notes in a chapter notebook (its chapter, each cell's block and golden) sit
 # under the plugin's name: what the site ships names nothing of the engine's package.
 METADATA_KEY = "executed-book"
@@ -118,8 +120,8 @@ Measured._mark = lambda self, text: text
 
 _SETUP = """\
 # Setup, written by the book's build. The snippets record measured values with the book's
-# small `bookexec.facts` module; this cell writes it, and `bookexec.goldens.measured` which formats
-# the values, into a temporary folder, so the notebook needs nothing but JAX {jax}.
+# small `bookexec.facts` module; this cell writes it, and the engine's module that formats the
+# values, into a temporary folder, so the notebook needs nothing but JAX {jax}.
 import os
 import pathlib
 import sys
@@ -226,9 +228,10 @@ def setup_source(jax_version: str) -> str:
         "bookexec/__init__.py": "",
         "bookexec/facts.py": (_PACKAGE / "facts.py").read_text(encoding="utf-8") + _SHOW_VALUES,
         # facts refuses characters that are not plain text with the engine's own list
-        "bookexec/escapes.py": (_PACKAGE / "escapes.py").read_text(encoding="utf-8"),
-        "bookexec/goldens/__init__.py": "",
-        "bookexec/goldens/measured.py": (_PACKAGE / "goldens" / "measured.py").read_text(
+        "bookexec/_internal/__init__.py": "",
+        "bookexec/_internal/escapes.py": (_INTERNAL / "escapes.py").read_text(encoding="utf-8"),
+        "bookexec/_internal/goldens/__init__.py": "",
+        "bookexec/_internal/goldens/measured.py": (_INTERNAL / "goldens" / "measured.py").read_text(
             encoding="utf-8"
         ),
     }

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
-from bookexec.discover.blocks import Block
-from bookexec.execute.model import PageRun
-from bookexec.goldens.store import Provenance, golden_path, read_versions
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.execute.model import PageRun
+from bookexec._internal.goldens.store import Provenance, golden_path, read_versions
 
 DATE_CLASS = "executed-book-build-date"
 TITLE = "About these outputs"

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from measure import Measured, leftovers, measured_build, raw_traceback
 
-from bookexec.goldens.store import decode_output
+from bookexec._internal.goldens.store import decode_output
 from conftest import scaled
 
 pytestmark = pytest.mark.build

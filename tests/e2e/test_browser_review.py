@@ -1,7 +1,7 @@
 """Under `mkdocs serve`, a drifted block's warning has "accept" and "keep" buttons: keep
 leaves its golden, accept rewrites it (with `./book review`'s own writer), and the page comes
 back passing. The review server answers only on the loopback address, only with the serve's
-token (`bookexec.serve.browser_review`).
+token (`bookexec._internal.serve.browser_review`).
 
 The fixture book watches only its snippets, as `test_serve_background` does: the rebuild after
 an accept comes from the review itself, not from a watch of `tests/golden`.
@@ -20,7 +20,7 @@ import urllib.request
 
 import pytest
 
-from bookexec.goldens.store import parse
+from bookexec._internal.goldens.store import parse
 from conftest import scaled, serving
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.discover.blocks import Block
-from bookexec.execute import cache
-from bookexec.execute.cache import BlockCache, cache_entry
-from bookexec.execute.model import BlockRun
-from bookexec.execute.runner import Executor
-from bookexec.execute.runtime import PythonRuntime
-from bookexec.goldens.measured import Claim, Fact
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.execute import cache
+from bookexec._internal.execute.cache import BlockCache, cache_entry
+from bookexec._internal.execute.model import BlockRun
+from bookexec._internal.execute.runner import Executor, ExecutorOptions
+from bookexec._internal.execute.runtime import PythonRuntime
+from bookexec._internal.goldens.measured import Claim, Fact
 from conftest import PLUGIN, Site
 
 pytestmark = pytest.mark.build
@@ -427,7 +427,7 @@ def test_every_field_of_an_entry_is_checked_a_bad_one_warns_and_runs_again(tmp_p
     field damaged is a warning and a miss (the block runs again), never an exception."""
     block = Block("other.md", 0, 3, "alone", "snippets/other/alone.py", "print(1)\n", {})
     blocks = BlockCache(tmp_path / ".cache" / "bookexec" / "blocks")
-    executor = Executor(tmp_path, cache=blocks, runtime=PythonRuntime(), environ={})
+    executor = Executor(tmp_path, ExecutorOptions(environ={}, cache=blocks), PythonRuntime())
     try:
         facts = [Fact("n", "exact", 3), Fact("t", "timing", 0.5, 0.2)]
         claims = [Claim("n", ">", 1.0, "more")]
@@ -450,7 +450,7 @@ def test_an_entry_nested_deeper_than_python_parses_warns_and_runs_again(tmp_path
     is a warning and a miss like any damaged entry, not a traceback that ends the build."""
     block = Block("other.md", 0, 3, "alone", "snippets/other/alone.py", "print(1)\n", {})
     blocks = BlockCache(tmp_path / ".cache" / "bookexec" / "blocks")
-    executor = Executor(tmp_path, cache=blocks, runtime=PythonRuntime(), environ={})
+    executor = Executor(tmp_path, ExecutorOptions(environ={}, cache=blocks), PythonRuntime())
     try:
         run = BlockRun(block, output="1\n", seconds=0.25)
         blocks.save(block, "k", cache_entry(run, "cpu", 1))

@@ -34,13 +34,13 @@ import nbformat
 import pytest
 from test_notebooks import CHAPTERS as NOTEBOOK_CHAPTERS
 
-from bookexec.discover.blocks import scan_page
-from bookexec.goldens.measured import TOKEN
-from bookexec.goldens.normalize import machine_path_rules, normalize
-from bookexec.goldens.store import golden_path
-from bookexec.goldens.store import parse as parse_golden
-from bookexec.privacy import worker_environment
-from bookexec.render.verify import boxes_of
+from bookexec._internal.discover.blocks import scan_page
+from bookexec._internal.goldens.measured import TOKEN
+from bookexec._internal.goldens.normalize import machine_path_rules, normalize
+from bookexec._internal.goldens.store import golden_path
+from bookexec._internal.goldens.store import parse as parse_golden
+from bookexec._internal.privacy import worker_environment
+from bookexec._internal.render.verify import boxes_of
 from conftest import REPO
 
 pytestmark = pytest.mark.build
@@ -51,7 +51,8 @@ CHAPTERS = sorted(
 # The chapters whose notebook test_notebooks.py runs; the others are run here.
 WITH_NOTEBOOK = set(NOTEBOOK_CHAPTERS)
 _CHAPTER_TIMEOUT = 900
-# JAX's note that it filtered its own frames: the page leaves it out (`bookexec.jax.jax_runtime`).
+# JAX's note that it filtered its own frames: the page leaves it out
+# (`bookexec._internal.jax.jax_runtime`).
 _HIDDEN_NOTE = "For simplicity, JAX has removed its internal frames"
 
 # Run by plain `python`: the blocks in order in one `__main__`, each block's stdout and stderr

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.discover.blocks import scan_page
-from bookexec.goldens.store import parse
+from bookexec._internal.discover.blocks import scan_page
+from bookexec._internal.goldens.store import parse
 from conftest import REPO, Site, new_site
 
 pytestmark = pytest.mark.build

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import pytest
 
-from bookexec.errors import BookError
-from bookexec.execute.limits import hash_seed
+from bookexec._internal.errors import BookError
+from bookexec._internal.execute.limits import hash_seed
 from conftest import OTHER_SEED
 
 pytestmark = pytest.mark.build

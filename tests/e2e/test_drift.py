@@ -144,7 +144,7 @@ def test_golden_without_a_block_is_stale(book):
 
 
 def test_report_says_first_when_jax_version_differs(book):
-    from bookexec.goldens.store import Provenance, read_versions, write_versions
+    from bookexec._internal.goldens.store import Provenance, read_versions, write_versions
 
     golden_dir = book.root / "tests" / "golden"
     running = read_versions(golden_dir)

@@ -83,12 +83,14 @@ def test_newer_syntax_in_the_engine_fails_its_3_10_run(tmp_path):
         else:
             copy.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, copy)
-    errors = root / "hooks" / "bookexec" / "errors.py"
+    errors = root / "hooks" / "bookexec" / "_internal" / "errors.py"
     errors.write_text(errors.read_text() + "\ntype Where = str\n")
     kept_venv(root, "3.10")
     ran = book_test_engine(root, "3.10")
     assert ran.returncode == 1, ran.stdout[-6000:]
-    assert re.search(r'bookexec/errors\.py", line \d+\n\s+type Where = str', ran.stdout), ran.stdout
+    assert re.search(
+        r'bookexec/_internal/errors\.py", line \d+\n\s+type Where = str', ran.stdout
+    ), ran.stdout
     assert "SyntaxError: invalid syntax" in ran.stdout, ran.stdout
     assert "book: the engine's suite failed on Python 3.10 (above)" in ran.stdout, ran.stdout
 

@@ -116,7 +116,7 @@ def test_a_figure_reference_to_nothing_names_page_and_line(site):
 
 def draw_in_a_fresh_process() -> bytes:
     code = (
-        "from bookexec.render import figures\n"
+        "from bookexec._internal.render import figures\n"
         "spec = {'x': [1, 2, 4], 'series': {'a': ['p', 'q', 'r']}, 'xlabel': 'n',"
         " 'ylabel': 's', 'alt': 'A rising line.'}\n"
         "import sys\n"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.render import glossary
+from bookexec._internal.render import glossary
 from conftest import REPO, static_server, visit
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]

@@ -1,5 +1,5 @@
 """A book whose `goldens:` is not tests/golden: every command finds its goldens where mkdocs.yml
-puts them, because each opens the book through one context (`bookexec.context`). Run as an
+puts them, because each opens the book through one context (`bookexec._internal.context`). Run as an
 author runs them: the book's command line in the book's folder."""
 
 from __future__ import annotations

@@ -24,7 +24,8 @@ pytestmark = pytest.mark.build
 
 LABS = sorted(path.stem for path in (REPO / "docs" / "labs").glob("*.ipynb"))
 _LAB_TIMEOUT = 900
-# The hidden-line marks (bookexec.discover.hidden): a trailing `# hidden`, a region's ends.
+# The hidden-line marks (bookexec._internal.discover.hidden): a trailing `# hidden`, a region's
+# ends.
 _HIDDEN = re.compile(r"(?m)#\s*hidden\s*$|#\s*hidden:\s*(?:begin|end)\b")
 
 # First, in the test's copy only: the venv's editable install puts hooks/ on sys.path, which a

@@ -342,7 +342,7 @@ def test_reader_opens_the_solution_on_request(lab_written, browser_page):
 
 def test_a_lab_s_cells_become_blocks_as_a_page_s_fences_do(tmp_path, monkeypatch):
     """One constructor for a page's and a lab's blocks: index, line, snippet and options."""
-    from bookexec.discover import blocks
+    from bookexec._internal.discover import blocks
     from jaxbook import labs
 
     made = []

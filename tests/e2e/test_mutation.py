@@ -38,13 +38,13 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.discover.blocks import Block, scan_page
-from bookexec.files import CachePaths
-from bookexec.goldens.store import Parsed, golden_path, parse
-from bookexec.jax.parse import is_jaxpr, split_output
-from bookexec.render.figures import parse_spec
-from bookexec.render.prose import REFERENCE, parse_reference
-from bookexec.render.stepper_html import parse_spec as parse_stepper
+from bookexec._internal.discover.blocks import Block, scan_page
+from bookexec._internal.files import CachePaths
+from bookexec._internal.goldens.store import Parsed, golden_path, parse
+from bookexec._internal.jax.parse import is_jaxpr, split_output
+from bookexec._internal.render.figures import parse_spec
+from bookexec._internal.render.prose import REFERENCE, parse_reference
+from bookexec._internal.render.stepper_html import parse_spec as parse_stepper
 from conftest import MKDOCS, OTHER_SEED, REPO, cut_book
 from jaxbook.labs import scan_lab
 

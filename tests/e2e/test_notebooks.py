@@ -17,9 +17,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from bookexec.goldens.measured import TOKEN
-from bookexec.goldens.normalize import machine_path_rules, normalize
-from bookexec.goldens.store import parse as parse_golden
+from bookexec._internal.goldens.measured import TOKEN
+from bookexec._internal.goldens.normalize import machine_path_rules, normalize
+from bookexec._internal.goldens.store import parse as parse_golden
 from conftest import REPO
 
 pytestmark = pytest.mark.build
@@ -202,7 +202,7 @@ def test_every_chapter_page_offers_its_notebook(site):
 
 
 def test_notebook_code_is_the_snippets_as_the_page_shows_them(site):
-    from bookexec.discover.blocks import scan_page
+    from bookexec._internal.discover.blocks import scan_page
 
     blocks = scan_page("tracers.md", (REPO / "docs" / "tracers.md").read_text(), REPO)
     shown = {block.id: block.shown.rstrip("\n") for block in blocks}
@@ -250,7 +250,7 @@ def test_notebook_runs_and_matches_the_goldens(site, chapter, tmp_path):
 
 
 def test_tabs_and_admonitions_become_jupyter_markdown(tmp_path):
-    from bookexec.discover.blocks import scan_page
+    from bookexec._internal.discover.blocks import scan_page
     from jaxbook.notebooks import chapter_notebook
 
     (tmp_path / "snippets" / "ch").mkdir(parents=True)
@@ -296,7 +296,7 @@ def test_comparison_is_exact_outside_placeholders_and_streams():
 
 
 def test_a_cell_names_its_golden_wherever_the_golden_folder_lies(tmp_path):
-    from bookexec.discover.blocks import scan_page
+    from bookexec._internal.discover.blocks import scan_page
     from jaxbook.notebooks import chapter_notebook
 
     (tmp_path / "snippets" / "ch").mkdir(parents=True)

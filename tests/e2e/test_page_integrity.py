@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.discover.blocks import scan_page
-from bookexec.errors import BookError
+from bookexec._internal.discover.blocks import scan_page
+from bookexec._internal.errors import BookError
 from conftest import REPO, Site
 
 # What each block prints; every one once closed its fence or became markup (see the module
@@ -373,8 +373,8 @@ def test_under_serve_a_page_problem_is_shown_at_the_top_of_the_page(tmp_path):
         render_page,
     )
 
-    from bookexec.engine import Build
-    from bookexec.serve.state import ServeState
+    from bookexec._internal.engine import Build
+    from bookexec._internal.serve.state import ServeState
 
     markdown = make_book(tmp_path)
     build = Build(
@@ -404,9 +404,9 @@ _MEASURED = re.compile(r'<span class="executed-book-measured">(.*?)</span>')
 def test_the_real_books_pages_show_every_block_once_with_its_golden(built_book):
     """Independent of the build's own check: each chapter's final HTML against the goldens,
     every value the golden leaves as a placeholder matched by a marked value on the page."""
-    from bookexec.goldens.normalize import addresses
-    from bookexec.goldens.store import golden_path, parse, read_golden
-    from bookexec.render.verify import boxes_of
+    from bookexec._internal.goldens.normalize import addresses
+    from bookexec._internal.goldens.store import golden_path, parse, read_golden
+    from bookexec._internal.render.verify import boxes_of
 
     checked = ids_printed = 0
     for path in sorted((REPO / "docs").glob("*.md")):

@@ -179,7 +179,7 @@ def test_a_census_row_is_named_by_its_heading_or_its_nav_title(tmp_path):
 
 
 def test_the_books_census_agrees_with_its_goldens_and_pages(built_book):
-    from bookexec.goldens.store import parse as parse_golden
+    from bookexec._internal.goldens.store import parse as parse_golden
     from conftest import REPO
 
     html = (built_book / "guide" / "goldens" / "index.html").read_text()

@@ -15,7 +15,7 @@ import json
 import pytest
 import yaml
 
-from bookexec.goldens.store import parse as parse_golden
+from bookexec._internal.goldens.store import parse as parse_golden
 from conftest import REPO, page_paths, static_server, visit
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]

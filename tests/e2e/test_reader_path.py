@@ -8,7 +8,7 @@ import re
 import pytest
 import yaml
 
-from bookexec.discover.blocks import scan_page
+from bookexec._internal.discover.blocks import scan_page
 from conftest import REPO
 
 DOCS = REPO / "docs"

@@ -47,7 +47,7 @@ plugins:
   - markdown-exec:
       languages: []
   - executed-book:
-      runtime: bookexec.execute.runtime.PythonRuntime
+      runtime: bookexec._internal.execute.runtime.PythonRuntime
       goldens: tests/golden
       snippets: page-folders
       fences: engine
@@ -59,11 +59,12 @@ markdown_extensions:
 """
 PAGE = '# Sums\n\n```python exec="on" id="sum"\n--8<-- "snippets/index/sum.py"\n```\n'
 
-# Which serve option each tool's command line gives the plugin (bookexec.plugin.live_reload).
+# Which serve option each tool's command line gives the plugin
+# (bookexec._internal.plugin.live_reload).
 LIVE_RELOAD = """
 import sys
 import click
-from bookexec.plugin import live_reload
+from bookexec._internal.plugin import live_reload
 from {tool}.__main__ import cli
 
 serve = cli.commands["serve"]

@@ -107,7 +107,7 @@ def test_serve_reruns_only_the_blocks_an_edit_touches(site, tmp_path):
         config.write("watch:\n  - snippets\n")
 
     # Live reload: edits rebuild. Each build waits for its blocks, so its summary counts them;
-    # the background runs of serve (bookexec.serve.background) have their own test,
+    # the background runs of serve (bookexec._internal.serve.background) have their own test,
     # test_serve_background.
     with serving(site.root, tmp_path / "serve.log", BOOK_SERVE_BACKGROUND="off") as served:
         # The update stored what it ran, and the serve's own variables are no part of the
@@ -155,13 +155,13 @@ def test_the_books_own_strict_config_serves_under_drift_and_survives_the_fix(bui
         with serving(book, log, "--dirty", up=900, BOOK_HASH_SEED=OTHER_SEED) as served:
 
             def page() -> str:
-                # Answered at once whatever builds (bookexec.serve.answer): the timeout bounds
-                # the server's answer, never a rebuild.
+                # Answered at once whatever builds (bookexec._internal.serve.answer): the timeout
+                # bounds the server's answer, never a rebuild.
                 with urllib.request.urlopen(served.url + "tracers/", timeout=30) as r:
                     return r.read().decode()
 
             # The first page comes from the goldens at once; the blocks run behind it, and the
-            # rebuild after the page's run shows the drift (bookexec.serve.background).
+            # rebuild after the page's run shows the drift (bookexec._internal.serve.background).
             drifted = "docs/tracers.md#dense-layer drifted from its golden"
             served.until(lambda: drifted in served.log(), 900)
             # The build that logged it rendered the page; the page is served once that build has

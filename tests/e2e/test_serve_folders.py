@@ -7,7 +7,7 @@ from __future__ import annotations
 import signal
 import subprocess
 
-from bookexec.files import CachePaths
+from bookexec._internal.files import CachePaths
 from conftest import serving
 
 PAGE = '# Nap\n\n```python exec="on" id="nap"\n--8<-- "snippets/index/nap.py"\n```\n'

@@ -350,7 +350,8 @@ def test_a_prose_edit_shows_while_blocks_run_behind_it(prebuilt, tmp_path):
 
 
 def workers_of(pid: int) -> list[int]:
-    """The processes `pid` started that run the engine's worker (`bookexec.execute.worker`)."""
+    """The processes `pid` started that run the engine's worker
+    (`bookexec._internal.execute.worker`)."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -358,7 +359,7 @@ def workers_of(pid: int) -> list[int]:
             command = (stat.parent / "cmdline").read_bytes()
         except (OSError, ValueError, IndexError):  # gone meanwhile
             continue
-        if parent == pid and b"bookexec.execute.worker" in command:
+        if parent == pid and b"bookexec._internal.execute.worker" in command:
             found.append(int(stat.parent.name))
     return found
 

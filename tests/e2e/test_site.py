@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 import jax
 import pytest
 
-from bookexec.discover.blocks import scan_page
-from bookexec.goldens.store import parse as parse_golden
+from bookexec._internal.discover.blocks import scan_page
+from bookexec._internal.goldens.store import parse as parse_golden
 from conftest import REPO, jaxpr_goldens, page_paths, static_server, visit
 
 pytestmark = [pytest.mark.build, pytest.mark.browser]

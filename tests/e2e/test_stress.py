@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.discover.blocks import scan_page
+from bookexec._internal.discover.blocks import scan_page
 from conftest import MKDOCS, REPO, new_site, scaled
 from jaxbook.cli.stress import BUSY
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.goldens.store import VERSIONS_FILE, read_versions
+from bookexec._internal.goldens.store import VERSIONS_FILE, read_versions
 from conftest import REPO, cut_book
 from jaxbook.cli.environments import STAMP, inputs_hash
 from jaxbook.drift_watch import scratch_copy
@@ -138,7 +138,7 @@ def test_unchanged_output_under_other_versions_is_not_drift(written):
     before = site.goldens()
     # As if the goldens had been written under another JAX: rewrite only the versions file,
     # the way an update under that JAX would have (the goldens themselves are untouched).
-    from bookexec.goldens.store import Provenance, write_versions
+    from bookexec._internal.goldens.store import Provenance, write_versions
 
     write_versions(
         versions.parent,

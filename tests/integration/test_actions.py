@@ -11,7 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.goldens.actions import command, escape_message, escape_property, from_environ
+from bookexec._internal.goldens.actions import (
+    command,
+    escape_message,
+    escape_property,
+    from_environ,
+)
 from conftest import MKDOCS, REPO
 
 FIXTURE = REPO / "tests" / "sites" / "plain"

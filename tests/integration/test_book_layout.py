@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from bookexec.goldens.compare import compare
-from bookexec.pipeline.judge import serve_message
+from bookexec._internal.goldens.compare import compare
+from bookexec._internal.pipeline.judge import serve_message
 from conftest import Site
 
 pytestmark = pytest.mark.build

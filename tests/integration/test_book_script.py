@@ -101,7 +101,7 @@ def test_serve_installs_only_what_serving_needs_and_says_so(checkout, tmp_path):
     calls = log.read_text().splitlines()
     installs = [call for call in calls if " install " in call and "--upgrade pip" not in call]
     assert installs == [f"{PIP} -e ."]
-    # --dirty: a rebuild renders only the pages an edit touches (bookexec.serve.rebuild)
+    # --dirty: a rebuild renders only the pages an edit touches (bookexec._internal.serve.rebuild)
     assert calls[-1] == "python -m jaxbook.cli.serving --dirty -a 127.0.0.1:9"
     # One line says what is being installed and about how long it takes.
     assert "installing the book, JAX 0.12.0.1 and MkDocs" in result.stdout

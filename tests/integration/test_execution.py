@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from bookexec import settings
-from bookexec.discover.blocks import Block
-from bookexec.errors import BookError
-from bookexec.execute.model import Note, PageRun
-from bookexec.execute.runner import Executor
-from bookexec.execute.runtime import PythonRuntime, Runtime
-from bookexec.execute.watch import CheckoutWatch
-from bookexec.goldens.report import Failure
-from bookexec.jax.jax_runtime import JaxRuntime
+from bookexec._internal import settings
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.errors import BookError
+from bookexec._internal.execute.model import Note, PageRun
+from bookexec._internal.execute.runner import Executor, ExecutorOptions
+from bookexec._internal.execute.runtime import PythonRuntime, Runtime
+from bookexec._internal.execute.watch import CheckoutWatch
+from bookexec._internal.goldens.report import Failure
+from bookexec._internal.jax.jax_runtime import JaxRuntime
 from conftest import REPO, scaled
 
 
@@ -40,9 +40,8 @@ def run_page(
         blocks.append(
             Block("page.md", index, 10 * index + 1, f"b{index}", snippet, code, dict(options))
         )
-    executor = Executor(
-        root, jobs=1, runtime=runtime or JaxRuntime(), watch=fixture_watch(root), environ=os.environ
-    )
+    options = ExecutorOptions(environ=os.environ, jobs=1, watch=fixture_watch(root))
+    executor = Executor(root, options, runtime or JaxRuntime())
     executor.submit("page.md", blocks)
     try:
         return executor.page("page.md")
@@ -315,7 +314,8 @@ def test_a_bad_limit_in_the_environment_is_named_when_the_build_starts(
         [
             sys.executable,
             "-c",
-            "import bookexec.execute.runner, bookexec.settings, bookexec.plugin",
+            "import bookexec._internal.execute.runner, bookexec._internal.settings,"
+            " bookexec._internal.plugin",
         ],
         cwd=REPO / "hooks",
         env=env,
@@ -332,7 +332,7 @@ def test_the_serve_executor_keeps_one_fresh_worker_started_ahead(tmp_path):
     """Under serve the next page run takes a worker started (and preloaded) before it was
     asked for; that worker has run nothing, so a page never sees another page's session, and
     none is left running once the executor stops."""
-    executor = Executor(tmp_path, jobs=1, runtime=PythonRuntime(), environ=os.environ)
+    executor = Executor(tmp_path, ExecutorOptions(environ=os.environ, jobs=1), PythonRuntime())
 
     def ready_spare(other_than: int | None = None) -> int:
         deadline = time.monotonic() + scaled(60)

@@ -20,7 +20,7 @@ from conftest import Site
 
 pytestmark = pytest.mark.build
 
-PLAIN = "runtime: bookexec.execute.runtime.PythonRuntime"
+PLAIN = "runtime: bookexec._internal.execute.runtime.PythonRuntime"
 
 # block id -> (what it prints, the same with one line changed): each imitates the format.
 HOSTILE = {

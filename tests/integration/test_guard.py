@@ -161,7 +161,7 @@ def test_the_scan_executes_exactly_the_fences_the_guard_registers():
     engine would be judged and never shown."""
     from types import SimpleNamespace
 
-    from bookexec.discover.blocks import is_executed
+    from bookexec._internal.discover.blocks import is_executed
     from bookexec.guard import engine_formatter, register
 
     config = SimpleNamespace(

@@ -8,7 +8,7 @@ from importlib.metadata import version
 
 import pytest
 
-from bookexec.render.verify import boxes_of
+from bookexec._internal.render.verify import boxes_of
 
 pytestmark = pytest.mark.build
 

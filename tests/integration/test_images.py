@@ -1,5 +1,5 @@
-"""Images as images (`bookexec.goldens.images`) on a real markdown-exec book whose block prints
-a matplotlib plot as a base64 `<img>`, as py-ggsci's plotnine blocks do.
+"""Images as images (`bookexec._internal.goldens.images`) on a real markdown-exec book whose block
+prints a matplotlib plot as a base64 `<img>`, as py-ggsci's plotnine blocks do.
 
 The update stores the PNG beside the golden and a reference in its text; the same plot drawn
 again with sub-pixel noise holds within the tolerance; a changed plot fails the check with
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bookexec.goldens import review
+from bookexec._internal.goldens import review
 from conftest import Site
 
 pytestmark = pytest.mark.build

@@ -8,8 +8,8 @@ import shutil
 
 import pytest
 
-from bookexec.errors import BookError
-from bookexec.goldens.store import VERSIONS_FILE, parse, read_versions
+from bookexec._internal.errors import BookError
+from bookexec._internal.goldens.store import VERSIONS_FILE, parse, read_versions
 from conftest import FIXTURE_BOOK, REPO, open_fixture
 from jaxbook.jax_changes import (
     NOTES,
@@ -235,7 +235,7 @@ def test_records_are_written_only_inside_tests_other_jax(tmp_path):
     import os
     import sys
 
-    from bookexec.errors import BookError
+    from bookexec._internal.errors import BookError
     from jaxbook.jax_changes import run_book
 
     root = tmp_path / "book"
@@ -374,7 +374,7 @@ def test_a_step_with_no_new_program_says_so(small_book):
 
 
 def test_a_record_made_before_its_code_changed_is_not_compared(small_book):
-    from bookexec.discover.blocks import scan_page
+    from bookexec._internal.discover.blocks import scan_page
     from jaxbook.jax_changes import session_hash
 
     (small_book / "docs").mkdir(exist_ok=True)

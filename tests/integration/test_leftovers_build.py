@@ -1,7 +1,7 @@
 """Nothing unrendered leaves the build (issue 53, point 1), through the real strict build of a
 fixture book: a glossary card quoting a value, a value in inline code, and markup the engine
 cannot fill, each looked for in the pages, the cards, the chapter's notebook and the search
-index, which the build reads back (`bookexec.render.leftovers`)."""
+index, which the build reads back (`bookexec._internal.render.leftovers`)."""
 
 from __future__ import annotations
 

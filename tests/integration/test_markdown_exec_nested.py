@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-from bookexec.goldens.store import decode_output
+from bookexec._internal.goldens.store import decode_output
 from conftest import REPO, Site
 
 pytestmark = [pytest.mark.build, pytest.mark.engine]

@@ -1,5 +1,5 @@
-"""Masks (`bookexec.goldens.masks`) on a real markdown-exec book: three outputs that change on
-every run (a matplotlib SVG's date and ids, a plotly figure's random div id, an `ls -l`
+"""Masks (`bookexec._internal.goldens.masks`) on a real markdown-exec book: three outputs that
+change on every run (a matplotlib SVG's date and ids, a plotly figure's random div id, an `ls -l`
 listing's sizes and dates). The engine's default rules mask the first two; the third is the
 settings guide's own rule (`docs/guide/settings.md`).
 

@@ -14,8 +14,8 @@ import time
 import pytest
 from test_execution import run_page
 
-from bookexec.errors import BookError
-from bookexec.execute.limits import Limits, default_memory
+from bookexec._internal.errors import BookError
+from bookexec._internal.execute.limits import Limits, default_memory
 from conftest import scaled
 
 FIVE_GIB_NUMPY = "import numpy as np\n\nbig = np.ones(5 * 2**30 // 8)\nprint(big.nbytes)\n"
@@ -68,7 +68,7 @@ def test_a_block_over_its_memory_limit_fails_named_and_the_page_goes_on(tmp_path
 
 
 def test_the_memory_limit_comes_from_the_environment_or_a_default_per_core():
-    from bookexec.settings import read
+    from bookexec._internal.settings import read
 
     def limits(environ: dict[str, str]) -> Limits:
         return read({}, environ).limits
@@ -88,7 +88,7 @@ def test_the_memory_limit_comes_from_the_environment_or_a_default_per_core():
 
 
 def test_a_bad_memory_option_is_named_before_anything_runs():
-    from bookexec.discover.options import LAB_OPTIONS, check
+    from bookexec._internal.discover.options import LAB_OPTIONS, check
 
     assert "memory" in LAB_OPTIONS  # a lab cell's metadata may carry it too
 

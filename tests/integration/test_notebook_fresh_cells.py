@@ -15,7 +15,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from bookexec.goldens.store import parse as parse_golden
+from bookexec._internal.goldens.store import parse as parse_golden
 
 pytestmark = pytest.mark.build
 

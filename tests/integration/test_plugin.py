@@ -21,7 +21,7 @@ plugins:
   - markdown-exec:
       languages: []
   - executed-book:
-      runtime: bookexec.execute.runtime.PythonRuntime
+      runtime: bookexec._internal.execute.runtime.PythonRuntime
       goldens: tests/golden
       snippets: page-folders
       fences: engine
@@ -61,17 +61,17 @@ BAD = {
     ),
     "background": ("serve:\n  background: maybe", "option 'serve': Sub-option 'background'"),
     "unknown runtime": (
-        "runtime: bookexec.execute.runtime.NoSuchRuntime",
-        "option 'runtime': cannot import bookexec.execute.runtime.NoSuchRuntime",
+        "runtime: bookexec._internal.execute.runtime.NoSuchRuntime",
+        "option 'runtime': cannot import bookexec._internal.execute.runtime.NoSuchRuntime",
     ),
     "runtime of the wrong kind": (
         "runtime: jaxbook.extensions.Census",
-        "option 'runtime': jaxbook.extensions.Census is not a bookexec.execute.runtime.Runtime",
+        "option 'runtime': jaxbook.extensions.Census is not a bookexec.Runtime",
     ),
     "extension of the wrong kind": (
-        "extensions: [bookexec.execute.runtime.PythonRuntime]",
-        "option 'extensions': bookexec.execute.runtime.PythonRuntime is not a "
-        "bookexec.extension.Extension",
+        "extensions: [bookexec._internal.execute.runtime.PythonRuntime]",
+        "option 'extensions': bookexec._internal.execute.runtime.PythonRuntime is not a "
+        "bookexec.Extension",
     ),
 }
 
@@ -80,7 +80,9 @@ BAD = {
 def test_a_wrong_option_is_a_configuration_error_naming_it(tmp_path, case):
     options, says = BAD[case]
     if case.startswith("runtime"):  # replaces the plain runtime the book names
-        config = CONFIG.replace("      runtime: bookexec.execute.runtime.PythonRuntime\n", "")
+        config = CONFIG.replace(
+            "      runtime: bookexec._internal.execute.runtime.PythonRuntime\n", ""
+        )
     else:
         config = CONFIG
     site = book(tmp_path / "book", options)

@@ -129,7 +129,7 @@ def test_no_path_user_host_or_variable_of_the_machine_reaches_the_site(marked_bo
 
 
 def test_snippets_get_only_the_variables_that_shape_python_and_jax():
-    from bookexec.privacy import worker_environment
+    from bookexec._internal.privacy import worker_environment
 
     kept = worker_environment(
         {"PATH": "/bin", "JAX_ENABLE_X64": "1", "AWS_SECRET": "s", "USER": "alice"}
@@ -144,8 +144,8 @@ def test_snippets_get_only_the_variables_that_shape_python_and_jax():
 
 
 def test_user_and_host_names_are_replaced_as_whole_words_and_public_ones_kept():
-    from bookexec.goldens.normalize import path_rules, paths
-    from bookexec.privacy import machine_names
+    from bookexec._internal.goldens.normalize import path_rules, paths
+    from bookexec._internal.privacy import machine_names
 
     names = machine_names({"USER": "alice", "LOGNAME": "root"})
     assert names["alice"] == "<user>" and "root" not in names
@@ -288,7 +288,7 @@ def test_fake_credentials_reach_no_page_golden_cache_or_report(site):
 
 
 def test_no_credential_or_loader_variable_reaches_a_worker():
-    from bookexec.privacy import worker_environment
+    from bookexec._internal.privacy import worker_environment
 
     kept = worker_environment(
         {"NVIDIA_API_KEY": "k", "PYTHON_KEYRING_TOKEN": "t", "LD_LIBRARY_PATH": "/x"}
@@ -308,7 +308,7 @@ def test_no_credential_or_loader_variable_reaches_a_worker():
 
 
 def test_the_masker_masks_each_long_credential_value_and_nothing_else():
-    from bookexec.privacy import Masker
+    from bookexec._internal.privacy import Masker
 
     masker = Masker.from_environ(
         {"GITHUB_TOKEN": "ghp_abcdefgh", "API_KEY": "short", "HOME": "/home/someone"}

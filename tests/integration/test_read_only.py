@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from test_execution import fixture_watch, run_page
 
-from bookexec.discover.blocks import Block
-from bookexec.execute.runner import Executor
-from bookexec.execute.runtime import PythonRuntime
-from bookexec.goldens.compare import Snapshot, compare
-from bookexec.goldens.store import golden_path, render
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.execute.runner import Executor, ExecutorOptions
+from bookexec._internal.execute.runtime import PythonRuntime
+from bookexec._internal.goldens.compare import Snapshot, compare
+from bookexec._internal.goldens.store import golden_path, render
 from conftest import scaled
 
 
@@ -94,9 +94,8 @@ def test_a_change_two_running_blocks_could_have_made_names_both(tmp_path):
         (tmp_path / snippet).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / snippet).write_text(code)
         blocks[page] = [Block(page, 0, 1, "x", snippet, code, {})]
-    executor = Executor(
-        tmp_path, jobs=2, runtime=PythonRuntime(), watch=fixture_watch(tmp_path), environ=os.environ
-    )
+    options = ExecutorOptions(environ=os.environ, jobs=2, watch=fixture_watch(tmp_path))
+    executor = Executor(tmp_path, options, PythonRuntime())
     for page, page_blocks in blocks.items():
         executor.submit(page, page_blocks)
     try:
@@ -127,7 +126,7 @@ def test_the_verdict_uses_the_goldens_as_they_were_before_any_block_ran(tmp_path
 
 OWN_GOLDEN = """\
 import pathlib
-from bookexec.goldens.store import render
+from bookexec._internal.goldens.store import render
 
 print("new")
 golden = pathlib.Path("tests/golden/cheat/b.txt")

@@ -13,7 +13,7 @@ from html import unescape
 
 import pytest
 
-from bookexec.discover.hidden import shown
+from bookexec._internal.discover.hidden import shown
 
 pytestmark = pytest.mark.build
 

@@ -98,7 +98,7 @@ def test_the_distributions_hold_the_engine_and_nothing_of_this_book(dist):
     with tarfile.open(dist / SDIST) as sdist:
         names += sdist.getnames()
     assert not [n for n in names if "jaxbook" in n or "templates/" in n or "tests/" in n]
-    assert "bookexec/py.typed" in names and "bookexec/render/assets/stepper.js" in names
+    assert "bookexec/py.typed" in names and "bookexec/_internal/render/assets/stepper.js" in names
     license_text = (REPO / "LICENSE").read_text()
     with tarfile.open(dist / SDIST) as sdist:
         member = sdist.extractfile(f"executed_book-{VERSION}/LICENSE")

@@ -10,7 +10,7 @@ import sys
 import pexpect
 import pytest
 
-from bookexec.goldens.review import REPORT
+from bookexec._internal.goldens.review import REPORT
 
 pytestmark = pytest.mark.build
 
@@ -219,8 +219,8 @@ def test_no_report_is_a_clear_error(site):
 
 
 def test_quit_keeps_this_block_and_the_rest_for_later(tmp_path):
-    from bookexec.command.terminal import interactive
-    from bookexec.goldens.review import Entry
+    from bookexec._internal.command.terminal import interactive
+    from bookexec._internal.goldens.review import Entry
 
     golden = tmp_path / "tests/golden/p/one.txt"
     golden.parent.mkdir(parents=True)

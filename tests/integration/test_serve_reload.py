@@ -11,13 +11,13 @@ from pathlib import Path
 
 from mkdocs.livereload import LiveReloadServer
 
-from bookexec.discover.blocks import scan_page
-from bookexec.execute.cache import BlockCache
-from bookexec.execute.progress import Progress
-from bookexec.execute.runner import Executor
-from bookexec.execute.runtime import PythonRuntime
-from bookexec.files import CachePaths
-from bookexec.serve.background import WATCH_START, Background
+from bookexec._internal.discover.blocks import scan_page
+from bookexec._internal.execute.cache import BlockCache
+from bookexec._internal.execute.progress import Progress
+from bookexec._internal.execute.runner import Executor, ExecutorOptions
+from bookexec._internal.execute.runtime import PythonRuntime
+from bookexec._internal.files import CachePaths
+from bookexec._internal.serve.background import WATCH_START, Background
 from conftest import free_port, wait_for
 
 PAGE = '# Nap\n\n```python exec="on" id="nap"\n--8<-- "snippets/nap/nap.py"\n```\n'
@@ -25,12 +25,8 @@ PAGE = '# Nap\n\n```python exec="on" id="nap"\n--8<-- "snippets/nap/nap.py"\n```
 
 def _executor(root: Path) -> Executor:
     """The serve process's executor: its block cache, plain Python, no watch."""
-    return Executor(
-        root,
-        cache=BlockCache(CachePaths(root).blocks),
-        runtime=PythonRuntime(),
-        environ=dict(os.environ),
-    )
+    options = ExecutorOptions(environ=dict(os.environ), cache=BlockCache(CachePaths(root).blocks))
+    return Executor(root, options, PythonRuntime())
 
 
 def background_with_a_recorded_page(root: Path) -> tuple[Background, object]:
@@ -183,12 +179,9 @@ def test_a_rebuild_runs_a_page_again_when_code_it_imported_changed(tmp_path):
     (tmp_path / "snippets" / "word").mkdir(parents=True)
     (tmp_path / "snippets" / "word" / "word.py").write_text("import bookpkg\nprint(bookpkg.WORD)\n")
     page = '# W\n\n```python exec="on" id="word"\n--8<-- "snippets/word/word.py"\n```\n'
-    executor = Executor(
-        tmp_path,
-        cache=BlockCache(CachePaths(tmp_path).blocks),
-        runtime=PythonRuntime(),
-        environ={**os.environ, "PYTHONPATH": str(tmp_path / "src")},
-    )
+    environ = {**os.environ, "PYTHONPATH": str(tmp_path / "src")}
+    options = ExecutorOptions(environ=environ, cache=BlockCache(CachePaths(tmp_path).blocks))
+    executor = Executor(tmp_path, options, PythonRuntime())
     background = Background(tmp_path, executor)
 
     def shown() -> str:

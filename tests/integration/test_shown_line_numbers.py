@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from test_execution import run_page
 
-from bookexec.discover.hidden import shown
+from bookexec._internal.discover.hidden import shown
 
 pytestmark = pytest.mark.build
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from test_execution import run_page
 
-from bookexec.execute import reaper
-from bookexec.execute.runtime import PythonRuntime
+from bookexec._internal.execute import reaper
+from bookexec._internal.execute.runtime import PythonRuntime
 from conftest import scaled
 
 pytestmark = pytest.mark.build
@@ -76,7 +76,7 @@ IMPORTS = """\
 import sys
 
 started = ["multiprocessing", "pickle", "socket", "select", "ctypes", "_ctypes", "resource"]
-started += ["bookexec.execute.launch", "bookexec.execute.lifeline"]
+started += ["bookexec._internal.execute.launch", "bookexec._internal.execute.lifeline"]
 print([name for name in started if name in sys.modules])
 """
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from test_execution import run_page
 
-from bookexec.execute.runtime import PythonRuntime
+from bookexec._internal.execute.runtime import PythonRuntime
 
 pytestmark = pytest.mark.engine
 

@@ -196,7 +196,7 @@ def test_a_one_block_update_converts_nothing_so_imports_no_notebook_renderer(lab
 # goldens the generated page reads before the named page's run has ended, and which after.
 WATCHED_UPDATE = """
 import sys
-from bookexec.pipeline import finish
+from bookexec._internal.pipeline import finish
 from jaxbook import jax_changes
 from jaxbook.cli import partial
 
@@ -227,7 +227,7 @@ def test_a_one_page_update_makes_the_other_chapters_changes_while_its_page_runs(
     share is made while that page runs, and only its own waits for the run (issue 41: a
     one-block update within its page's run plus 1.5x a trivial build). The page is the one a
     whole render makes."""
-    from bookexec.goldens.store import VERSIONS_FILE
+    from bookexec._internal.goldens.store import VERSIONS_FILE
     from jaxbook.jax_changes import RECORDS, RELEASES, render_page, write_page
 
     for release in RELEASES:  # each chapter recorded under the older releases, as it is now
@@ -272,9 +272,9 @@ def test_a_one_block_update_of_a_book_without_labs_imports_no_notebook_library(b
 # worker has been started yet.
 WATCHED_READS = """
 import sys
-from bookexec import engine
+from bookexec._internal import engine
 from jaxbook.cli import partial
-from bookexec.goldens import compare
+from bookexec._internal.goldens import compare
 
 phase = ["before"]
 read = compare.read_golden

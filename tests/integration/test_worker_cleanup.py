@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from test_execution import run_page
 
-from bookexec.execute.runtime import PythonRuntime
+from bookexec._internal.execute.runtime import PythonRuntime
 from conftest import MKDOCS, REPO, scaled, wait_for
 
 pytestmark = pytest.mark.build
@@ -69,7 +69,7 @@ def children(pid: int) -> list[int]:
         except OSError:
             continue
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == pid and b"bookexec.execute.worker" in cmdline:
+        if ppid == pid and b"bookexec._internal.execute.worker" in cmdline:
             found.append(int(entry.name))
     return found
 
@@ -281,7 +281,7 @@ def test_a_forked_child_that_comes_back_out_of_its_snippet_leaves_quietly(tmp_pa
 # a warm worker. The watcher must kill the worker's tree and end, never stop itself.
 ORPHANED_WORKER = """\
 import os, time
-from bookexec.execute import lifeline
+from bookexec._internal.execute import lifeline
 read, write = os.pipe()
 os.close(write)
 lifeline.keep_watch(read)
@@ -294,7 +294,7 @@ def test_a_watcher_whose_build_is_already_gone_kills_the_worker_and_stops_nothin
     1) in 2 of 12 races. The watcher killed the worker's tree while it was still in that tree
     itself (its double fork's middle had not exited), so it stopped itself, and with it the
     worker, before any SIGKILL. Raced here 40 times: no process of any round is left."""
-    from bookexec.execute import reaper
+    from bookexec._internal.execute import reaper
 
     mark = f"BOOK_TEST_ORPHAN_RACE={os.getpid()}-{time.monotonic_ns()}"
     name, value = mark.split("=")

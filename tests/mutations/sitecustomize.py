@@ -1,11 +1,12 @@
 """Mutations on the execution side, for tests/e2e/test_mutation.py: never a change to a golden.
 
 `tests/e2e/test_mutation.py` puts a copy of this file in a folder of its own and adds that folder
-to PYTHONPATH, which the build hands to every worker (`python -m bookexec.execute.worker`), so
-Python runs it at start-up, before any block. The builder (`mkdocs`) runs it too, and is left
-alone: it runs no block (its workers are changed however it starts them). Beside this file,
-`mutation_plan.txt` (a Python literal, read with `eval` so that nothing is imported) says what
-to change; with no plan the file does nothing, and a control build must stay green.
+to PYTHONPATH, which the build hands to every worker (`python -m
+bookexec._internal.execute.worker`), so Python runs it at start-up, before any block. The builder
+(`mkdocs`) runs it too, and is left alone: it runs no block (its workers are changed however it
+starts them). Beside this file, `mutation_plan.txt` (a Python literal, read with `eval` so that
+nothing is imported) says what to change; with no plan the file does nothing, and a control build
+must stay green.
 
 What it changes, each only in the workers and only where the plan says:
 

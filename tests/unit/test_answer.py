@@ -1,4 +1,4 @@
-"""`bookexec.serve.answer`: the served site answered from the last finished build's copy,
+"""`bookexec._internal.serve.answer`: the served site answered from the last finished build's copy,
 never waiting for the build under way, over MkDocs' own (unstarted) live-reload server. The
 real `mkdocs serve` is tests/e2e/test_serve_answers.py."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from mkdocs.livereload import LiveReloadServer
 
-from bookexec.serve import answer
+from bookexec._internal.serve import answer
 
 pytestmark = pytest.mark.engine
 

@@ -5,7 +5,7 @@ from its own layer or lower ones). This file enforces it on every import of ever
 (lazy ones too), checks that the package docstring lists every module there is and no other,
 and that the layer table of docs/guide/architecture.md is the same table. Beside the order:
 
-- `execute` and `goldens` never import `jax` (JAX itself or `bookexec.jax`);
+- `execute` and `goldens` never import `jax` (JAX itself or `bookexec._internal.jax`);
 - nothing of the engine imports the book's own code, `jaxbook` (its own distribution);
 - the only imports up are `ALLOWED_UP`, each by name.
 """
@@ -31,10 +31,17 @@ BOOK = ("jaxbook",)
 ALLOWED_UP: set[tuple[str, str]] = set()
 
 
+def _short(module: str) -> str:
+    """'bookexec._internal.goldens.store' -> 'goldens.store', 'bookexec.jax.stepper' ->
+    'jax.stepper': the name the package docstring and the layers give a module, public or
+    internal."""
+    return module.removeprefix("bookexec").lstrip(".").removeprefix("_internal").lstrip(".")
+
+
 def _layer_of(module: str) -> str:
-    """'bookexec.goldens.store' -> 'goldens'; 'bookexec' itself is the package docstring."""
-    parts = module.split(".")
-    return parts[1] if len(parts) > 1 else ""
+    """'bookexec._internal.goldens.store' -> 'goldens'; '' for the packages `bookexec` and
+    `bookexec._internal` themselves (the package docstring)."""
+    return _short(module).split(".")[0]
 
 
 def _modules() -> list[tuple[str, Path]]:
@@ -78,7 +85,9 @@ def _violations() -> list[str]:
             if layer in ("execute", "goldens") and (
                 imported == "jax" or imported.startswith("jax.") or imported == "jaxlib"
             ):
-                problems.append(f"{rel}: {layer} imports {imported} (JAX belongs to bookexec.jax)")
+                problems.append(
+                    f"{rel}: {layer} imports {imported} (JAX belongs to bookexec._internal.jax)"
+                )
             book = any(imported == b or imported.startswith(f"{b}.") for b in BOOK)
             if book:
                 problems.append(f"{rel}: {layer} imports {imported}: the book's, not the engine's")
@@ -105,20 +114,22 @@ def test_the_check_sees_a_violation(tmp_path, monkeypatch):
 
     copy = tmp_path / "bookexec"
     shutil.copytree(PACKAGE, copy)
-    planted = copy / "goldens" / "store.py"
+    planted = copy / "_internal" / "goldens" / "store.py"
     planted.write_text(
         planted.read_text() + "\nfrom jaxbook import census  # noqa\nimport jax  # noqa\n"
     )
-    stage = copy / "pipeline" / "run.py"  # a stage that reaches up into serve
-    stage.write_text(stage.read_text() + "\nfrom bookexec.serve import rebuild  # noqa\n")
-    engine = copy / "engine.py"  # the engine importing the book's own package
+    stage = copy / "_internal" / "pipeline" / "run.py"  # a stage that reaches up into serve
+    stage.write_text(stage.read_text() + "\nfrom bookexec._internal.serve import rebuild  # noqa\n")
+    engine = copy / "_internal" / "engine.py"  # the engine importing the book's own package
     engine.write_text(engine.read_text() + "\nimport jaxbook.extensions  # noqa\n")
     monkeypatch.setattr(__import__(__name__), "PACKAGE", copy)
     found = _violations()
     assert any("goldens" in p and "jaxbook" in p for p in found), found
     assert any("goldens imports jax" in p for p in found), found
     assert any(
-        p.startswith("bookexec/pipeline/run.py") and "imports bookexec.serve" in p for p in found
+        p.startswith("bookexec/_internal/pipeline/run.py")
+        and "imports bookexec._internal.serve" in p
+        for p in found
     ), found
     assert any("engine imports jaxbook.extensions: the book's" in p for p in found), found
 
@@ -130,12 +141,12 @@ def _listed() -> list[str]:
 
 def test_the_package_docstring_lists_every_module_and_no_other():
     """One line per module, in the package docstring: added with the module, gone with it."""
-    there = {m.removeprefix("bookexec.") for m, path in _modules() if path.stem != "__init__"}
+    there = {_short(m) for m, path in _modules() if path.stem != "__init__"}
     listed = _listed()
     assert sorted(there - set(listed)) == [], "add each to hooks/bookexec/__init__.py's docstring"
     assert sorted(set(listed) - there) == [], "no such module: take it out of the docstring"
     assert len(listed) == len(set(listed)), "a module listed twice"
-    packages = {m.split(".")[1] for m, _ in _modules() if m.count(".") >= 1}
+    packages = {_layer_of(m) for m, _ in _modules()} - {""}
     assert sorted(packages - set(LAYERS)) == [], "a package outside bookexec._LAYERS"
 
 
@@ -221,13 +232,13 @@ print(len(names), handled)
 
 
 # Where the process's environment and command line may be read: the plugin, once per build
-# (`bookexec.settings` is handed what it read), the command line (`jaxbook.cli`), the
+# (`bookexec._internal.settings` is handed what it read), the command line (`jaxbook.cli`), the
 # `python -m` mains, and the generated
 # notebook's setup cell (a string, run in the reader's kernel, not here).
 ENVIRONMENT_READERS = {
-    "bookexec.plugin",
-    "bookexec.execute.worker",
-    "bookexec.execute.launch",
+    "bookexec._internal.plugin",
+    "bookexec._internal.execute.worker",
+    "bookexec._internal.execute.launch",
 }
 
 

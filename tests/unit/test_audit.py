@@ -49,8 +49,8 @@ def test_the_key_needs_a_reason():
 def test_a_stepper_mapping_is_a_picture_of_the_program_not_values_the_prose_quotes() -> None:
     # a stepper's facts hold the jaxpr's literals, line numbers and primitive names: none of
     # them is a value typed prose should take from a fact (issue 40)
-    from bookexec.goldens.measured import Fact
-    from bookexec.render.stepper_html import PREFIX
+    from bookexec._internal.goldens.measured import Fact
+    from bookexec._internal.render.stepper_html import PREFIX
 
     mapping = PREFIX + '{"jaxpr": [{"line": 23, "text": "b:f32[8] = mul 1.5:f32[] a"}]}'
     facts = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bookexec.errors import BookError
+from bookexec._internal.errors import BookError
 from conftest import REPO, open_fixture
 from jaxbook import backends
 from jaxbook.backends import Record, classify, line_class

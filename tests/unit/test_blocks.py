@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bookexec.discover.blocks import (
+from bookexec._internal.discover.blocks import (
     ANYWHERE,
     Reading,
     check_includes,
@@ -12,9 +12,9 @@ from bookexec.discover.blocks import (
     parse_info,
     scan_page,
 )
-from bookexec.discover.options import MARKDOWN_EXEC
-from bookexec.errors import BookError
-from bookexec.privacy import Masker
+from bookexec._internal.discover.options import MARKDOWN_EXEC
+from bookexec._internal.errors import BookError
+from bookexec._internal.privacy import Masker
 
 pytestmark = pytest.mark.engine
 
@@ -216,7 +216,7 @@ def test_the_book_scans_exactly_the_fences_markdown_exec_executes(root, value):
 def test_markdown_exec_auto_executes_without_exec_and_so_does_the_scan(root, monkeypatch):
     from markdown_exec._internal import main
 
-    from bookexec import settings
+    from bookexec._internal import settings
 
     auto = settings.read({}, {"MARKDOWN_EXEC_AUTO": "python"}).auto  # as a build reads it
     monkeypatch.setattr(main, "MARKDOWN_EXEC_AUTO", ["python"])  # read at its import
@@ -228,7 +228,7 @@ def test_markdown_exec_auto_executes_without_exec_and_so_does_the_scan(root, mon
 def test_is_true_is_markdown_exec_s_rule():
     from markdown_exec._internal.main import _to_bool
 
-    from bookexec.discover.options import is_true
+    from bookexec._internal.discover.options import is_true
 
     for value in [*EXEC_VALUES, "NO", "nope", " ", "false ", "2"]:
         assert is_true(value) == _to_bool(value), value
@@ -236,8 +236,8 @@ def test_is_true_is_markdown_exec_s_rule():
 
 def test_the_book_s_own_switches_are_strict(monkeypatch):
     """`fresh`, BOOK_CACHE, BOOK_EXEC and BOOK_SERVE_BACKGROUND: a typo is an error naming it."""
-    from bookexec import settings
-    from bookexec.discover.options import parse_bool, parse_switch
+    from bookexec._internal import settings
+    from bookexec._internal.discover.options import parse_bool, parse_switch
 
     assert [parse_bool(v, "X") for v in ("true", "Yes", "ON", "1")] == [True] * 4
     assert [parse_bool(v, "X") for v in ("false", "No", "OFF", "0")] == [False] * 4
@@ -262,7 +262,7 @@ def test_a_fresh_value_is_checked_with_the_same_rule(root):
     with pytest.raises(BookError, match='option fresh="y" must be fresh="true" or "false"'):
         scan_page("ch.md", page(fence('python exec="on" id="s" fresh="y"')), root)
     (block,) = scan_page("ch.md", page(fence('python exec="on" id="s" fresh="Yes"')), root)
-    from bookexec.execute.limits import is_fresh
+    from bookexec._internal.execute.limits import is_fresh
 
     assert is_fresh(block)
 
@@ -271,7 +271,7 @@ def test_a_fresh_value_is_checked_with_the_same_rule(root):
 def test_option_names_have_one_home():
     """The scan accepts and a lab cell takes the names options.py lists (the fence lays a block
     out from the display options alone: it hands markdown-exec none of them)."""
-    from bookexec.discover import options
+    from bookexec._internal.discover import options
     from jaxbook import labs
 
     assert labs.LAB_OPTIONS is options.LAB_OPTIONS
@@ -283,7 +283,7 @@ def test_option_names_have_one_home():
 def test_an_id_too_long_for_a_golden_file_or_a_notebook_cell_is_named_with_page_and_line(
     root, length
 ):
-    from bookexec.discover.blocks import MAX_ID_LENGTH
+    from bookexec._internal.discover.blocks import MAX_ID_LENGTH
 
     long_id = "a" * length
     with pytest.raises(BookError) as error:
@@ -300,8 +300,8 @@ def test_an_id_too_long_for_a_golden_file_or_a_notebook_cell_is_named_with_page_
 def test_one_reading_of_yes_and_no(word):
     """A fence's `fresh`, BOOK_CACHE, mkdocs.yml's cache and a [y/N] prompt read a yes and a
     no by `parse_bool`'s one rule (the prompt adds y)."""
-    from bookexec import settings
-    from bookexec.discover.options import check, parse_bool
+    from bookexec._internal import settings
+    from bookexec._internal.discover.options import check, parse_bool
 
     try:
         read: bool | None = parse_bool(word, "X")

@@ -1,12 +1,13 @@
-"""A code box's title (bookexec.render.fence.box_title): the file a reader would save, unless
-the block uses what an earlier block of the page defined; then it says it continues the page."""
+"""A code box's title (bookexec._internal.render.fence.box_title): the file a reader would save,
+unless the block uses what an earlier block of the page defined; then it says it continues the
+page."""
 
 from __future__ import annotations
 
 import pytest
 
-from bookexec.discover.blocks import Block
-from bookexec.render.fence import box_title, free_names
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.render.fence import box_title, free_names
 
 pytestmark = pytest.mark.engine
 

@@ -1,4 +1,4 @@
-"""The browser review's server (`bookexec.serve.browser_review`), over real HTTP on the
+"""The browser review's server (`bookexec._internal.serve.browser_review`), over real HTTP on the
 loopback address: a golden on disk, one drifted block offered, and requests as a browser, a
 careless script or another site would make them. No build: the comparison is made directly."""
 
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.files import CachePaths, exclusive, write_atomic
-from bookexec.goldens import review
-from bookexec.goldens.compare import compare
-from bookexec.goldens.report import Report
-from bookexec.serve.browser_review import MAX_BODY, BrowserReview, allowed_origins
+from bookexec._internal.files import CachePaths, exclusive, write_atomic
+from bookexec._internal.goldens import review
+from bookexec._internal.goldens.compare import compare
+from bookexec._internal.goldens.report import Report
+from bookexec._internal.serve.browser_review import MAX_BODY, BrowserReview, allowed_origins
 
 pytestmark = pytest.mark.engine
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from bookexec.execute.cache import packages_seen
+from bookexec._internal.execute.cache import packages_seen
 
 pytestmark = pytest.mark.engine
 
@@ -53,7 +53,7 @@ def test_the_engine_s_distribution_is_found_by_what_it_declares_not_by_reading_e
     for every file of every installed distribution: seconds before the first page of
     `./book serve` (issue 41). The book's own distribution declares its `bookexec`
     (`top_level.txt`), which is read first; the key is the same."""
-    from bookexec.execute import cache
+    from bookexec._internal.execute import cache
 
     before = packages_seen()
 
@@ -70,7 +70,7 @@ def test_installed_code_fingerprints_every_file_of_a_package_but_its_bytecode(tm
     (`forget`); bytecode written beside the sources is not."""
     import os
 
-    from bookexec.execute.cache import InstalledCode
+    from bookexec._internal.execute.cache import InstalledCode
 
     package = tmp_path / "pkg"
     (package / "__pycache__").mkdir(parents=True)
@@ -106,7 +106,7 @@ def test_a_sharded_runs_fingerprint_is_of_the_bytes_and_any_build_checks_it_so(t
     whose own fingerprints are of the times checks a recorded one of the bytes by the bytes."""
     import os
 
-    from bookexec.execute.cache import CONTENT, InstalledCode
+    from bookexec._internal.execute.cache import CONTENT, InstalledCode
 
     package = tmp_path / "pkg"
     package.mkdir()

@@ -14,7 +14,7 @@ PAGE = (
 
 
 def written_chapter(tmp_path) -> tuple[str, nbformat.NotebookNode]:
-    from bookexec.discover.blocks import scan_page
+    from bookexec._internal.discover.blocks import scan_page
     from jaxbook.notebooks import chapter_notebook, write
 
     (tmp_path / "snippets" / "ch").mkdir(parents=True)
@@ -53,7 +53,7 @@ def test_a_page_saved_again_after_its_scan_is_told_from_the_page_as_scanned(tmp_
     """Issue 55: under serve a page can be saved between the build's scan and MkDocs' read; its
     notebook then waits for the next build (`fences_as_planned`), rather than being cut at
     lines that no longer hold its fences (an IndexError, before)."""
-    from bookexec.discover.blocks import scan_page
+    from bookexec._internal.discover.blocks import scan_page
     from jaxbook.notebooks import fences_as_planned
 
     (tmp_path / "snippets" / "ch").mkdir(parents=True)

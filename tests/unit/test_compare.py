@@ -9,16 +9,23 @@ import sys
 
 import pytest
 
-from bookexec.files import write_atomic
-from bookexec.goldens import compare as golden_compare
-from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT, Drift, compare, plain_text
-from bookexec.goldens.measured import Fact
+from bookexec._internal.files import write_atomic
+from bookexec._internal.goldens import compare as golden_compare
+from bookexec._internal.goldens.compare import (
+    COSMETIC,
+    STRUCTURAL,
+    TEXT,
+    Drift,
+    compare,
+    plain_text,
+)
+from bookexec._internal.goldens.measured import Fact
 from conftest import REPO
 
 pytestmark = pytest.mark.engine
 
 HOOKS = REPO / "hooks"
-GOLDENS = HOOKS / "bookexec" / "goldens"
+GOLDENS = HOOKS / "bookexec" / "_internal" / "goldens"
 
 
 def imported_modules(path) -> set[str]:
@@ -36,7 +43,7 @@ def imported_modules(path) -> set[str]:
 @pytest.mark.parametrize("path", sorted(GOLDENS.glob("*.py")), ids=lambda p: p.name)
 def test_goldens_import_neither_jax_nor_the_book(path):
     """The goldens layer is generic: JAX's reading of an output reaches it as a classifier."""
-    forbidden = ("jax", "bookexec.jax", "jaxbook")
+    forbidden = ("jax", "bookexec._internal.jax", "jaxbook")
     bad = [
         m for m in imported_modules(path) if any(m == f or m.startswith(f + ".") for f in forbidden)
     ]
@@ -46,9 +53,10 @@ def test_goldens_import_neither_jax_nor_the_book(path):
 def test_goldens_load_without_jax_in_the_process():
     code = (
         "import sys\n"
-        "from bookexec.goldens import compare, measured, normalize, report, review, store\n"
-        "loaded = [m for m in sys.modules if m == 'jax' or m.startswith(('jax.', 'bookexec.jax',"
-        " 'jaxbook'))]\n"
+        "from bookexec._internal.goldens import compare, measured, normalize, report, review\n"
+        "from bookexec._internal.goldens import store\n"
+        "loaded = [m for m in sys.modules if m == 'jax' or m.startswith(('jax.', 'jaxbook',"
+        " 'bookexec._internal.jax'))]\n"
         "assert not loaded, loaded\n"
     )
     env = {**os.environ, "PYTHONPATH": str(HOOKS)}

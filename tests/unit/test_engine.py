@@ -10,25 +10,26 @@ import markdown_exec
 import pytest
 from markdown import Markdown
 
-from bookexec import engine
-from bookexec.context import BookContext
-from bookexec.discover.blocks import Block, scan_page
-from bookexec.engine import Build, Engine
-from bookexec.errors import BookError
-from bookexec.execute.model import BlockRun, Note, PageRun
-from bookexec.execute.runtime import PythonRuntime
-from bookexec.extension import Extension
-from bookexec.files import CachePaths
-from bookexec.goldens import review
-from bookexec.goldens.store import golden_path, parse, read_golden
-from bookexec.goldens.store import render as render_golden
-from bookexec.render.fence import format_python
-from bookexec.settings import Settings
+from bookexec._internal import engine
+from bookexec._internal.context import BookContext
+from bookexec._internal.discover.blocks import Block, scan_page
+from bookexec._internal.engine import Build, Engine
+from bookexec._internal.errors import BookError
+from bookexec._internal.execute.model import BlockRun, Note, PageRun
+from bookexec._internal.execute.runtime import PythonRuntime
+from bookexec._internal.extension import Extension
+from bookexec._internal.files import CachePaths
+from bookexec._internal.goldens import review
+from bookexec._internal.goldens.store import golden_path, parse, read_golden
+from bookexec._internal.goldens.store import render as render_golden
+from bookexec._internal.render.fence import format_python
+from bookexec._internal.settings import Settings
 from conftest import REPO
 
 pytestmark = pytest.mark.engine
 
 PACKAGE = REPO / "hooks" / "bookexec"
+INTERNAL = PACKAGE / "_internal"
 PAGE = "ch.md"
 IDS = ("first", "second", "third")
 
@@ -103,7 +104,7 @@ def book_context(
     root: Path, settings: Settings | None = None, *, serving: bool = False, config=None
 ) -> BookContext:
     """The context a build of the book at `root` starts from, with these settings (what
-    `bookexec.context.from_config` makes of a real mkdocs.yml)."""
+    `bookexec._internal.context.from_config` makes of a real mkdocs.yml)."""
     settings = settings or Settings()
     golden_dir = root / settings.goldens
     docs = root / settings.docs
@@ -429,14 +430,14 @@ def test_the_state_scan_sees_globals_and_mutated_containers(tmp_path):
 
 def test_the_engine_imports_no_book_feature_and_no_jax():
     stages = [
-        *sorted((PACKAGE / "render").glob("*.py")),
-        *sorted((PACKAGE / "pipeline").glob("*.py")),
+        *sorted((INTERNAL / "render").glob("*.py")),
+        *sorted((INTERNAL / "pipeline").glob("*.py")),
     ]
-    for path in [PACKAGE / "engine.py", *stages]:
+    for path in [INTERNAL / "engine.py", *stages]:
         tree = ast.parse(path.read_text())
         names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
-        bad = [n for n in names if n.startswith(("jaxbook", "bookexec.jax", "jax"))]
+        bad = [n for n in names if n.startswith(("jaxbook", "bookexec._internal.jax", "jax"))]
         assert not bad, f"{path.name} imports {bad}"
 
 

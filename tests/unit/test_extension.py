@@ -17,8 +17,8 @@ import pytest
 from test_engine import IDS, PAGE, FakeExecutor, make_build
 
 import bookexec
-from bookexec.engine import Build
-from bookexec.extension import BuildView, Extension
+from bookexec._internal.engine import Build
+from bookexec._internal.extension import BuildView, Extension
 from conftest import REPO
 
 pytestmark = pytest.mark.engine
@@ -115,7 +115,7 @@ def test_a_build_answers_the_view(tmp_path):
 def test_the_only_page_is_golden_onlys_page(tmp_path):
     from test_engine import BOOK
 
-    from bookexec.settings import Settings
+    from bookexec._internal.settings import Settings
 
     settings = Settings(mode="update", only=PAGE, **BOOK)
     build = make_build(tmp_path, FakeExecutor({i: f"out {i}\n" for i in IDS}), settings=settings)
@@ -125,7 +125,7 @@ def test_the_only_page_is_golden_onlys_page(tmp_path):
 REACHING = """\
 from __future__ import annotations
 
-from bookexec.extension import BuildView, Extension
+from bookexec._internal.extension import BuildView, Extension
 
 
 class Reaching(Extension):

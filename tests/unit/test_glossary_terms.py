@@ -1,5 +1,5 @@
 """Hover definitions (issue 40): the glossary's entries and anchors, and which words of a page's
-HTML are marked as the first use of a term (`bookexec.render.glossary`)."""
+HTML are marked as the first use of a term (`bookexec._internal.render.glossary`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from bookexec.errors import BookError
-from bookexec.render import glossary
+from bookexec._internal.errors import BookError
+from bookexec._internal.render import glossary
 from conftest import REPO
 
 pytestmark = pytest.mark.engine

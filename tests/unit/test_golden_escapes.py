@@ -10,14 +10,20 @@ from pathlib import Path
 
 import pytest
 
-from bookexec import escapes
 from bookexec import facts as facts_api
-from bookexec.goldens import measured, review
-from bookexec.goldens.compare import compare
-from bookexec.goldens.measured import Claim, Fact
-from bookexec.goldens.report import Failure, Report
-from bookexec.goldens.store import decode_output, encode_output, parse, read_golden, render
-from bookexec.render import fence
+from bookexec._internal import escapes
+from bookexec._internal.goldens import measured, review
+from bookexec._internal.goldens.compare import compare
+from bookexec._internal.goldens.measured import Claim, Fact
+from bookexec._internal.goldens.report import Failure, Report
+from bookexec._internal.goldens.store import (
+    decode_output,
+    encode_output,
+    parse,
+    read_golden,
+    render,
+)
+from bookexec._internal.render import fence
 from conftest import REPO
 
 pytestmark = pytest.mark.engine
@@ -214,7 +220,7 @@ def test_line_ends_and_trailing_spaces_are_drift_and_stored_escaped(tmp_path, go
     return, a form feed and U+2028 are stored escaped (as the guide says), and so are trailing
     spaces and final blank lines, which an editor or a hook would otherwise trim from the file:
     no stored line ends in a space, and the body ends with a line that holds text."""
-    from bookexec.goldens.normalize import normalize
+    from bookexec._internal.goldens.normalize import normalize
 
     args = (tmp_path, "p.md", "b", "snippets/p/b.py")
     written = compare(*args, normalize(golden, []))

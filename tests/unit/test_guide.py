@@ -7,7 +7,7 @@ import re
 
 import yaml
 
-from bookexec.discover.blocks import scan_page
+from bookexec._internal.discover.blocks import scan_page
 from conftest import REPO
 
 GUIDE = REPO / "docs" / "guide"
@@ -67,7 +67,7 @@ def test_the_guide_runs_nothing():
 
 
 # A path of the repository in inline code: `tests/test_x.py`, `hooks/bookexec/`,
-# `bookexec/files.py` (under hooks/), with an optional `::test_name` after a test file.
+# `bookexec/_internal/files.py` (under hooks/), with an optional `::test_name` after a test file.
 NAMED_PATH = re.compile(
     r"`((?:tests|hooks|benchmarks|snippets|docs|\.github|\.ci|bookexec)/[^`\s:]*)"
 )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bookexec.discover.blocks import scan_page
-from bookexec.discover.hidden import file_line, numbering, shown
-from bookexec.errors import BookError
-from bookexec.execute.worker import Numbering
+from bookexec._internal.discover.blocks import scan_page
+from bookexec._internal.discover.hidden import file_line, numbering, shown
+from bookexec._internal.errors import BookError
+from bookexec._internal.execute.worker import Numbering
 
 pytestmark = pytest.mark.engine
 
@@ -141,8 +141,8 @@ def test_a_block_tokenizes_its_code_once_and_code_with_no_marker_not_at_all(monk
     """Scanning a page reads each block's hidden lines once (the shown code and the numbering
     come from one reading), and code that never says `hidden` holds no marker to tokenize for:
     the scan of every page is part of what a one-block update waits for (issue 41)."""
-    from bookexec.discover import hidden
-    from bookexec.discover.blocks import Block
+    from bookexec._internal.discover import hidden
+    from bookexec._internal.discover.blocks import Block
 
     read: list[str] = []
     real = hidden._comments

@@ -1,5 +1,6 @@
-"""An output's images (`bookexec.goldens.images`): taken out of the golden's text as files,
-put back for a page shown from its goldens, and judged by their pixels within the tolerance."""
+"""An output's images (`bookexec._internal.goldens.images`): taken out of the golden's text as
+files, put back for a page shown from its goldens, and judged by their pixels within the
+tolerance."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import io
 import pytest
 from PIL import Image, ImageDraw
 
-from bookexec.goldens import images
-from bookexec.goldens.compare import compare
-from bookexec.render import fence
+from bookexec._internal.goldens import images
+from bookexec._internal.goldens.compare import compare
+from bookexec._internal.render import fence
 
 
 def _png(offset: int = 0, size: tuple[int, int] = (100, 80), shade: int = 0) -> bytes:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 
-from bookexec.goldens.store import VERSIONS_FILE
+from bookexec._internal.goldens.store import VERSIONS_FILE
 from conftest import REPO, open_fixture
 from jaxbook.jax_changes import RECORDS, RELEASES, render_page
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 
-from bookexec.goldens.store import VERSIONS_FILE
+from bookexec._internal.goldens.store import VERSIONS_FILE
 from conftest import REPO, open_fixture
 from jaxbook.jax_changes import RECORDS, RELEASES, render_page
 
@@ -56,7 +56,7 @@ def test_a_record_written_before_line_ends_were_kept_is_compared_with_them_trimm
     release written before that (no `line-ends: kept`) cannot say what they were, so only it
     is compared with them trimmed on both sides: no JAX change appears from it. A record
     written since compares them exactly."""
-    from bookexec.goldens.store import encode_output, render
+    from bookexec._internal.goldens.store import encode_output, render
     from jaxbook.jax_changes import compare_block
 
     def record(output: str, **fields: str) -> str:
@@ -87,7 +87,7 @@ def test_a_record_naming_a_snippet_by_its_path_matches_a_golden_naming_the_file(
     """Review 5, jax-changes item 3: records made before the goldens named a page's snippets
     by their file alone print `snippets/<chapter>/x.py`; compared as the goldens are
     normalised (`snippet_names`), that is no change of JAX's. Another path still is."""
-    from bookexec.goldens.store import encode_output, render
+    from bookexec._internal.goldens.store import encode_output, render
     from jaxbook.jax_changes import compare_block
 
     def record(output: str) -> str:

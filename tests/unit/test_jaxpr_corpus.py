@@ -30,8 +30,8 @@ import pytest
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Error, Keyword, Name, Text
 
-from bookexec.jax.diff import COSMETIC, STRUCTURAL, compare
-from bookexec.jax.parse import (
+from bookexec._internal.jax.diff import COSMETIC, STRUCTURAL, compare
+from bookexec._internal.jax.parse import (
     VARIABLE_KINDS,
     Jaxpr,
     JaxprSyntaxError,
@@ -417,7 +417,7 @@ def test_a_parse_failure_names_the_function_and_the_position():
 
 
 def test_a_renaming_classed_structural_fails(monkeypatch):
-    from bookexec.jax import diff as jaxpr_diff
+    from bookexec._internal.jax import diff as jaxpr_diff
 
     real = jaxpr_diff.canonical
     monkeypatch.setattr(jaxpr_diff, "canonical", lambda j, d=None: str(j) + real(j, d))
@@ -426,7 +426,7 @@ def test_a_renaming_classed_structural_fails(monkeypatch):
 
 
 def test_a_mutation_classed_cosmetic_fails(monkeypatch):
-    from bookexec.jax import diff as jaxpr_diff
+    from bookexec._internal.jax import diff as jaxpr_diff
 
     monkeypatch.setattr(jaxpr_diff, "same_program", lambda a, b: True)
     for check in (check_primitive, check_parameter, check_type, check_order):
@@ -435,7 +435,7 @@ def test_a_mutation_classed_cosmetic_fails(monkeypatch):
 
 
 def test_a_mutation_without_carets_fails(monkeypatch):
-    from bookexec.jax import diff as jaxpr_diff
+    from bookexec._internal.jax import diff as jaxpr_diff
 
     monkeypatch.setattr(
         jaxpr_diff, "_line", lambda parts, marked: (" ".join(p[1] for p in parts), "")
@@ -448,7 +448,7 @@ def test_the_lexer_check_fails_on_a_primitive_lexed_as_a_name(monkeypatch):
     # A variable named like a primitive: `ge` reads `ge`; the lexer must tell them apart.
     text = SCATTER.replace("d:f32[4] = sin c", "ge:bool[4] = ge c a\n    d:f32[4] = sin c")
     assert check_lexer(text) is None
-    from bookexec.jax import lexer as jaxpr_lexer
+    from bookexec._internal.jax import lexer as jaxpr_lexer
 
     real = jaxpr_lexer.JaxprLexer.get_tokens_unprocessed
 

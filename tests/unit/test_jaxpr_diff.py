@@ -11,9 +11,9 @@ import pytest
 from jax import lax
 from jax.experimental import pallas as pl
 
-from bookexec.goldens.store import parse as parse_golden
-from bookexec.jax.diff import COSMETIC, STRUCTURAL, TEXT, classify, compare
-from bookexec.jax.parse import (
+from bookexec._internal.goldens.store import parse as parse_golden
+from bookexec._internal.jax.diff import COSMETIC, STRUCTURAL, TEXT, classify, compare
+from bookexec._internal.jax.parse import (
     VARIABLE_KINDS,
     Jaxpr,
     JaxprSyntaxError,
@@ -305,9 +305,9 @@ def test_text_outside_jaxprs():
 
 
 def test_a_drifted_golden_carries_its_class_and_aligned_diff_to_the_serve_warning(tmp_path):
-    from bookexec.files import write_atomic
-    from bookexec.goldens.compare import compare as compare_golden
-    from bookexec.render.fence import drift_warning
+    from bookexec._internal.files import write_atomic
+    from bookexec._internal.goldens.compare import compare as compare_golden
+    from bookexec._internal.render.fence import drift_warning
 
     old = jaxpr(lambda x: jnp.sin(x) * 2.0 + jnp.cos(x), 1.0)
     new = jaxpr(lambda x: jnp.sin(lax.stop_gradient(x)) * 2.0 + jnp.cos(x), 1.0)
@@ -340,7 +340,7 @@ def test_an_unreadable_jaxpr_is_text_drift_with_its_position_never_cosmetic():
 def test_jaxprs_inside_printed_values_and_mixed_branch_tuples_are_parsed():
     from test_jaxpr_corpus import renamed
 
-    from bookexec.jax.parse import Opaque, Ref
+    from bookexec._internal.jax.parse import Opaque, Ref
 
     solve = jaxpr(jnp.linalg.solve, jnp.eye(3) * 2.0, jnp.ones(3))
     assert "_LinearSolveTuple(matvec={ lambda" in solve
@@ -411,11 +411,11 @@ def test_every_public_name_of_the_jaxpr_modules_is_used():
         for path in (REPO / "hooks").rglob("*.py")
         for node in ast.walk(ast.parse(path.read_text()))
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
-        if node.value.startswith("bookexec.jax.")
+        if node.value.startswith("bookexec._internal.jax.")
     }
     unused = [
         f"{path.name}: {node.name}"
-        for path in sorted((REPO / "hooks" / "bookexec" / "jax").glob("*.py"))
+        for path in sorted((REPO / "hooks" / "bookexec" / "_internal" / "jax").glob("*.py"))
         for node in ast.parse(path.read_text()).body
         if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_")
         if node.name not in hooks | tests | named and f":{node.name}" not in registered
@@ -424,7 +424,7 @@ def test_every_public_name_of_the_jaxpr_modules_is_used():
 
 
 def test_a_named_jaxpr_is_resolved_in_one_place():
-    from bookexec.jax import diff, parse
+    from bookexec._internal.jax import diff, parse
 
     assert not hasattr(parse.Program, "resolve")
     assert diff.resolve is parse.resolve
@@ -433,7 +433,7 @@ def test_a_named_jaxpr_is_resolved_in_one_place():
 def test_is_jaxpr_is_the_one_test_for_a_printed_jaxpr():
     """`"{ lambda " in text` is written once, in the parser; the census, the fence and the
     runtime ask `is_jaxpr`."""
-    from bookexec.jax.parse import is_jaxpr
+    from bookexec._internal.jax.parse import is_jaxpr
 
     assert is_jaxpr(jaxpr(jnp.sin, 1.0)) and not is_jaxpr("lambda x: x")
     tests = [
@@ -445,4 +445,4 @@ def test_is_jaxpr_is_the_one_test_for_a_printed_jaxpr():
         and isinstance(node.left, ast.Constant)
         and "{ lambda" in str(node.left.value)
     ]
-    assert len(tests) == 1 and tests[0].startswith("hooks/bookexec/jax/parse.py:"), tests
+    assert len(tests) == 1 and tests[0].startswith("hooks/bookexec/_internal/jax/parse.py:"), tests

@@ -10,8 +10,8 @@ import pytest
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Error, Keyword, Name, Number, Operator, Punctuation, Text, Whitespace
 
-from bookexec.goldens.store import parse as parse_golden
-from bookexec.jax.parse import JaxprSyntaxError, split_output
+from bookexec._internal.goldens.store import parse as parse_golden
+from bookexec._internal.jax.parse import JaxprSyntaxError, split_output
 
 
 def tokens(text: str) -> list[tuple]:

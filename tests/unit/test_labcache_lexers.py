@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from bookexec.jax import lexer, parse
+from bookexec._internal.jax import lexer, parse
 from jaxbook import labcache
 
 

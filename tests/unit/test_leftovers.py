@@ -1,6 +1,6 @@
-"""The engine's markup looked for in what a build wrote (`bookexec.render.leftovers`, issue 53):
-every kind of it found, in pages, notebooks and the search index, and named by the page and
-line that wrote it; what a page shows on purpose (escaped, or as code) is not."""
+"""The engine's markup looked for in what a build wrote (`bookexec._internal.render.leftovers`,
+issue 53): every kind of it found, in pages, notebooks and the search index, and named by the page
+and line that wrote it; what a page shows on purpose (escaped, or as code) is not."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from bookexec.render import leftovers
+from bookexec._internal.render import leftovers
 
 pytestmark = pytest.mark.engine
 

@@ -9,22 +9,22 @@ import logging
 import pytest
 from mkdocs.config import base
 
-from bookexec.discover.blocks import ANYWHERE, PAGE_FOLDERS, Reading, scan_page
-from bookexec.discover.options import (
+from bookexec._internal.discover.blocks import ANYWHERE, PAGE_FOLDERS, Reading, scan_page
+from bookexec._internal.discover.options import (
     ENGINE,
     MARKDOWN_EXEC,
     UNKNOWN_ERROR,
     check_markdown_exec,
 )
-from bookexec.errors import BookError
-from bookexec.execute.runtime import PythonRuntime, Runtime
-from bookexec.goldens.compare import PLAIN_WORDS, Comparison
-from bookexec.goldens.report import Report
-from bookexec.goldens.store import update_command, written_by
-from bookexec.jax.jax_runtime import JaxRuntime
-from bookexec.pipeline.plan import Plan
-from bookexec.plugin import BookConfig, DottedPath, Folder
-from bookexec.settings import Settings, bases, read
+from bookexec._internal.errors import BookError
+from bookexec._internal.execute.runtime import PythonRuntime, Runtime
+from bookexec._internal.goldens.compare import PLAIN_WORDS, Comparison
+from bookexec._internal.goldens.report import Report
+from bookexec._internal.goldens.store import update_command, written_by
+from bookexec._internal.jax.jax_runtime import JaxRuntime
+from bookexec._internal.pipeline.plan import Plan
+from bookexec._internal.plugin import BookConfig, DottedPath, Folder
+from bookexec._internal.settings import Settings, bases, read
 
 pytestmark = pytest.mark.engine
 
@@ -186,7 +186,7 @@ def test_the_plugin_defaults_are_a_markdown_exec_books():
     config = BookConfig()
     config.load_dict({})
     assert not config.validate()[0]
-    assert config.runtime == "bookexec.execute.runtime.PythonRuntime"
+    assert config.runtime == "bookexec.PythonRuntime"
     assert (config.goldens, config.snippets, config.fences) == (
         "goldens",
         "anywhere",
@@ -206,13 +206,13 @@ class NeedsMissing(PythonRuntime):
 
 def test_a_runtime_whose_package_is_missing_is_a_configuration_error_naming_it(monkeypatch):
     monkeypatch.setattr(
-        "bookexec.plugin._resolve", lambda path: NeedsMissing if "Needs" in path else None
+        "bookexec._internal.plugin._resolve", lambda path: NeedsMissing if "Needs" in path else None
     )
     with pytest.raises(base.ValidationError) as raised:
         DottedPath(Runtime).validate("tests.NeedsMissing")
     said = str(raised.value)
     assert "needs the package no_such_package_for_bookexec, which is not installed" in said
-    assert "bookexec.execute.runtime.PythonRuntime" in said
+    assert "such as bookexec.PythonRuntime" in said
     assert JaxRuntime.requires == ("jax", "jaxlib")
 
 
@@ -245,7 +245,7 @@ def test_drift_classes_are_worded_by_the_runtime(tmp_path, monkeypatch):
 def test_the_plugin_stands_in_for_markdown_exec_s_when_the_book_lists_none(tmp_path, monkeypatch):
     import markdown_exec
 
-    from bookexec.plugin import MarkdownExecStandIn
+    from bookexec._internal.plugin import MarkdownExecStandIn
 
     class Config(dict):
         def __init__(self, plugins: dict) -> None:
@@ -289,7 +289,7 @@ def test_markdown_exec_s_plugin_options_are_honoured(tmp_path, monkeypatch):
 
     from mkdocs.exceptions import PluginError
 
-    from bookexec.plugin import MarkdownExecStandIn
+    from bookexec._internal.plugin import MarkdownExecStandIn
 
     class Config(dict):  # what the stand-in reads of MkDocs' config
         def __init__(self) -> None:

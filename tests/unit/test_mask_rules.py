@@ -1,13 +1,13 @@
-"""Masks (`bookexec.goldens.masks`): an author's rule applies where its globs say, in order, and
-a bad one is named before any build runs; the engine's defaults apply only to the figures they
-are for, unless turned off."""
+"""Masks (`bookexec._internal.goldens.masks`): an author's rule applies where its globs say, in
+order, and a bad one is named before any build runs; the engine's defaults apply only to the figures
+they are for, unless turned off."""
 
 from __future__ import annotations
 
 import pytest
 
-from bookexec.goldens import masks
-from bookexec.settings import read
+from bookexec._internal.goldens import masks
+from bookexec._internal.settings import read
 
 pytestmark = pytest.mark.engine
 
@@ -80,7 +80,7 @@ def test_a_bad_pattern_or_replacement_is_named():
     ],
 )
 def test_a_bad_rule_is_refused_by_the_config_check_naming_the_option(rule, said):
-    from bookexec.plugin import BookConfig
+    from bookexec._internal.plugin import BookConfig
 
     config = BookConfig()
     config.load_dict({"masks": [rule]})
@@ -90,7 +90,7 @@ def test_a_bad_rule_is_refused_by_the_config_check_naming_the_option(rule, said)
 
 
 def test_good_rules_pass_the_config_check_and_reach_the_settings():
-    from bookexec.plugin import BookConfig
+    from bookexec._internal.plugin import BookConfig
 
     config = BookConfig()
     config.load_dict({"masks": [{"pattern": "(a)", "replace": r"\1", "blocks": ["b-*"]}]})
@@ -107,7 +107,7 @@ def test_good_rules_pass_the_config_check_and_reach_the_settings():
 
 
 def test_default_masks_off_passes_the_config_check_and_leaves_the_authors_rules():
-    from bookexec.plugin import BookConfig
+    from bookexec._internal.plugin import BookConfig
 
     config = BookConfig()
     config.load_dict({"default_masks": False})

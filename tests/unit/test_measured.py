@@ -8,10 +8,10 @@ import time
 import pytest
 
 from bookexec import facts as api
-from bookexec.goldens import measured
-from bookexec.goldens.compare import compare
-from bookexec.goldens.measured import Claim, Fact
-from bookexec.pipeline.judge import shown
+from bookexec._internal.goldens import measured
+from bookexec._internal.goldens.compare import compare
+from bookexec._internal.goldens.measured import Claim, Fact
+from bookexec._internal.pipeline.judge import shown
 
 pytestmark = pytest.mark.engine
 

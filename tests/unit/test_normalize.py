@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.goldens.normalize import (
+from bookexec._internal.goldens.normalize import (
     addresses,
     block_names,
     for_page,

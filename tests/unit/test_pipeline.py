@@ -1,5 +1,5 @@
-"""Each stage of a build alone (`bookexec.pipeline`), with fakes in place of the others: an
-in-memory golden snapshot for the store, a canned executor, a fake render stage for the fence.
+"""Each stage of a build alone (`bookexec._internal.pipeline`), with fakes in place of the others:
+an in-memory golden snapshot for the store, a canned executor, a fake render stage for the fence.
 Nothing here spawns a worker or a build."""
 
 from __future__ import annotations
@@ -10,32 +10,32 @@ from pathlib import Path
 import pytest
 from markdown import Markdown
 
-from bookexec.context import BookContext
-from bookexec.discover.blocks import Block
-from bookexec.errors import BookError
-from bookexec.execute.cache import BlockCache
-from bookexec.execute.model import BlockRun, Note, PageRun
-from bookexec.execute.progress import Progress
-from bookexec.execute.runtime import PythonRuntime
-from bookexec.goldens.compare import Comparison, Snapshot, compare
-from bookexec.goldens.report import Failure
-from bookexec.goldens.store import (
+from bookexec._internal.context import BookContext
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.errors import BookError
+from bookexec._internal.execute.cache import BlockCache
+from bookexec._internal.execute.model import BlockRun, Note, PageRun
+from bookexec._internal.execute.progress import Progress
+from bookexec._internal.execute.runtime import PythonRuntime
+from bookexec._internal.goldens.compare import Comparison, Snapshot, compare
+from bookexec._internal.goldens.report import Failure
+from bookexec._internal.goldens.store import (
     Provenance,
     golden_path,
     read_versions,
     write_versions,
     written_by,
 )
-from bookexec.goldens.store import render as render_golden
-from bookexec.pipeline.finish import Finish, Stages
-from bookexec.pipeline.judge import Judge
-from bookexec.pipeline.plan import Plan
-from bookexec.pipeline.render import RenderStage
-from bookexec.pipeline.run import PageExecutor, Runs
-from bookexec.privacy import Masker
-from bookexec.render.fence import format_python
-from bookexec.render.layout import Look, Shown
-from bookexec.settings import Settings
+from bookexec._internal.goldens.store import render as render_golden
+from bookexec._internal.pipeline.finish import Finish, Stages
+from bookexec._internal.pipeline.judge import Judge
+from bookexec._internal.pipeline.plan import Plan
+from bookexec._internal.pipeline.render import RenderStage
+from bookexec._internal.pipeline.run import PageExecutor, Runs
+from bookexec._internal.privacy import Masker
+from bookexec._internal.render.fence import format_python
+from bookexec._internal.render.layout import Look, Shown
+from bookexec._internal.settings import Settings
 from conftest import REPO
 
 pytestmark = pytest.mark.engine
@@ -388,7 +388,7 @@ def test_the_versions_file_names_the_command_that_writes_it(tmp_path):
 
 def test_goldens_name_no_runtime():
     """The runtime supplies its version names; the golden store names none of JAX's."""
-    store = REPO / "hooks" / "bookexec" / "goldens" / "store.py"
+    store = REPO / "hooks" / "bookexec" / "_internal" / "goldens" / "store.py"
     code = store.read_text()
     assert '"jax"' not in code and '"jaxlib"' not in code
 
@@ -398,7 +398,7 @@ def test_a_page_that_ends_before_the_next_build_has_planned_counts_against_the_l
     the other pages for it) can see a page's run end before it has scanned the book: its
     progress line counts against the plan it carries over, never 'of 0 pages' (issue 41: the
     log's counters add up)."""
-    from bookexec.execute.progress import Progress
+    from bookexec._internal.execute.progress import Progress
 
     block = Block("a.md", 0, 3, "b", "snippets/a/b.py", "print(1)\n")
     earlier = Progress(lambda line: None)

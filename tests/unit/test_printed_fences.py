@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bookexec.discover.blocks import (
+from bookexec._internal.discover.blocks import (
     ANYWHERE,
     Reading,
     printed_block,
@@ -16,8 +16,8 @@ from bookexec.discover.blocks import (
     printed_name,
     scan_page,
 )
-from bookexec.discover.options import ENGINE, MARKDOWN_EXEC
-from bookexec.errors import BookError
+from bookexec._internal.discover.options import ENGINE, MARKDOWN_EXEC
+from bookexec._internal.errors import BookError
 
 READING = Reading(snippets=ANYWHERE, fences=MARKDOWN_EXEC)
 # What the gallery's file tree prints: a fence indented in a list item, in a named session.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bookexec.errors import BookError
-from bookexec.goldens.measured import Fact
-from bookexec.render.prose import parse_reference, render
+from bookexec._internal.errors import BookError
+from bookexec._internal.goldens.measured import Fact
+from bookexec._internal.render.prose import parse_reference, render
 
 pytestmark = pytest.mark.engine
 

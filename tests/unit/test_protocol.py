@@ -11,8 +11,8 @@ import threading
 
 import pytest
 
-from bookexec.execute import protocol
-from bookexec.execute.protocol import (
+from bookexec._internal.execute import protocol
+from bookexec._internal.execute.protocol import (
     BlockError,
     BlockResult,
     BlockStatus,
@@ -133,8 +133,8 @@ def test_the_worker_imports_nothing_a_snippet_could_notice():
     see what a plain Python has: the book's census goldens depend on it."""
     code = (
         "import sys\n"
-        "from bookexec.execute import worker, protocol\n"
-        "from bookexec.jax import probe\n"
+        "from bookexec._internal.execute import worker, protocol\n"
+        "from bookexec._internal.jax import probe\n"
         "print(sorted(sys.modules))\n"
     )
     out = subprocess.run(
@@ -144,4 +144,4 @@ def test_the_worker_imports_nothing_a_snippet_could_notice():
     heavy = {"dataclasses", "typing", "json", "inspect", "ast", "importlib", "jax", "mkdocs"}
     heavy |= {"multiprocessing", "pickle", "socket", "select", "ctypes", "resource"}
     assert not loaded & heavy, sorted(loaded & heavy)
-    assert not any(name.startswith("bookexec.goldens") for name in loaded)
+    assert not any(name.startswith("bookexec._internal.goldens") for name in loaded)

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.engine
 # Run in a fresh interpreter: the test process may hold children of other tests.
 PROBE = """
 import os, subprocess, threading, time
-from bookexec.execute import reaper
+from bookexec._internal.execute import reaper
 
 said = [reaper.has_children()]
 child = subprocess.Popen(["sleep", "30"])

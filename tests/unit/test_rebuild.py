@@ -1,4 +1,4 @@
-"""The page graph behind `mkdocs serve --dirty` (`bookexec.serve.rebuild`)."""
+"""The page graph behind `mkdocs serve --dirty` (`bookexec._internal.serve.rebuild`)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.structure.files import File
 
-from bookexec.pipeline.run import PENDING, digest
-from bookexec.plugin import DirtyNotice
-from bookexec.render import prose
-from bookexec.serve import rebuild
-from bookexec.serve.search import merged_index
+from bookexec._internal.pipeline.run import PENDING, digest
+from bookexec._internal.plugin import DirtyNotice
+from bookexec._internal.render import prose
+from bookexec._internal.serve import rebuild
+from bookexec._internal.serve.search import merged_index
 
 pytestmark = pytest.mark.engine
 

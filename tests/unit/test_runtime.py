@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from bookexec.execute.runtime import PythonRuntime, Runtime
-from bookexec.goldens.compare import COSMETIC, STRUCTURAL, TEXT
-from bookexec.jax.jax_runtime import JaxRuntime
+from bookexec._internal.execute.runtime import PythonRuntime, Runtime
+from bookexec._internal.goldens.compare import COSMETIC, STRUCTURAL, TEXT
+from bookexec._internal.jax.jax_runtime import JaxRuntime
 from conftest import REPO
 
 pytestmark = pytest.mark.engine
@@ -46,7 +46,7 @@ def test_jax_runtime_reads_jaxprs_as_programs():
 
 def test_the_jax_probe_runs_in_a_process_that_never_imported_jax():
     code = (
-        "from bookexec.jax.probe import probe, flush_effects\n"
+        "from bookexec._internal.jax.probe import probe, flush_effects\n"
         "flush_effects()\n"
         "import sys\nprint(probe(), 'jax' in sys.modules)\n"
     )

@@ -12,9 +12,9 @@ import pytest
 from markdown import Markdown
 from test_engine import BOOK, PAGE, FakeExecutor, FakeRuntime, configured, fixture_config, make_book
 
-from bookexec.engine import Engine
-from bookexec.goldens.compare import Snapshot
-from bookexec.settings import Settings
+from bookexec._internal.engine import Engine
+from bookexec._internal.goldens.compare import Snapshot
+from bookexec._internal.settings import Settings
 
 pytestmark = pytest.mark.engine
 
@@ -58,11 +58,20 @@ def serving(monkeypatch) -> Engine:
     return eng
 
 
-def test_a_snippet_edited_between_two_rebuilds_shows_its_new_code(tmp_path, monkeypatch):
+@pytest.fixture
+def served(tmp_path, monkeypatch):
+    """The two-page book, aged, under serve and built once: its engine, pages and first
+    build; the engine shut down after the test."""
     pages = two_page_book(tmp_path)
     aged(tmp_path)
     eng = serving(monkeypatch)
-    serve_build(eng, tmp_path, pages)
+    first, _ = serve_build(eng, tmp_path, pages)
+    yield eng, pages, first
+    eng.on_shutdown()
+
+
+def test_a_snippet_edited_between_two_rebuilds_shows_its_new_code(tmp_path, served):
+    eng, pages, _ = served
     (tmp_path / "snippets" / "ch" / "first.py").write_text("print('first, as edited')\n")
     build, config = serve_build(eng, tmp_path, pages)
     assert build.plans[PAGE][0].code == "print('first, as edited')\n", (
@@ -72,25 +81,17 @@ def test_a_snippet_edited_between_two_rebuilds_shows_its_new_code(tmp_path, monk
     md = Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs)
     html = md.convert(pages[PAGE])
     assert "as edited" in html, "the rebuilt page shows the snippet's old code"
-    eng.on_shutdown()
 
 
-def test_a_page_edited_between_two_rebuilds_shows_its_new_blocks(tmp_path, monkeypatch):
-    pages = two_page_book(tmp_path)
-    aged(tmp_path)
-    eng = serving(monkeypatch)
-    serve_build(eng, tmp_path, pages)
+def test_a_page_edited_between_two_rebuilds_shows_its_new_blocks(tmp_path, served):
+    eng, pages, _ = served
     pages[OTHER] = pages[OTHER].replace('id="alone"', 'id="renamed"')
     build, _ = serve_build(eng, tmp_path, pages)
     assert [block.id for block in build.plans[OTHER]] == ["renamed"]
-    eng.on_shutdown()
 
 
-def test_a_second_rebuild_scans_only_the_page_whose_prose_changed(tmp_path, monkeypatch):
-    pages = two_page_book(tmp_path)
-    aged(tmp_path)
-    eng = serving(monkeypatch)
-    serve_build(eng, tmp_path, pages)
+def test_a_second_rebuild_scans_only_the_page_whose_prose_changed(tmp_path, served):
+    eng, pages, _ = served
     scans = eng.serve.scans
     assert scans.scanned == [PAGE, OTHER]  # the first build reads every page
     pages[PAGE] = pages[PAGE].replace("# Ch", "# Ch\n\nA new sentence.")
@@ -99,7 +100,6 @@ def test_a_second_rebuild_scans_only_the_page_whose_prose_changed(tmp_path, monk
     assert [block.id for block in build.plans[OTHER]] == ["alone"]  # reused, still planned
     serve_build(eng, tmp_path, pages)
     assert scans.scanned == [PAGE, OTHER, PAGE]  # nothing changed: nothing scanned
-    eng.on_shutdown()
 
 
 def test_a_plain_build_keeps_no_scan(tmp_path, monkeypatch):
@@ -155,14 +155,11 @@ def test_a_lab_is_scanned_again_only_when_its_notebook_changed(tmp_path):
     assert labs.scans.scanned == [src, src]  # a plain build keeps nothing
 
 
-def test_a_snippet_edited_between_two_rebuilds_changes_its_pages_inputs(tmp_path, monkeypatch):
+def test_a_snippet_edited_between_two_rebuilds_changes_its_pages_inputs(tmp_path, served):
     """`--dirty`: the page graph's reads of the snippets are kept too, and an edit still
     renders its page again."""
-    pages = two_page_book(tmp_path)
-    aged(tmp_path)
-    eng = serving(monkeypatch)
+    eng, pages, build = served
     path = tmp_path / "docs" / PAGE
-    build, _ = serve_build(eng, tmp_path, pages)
     before = build.page_inputs(PAGE, pages[PAGE], path, set())
     build, _ = serve_build(eng, tmp_path, pages)
     assert build.page_inputs(PAGE, pages[PAGE], path, set()).changed(before) == []
@@ -171,4 +168,3 @@ def test_a_snippet_edited_between_two_rebuilds_changes_its_pages_inputs(tmp_path
     assert "snippets" in build.page_inputs(PAGE, pages[PAGE], path, set()).changed(before), (
         "the rebuild reused the text of a snippet that changed"
     )
-    eng.on_shutdown()

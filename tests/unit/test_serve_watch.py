@@ -1,5 +1,5 @@
-"""`bookexec.serve.session.unwatched`: the serve asks MkDocs to watch a folder only when its
-`docs_dir` and `watch:` do not cover it. MkDocs polls each folder it is given in a thread of its
+"""`bookexec._internal.serve.session.unwatched`: the serve asks MkDocs to watch a folder only when
+its `docs_dir` and `watch:` do not cover it. MkDocs polls each folder it is given in a thread of its
 own; the real book's snippet folders, each under its `watch: [snippets]`, were polled twice
 (issue 55). The real `mkdocs serve` is tests/e2e/test_serve_truth.py."""
 
@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bookexec.serve.session import unwatched
+from bookexec._internal.serve.session import unwatched
 
 pytestmark = pytest.mark.engine
 

@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from bookexec import settings
-from bookexec.errors import BookError
-from bookexec.execute.limits import Limits
+from bookexec._internal import settings
+from bookexec._internal.errors import BookError
+from bookexec._internal.execute.limits import Limits
 
 pytestmark = pytest.mark.engine
 
@@ -115,8 +115,8 @@ def test_a_bad_variable_is_a_book_error_naming_it(name, value, says):
     ],
 )
 def test_a_plugin_limit_past_its_range_is_refused_by_the_config_check(option, value, says):
-    """The same ranges as the fence options' (`bookexec.discover.options`)."""
-    from bookexec.plugin import LimitsConfig
+    """The same ranges as the fence options' (`bookexec._internal.discover.options`)."""
+    from bookexec._internal.plugin import LimitsConfig
 
     config = LimitsConfig()
     config.load_dict({option: value})
@@ -139,7 +139,7 @@ def test_the_shown_line_length_is_off_unless_set_and_reaches_the_reading_of_page
 
 @pytest.mark.parametrize("value", [-1, 7.5, "wide"])
 def test_a_shown_line_length_that_is_no_whole_number_is_refused_by_the_config_check(value):
-    from bookexec.plugin import BookConfig
+    from bookexec._internal.plugin import BookConfig
 
     config = BookConfig()
     config.load_dict({"shown_line_length": value})

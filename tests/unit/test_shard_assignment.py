@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from bookexec.discover.blocks import Block
-from bookexec.errors import BookError
-from bookexec.execute.eta import RunTimes
-from bookexec.execute.model import BlockRun, Note, PageRun
-from bookexec.pipeline.records import RecordExecutor, ShardRecords, assign, source_hash
-from bookexec.settings import read
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.errors import BookError
+from bookexec._internal.execute.eta import RunTimes
+from bookexec._internal.execute.model import BlockRun, Note, PageRun
+from bookexec._internal.pipeline.records import RecordExecutor, ShardRecords, assign, source_hash
+from bookexec._internal.settings import read
 
 
 def plan(sizes: dict[str, int]) -> dict[str, list[Block]]:

@@ -15,8 +15,8 @@ import jax.numpy as jnp
 import pytest
 from jax import lax
 
+from bookexec._internal.render.stepper_html import stepper_html
 from bookexec.jax import stepper
-from bookexec.render.stepper_html import stepper_html
 
 
 def _define(source: str, name: str, filename: str):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import jinja2
 import pytest
 
-from bookexec.serve.templates import TemplateCache
+from bookexec._internal.serve.templates import TemplateCache
 
 pytestmark = pytest.mark.engine
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from bookexec.discover.blocks import Block
-from bookexec.execute.eta import RunTimes
-from bookexec.execute.progress import Progress
+from bookexec._internal.discover.blocks import Block
+from bookexec._internal.execute.eta import RunTimes
+from bookexec._internal.execute.progress import Progress
 
 pytestmark = pytest.mark.engine
 

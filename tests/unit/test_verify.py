@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bookexec.render.layout import OUTPUT_ATTR, SOURCE_ATTR
-from bookexec.render.verify import boxes_of, problems
+from bookexec._internal.render.layout import OUTPUT_ATTR, SOURCE_ATTR
+from bookexec._internal.render.verify import boxes_of, problems
 
 pytestmark = pytest.mark.engine
 

@@ -87,7 +87,7 @@ STRICT_BUILD = re.compile(r"^(\./book build|(\.venv/bin/)?mkdocs build --strict)
 
 
 def test_the_build_job_annotates_drift_where_maintainers_look():
-    """Annotations and the job summary (bookexec.goldens.actions) come from the book's own
+    """Annotations and the job summary (bookexec._internal.goldens.actions) come from the book's own
     strict build run with GitHub's environment. The suite removes GITHUB_ACTIONS and
     GITHUB_STEP_SUMMARY from every build it starts, so the `build` job runs it directly, from
     the checkout's root (the annotations name docs/<page>.md), and leaves GitHub's variables

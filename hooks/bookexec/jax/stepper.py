@@ -1,4 +1,5 @@
-"""The trace stepper's mapping, taken from real JAX (rendered by `bookexec.render.stepper_html`).
+"""The trace stepper's mapping, taken from real JAX (rendered by
+`bookexec._internal.render.stepper_html`).
 
 A snippet records it on hidden lines, the reader's code staying idiomatic::
 
@@ -26,8 +27,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, cast
 
+from bookexec._internal.render.stepper_html import PREFIX
 from bookexec.facts import record
-from bookexec.render.stepper_html import PREFIX
 
 __all__ = ["PREFIX", "describe", "stepper", "trace_steps"]
 

@@ -41,7 +41,7 @@ def ensure_chromium(yes: bool) -> None:
         except EOFError:
             answer = ""
         # Imported here, after the set-up (`prepare`): the engine needs the venv's packages.
-        from bookexec.discover.options import TRUE_WORDS
+        from bookexec._internal.discover.options import TRUE_WORDS
 
         if answer.strip().lower() not in ("y", *TRUE_WORDS):  # the book's yes, and y
             raise Failed(1, "book: not installed; the browser tests need it.")

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def _book(root: Path) -> BookContext:
-    """The book at `root`, opened as a build opens it (`bookexec.context.open_book`)."""
+    """The book at `root`, opened as a build opens it (`bookexec._internal.context.open_book`)."""
     from bookexec import open_book
 
     return open_book(root / "mkdocs.yml", os.environ)
@@ -38,8 +38,8 @@ def _book(root: Path) -> BookContext:
 
 @contextmanager
 def _engine_errors() -> Iterator[None]:
-    # Imported here, after the set-up: bookexec.errors imports MkDocs, which it installs.
-    from bookexec.errors import BookError
+    # Imported here, after the set-up: bookexec._internal.errors imports MkDocs, which it installs.
+    from bookexec._internal.errors import BookError
 
     try:
         yield
@@ -103,8 +103,8 @@ def _run(root: Path, options: Options, rest: list[str], command: Parser) -> int:
         command.error("run --block-cache runs a shard: give --shard I/N, not --cache-key")
     prepare(root)
     with _engine_errors():
-        from bookexec.pipeline import records
-        from bookexec.plugin import make_runtime
+        from bookexec._internal.pipeline import records
+        from bookexec._internal.plugin import make_runtime
 
         book = _book(root)
         runtime = make_runtime(book.config.plugins["executed-book"].config.runtime)
@@ -130,7 +130,7 @@ def _cache_key(environment: str) -> str:
 def _show_changes(root: Path) -> None:
     """What an update changed, goldens and generated pages (git status): said where the book
     opens and git runs, and silent elsewhere (the update itself has said how it went)."""
-    from bookexec.errors import BookError
+    from bookexec._internal.errors import BookError
 
     with suppress(OSError, BookError):
         book = _book(root)
@@ -153,7 +153,7 @@ def _named(rest: list[str]) -> tuple[list[str], str]:
 def _review(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     prepare(root)
     with _engine_errors():
-        from bookexec.command import terminal
+        from bookexec._internal.command import terminal
 
         # The book's golden folder (mkdocs.yml's `goldens`): a report naming another is refused.
         golden_dir = _book(root).golden_dir

@@ -28,7 +28,7 @@ def update(only: str, config_file: str | None = None) -> None:
     `config_file` (mkdocs.yml in the working directory by default)."""
     from mkdocs.structure.files import get_files
 
-    # The settings are read from the environment as a build's are (`bookexec.settings`).
+    # The settings are read from the environment as a build's are (`bookexec._internal.settings`).
     os.environ["GOLDEN"] = "update"
     os.environ["GOLDEN_ONLY"] = only
     # The render-only plugins are left out, but for a notebook's: mkdocs-jupyter makes it a page.
