@@ -139,7 +139,6 @@ HEAVIEST_FIRST = (
     "tests/e2e/test_upgrade.py",
     "tests/e2e/test_engine_pythons.py",
     "tests/e2e/test_lab_wrong_answers.py",
-    "tests/e2e/test_determinism.py",
     "tests/e2e/test_cache.py",
     "tests/e2e/test_stress.py",
     "tests/e2e/test_bad_inputs.py",
@@ -147,6 +146,7 @@ HEAVIEST_FIRST = (
     # These wait for `built_book`: handed out once the files above have kept the cores busy.
     "tests/e2e/test_notebooks.py",
     "tests/e2e/test_mutation.py",
+    "tests/e2e/test_determinism.py",
     "tests/e2e/test_site.py",
     "tests/e2e/test_lab_notebooks.py",
     "tests/e2e/test_readable_outputs.py",
