@@ -3,17 +3,18 @@ agree with the whole book too.
 
 The two builds are the suite's one cold build of the whole book (`built_book`, under another
 hash seed than the goldens were written under) and one more cold build of a few real chapters
-alone (a copy of the book cut to them, `conftest.cut_book`), in update mode under the goldens'
-own seed. The chapters hold every kind of output the book makes (jaxprs, counts, declared
-errors, steppers, a figure, timings and ratios between them, quoted in prose), so the second
-build costs a fraction of a whole one. Every block of the whole book, chapters and labs, equals
-its golden in the first (its strict check); the second must write no golden, and its pages
-must say what the whole book's say.
+alone (a copy of the book cut to them and without their labs, `conftest.cut_book`), in update
+mode under the goldens' own seed. The chapters hold every kind of output the book makes
+(jaxprs, counts, declared errors, steppers, a figure, timings and ratios between them, quoted
+in prose), so the second build costs a fraction of a whole one. Every block of the whole book,
+chapters and labs, equals its golden in the first (its strict check); the second must write no
+golden, and its pages must say what the whole book's say.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -38,8 +39,11 @@ ALLOWED_PRINTED = re.compile(
     r"|(?<=\w id=)\d+(?= defined at )|(?<= at 0x)[0-9a-fA-F]+(?=&gt;|>)"
 )
 # What the cut makes differ, none of it an output: a link into a page the cut copy leaves out
-# (MkDocs resolves it in the whole book only), and a glossary card's "taught in" such a page.
+# (MkDocs resolves it in the whole book only), a glossary card's "taught in" such a page, and
+# the sentence that links a chapter's task to its lab (the cut copy has no labs: the whole
+# book's build checked every lab cell against its golden).
 _LINK = re.compile(r'href="(?:\.\./)*([\w-]+)(?:/|\.md)(#[^"]*)?"')
+_LAB = re.compile(r'\n<p>The <a href="[^"]*">lab</a> turns this into exercises[^<]*</p>')
 _CARD = re.compile(
     r'<span class="executed-book-card".*?executed-book-card-taught.*?</a></span>', re.S
 )
@@ -53,8 +57,8 @@ def mask(html: str) -> str:
 
 
 def uncut(html: str) -> str:
-    """Links out of the cut copy's chapters, and glossary cards, blanked."""
-    html = _CARD.sub("…", html)
+    """Links out of the cut copy's chapters and glossary cards blanked, the lab's sentence cut."""
+    html = _LAB.sub("", _CARD.sub("…", html))
     return _LINK.sub(lambda m: m[0] if m[1] in CHAPTERS else 'href="…"', html)
 
 
@@ -66,8 +70,8 @@ def article(site: Path, chapter: str) -> str:
 
 
 def ours(golden: str) -> bool:
-    """Is this golden (its path under tests/golden) one of the chapters' or of their labs'?"""
-    return golden.removeprefix("labs/").split("/")[0] in CHAPTERS
+    """Is this golden (its path under tests/golden) one of the chapters'?"""
+    return golden.split("/")[0] in CHAPTERS
 
 
 def goldens(root: Path) -> dict[str, bytes]:
@@ -77,10 +81,13 @@ def goldens(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def alone(built_book, tmp_path_factory) -> tuple[Site, str]:
-    """The chapters alone, with their labs, built cold in update mode under the default hash
-    seed: the site, and what the build printed."""
+    """The chapters alone, without their labs, built cold in update mode under the default
+    hash seed: the site, and what the build printed."""
     root = tmp_path_factory.mktemp("determinism") / "book"
     scratch_copy(REPO, root)
+    for chapter in CHAPTERS:
+        (root / "docs" / "labs" / f"{chapter}.ipynb").unlink()
+        shutil.rmtree(root / "tests" / "golden" / "labs" / chapter)
     cut_book(root, CHAPTERS)
     site = Site(root)
     result = site.build("update", BOOK_CACHE="off", BOOK_HASH_SEED="0")
@@ -120,12 +127,12 @@ def test_two_cold_builds_make_the_same_html_but_for_the_named_places(alone, buil
 
 
 def test_a_page_built_alone_gives_the_same_goldens(alone):
-    """The chapters and their labs built without the rest of the book: only their goldens,
-    each the whole book's (the first test compares the bytes), and every block of theirs ran."""
+    """The chapters built without the rest of the book: only their goldens, each the whole
+    book's (the first test compares the bytes), and every block of theirs ran."""
     site, log = alone
     written = goldens(site.root)
     assert all(ours(name) for name in written), sorted(written)
-    assert {name.split("/")[0] for name in written} == {*CHAPTERS, "labs"}
+    assert {name.split("/")[0] for name in written} == set(CHAPTERS)
     assert re.search(rf"bookexec summary: {len(written)} blocks executed, 0 from cache", log), log[
         -3000:
     ]
