@@ -289,6 +289,8 @@ def _bench(root: Path, options: Options, rest: list[str], command: Parser) -> in
         become([env.tool("python"), "benchmarks/bench_small.py", *rest[1:]])
     if rest[:1] == ["transfer"]:  # what a reader's browser downloads for a page of site/
         become([env.tool("python"), "benchmarks/bench_transfer.py", *rest[1:]])
+    if rest[:1] == ["shards"]:  # a generated book on one machine and as shards side by side
+        become([env.tool("python"), "benchmarks/bench_shards.py", *rest[1:]])
     become([env.tool("python"), "benchmarks/bench_build.py", *rest])
     return 0
 
