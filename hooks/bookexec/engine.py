@@ -29,8 +29,6 @@ from mkdocs.structure.files import File
 from bookexec import privacy
 from bookexec.context import BookContext, from_config
 from bookexec.discover.blocks import (
-    PAGE_FOLDERS,
-    SNIPPET_ROOT,
     Block,
     printed_name,
 )
@@ -53,7 +51,7 @@ from bookexec.goldens.store import Provenance, golden_path, read_versions, updat
 from bookexec.guard import engine_formatter, register
 from bookexec.logs import guard_ci_log
 from bookexec.pipeline import records
-from bookexec.pipeline.drive import RunOptions, executor_for
+from bookexec.pipeline.drive import RunOptions, executor_for, read_only_watch
 from bookexec.pipeline.finish import Finish, Stages
 from bookexec.pipeline.judge import Judge, Verdict
 from bookexec.pipeline.plan import Plan
@@ -177,14 +175,8 @@ class Engine:
         book's folders as its configuration names them, its docs_dir, its goldens, the
         page-folders snippets' (each snippet's folder is added once the pages are scanned) and
         its extensions', and its config file."""
-        settings = context.settings
-        if not settings.execute:
-            return None
-        folders = [settings.docs, context.relative(context.golden_dir)]
-        if settings.snippets == PAGE_FOLDERS:
-            folders.append(SNIPPET_ROOT)
-        folders += [folder for ext in self.extensions for folder in ext.read_only()]
-        return CheckoutWatch(context.root, folders, [context.relative(context.config_file)])
+        kept = [folder for ext in self.extensions for folder in ext.read_only()]
+        return read_only_watch(context, kept)
 
     def _executor(
         self, context: BookContext, progress: Progress, watch: CheckoutWatch | None = None

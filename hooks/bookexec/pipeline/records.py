@@ -35,7 +35,7 @@ from bookexec.execute.runtime import Runtime
 from bookexec.files import write_atomic
 from bookexec.goldens.compare import Snapshot
 from bookexec.goldens.measured import Claim, Fact
-from bookexec.pipeline.drive import RunOptions, executor_for, plan_book
+from bookexec.pipeline.drive import RunOptions, executor_for, plan_book, read_only_watch
 from bookexec.pipeline.run import PageExecutor, Runs
 
 SCHEMA = 1
@@ -93,15 +93,21 @@ def run_shard(
     shards: int,
     folder: Path,
     say: Callable[[str], object] = print,
+    kept: Iterable[str] = (),
 ) -> Path:
     """Plan the book, run shard `shard` of `shards`' pages (in parallel, as a build runs them)
-    and write their records to `folder`; the file written. Nothing is judged or rendered."""
+    and write their records to `folder`; the file written. Nothing is judged or rendered.
+    The book is read-only to the blocks, as in a build (`kept`: the extensions' folders,
+    `Extension.read_only`): a block that changes it fails, and its record says so."""
     plan = plan_book(context)
+    watch = read_only_watch(context, kept)
+    if watch is not None:
+        watch.add(plan.folders(context.root))
     # Read, never written here: every shard of one run must see the same times (the judge
     # writes them, from the records, for the next run).
     mine = assign(plan.pages, RunTimes(context.cache.run_times), shards)[shard - 1]
     say(f"shard {shard}/{shards}: {len(mine)} of {plan.pages_with_blocks()} pages")
-    executor = executor_for(context, runtime, RunOptions())
+    executor = executor_for(context, runtime, RunOptions(watch=watch))
     runs = Runs(executor, Snapshot.read(context.golden_dir, ()), execute=True)
     pages: dict[str, Any] = {}
     try:

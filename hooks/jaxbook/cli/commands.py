@@ -101,13 +101,16 @@ def _run(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     prepare(root)
     with _engine_errors():
         from bookexec.pipeline import records
-        from bookexec.plugin import make_runtime
+        from bookexec.plugin import make_extensions, make_runtime
 
         shard, shards = options.shard
         book = _book(root)
-        runtime = make_runtime(book.config.plugins["executed-book"].config.runtime)
+        plugin = book.config.plugins["executed-book"].config
+        runtime = make_runtime(plugin.runtime)
+        # The folders the extensions keep are read-only to the blocks, as in a build.
+        kept = [folder for ext in make_extensions(plugin.extensions) for folder in ext.read_only()]
         folder = Path(options.records).resolve() if options.records else book.cache.records
-        written = records.run_shard(book, runtime, shard, shards, folder)
+        written = records.run_shard(book, runtime, shard, shards, folder, kept=kept)
         print(f"run: shard {shard}/{shards}: records in {written}")
     return 0
 
