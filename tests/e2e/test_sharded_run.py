@@ -218,3 +218,27 @@ def test_the_judge_refuses_a_missing_a_duplicate_a_damaged_a_foreign_and_a_stale
     finally:
         added.unlink()
     assert "no shard recorded docs/e.md (a page new since the shards ran)" in said, said
+
+
+def test_a_block_that_changes_the_book_fails_in_a_shard_as_on_one_machine(site, tmp_path):
+    # The book is read-only to its blocks (`execute.watch`): a shard's run watches it too.
+    site.page(
+        "w.md",
+        '# W\n\n```python exec="on" id="writes"\n--8<-- "snippets/w/writes.py"\n```\n\n'
+        '```python exec="on" id="plain"\n--8<-- "snippets/w/plain.py"\n```\n',
+    )
+    site.snippet("w/writes.py", "from pathlib import Path\n\nPath('docs/new.md').write_text('x')\n")
+    site.snippet("w/plain.py", "print(1 + 1)\n")
+    one, many = copy(site.root, tmp_path / "one"), copy(site.root, tmp_path / "many")
+    alone = book(one, "update")
+    records = tmp_path / "records"
+    ok(book(many, "run", "--shard", "1/1", "--records", str(records)))
+    (many / "docs" / "new.md").unlink(missing_ok=True)  # as the update's own run leaves it
+    judged = book(many, "update", "--records", str(records))
+    assert alone.returncode != 0 and judged.returncode != 0, alone.stderr + judged.stderr
+    blamed = (
+        "docs/w.md:3 (block 'writes', snippet snippets/w/writes.py): created docs/new.md while "
+        "it ran; the book is read-only to its blocks"
+    )
+    assert blamed in alone.stderr, alone.stderr
+    assert blamed in judged.stderr, judged.stderr

@@ -28,12 +28,7 @@ from mkdocs.structure.files import File
 
 from bookexec._internal import privacy
 from bookexec._internal.context import BookContext, from_config
-from bookexec._internal.discover.blocks import (
-    PAGE_FOLDERS,
-    SNIPPET_ROOT,
-    Block,
-    printed_name,
-)
+from bookexec._internal.discover.blocks import Block, printed_name
 from bookexec._internal.discover.options import MARKDOWN_EXEC
 from bookexec._internal.errors import BookError
 from bookexec._internal.execute import cache
@@ -52,7 +47,7 @@ from bookexec._internal.goldens.report import Failure, Report
 from bookexec._internal.goldens.store import Provenance, golden_path, read_versions, update_command
 from bookexec._internal.logs import guard_ci_log
 from bookexec._internal.pipeline import records
-from bookexec._internal.pipeline.drive import RunOptions, executor_for
+from bookexec._internal.pipeline.drive import RunOptions, executor_for, read_only_watch
 from bookexec._internal.pipeline.finish import Finish, Stages
 from bookexec._internal.pipeline.judge import Judge, Verdict
 from bookexec._internal.pipeline.plan import Plan
@@ -177,14 +172,8 @@ class Engine:
         book's folders as its configuration names them, its docs_dir, its goldens, the
         page-folders snippets' (each snippet's folder is added once the pages are scanned) and
         its extensions', and its config file."""
-        settings = context.settings
-        if not settings.execute:
-            return None
-        folders = [settings.docs, context.relative(context.golden_dir)]
-        if settings.snippets == PAGE_FOLDERS:
-            folders.append(SNIPPET_ROOT)
-        folders += [folder for ext in self.extensions for folder in ext.read_only()]
-        return CheckoutWatch(context.root, folders, [context.relative(context.config_file)])
+        kept = [folder for ext in self.extensions for folder in ext.read_only()]
+        return read_only_watch(context, kept)
 
     def _executor(
         self, context: BookContext, progress: Progress, watch: CheckoutWatch | None = None

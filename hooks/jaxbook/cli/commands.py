@@ -104,17 +104,20 @@ def _run(root: Path, options: Options, rest: list[str], command: Parser) -> int:
     prepare(root)
     with _engine_errors():
         from bookexec._internal.pipeline import records
-        from bookexec._internal.plugin import make_runtime
+        from bookexec._internal.plugin import make_extensions, make_runtime
 
         book = _book(root)
-        runtime = make_runtime(book.config.plugins["executed-book"].config.runtime)
+        plugin = book.config.plugins["executed-book"].config
+        runtime = make_runtime(plugin.runtime)
         if options.cache_key:
             print(_cache_key(records.environment(book, runtime)))
             return 0
         shard, shards = options.shard
+        # The folders the extensions keep are read-only to the blocks, as in a build.
+        kept = [folder for ext in make_extensions(plugin.extensions) for folder in ext.read_only()]
         folder = Path(options.records).resolve() if options.records else book.cache.records
         written = records.run_shard(
-            book, runtime, shard, shards, folder, reads_cache=options.block_cache
+            book, runtime, shard, shards, folder, reads_cache=options.block_cache, kept=kept
         )
         print(f"run: shard {shard}/{shards}: records in {written}")
     return 0
@@ -304,6 +307,8 @@ def _bench(root: Path, options: Options, rest: list[str], command: Parser) -> in
         become([env.tool("python"), "benchmarks/bench_small.py", *rest[1:]])
     if rest[:1] == ["transfer"]:  # what a reader's browser downloads for a page of site/
         become([env.tool("python"), "benchmarks/bench_transfer.py", *rest[1:]])
+    if rest[:1] == ["shards"]:  # a generated book on one machine and as shards side by side
+        become([env.tool("python"), "benchmarks/bench_shards.py", *rest[1:]])
     become([env.tool("python"), "benchmarks/bench_build.py", *rest])
     return 0
 

@@ -42,7 +42,7 @@ _SHOWN = {
     "test-engine": "test-engine [PYTHON...]",
     "update": "update [PAGE[#BLOCK]]",
     "run": "run --shard I/N [--records DIR] [--block-cache] | --cache-key",
-    "bench": "bench [serve|update|small|transfer]",
+    "bench": "bench [serve|update|small|transfer|shards]",
     "stress": "stress [N] [--profile P]",
     "setup": "setup [--test]",
     "jax-venv": "jax-venv X.Y.Z",
@@ -56,7 +56,8 @@ PASSES_ON = {
     "test-engine": "pytest, in each Python's venv",
     "bench": "benchmarks/bench_build.py, or after serve to benchmarks/bench_serve.py,\n"
     "after update to benchmarks/bench_update.py, after small to benchmarks/bench_small.py,\n"
-    "after transfer to benchmarks/bench_transfer.py (each one's --help lists them)",
+    "after transfer to benchmarks/bench_transfer.py, after shards to benchmarks/bench_shards.py\n"
+    "(each one's --help lists them)",
 }
 
 
@@ -117,7 +118,9 @@ DESCRIPTIONS = {
     "against the whole book's (benchmarks/bench_update.py), or, with small, the engine's check "
     "build of a small markdown-exec book against markdown-exec's own build of it "
     "(benchmarks/bench_small.py), or, with transfer, the requests and bytes a reader's browser "
-    "loads for a chapter and a lab page of the built site/ (benchmarks/bench_transfer.py). Sets "
+    "loads for a chapter and a lab page of the built site/ (benchmarks/bench_transfer.py), or, "
+    "with shards, a generated book of 2,000 blocks built on one machine against 4 shards run side "
+    "by side and judged, and the judge's growth with the book (benchmarks/bench_shards.py). Sets "
     "up the test tools (Playwright).",
     "stress": "The strict build with the cache off, N times (default 3) in each profile: quiet, "
     "busy (busy loops take every core twice over; BOOK_STRESS_LOOPS to change) and one-core "
@@ -220,7 +223,7 @@ def _arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
         metavar="PYTHON",
         help="a Python version, 3.10 to 3.13 (repeat; default all)",
     )
-    commands["bench"].usage = f"{PROG} bench [-h] [serve|update|small|transfer] [OPTIONS...]"
+    commands["bench"].usage = f"{PROG} bench [-h] [serve|update|small|transfer|shards] [OPTIONS...]"
     commands["update"].usage = f"{PROG} update [-h] [PAGE[#BLOCK]] [OPTIONS...]"
     commands["stress"].add_argument(
         "runs", nargs="?", type=_runs, default=3, metavar="N", help="how many builds (3)"

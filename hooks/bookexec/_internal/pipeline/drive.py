@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 from bookexec._internal.context import BookContext
-from bookexec._internal.discover.blocks import Block, printed_fences
+from bookexec._internal.discover.blocks import PAGE_FOLDERS, SNIPPET_ROOT, Block, printed_fences
 from bookexec._internal.execute.cache import BlockCache
 from bookexec._internal.execute.model import PageRun
 from bookexec._internal.execute.progress import Progress
@@ -38,6 +38,22 @@ class RunOptions:
     watch: CheckoutWatch | None = None  # the read-only watch of a build that runs its blocks
     progress: Progress | None = None
     nice: int = 0  # the workers' priority below the build's (`execute.handle.Worker`)
+
+
+def read_only_watch(context: BookContext, kept: Iterable[str] = ()) -> CheckoutWatch | None:
+    """The watch that fails a block changing the book (None when nothing runs): the book's
+    folders as its configuration names them, its docs_dir, its goldens, the page-folders
+    snippets' (each snippet's folder is added once the pages are planned), `kept` (its
+    extensions', `Extension.read_only`), and its config file. A build's, and a shard's run's:
+    a block that changes the book fails in either."""
+    settings = context.settings
+    if not settings.execute:
+        return None
+    folders = [settings.docs, context.relative(context.golden_dir)]
+    if settings.snippets == PAGE_FOLDERS:
+        folders.append(SNIPPET_ROOT)
+    folders += kept
+    return CheckoutWatch(context.root, folders, [context.relative(context.config_file)])
 
 
 def executor_for(context: BookContext, runtime: Runtime, options: RunOptions) -> Executor:

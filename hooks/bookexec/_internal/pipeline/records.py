@@ -43,7 +43,7 @@ from bookexec._internal.execute.runtime import Runtime
 from bookexec._internal.files import write_atomic
 from bookexec._internal.goldens.compare import Snapshot
 from bookexec._internal.goldens.measured import Claim, Fact
-from bookexec._internal.pipeline.drive import RunOptions, executor_for, plan_book
+from bookexec._internal.pipeline.drive import RunOptions, executor_for, plan_book, read_only_watch
 from bookexec._internal.pipeline.run import PageExecutor, Runs
 
 SCHEMA = 2  # 2: a block's record says whether it came from the block cache
@@ -115,21 +115,28 @@ def run_shard(
     folder: Path,
     say: Callable[[str], object] = print,
     reads_cache: bool = False,
+    kept: Iterable[str] = (),
 ) -> Path:
     """Plan the book, run shard `shard` of `shards`' pages (in parallel, as a build runs them)
     and write their records to `folder`; the file written. Nothing is judged or rendered.
-    The blocks that ran are stored in the block cache, unless it is off; with `reads_cache`
-    a block the cache holds (one that measured nothing) is not run again."""
+    The book is read-only to the blocks, as in a build (`kept`: the extensions' folders,
+    `Extension.read_only`): a block that changes it fails, and its record says so. The
+    blocks that ran are stored in the block cache, unless it is off; with `reads_cache` a
+    block the cache holds (one that measured nothing) is not run again."""
     stores = context.settings.cache is not False
     if reads_cache and not stores:
         raise BookError("run --block-cache reads the block cache, which the settings turn off")
     plan = plan_book(context)
+    watch = read_only_watch(context, kept)
+    if watch is not None:
+        watch.add(plan.folders(context.root))
     # Read, never written here: every shard of one run must see the same times (the judge
     # writes them, from the records, for the next run).
     mine = assign(plan.pages, RunTimes(context.cache.run_times), shards)[shard - 1]
     say(f"shard {shard}/{shards}: {len(mine)} of {plan.pages_with_blocks()} pages")
     blocks = ShardCache(context.cache.blocks) if stores else None
-    executor = executor_for(context, runtime, RunOptions(cache=blocks, cache_reads=reads_cache))
+    options = RunOptions(cache=blocks, cache_reads=reads_cache, watch=watch)
+    executor = executor_for(context, runtime, options)
     # The entries are read on other machines (CI's runners), whose installs wrote the same
     # files at other times: the code a block imported is fingerprinted by its bytes.
     executor.installed = InstalledCode(content=True)
