@@ -15,9 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_sharded_run import PAGES, SNIPPETS, book, ok, tree
-
-from conftest import new_site
+from test_sharded_run import PAGES, SNIPPETS, book, fixture_book, ok, tree
 
 pytestmark = pytest.mark.build
 
@@ -79,11 +77,7 @@ def cached(tmp_path_factory) -> tuple[Path, dict[str, str], Path, Path]:
     shelf.mkdir()
     (shelf / "shelf.py").write_text(SHELF)
     env = {"PYTHONPATH": str(shelf)}
-    site = new_site(base / "book")
-    for page, text in {**PAGES, **MEASURED, **IMPORTED}.items():
-        site.page(page, text)
-    for name, code in {**SNIPPETS, **CODE}.items():
-        site.snippet(name, code)
+    site = fixture_book(base / "book", {**PAGES, **MEASURED, **IMPORTED}, {**SNIPPETS, **CODE})
     ok(book(site.root, "update", env=env))
     for ignored in (".cache", "site"):
         shutil.rmtree(site.root / ignored)

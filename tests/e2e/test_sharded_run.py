@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import new_site
+from conftest import Site, new_site
 
 pytestmark = pytest.mark.build
 
@@ -64,6 +64,18 @@ def ok(done: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[st
     return done
 
 
+def fixture_book(
+    root: Path, pages: dict[str, str] | None = None, snippets: dict[str, str] | None = None
+) -> Site:
+    """The fixture book at `root`: its pages and snippets (this file's, unless given)."""
+    site = new_site(root)
+    for page, text in (PAGES if pages is None else pages).items():
+        site.page(page, text)
+    for name, code in (SNIPPETS if snippets is None else snippets).items():
+        site.snippet(name, code)
+    return site
+
+
 def run_shards(root: Path, records: Path) -> None:
     for shard in range(1, SHARDS + 1):
         ok(book(root, "run", "--shard", f"{shard}/{SHARDS}", "--records", str(records)))
@@ -88,11 +100,7 @@ def books(tmp_path_factory) -> tuple[Path, Path, Path]:
     """The same book updated on one machine (`one`) and as 3 shards plus a judge (`many`,
     whose shards' records are in `records`)."""
     base = tmp_path_factory.mktemp("sharded")
-    site = new_site(base / "template")
-    for page, text in PAGES.items():
-        site.page(page, text)
-    for name, code in SNIPPETS.items():
-        site.snippet(name, code)
+    site = fixture_book(base / "template")
     one, many = copy(site.root, base / "one"), copy(site.root, base / "many")
     ok(book(one, "update"))
     records = base / "records"

@@ -29,9 +29,9 @@ from typing import Any
 
 import pytest
 import yaml
-from test_sharded_run import PAGES, SNIPPETS, book, ok
+from test_sharded_run import PAGES, SNIPPETS, book, fixture_book, ok
 
-from conftest import REPO, new_site
+from conftest import REPO
 
 pytestmark = pytest.mark.build
 
@@ -295,11 +295,7 @@ def first(tmp_path_factory) -> tuple[Runner, dict[str, Job]]:
     """The fixture book, its goldens written by `book update` (then its caches dropped, as a
     clone has none), and the workflow's first run on it: a push to the default branch."""
     base = tmp_path_factory.mktemp("workflow")
-    site = new_site(base / "repository")
-    for page, text in PAGES.items():
-        site.page(page, text)
-    for name, code in SNIPPETS.items():
-        site.snippet(name, code)
+    site = fixture_book(base / "repository")
     ok(book(site.root, "update"))
     for ignored in (".cache", "site"):
         shutil.rmtree(site.root / ignored, ignore_errors=True)
